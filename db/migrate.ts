@@ -1,0 +1,27 @@
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import type { Database } from "./client.ts";
+
+/**
+ * Migrations are the files db/migrations/NNNN_verb_noun.ts, applied in name order at start.
+ * They are imported statically (not read from disk) so that they work from any working directory.
+ */
+import * as m0001 from "./migrations/0001_create_core.ts";
+
+const migrations: Record<string, Migration> = {
+  "0001_create_core": m0001,
+};
+
+class StaticProvider implements MigrationProvider {
+  getMigrations() {
+    return Promise.resolve(migrations);
+  }
+}
+
+/** Brings the schema to the latest version; throws if a migration fails. */
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  // deno-lint-ignore no-explicit-any
+  const migrator = new Migrator({ db: db as any, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,307 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** Row types of the tables in db/migrations. Booleans are 0/1 integers in storage. */
+type Flag = number;
+type Timestamps = { createdAt: string; updatedAt: string };
+
+export interface PlansTable extends Timestamps {
+  id: Generated<number>;
+  name: string;
+  users: Generated<number>;
+  connections: Generated<number>;
+  queues: Generated<number>;
+  campaigns: Generated<number>;
+  schedules: Generated<number>;
+  value: Generated<number>;
+  useCampaigns: Generated<Flag>;
+  useKanban: Generated<Flag>;
+  useOpenAi: Generated<Flag>;
+  useIntegrations: Generated<Flag>;
+  useSchedules: Generated<Flag>;
+  useInternalChat: Generated<Flag>;
+  useExternalApi: Generated<Flag>;
+}
+
+export interface CompaniesTable extends Timestamps {
+  id: Generated<number>;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  planId: number | null;
+  status: Generated<Flag>;
+  dueDate: string | null;
+  recurrence: string | null;
+  schedules: Generated<string>;
+  billingName: string | null;
+  addressZipCode: string | null;
+  addressStreet: string | null;
+  addressState: string | null;
+  addressCity: string | null;
+  addressDistrict: string | null;
+}
+
+export interface SettingsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  key: string;
+  value: string;
+}
+
+export interface QueuesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  color: string;
+  greetingMessage: Generated<string>;
+  outOfHoursMessage: Generated<string>;
+  orderQueue: number | null;
+  integrationId: number | null;
+  promptId: number | null;
+  schedules: Generated<string>;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+export interface QueueOptionsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  queueId: number;
+  parentId: number | null;
+  title: string;
+  message: Generated<string>;
+  option: string;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+export interface WhatsappsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  status: Generated<string>;
+  qrcode: Generated<string>;
+  retries: Generated<number>;
+  number: string | null;
+  isDefault: Generated<Flag>;
+  greetingMessage: Generated<string>;
+  complationMessage: Generated<string>;
+  outOfHoursMessage: Generated<string>;
+  ratingMessage: Generated<string>;
+  token: Generated<string>;
+  provider: Generated<string>;
+  timeSendQueue: Generated<number>;
+  sendIdQueue: Generated<number>;
+  expiresInactiveMessage: Generated<string>;
+  expiresTicket: Generated<number>;
+  timeUseBotQueues: Generated<number>;
+  maxUseBotQueues: Generated<number>;
+  promptId: number | null;
+}
+
+export interface WhatsappQueuesTable {
+  companyId: number;
+  whatsappId: number;
+  queueId: number;
+}
+
+export interface UsersTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  email: string;
+  passwordHash: string;
+  profile: Generated<string>;
+  super: Generated<Flag>;
+  whatsappId: number | null;
+  allTicket: Generated<string>;
+  online: Generated<Flag>;
+  lastSeenAt: string | null;
+  tokenVersion: Generated<number>;
+}
+
+export interface UserQueuesTable {
+  companyId: number;
+  userId: number;
+  queueId: number;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  userId: number;
+  companyId: number;
+  expiresAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  createdAt: string;
+}
+
+export interface ContactsTable extends Timestamps {
+  id: Generated<number>;
+  uuid: string;
+  companyId: number;
+  name: string;
+  number: string;
+  lid: string | null;
+  email: Generated<string>;
+  profilePicUrl: Generated<string>;
+  isGroup: Generated<Flag>;
+  whatsappId: number | null;
+}
+
+export interface ContactCustomFieldsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  contactId: number;
+  name: string;
+  value: Generated<string>;
+}
+
+export type TicketStatus = "pending" | "open" | "closed";
+
+export interface TicketsTable extends Timestamps {
+  id: Generated<number>;
+  uuid: string;
+  companyId: number;
+  contactId: number;
+  whatsappId: number | null;
+  userId: number | null;
+  queueId: number | null;
+  queueOptionId: number | null;
+  status: Generated<TicketStatus>;
+  isGroup: Generated<Flag>;
+  chatbot: Generated<Flag>;
+  amountUsedBotQueues: Generated<number>;
+  useIntegration: Generated<Flag>;
+  integrationId: number | null;
+  promptId: number | null;
+  lastMessage: Generated<string>;
+  unreadMessages: Generated<number>;
+  acceptedAt: string | null;
+  closedAt: string | null;
+}
+
+export interface MessagesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  ticketId: number;
+  contactId: number | null;
+  whatsappId: number | null;
+  wid: string | null;
+  remoteJid: string | null;
+  participant: string | null;
+  body: Generated<string>;
+  fromMe: Generated<Flag>;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  mediaName: string | null;
+  isDeleted: Generated<Flag>;
+  isEdited: Generated<Flag>;
+  ack: Generated<number>;
+  read: Generated<Flag>;
+  quotedMsgId: number | null;
+  dataJson: string | null;
+}
+
+export interface TicketNotesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  ticketId: number;
+  contactId: number;
+  userId: number | null;
+  note: string;
+}
+
+export interface TagsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  color: Generated<string>;
+  kanban: Generated<Flag>;
+}
+
+export interface TicketTagsTable {
+  companyId: number;
+  ticketId: number;
+  tagId: number;
+}
+
+export interface QuickMessagesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  userId: number | null;
+  shortcode: string;
+  message: Generated<string>;
+  geral: Generated<Flag>;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+export interface SchedulesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  contactId: number;
+  ticketId: number | null;
+  userId: number | null;
+  body: string;
+  sendAt: string;
+  sentAt: string | null;
+  status: Generated<string>;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+export interface UserRatingsTable {
+  id: Generated<number>;
+  companyId: number;
+  ticketId: number;
+  userId: number | null;
+  rate: number;
+  createdAt: string;
+}
+
+export interface DB {
+  plans: PlansTable;
+  companies: CompaniesTable;
+  settings: SettingsTable;
+  queues: QueuesTable;
+  queue_options: QueueOptionsTable;
+  whatsapps: WhatsappsTable;
+  whatsapp_queues: WhatsappQueuesTable;
+  users: UsersTable;
+  user_queues: UserQueuesTable;
+  refresh_tokens: RefreshTokensTable;
+  app_secrets: AppSecretsTable;
+  contacts: ContactsTable;
+  contact_custom_fields: ContactCustomFieldsTable;
+  tickets: TicketsTable;
+  messages: MessagesTable;
+  ticket_notes: TicketNotesTable;
+  tags: TagsTable;
+  ticket_tags: TicketTagsTable;
+  quick_messages: QuickMessagesTable;
+  schedules: SchedulesTable;
+  user_ratings: UserRatingsTable;
+}
+
+export type Plan = Selectable<PlansTable>;
+export type Company = Selectable<CompaniesTable>;
+export type Setting = Selectable<SettingsTable>;
+export type Queue = Selectable<QueuesTable>;
+export type QueueOption = Selectable<QueueOptionsTable>;
+export type Whatsapp = Selectable<WhatsappsTable>;
+export type User = Selectable<UsersTable>;
+export type Contact = Selectable<ContactsTable>;
+export type Ticket = Selectable<TicketsTable>;
+export type NewTicket = Insertable<TicketsTable>;
+export type TicketUpdate = Updateable<TicketsTable>;
+export type Message = Selectable<MessagesTable>;
+export type NewMessage = Insertable<MessagesTable>;
+export type TicketNote = Selectable<TicketNotesTable>;
+export type Tag = Selectable<TagsTable>;
+export type QuickMessage = Selectable<QuickMessagesTable>;
+export type Schedule = Selectable<SchedulesTable>;

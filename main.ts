@@ -1,0 +1,48 @@
+import { systemClock } from "./server/clock.ts";
+import { ConfigError, loadConfig } from "./server/config.ts";
+import { buildDeps, closeDeps } from "./server/deps.ts";
+import { createApp } from "./server/app.ts";
+import { startHeartbeat } from "./server/realtime/socket.ts";
+import { announceFirstStart } from "./server/seed.ts";
+import { log } from "./server/log.ts";
+
+// Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
+let config;
+try {
+  config = loadConfig(Deno.env.toObject());
+} catch (error) {
+  if (error instanceof ConfigError) {
+    // deno-lint-ignore no-console
+    console.error(error.message);
+    Deno.exit(1);
+  }
+  throw error;
+}
+
+const { deps, firstStart } = await buildDeps(config, systemClock);
+announceFirstStart(firstStart);
+const app = createApp(deps);
+const stopHeartbeat = startHeartbeat(deps.hub);
+
+const server = Deno.serve(
+  {
+    port: config.port,
+    hostname: config.host,
+    onListen: ({ port }) =>
+      log.info("listening", { url: `http://localhost:${port}`, publicUrl: config.publicUrl }),
+  },
+  (request, info) => app.fetch(request, { remoteAddr: info.remoteAddr.hostname }),
+);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info("shutting down", { signal });
+  stopHeartbeat();
+  await server.shutdown();
+  await closeDeps(deps);
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));

@@ -1,0 +1,88 @@
+import { Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
+import { requireAuth } from "../../server/auth/middleware.ts";
+import { login, logout, refresh, sessionUser } from "../../server/auth/service.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { AppError } from "../../server/errors.ts";
+import { validate } from "../../server/http/validate.ts";
+
+export const REFRESH_COOKIE = "jrt";
+const COOKIE_PATH = "/api/auth";
+
+const loginBody = z.object({
+  email: z.string().trim().min(1, "Required").max(254),
+  password: z.string().min(1, "Required").max(200),
+});
+
+/** Client address: Deno.serve's remote address, passed in as a binding by main.ts. */
+function clientIp(c: { env?: { remoteAddr?: string } }): string {
+  return c.env?.remoteAddr ?? "local";
+}
+
+export function authRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  const setRefreshCookie = (c: Parameters<typeof setCookie>[0], value: string) =>
+    setCookie(c, REFRESH_COOKIE, value, {
+      httpOnly: true,
+      sameSite: "Strict",
+      secure: deps.config.cookieSecure,
+      path: COOKIE_PATH,
+      maxAge: deps.config.refreshTokenTtlSeconds,
+    });
+
+  app.post("/login", validate("json", loginBody), async (c) => {
+    const { email, password } = c.req.valid("json");
+    const wait = Math.max(
+      deps.loginLimiter.hit(`ip:${clientIp(c)}`),
+      deps.loginLimiter.hit(`email:${email.toLowerCase()}`),
+    );
+    if (wait > 0) {
+      c.header("Retry-After", String(wait));
+      throw new AppError(
+        429,
+        "ERR_RATE_LIMITED",
+        `Muitas tentativas. Tente novamente em ${wait} segundos.`,
+      );
+    }
+    const session = await login(deps, email, password);
+    deps.loginLimiter.reset(`email:${email.toLowerCase()}`);
+    if (session.endedOther) {
+      // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
+      deps.hub.publish(session.user.companyId, "auth", {
+        action: "otherLogin",
+        user: { id: session.user.id },
+      }, [
+        { kind: "user", userId: session.user.id },
+      ]);
+    }
+    setRefreshCookie(c, session.refreshToken);
+    return c.json({ token: session.token, user: session.user });
+  });
+
+  app.post("/refresh_token", async (c) => {
+    try {
+      const session = await refresh(deps, getCookie(c, REFRESH_COOKIE));
+      setRefreshCookie(c, session.refreshToken);
+      return c.json({ token: session.token, user: session.user });
+    } catch (error) {
+      deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH });
+      throw error;
+    }
+  });
+
+  app.delete("/logout", requireAuth(deps), async (c) => {
+    const auth = authOf(c);
+    await logout(deps, auth.companyId, auth.userId);
+    deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH });
+    return c.body(null, 204);
+  });
+
+  app.get("/me", requireAuth(deps), async (c) => {
+    const auth = authOf(c);
+    return c.json(await sessionUser(deps.db, auth.user, auth.company, auth.plan));
+  });
+
+  return app;
+}

@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { apiRoutes } from "../routes/api/index.ts";
+import { pageRoutes } from "../routes/pages/index.ts";
+import type { AppDeps, AppEnv } from "./context.ts";
+import { AppError } from "./errors.ts";
+import { renderError } from "./http/errors.ts";
+import { socketHandler } from "./realtime/socket.ts";
+
+/** The whole HTTP surface: /api, /socket, pages and static files. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  // JSON bodies are small (BODY_LIMIT_BYTES); multipart uploads get MEDIA_MAX_BYTES.
+  const tooLarge = () => {
+    throw new AppError(413, "ERR_BODY_TOO_LARGE", "Request body too large");
+  };
+  const jsonLimit = bodyLimit({ maxSize: deps.config.bodyLimitBytes, onError: tooLarge });
+  const uploadLimit = bodyLimit({ maxSize: deps.config.mediaMaxBytes, onError: tooLarge });
+  app.use("/api/*", (c, next) => {
+    const multipart = (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
+    return (multipart ? uploadLimit : jsonLimit)(c, next);
+  });
+
+  app.route("/api", apiRoutes(deps));
+  app.get("/socket", socketHandler(deps));
+  app.route("/", pageRoutes(deps));
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith("/api/")) {
+      return c.json({ error: "ERR_NOT_FOUND", message: "Route not found" }, 404);
+    }
+    return c.text("Not found", 404);
+  });
+  app.onError(renderError);
+  return app;
+}

@@ -1,0 +1,77 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
+import { AppError } from "../errors.ts";
+import { findUserWithCompany } from "../users/repository.ts";
+import type { PlanFlags } from "./service.ts";
+import { assertCompanyActive } from "./service.ts";
+import { verifyAccessToken } from "./tokens.ts";
+
+function bearer(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const [scheme, token] = header.split(" ");
+  return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
+}
+
+/**
+ * Resolves a token to the caller. The company comes from here only (DESIGN: tenancy); a token
+ * of a deleted user, or of a session ended by a newer login, is refused.
+ */
+export async function authenticate(deps: AppDeps, token: string | undefined): Promise<AuthInfo> {
+  if (!token) throw new AppError(401, "ERR_SESSION_EXPIRED", "Not signed in");
+  const now = deps.clock.now();
+  const claims = await verifyAccessToken(token, deps.secrets.access, now);
+  const loaded = await findUserWithCompany(deps.db, claims.companyId, claims.userId);
+  if (!loaded) throw new AppError(401, "ERR_UNAUTHORIZED", "Invalid token");
+  if (loaded.user.tokenVersion !== claims.tokenVersion) {
+    throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended by another login");
+  }
+  assertCompanyActive(loaded.user, loaded.company, now);
+  return {
+    userId: loaded.user.id,
+    companyId: loaded.company.id,
+    profile: loaded.user.profile.toLowerCase() === "admin" ? "admin" : "user",
+    isSuper: loaded.user.super === 1,
+    user: loaded.user,
+    company: loaded.company,
+    plan: loaded.plan,
+  };
+}
+
+export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("auth", await authenticate(deps, bearer(c.req.header("authorization"))));
+    await next();
+  };
+}
+
+/** Company admins (and super users, who administer the platform). */
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const auth = c.get("auth");
+  if (!auth || (auth.profile !== "admin" && !auth.isSuper)) {
+    throw new AppError(403, "ERR_NO_PERMISSION", "Acesso não permitido");
+  }
+  await next();
+};
+
+export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const auth = c.get("auth");
+  if (!auth?.isSuper) throw new AppError(403, "ERR_NO_PERMISSION", "Acesso não permitido");
+  await next();
+};
+
+type FeatureFlag = Exclude<keyof PlanFlags, "id" | "name" | "users" | "connections" | "queues">;
+
+/** Plan flags switch features off on the server too, not only in the menu. */
+export function requirePlan(flag: FeatureFlag): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const plan = c.get("auth")?.plan;
+    if (!plan || plan[flag] !== 1) {
+      throw new AppError(
+        403,
+        "ERR_PLAN_FEATURE_DISABLED",
+        "Esta empresa não possui permissão para acessar essa página!",
+      );
+    }
+    await next();
+  };
+}

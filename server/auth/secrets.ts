@@ -1,0 +1,30 @@
+import type { Database } from "../../db/client.ts";
+import type { Config } from "../config.ts";
+
+export type Secrets = Readonly<{ access: Uint8Array; refresh: Uint8Array }>;
+
+function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(48));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
+    /=+$/,
+    "",
+  );
+}
+
+async function storedSecret(db: Database, name: string, now: string): Promise<string> {
+  // INSERT OR IGNORE then read: two processes starting together agree on one secret.
+  await db.insertInto("app_secrets").values({ name, value: randomSecret(), createdAt: now })
+    .onConflict((oc) => oc.column("name").doNothing()).execute();
+  const row = await db.selectFrom("app_secrets").select("value").where("name", "=", name)
+    .executeTakeFirstOrThrow();
+  return row.value;
+}
+
+/** JWT secrets: from the environment when given, otherwise generated once and kept in the database. */
+export async function loadSecrets(db: Database, config: Config): Promise<Secrets> {
+  const now = new Date().toISOString();
+  const access = config.jwtSecret ?? await storedSecret(db, "jwt_secret", now);
+  const refresh = config.jwtRefreshSecret ?? await storedSecret(db, "jwt_refresh_secret", now);
+  const encoder = new TextEncoder();
+  return Object.freeze({ access: encoder.encode(access), refresh: encoder.encode(refresh) });
+}

@@ -1,0 +1,259 @@
+import type { Database } from "../../db/client.ts";
+import type { Company, Plan, User } from "../../db/schema.ts";
+import type { AppDeps } from "../context.ts";
+import { AppError } from "../errors.ts";
+import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
+import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
+
+let dummyHash: string | undefined;
+import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
+
+/** The signed-in user as the client sees it (seeds/000 section 7: POST /auth/login answer). */
+export type SessionUser = {
+  id: number;
+  name: string;
+  email: string;
+  profile: string;
+  super: boolean;
+  companyId: number;
+  whatsappId: number | null;
+  allTicket: string;
+  online: boolean;
+  queues: { id: number; name: string; color: string }[];
+  company: {
+    id: number;
+    name: string;
+    dueDate: string | null;
+    settings: { key: string; value: string }[];
+    plan: PlanFlags | null;
+  };
+};
+
+export type PlanFlags = {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  useCampaigns: boolean;
+  useKanban: boolean;
+  useOpenAi: boolean;
+  useIntegrations: boolean;
+  useSchedules: boolean;
+  useInternalChat: boolean;
+  useExternalApi: boolean;
+};
+
+export function planFlags(plan: Plan | null): PlanFlags | null {
+  if (!plan) return null;
+  return {
+    id: plan.id,
+    name: plan.name,
+    users: plan.users,
+    connections: plan.connections,
+    queues: plan.queues,
+    useCampaigns: plan.useCampaigns === 1,
+    useKanban: plan.useKanban === 1,
+    useOpenAi: plan.useOpenAi === 1,
+    useIntegrations: plan.useIntegrations === 1,
+    useSchedules: plan.useSchedules === 1,
+    useInternalChat: plan.useInternalChat === 1,
+    useExternalApi: plan.useExternalApi === 1,
+  };
+}
+
+export async function sessionUser(
+  db: Database,
+  user: User,
+  company: Company,
+  plan: Plan | null,
+): Promise<SessionUser> {
+  const [queues, settings] = await Promise.all([
+    db.selectFrom("user_queues").innerJoin("queues", "queues.id", "user_queues.queueId")
+      .select(["queues.id", "queues.name", "queues.color"])
+      .where("user_queues.companyId", "=", company.id).where("user_queues.userId", "=", user.id)
+      .orderBy("queues.orderQueue").orderBy("queues.name").execute(),
+    db.selectFrom("settings").select(["key", "value"]).where("companyId", "=", company.id).orderBy(
+      "key",
+    )
+      .execute(),
+  ]);
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    profile: user.profile,
+    super: user.super === 1,
+    companyId: company.id,
+    whatsappId: user.whatsappId,
+    allTicket: user.allTicket,
+    online: user.online === 1,
+    queues,
+    company: {
+      id: company.id,
+      name: company.name,
+      dueDate: company.dueDate,
+      settings,
+      plan: planFlags(plan),
+    },
+  };
+}
+
+function formatDate(isoDate: string): string {
+  const [y, m, d] = isoDate.slice(0, 10).split("-");
+  return `${d}/${m}/${y}`;
+}
+
+/** A company can be used until the end of its due date; super users are never locked out. */
+export function assertCompanyActive(user: User, company: Company, now: Date) {
+  if (user.super === 1) return;
+  if (company.status !== 1) {
+    throw new AppError(
+      401,
+      "ERR_SUBSCRIPTION_EXPIRED",
+      "Empresa inativa. Entre em contato com o suporte.",
+    );
+  }
+  if (company.dueDate && company.dueDate.slice(0, 10) < now.toISOString().slice(0, 10)) {
+    throw new AppError(
+      401,
+      "ERR_SUBSCRIPTION_EXPIRED",
+      `Sua assinatura expirou em ${
+        formatDate(company.dueDate)
+      }. Entre em contato com o suporte para mais informações!`,
+    );
+  }
+}
+
+export type IssuedSession = { token: string; refreshToken: string; user: SessionUser };
+
+async function issue(
+  deps: AppDeps,
+  user: User,
+  company: Company,
+  plan: Plan | null,
+): Promise<IssuedSession> {
+  const now = deps.clock.now();
+  const jti = crypto.randomUUID();
+  await deps.db.insertInto("refresh_tokens").values({
+    id: jti,
+    userId: user.id,
+    companyId: company.id,
+    expiresAt: new Date(now.getTime() + deps.config.refreshTokenTtlSeconds * 1000).toISOString(),
+    revokedAt: null,
+    createdAt: now.toISOString(),
+  }).execute();
+  const claims = { userId: user.id, companyId: company.id, tokenVersion: user.tokenVersion };
+  const [token, refreshToken, session] = await Promise.all([
+    signAccessToken(claims, deps.secrets.access, deps.config.accessTokenTtlSeconds, now),
+    signRefreshToken(
+      { ...claims, jti },
+      deps.secrets.refresh,
+      deps.config.refreshTokenTtlSeconds,
+      now,
+    ),
+    sessionUser(deps.db, user, company, plan),
+  ]);
+  return { token, refreshToken, user: session };
+}
+
+/** Revokes every refresh token of a user (logout everywhere, password change, new login). */
+export async function revokeRefreshTokens(
+  db: Database,
+  companyId: number,
+  userId: number,
+  now: string,
+) {
+  await db.updateTable("refresh_tokens").set({ revokedAt: now }).where("userId", "=", userId)
+    .where("companyId", "=", companyId).where("revokedAt", "is", null).execute();
+}
+
+/**
+ * Ends every session of a user: refresh tokens revoked and access tokens invalidated through the
+ * token version. Used for a password change and for a login elsewhere.
+ */
+export async function endUserSessions(
+  db: Database,
+  companyId: number,
+  userId: number,
+  now: string,
+) {
+  await revokeRefreshTokens(db, companyId, userId, now);
+  return await bumpTokenVersion(db, companyId, userId, now);
+}
+
+/**
+ * Checks the credentials and starts a session. A login ends the user's other sessions
+ * (seeds/000 section 4: 'Sua conta foi acessada em outro computador.'); the caller announces it.
+ */
+export async function login(
+  deps: AppDeps,
+  email: string,
+  password: string,
+): Promise<IssuedSession & { endedOther: boolean }> {
+  const found = await findUserByEmail(deps.db, email);
+  // Compare against a throwaway hash when the user is unknown so that timing does not reveal emails.
+  dummyHash ??= await hashPassword(generatePassword(), deps.config.bcryptCost);
+  const ok = await verifyPassword(password, found?.passwordHash ?? dummyHash);
+  if (!found || !ok) {
+    throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
+  }
+  const loaded = await findUserWithCompany(deps.db, found.companyId, found.id);
+  if (!loaded) throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
+  const now = deps.clock.now();
+  assertCompanyActive(loaded.user, loaded.company, now);
+  const live = await deps.db.selectFrom("refresh_tokens").select("id").where(
+    "userId",
+    "=",
+    found.id,
+  )
+    .where("revokedAt", "is", null).where("expiresAt", ">", now.toISOString()).limit(1)
+    .executeTakeFirst();
+  const version = await endUserSessions(deps.db, found.companyId, found.id, now.toISOString());
+  const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
+  return {
+    ...(await issue(deps, user, loaded.company, loaded.plan)),
+    endedOther: live !== undefined,
+  };
+}
+
+/**
+ * Rotates a refresh token: the presented one is revoked and a new pair issued. Presenting a
+ * revoked token again means it was copied: every session of that user is ended.
+ */
+export async function refresh(
+  deps: AppDeps,
+  presented: string | undefined,
+): Promise<IssuedSession> {
+  if (!presented) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  const now = deps.clock.now();
+  const claims = await verifyRefreshToken(presented, deps.secrets.refresh, now);
+  const row = await deps.db.selectFrom("refresh_tokens").selectAll().where("id", "=", claims.jti)
+    .where("userId", "=", claims.userId).where("companyId", "=", claims.companyId)
+    .executeTakeFirst();
+  if (!row) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  if (row.revokedAt !== null) {
+    await revokeRefreshTokens(deps.db, claims.companyId, claims.userId, now.toISOString());
+    throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  }
+  const revoked = await deps.db.updateTable("refresh_tokens").set({ revokedAt: now.toISOString() })
+    .where("id", "=", row.id).where("revokedAt", "is", null).executeTakeFirst();
+  if (Number(revoked.numUpdatedRows) !== 1) {
+    throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  }
+  if (row.expiresAt <= now.toISOString()) {
+    throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  }
+  const loaded = await findUserWithCompany(deps.db, claims.companyId, claims.userId);
+  if (!loaded || loaded.user.tokenVersion !== claims.tokenVersion) {
+    throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  }
+  assertCompanyActive(loaded.user, loaded.company, now);
+  return await issue(deps, loaded.user, loaded.company, loaded.plan);
+}
+
+/** Ends the session that presented this refresh token (if it is still valid). */
+export async function logout(deps: AppDeps, companyId: number, userId: number) {
+  const now = deps.clock.now().toISOString();
+  await endUserSessions(deps.db, companyId, userId, now);
+}

@@ -1,0 +1,89 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { AppError } from "../errors.ts";
+
+export type AccessClaims = { userId: number; companyId: number; tokenVersion: number };
+export type RefreshClaims = AccessClaims & { jti: string };
+
+export async function signAccessToken(
+  claims: AccessClaims,
+  secret: Uint8Array,
+  ttlSeconds: number,
+  now: Date,
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return await new SignJWT({ cid: claims.companyId, tv: claims.tokenVersion })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(claims.userId))
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
+    .sign(secret);
+}
+
+export async function signRefreshToken(
+  claims: RefreshClaims,
+  secret: Uint8Array,
+  ttlSeconds: number,
+  now: Date,
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return await new SignJWT({ cid: claims.companyId, tv: claims.tokenVersion })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(claims.userId))
+    .setJti(claims.jti)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
+    .sign(secret);
+}
+
+function claimsOf(payload: Record<string, unknown>): AccessClaims | null {
+  const userId = Number(payload.sub);
+  const companyId = Number(payload.cid);
+  const tokenVersion = Number(payload.tv);
+  if (
+    !Number.isInteger(userId) || !Number.isInteger(companyId) || !Number.isInteger(tokenVersion)
+  ) {
+    return null;
+  }
+  return { userId, companyId, tokenVersion };
+}
+
+/**
+ * Verifies an access token. An expired one answers 403 ERR_SESSION_EXPIRED, which the client
+ * takes as "refresh once and retry" (seeds/000 section 4 'Session'); anything else is 401.
+ */
+export async function verifyAccessToken(
+  token: string,
+  secret: Uint8Array,
+  now: Date,
+): Promise<AccessClaims> {
+  try {
+    const { payload } = await jwtVerify(token, secret, {
+      algorithms: ["HS256"],
+      currentDate: now,
+    });
+    const claims = claimsOf(payload);
+    if (!claims) throw new AppError(401, "ERR_UNAUTHORIZED", "Invalid token");
+    return claims;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof joseErrors.JWTExpired) {
+      throw new AppError(403, "ERR_SESSION_EXPIRED", "Session expired");
+    }
+    throw new AppError(401, "ERR_UNAUTHORIZED", "Invalid token");
+  }
+}
+
+export async function verifyRefreshToken(
+  token: string,
+  secret: Uint8Array,
+  now: Date,
+): Promise<RefreshClaims> {
+  try {
+    const { payload } = await jwtVerify(token, secret, { algorithms: ["HS256"], currentDate: now });
+    const claims = claimsOf(payload);
+    if (!claims || typeof payload.jti !== "string") throw new Error("bad claims");
+    return { ...claims, jti: payload.jti };
+  } catch {
+    throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  }
+}

@@ -1,0 +1,42 @@
+import { openDatabase } from "../db/client.ts";
+import { migrateToLatest } from "../db/migrate.ts";
+import { RateLimiter } from "./auth/rate_limit.ts";
+import { loadSecrets } from "./auth/secrets.ts";
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { AppDeps } from "./context.ts";
+import { Hub } from "./realtime/hub.ts";
+import { wirePresence } from "./realtime/socket.ts";
+import { type FirstStart, seedFirstStart } from "./seed.ts";
+
+/**
+ * Builds every dependency of the app from a config: database (migrated), secrets, hub.
+ * main.ts and the test helpers both come through here, so a test app is the real app.
+ */
+export async function buildDeps(
+  config: Config,
+  clock: Clock,
+): Promise<{ deps: AppDeps; firstStart: FirstStart }> {
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const db = await openDatabase(config.databaseUrl, config.databaseAuthToken);
+  await migrateToLatest(db);
+  const firstStart = await seedFirstStart(db, config, clock);
+  const secrets = await loadSecrets(db, config);
+  const hub = new Hub();
+  const deps: AppDeps = {
+    config,
+    db,
+    hub,
+    secrets,
+    clock,
+    loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
+  };
+  wirePresence(deps);
+  return { deps, firstStart };
+}
+
+/** Closes what buildDeps opened. */
+export async function closeDeps(deps: AppDeps) {
+  deps.hub.closeAll();
+  await deps.db.destroy();
+}

@@ -1,0 +1,96 @@
+/**
+ * One error type for everything the API answers with a non-2xx status.
+ * Codes are the catalogue of seeds/000 section 8 plus our own.
+ */
+
+/** The specification's error catalogue (seeds/000 section 8). */
+export type CatalogueCode =
+  | "ERR_NO_OTHER_WHATSAPP"
+  | "ERR_NO_DEF_WAPP_FOUND"
+  | "ERR_WAPP_NOT_INITIALIZED"
+  | "ERR_WAPP_CHECK_CONTACT"
+  | "ERR_WAPP_INVALID_CONTACT"
+  | "ERR_WAPP_DOWNLOAD_MEDIA"
+  | "ERR_INVALID_CREDENTIALS"
+  | "ERR_SENDING_WAPP_MSG"
+  | "ERR_DELETE_WAPP_MSG"
+  | "ERR_OTHER_OPEN_TICKET"
+  | "ERR_SESSION_EXPIRED"
+  | "ERR_USER_CREATION_DISABLED"
+  | "ERR_NO_PERMISSION"
+  | "ERR_DUPLICATED_CONTACT"
+  | "ERR_NO_SETTING_FOUND"
+  | "ERR_NO_CONTACT_FOUND"
+  | "ERR_NO_TICKET_FOUND"
+  | "ERR_NO_USER_FOUND"
+  | "ERR_NO_WAPP_FOUND"
+  | "ERR_CREATING_MESSAGE"
+  | "ERR_CREATING_TICKET"
+  | "ERR_FETCH_WAPP_MSG"
+  | "ERR_QUEUE_COLOR_ALREADY_EXISTS"
+  | "ERR_WAPP_GREETING_REQUIRED";
+
+/** Codes of our own, for situations the catalogue does not name. */
+export type OwnCode =
+  | "ERR_VALIDATION"
+  | "ERR_UNAUTHORIZED"
+  | "ERR_RATE_LIMITED"
+  | "ERR_NOT_FOUND"
+  | "ERR_BODY_TOO_LARGE"
+  | "ERR_SUBSCRIPTION_EXPIRED"
+  | "ERR_PLAN_LIMIT"
+  | "ERR_PLAN_FEATURE_DISABLED"
+  | "ERR_NO_QUEUE_FOUND"
+  | "ERR_NO_TAG_FOUND"
+  | "ERR_NO_MESSAGE_FOUND"
+  | "ERR_NO_NOTE_FOUND"
+  | "ERR_NO_SCHEDULE_FOUND"
+  | "ERR_NO_QUICK_MESSAGE_FOUND"
+  | "ERR_NO_QUEUE_OPTION_FOUND"
+  | "ERR_NO_COMPANY_FOUND"
+  | "ERR_NO_PLAN_FOUND"
+  | "ERR_NO_MEDIA_FOUND"
+  | "ERR_INVALID_TRANSITION"
+  | "ERR_DUPLICATED_EMAIL"
+  | "ERR_DUPLICATED_NAME"
+  | "ERR_INVALID_MEDIA"
+  | "ERR_MEDIA_TOO_LARGE"
+  | "ERR_FORBIDDEN"
+  | "ERR_CONFLICT"
+  | "ERR_INTERNAL";
+
+export type ErrorCode = CatalogueCode | OwnCode;
+
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly fields?: FieldErrors;
+
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message?: string,
+    options?: { cause?: unknown; fields?: FieldErrors },
+  ) {
+    super(message ?? code, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.status = status;
+    this.code = code;
+    this.fields = options?.fields;
+  }
+}
+
+/** A record that is missing, or belongs to another company: both look the same (DESIGN tenancy). */
+export function notFound(code: ErrorCode, message = "Not found"): AppError {
+  return new AppError(404, code, message);
+}
+
+export function forbidden(message = "Acesso não permitido"): AppError {
+  return new AppError(403, "ERR_NO_PERMISSION", message);
+}
+
+export function badRequest(code: ErrorCode, message?: string, fields?: FieldErrors): AppError {
+  return new AppError(400, code, message, { fields });
+}

@@ -1,0 +1,71 @@
+/**
+ * Realtime names (seeds/000 section 7). Every server event is sent as
+ * `{ "event": "company-<companyId>-<channel>", "data": { "action": ..., ... } }` so that a client
+ * can tell its company's channels apart, exactly as the specification's channel names read.
+ */
+export const CHANNELS = [
+  "whatsapp",
+  "whatsappSession",
+  "user",
+  "chat",
+  "appMessage",
+  "ticket",
+  "contact",
+  "announcement",
+  "auth",
+  "queue",
+  "settings",
+  "tag",
+  "quickMessage",
+  "schedule",
+  "notification",
+] as const;
+export type Channel = typeof CHANNELS[number];
+
+/** Events a client sends. */
+export const CLIENT_EVENTS = [
+  "joinTickets",
+  "leaveTickets",
+  "joinChatBox",
+  "leaveChatBox",
+  "joinNotification",
+  "userStatus",
+  "pong",
+] as const;
+export type ClientEvent = typeof CLIENT_EVENTS[number];
+
+/** Heartbeat (seeds/000 section 9: socket ping interval and timeout 18000 ms). */
+export const PING_INTERVAL_MS = 18_000;
+
+export function eventName(companyId: number, channel: Channel): string {
+  return `company-${companyId}-${channel}`;
+}
+
+/**
+ * Who inside one company receives an event. Rooms never name a company themselves: the hub
+ * prefixes the company of the publisher, and a socket only ever joins rooms of its token's company.
+ */
+export type Audience =
+  | { kind: "company" }
+  | { kind: "admins" }
+  | { kind: "user"; userId: number }
+  | { kind: "ticket"; ticketId: number }
+  | { kind: "status"; status: string }
+  | { kind: "notification" };
+
+export function roomKey(companyId: number, audience: Audience): string {
+  switch (audience.kind) {
+    case "company":
+      return `c${companyId}`;
+    case "admins":
+      return `c${companyId}:admins`;
+    case "user":
+      return `c${companyId}:user:${audience.userId}`;
+    case "ticket":
+      return `c${companyId}:ticket:${audience.ticketId}`;
+    case "status":
+      return `c${companyId}:status:${audience.status}`;
+    case "notification":
+      return `c${companyId}:notification`;
+  }
+}

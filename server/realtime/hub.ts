@@ -1,0 +1,143 @@
+import { log } from "../log.ts";
+import { type Audience, type Channel, eventName, roomKey } from "./events.ts";
+
+/** What the hub needs of a socket: send text, close. Real WebSockets and test doubles both fit. */
+export interface SocketLike {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export type SocketIdentity = {
+  companyId: number;
+  userId: number;
+  profile: string;
+};
+
+export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };
+
+/**
+ * Rooms of sockets, one set per company. Publishing serialises the payload once and writes it
+ * to each member of the union of the audiences' rooms (a socket in two rooms gets it once).
+ */
+export class Hub {
+  readonly #rooms = new Map<string, Set<Member>>();
+  readonly #members = new Set<Member>();
+  #onPresence?: (companyId: number, userId: number, online: boolean) => void;
+
+  /** Called when a user's first socket joins or last socket leaves. */
+  onPresence(listener: (companyId: number, userId: number, online: boolean) => void) {
+    this.#onPresence = listener;
+  }
+
+  add(identity: SocketIdentity, socket: SocketLike, now = Date.now()): Member {
+    const member: Member = { ...identity, socket, rooms: new Set(), lastSeen: now };
+    const wasOnline = this.isOnline(identity.companyId, identity.userId);
+    this.#members.add(member);
+    this.join(member, { kind: "company" });
+    this.join(member, { kind: "user", userId: identity.userId });
+    if (identity.profile === "admin") this.join(member, { kind: "admins" });
+    if (!wasOnline) this.#onPresence?.(identity.companyId, identity.userId, true);
+    return member;
+  }
+
+  remove(member: Member) {
+    if (!this.#members.delete(member)) return;
+    for (const key of member.rooms) {
+      const room = this.#rooms.get(key);
+      room?.delete(member);
+      if (room && room.size === 0) this.#rooms.delete(key);
+    }
+    member.rooms.clear();
+    if (!this.isOnline(member.companyId, member.userId)) {
+      this.#onPresence?.(member.companyId, member.userId, false);
+    }
+  }
+
+  /** The room is always built from the member's own company: there is no way to name another. */
+  join(member: Member, audience: Audience) {
+    const key = roomKey(member.companyId, audience);
+    let room = this.#rooms.get(key);
+    if (!room) this.#rooms.set(key, room = new Set());
+    room.add(member);
+    member.rooms.add(key);
+  }
+
+  leave(member: Member, audience: Audience) {
+    const key = roomKey(member.companyId, audience);
+    this.#rooms.get(key)?.delete(member);
+    member.rooms.delete(key);
+  }
+
+  isOnline(companyId: number, userId: number): boolean {
+    return (this.#rooms.get(roomKey(companyId, { kind: "user", userId }))?.size ?? 0) > 0;
+  }
+
+  /** Sends `data` on the company's channel to everyone in any of the audiences. Returns how many got it. */
+  publish(
+    companyId: number,
+    channel: Channel,
+    data: unknown,
+    audiences: Audience[] = [{ kind: "company" }],
+  ): number {
+    const targets = new Set<Member>();
+    for (const audience of audiences) {
+      const room = this.#rooms.get(roomKey(companyId, audience));
+      if (room) { for (const m of room) targets.add(m); }
+    }
+    if (targets.size === 0) return 0;
+    const text = JSON.stringify({ event: eventName(companyId, channel), data });
+    for (const member of targets) this.#send(member, text);
+    return targets.size;
+  }
+
+  /** Like publish, but each member decides through `filter` (for per-user visibility rules). */
+  publishFiltered(
+    companyId: number,
+    channel: Channel,
+    data: unknown,
+    audiences: Audience[],
+    filter: (member: Member) => boolean,
+  ): number {
+    const targets = new Set<Member>();
+    for (const audience of audiences) {
+      const room = this.#rooms.get(roomKey(companyId, audience));
+      if (room) { for (const m of room) if (filter(m)) targets.add(m); }
+    }
+    if (targets.size === 0) return 0;
+    const text = JSON.stringify({ event: eventName(companyId, channel), data });
+    for (const member of targets) this.#send(member, text);
+    return targets.size;
+  }
+
+  sendTo(member: Member, event: string, data?: unknown) {
+    this.#send(member, JSON.stringify({ event, data }));
+  }
+
+  members(): Iterable<Member> {
+    return this.#members;
+  }
+
+  get size(): number {
+    return this.#members.size;
+  }
+
+  closeAll(code = 1001, reason = "server shutting down") {
+    for (const member of [...this.#members]) {
+      try {
+        member.socket.close(code, reason);
+      } catch {
+        // already closed
+      }
+      this.remove(member);
+    }
+  }
+
+  #send(member: Member, text: string) {
+    try {
+      member.socket.send(text);
+    } catch (error) {
+      log.debug("socket send failed; dropping member", { error });
+      this.remove(member);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import type { Database } from "../db/client.ts";
+import { generatePassword, hashPassword } from "./auth/passwords.ts";
+import type { Clock } from "./clock.ts";
+import { isoDate } from "./clock.ts";
+import type { Config } from "./config.ts";
+import { log } from "./log.ts";
+import { DEFAULT_SETTINGS } from "./settings/defaults.ts";
+
+/** Writes a company's default settings; keys it already has are kept. */
+export async function seedCompanySettings(db: Database, companyId: number, now: string) {
+  const rows = Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({
+    companyId,
+    key,
+    value,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await db.insertInto("settings").values(rows).onConflict((oc) =>
+    oc.columns(["companyId", "key"]).doNothing()
+  )
+    .execute();
+}
+
+export type FirstStart = { seeded: false } | {
+  seeded: true;
+  email: string;
+  generatedPassword?: string;
+};
+
+/**
+ * First start only: a plan with every feature on, a first company due a year ahead, its
+ * default settings and a super admin. A marker row makes every later start a no-op.
+ */
+export async function seedFirstStart(
+  db: Database,
+  config: Config,
+  clock: Clock,
+): Promise<FirstStart> {
+  const now = clock.now();
+  const stamp = now.toISOString();
+  return await db.transaction().execute(async (trx) => {
+    const marker = await trx.insertInto("app_secrets").values({
+      name: "first_start",
+      value: stamp,
+      createdAt: stamp,
+    })
+      .onConflict((oc) => oc.column("name").doNothing()).executeTakeFirst();
+    if (Number(marker.numInsertedOrUpdatedRows ?? 0n) === 0) return { seeded: false } as const;
+
+    const plan = await trx.insertInto("plans").values({
+      name: "Plano Completo",
+      users: 10,
+      connections: 10,
+      queues: 10,
+      campaigns: 10,
+      schedules: 10,
+      value: 0,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).returning("id").executeTakeFirstOrThrow();
+    const due = new Date(now);
+    due.setUTCFullYear(due.getUTCFullYear() + 1);
+    const company = await trx.insertInto("companies").values({
+      name: "Empresa 1",
+      email: config.adminEmail,
+      phone: null,
+      planId: plan.id,
+      status: 1,
+      dueDate: isoDate(due),
+      recurrence: "MENSAL",
+      billingName: null,
+      addressZipCode: null,
+      addressStreet: null,
+      addressState: null,
+      addressCity: null,
+      addressDistrict: null,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).returning("id").executeTakeFirstOrThrow();
+    await seedCompanySettings(trx, company.id, stamp);
+    const password = config.adminPassword ?? generatePassword();
+    await trx.insertInto("users").values({
+      companyId: company.id,
+      name: "Admin",
+      email: config.adminEmail.toLowerCase(),
+      passwordHash: await hashPassword(password, config.bcryptCost),
+      profile: "admin",
+      super: 1,
+      whatsappId: null,
+      lastSeenAt: null,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).execute();
+    return {
+      seeded: true,
+      email: config.adminEmail,
+      generatedPassword: config.adminPassword ? undefined : password,
+    } as const;
+  });
+}
+
+/** Prints the first-start credentials once, when the password was generated. */
+export function announceFirstStart(result: FirstStart) {
+  if (!result.seeded) return;
+  if (result.generatedPassword) {
+    // deno-lint-ignore no-console
+    console.log(
+      `\n  First start: super admin ${result.email}\n  Generated password (shown once): ${result.generatedPassword}\n`,
+    );
+  } else {
+    log.info("first start: super admin created", { email: result.email });
+  }
+}

@@ -1,0 +1,84 @@
+import type { TestApp } from "./app.ts";
+
+/** The test app on a real port (for real WebSockets and the browser). */
+export function serve(t: TestApp): { url: string; wsUrl: string; close: () => Promise<void> } {
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    (request, info) => t.app.fetch(request, { remoteAddr: info.remoteAddr.hostname }),
+  );
+  const { port } = server.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    close: () => server.shutdown(),
+  };
+}
+
+export type SocketEvent = { event: string; data: unknown };
+
+/** A real WebSocket client that records every event, with waits for a matching one. */
+export class TestSocket {
+  readonly events: SocketEvent[] = [];
+  readonly #waiters: { match: (e: SocketEvent) => boolean; resolve: (e: SocketEvent) => void }[] =
+    [];
+  readonly closed: Promise<CloseEvent>;
+  private constructor(readonly ws: WebSocket) {
+    ws.onmessage = (message) => {
+      const event = JSON.parse(String(message.data)) as SocketEvent;
+      if (event.event === "ping") ws.send(JSON.stringify({ event: "pong" }));
+      this.events.push(event);
+      for (const waiter of [...this.#waiters]) {
+        if (waiter.match(event)) {
+          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+          waiter.resolve(event);
+        }
+      }
+    };
+    this.closed = new Promise((resolve) =>
+      ws.addEventListener("close", (e) => resolve(e as CloseEvent))
+    );
+  }
+
+  /** Connects and waits for the server's 'ready'. */
+  static async connect(wsUrl: string, token: string): Promise<TestSocket> {
+    const ws = new WebSocket(`${wsUrl}/socket?token=${encodeURIComponent(token)}`);
+    const socket = new TestSocket(ws);
+    await socket.next((e) => e.event === "ready");
+    return socket;
+  }
+
+  send(event: string, data?: unknown) {
+    this.ws.send(JSON.stringify({ event, data }));
+  }
+
+  /** Resolves with the first event (already received or future) that matches; rejects after `ms`. */
+  next(match: (e: SocketEvent) => boolean, ms = 3000): Promise<SocketEvent> {
+    const seen = this.events.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("timed out waiting for a socket event")), ms);
+      this.#waiters.push({
+        match,
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e);
+        },
+      });
+    });
+  }
+
+  /** Gives the server time to deliver anything pending (a round trip through a ping of our own). */
+  async settle() {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  named(event: string): SocketEvent[] {
+    return this.events.filter((e) => e.event === event);
+  }
+
+  async close() {
+    if (this.ws.readyState === WebSocket.CLOSED) return;
+    this.ws.close();
+    await this.closed;
+  }
+}
