@@ -74,11 +74,13 @@ class LibsqlMutexDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection) {
     await (connection as LibsqlConnection).rollback();
   }
-  async releaseConnection() {
+  releaseConnection(): Promise<void> {
     this.#mutex.unlock();
+    return Promise.resolve();
   }
-  async destroy() {
+  destroy(): Promise<void> {
     this.#connection.client.close();
+    return Promise.resolve();
   }
 }
 
