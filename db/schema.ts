@@ -183,6 +183,7 @@ export interface TicketsTable extends Timestamps {
   unreadMessages: Generated<number>;
   acceptedAt: string | null;
   closedAt: string | null;
+  awaitingRating: Generated<Flag>;
 }
 
 export interface MessagesTable extends Timestamps {
