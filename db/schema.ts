@@ -265,6 +265,16 @@ export interface UserRatingsTable {
   createdAt: string;
 }
 
+/** Baileys credentials and Signal keys of one connection (migration 0020). */
+export interface BaileysAuthTable {
+  companyId: number;
+  whatsappId: number;
+  category: string;
+  id: string;
+  value: string;
+  updatedAt: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -287,6 +297,7 @@ export interface DB {
   quick_messages: QuickMessagesTable;
   schedules: SchedulesTable;
   user_ratings: UserRatingsTable;
+  baileys_auth: BaileysAuthTable;
 }
 
 export type Plan = Selectable<PlansTable>;
