@@ -43,7 +43,11 @@ export class FakeBaileysSocket implements BaileysSocket {
   readonly lidMap = new Map<string, string>();
   readonly signalRepository = {
     lidMapping: {
-      getPNForLID: (lid: string) => Promise.resolve(this.lidMap.get(lid.split("@")[0]) ?? null),
+      // Like Baileys' LIDMappingStore: the phone-number JID with the LID's device suffix.
+      getPNForLID: (lid: string) => {
+        const pn = this.lidMap.get(lid.split("@")[0].split(":")[0]);
+        return Promise.resolve(pn ? `${pn}:0@s.whatsapp.net` : null);
+      },
     },
   };
   onWhatsAppAnswer: { jid: string; exists: boolean }[] = [];

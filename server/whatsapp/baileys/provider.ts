@@ -179,6 +179,8 @@ export class BaileysProvider implements Provider {
   #pairing = false;
   #qrWaiters: { resolve(): void; reject(error: Error): void }[] = [];
   #chain: Promise<void> = Promise.resolve();
+  /** The socket being built (auth state loads from the database first). */
+  #connecting: Promise<void> = Promise.resolve();
   #lastStatus = "";
 
   constructor(ctx: ProviderContext, deps: BaileysDeps) {
@@ -207,7 +209,7 @@ export class BaileysProvider implements Provider {
     this.#running = true;
     this.#attempts = 0;
     this.#lastStatus = "";
-    await this.#connect();
+    await this.#spawnConnect();
   }
 
   async stop(): Promise<void> {
@@ -239,11 +241,13 @@ export class BaileysProvider implements Provider {
 
   /** Resolves once every socket event received so far has been handled (and creds saved). */
   async settled(): Promise<void> {
-    let seen: Promise<void>;
+    let chain: Promise<void>;
+    let connecting: Promise<void>;
     do {
-      seen = this.#chain;
-      await seen;
-    } while (seen !== this.#chain);
+      chain = this.#chain;
+      connecting = this.#connecting;
+      await Promise.all([chain, connecting]);
+    } while (chain !== this.#chain || connecting !== this.#connecting);
     await this.#auth?.flushed();
   }
 
@@ -326,6 +330,11 @@ export class BaileysProvider implements Provider {
   }
 
   // --- connection lifecycle -------------------------------------------------------------
+
+  #spawnConnect(): Promise<void> {
+    this.#connecting = this.#connect();
+    return this.#connecting;
+  }
 
   async #connect(): Promise<void> {
     this.#retryTimer = undefined;
@@ -541,7 +550,7 @@ export class BaileysProvider implements Provider {
         return;
       case "restart":
         this.#status("OPENING", "restartRequired");
-        this.#retryTimer = this.#timers.set(() => void this.#connect(), 0);
+        this.#retryTimer = this.#timers.set(() => void this.#spawnConnect(), 0);
         return;
       case "retry":
         log.warn("baileys: connection closed; reconnecting", fields);
@@ -570,7 +579,7 @@ export class BaileysProvider implements Provider {
         Math.ceil(delay / 1000)
       }s`,
     );
-    this.#retryTimer = this.#timers.set(() => void this.#connect(), delay);
+    this.#retryTimer = this.#timers.set(() => void this.#spawnConnect(), delay);
   }
 
   #waitForPairingReady(): Promise<void> {
