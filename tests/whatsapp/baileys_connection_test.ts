@@ -206,6 +206,16 @@ Deno.test("baileys connection - QR codes nobody scanned (408) stop instead of pr
     });
     assert.deepEqual(h.statuses().at(-1), { status: "DISCONNECTED", reason: "qrTimeout" });
     assert.equal(h.timers.pending.size, 0);
+
+    // A lost network while a QR is up is also 408, and that one does reconnect.
+    await h.provider.start();
+    await h.feed("connection.update", { qr: "2@ref-2" });
+    await h.feed("connection.update", {
+      connection: "close",
+      lastDisconnect: { error: closeError(408, "WebSocket Error (ETIMEDOUT)"), date: new Date() },
+    });
+    assert.equal(h.timers.pending.size, 1);
+    await h.provider.stop();
   }));
 
 Deno.test("baileys connection - stop ends the socket and nothing reconnects; start resumes the session", () =>

@@ -91,7 +91,7 @@ export class FakeBaileysSocket implements BaileysSocket {
   ): Promise<WAMessage | undefined> {
     if (this.sendFailure) throw this.sendFailure;
     this.sent.push({ jid, content, options });
-    const messageId = `3EB0FAKE${++this.#counter}`;
+    const messageId = options?.messageId ?? `3EB0FAKE${++this.#counter}`;
     if ("text" in content) {
       return await generateWAMessage(jid, content, {
         userJid: ME,
@@ -133,6 +133,12 @@ export class FakeBaileysSocket implements BaileysSocket {
 
   updateMediaMessage(message: WAMessage): Promise<WAMessage> {
     return Promise.resolve(message);
+  }
+
+  readonly rejected: { callId: string; from: string }[] = [];
+  rejectCall(callId: string, from: string): Promise<void> {
+    this.rejected.push({ callId, from });
+    return Promise.resolve();
   }
 }
 

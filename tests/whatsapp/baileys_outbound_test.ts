@@ -110,6 +110,18 @@ Deno.test("baileys outbound - errors: not connected, invalid contact, send failu
     await h.provider.stop();
   }));
 
+Deno.test("baileys outbound - the outbox's chosen id is the WhatsApp id (a resend is the same message)", () =>
+  withApp(async (t) => {
+    const h = await baileysHarness(t);
+    await h.connect();
+    const sent = await h.provider.sendText(ANA, "once", { messageId: "3EB0OUTBOX0001" });
+    assert.equal(sent.id, "3EB0OUTBOX0001");
+    assert.equal(h.sock().sent[0].options?.messageId, "3EB0OUTBOX0001");
+    await h.provider.rejectCall("CALL9", ANA);
+    assert.deepEqual(h.sock().rejected, [{ callId: "CALL9", from: ANA }]);
+    await h.provider.stop();
+  }));
+
 Deno.test("baileys outbound - delete for everyone sends a revoke for the key", () =>
   withApp(async (t) => {
     const h = await baileysHarness(t);

@@ -75,7 +75,14 @@ export interface BaileysSocket {
   onWhatsApp(...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   profilePictureUrl(jid: string, type?: "preview" | "image"): Promise<string | undefined>;
   updateMediaMessage(message: WAMessage): Promise<WAMessage>;
+  rejectCall(callId: string, callFrom: string): Promise<void>;
 }
+
+/**
+ * Send options. `messageId` is the id the outbox chose before its first attempt: sending under it
+ * makes a resend after a crash the same WhatsApp message, not a second one.
+ */
+export type BaileysSendOptions = { quotedId?: string; messageId?: string };
 
 export type SocketFactory = (config: UserFacingSocketConfig) => BaileysSocket;
 
@@ -272,20 +279,22 @@ export class BaileysProvider implements Provider {
     return code;
   }
 
-  async sendText(
-    toJid: string,
-    text: string,
-    options?: { quotedId?: string },
-  ): Promise<SentMessage> {
-    return await this.#send(toJid, { text }, options?.quotedId);
+  async sendText(toJid: string, text: string, options?: BaileysSendOptions): Promise<SentMessage> {
+    return await this.#send(toJid, { text }, options);
   }
 
   async sendMedia(
     toJid: string,
     media: OutboundMedia,
-    options?: { quotedId?: string },
+    options?: BaileysSendOptions,
   ): Promise<SentMessage> {
-    return await this.#send(toJid, mediaContent(media), options?.quotedId);
+    return await this.#send(toJid, mediaContent(media), options);
+  }
+
+  /** Declines a ringing call (the company's `call` setting disabled). */
+  async rejectCall(callId: string, fromJid: string): Promise<void> {
+    const sock = this.#requireSocket();
+    await sock.rejectCall(callId, fromJid);
   }
 
   async deleteForEveryone(chatJid: string, messageId: string, fromMe: boolean): Promise<void> {
@@ -735,13 +744,16 @@ export class BaileysProvider implements Provider {
     return this.#sock;
   }
 
-  async #send(target: string, content: AnyMessageContent, quotedId?: string) {
+  async #send(target: string, content: AnyMessageContent, options: BaileysSendOptions = {}) {
     const jid = toJid(target);
     const sock = this.#requireSocket();
-    const quoted = quotedId ? await this.#quoted(quotedId) : undefined;
+    const quoted = options.quotedId ? await this.#quoted(options.quotedId) : undefined;
+    const misc: MiscMessageGenerationOptions = {};
+    if (quoted) misc.quoted = quoted;
+    if (options.messageId) misc.messageId = options.messageId;
     let sent: WAMessage | undefined;
     try {
-      sent = await sock.sendMessage(jid, content, quoted ? { quoted } : undefined);
+      sent = await sock.sendMessage(jid, content, Object.keys(misc).length ? misc : undefined);
     } catch (error) {
       throw new AppError(502, "ERR_SENDING_WAPP_MSG", "Could not send the message", {
         cause: error,

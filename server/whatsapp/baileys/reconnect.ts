@@ -42,9 +42,10 @@ export function classifyClose(
     case DisconnectReason.restartRequired:
       return { kind: "restart" };
   }
-  // Baileys ends a socket whose QR codes all expired with 408; while nobody has scanned, another
-  // socket would only print more codes to an empty room. The operator asks for a new QR.
-  if (code === DisconnectReason.timedOut && situation.awaitingScan) {
+  // Baileys ends a socket whose QR codes all expired with 408 ("QR refs attempts ended"); while
+  // nobody scans, another socket would only print more codes to an empty room. The operator
+  // asks for a new QR. (408 is also a lost network: that one retries.)
+  if (code === DisconnectReason.timedOut && situation.awaitingScan && /QR refs/i.test(message)) {
     return { kind: "stop", reason: "qrTimeout" };
   }
   return { kind: "retry", reason: code ? `${code} ${message}`.trim() : message || "closed" };
