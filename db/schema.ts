@@ -183,6 +183,7 @@ export interface TicketsTable extends Timestamps {
   unreadMessages: Generated<number>;
   acceptedAt: string | null;
   closedAt: string | null;
+  awaitingRating: Generated<Flag>;
 }
 
 export interface MessagesTable extends Timestamps {
@@ -264,6 +265,16 @@ export interface UserRatingsTable {
   createdAt: string;
 }
 
+/** Baileys credentials and Signal keys of one connection (migration 0020). */
+export interface BaileysAuthTable {
+  companyId: number;
+  whatsappId: number;
+  category: string;
+  id: string;
+  value: string;
+  updatedAt: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -286,6 +297,7 @@ export interface DB {
   quick_messages: QuickMessagesTable;
   schedules: SchedulesTable;
   user_ratings: UserRatingsTable;
+  baileys_auth: BaileysAuthTable;
 }
 
 export type Plan = Selectable<PlansTable>;

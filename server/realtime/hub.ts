@@ -11,6 +11,8 @@ export type SocketIdentity = {
   companyId: number;
   userId: number;
   profile: string;
+  /** The user's queues when the socket opened: ticket events are filtered by them. */
+  queueIds: number[];
 };
 
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };

@@ -3,7 +3,7 @@ import { authenticate } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
-import { setUserOnline } from "../users/repository.ts";
+import { setUserOnline, userQueueIds } from "../users/repository.ts";
 import { PING_INTERVAL_MS } from "./events.ts";
 import type { Hub, Member } from "./hub.ts";
 
@@ -88,6 +88,7 @@ export function socketHandler(deps: AppDeps) {
       throw new AppError(400, "ERR_VALIDATION", "Expected a WebSocket upgrade");
     }
     const auth = await authenticate(deps, c.req.query("token"));
+    const queueIds = await userQueueIds(deps.db, auth.companyId, auth.userId);
     const { socket, response } = Deno.upgradeWebSocket(c.req.raw);
     let member: Member | undefined;
     socket.onopen = () => {
@@ -95,6 +96,7 @@ export function socketHandler(deps: AppDeps) {
         companyId: auth.companyId,
         userId: auth.userId,
         profile: auth.profile,
+        queueIds,
       }, socket);
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };

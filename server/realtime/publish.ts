@@ -1,0 +1,98 @@
+import type { MessageView, TicketView } from "../tickets/view.ts";
+import type { Audience } from "./events.ts";
+import type { Hub, Member } from "./hub.ts";
+
+/**
+ * The one place that maps ticket and message events to rooms (STYLE 12). Call after commit.
+ *
+ * Visibility inside a company (seeds/000 section 6): admins see every ticket; a user sees a
+ * ticket that is theirs, has no queue, or sits in one of their queues. A change is sent to whoever
+ * could see the ticket before OR after it, so that a transfer removes it from the old lists.
+ */
+export type TicketPlacement = { status: string; queueId: number | null; userId: number | null };
+
+export function canSee(member: Member, placement: TicketPlacement): boolean {
+  if (member.profile === "admin") return true;
+  if (placement.userId !== null) return placement.userId === member.userId;
+  return placement.queueId === null || member.queueIds.includes(placement.queueId);
+}
+
+function ticketAudiences(ticketId: number, placements: TicketPlacement[]): Audience[] {
+  const audiences: Audience[] = [{ kind: "ticket", ticketId }, { kind: "notification" }];
+  for (const p of placements) audiences.push({ kind: "status", status: p.status });
+  return audiences;
+}
+
+/** `company-<id>-ticket` {action: "update", ticket}. `before` is the placement prior to the change. */
+export function publishTicketUpdate(
+  hub: Hub,
+  ticket: TicketView,
+  before?: TicketPlacement,
+): number {
+  const placements: TicketPlacement[] = [ticket];
+  if (before) placements.push(before);
+  return hub.publishFiltered(
+    ticket.companyId,
+    "ticket",
+    { action: "update", ticket },
+    ticketAudiences(ticket.id, placements),
+    (m) => placements.some((p) => canSee(m, p)),
+  );
+}
+
+/** `company-<id>-ticket` {action: "delete", ticketId}. */
+export function publishTicketDelete(
+  hub: Hub,
+  companyId: number,
+  ticketId: number,
+  before: TicketPlacement,
+): number {
+  return hub.publishFiltered(
+    companyId,
+    "ticket",
+    { action: "delete", ticketId },
+    ticketAudiences(ticketId, [before]),
+    (m) => canSee(m, before),
+  );
+}
+
+/** `company-<id>-ticket` {action: "updateUnread", ticketId}: unread was reset to 0. */
+export function publishTicketUnread(
+  hub: Hub,
+  companyId: number,
+  ticketId: number,
+  placement: TicketPlacement,
+): number {
+  return hub.publishFiltered(
+    companyId,
+    "ticket",
+    { action: "updateUnread", ticketId },
+    ticketAudiences(ticketId, [placement]),
+    (m) => canSee(m, placement),
+  );
+}
+
+/**
+ * `company-<id>-appMessage` {action: "create"|"update", message, ticket, contact}. Goes to the
+ * ticket's chat room and status room; the notification room only for non-group tickets
+ * (notifications are never raised for groups).
+ */
+export function publishMessage(
+  hub: Hub,
+  action: "create" | "update",
+  message: MessageView,
+  ticket: TicketView,
+): number {
+  const audiences: Audience[] = [{ kind: "ticket", ticketId: ticket.id }, {
+    kind: "status",
+    status: ticket.status,
+  }];
+  if (!ticket.isGroup) audiences.push({ kind: "notification" });
+  return hub.publishFiltered(
+    ticket.companyId,
+    "appMessage",
+    { action, message, ticket, contact: ticket.contact },
+    audiences,
+    (m) => canSee(m, ticket),
+  );
+}

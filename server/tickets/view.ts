@@ -1,0 +1,201 @@
+import type { Database } from "../../db/client.ts";
+import type { Message } from "../../db/schema.ts";
+
+/** A ticket as the API and the socket answer it (seeds/000 section 3 'Ticket'). */
+export type TicketView = {
+  id: number;
+  uuid: string;
+  status: "pending" | "open" | "closed";
+  contactId: number;
+  contact: {
+    id: number;
+    name: string;
+    number: string;
+    email: string;
+    profilePicUrl: string;
+    isGroup: boolean;
+  };
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queueId: number | null;
+  queue: { id: number; name: string; color: string } | null;
+  whatsappId: number | null;
+  whatsapp: { id: number; name: string; status: string } | null;
+  tags: { id: number; name: string; color: string }[];
+  isGroup: boolean;
+  chatbot: boolean;
+  useIntegration: boolean;
+  integrationId: number | null;
+  promptId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Loads views for ticket ids of one company in two queries (rows + tags); keeps the given order. */
+export async function loadTicketViews(
+  db: Database,
+  companyId: number,
+  ids: readonly number[],
+): Promise<TicketView[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("tickets as t")
+    .innerJoin("contacts as c", "c.id", "t.contactId")
+    .leftJoin("users as u", "u.id", "t.userId")
+    .leftJoin("queues as q", "q.id", "t.queueId")
+    .leftJoin("whatsapps as w", "w.id", "t.whatsappId")
+    .select([
+      "t.id",
+      "t.uuid",
+      "t.status",
+      "t.contactId",
+      "t.userId",
+      "t.queueId",
+      "t.whatsappId",
+      "t.isGroup",
+      "t.chatbot",
+      "t.useIntegration",
+      "t.integrationId",
+      "t.promptId",
+      "t.lastMessage",
+      "t.unreadMessages",
+      "t.companyId",
+      "t.createdAt",
+      "t.updatedAt",
+      "c.name as contactName",
+      "c.number as contactNumber",
+      "c.email as contactEmail",
+      "c.profilePicUrl as contactPic",
+      "c.isGroup as contactIsGroup",
+      "u.name as userName",
+      "q.name as queueName",
+      "q.color as queueColor",
+      "w.name as whatsappName",
+      "w.status as whatsappStatus",
+    ])
+    .where("t.companyId", "=", companyId)
+    .where("t.id", "in", ids)
+    .execute();
+  const tags = await db.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
+    .select(["tt.ticketId", "g.id", "g.name", "g.color"])
+    .where("tt.companyId", "=", companyId).where("tt.ticketId", "in", ids).orderBy("g.name")
+    .execute();
+  const tagsByTicket = new Map<number, TicketView["tags"]>();
+  for (const tag of tags) {
+    const list = tagsByTicket.get(tag.ticketId) ?? [];
+    list.push({ id: tag.id, name: tag.name, color: tag.color });
+    tagsByTicket.set(tag.ticketId, list);
+  }
+  const byId = new Map<number, TicketView>();
+  for (const r of rows) {
+    byId.set(r.id, {
+      id: r.id,
+      uuid: r.uuid,
+      status: r.status,
+      contactId: r.contactId,
+      contact: {
+        id: r.contactId,
+        name: r.contactName,
+        number: r.contactNumber,
+        email: r.contactEmail,
+        profilePicUrl: r.contactPic,
+        isGroup: r.contactIsGroup === 1,
+      },
+      userId: r.userId,
+      user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
+      queueId: r.queueId,
+      queue: r.queueId !== null && r.queueName !== null
+        ? { id: r.queueId, name: r.queueName, color: r.queueColor ?? "" }
+        : null,
+      whatsappId: r.whatsappId,
+      whatsapp: r.whatsappId !== null && r.whatsappName !== null
+        ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
+        : null,
+      tags: tagsByTicket.get(r.id) ?? [],
+      isGroup: r.isGroup === 1,
+      chatbot: r.chatbot === 1,
+      useIntegration: r.useIntegration === 1,
+      integrationId: r.integrationId,
+      promptId: r.promptId,
+      lastMessage: r.lastMessage,
+      unreadMessages: r.unreadMessages,
+      companyId: r.companyId,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    });
+  }
+  return ids.map((id) => byId.get(id)).filter((v): v is TicketView => v !== undefined);
+}
+
+export async function loadTicketView(
+  db: Database,
+  companyId: number,
+  id: number,
+): Promise<TicketView | undefined> {
+  return (await loadTicketViews(db, companyId, [id]))[0];
+}
+
+/** A message as the API and the socket answer it (seeds/000 section 3 'Message'). */
+export type MessageView = {
+  id: number;
+  wid: string | null;
+  ticketId: number;
+  contactId: number | null;
+  body: string;
+  fromMe: boolean;
+  mediaType: string | null;
+  /** Authorised, company-checked route; never a path on disk. */
+  mediaUrl: string | null;
+  mediaName: string | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  ack: number;
+  read: boolean;
+  quotedMsg: Omit<MessageView, "quotedMsg"> | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export function mediaUrlOf(message: Pick<Message, "id" | "mediaUrl">): string | null {
+  return message.mediaUrl ? `/api/messages/${message.id}/media` : null;
+}
+
+function baseView(m: Message): Omit<MessageView, "quotedMsg"> {
+  return {
+    id: m.id,
+    wid: m.wid,
+    ticketId: m.ticketId,
+    contactId: m.contactId,
+    body: m.body,
+    fromMe: m.fromMe === 1,
+    mediaType: m.mediaType,
+    mediaUrl: mediaUrlOf(m),
+    mediaName: m.mediaName,
+    isDeleted: m.isDeleted === 1,
+    isEdited: m.isEdited === 1,
+    ack: m.ack,
+    read: m.read === 1,
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
+}
+
+/** Views for message rows of one company, with their quoted messages loaded in one query. */
+export async function messageViews(
+  db: Database,
+  companyId: number,
+  rows: readonly Message[],
+): Promise<MessageView[]> {
+  const quotedIds = [
+    ...new Set(rows.map((m) => m.quotedMsgId).filter((id): id is number => id !== null)),
+  ];
+  const quoted = quotedIds.length === 0 ? [] : await db.selectFrom("messages").selectAll()
+    .where("companyId", "=", companyId).where("id", "in", quotedIds).execute();
+  const quotedById = new Map(quoted.map((q) => [q.id, baseView(q)]));
+  return rows.map((m) => ({
+    ...baseView(m),
+    quotedMsg: m.quotedMsgId === null ? null : quotedById.get(m.quotedMsgId) ?? null,
+  }));
+}

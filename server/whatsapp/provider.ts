@@ -1,0 +1,133 @@
+/**
+ * The one interface every WhatsApp implementation fulfils (DESIGN 'WhatsApp'). A connection's
+ * `provider` column picks it: "beta" is Baileys (real numbers), "simulator" the built-in phone
+ * network. Sessions, the inbound pipeline and the outbox only ever see this interface.
+ */
+
+export type ProviderKind = "beta" | "simulator";
+
+/** Persisted on whatsapps.status (seeds/000 section 3). */
+export type SessionStatus =
+  | "qrcode"
+  | "PAIRING"
+  | "OPENING"
+  | "CONNECTED"
+  | "DISCONNECTED"
+  | "TIMEOUT";
+
+/** seeds/000 section 3 'Message'. Plain text messages have no media type. */
+export type MediaType =
+  | "image"
+  | "audio"
+  | "video"
+  | "application"
+  | "locationMessage"
+  | "vcard"
+  | "call_log";
+
+/** Our ack scale (seeds/000 section 4): 0 waiting in the outbox, 1 sent, 2 delivered, 3 read, 4 played. */
+export type Ack = 0 | 1 | 2 | 3 | 4 | 5;
+
+export type InboundMedia = {
+  mimetype: string;
+  filename?: string;
+  /** Declared size when the provider knows it before downloading (to refuse oversized media early). */
+  size?: number;
+  download(): Promise<Uint8Array>;
+};
+
+export type InboundMessage = {
+  /** WhatsApp message id: with the connection, the idempotency key. */
+  id: string;
+  /** The chat: a contact's or a group's JID. */
+  chatJid: string;
+  isGroup: boolean;
+  /** Sent by the connected phone itself (shown as fromMe). */
+  fromMe: boolean;
+  /** In groups, who wrote it. */
+  participantJid?: string;
+  /** Phone-number and LID identities of the contact when the provider knows both. */
+  phoneJid?: string;
+  lidJid?: string;
+  pushName?: string;
+  timestamp: Date;
+  body: string;
+  mediaType?: MediaType;
+  media?: InboundMedia;
+  /** WhatsApp id of the message this one replies to. */
+  quotedId?: string;
+  /** "notify" live, "append" offline backlog: both are ingested alike. */
+  origin: "notify" | "append";
+  /** The provider's original, kept so that the provider can serve retries (getMessage). */
+  raw?: unknown;
+};
+
+export type ProviderEvent =
+  | { type: "qr"; qr: string }
+  | { type: "pairingCode"; code: string }
+  | { type: "status"; status: SessionStatus; reason?: string }
+  | { type: "connected"; number: string }
+  /** Logged out from the phone (Baileys 401): the session needs a new QR; auth was cleared. */
+  | { type: "loggedOut" }
+  | { type: "message"; message: InboundMessage }
+  | { type: "ack"; id: string; chatJid: string; ack: Ack }
+  | { type: "edit"; id: string; chatJid: string; body: string }
+  | { type: "revoke"; id: string; chatJid: string }
+  | {
+    type: "contact";
+    jid: string;
+    name?: string;
+    phoneJid?: string;
+    lidJid?: string;
+    profilePicUrl?: string;
+  }
+  | {
+    type: "call";
+    id: string;
+    from: string;
+    isVideo: boolean;
+    status: "offer" | "ringing" | "timeout" | "reject" | "accept";
+  };
+
+export type SentMessage = { id: string; timestamp: Date; raw?: unknown };
+
+export type OutboundMedia = {
+  data: Uint8Array;
+  mimetype: string;
+  filename: string;
+  caption?: string;
+  /** Voice note (audio recorded in the browser). */
+  ptt?: boolean;
+};
+
+export interface Provider {
+  readonly kind: ProviderKind;
+  /** Starts or resumes the session; progress arrives as events (qr, status, connected). */
+  start(): Promise<void>;
+  /** Closes the connection, keeping credentials for the next start. */
+  stop(): Promise<void>;
+  /** Unlinks the device and forgets credentials. */
+  logout(): Promise<void>;
+  /** Pairing by code instead of QR (Baileys); the code also arrives as a pairingCode event. */
+  requestPairingCode(phoneNumber: string): Promise<string>;
+  sendText(toJid: string, text: string, options?: { quotedId?: string }): Promise<SentMessage>;
+  sendMedia(
+    toJid: string,
+    media: OutboundMedia,
+    options?: { quotedId?: string },
+  ): Promise<SentMessage>;
+  deleteForEveryone(chatJid: string, messageId: string, fromMe: boolean): Promise<void>;
+  /** Whether a number is on WhatsApp, and its JID. */
+  checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
+  profilePictureUrl(jid: string): Promise<string | undefined>;
+}
+
+/** What a provider gets from the session manager. */
+export type ProviderContext = {
+  whatsappId: number;
+  companyId: number;
+  /** Every event goes here; the session manager persists and routes it. Never throws back. */
+  emit(event: ProviderEvent): void;
+  /** A stored message's provider payload, for retry requests (Baileys getMessage). */
+  getStoredMessage(id: string): Promise<unknown | undefined>;
+};
