@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany, login } from "../helpers/app.ts";
-import { storageItem, withBrowser } from "../helpers/browser.ts";
+import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
 
 /** A date-only ISO string `days` from today in the browser's (and this machine's) calendar. */
 function isoDaysAhead(days: number): string {
@@ -121,7 +121,7 @@ Deno.test("shell - a user sees only the service group and lands on their tickets
 
     // The dashboard is for admins: a user opening / is told so and sent to /tickets.
     await page.goto(`${url}/`);
-    await page.getByText("Acesso não permitido").waitFor();
+    await toastWith(page, "Acesso não permitido").waitFor();
     await page.waitForURL(`${url}/tickets`);
   }));
 
@@ -185,7 +185,7 @@ Deno.test("shell - a login of the same user elsewhere ends this session with a m
     // The same user signs in somewhere else (the real login route, which announces it).
     const other = await login(t, c.user.email, c.user.password);
 
-    await page.getByText("Sua conta foi acessada em outro computador.").waitFor();
+    await toastWith(page, "Sua conta foi acessada em outro computador.").waitFor();
     await page.waitForURL(`${url}/login`);
     assert.equal(await storageItem(page, "token"), null);
     // The other session is the live one.

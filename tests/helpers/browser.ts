@@ -156,3 +156,10 @@ export async function withBrowser(
 export function storageItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((k) => localStorage.getItem(k), key);
 }
+
+/**
+ * A toast showing `text` (radix also repeats it in an aria-live region: match the toast itself).
+ */
+export function toastWith(page: Page, text: string | RegExp) {
+  return page.locator(".toast", { hasText: text });
+}
