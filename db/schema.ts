@@ -316,6 +316,16 @@ export interface SimulatorSentTable extends Timestamps {
   deleted: Generated<Flag>;
 }
 
+/** Baileys credentials and Signal keys of one connection (migration 0020). */
+export interface BaileysAuthTable {
+  companyId: number;
+  whatsappId: number;
+  category: string;
+  id: string;
+  value: string;
+  updatedAt: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -341,6 +351,7 @@ export interface DB {
   outbox: OutboxTable;
   simulator_sessions: SimulatorSessionsTable;
   simulator_sent: SimulatorSentTable;
+  baileys_auth: BaileysAuthTable;
 }
 
 export type Plan = Selectable<PlansTable>;
