@@ -1,4 +1,4 @@
-import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js";
+import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js/max";
 
 /**
  * WhatsApp numbers as contacts store them: digits only, country code first, no "+"
