@@ -20,7 +20,7 @@ import {
 
 /** seeds/001 section 5: colour required, 3 to 9 characters; stored upper-case. */
 const color = z.string({ error: "Required" }).trim().min(1, { message: "Required", abort: true })
-  .min(3, "Too Short!").max(9, "Too Long!")
+  .min(3, { message: "Too Short!", abort: true }).max(9, { message: "Too Long!", abort: true })
   .regex(HEX_COLOR_PATTERN, "Cor inválida: use #RGB ou #RRGGBB")
   .transform((v) => v.toUpperCase());
 

@@ -88,7 +88,7 @@ export async function subtree(db: Database, companyId: number, id: number) {
       UNION ALL
       SELECT o.id FROM queue_options o JOIN tree ON o.parentId = tree.id
     )
-    SELECT q.id, q.mediaPath FROM queue_options q JOIN tree ON q.id = tree.id
+    SELECT q.id, q.mediaPath FROM queue_options q JOIN tree ON q.id = tree.id ORDER BY q.id
   `.execute(db);
   return rows.rows;
 }
