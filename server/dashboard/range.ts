@@ -84,7 +84,7 @@ export function rangeOf(from: string, to: string, timeZone = DASHBOARD_TIME_ZONE
 export type RangeQuery = { days?: string; date_from?: string; date_to?: string };
 
 /**
- * - nothing sent: the first day of the current month to today (seeds/000 section 2);
+ * - no parameter at all: the first day of the current month to today (seeds/000 section 2);
  * - `days` = N (1..366): the last N calendar days, today included (3 = day before yesterday,
  *   yesterday, today);
  * - else `date_from` (and `date_to`, default today), both real dates, from <= to;
@@ -97,7 +97,7 @@ export function resolveRange(
 ): DashboardRange {
   const today = localDate(now, timeZone);
   const blank = (v: string | undefined) => v === undefined || v.trim() === "";
-  if (blank(query.days) && blank(query.date_from) && blank(query.date_to)) {
+  if (query.days === undefined && query.date_from === undefined && query.date_to === undefined) {
     return rangeOf(`${today.slice(0, 8)}01`, today, timeZone);
   }
   const days = Number(query.days);

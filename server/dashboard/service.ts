@@ -93,33 +93,37 @@ export async function dashboard(
   query: RangeQuery,
 ): Promise<Dashboard> {
   const range: DashboardRange = resolveRange(query, deps.clock.now(), DASHBOARD_TIME_ZONE);
-  const [totals, support, ratings, users, today] = await Promise.all([
+  const [totals, stats, users, today] = await Promise.all([
     repo.counters(deps.db, companyId, range),
-    repo.supportByUser(deps.db, companyId, range),
-    repo.ratingsByUser(deps.db, companyId, range),
+    repo.statsByUser(deps.db, companyId, range),
     repo.companyUsers(deps.db, companyId),
     hourlyTickets(deps, companyId),
   ]);
-  const supportOf = new Map(support.map((s) => [s.userId, s]));
-  const ratingOf = new Map(ratings.map((r) => [r.userId, r.rating]));
+  // Every finished ticket belongs to exactly one group (a user, or none): totals are sums.
+  const sum = (pick: (s: repo.UserStats) => number) => stats.reduce((n, s) => n + pick(s), 0);
+  const supported = sum((s) => s.supported);
+  const statsOf = new Map(stats.map((s) => [s.userId, s]));
   return {
     range: { from: range.from, to: range.to, timeZone: DASHBOARD_TIME_ZONE },
     counters: {
       supportPending: Number(totals.supportPending),
       supportHappening: Number(totals.supportHappening),
-      supportFinished: Number(totals.supportFinished),
+      supportFinished: sum((s) => s.finished),
       leads: Number(totals.leads),
-      avgSupportTime: minutes(totals.supportSeconds),
+      avgSupportTime: minutes(supported ? sum((s) => s.supportSeconds) / supported : 0),
       avgWaitTime: minutes(totals.waitSeconds),
     },
-    attendants: users.map((u) => ({
-      id: u.id,
-      name: u.name,
-      rating: round2(ratingOf.get(u.id)),
-      avgSupportTime: minutes(supportOf.get(u.id)?.supportSeconds),
-      finished: Number(supportOf.get(u.id)?.finished ?? 0),
-      online: u.online === 1,
-    })),
+    attendants: users.map((u) => {
+      const s = statsOf.get(u.id);
+      return {
+        id: u.id,
+        name: u.name,
+        rating: round2(s?.ratingAverage),
+        avgSupportTime: minutes(s?.supported ? s.supportSeconds / s.supported : 0),
+        finished: s?.finished ?? 0,
+        online: u.online === 1,
+      };
+    }),
     hourly: today.hourly,
   };
 }
