@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
 import { twoCompanies, withApp } from "../helpers/app.ts";
-import {
-  channelEvents,
-  insertContact,
-  insertTicket,
-  sockets,
-  withServedApp,
-} from "../helpers/admin_fixtures.ts";
+import { insertContact, insertTicket, sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 
 Deno.test("contacts create - normalises the number, keeps extra fields and announces it to the company only", () =>
   withApp(async (t) => {

@@ -90,14 +90,3 @@ export async function withServedApp(
 export async function sockets(wsUrl: string, ...tokens: string[]): Promise<TestSocket[]> {
   return await Promise.all(tokens.map((token) => TestSocket.connect(wsUrl, token)));
 }
-
-/** Events of one channel a socket received, e.g. channelEvents(s, "company-1-contact"). */
-export function channelEvents(socket: TestSocket, event: string) {
-  return socket.events.filter((e) => e.event === event).map((e) =>
-    e.data as Record<string, unknown>
-  );
-}
-
-export async function json(res: Response) {
-  return await res.json();
-}
