@@ -8,6 +8,9 @@ import { queueOptionRoutes } from "./queue_options.ts";
 import { queueRoutes } from "./queues.ts";
 import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
+import { mediaRoutes } from "./media.ts";
+import { simulatorRoutes } from "./simulator.ts";
+import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -20,5 +23,9 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/settings", settingRoutes(deps));
   api.route("/companies", companyRoutes(deps));
   api.route("/dashboard", dashboardRoutes(deps));
+  api.route("/whatsapp", whatsappRoutes(deps));
+  api.route("/whatsappsession", whatsappSessionRoutes(deps));
+  api.route("/simulator", simulatorRoutes(deps));
+  api.route("/messages", mediaRoutes(deps));
   return api;
 }

@@ -4,13 +4,14 @@ import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam } from "../../server/http/fields.ts";
 import { validate } from "../../server/http/validate.ts";
-import { fileField, fileResponse } from "../../server/media/uploads.ts";
+import { BACK } from "../../server/whatsapp/routing.ts";
+import { fileField } from "../../server/media/uploads.ts";
 import {
   createOption,
   deleteOption,
   getOption,
   listOptionsLevel,
-  optionMediaFile,
+  optionMedia,
   optionTree,
   setOptionMedia,
   updateOption,
@@ -25,9 +26,15 @@ const levelQuery = z.object({
     .transform((v) => (v === undefined || v === -1 || v === 0 ? null : v)),
 });
 
-/** The answer a contact types to pick the option: numbers are sent as text. */
+/**
+ * The answer a contact types to pick the option: numbers are sent as text. "#" is taken: the
+ * inbound pipeline reads it as "back to the previous menu" (server/whatsapp/routing.ts BACK).
+ */
 const answer = z.union([z.string(), z.number().int()]).transform((v) => String(v).trim())
-  .pipe(z.string().min(1, "Required").max(20, "Too Long!"));
+  .pipe(
+    z.string().min(1, "Required").max(20, "Too Long!")
+      .refine((v) => v !== BACK, `"${BACK}" volta ao menu anterior e não pode ser uma opção`),
+  );
 
 const parentId = z.number().int().nullable().optional()
   .transform((v) => (v === undefined ? undefined : v === null || v <= 0 ? null : v));
@@ -61,8 +68,7 @@ export function queueOptionRoutes(deps: AppDeps) {
   });
 
   app.get("/:id/media", validate("param", idParam), async (c) => {
-    const file = await optionMediaFile(deps, authOf(c).companyId, c.req.valid("param").id);
-    return await fileResponse(file.path, file.name);
+    return await optionMedia(deps, authOf(c).companyId, c.req.valid("param").id);
   });
 
   app.post("/", validate("json", createBody), async (c) => {

@@ -5,7 +5,7 @@ import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, name2to50 } from "../../server/http/fields.ts";
 import { validate } from "../../server/http/validate.ts";
-import { fileField, fileResponse } from "../../server/media/uploads.ts";
+import { fileField } from "../../server/media/uploads.ts";
 import { workingHours } from "../../server/queues/hours_schema.ts";
 import {
   clearQueueMedia,
@@ -13,7 +13,7 @@ import {
   deleteQueue,
   getQueue,
   listQueues,
-  queueMediaFile,
+  queueMedia,
   setQueueMedia,
   updateQueue,
 } from "../../server/queues/service.ts";
@@ -50,8 +50,7 @@ export function queueRoutes(deps: AppDeps) {
   });
 
   app.get("/:id/media", validate("param", idParam), async (c) => {
-    const file = await queueMediaFile(deps, authOf(c).companyId, c.req.valid("param").id);
-    return await fileResponse(file.path, file.name);
+    return await queueMedia(deps, authOf(c).companyId, c.req.valid("param").id);
   });
 
   app.post("/", requireAdmin, validate("json", queueBody), async (c) => {

@@ -1,7 +1,5 @@
 import ExcelJS from "exceljs";
-// @ts-types="./csv_sync.d.ts"
 import { parse } from "csv-parse/sync";
-// @ts-types="./csv_sync.d.ts"
 import { stringify } from "csv-stringify/sync";
 import { AppError } from "../errors.ts";
 

@@ -1,60 +1,16 @@
 import { getMimeType } from "hono/utils/mime";
-import { join } from "node:path";
-import { AppError } from "../errors.ts";
+import type { AppDeps } from "../context.ts";
+import { AppError, notFound } from "../errors.ts";
+import { deleteMedia, openMedia, saveMedia, type StoredMedia } from "./store.ts";
 
 /**
- * Files uploaded for a company (queue and queue-option media): DATA_DIR/media/<companyId>/ with
- * a random name, so that a name never collides or escapes the folder, and the original name kept
- * in the database for display. Paths stored in rows are relative to DATA_DIR.
+ * Files an admin attaches to queues and queue options (seeds/001 section 7 media-upload). They
+ * go through the media store (server/media/store.ts), so rows hold the same kind of key as
+ * messages ("<companyId>/<uuid>.<ext>") and the inbound pipeline can send them as it sends any
+ * stored media.
  */
-export type StoredUpload = { path: string; name: string; size: number };
 
-function safeExtension(name: string): string {
-  const match = /\.([A-Za-z0-9]{1,10})$/.exec(name);
-  return match ? `.${match[1].toLowerCase()}` : "";
-}
-
-/** The original name as shown to people: no folders, no control characters, at most 200 chars. */
-export function displayName(name: string): string {
-  // deno-lint-ignore no-control-regex
-  const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, "").trim() ?? "";
-  return (base || "file").slice(-200);
-}
-
-export async function saveUpload(
-  dataDir: string,
-  companyId: number,
-  file: File,
-  maxBytes: number,
-): Promise<StoredUpload> {
-  if (file.size === 0) throw new AppError(400, "ERR_INVALID_MEDIA", "Arquivo vazio");
-  if (file.size > maxBytes) throw new AppError(413, "ERR_MEDIA_TOO_LARGE", "Arquivo muito grande");
-  const relative = join("media", String(companyId), crypto.randomUUID() + safeExtension(file.name));
-  await Deno.mkdir(join(dataDir, "media", String(companyId)), { recursive: true });
-  await Deno.writeFile(join(dataDir, relative), file.stream());
-  return { path: relative, name: displayName(file.name), size: file.size };
-}
-
-/** The absolute path of a stored upload, refusing anything outside the company's folder. */
-export function uploadPath(dataDir: string, companyId: number, relative: string): string {
-  const prefix = join("media", String(companyId)) + "/";
-  if (!relative.startsWith(prefix) || relative.includes("..")) {
-    throw new AppError(404, "ERR_NO_MEDIA_FOUND", "Media not found");
-  }
-  return join(dataDir, relative);
-}
-
-/** Removes a stored upload; a file already gone is fine (the row is what matters). */
-export async function removeUpload(dataDir: string, companyId: number, relative: string | null) {
-  if (!relative) return;
-  try {
-    await Deno.remove(uploadPath(dataDir, companyId, relative));
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-}
-
-/** Reads the multipart field `file` of a request body; 400 when it is missing. */
+/** The multipart field `file` of a parsed body; 400 when it is missing. */
 export function fileField(body: Record<string, unknown>, field = "file"): File {
   const value = body[field];
   const file = Array.isArray(value) ? value[0] : value;
@@ -66,26 +22,50 @@ export function fileField(body: Record<string, unknown>, field = "file"): File {
   return file;
 }
 
-/** Answers a stored file, typed by its display name's extension; 404 if it is gone from disk. */
-export async function fileResponse(path: string, name: string): Promise<Response> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new AppError(404, "ERR_NO_MEDIA_FOUND", "Media not found");
-    }
-    throw error;
+/** Stores an uploaded file for the company; empty files are refused. */
+export async function storeUpload(
+  deps: AppDeps,
+  companyId: number,
+  file: File,
+): Promise<StoredMedia> {
+  if (file.size === 0) throw new AppError(400, "ERR_INVALID_MEDIA", "Arquivo vazio");
+  if (file.size > deps.config.mediaMaxBytes) {
+    throw new AppError(413, "ERR_MEDIA_TOO_LARGE", "Arquivo maior que o limite permitido");
   }
-  const { size } = await file.stat();
-  return new Response(file.readable, {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return await saveMedia(deps.config, companyId, bytes, {
+    mimetype: file.type || getMimeType(file.name),
+    filename: file.name,
+  });
+}
+
+/** Removes a stored upload if there is one (a file already gone is fine). */
+export async function removeUpload(deps: AppDeps, companyId: number, path: string | null) {
+  if (path) await deleteMedia(deps.config, companyId, path);
+}
+
+/** Types a browser may show inline; anything else downloads (never rendered as a page). */
+const INLINE = /^(image\/(png|jpeg|gif|webp)|audio\/|video\/|application\/pdf$)/;
+
+/** Answers a stored upload, typed by its display name; 404 ERR_NO_MEDIA_FOUND when it is gone. */
+export async function uploadResponse(
+  deps: AppDeps,
+  companyId: number,
+  path: string,
+  name: string,
+): Promise<Response> {
+  const opened = await openMedia(deps.config, companyId, path);
+  if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
+  const mimetype = getMimeType(name) ?? "application/octet-stream";
+  const disposition = INLINE.test(mimetype) ? "inline" : "attachment";
+  return new Response(opened.file.readable, {
     headers: {
-      "content-type": getMimeType(name) ?? "application/octet-stream",
-      "content-length": String(size),
-      "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(name)}`,
+      "content-type": mimetype,
+      "content-length": String(opened.size),
+      "content-disposition": `${disposition}; filename*=UTF-8''${encodeURIComponent(name)}`,
       "x-content-type-options": "nosniff",
-      // An uploaded SVG or HTML opened directly must not run scripts on our origin.
-      "content-security-policy": "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cache-control": "private, max-age=3600",
     },
   });
 }

@@ -1,7 +1,7 @@
 import type { QueueOption } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
-import { removeUpload, saveUpload, uploadPath } from "../media/uploads.ts";
+import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { findQueue } from "../queues/repository.ts";
 import * as repo from "./repository.ts";
 
@@ -217,7 +217,7 @@ export async function deleteOption(deps: AppDeps, companyId: number, id: number)
     await repo.deleteOption(trx, companyId, id);
     return { queueId: existing.queueId, rows: removed };
   });
-  for (const r of removed.rows) await removeUpload(deps.config.dataDir, companyId, r.mediaPath);
+  for (const r of removed.rows) await removeUpload(deps, companyId, r.mediaPath);
   publish(deps, companyId, {
     action: "optionDelete",
     queueId: removed.queueId,
@@ -233,30 +233,25 @@ export async function setOptionMedia(
   file: File | null,
 ): Promise<QueueOptionView> {
   const previous = await foundOption(deps, companyId, id);
-  const stored = file
-    ? await saveUpload(deps.config.dataDir, companyId, file, deps.config.mediaMaxBytes)
-    : null;
+  const stored = file ? await storeUpload(deps, companyId, file) : null;
   const row = await repo.updateOption(deps.db, companyId, id, {
     mediaPath: stored?.path ?? null,
-    mediaName: stored?.name ?? null,
+    mediaName: stored?.filename ?? null,
     updatedAt: deps.clock.now().toISOString(),
   });
   if (!row) {
-    await removeUpload(deps.config.dataDir, companyId, stored?.path ?? null);
+    await removeUpload(deps, companyId, stored?.path ?? null);
     throw missing();
   }
-  await removeUpload(deps.config.dataDir, companyId, previous.mediaPath);
+  await removeUpload(deps, companyId, previous.mediaPath);
   const option = optionView(row);
   publish(deps, companyId, { action: "optionUpdate", option });
   return option;
 }
 
-/** The option's media file on disk and its display name; 404 when there is none. */
-export async function optionMediaFile(deps: AppDeps, companyId: number, id: number) {
+/** The option's media as a download; 404 when there is none. */
+export async function optionMedia(deps: AppDeps, companyId: number, id: number) {
   const option = await foundOption(deps, companyId, id);
   if (!option.mediaPath) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
-  return {
-    path: uploadPath(deps.config.dataDir, companyId, option.mediaPath),
-    name: option.mediaName ?? "file",
-  };
+  return await uploadResponse(deps, companyId, option.mediaPath, option.mediaName ?? "file");
 }

@@ -2,7 +2,7 @@ import { isUniqueViolation } from "../../db/constraints.ts";
 import type { Queue } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
-import { removeUpload, saveUpload, uploadPath } from "../media/uploads.ts";
+import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { publishTicketUpdate } from "../realtime/publish.ts";
 import { loadTicketViews } from "../tickets/view.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "./hours.ts";
@@ -190,9 +190,7 @@ export async function deleteQueue(deps: AppDeps, companyId: number, id: number) 
     await repo.deleteQueue(trx, companyId, id);
     return { queue, media, tickets };
   });
-  for (const path of [queue.mediaPath, ...media]) {
-    await removeUpload(deps.config.dataDir, companyId, path);
-  }
+  for (const path of [queue.mediaPath, ...media]) await removeUpload(deps, companyId, path);
   const views = await loadTicketViews(deps.db, companyId, tickets.map((t) => t.id));
   const before = new Map(tickets.map((t) => [t.id, t]));
   for (const v of views) publishTicketUpdate(deps.hub, v, before.get(v.id));
@@ -207,18 +205,18 @@ export async function setQueueMedia(
   file: File,
 ): Promise<QueueView> {
   const previous = await found(deps, companyId, id);
-  const stored = await saveUpload(deps.config.dataDir, companyId, file, deps.config.mediaMaxBytes);
+  const stored = await storeUpload(deps, companyId, file);
   const now = deps.clock.now().toISOString();
   const row = await repo.updateQueue(deps.db, companyId, id, {
     mediaPath: stored.path,
-    mediaName: stored.name,
+    mediaName: stored.filename,
     updatedAt: now,
   });
   if (!row) {
-    await removeUpload(deps.config.dataDir, companyId, stored.path);
+    await removeUpload(deps, companyId, stored.path);
     throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
   }
-  await removeUpload(deps.config.dataDir, companyId, previous.mediaPath);
+  await removeUpload(deps, companyId, previous.mediaPath);
   const queue = queueView(row);
   publish(deps, companyId, { action: "update", queue });
   return queue;
@@ -235,18 +233,15 @@ export async function clearQueueMedia(
     mediaName: null,
     updatedAt: deps.clock.now().toISOString(),
   });
-  await removeUpload(deps.config.dataDir, companyId, previous.mediaPath);
+  await removeUpload(deps, companyId, previous.mediaPath);
   const queue = queueView(row ?? previous);
   publish(deps, companyId, { action: "update", queue });
   return queue;
 }
 
-/** The queue's media file on disk and its display name; 404 when there is none. */
-export async function queueMediaFile(deps: AppDeps, companyId: number, id: number) {
+/** The queue's media as a download; 404 when there is none. */
+export async function queueMedia(deps: AppDeps, companyId: number, id: number) {
   const queue = await found(deps, companyId, id);
   if (!queue.mediaPath) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
-  return {
-    path: uploadPath(deps.config.dataDir, companyId, queue.mediaPath),
-    name: queue.mediaName ?? "file",
-  };
+  return await uploadResponse(deps, companyId, queue.mediaPath, queue.mediaName ?? "file");
 }

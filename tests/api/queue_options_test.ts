@@ -117,6 +117,12 @@ Deno.test("queue options - an answer is unique among siblings; parents of other 
     });
     assert.equal(invalid.status, 400);
     assert.deepEqual(Object.keys((await invalid.json()).fields).sort(), ["option", "title"]);
+    const back = await t.request("POST", "/api/queue-options", {
+      token: a.admin.token,
+      body: { title: "Voltar", option: "#", queueId: q.id },
+    });
+    assert.equal(back.status, 400);
+    assert.equal((await back.json()).error, "ERR_VALIDATION");
     const count = await t.deps.db.selectFrom("queue_options").select((eb) =>
       eb.fn.countAll().as("n")
     )
@@ -230,7 +236,7 @@ Deno.test("queue options delete - children go with their parent, with their medi
     });
     const left = await t.deps.db.selectFrom("queue_options").select("id").execute();
     assert.deepEqual(left.map((r) => r.id), [keep.id]);
-    await assert.rejects(Deno.stat(`${t.dir}/${stored.mediaPath}`), Deno.errors.NotFound);
+    await assert.rejects(Deno.stat(`${t.dir}/media/${stored.mediaPath}`), Deno.errors.NotFound);
   }));
 
 Deno.test("queue options - users are refused; company B cannot read, change or hear company A's options", () =>
