@@ -582,8 +582,10 @@ export class BaileysProvider implements Provider {
       return;
     }
     const delay = backoffDelay(this.#attempts, this.#backoff, this.#random);
+    // OPENING, not DISCONNECTED: the session is on its way back by itself, and a restart during
+    // the pause must restore it (the session manager restores OPENING and CONNECTED rows).
     this.#status(
-      "DISCONNECTED",
+      "OPENING",
       `${reason}; retry ${this.#attempts}/${this.#backoff.maxAttempts} in ${
         Math.ceil(delay / 1000)
       }s`,
