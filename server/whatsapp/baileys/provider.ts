@@ -353,6 +353,8 @@ export class BaileysProvider implements Provider {
     this.#pairing = false;
     this.#connected = false;
     try {
+      // Keys the previous socket was still writing must be in the database before we read them.
+      await this.#auth?.flushed();
       const auth = await useDatabaseAuthState(
         this.#db,
         this.#ctx.companyId,
