@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { apiRoutes } from "../routes/api/index.ts";
-import { pageRoutes } from "../routes/pages/index.ts";
+import { notFoundPage, pageRoutes } from "../routes/pages/index.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { renderError } from "./http/errors.ts";
@@ -30,7 +30,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (c.req.path.startsWith("/api/")) {
       return c.json({ error: "ERR_NOT_FOUND", message: "Route not found" }, 404);
     }
-    return c.text("Not found", 404);
+    return notFoundPage(c);
   });
   app.onError(renderError);
   return app;

@@ -55,6 +55,10 @@ export async function baileysHarness(
     whatsappId,
     companyId: COMPANY,
     emit: (event) => events.push(event),
+    deliver: (event) => {
+      events.push(event);
+      return Promise.resolve({});
+    },
     getStoredMessage: (id) => Promise.resolve(stored.get(id)),
   }, {
     db,
