@@ -5,7 +5,6 @@ import {
   addMessage,
   addQueue,
   addTicket,
-  addUserToQueues,
   scene,
 } from "../helpers/tickets.ts";
 
