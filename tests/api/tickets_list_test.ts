@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
 import { createUser, twoCompanies, withApp } from "../helpers/app.ts";
-import {
-  addContact,
-  addMessage,
-  addQueue,
-  addTicket,
-  scene,
-} from "../helpers/tickets.ts";
+import { addContact, addMessage, addQueue, addTicket, scene } from "../helpers/tickets.ts";
 
 type ListBody = {
   tickets: { id: number; status: string; contact: { name: string } }[];
