@@ -34,6 +34,10 @@ const server = Deno.serve(
   (request, info) => app.fetch(request, { remoteAddr: info.remoteAddr.hostname }),
 );
 
+// WhatsApp sessions that were connected come back once the app can serve their events;
+// closeDeps (on SIGTERM) stops them after in-flight sends and messages are written.
+deps.sessions.restoreAll().catch((error) => log.error("session restore failed", { error }));
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;

@@ -206,6 +206,10 @@ export interface MessagesTable extends Timestamps {
   read: Generated<Flag>;
   quotedMsgId: number | null;
   dataJson: string | null;
+  /** 0010: MIME type of the stored media (served as its content-type). */
+  mediaMimetype: string | null;
+  /** 0010: set by the outbox when a send failed for good (ERR_SENDING_WAPP_MSG). */
+  sendError: string | null;
 }
 
 export interface TicketNotesTable extends Timestamps {
@@ -265,6 +269,63 @@ export interface UserRatingsTable {
   createdAt: string;
 }
 
+export type OutboxStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";
+
+export interface OutboxTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  ticketId: number | null;
+  messageId: number | null;
+  wid: string;
+  toJid: string;
+  body: Generated<string>;
+  mediaPath: string | null;
+  mediaMimetype: string | null;
+  mediaName: string | null;
+  ptt: Generated<Flag>;
+  quotedWid: string | null;
+  status: Generated<OutboxStatus>;
+  attempts: Generated<number>;
+  claimId: string | null;
+  nextAttemptAt: string;
+  lastError: string | null;
+  sentAt: string | null;
+}
+
+export interface SimulatorSessionsTable {
+  whatsappId: number;
+  companyId: number;
+  number: string;
+  linkedAt: string;
+}
+
+export interface SimulatorSentTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  wid: string;
+  toJid: string;
+  body: Generated<string>;
+  mediaMimetype: string | null;
+  mediaName: string | null;
+  mediaSize: number | null;
+  ptt: Generated<Flag>;
+  quotedId: string | null;
+  ack: Generated<number>;
+  deleted: Generated<Flag>;
+}
+
+/** Baileys credentials and Signal keys of one connection (migration 0020). */
+export interface BaileysAuthTable {
+  companyId: number;
+  whatsappId: number;
+  category: string;
+  id: string;
+  value: string;
+  updatedAt: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -287,6 +348,10 @@ export interface DB {
   quick_messages: QuickMessagesTable;
   schedules: SchedulesTable;
   user_ratings: UserRatingsTable;
+  outbox: OutboxTable;
+  simulator_sessions: SimulatorSessionsTable;
+  simulator_sent: SimulatorSentTable;
+  baileys_auth: BaileysAuthTable;
 }
 
 export type Plan = Selectable<PlansTable>;
@@ -306,3 +371,5 @@ export type TicketNote = Selectable<TicketNotesTable>;
 export type Tag = Selectable<TagsTable>;
 export type QuickMessage = Selectable<QuickMessagesTable>;
 export type Schedule = Selectable<SchedulesTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type SimulatorSent = Selectable<SimulatorSentTable>;

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { apiRoutes } from "../routes/api/index.ts";
-import { pageRoutes } from "../routes/pages/index.ts";
+import { notFoundPage, pageRoutes } from "../routes/pages/index.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { renderError } from "./http/errors.ts";
@@ -9,7 +9,8 @@ import { socketHandler } from "./realtime/socket.ts";
 
 /** The whole HTTP surface: /api, /socket, pages and static files. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  // Not strict: the specification names some paths with a trailing slash (GET /whatsapp/, /chats/).
+  const app = new Hono<AppEnv>({ strict: false });
 
   // JSON bodies are small (BODY_LIMIT_BYTES); multipart uploads get MEDIA_MAX_BYTES.
   const tooLarge = () => {
@@ -30,7 +31,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (c.req.path.startsWith("/api/")) {
       return c.json({ error: "ERR_NOT_FOUND", message: "Route not found" }, 404);
     }
-    return c.text("Not found", 404);
+    return notFoundPage(c);
   });
   app.onError(renderError);
   return app;

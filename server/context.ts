@@ -7,6 +7,8 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import type { Hub } from "./realtime/hub.ts";
+import type { SessionManager } from "./whatsapp/sessions.ts";
+import type { SimulatorNetwork } from "./whatsapp/simulator/network.ts";
 
 /** Everything the HTTP layer needs, built in main.ts (or a test) and passed in. */
 export type AppDeps = {
@@ -16,6 +18,10 @@ export type AppDeps = {
   secrets: Secrets;
   clock: Clock;
   loginLimiter: RateLimiter;
+  /** WhatsApp sessions, the inbound pipeline and the outbox worker (server/whatsapp/). */
+  sessions: SessionManager;
+  /** The built-in phone network behind "simulator" connections. */
+  simulator: SimulatorNetwork;
 };
 
 /** Who is calling, set once by the auth middleware from the verified token. */

@@ -8,6 +8,9 @@ import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
+import { ProviderRegistry } from "./whatsapp/providers.ts";
+import { SessionManager } from "./whatsapp/sessions.ts";
+import { SimulatorNetwork } from "./whatsapp/simulator/network.ts";
 
 /**
  * Builds every dependency of the app from a config: database (migrated), secrets, hub.
@@ -23,6 +26,11 @@ export async function buildDeps(
   const firstStart = await seedFirstStart(db, config, clock);
   const secrets = await loadSecrets(db, config);
   const hub = new Hub();
+  // WhatsApp providers by kind; an implementation plugs in with one register line.
+  const providers = new ProviderRegistry();
+  const simulator = new SimulatorNetwork();
+  providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
+  const sessions = new SessionManager({ config, db, hub, clock, providers });
   const deps: AppDeps = {
     config,
     db,
@@ -30,6 +38,8 @@ export async function buildDeps(
     secrets,
     clock,
     loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
+    sessions,
+    simulator,
   };
   wirePresence(deps);
   return { deps, firstStart };
@@ -37,6 +47,8 @@ export async function buildDeps(
 
 /** Closes what buildDeps opened. */
 export async function closeDeps(deps: AppDeps) {
+  // Sessions first: in-flight sends and inbound messages finish while the database is open.
+  await deps.sessions.closeAll();
   deps.hub.closeAll();
   await deps.db.destroy();
 }

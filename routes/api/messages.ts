@@ -12,10 +12,12 @@ const ticketParam = z.object({ ticketId: z.coerce.number().int().positive() });
 /** /api/messages (seeds/000 section 7). */
 export function messageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  // Per route, not app.use("*"): routes/api/media.ts shares the /api/messages prefix.
+  const signedIn = requireAuth(deps);
 
   app.get(
     "/:ticketId{[0-9]+}",
+    signedIn,
     validate("param", ticketParam),
     validate("query", z.object({ pageNumber, peek: flag })),
     async (c) => {

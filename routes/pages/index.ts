@@ -1,9 +1,57 @@
 import { Hono } from "hono";
+import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
+import { isLanguage } from "../../islands/lib/i18n.ts";
+import DashboardPage from "../../islands/DashboardPage.tsx";
+import LoginPage from "../../islands/LoginPage.tsx";
+import NotFoundPage from "../../islands/NotFoundPage.tsx";
+import { serveStatic } from "./assets.ts";
+import { LOCALES } from "./i18n.ts";
+import { renderPage } from "./render.tsx";
 
-/** Server-rendered pages and static assets. */
+/**
+ * Server-rendered pages (one line per route: `renderPage` with the island that makes the page),
+ * static files and the locale files. Unknown page paths get the 404 page (see notFoundPage).
+ */
 export function pageRoutes(_deps: AppDeps) {
   const pages = new Hono<AppEnv>();
   pages.get("/healthz", (c) => c.json({ ok: true }));
+  pages.use("*", compress());
+
+  pages.get("/static/*", async (c) => (await serveStatic(c)) ?? notFoundPage(c));
+  pages.get("/locales/:file", (c) => {
+    const lng = c.req.param("file").replace(/\.json$/, "");
+    if (!isLanguage(lng)) return notFoundPage(c);
+    return c.json(LOCALES[lng], 200, { "cache-control": "public, max-age=300" });
+  });
+
+  pages.get("/login", (c) =>
+    renderPage(c, {
+      island: "LoginPage",
+      component: LoginPage,
+      props: {},
+      title: "login.title",
+      access: "public",
+    }));
+  pages.get("/", (c) =>
+    renderPage(c, {
+      island: "DashboardPage",
+      component: DashboardPage,
+      props: {},
+      title: "dashboard.title",
+    }));
+
   return pages;
+}
+
+/** The 404 page for any path that is not an API route (server/app.ts notFound). */
+export function notFoundPage(c: Parameters<typeof renderPage>[0]): Response {
+  return renderPage(c, {
+    island: "NotFoundPage",
+    component: NotFoundPage,
+    props: {},
+    title: "notFound.title",
+    access: "any",
+    status: 404,
+  });
 }

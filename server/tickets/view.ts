@@ -154,6 +154,8 @@ export type MessageView = {
   ack: number;
   read: boolean;
   quotedMsg: Omit<MessageView, "quotedMsg"> | null;
+  /** Set when the outbox gave up sending this message ("ERR_SENDING_WAPP_MSG"). */
+  sendError?: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -177,6 +179,7 @@ function baseView(m: Message): Omit<MessageView, "quotedMsg"> {
     isEdited: m.isEdited === 1,
     ack: m.ack,
     read: m.read === 1,
+    sendError: m.sendError ?? null,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };

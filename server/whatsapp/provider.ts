@@ -91,6 +91,26 @@ export type ProviderEvent =
 
 export type SentMessage = { id: string; timestamp: Date; raw?: unknown };
 
+/**
+ * Options of a send. `messageId` is the WhatsApp id the outbox chose before the first attempt:
+ * a provider should send under it (Baileys: `sendMessage(jid, content, { messageId })`) so that
+ * a resend after a crash is recognised as the same message instead of delivered twice.
+ */
+export type SendOptions = { quotedId?: string; messageId?: string };
+
+/**
+ * What a send throws when it fails. `permanent` failures (invalid number, refused media) are not
+ * retried; anything else (including a plain Error) is treated as transient and retried later.
+ */
+export class ProviderSendError extends Error {
+  readonly permanent: boolean;
+  constructor(message: string, options: { permanent: boolean; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ProviderSendError";
+    this.permanent = options.permanent;
+  }
+}
+
 export type OutboundMedia = {
   data: Uint8Array;
   mimetype: string;
@@ -110,17 +130,26 @@ export interface Provider {
   logout(): Promise<void>;
   /** Pairing by code instead of QR (Baileys); the code also arrives as a pairingCode event. */
   requestPairingCode(phoneNumber: string): Promise<string>;
-  sendText(toJid: string, text: string, options?: { quotedId?: string }): Promise<SentMessage>;
-  sendMedia(
-    toJid: string,
-    media: OutboundMedia,
-    options?: { quotedId?: string },
-  ): Promise<SentMessage>;
+  sendText(toJid: string, text: string, options?: SendOptions): Promise<SentMessage>;
+  sendMedia(toJid: string, media: OutboundMedia, options?: SendOptions): Promise<SentMessage>;
   deleteForEveryone(chatJid: string, messageId: string, fromMe: boolean): Promise<void>;
   /** Whether a number is on WhatsApp, and its JID. */
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
   profilePictureUrl(jid: string): Promise<string | undefined>;
+  /** Declines an incoming call (setting `call` disabled); optional for providers that cannot. */
+  rejectCall?(callId: string, fromJid: string): Promise<void>;
 }
+
+/** What the session manager did with an event (the simulator answers its HTTP caller with it). */
+export type DeliveryOutcome = {
+  /** The stored message row (new, or the one a duplicate matched). */
+  messageId?: number;
+  ticketId?: number;
+  /** The (connection, WhatsApp id) key was already stored: nothing was written. */
+  duplicate?: boolean;
+  /** Why nothing was stored, for events that are dropped on purpose (e.g. group messages). */
+  ignored?: string;
+};
 
 /** What a provider gets from the session manager. */
 export type ProviderContext = {
@@ -128,6 +157,12 @@ export type ProviderContext = {
   companyId: number;
   /** Every event goes here; the session manager persists and routes it. Never throws back. */
   emit(event: ProviderEvent): void;
+  /**
+   * Like emit, but resolves once the event is processed (an inbound message stored, or known as a
+   * duplicate). Rejects if processing failed, so a provider can withhold its receipt and let the
+   * network redeliver. Events of one chat are processed in the order they are given.
+   */
+  deliver(event: ProviderEvent): Promise<DeliveryOutcome>;
   /** A stored message's provider payload, for retry requests (Baileys getMessage). */
   getStoredMessage(id: string): Promise<unknown | undefined>;
 };

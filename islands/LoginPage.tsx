@@ -1,0 +1,114 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Eye, EyeOff, LogIn } from "lucide-react";
+import { api } from "./lib/api.ts";
+import { ApiError, errorText } from "./lib/errors.ts";
+import { LanguageMenu, ThemeToggle } from "./lib/shell/Preferences.tsx";
+import { rememberSession } from "./lib/session_storage.ts";
+import { isAdmin, setSessionUser } from "./lib/session.ts";
+import type { LoginAnswer } from "./lib/types.ts";
+import { Button } from "./lib/ui/Button.tsx";
+import { Field } from "./lib/ui/Field.tsx";
+
+export type LoginPageProps = Record<string, never>;
+
+/**
+ * /login (seeds/000 section 2): email and password, a link to /signup. A signed-in visitor is
+ * sent to / before paint (head script); a refused login shows the server's message, e.g. the
+ * expired subscription with its date.
+ */
+export default function LoginPage(_props: LoginPageProps) {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [showPassword, setShowPassword] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [ready, setReady] = useState(false);
+  // The form works only once hydrated: a click before that would submit a plain GET.
+  useEffect(() => setReady(true), []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const answer = await api.post<LoginAnswer>(
+        "/auth/login",
+        { email: email.trim(), password },
+        { auth: false, quiet: true },
+      );
+      rememberSession(answer);
+      setSessionUser(answer.user);
+      // Admins land on the dashboard; attendants on their tickets (the dashboard is admin-only).
+      location.assign(isAdmin(answer.user) ? "/" : "/tickets");
+    } catch (caught) {
+      setBusy(false);
+      if (caught instanceof ApiError && caught.code === "ERR_SUBSCRIPTION_EXPIRED") {
+        setError(caught.message || t("login.subscriptionExpired"));
+      } else {
+        setError(errorText(caught, t));
+      }
+    }
+  };
+
+  return (
+    <div className="auth">
+      <div className="auth-tools">
+        <ThemeToggle />
+        <LanguageMenu />
+      </div>
+      <main className="auth-card card">
+        <div className="auth-brand">
+          <span className="brand-mark" aria-hidden="true">B</span>
+          <span className="auth-brand-name">Balcão</span>
+        </div>
+        <h1 className="auth-title">{t("login.title")}</h1>
+        <p className="auth-subtitle">{t("login.subtitle")}</p>
+        {error
+          ? <div className="alert alert-error" role="alert" data-testid="login-error">{error}</div>
+          : null}
+        <form onSubmit={submit} method="post" noValidate>
+          <Field
+            label={t("login.email")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <div className="password-field">
+            <Field
+              label={t("login.password")}
+              name="password"
+              type={showPassword ? "text" : "password"}
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <button
+              type="button"
+              className="icon-btn password-toggle"
+              aria-label={t(showPassword ? "login.hidePassword" : "login.showPassword")}
+              onClick={() => setShowPassword((v) => !v)}
+            >
+              {showPassword
+                ? <EyeOff size={18} aria-hidden="true" />
+                : <Eye size={18} aria-hidden="true" />}
+            </button>
+          </div>
+          <Button type="submit" variant="primary" block loading={busy} disabled={!ready}>
+            <LogIn size={18} aria-hidden="true" />
+            {t("login.submit")}
+          </Button>
+        </form>
+        <p className="auth-footer">
+          {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
+        </p>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import type { TFunction } from "i18next";
+
+/** An API answer that is not 2xx: `{ error: CODE, message, fields? }` (DESIGN 'HTTP surface'). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | null;
+  readonly fields: Record<string, string[]>;
+  readonly body: unknown;
+
+  constructor(
+    status: number,
+    code: string | null,
+    message: string,
+    fields: Record<string, string[]> = {},
+    body: unknown = null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+    this.body = body;
+  }
+}
+
+/**
+ * The text shown for an error (seeds/000 section 8): the translation of its code when one exists
+ * (`errors.<CODE>` in locales), otherwise the raw message, a plain string as is, otherwise
+ * 'An error occurred!'.
+ */
+export function errorText(error: unknown, t: TFunction): string {
+  if (typeof error === "string" && error) return error;
+  if (error instanceof ApiError) {
+    if (error.code && t(`errors.${error.code}`, { defaultValue: "" })) {
+      return t(`errors.${error.code}`);
+    }
+    if (error.message) return error.message;
+  } else if (error instanceof Error && error.message && !(error instanceof TypeError)) {
+    return error.message;
+  }
+  if (error instanceof TypeError) return t("errors.network");
+  return t("errors.generic");
+}

@@ -1,0 +1,192 @@
+import { type ReactNode, useEffect, useState } from "react";
+import * as Dialog from "radix-ui/dialog";
+import { useTranslation } from "react-i18next";
+import { useSignals } from "@preact/signals-react/runtime";
+import { TriangleAlert, X } from "lucide-react";
+import {
+  cachedUser,
+  daysUntil,
+  forgetCachedUser,
+  loadSession,
+  sessionUser,
+  setSessionUser,
+} from "../session.ts";
+import { realtime, useRealtime } from "../socket.ts";
+import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
+import { toast } from "../toast.ts";
+import type { SessionUser } from "../types.ts";
+import { useConnectionsAlert } from "./live.ts";
+import { isAdminProfile } from "./menu.ts";
+import { SideMenu } from "./SideMenu.tsx";
+import { PreferenceButtons, TopBar } from "./TopBar.tsx";
+import { unreadChats, useChats } from "./Bells.tsx";
+
+/** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
+export const SUBSCRIPTION_WARNING_DAYS = 5;
+
+/** A page that only some users may open (announcements: super; dashboard: admins...). */
+export type PageGuard = {
+  allow: (user: SessionUser) => boolean;
+  /** i18n key of the toast shown before leaving. */
+  message: string;
+  /** Where to go, after 1 s (seeds/002 section 6 'Non-access redirect'). */
+  redirectTo: string;
+};
+
+export type AppShellProps = {
+  /** The page title, shown in the main area's header and the window title. */
+  title: string;
+  /** Buttons at the right of the page header. */
+  actions?: ReactNode;
+  /** "padded" (default): a header and a padded area; "full": the children take the whole area. */
+  layout?: "padded" | "full";
+  guard?: PageGuard;
+  children?: ReactNode;
+};
+
+function SubscriptionWarning({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  const days = daysUntil(user.company.dueDate);
+  if (days === null || days < 0 || days >= SUBSCRIPTION_WARNING_DAYS) return null;
+  return (
+    <div className="subscription-warning" role="status" data-testid="subscription-warning">
+      <TriangleAlert size={16} aria-hidden="true" />
+      {t("shell.subscriptionExpiresIn", { count: days })}
+    </div>
+  );
+}
+
+/**
+ * The application shell every private page wraps its content in:
+ *
+ *   export default function TicketsPage(props: TicketsPageProps) {
+ *     const { t } = useTranslation();
+ *     return <AppShell title={t("tickets.title")}>...</AppShell>;
+ *   }
+ *
+ * It sends a visitor without a token to /login, loads the user (GET /api/auth/me), opens the
+ * realtime connection, and renders the children only once the user is known: inside them
+ * `useUser()` (islands/lib/session.ts) is never null.
+ */
+export function AppShell({ title, actions, layout = "padded", guard, children }: AppShellProps) {
+  useSignals();
+  const { t } = useTranslation();
+  const user = sessionUser.value;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [cshow, setCshow] = useState(false);
+
+  useEffect(() => {
+    if (!storedToken()) {
+      location.replace("/login");
+      return;
+    }
+    setCshow(readStorage(STORAGE.cshow) !== null);
+    const cached = cachedUser();
+    if (cached && !sessionUser.value) sessionUser.value = cached;
+    loadSession().then((fresh) => {
+      setCshow(readStorage(STORAGE.cshow) !== null);
+      setSessionUser(fresh);
+      realtime.start();
+    }).catch(() => {
+      // A dead session already went to /login (api client); a network error keeps the cache.
+    });
+  }, []);
+
+  useEffect(() => {
+    document.title = `${title} · Balcão`;
+  }, [title]);
+
+  const allowed = !user || !guard || guard.allow(user);
+  useEffect(() => {
+    if (!user || allowed || !guard) return;
+    toast.warning({ key: guard.message });
+    const timer = setTimeout(() => location.replace(guard.redirectTo), 1000);
+    return () => clearTimeout(timer);
+  }, [user?.id, allowed]);
+
+  // seeds/000 section 4: a login of this user elsewhere ends this session, after 1 s.
+  useRealtime("auth", (data) => {
+    const target = (data as { user?: { id?: number } } | null)?.user?.id;
+    if (!user || target !== user.id) return;
+    toast.warning({ key: "shell.otherLogin" });
+    setTimeout(() => {
+      realtime.stop();
+      // If this same browser is the one that logged in again, its new token must survive.
+      forgetCachedUser();
+      if (storedToken() === realtime.token) {
+        clearSession();
+        // The reload of a private page would lead there anyway (without a token).
+        location.assign("/login");
+      } else {
+        location.reload();
+      }
+    }, 1000);
+  });
+
+  // The server says the user changed (name, profile, queues): keep the shell current.
+  useRealtime("user", (data) => {
+    const d = data as { action?: string; user?: Partial<SessionUser> } | null;
+    if (user && d?.action === "update" && d.user?.id === user.id) {
+      loadSession().catch(() => {});
+    }
+  });
+
+  const admin = user ? isAdminProfile(user) : false;
+  const connectionsAlert = useConnectionsAlert(admin);
+  const chats = useChats(user?.company.plan?.useInternalChat === true);
+  const markers = {
+    connections: connectionsAlert,
+    chat: user ? unreadChats(chats, user.id).length > 0 : false,
+  };
+
+  return (
+    <div className="shell">
+      <aside className="drawer" aria-label={t("shell.menu.label")}>
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">B</span>
+          <span className="brand-name">Balcão</span>
+        </div>
+        <SideMenu user={user} cshow={cshow} markers={markers} />
+      </aside>
+      {/* Under 600 px the drawer is a temporary overlay (seeds/000 section 9). */}
+      <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="drawer-sheet">
+            <div className="brand">
+              <span className="brand-mark" aria-hidden="true">B</span>
+              <Dialog.Title className="brand-name">Balcão</Dialog.Title>
+              <Dialog.Description className="visually-hidden">
+                {t("shell.menu.label")}
+              </Dialog.Description>
+              <Dialog.Close className="icon-btn" aria-label={t("common.close")}>
+                <X size={18} aria-hidden="true" />
+              </Dialog.Close>
+            </div>
+            <SideMenu user={user} cshow={cshow} markers={markers} />
+            <div className="drawer-prefs">
+              <PreferenceButtons />
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+      <div className="shell-main">
+        <TopBar user={user} chats={chats} onOpenMenu={() => setDrawerOpen(true)} />
+        {user ? <SubscriptionWarning user={user} /> : null}
+        <main className={`page page-${layout}`} id="main">
+          {layout === "padded"
+            ? (
+              <div className="page-header">
+                <h1 className="page-title">{title}</h1>
+                {actions ? <div className="page-actions">{actions}</div> : null}
+              </div>
+            )
+            : <h1 className="visually-hidden">{title}</h1>}
+          {user && allowed
+            ? <div className="page-body">{children}</div>
+            : <div className="page-body page-loading" aria-busy="true" />}
+        </main>
+      </div>
+    </div>
+  );
+}

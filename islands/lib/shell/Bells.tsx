@@ -1,0 +1,201 @@
+import { type ReactNode, useEffect } from "react";
+import * as Popover from "radix-ui/popover";
+import { useTranslation } from "react-i18next";
+import { Bell, Megaphone, MessagesSquare } from "lucide-react";
+import { IconButton } from "../ui/Button.tsx";
+import { realtime } from "../socket.ts";
+import type { SessionUser } from "../types.ts";
+import { useLiveList } from "./live.ts";
+import { playNotificationSound } from "./sound.ts";
+import { usePage } from "../page_context.ts";
+
+/** What the bells read of the tickets, announcements and chats APIs (their areas own them). */
+type TicketNote = {
+  id: number;
+  uuid: string;
+  unreadMessages?: number;
+  lastMessage?: string | null;
+  contact?: { name?: string } | null;
+};
+type Announcement = {
+  id: number;
+  title: string;
+  text?: string;
+  priority?: number;
+  status?: unknown;
+};
+type Chat = {
+  id: number;
+  uuid: string;
+  title?: string;
+  lastMessage?: string | null;
+  users?: { userId: number; unreads?: number }[];
+};
+
+function BellPopover(
+  { label, icon, count, children, onOpen, testId }: {
+    label: string;
+    icon: ReactNode;
+    count: number;
+    children: ReactNode;
+    onOpen?: () => void;
+    testId: string;
+  },
+) {
+  return (
+    <Popover.Root onOpenChange={(open) => open && onOpen?.()}>
+      <Popover.Trigger asChild>
+        <IconButton label={label} data-testid={testId}>
+          {icon}
+          {count > 0 ? <span className="badge">{count > 99 ? "99+" : count}</span> : null}
+        </IconButton>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content className="popover-content" align="end" sideOffset={8}>
+          <div className="popover-title">{label}</div>
+          <div className="popover-list">{children}</div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
+
+function Empty({ children }: { children: ReactNode }) {
+  return <div className="popover-empty">{children}</div>;
+}
+
+/**
+ * Tickets with unread messages (seeds/000 section 2 'Top bar'); a new inbound message rings at
+ * the stored volume unless that ticket is open on screen, and raises a desktop notification
+ * when the page is hidden and the user allowed it.
+ */
+export function TicketsBell({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  const { path } = usePage();
+  useEffect(() => realtime.join("joinNotification"), []);
+  const { items } = useLiveList<TicketNote>({
+    enabled: true,
+    path: "/tickets",
+    query: { withUnreadMessages: "true" },
+    key: "tickets",
+    channels: ["ticket", "appMessage"],
+    onEvent: (channel, data) => {
+      if (channel !== "appMessage") return;
+      const d = data as {
+        action?: string;
+        message?: { fromMe?: boolean; body?: string };
+        ticket?: { uuid?: string; userId?: number | null };
+        contact?: { name?: string };
+      } | null;
+      if (d?.action !== "create" || !d.message || d.message.fromMe) return;
+      if (d.ticket?.uuid && path === `/tickets/${d.ticket.uuid}` && !document.hidden) return;
+      if (d.ticket?.userId && d.ticket.userId !== user.id) return;
+      playNotificationSound();
+      if (
+        document.hidden && "Notification" in globalThis && Notification.permission === "granted"
+      ) {
+        new Notification(d.contact?.name ?? t("shell.bells.newMessage"), {
+          body: d.message.body ?? "",
+          tag: d.ticket?.uuid,
+        });
+      }
+    },
+  });
+  const unread = items.filter((ticket) => (ticket.unreadMessages ?? 0) > 0);
+  const askPermission = () => {
+    // Asked on a click (browsers refuse prompts without a gesture); without support: logged only.
+    if (!("Notification" in globalThis)) return;
+    if (Notification.permission === "default") void Notification.requestPermission();
+  };
+  return (
+    <BellPopover
+      label={t("shell.bells.tickets")}
+      icon={<Bell size={20} aria-hidden="true" />}
+      count={unread.length}
+      onOpen={askPermission}
+      testId="bell-tickets"
+    >
+      {unread.length === 0
+        ? <Empty>{t("shell.bells.noTickets")}</Empty>
+        : unread.map((ticket) => (
+          <a key={ticket.id} className="popover-item" href={`/tickets/${ticket.uuid}`}>
+            <strong>{ticket.contact?.name ?? `#${ticket.id}`}</strong>
+            <span className="popover-sub">{ticket.lastMessage ?? ""}</span>
+            <span className="pill">{ticket.unreadMessages}</span>
+          </a>
+        ))}
+    </BellPopover>
+  );
+}
+
+const PRIORITY_CLASS: Record<number, string> = { 1: "prio-high", 2: "prio-medium", 3: "prio-low" };
+
+/** Announcements from the platform (seeds/002 section 2.6; priority colours 1 red, 2 orange, 3 grey). */
+export function AnnouncementsBell() {
+  const { t } = useTranslation();
+  const { items } = useLiveList<Announcement>({
+    enabled: true,
+    path: "/announcements",
+    query: { pageNumber: 1 },
+    key: "records",
+    channels: ["announcement"],
+  });
+  const active = items.filter((a) => a.status !== false && a.status !== 0);
+  return (
+    <BellPopover
+      label={t("shell.bells.announcements")}
+      icon={<Megaphone size={20} aria-hidden="true" />}
+      count={active.length}
+      testId="bell-announcements"
+    >
+      {active.length === 0
+        ? <Empty>{t("shell.bells.noAnnouncements")}</Empty>
+        : active.map((a) => (
+          <div key={a.id} className={`popover-item ${PRIORITY_CLASS[a.priority ?? 3] ?? ""}`}>
+            <strong>{a.title}</strong>
+            <span className="popover-sub">{a.text ?? ""}</span>
+          </div>
+        ))}
+    </BellPopover>
+  );
+}
+
+export function unreadChats(chats: Chat[], userId: number): Chat[] {
+  return chats.filter((chat) =>
+    (chat.users ?? []).some((u) => u.userId === userId && (u.unreads ?? 0) > 0)
+  );
+}
+
+/** Internal chats with unread messages (seeds/002 section 2.7). */
+export function ChatBell({ user, chats }: { user: SessionUser; chats: Chat[] }) {
+  const { t } = useTranslation();
+  const unread = unreadChats(chats, user.id);
+  return (
+    <BellPopover
+      label={t("shell.bells.chats")}
+      icon={<MessagesSquare size={20} aria-hidden="true" />}
+      count={unread.length}
+      testId="bell-chats"
+    >
+      {unread.length === 0
+        ? <Empty>{t("shell.bells.noChats")}</Empty>
+        : unread.map((chat) => (
+          <a key={chat.id} className="popover-item" href={`/chats/${chat.uuid}`}>
+            <strong>{chat.title ?? `#${chat.id}`}</strong>
+            <span className="popover-sub">{chat.lastMessage ?? ""}</span>
+          </a>
+        ))}
+    </BellPopover>
+  );
+}
+
+/** The internal chats the user takes part in, kept fresh by the chat channel (quiet on errors). */
+export function useChats(enabled: boolean): Chat[] {
+  return useLiveList<Chat>({
+    enabled,
+    path: "/chats",
+    query: { pageNumber: 1 },
+    key: "records",
+    channels: ["chat"],
+  }).items;
+}

@@ -1,0 +1,195 @@
+import { useEffect, useState } from "react";
+import * as Popover from "radix-ui/popover";
+import * as Slider from "radix-ui/slider";
+import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
+import {
+  CircleUserRound,
+  LogOut,
+  Menu as MenuIcon,
+  RotateCw,
+  UserRound,
+  Volume1,
+  Volume2,
+  VolumeX,
+} from "lucide-react";
+import { type Language, languageOf, LOCALE_TAGS } from "../i18n.ts";
+import { isAdmin, logout } from "../session.ts";
+import { STORAGE, storedVolume, writeStorage } from "../storage.ts";
+import type { SessionUser } from "../types.ts";
+import { IconButton } from "../ui/Button.tsx";
+import { richText } from "../ui/rich_text.tsx";
+import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu.tsx";
+import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
+import { AnnouncementsBell, ChatBell, TicketsBell } from "./Bells.tsx";
+import { ProfileDialog } from "./ProfileDialog.tsx";
+
+/**
+ * "Olá <b>name</b>, ..." with the names escaped of the markers, so that a name cannot add bold.
+ */
+function greeting(t: TFunction, user: SessionUser): string {
+  const plain = (value: string) => value.replace(/<\/?b>/g, "");
+  return t("shell.topbar.greeting", { name: plain(user.name), company: plain(user.company.name) });
+}
+
+/** A date-only ISO string shown in the page's language (no time zone shift). */
+export function formatDate(iso: string, lng: Language): string {
+  const [y, m, d] = iso.slice(0, 10).split("-").map(Number);
+  return new Intl.DateTimeFormat(LOCALE_TAGS[lng], { timeZone: "UTC" }).format(
+    new Date(Date.UTC(y, m - 1, d)),
+  );
+}
+
+/** Notification volume, 0 to 1 in steps of 0.1, remembered as `volume` (seeds/000 section 9). */
+function VolumeControl() {
+  const { t } = useTranslation();
+  const [volume, setVolume] = useState<number | null>(null);
+  useEffect(() => setVolume(storedVolume()), []);
+  const value = volume ?? 1;
+  const Icon = value === 0 ? VolumeX : value < 0.5 ? Volume1 : Volume2;
+  return (
+    <Popover.Root>
+      <Popover.Trigger asChild>
+        <IconButton label={t("shell.topbar.volume")} data-testid="volume-button">
+          <Icon size={20} aria-hidden="true" />
+        </IconButton>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content className="popover-content volume-popover" align="end" sideOffset={8}>
+          <div className="popover-title">{t("shell.topbar.volume")}</div>
+          <div className="volume-row">
+            <VolumeX size={16} aria-hidden="true" />
+            <Slider.Root
+              className="slider"
+              min={0}
+              max={1}
+              step={0.1}
+              value={[value]}
+              onValueChange={([v]) => {
+                const rounded = Math.round(v * 10) / 10;
+                setVolume(rounded);
+                writeStorage(STORAGE.volume, String(rounded));
+              }}
+            >
+              <Slider.Track className="slider-track">
+                <Slider.Range className="slider-range" />
+              </Slider.Track>
+              <Slider.Thumb
+                className="slider-thumb"
+                aria-label={t("shell.topbar.volume")}
+                data-testid="volume-slider"
+              />
+            </Slider.Root>
+            <Volume2 size={16} aria-hidden="true" />
+            <output className="volume-value" data-testid="volume-value">
+              {Math.round(value * 100)}%
+            </output>
+          </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
+
+/** Volume, theme, language and refresh: in the top bar, and in the drawer on narrow screens. */
+export function PreferenceButtons() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <VolumeControl />
+      <ThemeToggle />
+      <LanguageMenu />
+      <IconButton label={t("shell.topbar.refresh")} onClick={() => location.reload()}>
+        <RotateCw size={20} aria-hidden="true" />
+      </IconButton>
+    </>
+  );
+}
+
+function AccountMenu({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  const [profileOpen, setProfileOpen] = useState(false);
+  return (
+    <>
+      <Menu
+        label={t("shell.topbar.account")}
+        trigger={
+          <IconButton label={t("shell.topbar.account")} data-testid="account-menu">
+            <CircleUserRound size={22} aria-hidden="true" />
+          </IconButton>
+        }
+      >
+        <MenuLabel>{user.email}</MenuLabel>
+        <MenuItem
+          icon={<UserRound size={16} aria-hidden="true" />}
+          onSelect={() => setProfileOpen(true)}
+        >
+          {t("shell.topbar.profile")}
+        </MenuItem>
+        <MenuSeparator />
+        <MenuItem icon={<LogOut size={16} aria-hidden="true" />} onSelect={() => void logout()}>
+          {t("shell.menu.logout")}
+        </MenuItem>
+      </Menu>
+      <ProfileDialog user={user} open={profileOpen} onOpenChange={setProfileOpen} />
+    </>
+  );
+}
+
+/**
+ * Top bar (seeds/000 section 2 'Top bar'): greeting with the user's and the company's names (and
+ * the active-until date for admins), theme, volume, refresh, the three bells, language and the
+ * account menu.
+ */
+export function TopBar(
+  { user, onOpenMenu, chats }: {
+    user: SessionUser | null;
+    onOpenMenu: () => void;
+    chats: Parameters<typeof ChatBell>[0]["chats"];
+  },
+) {
+  const { t, i18n } = useTranslation();
+  const lng = languageOf(i18n);
+  const chatEnabled = user?.company.plan?.useInternalChat === true;
+  return (
+    <header className="topbar">
+      <IconButton label={t("shell.topbar.openMenu")} className="topbar-menu" onClick={onOpenMenu}>
+        <MenuIcon size={22} aria-hidden="true" />
+      </IconButton>
+      <div className="topbar-greeting" data-testid="greeting">
+        {user
+          ? (
+            <>
+              <span className="greeting-text">
+                {richText(greeting(t, user))}
+              </span>
+              {isAdmin(user) && user.company.dueDate
+                ? (
+                  <span className="greeting-due" data-testid="due-date">
+                    {t("shell.topbar.activeUntil", { date: formatDate(user.company.dueDate, lng) })}
+                  </span>
+                )
+                : null}
+            </>
+          )
+          : <span className="skeleton greeting-skeleton" />}
+      </div>
+      <div className="topbar-actions">
+        {user
+          ? (
+            <>
+              <TicketsBell user={user} />
+              <AnnouncementsBell />
+              {chatEnabled ? <ChatBell user={user} chats={chats} /> : null}
+              <span className="topbar-divider" />
+            </>
+          )
+          : null}
+        <div className="topbar-prefs">
+          <PreferenceButtons />
+        </div>
+        {user ? <AccountMenu user={user} /> : null}
+      </div>
+    </header>
+  );
+}

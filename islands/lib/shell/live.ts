@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api, type Query } from "../api.ts";
+import { useRealtime } from "../socket.ts";
+import type { ConnectionSummary } from "../types.ts";
+import { connectionsNeedAttention } from "./menu.ts";
+
+/** Seeds/000 section 9: the connections alert appears after a 2 s delay. */
+export const CONNECTION_ALERT_DELAY_MS = 2000;
+
+/** Lists come as an array or as `{ <records>: [...] }` (seeds/000 section 7). */
+export function listOf<T>(answer: unknown, key: string): T[] {
+  if (Array.isArray(answer)) return answer as T[];
+  if (answer && typeof answer === "object") {
+    const value = (answer as Record<string, unknown>)[key];
+    if (Array.isArray(value)) return value as T[];
+  }
+  return [];
+}
+
+/**
+ * A list that the shell keeps fresh: fetched once, then again (debounced) whenever one of the
+ * realtime channels speaks. Errors are quiet: the endpoint may belong to a feature the plan
+ * lacks, or to an area not built yet.
+ */
+export function useLiveList<T>(
+  options: {
+    enabled: boolean;
+    path: string;
+    query?: Query;
+    key: string;
+    channels: string[];
+    onEvent?: (channel: string, data: unknown) => void;
+  },
+): { items: T[]; reload: () => void } {
+  const [items, setItems] = useState<T[]>([]);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const { enabled, path, key } = options;
+  const queryKey = JSON.stringify(options.query ?? {});
+  const load = useCallback(() => {
+    if (!enabled) return;
+    api.get<unknown>(path, { query: JSON.parse(queryKey), quiet: true })
+      .then((answer) => setItems(listOf<T>(answer, key)))
+      .catch(() => {});
+  }, [enabled, path, key, queryKey]);
+  useEffect(load, [load]);
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+  const onEvent = options.onEvent;
+  const schedule = (channel: string, data: unknown) => {
+    if (!enabled) return;
+    onEvent?.(channel, data);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(load, 400);
+  };
+  // Hooks in a fixed order: one subscription per possible channel slot.
+  useRealtime(options.channels[0] ?? "", (data) => schedule(options.channels[0], data));
+  useRealtime(options.channels[1] ?? "", (data) => schedule(options.channels[1], data));
+  return { items, reload: load };
+}
+
+/**
+ * The connections entry's alert (seeds/000 section 2 'Side menu'): any connection in qrcode,
+ * PAIRING, DISCONNECTED, TIMEOUT or OPENING, shown 2 s after load, then kept current from the
+ * whatsappSession and whatsapp events.
+ */
+export function useConnectionsAlert(enabled: boolean): boolean {
+  const [list, setList] = useState<ConnectionSummary[]>([]);
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    if (!enabled) return;
+    api.get<unknown>("/whatsapp", { query: { session: 0 }, quiet: true })
+      .then((answer) => setList(listOf<ConnectionSummary>(answer, "whatsapps")))
+      .catch(() => {});
+    const timer = setTimeout(() => setArmed(true), CONNECTION_ALERT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [enabled]);
+  const upsert = (item: unknown) => {
+    const c = item as Partial<ConnectionSummary> | null;
+    if (!c || typeof c.id !== "number") return;
+    setList((old) => {
+      const found = old.some((o) => o.id === c.id);
+      return found
+        ? old.map((o) => o.id === c.id ? { ...o, ...c } as ConnectionSummary : o)
+        : [...old, c as ConnectionSummary];
+    });
+  };
+  const remove = (id: unknown) => setList((old) => old.filter((o) => o.id !== Number(id)));
+  useRealtime("whatsappSession", (data) => {
+    const d = data as { action?: string; session?: unknown } | null;
+    if (d?.action === "update") upsert(d.session);
+  });
+  useRealtime("whatsapp", (data) => {
+    const d = data as { action?: string; whatsapp?: unknown; whatsappId?: unknown } | null;
+    if (d?.action === "update") upsert(d.whatsapp);
+    if (d?.action === "delete") remove(d.whatsappId);
+  });
+  return enabled && armed && connectionsNeedAttention(list);
+}

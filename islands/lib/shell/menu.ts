@@ -1,0 +1,139 @@
+import type { LucideIcon } from "lucide-react";
+import {
+  Bot,
+  CalendarDays,
+  CircleHelp,
+  Code,
+  Contact,
+  FileStack,
+  Kanban,
+  LayoutDashboard,
+  ListChecks,
+  ListTree,
+  Megaphone,
+  MessageCircle,
+  MessagesSquare,
+  Network,
+  Plug,
+  Send,
+  Settings,
+  Tag,
+  Users,
+  Wallet,
+  Zap,
+} from "lucide-react";
+import type { SessionUser } from "../types.ts";
+
+/**
+ * The side menu (seeds/000 section 2 'Side menu', seeds/002 section 2.1): group 'Atendimento'
+ * for everyone, a management group (dashboard) and an administration group for admins. Plan flags
+ * switch kanban, schedules, internal chat, integrations, prompts, external API and campaigns;
+ * announcements are for super users; campaigns also need the stored flag cshow.
+ * Labels are i18n keys under "shell.menu".
+ */
+export type MenuLink = {
+  kind: "link";
+  id: string;
+  href: string;
+  icon: LucideIcon;
+  /** A live marker: the connections alert or the internal-chat unread dot. */
+  marker?: "connections" | "chat";
+};
+
+export type MenuSubmenu = { kind: "submenu"; id: string; icon: LucideIcon; items: MenuLink[] };
+
+export type MenuGroup = {
+  id: "service" | "management" | "administration";
+  items: (MenuLink | MenuSubmenu)[];
+};
+
+const link = (
+  id: string,
+  href: string,
+  icon: LucideIcon,
+  marker?: MenuLink["marker"],
+): MenuLink => ({
+  kind: "link",
+  id,
+  href,
+  icon,
+  ...(marker ? { marker } : {}),
+});
+
+export type MenuContext = {
+  user: SessionUser;
+  /** localStorage has cshow (seeds/002 section 2.1). */
+  cshow: boolean;
+};
+
+export function isAdminProfile(user: SessionUser): boolean {
+  return user.profile.toLowerCase() === "admin";
+}
+
+export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
+  const plan = user.company.plan;
+  const on = (flag: keyof NonNullable<typeof plan>) => plan?.[flag] === true;
+  const admin = isAdminProfile(user);
+
+  const service: MenuGroup = {
+    id: "service",
+    items: [
+      link("tickets", "/tickets", MessageCircle),
+      link("quickMessages", "/quick-messages", Zap),
+      ...(on("useKanban") ? [link("kanban", "/kanban", Kanban)] : []),
+      link("contacts", "/contacts", Contact),
+      ...(on("useSchedules") ? [link("schedules", "/schedules", CalendarDays)] : []),
+      link("todolist", "/todolist", ListChecks),
+      link("tags", "/tags", Tag),
+      ...(on("useInternalChat") ? [link("chats", "/chats", MessagesSquare, "chat")] : []),
+      link("helps", "/helps", CircleHelp),
+    ],
+  };
+  if (!admin) return [service];
+
+  const management: MenuGroup = {
+    id: "management",
+    items: [link("dashboard", "/", LayoutDashboard)],
+  };
+  const administration: MenuGroup = {
+    id: "administration",
+    items: [
+      ...(on("useCampaigns") && cshow
+        ? [{
+          kind: "submenu" as const,
+          id: "campaigns",
+          icon: Send,
+          items: [
+            link("campaignsList", "/campaigns", ListChecks),
+            link("contactLists", "/contact-lists", Users),
+            link("campaignsConfig", "/campaigns-config", Settings),
+          ],
+        }]
+        : []),
+      ...(user.super ? [link("announcements", "/announcements", Megaphone)] : []),
+      ...(on("useOpenAi") ? [link("prompts", "/prompts", Bot)] : []),
+      ...(on("useIntegrations") ? [link("queueIntegration", "/queue-integration", Network)] : []),
+      link("connections", "/connections", Plug, "connections"),
+      link("files", "/files", FileStack),
+      link("queues", "/queues", ListTree),
+      link("users", "/users", Users),
+      ...(on("useExternalApi") ? [link("messagesApi", "/messages-api", Code)] : []),
+      link("financeiro", "/financeiro", Wallet),
+      link("settings", "/settings", Settings),
+    ],
+  };
+  return [service, management, administration];
+}
+
+/** Is this menu link the current page? ("/" only matches itself; "/tickets" matches /tickets/x.) */
+export function isActive(href: string, path: string): boolean {
+  if (href === "/") return path === "/";
+  return path === href || path.startsWith(`${href}/`);
+}
+
+/** Connection states that raise the menu's alert (seeds/000 section 2 'Side menu'). */
+export const ALERT_STATES = new Set(["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"]);
+
+export function connectionsNeedAttention(list: { status: string }[]): boolean {
+  return list.some((c) => ALERT_STATES.has(c.status));
+}

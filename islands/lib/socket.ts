@@ -1,0 +1,206 @@
+import { useEffect, useRef } from "react";
+import { api, refreshAccessToken } from "./api.ts";
+import { storedToken } from "./storage.ts";
+import type { SocketMessage } from "./types.ts";
+
+/**
+ * The page's one realtime connection to /socket?token=... (server/realtime/socket.ts). Messages
+ * are JSON `{ event, data }`; company events are named `company-<companyId>-<channel>` and are
+ * subscribed here by channel: `realtime.on("ticket", (data) => ...)`.
+ *
+ * - answers the server's `ping` with `pong` (seeds/000 section 9: 18 s);
+ * - reconnects with a growing delay (1 s doubling to 30 s, with jitter), refreshing an expired
+ *   token first, and sends again the rooms joined with `join(...)`;
+ * - sends `userStatus` every 300000 ms while connected (seeds/000 section 9).
+ */
+export const USER_STATUS_INTERVAL_MS = 300_000;
+const MAX_BACKOFF_MS = 30_000;
+
+type Handler = (data: unknown) => void;
+
+/** Seconds since the epoch at which a JWT expires (no signature check: only to avoid a 401). */
+function tokenExpiry(token: string): number | null {
+  try {
+    const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+    return typeof payload.exp === "number" ? payload.exp : null;
+  } catch {
+    return null;
+  }
+}
+
+export class RealtimeClient {
+  #ws: WebSocket | null = null;
+  #handlers = new Map<string, Set<Handler>>();
+  #joins = new Map<string, { event: string; data: unknown }>();
+  #companyId: number | null = null;
+  #attempt = 0;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #statusTimer: ReturnType<typeof setInterval> | null = null;
+  #stopped = true;
+  #ready = false;
+  /** The token this connection was opened with (see AppShell: a login elsewhere). */
+  token: string | null = null;
+
+  get connected(): boolean {
+    return this.#ready;
+  }
+
+  /** Opens the connection (once per page; later calls do nothing). */
+  start() {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    void this.#connect();
+  }
+
+  stop() {
+    this.#stopped = true;
+    this.#ready = false;
+    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#statusTimer) clearInterval(this.#statusTimer);
+    this.#ws?.close();
+    this.#ws = null;
+  }
+
+  /**
+   * Subscribes to a company channel ("ticket", "whatsapp", "auth", ...) or to a raw event name
+   * ("ready"). Returns the unsubscribe function.
+   */
+  on(channel: string, handler: Handler): () => void {
+    let set = this.#handlers.get(channel);
+    if (!set) this.#handlers.set(channel, set = new Set());
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  send(event: string, data?: unknown) {
+    if (this.#ws?.readyState === WebSocket.OPEN) this.#ws.send(JSON.stringify({ event, data }));
+  }
+
+  /**
+   * Joins a room (joinTickets with a status, joinChatBox with a ticket id, joinNotification),
+   * now and after every reconnect. Returns a function that leaves it (leaveTickets/leaveChatBox).
+   */
+  join(event: "joinTickets" | "joinChatBox" | "joinNotification", data?: unknown): () => void {
+    const key = `${event}:${JSON.stringify(data ?? null)}`;
+    this.#joins.set(key, { event, data });
+    if (this.#ready) this.send(event, data);
+    return () => {
+      this.#joins.delete(key);
+      const leave = event === "joinTickets"
+        ? "leaveTickets"
+        : event === "joinChatBox"
+        ? "leaveChatBox"
+        : null;
+      if (leave && this.#ready) this.send(leave, data);
+    };
+  }
+
+  /** `<html data-socket="connecting|ready|closed">`: styles (offline hint) and tests can see it. */
+  #mark(state: "connecting" | "ready" | "closed") {
+    document.documentElement.dataset.socket = state;
+  }
+
+  #emit(channel: string, data: unknown) {
+    for (const handler of this.#handlers.get(channel) ?? []) {
+      try {
+        handler(data);
+      } catch (error) {
+        // One failing listener must not stop the others; keep it visible to developers.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  async #connect() {
+    if (this.#stopped) return;
+    let token = storedToken();
+    if (!token) return;
+    const exp = tokenExpiry(token);
+    if (exp !== null && exp * 1000 < Date.now() + 5_000) {
+      token = await refreshAccessToken(token);
+      if (!token) {
+        // The api client knows what a dead session means (clears it, goes to /login).
+        await api.get("/auth/me", { quiet: true }).catch(() => {});
+        return;
+      }
+    }
+    if (this.#stopped) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.#mark("connecting");
+    const ws = new WebSocket(
+      `${scheme}//${location.host}/socket?token=${encodeURIComponent(token)}`,
+    );
+    this.#ws = ws;
+    this.token = token;
+    ws.onmessage = (message) => this.#onMessage(String(message.data));
+    ws.onclose = () => {
+      if (this.#ws !== ws) return;
+      const wasReady = this.#ready;
+      this.#ready = false;
+      this.#ws = null;
+      if (this.#statusTimer) clearInterval(this.#statusTimer);
+      this.#mark("closed");
+      this.#emit("disconnect", null);
+      if (this.#stopped) return;
+      if (!wasReady) {
+        // Refused before 'ready': maybe the token went stale; let the api client sort it out.
+        void api.get("/auth/me", { quiet: true }).catch(() => {});
+      }
+      this.#schedule();
+    };
+  }
+
+  #schedule() {
+    const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.#attempt);
+    this.#attempt++;
+    const delay = base / 2 + Math.random() * base / 2;
+    this.#timer = setTimeout(() => void this.#connect(), delay);
+  }
+
+  #onMessage(raw: string) {
+    let message: SocketMessage;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (message.event === "ping") {
+      this.send("pong");
+      return;
+    }
+    if (message.event === "ready") {
+      const data = message.data as { companyId?: number } | undefined;
+      this.#companyId = typeof data?.companyId === "number" ? data.companyId : null;
+      this.#ready = true;
+      this.#attempt = 0;
+      for (const join of this.#joins.values()) this.send(join.event, join.data);
+      this.send("userStatus");
+      if (this.#statusTimer) clearInterval(this.#statusTimer);
+      this.#statusTimer = setInterval(() => this.send("userStatus"), USER_STATUS_INTERVAL_MS);
+      this.#mark("ready");
+      this.#emit("ready", message.data);
+      return;
+    }
+    const prefix = `company-${this.#companyId}-`;
+    if (this.#companyId !== null && message.event.startsWith(prefix)) {
+      this.#emit(message.event.slice(prefix.length), message.data);
+    } else {
+      this.#emit(message.event, message.data);
+    }
+  }
+}
+
+/** The page's connection; the shell starts it once the session is known. */
+export const realtime = new RealtimeClient();
+
+/**
+ * Subscribes a component to a channel for its lifetime. The handler may change between renders
+ * without resubscribing.
+ */
+export function useRealtime(channel: string, handler: (data: unknown) => void) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => realtime.on(channel, (data) => ref.current(data)), [channel]);
+}

@@ -1,0 +1,51 @@
+import { signal } from "@preact/signals-react";
+
+/**
+ * Toasts from anywhere (components, the api client, the socket): `toast.success("...")`,
+ * `toast.error(error)`. Rendered by ui/Toaster.tsx with radix Toast, closing after 2000 ms
+ * (seeds/000 section 9). An error is turned into text when shown, in the current language.
+ */
+export const TOAST_DURATION_MS = 2000;
+
+export type ToastKind = "success" | "error" | "info" | "warning";
+
+export type ToastItem = {
+  id: number;
+  kind: ToastKind;
+  /** Text to show, already final. */
+  text?: string;
+  /** An i18n key (with options) to translate when shown. */
+  key?: string;
+  values?: Record<string, unknown>;
+  /** An error to describe by the catalogue rule (see errors.ts). */
+  error?: unknown;
+  duration: number;
+};
+
+export const toasts = signal<ToastItem[]>([]);
+
+let nextId = 1;
+
+type Content = string | { key: string; values?: Record<string, unknown> };
+
+function push(kind: ToastKind, content: Partial<ToastItem>, duration = TOAST_DURATION_MS) {
+  const item: ToastItem = { id: nextId++, kind, duration, ...content };
+  // A handful at most: a burst of failures should not bury the screen.
+  toasts.value = [...toasts.value.slice(-3), item];
+  return item.id;
+}
+
+function content(value: Content): Partial<ToastItem> {
+  return typeof value === "string" ? { text: value } : { key: value.key, values: value.values };
+}
+
+export const toast = {
+  success: (value: Content, duration?: number) => push("success", content(value), duration),
+  info: (value: Content, duration?: number) => push("info", content(value), duration),
+  warning: (value: Content, duration?: number) => push("warning", content(value), duration),
+  /** Shows an error by the catalogue rule: translated code, else its message, else a generic text. */
+  error: (error: unknown, duration?: number) => push("error", { error }, duration),
+  dismiss(id: number) {
+    toasts.value = toasts.value.filter((t) => t.id !== id);
+  },
+};

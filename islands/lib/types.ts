@@ -1,0 +1,68 @@
+/**
+ * API shapes the browser code relies on. Islands import nothing from server/ or db/ (DESIGN
+ * 'Boundaries'); the server's types are checked against these in tests/islands/contract_test.ts.
+ * Add the shapes of your resource here (or in a types file of your area under islands/lib/).
+ */
+
+export type PlanFlags = {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  useCampaigns: boolean;
+  useKanban: boolean;
+  useOpenAi: boolean;
+  useIntegrations: boolean;
+  useSchedules: boolean;
+  useInternalChat: boolean;
+  useExternalApi: boolean;
+};
+
+export type QueueRef = { id: number; name: string; color: string };
+
+/** The signed-in user (POST /api/auth/login, GET /api/auth/me; seeds/000 section 7). */
+export type SessionUser = {
+  id: number;
+  name: string;
+  email: string;
+  profile: string;
+  super: boolean;
+  companyId: number;
+  whatsappId: number | null;
+  allTicket: string;
+  online: boolean;
+  queues: QueueRef[];
+  company: {
+    id: number;
+    name: string;
+    dueDate: string | null;
+    settings: { key: string; value: string }[];
+    plan: PlanFlags | null;
+  };
+};
+
+export type LoginAnswer = { token: string; user: SessionUser };
+
+/** Every API error body (DESIGN 'HTTP surface'). */
+export type ApiErrorBody = {
+  error: string;
+  message?: string;
+  fields?: Record<string, string[]>;
+};
+
+/** Connection states (seeds/000 section 3). */
+export type ConnectionStatus =
+  | "qrcode"
+  | "PAIRING"
+  | "DISCONNECTED"
+  | "TIMEOUT"
+  | "OPENING"
+  | "CONNECTED"
+  | "connected";
+
+/** The fields of a connection the shell needs (GET /api/whatsapp/). */
+export type ConnectionSummary = { id: number; name: string; status: string };
+
+/** A realtime message: `{ event: "company-<id>-<channel>", data }` (server/realtime/events.ts). */
+export type SocketMessage = { event: string; data?: unknown };

@@ -1,0 +1,114 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { validate } from "../../server/http/validate.ts";
+import {
+  createConnection,
+  deleteConnection,
+  listConnections,
+  sessionAction,
+  showConnection,
+  updateConnection,
+} from "../../server/whatsapp/service.ts";
+
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const text = (max: number) => z.string().max(max);
+const minutes = z.coerce.number().int().min(0).max(525_600);
+
+/** Connection fields (seeds/000 sections 3 and 9); name 2..50 as in section 5. */
+const fields = {
+  name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),
+  isDefault: z.boolean().optional(),
+  greetingMessage: text(5000).optional(),
+  complationMessage: text(5000).optional(),
+  outOfHoursMessage: text(5000).optional(),
+  ratingMessage: text(5000).optional(),
+  token: text(200).optional(),
+  provider: z.enum(["beta", "simulator"]).optional(),
+  timeSendQueue: minutes.optional(),
+  sendIdQueue: z.coerce.number().int().min(0).optional(),
+  expiresInactiveMessage: text(5000).optional(),
+  expiresTicket: minutes.optional(),
+  timeUseBotQueues: minutes.optional(),
+  maxUseBotQueues: z.coerce.number().int().min(0).max(100).optional(),
+  queueIds: z.array(z.coerce.number().int().positive()).max(500).optional(),
+  promptId: z.coerce.number().int().positive().nullable().optional(),
+  // Sent back by the page's form; the session manager owns these, so they are ignored here.
+  status: z.string().optional(),
+  qrcode: z.string().optional(),
+};
+const createBody = z.object(fields);
+const updateBody = z.object({ ...fields, name: fields.name.optional() });
+
+/** strip what the session manager owns */
+function editable<T extends { status?: string; qrcode?: string }>(body: T) {
+  const { status: _status, qrcode: _qrcode, ...rest } = body;
+  return rest;
+}
+
+/**
+ * /api/whatsapp: connections. Everyone signed in may list and read them (the /connections page
+ * is for every user); adding, editing and deleting are for admins (seeds/000 section 6:
+ * connections-page:addConnection, connections-page:editOrDeleteConnection).
+ */
+export function whatsappRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", requireAuth(deps));
+
+  app.get("/", async (c) => c.json(await listConnections(deps, authOf(c))));
+
+  app.get("/:id", validate("param", idParam), async (c) => {
+    return c.json(await showConnection(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.post("/", requireAdmin, validate("json", createBody), async (c) => {
+    const view = await createConnection(deps, authOf(c), editable(c.req.valid("json")));
+    return c.json(view, 201);
+  });
+
+  app.put(
+    "/:id",
+    requireAdmin,
+    validate("param", idParam),
+    validate("json", updateBody),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await updateConnection(deps, authOf(c), id, editable(c.req.valid("json"))));
+    },
+  );
+
+  app.delete("/:id", requireAdmin, validate("param", idParam), async (c) => {
+    await deleteConnection(deps, authOf(c), c.req.valid("param").id);
+    return c.json({ message: "Whatsapp deleted." });
+  });
+
+  return app;
+}
+
+/**
+ * /api/whatsappsession/:id: POST starts or retries the session, PUT asks for a new QR (the
+ * credentials are forgotten), DELETE disconnects (logs out). Admins only
+ * (connections-page:actionButtons). The answer is the connection as it is right after.
+ */
+export function whatsappSessionRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", requireAuth(deps), requireAdmin);
+
+  app.post("/:id", validate("param", idParam), async (c) => {
+    const view = await sessionAction(deps, authOf(c), c.req.valid("param").id, "start");
+    return c.json({ message: "Starting session.", whatsapp: view });
+  });
+
+  app.put("/:id", validate("param", idParam), async (c) => {
+    const view = await sessionAction(deps, authOf(c), c.req.valid("param").id, "newQr");
+    return c.json({ message: "Starting session.", whatsapp: view });
+  });
+
+  app.delete("/:id", validate("param", idParam), async (c) => {
+    const view = await sessionAction(deps, authOf(c), c.req.valid("param").id, "disconnect");
+    return c.json({ message: "Session disconnected.", whatsapp: view });
+  });
+
+  return app;
+}

@@ -1,0 +1,239 @@
+/**
+ * Builds the browser bundles: every `islands/*.tsx` is an entry (a page island), bundled with
+ * esbuild into `static/build/` as hashed, minified ES modules with code splitting, so that React
+ * and the shared client code ship once as chunks that every page reuses.
+ *
+ * Writes `static/build/manifest.json` (see islands/lib/manifest.ts), which the server reads to emit
+ * the `<script type="module">`, `<link rel="modulepreload">` and `<link rel="stylesheet">` tags.
+ *
+ *   deno run -A scripts/build_islands.ts           production build (also writes .gz copies)
+ *   deno run -A scripts/build_islands.ts --watch   development: rebuilds on change
+ */
+import * as esbuild from "esbuild";
+import { fileURLToPath } from "node:url";
+import type { IslandAssets, Manifest } from "../islands/lib/manifest.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const ISLANDS_DIR = `${ROOT}islands`;
+const OUT_DIR = `${ROOT}static/build`;
+const PUBLIC_PREFIX = "/static/build/";
+const ENTRY_NAMESPACE = "island-entry";
+
+/** The page islands: top-level `islands/*.tsx` files (islands/lib/ holds shared code, not entries). */
+export async function islandNames(): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(ISLANDS_DIR)) {
+    if (entry.isFile && entry.name.endsWith(".tsx") && !entry.name.endsWith("_test.tsx")) {
+      names.push(entry.name.slice(0, -".tsx".length));
+    }
+  }
+  return names.sort();
+}
+
+/**
+ * Each entry is a tiny generated module that hydrates the island's default export, so an island
+ * file is just a component: no boilerplate, and the server can import the same file for SSR.
+ */
+const entryPlugin: esbuild.Plugin = {
+  name: "island-entries",
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^${ENTRY_NAMESPACE}:`) }, (args) => ({
+      path: args.path.slice(ENTRY_NAMESPACE.length + 1),
+      namespace: ENTRY_NAMESPACE,
+    }));
+    build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({
+      // hydrate.tsx first: its base stylesheet must come before the island's own CSS.
+      contents: `import { hydrateIsland } from "./lib/hydrate.tsx";\n` +
+        `import Island from "./${args.path}.tsx";\n` +
+        `hydrateIsland(Island);\n`,
+      loader: "tsx",
+      resolveDir: ISLANDS_DIR,
+    }));
+  },
+};
+
+/**
+ * Co-located styles: a component's stylesheet is the `.css` file with the same name next to it
+ * (AppShell.tsx + AppShell.css). The build adds the import, so the modules stay plain TypeScript
+ * that the server can import for SSR (Deno does not import CSS).
+ */
+const cssPlugin: esbuild.Plugin = {
+  name: "co-located-css",
+  setup(build) {
+    build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      if (!args.path.startsWith(`${ISLANDS_DIR}/`) || args.path.includes("/node_modules/")) {
+        return undefined;
+      }
+      const css = args.path.replace(/\.tsx?$/, ".css");
+      let contents = await Deno.readTextFile(args.path);
+      try {
+        await Deno.stat(css);
+        const base = css.slice(css.lastIndexOf("/") + 1);
+        contents += `\nimport "./${base}";\n`;
+      } catch {
+        // no stylesheet for this module
+      }
+      return { contents, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" };
+    });
+  },
+};
+
+function options(names: string[], dev: boolean): esbuild.BuildOptions {
+  return {
+    absWorkingDir: ROOT,
+    entryPoints: names.map((name) => ({ in: `${ENTRY_NAMESPACE}:${name}`, out: name })),
+    outdir: OUT_DIR,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: ["es2022", "chrome110", "firefox110", "safari16"],
+    jsx: "automatic",
+    jsxImportSource: "react",
+    minify: !dev,
+    sourcemap: dev ? "linked" : false,
+    metafile: true,
+    write: true,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunks/[name]-[hash]",
+    assetNames: "assets/[name]-[hash]",
+    loader: {
+      ".svg": "file",
+      ".png": "file",
+      ".woff2": "file",
+      ".mp3": "file",
+    },
+    define: { "process.env.NODE_ENV": dev ? '"development"' : '"production"' },
+    legalComments: "none",
+    logLevel: "warning",
+    plugins: [entryPlugin, cssPlugin],
+  };
+}
+
+function publicPath(outputPath: string): string {
+  return PUBLIC_PREFIX + outputPath.slice("static/build/".length);
+}
+
+/** Manifest from esbuild's metafile: per island its entry file, the chunks it imports, its CSS. */
+export function manifestFrom(metafile: esbuild.Metafile): Manifest {
+  const outputs = metafile.outputs;
+  const islands: Record<string, IslandAssets> = {};
+  for (const [path, output] of Object.entries(outputs)) {
+    if (!output.entryPoint?.startsWith(`${ENTRY_NAMESPACE}:`)) continue;
+    const name = output.entryPoint.slice(ENTRY_NAMESPACE.length + 1);
+    // Every chunk reachable through static imports: preloaded in parallel instead of a waterfall.
+    const chunks = new Set<string>();
+    const visit = (file: string) => {
+      for (const imported of outputs[file]?.imports ?? []) {
+        if (imported.kind !== "import-statement" || imported.external) continue;
+        if (chunks.has(imported.path)) continue;
+        chunks.add(imported.path);
+        visit(imported.path);
+      }
+    };
+    visit(path);
+    islands[name] = {
+      js: publicPath(path),
+      imports: [...chunks].filter((f) => f.endsWith(".js")).map(publicPath).sort(),
+      css: output.cssBundle ? [publicPath(output.cssBundle)] : [],
+    };
+  }
+  return { version: 1, islands };
+}
+
+async function writeManifest(manifest: Manifest) {
+  // Written then renamed so that a server reading it never sees half a file.
+  const tmp = `${OUT_DIR}/manifest.json.tmp`;
+  await Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
+  await Deno.rename(tmp, `${OUT_DIR}/manifest.json`);
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Gzipped copies next to each JS/CSS file: the server sends them as they are, no CPU per request. */
+async function precompress(files: string[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  await Promise.all(files.map(async (file) => {
+    if (!/\.(js|css)$/.test(file)) return;
+    const zipped = await gzip(await Deno.readFile(`${ROOT}${file}`));
+    await Deno.writeFile(`${ROOT}${file}.gz`, zipped);
+    sizes.set(publicPath(file), zipped.length);
+  }));
+  return sizes;
+}
+
+/** Gzipped JavaScript a page loads: its entry plus every chunk it imports statically. */
+export function pageJsBytes(assets: IslandAssets, gzSizes: Map<string, number>): number {
+  return [assets.js, ...assets.imports].reduce((sum, file) => sum + (gzSizes.get(file) ?? 0), 0);
+}
+
+/** One production build: clean output, bundle, precompress, manifest. */
+export async function buildIslands(): Promise<
+  { manifest: Manifest; gzSizes: Map<string, number> }
+> {
+  await Deno.remove(OUT_DIR, { recursive: true }).catch(() => {});
+  await Deno.mkdir(OUT_DIR, { recursive: true });
+  const result = await esbuild.build(options(await islandNames(), false));
+  const manifest = manifestFrom(result.metafile!);
+  const gzSizes = await precompress(Object.keys(result.metafile!.outputs));
+  await writeManifest(manifest);
+  return { manifest, gzSizes };
+}
+
+/** Development: rebuild on every change; a new or removed island file restarts the build. */
+async function watch() {
+  await Deno.mkdir(OUT_DIR, { recursive: true });
+  let names = await islandNames();
+  let previous = new Set<string>();
+  const cleanupPlugin: esbuild.Plugin = {
+    name: "manifest-on-end",
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length || !result.metafile) return;
+        const outputs = new Set(Object.keys(result.metafile.outputs));
+        // Hashed names change on every edit: drop the files of the previous build.
+        for (const old of previous) {
+          if (!outputs.has(old)) await Deno.remove(`${ROOT}${old}`).catch(() => {});
+        }
+        previous = outputs;
+        await writeManifest(manifestFrom(result.metafile));
+        // deno-lint-ignore no-console
+        console.log(`islands rebuilt (${names.length} entries) ${new Date().toLocaleTimeString()}`);
+      });
+    },
+  };
+  const start = () => {
+    const opts = options(names, true);
+    return esbuild.context({ ...opts, plugins: [...opts.plugins!, cleanupPlugin] });
+  };
+  let ctx = await start();
+  await ctx.watch();
+  for await (const _event of Deno.watchFs(ISLANDS_DIR, { recursive: false })) {
+    const now = await islandNames();
+    if (now.join() === names.join()) continue;
+    names = now;
+    await ctx.dispose();
+    ctx = await start();
+    await ctx.watch();
+  }
+}
+
+if (import.meta.main) {
+  if (Deno.args.includes("--watch")) {
+    await watch();
+  } else {
+    const started = performance.now();
+    const { manifest, gzSizes } = await buildIslands();
+    const lines = Object.entries(manifest.islands).map(([name, assets]) =>
+      `  ${name.padEnd(24)} ${(pageJsBytes(assets, gzSizes) / 1024).toFixed(1)} KiB gzipped JS`
+    );
+    // deno-lint-ignore no-console
+    console.log(
+      `islands built in ${Math.round(performance.now() - started)} ms\n${lines.join("\n")}`,
+    );
+    await esbuild.stop();
+  }
+}

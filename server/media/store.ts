@@ -1,0 +1,147 @@
+import type { Config } from "../config.ts";
+import { AppError } from "../errors.ts";
+
+/**
+ * Media files under DATA_DIR/media/<companyId>/<random name>. The stored key ("<companyId>/<uuid>.<ext>")
+ * goes in messages.mediaUrl; files are served only through an authorised, company-checked route
+ * (GET /api/messages/:id/media), never by path.
+ */
+export type MediaConfig = Pick<Config, "dataDir" | "mediaMaxBytes">;
+
+export type StoredMedia = { path: string; size: number; mimetype: string; filename: string };
+
+/** seeds/000 section 3 media types of a file; anything unknown is an `application`. */
+export function mediaTypeOf(mimetype: string): "image" | "audio" | "video" | "application" {
+  const top = mimetype.split("/")[0]?.toLowerCase();
+  if (top === "image" || top === "audio" || top === "video") return top;
+  return "application";
+}
+
+const EXTENSIONS: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "audio/ogg": "ogg",
+  "audio/mpeg": "mp3",
+  "audio/mp4": "m4a",
+  "audio/webm": "webm",
+  "video/mp4": "mp4",
+  "video/3gpp": "3gp",
+  "video/webm": "webm",
+  "application/pdf": "pdf",
+  "text/plain": "txt",
+};
+
+const MIME_PATTERN = /^[a-z0-9][a-z0-9.+-]*\/[a-z0-9][a-z0-9.+-]*$/;
+
+/** A MIME type we can trust in a header: lower-case, parameters dropped; else octet-stream. */
+export function cleanMimetype(mimetype: string | undefined): string {
+  const base = (mimetype ?? "").split(";")[0].trim().toLowerCase();
+  return MIME_PATTERN.test(base) ? base : "application/octet-stream";
+}
+
+function extensionOf(mimetype: string, filename: string): string {
+  const known = EXTENSIONS[mimetype];
+  if (known) return known;
+  const fromName = /\.([A-Za-z0-9]{1,8})$/.exec(filename)?.[1];
+  return fromName ? fromName.toLowerCase() : "bin";
+}
+
+/** A display name without path parts or control characters. */
+export function cleanFilename(filename: string | undefined, fallback = "file"): string {
+  // deno-lint-ignore no-control-regex
+  const base = (filename ?? "").split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
+  return (base && base.length > 0 ? base : fallback).slice(0, 200);
+}
+
+function companyDir(config: MediaConfig, companyId: number): string {
+  return `${config.dataDir}/media/${companyId}`;
+}
+
+/** The file of a stored key, only if the key belongs to the company and has no path tricks. */
+function fileOf(config: MediaConfig, companyId: number, path: string): string | undefined {
+  const match = /^(\d+)\/([A-Za-z0-9-]+\.[a-z0-9]{1,8})$/.exec(path);
+  if (!match || Number(match[1]) !== companyId) return undefined;
+  return `${companyDir(config, companyId)}/${match[2]}`;
+}
+
+/** Saves bytes under a random name; refuses more than MEDIA_MAX_BYTES (413 ERR_MEDIA_TOO_LARGE). */
+export async function saveMedia(
+  config: MediaConfig,
+  companyId: number,
+  data: Uint8Array,
+  meta: { mimetype?: string; filename?: string },
+): Promise<StoredMedia> {
+  if (data.byteLength > config.mediaMaxBytes) {
+    throw new AppError(413, "ERR_MEDIA_TOO_LARGE", "Arquivo maior que o limite permitido");
+  }
+  const mimetype = cleanMimetype(meta.mimetype);
+  const filename = cleanFilename(
+    meta.filename,
+    `${mediaTypeOf(mimetype)}.${extensionOf(mimetype, "")}`,
+  );
+  const name = `${crypto.randomUUID()}.${extensionOf(mimetype, filename)}`;
+  await Deno.mkdir(companyDir(config, companyId), { recursive: true });
+  await Deno.writeFile(`${companyDir(config, companyId)}/${name}`, data, { createNew: true });
+  return { path: `${companyId}/${name}`, size: data.byteLength, mimetype, filename };
+}
+
+/** The bytes of a stored key of this company; undefined when missing or not the company's. */
+export async function readMedia(
+  config: MediaConfig,
+  companyId: number,
+  path: string,
+): Promise<Uint8Array | undefined> {
+  const file = fileOf(config, companyId, path);
+  if (!file) return undefined;
+  try {
+    return await Deno.readFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** An open file (for streaming a large download); the caller's response closes it. */
+export async function openMedia(
+  config: MediaConfig,
+  companyId: number,
+  path: string,
+): Promise<{ file: Deno.FsFile; size: number } | undefined> {
+  const target = fileOf(config, companyId, path);
+  if (!target) return undefined;
+  try {
+    const file = await Deno.open(target, { read: true });
+    const { size } = await file.stat();
+    return { file, size };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** Removes a stored file; a missing one is not an error. */
+export async function deleteMedia(config: MediaConfig, companyId: number, path: string) {
+  const file = fileOf(config, companyId, path);
+  if (!file) return;
+  await Deno.remove(file).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+}
+
+/** Whether a stored key exists and belongs to the company. */
+export async function mediaExists(
+  config: MediaConfig,
+  companyId: number,
+  path: string,
+): Promise<boolean> {
+  const file = fileOf(config, companyId, path);
+  if (!file) return false;
+  try {
+    return (await Deno.stat(file)).isFile;
+  } catch {
+    return false;
+  }
+}

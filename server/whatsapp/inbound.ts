@@ -1,0 +1,537 @@
+import { sql } from "kysely";
+import type { Contact, Message, Ticket } from "../../db/schema.ts";
+import { log } from "../log.ts";
+import { deleteMedia } from "../media/store.ts";
+import { publishMessage, publishTicketUpdate } from "../realtime/publish.ts";
+import { DEFAULT_SETTINGS } from "../settings/defaults.ts";
+import { loadTicketView, messageViews } from "../tickets/view.ts";
+import { callLogBody, CALLS_DISABLED_TEXT } from "./bodies.ts";
+import { contactView, resolveContact } from "./contacts.ts";
+import { storeInboundMedia } from "./inbound_media.ts";
+import { applyUpdate, contactUpdate } from "./inbound_updates.ts";
+import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "./jid.ts";
+import { KeyedQueue } from "./keyed_queue.ts";
+import { enqueueInTransaction, lastMessageOf, type OutboxDeps } from "./outbox.ts";
+import type { DeliveryOutcome, InboundMessage, ProviderEvent } from "./provider.ts";
+import { loadOptions, route, type RoutingQueue, type RoutingResult } from "./routing.ts";
+import { renderTemplate } from "./template.ts";
+
+/** The connection an event came from. */
+export type InboundRef = { id: number; companyId: number };
+
+const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType"] as const;
+type PipelineSettings = Record<typeof SETTING_KEYS[number], string>;
+
+/** Rolls the message transaction back when the idempotency key turns out to be taken. */
+class Duplicate extends Error {}
+
+/** How long a profile picture lookup may take (it runs after the message is stored). */
+const PICTURE_TIMEOUT_MS = 10_000;
+
+/**
+ * The inbound pipeline (DESIGN 'WhatsApp'): dedupe by (connection, WhatsApp id) -> contact
+ * upsert -> find-or-create the one open ticket -> routing (queue menu, option tree, hours) ->
+ * store message and media -> events after commit.
+ *
+ * Every event of one chat runs through a keyed queue, one at a time and in order, so that 50
+ * concurrent messages of a new contact open exactly one ticket; the partial unique index
+ * tickets_one_open is the backstop across processes.
+ */
+export class InboundPipeline {
+  readonly #chats = new KeyedQueue();
+  readonly #background = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: OutboxDeps) {}
+
+  handle(ref: InboundRef, event: ProviderEvent): Promise<DeliveryOutcome> {
+    switch (event.type) {
+      case "message": {
+        const message = validMessage(event.message, this.deps.clock.now());
+        if (!message) return this.#malformed(ref, event);
+        return this.#chats.run(chatKey(ref, message.chatJid), () => this.#message(ref, message));
+      }
+      case "ack":
+      case "edit":
+      case "revoke": {
+        if (!validId(event.id) || !parseJid(event.chatJid)) return this.#malformed(ref, event);
+        return this.#chats.run(
+          chatKey(ref, event.chatJid),
+          () => applyUpdate(this.deps, ref, event),
+        );
+      }
+      case "call": {
+        if (!validId(event.id) || !parseJid(event.from)) return this.#malformed(ref, event);
+        return this.#chats.run(chatKey(ref, event.from), () => this.#call(ref, event));
+      }
+      case "contact": {
+        if (!parseJid(event.jid)) return this.#malformed(ref, event);
+        return this.#chats.run(chatKey(ref, event.jid), () => contactUpdate(this.deps, ref, event));
+      }
+      default:
+        return this.#malformed(ref, event);
+    }
+  }
+
+  /** Resolves when every event given so far, and its follow-up work, has finished. */
+  async drain(): Promise<void> {
+    await this.#chats.drain();
+    while (this.#background.size > 0) await Promise.all([...this.#background]);
+  }
+
+  #malformed(ref: InboundRef, event: unknown): Promise<DeliveryOutcome> {
+    log.warn("malformed provider event ignored", {
+      whatsappId: ref.id,
+      type: (event as { type?: unknown })?.type,
+    });
+    return Promise.resolve({ ignored: "malformed event" });
+  }
+
+  async #settings(companyId: number): Promise<PipelineSettings> {
+    const rows = await this.deps.db.selectFrom("settings").select(["key", "value"])
+      .where("companyId", "=", companyId).where("key", "in", [...SETTING_KEYS]).execute();
+    const values = Object.fromEntries(SETTING_KEYS.map((k) => [k, DEFAULT_SETTINGS[k]]));
+    for (const row of rows) values[row.key] = row.value;
+    return values as PipelineSettings;
+  }
+
+  async #call(
+    ref: InboundRef,
+    event: Extract<ProviderEvent, { type: "call" }>,
+  ): Promise<DeliveryOutcome> {
+    // Only the offer is logged: ringing/timeout/reject/accept follow the same call.
+    if (event.status !== "offer") return { ignored: "call status" };
+    if (isGroupJid(event.from)) return { ignored: "group call" };
+    const settings = await this.#settings(ref.companyId);
+    const rejected = settings.call === "disabled";
+    const now = this.deps.clock.now();
+    if (rejected) {
+      const provider = this.deps.sessions.provider(ref.id);
+      if (provider?.rejectCall) {
+        await provider.rejectCall(event.id, event.from).catch((error) =>
+          log.warn("call reject failed", { whatsappId: ref.id, error })
+        );
+      }
+      log.info("call rejected (setting call disabled)", { whatsappId: ref.id, callId: event.id });
+    }
+    return await this.#message(ref, {
+      id: event.id,
+      chatJid: event.from,
+      isGroup: false,
+      fromMe: false,
+      timestamp: now,
+      body: callLogBody(event.isVideo === true, now, rejected),
+      mediaType: "call_log",
+      origin: "notify",
+    }, { routing: false, extraReply: rejected ? CALLS_DISABLED_TEXT : undefined });
+  }
+
+  async #message(
+    ref: InboundRef,
+    m: InboundMessage,
+    options: { routing?: boolean; extraReply?: string } = {},
+  ): Promise<DeliveryOutcome> {
+    const { db, clock, config } = this.deps;
+    const companyId = ref.companyId;
+    const now = clock.now();
+    const stamp = now.toISOString();
+    const settings = await this.#settings(companyId);
+    const group = m.isGroup || isGroupJid(m.chatJid)
+      ? groupOf(m.chatJid) ?? parseJid(m.chatJid)?.user
+      : undefined;
+    if (group && settings.CheckMsgIsGroup === "enabled") return { ignored: "group message" };
+
+    // Early check of the idempotency key: a redelivery does no download and no contact work.
+    const seen = await db.selectFrom("messages").select(["id", "ticketId"])
+      .where("whatsappId", "=", ref.id).where("wid", "=", m.id).executeTakeFirst();
+    if (seen) return { duplicate: true, messageId: seen.id, ticketId: seen.ticketId };
+
+    const resolved = await resolveContact(
+      db,
+      companyId,
+      ref.id,
+      group ? { group } : {
+        phone: phoneOf(m.phoneJid) ?? phoneOf(m.chatJid),
+        lid: lidOf(m.lidJid) ?? lidOf(m.chatJid),
+        // fromMe: the push name is the phone owner's, not the contact's
+        pushName: m.fromMe ? undefined : m.pushName,
+      },
+      stamp,
+    );
+    if (!resolved) {
+      log.warn("inbound message without a usable identity ignored", {
+        whatsappId: ref.id,
+        chatJid: m.chatJid,
+      });
+      return { ignored: "malformed event" };
+    }
+    const contact = resolved.contact;
+    let sender: Contact | undefined;
+    if (group && m.participantJid && !m.fromMe) {
+      sender = (await resolveContact(db, companyId, ref.id, {
+        phone: phoneOf(m.participantJid),
+        lid: lidOf(m.participantJid),
+        pushName: m.pushName,
+      }, stamp))?.contact;
+    }
+
+    const media = await storeInboundMedia(config, companyId, ref.id, m);
+    const quoted = m.quotedId
+      ? await db.selectFrom("messages").select(["id"]).where("whatsappId", "=", ref.id)
+        .where("wid", "=", m.quotedId).executeTakeFirst()
+      : undefined;
+
+    // The contact's open ticket on this connection if any, else its latest (rating answers).
+    const latest = await db.selectFrom("tickets").selectAll().where("companyId", "=", companyId)
+      .where("contactId", "=", contact.id).where("whatsappId", "=", ref.id)
+      .orderBy(sql`status = 'closed'`).orderBy("id", "desc").limit(1).executeTakeFirst();
+    const open = latest && latest.status !== "closed" ? latest : undefined;
+    const awaitingRating = !open && latest?.awaitingRating === 1 && !m.fromMe && !group
+      ? latest
+      : undefined;
+
+    const body = media.kind === "refused"
+      ? [m.body.trim(), media.placeholder].filter(Boolean).join("\n\n")
+      : m.body;
+    const messageValues = {
+      companyId,
+      contactId: sender?.id ?? contact.id,
+      whatsappId: ref.id,
+      wid: m.id,
+      remoteJid: normalizeJid(m.chatJid),
+      participant: m.participantJid ?? null,
+      body,
+      fromMe: m.fromMe ? 1 : 0,
+      mediaType: media.kind === "stored"
+        ? media.mediaType
+        : media.kind === "none"
+        ? media.mediaType
+        : null,
+      mediaUrl: media.kind === "stored" ? media.stored.path : null,
+      mediaName: media.kind === "stored" ? media.stored.filename : null,
+      mediaMimetype: media.kind === "stored" ? media.stored.mimetype : null,
+      ack: m.fromMe ? 1 : 0,
+      read: m.fromMe ? 1 : 0,
+      quotedMsgId: quoted?.id ?? null,
+      dataJson: m.raw === undefined ? null : safeJson(m.raw),
+      createdAt: messageTime(m.timestamp, now),
+      updatedAt: stamp,
+    };
+    const forgetMedia = async () => {
+      if (media.kind === "stored") await deleteMedia(config, companyId, media.stored.path);
+    };
+
+    // seeds/000 section 9: ratings 1 unsatisfied, 2 satisfied, 3 very satisfied.
+    const rate = awaitingRating && /^[123]$/.test(m.body.trim()) ? Number(m.body.trim()) : 0;
+    if (awaitingRating && rate) {
+      return await this.#rating(ref, awaitingRating, rate, messageValues, forgetMedia);
+    }
+
+    const routing = await this.#routing(
+      ref,
+      settings,
+      open,
+      m,
+      options.routing !== false && !m.fromMe && !group,
+    );
+
+    let created = false;
+    let stored: Message[];
+    let ticket: Ticket;
+    try {
+      ({ stored, ticket, created } = await db.transaction().execute(async (trx) => {
+        let target = open;
+        let isNew = false;
+        let replies = routing.result.replies;
+        if (!target) {
+          // tickets_one_open stops a second pending/open ticket for this contact and connection.
+          target = await trx.insertInto("tickets").values({
+            uuid: crypto.randomUUID(),
+            companyId,
+            contactId: contact.id,
+            whatsappId: ref.id,
+            status: "pending",
+            queueId: routing.initialQueueId,
+            isGroup: group ? 1 : 0,
+            lastMessage: "",
+            unreadMessages: 0,
+            createdAt: stamp,
+            updatedAt: stamp,
+          }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+          if (target) {
+            isNew = true;
+          } else {
+            // Another process opened it first: use that one; its creator already greeted.
+            target = await trx.selectFrom("tickets").selectAll().where("companyId", "=", companyId)
+              .where("contactId", "=", contact.id).where("whatsappId", "=", ref.id)
+              .where("status", "<>", "closed").executeTakeFirstOrThrow();
+            replies = [];
+          }
+        }
+        // messages_wid (whatsappId, wid) stops a redelivered message: nothing is inserted.
+        const inbound = await trx.insertInto("messages").values({
+          ...messageValues,
+          ticketId: target.id,
+        }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+        if (!inbound) throw new Duplicate();
+        const rows = [inbound];
+        const texts = [...replies];
+        if (options.extraReply) texts.push(options.extraReply);
+        for (const text of texts) {
+          const reply = renderTemplate(text, {
+            contactName: contact.name,
+            ticketId: target.id,
+            now,
+          });
+          if (!reply.trim()) continue;
+          rows.push(
+            await enqueueInTransaction(trx, {
+              companyId,
+              whatsappId: ref.id,
+              ticketId: target.id,
+              contactId: contact.id,
+              toJid: normalizeJid(m.chatJid),
+              body: reply,
+              now: stamp,
+            }),
+          );
+        }
+        const last = rows[rows.length - 1];
+        const changes = isNew || replies === routing.result.replies ? routing.result.changes : {};
+        const updated = await trx.updateTable("tickets").set((eb) => ({
+          ...changes,
+          lastMessage: lastMessageOf(last.body, last.mediaName, last.mediaType),
+          updatedAt: stamp,
+          unreadMessages: m.fromMe ? eb.ref("unreadMessages") : eb("unreadMessages", "+", 1),
+        })).where("id", "=", target.id).returningAll().executeTakeFirstOrThrow();
+        if (latest && latest.awaitingRating === 1 && latest.status === "closed" && !m.fromMe) {
+          // Any other answer than a rating ends the wait for one (and goes the normal way).
+          await trx.updateTable("tickets").set({ awaitingRating: 0 }).where("id", "=", latest.id)
+            .execute();
+        }
+        return { stored: rows, ticket: updated, created: isNew };
+      }));
+    } catch (error) {
+      if (!(error instanceof Duplicate)) {
+        await forgetMedia().catch(() => {});
+        throw error;
+      }
+      await forgetMedia();
+      const existing = await db.selectFrom("messages").select(["id", "ticketId"])
+        .where("whatsappId", "=", ref.id).where("wid", "=", m.id).executeTakeFirst();
+      return { duplicate: true, messageId: existing?.id, ticketId: existing?.ticketId };
+    }
+
+    const view = await loadTicketView(db, companyId, ticket.id);
+    if (view) {
+      const before = open
+        ? { status: open.status, queueId: open.queueId, userId: open.userId }
+        : undefined;
+      if (
+        created || !before || before.queueId !== ticket.queueId || open?.chatbot !== ticket.chatbot
+      ) {
+        publishTicketUpdate(this.deps.hub, view, before);
+      }
+      for (const message of await messageViews(db, companyId, stored)) {
+        publishMessage(this.deps.hub, "create", message, view);
+      }
+    }
+    if (stored.length > 1) this.deps.sessions.outbox.kick(ref.id);
+    if (resolved.created) this.#fetchPicture(ref, contact, m.chatJid);
+    else if (resolved.changed) this.#publishContact(contact.companyId, resolved.contact);
+    return { messageId: stored[0].id, ticketId: ticket.id };
+  }
+
+  /** Loads what routing needs only when the ticket may be routed; decides the changes. */
+  async #routing(
+    ref: InboundRef,
+    settings: PipelineSettings,
+    open: Ticket | undefined,
+    m: InboundMessage,
+    enabled: boolean,
+  ): Promise<{ result: RoutingResult; initialQueueId: number | null }> {
+    const none = { result: { changes: {}, replies: [] }, initialQueueId: null };
+    const unattended = !open ||
+      (open.status === "pending" && open.userId === null &&
+        (open.queueId === null || open.chatbot === 1 || settings.scheduleType === "company"));
+    if (!unattended) return none;
+    const { db, clock } = this.deps;
+    const companyId = ref.companyId;
+    const whatsapp = await db.selectFrom("whatsapps").select([
+      "greetingMessage",
+      "outOfHoursMessage",
+      "maxUseBotQueues",
+    ]).where("companyId", "=", companyId).where("id", "=", ref.id).executeTakeFirst();
+    if (!whatsapp) return none;
+    const queues: RoutingQueue[] = await db.selectFrom("whatsapp_queues as wq")
+      .innerJoin("queues as q", "q.id", "wq.queueId")
+      .select(["q.id", "q.name", "q.greetingMessage", "q.outOfHoursMessage", "q.schedules"])
+      .where("wq.companyId", "=", companyId).where("wq.whatsappId", "=", ref.id)
+      .orderBy((eb) => eb.fn.coalesce("q.orderQueue", eb.lit(2147483647))).orderBy("q.name")
+      .execute();
+    // seeds: the connection's only queue takes a new ticket straight away.
+    const initialQueueId = !open && queues.length === 1 ? queues[0].id : null;
+    if (!enabled) return { result: { changes: {}, replies: [] }, initialQueueId };
+    const company = settings.scheduleType === "company"
+      ? await db.selectFrom("companies").select(["schedules"]).where("id", "=", companyId)
+        .executeTakeFirst()
+      : undefined;
+    const result = await route({
+      ticket: open
+        ? {
+          isNew: false,
+          status: open.status,
+          userId: open.userId,
+          queueId: open.queueId,
+          chatbot: open.chatbot,
+          queueOptionId: open.queueOptionId,
+          amountUsedBotQueues: open.amountUsedBotQueues,
+        }
+        : {
+          isNew: true,
+          status: "pending",
+          userId: null,
+          queueId: initialQueueId,
+          chatbot: 0,
+          queueOptionId: null,
+          amountUsedBotQueues: 0,
+        },
+      body: m.body,
+      whatsapp,
+      queues,
+      scheduleType: settings.scheduleType,
+      companySchedules: company?.schedules ?? "[]",
+      now: clock.now(),
+      options: (queueId, parentId) => loadOptions(db, companyId, queueId, parentId),
+      option: (id) =>
+        db.selectFrom("queue_options").selectAll().where("companyId", "=", companyId)
+          .where("id", "=", id).executeTakeFirst(),
+    });
+    return { result, initialQueueId };
+  }
+
+  /** A 1-3 answer to a rating request: recorded on the closed ticket; no new ticket opens. */
+  async #rating(
+    ref: InboundRef,
+    closed: Ticket,
+    rate: number,
+    values: Omit<Message, "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError">,
+    forgetMedia: () => Promise<void>,
+  ): Promise<DeliveryOutcome> {
+    const { db } = this.deps;
+    const companyId = ref.companyId;
+    let inserted: Message | undefined;
+    try {
+      inserted = await db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto("messages").values({ ...values, ticketId: closed.id })
+          .onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+        if (!row) throw new Duplicate();
+        await trx.insertInto("user_ratings").values({
+          companyId,
+          ticketId: closed.id,
+          userId: closed.userId,
+          rate,
+          createdAt: values.updatedAt,
+        }).execute();
+        await trx.updateTable("tickets").set({ awaitingRating: 0 }).where("id", "=", closed.id)
+          .execute();
+        return row;
+      });
+    } catch (error) {
+      await forgetMedia().catch(() => {});
+      if (!(error instanceof Duplicate)) throw error;
+      return { duplicate: true };
+    }
+    const view = await loadTicketView(db, companyId, closed.id);
+    if (view) {
+      for (const message of await messageViews(db, companyId, [inserted])) {
+        publishMessage(this.deps.hub, "create", message, view);
+      }
+    }
+    log.info("ticket rated", { companyId, ticketId: closed.id, rate });
+    return { messageId: inserted.id, ticketId: closed.id };
+  }
+
+  /** A new contact's profile picture, fetched after the message is stored (never blocks it). */
+  #fetchPicture(ref: InboundRef, contact: Contact, jid: string) {
+    const provider = this.deps.sessions.provider(ref.id);
+    if (!provider) return;
+    const task = (async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const url = await Promise.race([
+        provider.profilePictureUrl(jid),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), PICTURE_TIMEOUT_MS);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (!url) return;
+      const updated = await this.deps.db.updateTable("contacts").set({
+        profilePicUrl: url,
+        updatedAt: this.deps.clock.now().toISOString(),
+      }).where("companyId", "=", contact.companyId).where("id", "=", contact.id).returningAll()
+        .executeTakeFirst();
+      if (updated) this.#publishContact(updated.companyId, updated);
+    })().catch((error) =>
+      log.warn("profile picture lookup failed", {
+        whatsappId: ref.id,
+        contactId: contact.id,
+        error,
+      })
+    ).finally(() => this.#background.delete(task));
+    this.#background.add(task);
+  }
+
+  #publishContact(companyId: number, contact: Contact) {
+    this.deps.hub.publish(companyId, "contact", {
+      action: "update",
+      contact: contactView(contact),
+    });
+  }
+}
+
+function chatKey(ref: InboundRef, jid: string): string {
+  return `${ref.id}:${normalizeJid(jid)}`;
+}
+
+function validId(id: unknown): id is string {
+  return typeof id === "string" && id.length > 0 && id.length <= 200;
+}
+
+/** A provider's message, checked field by field; undefined when it cannot be stored safely. */
+function validMessage(value: unknown, now: Date): InboundMessage | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const m = value as Partial<InboundMessage>;
+  if (!validId(m.id) || typeof m.chatJid !== "string" || !parseJid(m.chatJid)) return undefined;
+  if (m.body !== undefined && typeof m.body !== "string") return undefined;
+  if (
+    m.media !== undefined &&
+    (typeof m.media !== "object" || typeof m.media?.download !== "function")
+  ) {
+    return undefined;
+  }
+  const timestamp = m.timestamp instanceof Date && !isNaN(m.timestamp.getTime())
+    ? m.timestamp
+    : now;
+  return {
+    ...m,
+    id: m.id,
+    chatJid: m.chatJid,
+    isGroup: m.isGroup === true,
+    fromMe: m.fromMe === true,
+    timestamp,
+    body: m.body ?? "",
+    origin: m.origin === "append" ? "append" : "notify",
+  } as InboundMessage;
+}
+
+/** The provider's time (backlog keeps its order), unless it is in the future. */
+function messageTime(timestamp: Date, now: Date): string {
+  return timestamp.getTime() <= now.getTime() ? timestamp.toISOString() : now.toISOString();
+}
+
+function safeJson(value: unknown): string | null {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,107 @@
+import type { Message } from "../../db/schema.ts";
+import { log } from "../log.ts";
+import { publishMessage } from "../realtime/publish.ts";
+import { loadTicketView, messageViews } from "../tickets/view.ts";
+import { contactView } from "./contacts.ts";
+import type { InboundRef } from "./inbound.ts";
+import { groupOf, lidOf, phoneOf } from "./jid.ts";
+import type { OutboxDeps } from "./outbox.ts";
+import type { DeliveryOutcome, ProviderEvent } from "./provider.ts";
+
+type UpdateEvent = Extract<ProviderEvent, { type: "ack" | "edit" | "revoke" }>;
+
+/**
+ * Acks, edits and deletions made on the phone, applied to the stored message of that
+ * (connection, WhatsApp id). An ack never lowers the stored one (acks can arrive out of order).
+ */
+export async function applyUpdate(
+  deps: OutboxDeps,
+  ref: InboundRef,
+  event: UpdateEvent,
+): Promise<DeliveryOutcome> {
+  const { db, clock } = deps;
+  const now = clock.now().toISOString();
+  let query = db.updateTable("messages").where("companyId", "=", ref.companyId)
+    .where("whatsappId", "=", ref.id).where("wid", "=", event.id);
+  let row: Message | undefined;
+  switch (event.type) {
+    case "ack": {
+      if (!Number.isInteger(event.ack) || event.ack < 0 || event.ack > 5) {
+        log.warn("malformed ack ignored", { whatsappId: ref.id, ack: event.ack });
+        return { ignored: "malformed event" };
+      }
+      query = query.where("ack", "<", event.ack);
+      row = await query.set({ ack: event.ack, updatedAt: now }).returningAll().executeTakeFirst();
+      break;
+    }
+    case "edit": {
+      if (typeof event.body !== "string") {
+        log.warn("malformed edit ignored", { whatsappId: ref.id });
+        return { ignored: "malformed event" };
+      }
+      row = await query.where("isDeleted", "=", 0).set({
+        body: event.body,
+        isEdited: 1,
+        updatedAt: now,
+      }).returningAll().executeTakeFirst();
+      break;
+    }
+    case "revoke": {
+      row = await query.where("isDeleted", "=", 0).set({ isDeleted: 1, updatedAt: now })
+        .returningAll().executeTakeFirst();
+      break;
+    }
+  }
+  if (!row) return { ignored: "no message to update" };
+  const ticket = await loadTicketView(db, ref.companyId, row.ticketId);
+  if (ticket) {
+    const [view] = await messageViews(db, ref.companyId, [row]);
+    publishMessage(deps.hub, "update", view, ticket);
+  }
+  return { messageId: row.id, ticketId: row.ticketId };
+}
+
+/**
+ * A contact's name, picture or identities as the provider learnt them. Only contacts we already
+ * have are updated (the phone's whole address book does not become contacts); a name someone
+ * typed is kept, a placeholder (the number) or a group's subject is replaced.
+ */
+export async function contactUpdate(
+  deps: OutboxDeps,
+  ref: InboundRef,
+  event: Extract<ProviderEvent, { type: "contact" }>,
+): Promise<DeliveryOutcome> {
+  const { db, clock } = deps;
+  const group = groupOf(event.jid);
+  const phone = group ? undefined : phoneOf(event.phoneJid) ?? phoneOf(event.jid);
+  const lid = group ? undefined : lidOf(event.lidJid) ?? lidOf(event.jid);
+  const number = group ?? phone ?? lid;
+  if (!number) return { ignored: "malformed event" };
+  const contact = await db.selectFrom("contacts").selectAll().where("companyId", "=", ref.companyId)
+    .where((eb) => eb.or([eb("number", "=", number), ...(lid ? [eb("lid", "=", lid)] : [])]))
+    .orderBy("id").executeTakeFirst();
+  if (!contact) return { ignored: "unknown contact" };
+  const patch: { name?: string; profilePicUrl?: string; lid?: string; number?: string } = {};
+  const name = typeof event.name === "string" ? event.name.trim() : "";
+  if (name && name !== contact.name && (group || contact.name === contact.number)) {
+    patch.name = name.slice(0, 200);
+  }
+  if (typeof event.profilePicUrl === "string" && event.profilePicUrl !== contact.profilePicUrl) {
+    patch.profilePicUrl = event.profilePicUrl;
+  }
+  if (lid && contact.lid !== lid) patch.lid = lid;
+  if (phone && contact.number !== phone && contact.number === contact.lid) patch.number = phone;
+  if (Object.keys(patch).length === 0) return { ignored: "no change" };
+  try {
+    const updated = await db.updateTable("contacts").set({
+      ...patch,
+      updatedAt: clock.now().toISOString(),
+    }).where("companyId", "=", ref.companyId).where("id", "=", contact.id).returningAll()
+      .executeTakeFirstOrThrow();
+    deps.hub.publish(ref.companyId, "contact", { action: "update", contact: contactView(updated) });
+  } catch (error) {
+    log.warn("contact update skipped", { whatsappId: ref.id, contactId: contact.id, error });
+    return { ignored: "conflict" };
+  }
+  return {};
+}

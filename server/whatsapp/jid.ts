@@ -1,0 +1,63 @@
+/**
+ * WhatsApp identities. A JID is `user@server`: `@s.whatsapp.net` (or the old `@c.us`) for a
+ * phone number, `@lid` for the privacy identity that hides it, `@g.us` for a group. Device
+ * suffixes (`5511...:12@s.whatsapp.net`) name the same person.
+ */
+export type ParsedJid = { user: string; server: string };
+
+export function parseJid(jid: string | undefined): ParsedJid | undefined {
+  if (typeof jid !== "string") return undefined;
+  const at = jid.indexOf("@");
+  if (at <= 0) return undefined;
+  const user = jid.slice(0, at).split(":")[0];
+  const server = jid.slice(at + 1).toLowerCase();
+  if (!user || !server) return undefined;
+  return { user, server };
+}
+
+export function isGroupJid(jid: string | undefined): boolean {
+  return parseJid(jid)?.server === "g.us";
+}
+
+/** The phone digits of a phone JID, else undefined. */
+export function phoneOf(jid: string | undefined): string | undefined {
+  const parsed = parseJid(jid);
+  if (!parsed || (parsed.server !== "s.whatsapp.net" && parsed.server !== "c.us")) return undefined;
+  return /^\d{5,20}$/.test(parsed.user) ? parsed.user : undefined;
+}
+
+/** The LID user part of a `@lid` JID, else undefined. */
+export function lidOf(jid: string | undefined): string | undefined {
+  const parsed = parseJid(jid);
+  return parsed?.server === "lid" && /^\d{1,30}$/.test(parsed.user) ? parsed.user : undefined;
+}
+
+/** The group id of a `@g.us` JID, else undefined. */
+export function groupOf(jid: string | undefined): string | undefined {
+  const parsed = parseJid(jid);
+  return parsed?.server === "g.us" ? parsed.user : undefined;
+}
+
+/** Device-free form of a JID, used as the per-chat serialisation key. */
+export function normalizeJid(jid: string): string {
+  const parsed = parseJid(jid);
+  return parsed ? `${parsed.user}@${parsed.server}` : jid;
+}
+
+/**
+ * The JID to send to for a contact. A contact known only by its LID keeps the LID in `number`
+ * too (number === lid); a group's number is its group id.
+ */
+export function jidOfContact(
+  contact: { number: string; lid: string | null; isGroup: number },
+): string {
+  if (contact.isGroup === 1) return `${contact.number}@g.us`;
+  if (contact.lid && contact.number === contact.lid) return `${contact.lid}@lid`;
+  return `${contact.number}@s.whatsapp.net`;
+}
+
+/** A new WhatsApp-style message id (the shape Baileys generates: 3EB0 + hex). */
+export function newMessageId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "3EB0" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+}

@@ -1,0 +1,266 @@
+import type { Database } from "../../db/client.ts";
+import type { Message } from "../../db/schema.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { AppError, badRequest, notFound } from "../errors.ts";
+import { log } from "../log.ts";
+import { mediaExists, mediaTypeOf } from "../media/store.ts";
+import type { Hub } from "../realtime/hub.ts";
+import { publishMessage } from "../realtime/publish.ts";
+import { loadTicketView, type MessageView, messageViews } from "../tickets/view.ts";
+import { jidOfContact, newMessageId } from "./jid.ts";
+import type { SessionManager } from "./sessions.ts";
+
+/**
+ * Outbound messages (DESIGN 'WhatsApp': outbox). A send is a fromMe message row (ack 0) and an
+ * outbox row written in ONE transaction, before anything goes to the provider; the worker
+ * (outbox_worker.ts) then sends rows in order per connection. The WhatsApp id is chosen here,
+ * stored on both rows, and every attempt sends under it, so a restart neither loses nor doubles.
+ */
+export type OutboxDeps = {
+  config: Config;
+  db: Database;
+  hub: Hub;
+  clock: Clock;
+  sessions: SessionManager;
+};
+
+/** A file already saved with server/media/store.ts (its `path` key). */
+export type OutgoingMedia = { path: string; mimetype: string; filename: string; ptt?: boolean };
+
+export type OutgoingInput = {
+  companyId: number;
+  ticketId: number;
+  body: string;
+  /** Id of the message (messages.id) this one replies to. */
+  quotedMsgId?: number | null;
+  media?: OutgoingMedia;
+  /** Who sends it, for the log (the body already carries a signature when the user wants one). */
+  userId?: number | null;
+};
+
+/** What the ticket list shows for a message. */
+export function lastMessageOf(body: string, mediaName?: string | null, mediaType?: string | null) {
+  return body.trim() || mediaName || mediaType || "";
+}
+
+/**
+ * Writes the fromMe message (ack 0) and its outbox row. Must run inside the caller's
+ * transaction, so that the message exists if and only if it will be sent.
+ */
+export async function enqueueInTransaction(
+  trx: Database,
+  args: {
+    companyId: number;
+    whatsappId: number;
+    ticketId: number;
+    contactId: number;
+    toJid: string;
+    body: string;
+    quoted?: { id: number; wid: string | null } | null;
+    media?: OutgoingMedia;
+    now: string;
+  },
+): Promise<Message> {
+  const wid = newMessageId();
+  const mimetype = args.media?.mimetype ?? null;
+  const message = await trx.insertInto("messages").values({
+    companyId: args.companyId,
+    ticketId: args.ticketId,
+    contactId: args.contactId,
+    whatsappId: args.whatsappId,
+    wid,
+    remoteJid: args.toJid,
+    participant: null,
+    body: args.body,
+    fromMe: 1,
+    mediaType: mimetype ? (args.media?.ptt ? "audio" : mediaTypeOf(mimetype)) : null,
+    mediaUrl: args.media?.path ?? null,
+    mediaName: args.media?.filename ?? null,
+    mediaMimetype: mimetype,
+    ack: 0,
+    read: 1,
+    quotedMsgId: args.quoted?.id ?? null,
+    dataJson: null,
+    createdAt: args.now,
+    updatedAt: args.now,
+  }).returningAll().executeTakeFirstOrThrow();
+  await trx.insertInto("outbox").values({
+    companyId: args.companyId,
+    whatsappId: args.whatsappId,
+    ticketId: args.ticketId,
+    messageId: message.id,
+    wid,
+    toJid: args.toJid,
+    body: args.body,
+    mediaPath: args.media?.path ?? null,
+    mediaMimetype: mimetype,
+    mediaName: args.media?.filename ?? null,
+    ptt: args.media?.ptt ? 1 : 0,
+    quotedWid: args.quoted?.wid ?? null,
+    nextAttemptAt: args.now,
+    createdAt: args.now,
+    updatedAt: args.now,
+  }).execute();
+  return message;
+}
+
+/**
+ * Queues a message on a ticket's connection and returns it (ack 0). Accepted while the
+ * connection is offline: it is sent when the connection is back. Throws ERR_NO_TICKET_FOUND,
+ * ERR_WAPP_NOT_INITIALIZED (the ticket has no connection), ERR_NO_MESSAGE_FOUND (quoted message)
+ * or ERR_INVALID_MEDIA (file not stored for this company).
+ */
+export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Promise<MessageView> {
+  const { db, clock } = deps;
+  const { companyId } = input;
+  const body = input.body ?? "";
+  if (!body.trim() && !input.media) throw badRequest("ERR_VALIDATION", "Mensagem vazia");
+  const ticket = await db.selectFrom("tickets").select(["id", "contactId", "whatsappId"])
+    .where("companyId", "=", companyId).where("id", "=", input.ticketId).executeTakeFirst();
+  if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket não encontrado");
+  const whatsapp = ticket.whatsappId === null ? undefined : await db.selectFrom("whatsapps")
+    .select(["id"]).where("companyId", "=", companyId).where("id", "=", ticket.whatsappId)
+    .executeTakeFirst();
+  if (!whatsapp) {
+    throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
+  }
+  const contact = await db.selectFrom("contacts").select(["id", "number", "lid", "isGroup"])
+    .where("companyId", "=", companyId).where("id", "=", ticket.contactId)
+    .executeTakeFirstOrThrow();
+  let quoted: { id: number; wid: string | null } | null = null;
+  if (input.quotedMsgId !== undefined && input.quotedMsgId !== null) {
+    quoted = await db.selectFrom("messages").select(["id", "wid"])
+      .where("companyId", "=", companyId).where("id", "=", input.quotedMsgId)
+      .where("whatsappId", "=", whatsapp.id).executeTakeFirst() ?? null;
+    if (!quoted) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem citada não encontrada");
+  }
+  if (input.media && !(await mediaExists(deps.config, companyId, input.media.path))) {
+    throw badRequest("ERR_INVALID_MEDIA", "Arquivo não encontrado");
+  }
+  const now = clock.now().toISOString();
+  const message = await db.transaction().execute(async (trx) => {
+    const row = await enqueueInTransaction(trx, {
+      companyId,
+      whatsappId: whatsapp.id,
+      ticketId: ticket.id,
+      contactId: contact.id,
+      toJid: jidOfContact(contact),
+      body,
+      quoted,
+      media: input.media,
+      now,
+    });
+    await trx.updateTable("tickets").set({
+      lastMessage: lastMessageOf(body, input.media?.filename),
+      updatedAt: now,
+    }).where("companyId", "=", companyId).where("id", "=", ticket.id).execute();
+    return row;
+  });
+  log.debug("message queued", {
+    companyId,
+    ticketId: ticket.id,
+    messageId: message.id,
+    userId: input.userId ?? null,
+  });
+  const [view] = await messageViews(db, companyId, [message]);
+  const ticketView = await loadTicketView(db, companyId, ticket.id);
+  if (ticketView) publishMessage(deps.hub, "create", view, ticketView);
+  deps.sessions.outbox.kick(whatsapp.id);
+  return view;
+}
+
+/**
+ * Deletes a message for everyone (seeds/000: ERR_DELETE_WAPP_MSG on failure). A message still
+ * waiting in the outbox is simply not sent; a sent one is revoked through the connection.
+ */
+export async function deleteForEveryone(
+  deps: OutboxDeps,
+  companyId: number,
+  messageId: number,
+): Promise<MessageView> {
+  const { db } = deps;
+  const message = await db.selectFrom("messages").selectAll().where("companyId", "=", companyId)
+    .where("id", "=", messageId).executeTakeFirst();
+  if (!message) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
+  if (message.isDeleted === 1) return (await messageViews(db, companyId, [message]))[0];
+  const now = deps.clock.now().toISOString();
+  const cancelled = await db.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
+    .where("companyId", "=", companyId).where("messageId", "=", message.id)
+    .where("status", "=", "pending").executeTakeFirst();
+  if (Number(cancelled.numUpdatedRows) === 0) {
+    const pendingSend = await db.selectFrom("outbox").select(["status"])
+      .where("companyId", "=", companyId).where("messageId", "=", message.id)
+      .where("status", "=", "sending").executeTakeFirst();
+    if (pendingSend) {
+      throw badRequest("ERR_DELETE_WAPP_MSG", "A mensagem está sendo enviada; tente novamente");
+    }
+    const provider = message.whatsappId === null
+      ? undefined
+      : deps.sessions.connectedProvider(message.whatsappId);
+    if (!provider || !message.wid || !message.remoteJid) {
+      throw badRequest("ERR_DELETE_WAPP_MSG", "A conexão não está disponível");
+    }
+    try {
+      await provider.deleteForEveryone(message.remoteJid, message.wid, message.fromMe === 1);
+    } catch (error) {
+      log.error("delete for everyone failed", { companyId, messageId, error });
+      throw new AppError(400, "ERR_DELETE_WAPP_MSG", "Não foi possível apagar a mensagem", {
+        cause: error,
+      });
+    }
+  }
+  const updated = await db.updateTable("messages").set({ isDeleted: 1, updatedAt: now })
+    .where("companyId", "=", companyId).where("id", "=", message.id).returningAll()
+    .executeTakeFirstOrThrow();
+  const [view] = await messageViews(db, companyId, [updated]);
+  const ticketView = await loadTicketView(db, companyId, updated.ticketId);
+  if (ticketView) publishMessage(deps.hub, "update", view, ticketView);
+  return view;
+}
+
+/**
+ * Whether a number is on WhatsApp, through the given connection or the company's default.
+ * Throws ERR_NO_DEF_WAPP_FOUND / ERR_NO_WAPP_FOUND, ERR_WAPP_NOT_INITIALIZED (not connected),
+ * ERR_WAPP_INVALID_CONTACT (not a WhatsApp number), ERR_WAPP_CHECK_CONTACT (the check failed).
+ */
+export async function checkNumber(
+  deps: OutboxDeps,
+  companyId: number,
+  number: string,
+  whatsappId?: number,
+): Promise<{ number: string; jid: string; whatsappId: number }> {
+  let query = deps.db.selectFrom("whatsapps").select(["id"]).where("companyId", "=", companyId);
+  query = whatsappId === undefined
+    ? query.where("isDefault", "=", 1)
+    : query.where("id", "=", whatsappId);
+  const whatsapp = await query.executeTakeFirst();
+  if (!whatsapp) {
+    throw whatsappId === undefined
+      ? notFound("ERR_NO_DEF_WAPP_FOUND", "Nenhuma conexão padrão encontrada")
+      : notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+  }
+  const digits = number.replace(/\D/g, "");
+  if (digits.length < 8 || digits.length > 20) {
+    throw badRequest("ERR_WAPP_INVALID_CONTACT", "Este não é um número de Whatsapp válido");
+  }
+  const provider = deps.sessions.connectedProvider(whatsapp.id);
+  if (!provider) throw badRequest("ERR_WAPP_NOT_INITIALIZED", "A conexão não está conectada");
+  let result: { exists: boolean; jid?: string };
+  try {
+    result = await provider.checkNumber(digits);
+  } catch (error) {
+    log.error("number check failed", { companyId, whatsappId: whatsapp.id, error });
+    throw new AppError(400, "ERR_WAPP_CHECK_CONTACT", "Não foi possível verificar o número", {
+      cause: error,
+    });
+  }
+  if (!result.exists) {
+    throw badRequest("ERR_WAPP_INVALID_CONTACT", "Este não é um número de Whatsapp válido");
+  }
+  return {
+    number: digits,
+    jid: result.jid ?? `${digits}@s.whatsapp.net`,
+    whatsappId: whatsapp.id,
+  };
+}

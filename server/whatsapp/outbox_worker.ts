@@ -1,0 +1,254 @@
+import type { OutboxRow } from "../../db/schema.ts";
+import { log } from "../log.ts";
+import { readMedia } from "../media/store.ts";
+import { publishMessage } from "../realtime/publish.ts";
+import { loadTicketView, messageViews } from "../tickets/view.ts";
+import type { OutboxDeps } from "./outbox.ts";
+import { type Provider, ProviderSendError, type SentMessage } from "./provider.ts";
+
+/** Attempts before a transiently failing send is given up (ERR_SENDING_WAPP_MSG). */
+export const MAX_ATTEMPTS = 8;
+const BATCH = 50;
+
+type Outcome = "sent" | "retry" | "failed" | "skipped";
+
+/**
+ * Sends outbox rows, in id order per connection, one at a time per connection.
+ *
+ * Exactly once: a row is claimed (status 'sending', a fresh claimId, attempts+1) before the
+ * provider call, and marked 'sent' only by the claim that sent it. Rows found 'sending' at boot
+ * were interrupted mid-send; `recover()` puts them back to 'pending' and they are sent again
+ * under the SAME WhatsApp id, which the provider treats as the same message (the simulator by
+ * its unique (connection, id) key, WhatsApp by message id), so nothing is delivered twice.
+ *
+ * Ordering: a row waiting out a retry delay holds back later rows of the same chat only.
+ */
+export class OutboxWorker {
+  /** Base of the exponential retry delay (1 s, 2 s, 4 s ... capped at a minute). */
+  retryBaseMs = 1000;
+  readonly #running = new Map<number, Promise<void>>();
+  readonly #again = new Set<number>();
+  readonly #retryAt = new Map<number, number>();
+  readonly #timers = new Map<number, ReturnType<typeof setTimeout>>();
+  #stopped = false;
+
+  constructor(private readonly deps: OutboxDeps) {}
+
+  /** Rows left 'sending' by a stopped process go back to 'pending' (see the class comment). */
+  async recover(): Promise<number> {
+    const now = this.deps.clock.now().toISOString();
+    const result = await this.deps.db.updateTable("outbox").set({
+      status: "pending",
+      claimId: null,
+      updatedAt: now,
+    }).where("status", "=", "sending").executeTakeFirst();
+    const count = Number(result.numUpdatedRows);
+    if (count > 0) log.info("outbox: resuming interrupted sends", { count });
+    return count;
+  }
+
+  /** Something may be due on this connection (a new row, a reconnect): run its loop. */
+  kick(whatsappId: number): void {
+    if (this.#stopped) return;
+    if (this.#running.has(whatsappId)) {
+      this.#again.add(whatsappId);
+      return;
+    }
+    const run = this.#loop(whatsappId).catch((error) =>
+      log.error("outbox loop failed", { whatsappId, error })
+    ).finally(() => {
+      this.#running.delete(whatsappId);
+      if (this.#again.delete(whatsappId)) this.kick(whatsappId);
+    });
+    this.#running.set(whatsappId, run);
+  }
+
+  /** Lets in-flight sends finish and stops scheduling new ones. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+    while (this.#running.size > 0) await Promise.all([...this.#running.values()]);
+  }
+
+  /** Resolves when nothing is being sent right now (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.all([...this.#running.values()]);
+  }
+
+  async #loop(whatsappId: number): Promise<void> {
+    while (!this.#stopped) {
+      const provider = this.deps.sessions.connectedProvider(whatsappId);
+      if (!provider) return; // sent on reconnect: the session kicks us when connected
+      const rows = await this.deps.db.selectFrom("outbox").selectAll()
+        .where("whatsappId", "=", whatsappId).where("status", "=", "pending")
+        .orderBy("id").limit(BATCH).execute();
+      if (rows.length === 0) return;
+      const held = new Set<string>();
+      let progressed = false;
+      let earliest = Infinity;
+      for (const row of rows) {
+        if (this.#stopped) return;
+        if (held.has(row.toJid)) continue;
+        const due = this.#retryAt.get(row.id) ?? 0;
+        if (due > Date.now()) {
+          held.add(row.toJid);
+          earliest = Math.min(earliest, due);
+          continue;
+        }
+        const outcome = await this.#send(row, provider);
+        if (outcome === "retry") {
+          held.add(row.toJid);
+          earliest = Math.min(earliest, this.#retryAt.get(row.id) ?? Infinity);
+        } else if (outcome !== "skipped") {
+          progressed = true;
+        }
+        if (!this.deps.sessions.connectedProvider(whatsappId)) return;
+      }
+      if (!progressed) {
+        if (earliest < Infinity) this.#schedule(whatsappId, earliest - Date.now());
+        return;
+      }
+    }
+  }
+
+  #schedule(whatsappId: number, delayMs: number) {
+    if (this.#stopped || this.#timers.has(whatsappId)) return;
+    const timer = setTimeout(() => {
+      this.#timers.delete(whatsappId);
+      this.kick(whatsappId);
+    }, Math.max(0, delayMs));
+    this.#timers.set(whatsappId, timer);
+  }
+
+  async #send(row: OutboxRow, provider: Provider): Promise<Outcome> {
+    const { db, clock } = this.deps;
+    const claimId = crypto.randomUUID();
+    const claimed = await db.updateTable("outbox").set((eb) => ({
+      status: "sending",
+      claimId,
+      attempts: eb("attempts", "+", 1),
+      updatedAt: clock.now().toISOString(),
+    })).where("id", "=", row.id).where("status", "=", "pending").executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return "skipped";
+    const attempts = row.attempts + 1;
+
+    let sent: SentMessage;
+    try {
+      sent = await this.#deliver(row, provider);
+    } catch (error) {
+      const permanent = error instanceof ProviderSendError && error.permanent;
+      if (permanent || attempts >= MAX_ATTEMPTS) {
+        await this.#fail(row, claimId, error);
+        return "failed";
+      }
+      const delay = Math.min(60_000, this.retryBaseMs * 2 ** (attempts - 1));
+      this.#retryAt.set(row.id, Date.now() + delay);
+      const now = clock.now();
+      await db.updateTable("outbox").set({
+        status: "pending",
+        claimId: null,
+        lastError: describe(error),
+        nextAttemptAt: new Date(now.getTime() + delay).toISOString(),
+        updatedAt: now.toISOString(),
+      }).where("id", "=", row.id).where("claimId", "=", claimId).execute();
+      log.warn("outbox: send failed, will retry", {
+        outboxId: row.id,
+        whatsappId: row.whatsappId,
+        attempts,
+        delayMs: delay,
+        error,
+      });
+      return "retry";
+    }
+    this.#retryAt.delete(row.id);
+    await this.#markSent(row, claimId, sent);
+    return "sent";
+  }
+
+  async #deliver(row: OutboxRow, provider: Provider): Promise<SentMessage> {
+    const options = { messageId: row.wid, quotedId: row.quotedWid ?? undefined };
+    if (!row.mediaPath) return await provider.sendText(row.toJid, row.body, options);
+    const data = await readMedia(this.deps.config, row.companyId, row.mediaPath);
+    if (!data) throw new ProviderSendError("media file is missing", { permanent: true });
+    return await provider.sendMedia(row.toJid, {
+      data,
+      mimetype: row.mediaMimetype ?? "application/octet-stream",
+      filename: row.mediaName ?? "file",
+      caption: row.body || undefined,
+      ptt: row.ptt === 1,
+    }, options);
+  }
+
+  async #markSent(row: OutboxRow, claimId: string, sent: SentMessage) {
+    const { db, clock } = this.deps;
+    const now = clock.now().toISOString();
+    const message = await db.transaction().execute(async (trx) => {
+      const marked = await trx.updateTable("outbox").set({
+        status: "sent",
+        sentAt: now,
+        lastError: null,
+        updatedAt: now,
+      }).where("id", "=", row.id).where("claimId", "=", claimId).executeTakeFirst();
+      if (Number(marked.numUpdatedRows) === 0 || row.messageId === null) return undefined;
+      // A provider that ignored our id returns its own: the message takes it, so acks match.
+      return await trx.updateTable("messages").set((eb) => ({
+        wid: sent.id || row.wid,
+        ack: eb.fn("max", [eb.ref("ack"), eb.lit(1)]),
+        dataJson: sent.raw === undefined ? null : safeJson(sent.raw),
+        updatedAt: now,
+      })).where("id", "=", row.messageId).returningAll().executeTakeFirst();
+    });
+    if (message) await this.#publish(message.companyId, message.ticketId, message.id);
+  }
+
+  async #fail(row: OutboxRow, claimId: string, error: unknown) {
+    const { db, clock } = this.deps;
+    const now = clock.now().toISOString();
+    log.error("outbox: send failed for good (ERR_SENDING_WAPP_MSG)", {
+      outboxId: row.id,
+      whatsappId: row.whatsappId,
+      messageId: row.messageId,
+      error,
+    });
+    this.#retryAt.delete(row.id);
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable("outbox").set({
+        status: "failed",
+        lastError: describe(error),
+        updatedAt: now,
+      }).where("id", "=", row.id).where("claimId", "=", claimId).execute();
+      if (row.messageId !== null) {
+        await trx.updateTable("messages").set({
+          sendError: "ERR_SENDING_WAPP_MSG",
+          updatedAt: now,
+        }).where("id", "=", row.messageId).execute();
+      }
+    });
+    if (row.messageId !== null && row.ticketId !== null) {
+      await this.#publish(row.companyId, row.ticketId, row.messageId);
+    }
+  }
+
+  async #publish(companyId: number, ticketId: number, messageId: number) {
+    const { db, hub } = this.deps;
+    const message = await db.selectFrom("messages").selectAll().where("companyId", "=", companyId)
+      .where("id", "=", messageId).executeTakeFirst();
+    const ticket = await loadTicketView(db, companyId, ticketId);
+    if (!message || !ticket) return;
+    const [view] = await messageViews(db, companyId, [message]);
+    publishMessage(hub, "update", view, ticket);
+  }
+}
+
+function describe(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+function safeJson(value: unknown): string | null {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return null;
+  }
+}

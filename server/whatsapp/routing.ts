@@ -1,0 +1,208 @@
+import type { Database } from "../../db/client.ts";
+import type { QueueOption, Whatsapp } from "../../db/schema.ts";
+import { defaultWorkingHours, isWithinHours, parseWorkingHours } from "../queues/hours.ts";
+
+/**
+ * Where a pending ticket goes while nobody attends it (seeds/000 section 3 'Connection', seeds/001
+ * 'Queues' and 'Settings'): the connection's greeting and numbered queue menu, the chosen queue's
+ * chatbot option tree, and working hours. Decides; the caller writes the changes and sends the
+ * replies (through the outbox) in the same transaction as the inbound message.
+ */
+export type RoutingQueue = {
+  id: number;
+  name: string;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  schedules: string;
+};
+
+export type RoutingTicket = {
+  isNew: boolean;
+  status: string;
+  userId: number | null;
+  queueId: number | null;
+  chatbot: number;
+  queueOptionId: number | null;
+  amountUsedBotQueues: number;
+};
+
+export type RoutingChanges = Partial<
+  Pick<RoutingTicket, "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues">
+>;
+
+export type RoutingResult = { changes: RoutingChanges; replies: string[] };
+
+export type RoutingInput = {
+  ticket: RoutingTicket;
+  body: string;
+  whatsapp: Pick<Whatsapp, "greetingMessage" | "outOfHoursMessage" | "maxUseBotQueues">;
+  queues: RoutingQueue[];
+  scheduleType: string;
+  companySchedules: string;
+  now: Date;
+  /** Children of a node of a queue's option tree (parentId null = roots), ordered by option. */
+  options(queueId: number, parentId: number | null): Promise<QueueOption[]>;
+  option(id: number): Promise<QueueOption | undefined>;
+};
+
+/** Goes back one level in an option tree. */
+export const BACK = "#";
+
+function hoursOf(json: string) {
+  const hours = parseWorkingHours(json);
+  return hours.length > 0 ? hours : defaultWorkingHours();
+}
+
+function join(...parts: string[]): string {
+  return parts.map((p) => p.trim()).filter((p) => p.length > 0).join("\n\n");
+}
+
+export function queueMenu(queues: readonly { name: string }[]): string {
+  return queues.map((q, i) => `*${i + 1}* - ${q.name}`).join("\n");
+}
+
+export function optionsMenu(options: readonly QueueOption[], withBack: boolean): string {
+  const lines = options.map((o) => `*${o.option}* - ${o.title}`);
+  if (withBack) lines.push(`*${BACK}* - Voltar`);
+  return lines.join("\n");
+}
+
+/** Orders options by their `option` text as numbers when they are numbers ("2" before "10"). */
+export function sortOptions(options: QueueOption[]): QueueOption[] {
+  return options.sort((a, b) => {
+    const na = Number(a.option), nb = Number(b.option);
+    if (Number.isFinite(na) && Number.isFinite(nb) && na !== nb) return na - nb;
+    return a.option.localeCompare(b.option) || a.id - b.id;
+  });
+}
+
+export async function loadOptions(
+  db: Database,
+  companyId: number,
+  queueId: number,
+  parentId: number | null,
+): Promise<QueueOption[]> {
+  let query = db.selectFrom("queue_options").selectAll().where("companyId", "=", companyId)
+    .where("queueId", "=", queueId);
+  query = parentId === null
+    ? query.where("parentId", "is", null)
+    : query.where("parentId", "=", parentId);
+  return sortOptions(await query.execute());
+}
+
+export async function route(input: RoutingInput): Promise<RoutingResult> {
+  const { ticket, whatsapp, queues, now } = input;
+  const result: RoutingResult = { changes: {}, replies: [] };
+  if (ticket.status !== "pending" || ticket.userId !== null) return result;
+  // Replies are templates: the caller renders {{name}}, {{protocol}} ... once the ticket exists.
+  const text = (t: string) => t;
+  const answer = input.body.trim();
+
+  // Company hours: outside them nobody routes; the contact hears the out-of-hours message.
+  if (input.scheduleType === "company" && !isWithinHours(hoursOf(input.companySchedules), now)) {
+    if (whatsapp.outOfHoursMessage.trim()) result.replies.push(text(whatsapp.outOfHoursMessage));
+    return result;
+  }
+
+  const enterQueue = async (queue: RoutingQueue, intro: string) => {
+    result.changes.queueId = queue.id;
+    result.changes.amountUsedBotQueues = 0;
+    if (input.scheduleType === "queue" && !isWithinHours(hoursOf(queue.schedules), now)) {
+      const message = queue.outOfHoursMessage.trim() || whatsapp.outOfHoursMessage.trim();
+      if (message) result.replies.push(text(message));
+      result.changes.chatbot = 0;
+      return;
+    }
+    const roots = await input.options(queue.id, null);
+    if (roots.length > 0) {
+      result.replies.push(
+        join(text(intro), text(queue.greetingMessage), optionsMenu(roots, false)),
+      );
+      result.changes.chatbot = 1;
+      result.changes.queueOptionId = null;
+      return;
+    }
+    const greeting = join(text(intro), text(queue.greetingMessage));
+    if (greeting) result.replies.push(greeting);
+    result.changes.chatbot = 0;
+  };
+
+  const current = ticket.queueId === null ? undefined : queues.find((q) => q.id === ticket.queueId);
+
+  if (ticket.queueId === null) {
+    if (queues.length === 0) {
+      if (ticket.isNew && whatsapp.greetingMessage.trim()) {
+        result.replies.push(text(whatsapp.greetingMessage));
+      }
+      return result;
+    }
+    if (queues.length === 1) {
+      await enterQueue(queues[0], ticket.isNew ? whatsapp.greetingMessage : "");
+      return result;
+    }
+    const menu = join(text(whatsapp.greetingMessage), queueMenu(queues));
+    if (ticket.isNew) {
+      result.replies.push(menu);
+      result.changes.chatbot = 1;
+      result.changes.amountUsedBotQueues = 0;
+      return result;
+    }
+    const chosen = /^\d+$/.test(answer) ? queues[Number(answer) - 1] : undefined;
+    if (chosen) {
+      await enterQueue(chosen, "");
+      return result;
+    }
+    if (ticket.amountUsedBotQueues < whatsapp.maxUseBotQueues) {
+      result.replies.push(menu);
+      result.changes.amountUsedBotQueues = ticket.amountUsedBotQueues + 1;
+    } else {
+      result.changes.chatbot = 0; // the bot gives up: attendants take the ticket from here
+    }
+    return result;
+  }
+
+  if (!current) return result; // the ticket's queue is no longer on this connection
+  if (ticket.isNew) {
+    await enterQueue(current, whatsapp.greetingMessage);
+    return result;
+  }
+  if (ticket.chatbot !== 1) return result;
+
+  // Walking the queue's option tree: queueOptionId is the node whose children are on offer.
+  const node = ticket.queueOptionId === null ? undefined : await input.option(ticket.queueOptionId);
+  const offered = await input.options(current.id, node?.id ?? null);
+  const menuOf = async (at: QueueOption | undefined) => {
+    const children = await input.options(current.id, at?.id ?? null);
+    return at
+      ? join(text(at.message), optionsMenu(children, true))
+      : join(text(current.greetingMessage), optionsMenu(children, false));
+  };
+  if (answer === BACK && node) {
+    const parent = node.parentId === null ? undefined : await input.option(node.parentId);
+    result.replies.push(await menuOf(parent));
+    result.changes.queueOptionId = parent?.id ?? null;
+    result.changes.amountUsedBotQueues = 0;
+    return result;
+  }
+  const picked = offered.find((o) => o.option.trim() === answer);
+  if (picked) {
+    result.changes.queueOptionId = picked.id;
+    result.changes.amountUsedBotQueues = 0;
+    const children = await input.options(current.id, picked.id);
+    if (children.length > 0) {
+      result.replies.push(join(text(picked.message), optionsMenu(children, true)));
+    } else {
+      // A leaf: its message, then the ticket waits in the queue for an attendant.
+      if (picked.message.trim()) result.replies.push(text(picked.message));
+      result.changes.chatbot = 0;
+    }
+    return result;
+  }
+  if (ticket.amountUsedBotQueues < whatsapp.maxUseBotQueues) {
+    result.replies.push(await menuOf(node));
+    result.changes.amountUsedBotQueues = ticket.amountUsedBotQueues + 1;
+  } else {
+    result.changes.chatbot = 0;
+  }
+  return result;
+}

@@ -1,0 +1,269 @@
+import type { Whatsapp } from "../../db/schema.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
+import { AppError, badRequest, notFound } from "../errors.ts";
+import { log } from "../log.ts";
+import {
+  clearOtherDefaults,
+  countWhatsapps,
+  deleteWhatsapp,
+  existingQueueIds,
+  findWhatsapp,
+  findWhatsappByName,
+  insertWhatsapp,
+  listWhatsapps,
+  queuesOfWhatsapps,
+  setWhatsappQueues,
+  updateWhatsapp,
+} from "./repository.ts";
+import {
+  publishWhatsappDelete,
+  publishWhatsappUpdate,
+  type WhatsappView,
+  whatsappView,
+} from "./view.ts";
+
+/** Editable fields of a connection (seeds/000 sections 3 and 9). */
+export type ConnectionInput = {
+  name?: string;
+  isDefault?: boolean;
+  greetingMessage?: string;
+  complationMessage?: string;
+  outOfHoursMessage?: string;
+  ratingMessage?: string;
+  token?: string;
+  provider?: "beta" | "simulator";
+  timeSendQueue?: number;
+  sendIdQueue?: number;
+  expiresInactiveMessage?: string;
+  expiresTicket?: number;
+  timeUseBotQueues?: number;
+  maxUseBotQueues?: number;
+  queueIds?: number[];
+  promptId?: number | null;
+};
+
+function isAdmin(auth: AuthInfo): boolean {
+  return auth.profile === "admin" || auth.isSuper;
+}
+
+async function viewsOf(deps: AppDeps, auth: AuthInfo, rows: Whatsapp[]): Promise<WhatsappView[]> {
+  const queues = await queuesOfWhatsapps(deps.db, auth.companyId, rows.map((r) => r.id));
+  return rows.map((r) => whatsappView(r, queues.get(r.id) ?? [], { withToken: isAdmin(auth) }));
+}
+
+async function viewOf(deps: AppDeps, auth: AuthInfo, row: Whatsapp): Promise<WhatsappView> {
+  return (await viewsOf(deps, auth, [row]))[0];
+}
+
+async function publishUpdate(deps: AppDeps, row: Whatsapp) {
+  const queues = await queuesOfWhatsapps(deps.db, row.companyId, [row.id]);
+  publishWhatsappUpdate(deps.hub, row, queues.get(row.id) ?? []);
+}
+
+async function requireConnection(deps: AppDeps, auth: AuthInfo, id: number): Promise<Whatsapp> {
+  const row = await findWhatsapp(deps.db, auth.companyId, id);
+  if (!row) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+  return row;
+}
+
+async function checkQueues(deps: AppDeps, auth: AuthInfo, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const found = await existingQueueIds(deps.db, auth.companyId, unique);
+  if (found.length !== unique.length) throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
+}
+
+/** seeds/000 section 8: with more than one queue the greeting (the menu's intro) is required. */
+function checkGreeting(queueCount: number, greeting: string) {
+  if (queueCount > 1 && !greeting.trim()) {
+    throw badRequest(
+      "ERR_WAPP_GREETING_REQUIRED",
+      "Uma mensagem de saudação é obrigatória quando há mais de uma fila",
+    );
+  }
+}
+
+async function checkName(deps: AppDeps, auth: AuthInfo, name: string, exceptId?: number) {
+  const same = await findWhatsappByName(deps.db, auth.companyId, name);
+  if (same && same.id !== exceptId) {
+    throw new AppError(409, "ERR_DUPLICATED_NAME", "Já existe uma conexão com esse nome");
+  }
+}
+
+/** GET /api/whatsapp: the company's connections with their queues. */
+export async function listConnections(deps: AppDeps, auth: AuthInfo): Promise<WhatsappView[]> {
+  return await viewsOf(deps, auth, await listWhatsapps(deps.db, auth.companyId));
+}
+
+/** GET /api/whatsapp/:id. */
+export async function showConnection(deps: AppDeps, auth: AuthInfo, id: number) {
+  return await viewOf(deps, auth, await requireConnection(deps, auth, id));
+}
+
+function scalarFields(input: ConnectionInput) {
+  const fields: Partial<Omit<Whatsapp, "id" | "companyId">> = {};
+  const keys = [
+    "name",
+    "greetingMessage",
+    "complationMessage",
+    "outOfHoursMessage",
+    "ratingMessage",
+    "token",
+    "provider",
+    "timeSendQueue",
+    "sendIdQueue",
+    "expiresInactiveMessage",
+    "expiresTicket",
+    "timeUseBotQueues",
+    "maxUseBotQueues",
+    "promptId",
+  ] as const;
+  for (const key of keys) {
+    if (input[key] !== undefined) (fields as Record<string, unknown>)[key] = input[key];
+  }
+  return fields;
+}
+
+/**
+ * POST /api/whatsapp: the plan's connection limit (ERR_PLAN_LIMIT), the greeting rule, the
+ * first connection becomes the default; the session starts at once (its QR is shown).
+ */
+export async function createConnection(
+  deps: AppDeps,
+  auth: AuthInfo,
+  input: ConnectionInput & { name: string },
+): Promise<WhatsappView> {
+  const { db, clock } = deps;
+  const count = await countWhatsapps(db, auth.companyId);
+  if (auth.plan && count >= auth.plan.connections) {
+    throw new AppError(
+      403,
+      "ERR_PLAN_LIMIT",
+      `O plano permite no máximo ${auth.plan.connections} conexões`,
+    );
+  }
+  const queueIds = [...new Set(input.queueIds ?? [])];
+  await checkQueues(deps, auth, queueIds);
+  if (input.sendIdQueue) await checkQueues(deps, auth, [input.sendIdQueue]);
+  checkGreeting(queueIds.length, input.greetingMessage ?? "");
+  await checkName(deps, auth, input.name);
+  const isDefault = count === 0 || input.isDefault === true;
+  const now = clock.now().toISOString();
+  const row = await db.transaction().execute(async (trx) => {
+    const created = await insertWhatsapp(trx, auth.companyId, {
+      ...scalarFields(input),
+      name: input.name,
+      provider: input.provider ?? "beta",
+      status: "DISCONNECTED",
+      isDefault: isDefault ? 1 : 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (isDefault) await clearOtherDefaults(trx, auth.companyId, created.id, now);
+    await setWhatsappQueues(trx, auth.companyId, created.id, queueIds);
+    return created;
+  });
+  await publishUpdate(deps, row);
+  if (isDefault) await publishOthers(deps, auth, row.id);
+  const started = await deps.sessions.start(auth.companyId, row.id).catch((error) => {
+    log.error("connection created but its session did not start", { whatsappId: row.id, error });
+    return row;
+  });
+  return await viewOf(deps, auth, started);
+}
+
+/** When a connection became the default, the others' rows changed too. */
+async function publishOthers(deps: AppDeps, auth: AuthInfo, exceptId: number) {
+  for (const other of await listWhatsapps(deps.db, auth.companyId)) {
+    if (other.id !== exceptId) await publishUpdate(deps, other);
+  }
+}
+
+/** PUT /api/whatsapp/:id: ERR_NO_OTHER_WHATSAPP (a default must remain), the greeting rule. */
+export async function updateConnection(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  input: ConnectionInput,
+): Promise<WhatsappView> {
+  const { db, clock } = deps;
+  const current = await requireConnection(deps, auth, id);
+  if (input.isDefault === false && current.isDefault === 1) {
+    throw badRequest(
+      "ERR_NO_OTHER_WHATSAPP",
+      "Deve haver uma conexão padrão: escolha outra conexão como padrão",
+    );
+  }
+  const currentQueues = (await queuesOfWhatsapps(db, auth.companyId, [id])).get(id) ?? [];
+  const queueIds = input.queueIds === undefined
+    ? currentQueues.map((q) => q.id)
+    : [...new Set(input.queueIds)];
+  if (input.queueIds !== undefined) await checkQueues(deps, auth, queueIds);
+  if (input.sendIdQueue) await checkQueues(deps, auth, [input.sendIdQueue]);
+  checkGreeting(queueIds.length, input.greetingMessage ?? current.greetingMessage);
+  if (input.name !== undefined) await checkName(deps, auth, input.name, id);
+  const becameDefault = input.isDefault === true && current.isDefault === 0;
+  const now = clock.now().toISOString();
+  const row = await db.transaction().execute(async (trx) => {
+    const updated = await updateWhatsapp(trx, auth.companyId, id, {
+      ...scalarFields(input),
+      ...(becameDefault ? { isDefault: 1 } : {}),
+      updatedAt: now,
+    });
+    if (!updated) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+    if (becameDefault) await clearOtherDefaults(trx, auth.companyId, id, now);
+    if (input.queueIds !== undefined) await setWhatsappQueues(trx, auth.companyId, id, queueIds);
+    return updated;
+  });
+  await publishUpdate(deps, row);
+  if (becameDefault) await publishOthers(deps, auth, id);
+  if (input.provider !== undefined && input.provider !== current.provider) {
+    // Another implementation: the running session (if any) belongs to the old one.
+    await deps.sessions.remove(auth.companyId, id, false);
+    const stopped = await updateWhatsapp(db, auth.companyId, id, {
+      status: "DISCONNECTED",
+      qrcode: "",
+      updatedAt: clock.now().toISOString(),
+    });
+    if (stopped) {
+      await publishUpdate(deps, stopped);
+      return await viewOf(deps, auth, stopped);
+    }
+  }
+  return await viewOf(deps, auth, row);
+}
+
+/**
+ * DELETE /api/whatsapp/:id: the default connection cannot be deleted while others exist
+ * (ERR_NO_OTHER_WHATSAPP: make another one the default first); the session is logged out.
+ */
+export async function deleteConnection(deps: AppDeps, auth: AuthInfo, id: number) {
+  const current = await requireConnection(deps, auth, id);
+  if (current.isDefault === 1 && (await countWhatsapps(deps.db, auth.companyId)) > 1) {
+    throw badRequest(
+      "ERR_NO_OTHER_WHATSAPP",
+      "Deve haver uma conexão padrão: escolha outra conexão como padrão antes de excluir esta",
+    );
+  }
+  await deps.sessions.remove(auth.companyId, id, true);
+  // Tickets and messages keep their history (whatsappId becomes null); the outbox rows go.
+  if (!(await deleteWhatsapp(deps.db, auth.companyId, id))) {
+    throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+  }
+  publishWhatsappDelete(deps.hub, auth.companyId, id);
+}
+
+/** POST/PUT/DELETE /api/whatsappsession/:id. */
+export async function sessionAction(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  action: "start" | "newQr" | "disconnect",
+): Promise<WhatsappView> {
+  await requireConnection(deps, auth, id);
+  const row = action === "start"
+    ? await deps.sessions.start(auth.companyId, id)
+    : action === "newQr"
+    ? await deps.sessions.newQr(auth.companyId, id)
+    : await deps.sessions.disconnect(auth.companyId, id);
+  return await viewOf(deps, auth, row);
+}

@@ -1,0 +1,387 @@
+// @ts-types="./qrcode_types.d.ts"
+import QRCode from "qrcode";
+import type { Database } from "../../db/client.ts";
+import type { Whatsapp, WhatsappsTable } from "../../db/schema.ts";
+import type { Updateable } from "kysely";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { notFound } from "../errors.ts";
+import { log } from "../log.ts";
+import type { Hub } from "../realtime/hub.ts";
+import { InboundPipeline } from "./inbound.ts";
+import { KeyedQueue } from "./keyed_queue.ts";
+import type { OutboxDeps } from "./outbox.ts";
+import { OutboxWorker } from "./outbox_worker.ts";
+import type {
+  DeliveryOutcome,
+  Provider,
+  ProviderContext,
+  ProviderEvent,
+  SessionStatus,
+} from "./provider.ts";
+import type { ProviderRegistry } from "./providers.ts";
+import { findWhatsapp, resetStaleSessions, whatsappsToRestore } from "./repository.ts";
+import { publishSession } from "./view.ts";
+
+export type SessionDeps = {
+  config: Config;
+  db: Database;
+  hub: Hub;
+  clock: Clock;
+  providers: ProviderRegistry;
+};
+
+type Session = {
+  whatsappId: number;
+  companyId: number;
+  provider?: Provider;
+  status: SessionStatus;
+};
+
+/** How long logout may take when a connection is removed before we give up on the phone. */
+const LOGOUT_TIMEOUT_MS = 5000;
+
+/**
+ * One session per connection (seeds/000 section 4 'Connection status'). Starting, restarting
+ * and stopping a connection are serialised per connection; the provider's state events are
+ * persisted on whatsapps (status, qrcode as a data URL, retries, number) and pushed on
+ * `company-<id>-whatsappSession`; its message events go to the inbound pipeline.
+ */
+export class SessionManager {
+  readonly providers: ProviderRegistry;
+  readonly outbox: OutboxWorker;
+  readonly inbound: InboundPipeline;
+  readonly #deps: OutboxDeps;
+  readonly #sessions = new Map<number, Session>();
+  readonly #control = new KeyedQueue();
+  readonly #state = new KeyedQueue();
+  #closing = false;
+
+  constructor(deps: SessionDeps) {
+    this.providers = deps.providers;
+    this.#deps = {
+      config: deps.config,
+      db: deps.db,
+      hub: deps.hub,
+      clock: deps.clock,
+      sessions: this,
+    };
+    this.outbox = new OutboxWorker(this.#deps);
+    this.inbound = new InboundPipeline(this.#deps);
+  }
+
+  /** The running provider of a connection, whatever its state. */
+  provider(whatsappId: number): Provider | undefined {
+    return this.#sessions.get(whatsappId)?.provider;
+  }
+
+  /** The provider only while the connection is CONNECTED (able to send). */
+  connectedProvider(whatsappId: number): Provider | undefined {
+    const session = this.#sessions.get(whatsappId);
+    return session?.status === "CONNECTED" ? session.provider : undefined;
+  }
+
+  status(whatsappId: number): SessionStatus | undefined {
+    return this.#sessions.get(whatsappId)?.status;
+  }
+
+  /** POST /whatsappsession/:id: starts (or restarts, "try again") the connection's session. */
+  start(companyId: number, whatsappId: number): Promise<Whatsapp> {
+    return this.#control.run(String(whatsappId), async () => {
+      const row = await this.#find(companyId, whatsappId);
+      await this.#stop(whatsappId, false);
+      return await this.#start(row);
+    });
+  }
+
+  /** PUT /whatsappsession/:id: forgets the credentials and starts again (a new QR). */
+  newQr(companyId: number, whatsappId: number): Promise<Whatsapp> {
+    return this.#control.run(String(whatsappId), async () => {
+      const row = await this.#find(companyId, whatsappId);
+      await this.#stop(whatsappId, true, row);
+      return await this.#start(row);
+    });
+  }
+
+  /** DELETE /whatsappsession/:id: logs out (unlinks the device); status DISCONNECTED. */
+  disconnect(companyId: number, whatsappId: number): Promise<Whatsapp> {
+    return this.#control.run(String(whatsappId), async () => {
+      const row = await this.#find(companyId, whatsappId);
+      await this.#stop(whatsappId, true, row);
+      return await this.#setState(row.companyId, row.id, {
+        status: "DISCONNECTED",
+        qrcode: "",
+      }) ?? row;
+    });
+  }
+
+  /** Stops a connection's session; with `logout`, also unlinks it (used when it is deleted). */
+  remove(companyId: number, whatsappId: number, logout: boolean): Promise<void> {
+    return this.#control.run(String(whatsappId), async () => {
+      const row = await findWhatsapp(this.#deps.db, companyId, whatsappId);
+      await this.#stop(whatsappId, logout, row);
+    });
+  }
+
+  /**
+   * At boot: interrupted sends go back to pending, shown QR codes are stale, and connections
+   * that were CONNECTED or OPENING are started again.
+   */
+  async restoreAll(): Promise<void> {
+    const { db, hub, clock } = this.#deps;
+    await this.outbox.recover();
+    for (const row of await resetStaleSessions(db, clock.now().toISOString())) {
+      publishSession(hub, row);
+    }
+    for (const row of await whatsappsToRestore(db)) {
+      if (this.#closing) return;
+      await this.start(row.companyId, row.id).catch((error) =>
+        log.error("session restore failed", { whatsappId: row.id, error })
+      );
+    }
+  }
+
+  /** Shutdown: lets sends and inbound work finish, then stops every provider (keeps credentials). */
+  async closeAll(): Promise<void> {
+    this.#closing = true;
+    await this.outbox.stop();
+    await this.#control.drain();
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(
+      sessions.map((s) =>
+        s.provider?.stop().catch((error) =>
+          log.error("provider stop failed", { whatsappId: s.whatsappId, error })
+        )
+      ),
+    );
+    await this.inbound.drain();
+    await this.#state.drain();
+  }
+
+  async #find(companyId: number, whatsappId: number): Promise<Whatsapp> {
+    const row = await findWhatsapp(this.#deps.db, companyId, whatsappId);
+    if (!row) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+    return row;
+  }
+
+  async #start(row: Whatsapp): Promise<Whatsapp> {
+    if (this.#closing) return row;
+    const opening =
+      await this.#setState(row.companyId, row.id, { status: "OPENING", qrcode: "" }) ??
+        row;
+    const factory = this.providers.factory(row.provider);
+    if (!factory) {
+      log.error("WhatsApp provider not available: the connection cannot start", {
+        whatsappId: row.id,
+        companyId: row.companyId,
+        provider: row.provider,
+      });
+      return await this.#setState(row.companyId, row.id, { status: "DISCONNECTED" }) ?? opening;
+    }
+    const session: Session = { whatsappId: row.id, companyId: row.companyId, status: "OPENING" };
+    try {
+      session.provider = factory(this.#context(session), this.#deps);
+      this.#sessions.set(row.id, session);
+      await session.provider.start();
+    } catch (error) {
+      log.error("WhatsApp session failed to start", { whatsappId: row.id, error });
+      if (this.#sessions.get(row.id) === session) this.#sessions.delete(row.id);
+      await session.provider?.stop().catch(() => {});
+      return await this.#setState(row.companyId, row.id, { status: "DISCONNECTED", qrcode: "" }) ??
+        opening;
+    }
+    return await findWhatsapp(this.#deps.db, row.companyId, row.id) ?? opening;
+  }
+
+  /** Stops the running provider; with `logout` also forgets its credentials (even if not running). */
+  async #stop(whatsappId: number, logout: boolean, row?: Whatsapp) {
+    const session = this.#sessions.get(whatsappId);
+    this.#sessions.delete(whatsappId);
+    let provider = session?.provider;
+    if (!provider && logout && row) {
+      // Credentials outlive a session (restart, crash): a fresh provider instance clears them.
+      const factory = this.providers.factory(row.provider);
+      const idle: Session = { whatsappId, companyId: row.companyId, status: "DISCONNECTED" };
+      try {
+        provider = factory?.(this.#context(idle), this.#deps);
+      } catch (error) {
+        log.error("provider could not be created to log out", { whatsappId, error });
+      }
+    }
+    if (!provider) return;
+    try {
+      if (logout) await withTimeout(provider.logout(), LOGOUT_TIMEOUT_MS);
+    } catch (error) {
+      log.warn("provider logout failed", { whatsappId, error });
+    }
+    try {
+      await provider.stop();
+    } catch (error) {
+      log.warn("provider stop failed", { whatsappId, error });
+    }
+  }
+
+  #context(session: Session): ProviderContext {
+    const deliver = (event: ProviderEvent) => this.#dispatch(session, event);
+    return {
+      whatsappId: session.whatsappId,
+      companyId: session.companyId,
+      emit: (event) => {
+        deliver(event).catch((error) =>
+          log.error("provider event failed", {
+            whatsappId: session.whatsappId,
+            type: (event as { type?: unknown })?.type,
+            error,
+          })
+        );
+      },
+      deliver,
+      getStoredMessage: (id) => this.#storedMessage(session, id),
+    };
+  }
+
+  #dispatch(session: Session, event: ProviderEvent): Promise<DeliveryOutcome> {
+    if (this.#closing) return Promise.resolve({ ignored: "shutting down" });
+    const type = (event as { type?: unknown } | null)?.type;
+    switch (type) {
+      case "qr":
+      case "pairingCode":
+      case "status":
+      case "connected":
+      case "loggedOut":
+        return this.#state.run(
+          String(session.whatsappId),
+          () => this.#onState(session, event),
+        );
+      case "message":
+      case "ack":
+      case "edit":
+      case "revoke":
+      case "call":
+      case "contact":
+        return this.inbound.handle(
+          { id: session.whatsappId, companyId: session.companyId },
+          event,
+        );
+      default:
+        log.warn("malformed provider event ignored", { whatsappId: session.whatsappId, type });
+        return Promise.resolve({ ignored: "malformed event" });
+    }
+  }
+
+  async #onState(session: Session, event: ProviderEvent): Promise<DeliveryOutcome> {
+    // Events of a provider that was stopped or replaced must not overwrite the current state.
+    if (this.#sessions.get(session.whatsappId) !== session) return { ignored: "stale session" };
+    const { companyId, whatsappId } = session;
+    switch (event.type) {
+      case "qr": {
+        if (typeof event.qr !== "string" || event.qr.length === 0) {
+          log.warn("malformed qr event ignored", { whatsappId });
+          return { ignored: "malformed event" };
+        }
+        const image = await QRCode.toDataURL(event.qr);
+        if (this.#sessions.get(whatsappId) !== session) return { ignored: "stale session" };
+        session.status = "qrcode";
+        await this.#setState(companyId, whatsappId, { status: "qrcode", qrcode: image }, true);
+        return {};
+      }
+      case "pairingCode": {
+        session.status = "PAIRING";
+        await this.#setState(
+          companyId,
+          whatsappId,
+          { status: "PAIRING", qrcode: "" },
+          false,
+          event.code,
+        );
+        return {};
+      }
+      case "status": {
+        const status = event.status;
+        if (!STATUSES.has(status)) {
+          log.warn("unknown session status ignored", { whatsappId, status });
+          return { ignored: "malformed event" };
+        }
+        if (event.reason) log.info("session status", { whatsappId, status, reason: event.reason });
+        session.status = status;
+        await this.#setState(
+          companyId,
+          whatsappId,
+          status === "qrcode" ? { status } : { status, qrcode: "" },
+        );
+        if (status === "CONNECTED") this.outbox.kick(whatsappId);
+        return {};
+      }
+      case "connected": {
+        session.status = "CONNECTED";
+        await this.#setState(companyId, whatsappId, {
+          status: "CONNECTED",
+          qrcode: "",
+          retries: 0,
+          number: typeof event.number === "string" && event.number ? event.number : null,
+        });
+        log.info("WhatsApp connected", { whatsappId });
+        this.outbox.kick(whatsappId);
+        return {};
+      }
+      case "loggedOut": {
+        log.info("WhatsApp logged out from the phone", { whatsappId });
+        this.#sessions.delete(whatsappId);
+        await session.provider?.stop().catch(() => {});
+        await this.#setState(companyId, whatsappId, { status: "DISCONNECTED", qrcode: "" });
+        return {};
+      }
+      default:
+        return { ignored: "malformed event" };
+    }
+  }
+
+  /** Persists and pushes the session state; `countRetry` adds one to retries (a new QR). */
+  async #setState(
+    companyId: number,
+    whatsappId: number,
+    patch: Omit<Updateable<WhatsappsTable>, "id" | "companyId">,
+    countRetry = false,
+    pairingCode?: string,
+  ): Promise<Whatsapp | undefined> {
+    const { db, hub, clock } = this.#deps;
+    const row = await db.updateTable("whatsapps").set((eb) => ({
+      ...patch,
+      ...(countRetry ? { retries: eb("retries", "+", 1) } : {}),
+      updatedAt: clock.now().toISOString(),
+    })).where("companyId", "=", companyId).where("id", "=", whatsappId).returningAll()
+      .executeTakeFirst();
+    if (row) publishSession(hub, row, pairingCode);
+    return row;
+  }
+
+  async #storedMessage(session: Session, id: string): Promise<unknown | undefined> {
+    const row = await this.#deps.db.selectFrom("messages").select(["dataJson"])
+      .where("whatsappId", "=", session.whatsappId).where("wid", "=", id)
+      .where("companyId", "=", session.companyId).executeTakeFirst();
+    if (!row?.dataJson) return undefined;
+    try {
+      return JSON.parse(row.dataJson);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+const STATUSES = new Set<string>([
+  "qrcode",
+  "PAIRING",
+  "OPENING",
+  "CONNECTED",
+  "DISCONNECTED",
+  "TIMEOUT",
+]);
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

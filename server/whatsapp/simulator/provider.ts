@@ -1,0 +1,311 @@
+import { AppError } from "../../errors.ts";
+import { log } from "../../log.ts";
+import { groupOf, lidOf, newMessageId, phoneOf } from "../jid.ts";
+import {
+  type Ack,
+  type DeliveryOutcome,
+  type InboundMessage,
+  type OutboundMedia,
+  type Provider,
+  type ProviderContext,
+  ProviderSendError,
+  type SendOptions,
+  type SentMessage,
+} from "../provider.ts";
+import type { ProviderDeps } from "../providers.ts";
+import { type SimulatorNetwork, simulatorNumber } from "./network.ts";
+
+type State = "idle" | "waiting" | "connected";
+
+/** What a simulated phone sends to the connection. */
+export type SimulatedMessage = {
+  /** The chat: the contact's phone JID, their LID JID, or a group JID. */
+  chatJid: string;
+  phoneJid?: string;
+  lidJid?: string;
+  participantJid?: string;
+  pushName?: string;
+  body: string;
+  mediaType?: InboundMessage["mediaType"];
+  media?: { data: Uint8Array; mimetype: string; filename?: string };
+  quotedId?: string;
+  id?: string;
+  fromMe?: boolean;
+};
+
+/**
+ * The simulator's side of a connection: a Provider like Baileys, plus the phone-side actions the
+ * network routes call. Sends are idempotent by WhatsApp id (simulator_sent's unique key), so an
+ * outbox resend after a crash is recognised instead of delivered twice.
+ */
+export class SimulatorProvider implements Provider {
+  readonly kind = "simulator" as const;
+  #state: State = "idle";
+  #qr = "";
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #work = new Set<Promise<unknown>>();
+  /** Calls this connection declined (setting `call` disabled), newest last. */
+  readonly rejectedCalls: { id: string; from: string; at: string }[] = [];
+
+  constructor(
+    private readonly ctx: ProviderContext,
+    private readonly deps: ProviderDeps,
+    private readonly network: SimulatorNetwork,
+  ) {}
+
+  get whatsappId(): number {
+    return this.ctx.whatsappId;
+  }
+
+  get state(): State {
+    return this.#state;
+  }
+
+  get qr(): string {
+    return this.#qr;
+  }
+
+  async start(): Promise<void> {
+    this.network.attach(this);
+    const linked = await this.deps.db.selectFrom("simulator_sessions").select(["number"])
+      .where("whatsappId", "=", this.whatsappId).executeTakeFirst();
+    if (linked) {
+      this.#state = "connected";
+      await this.ctx.deliver({ type: "connected", number: linked.number });
+      await this.#resumeAcks();
+      return;
+    }
+    this.#state = "waiting";
+    this.#qr = `balcao-simulator:${this.whatsappId}:${crypto.randomUUID()}`;
+    await this.ctx.deliver({ type: "qr", qr: this.#qr });
+  }
+
+  async stop(): Promise<void> {
+    this.#state = "idle";
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.network.detach(this);
+    while (this.#work.size > 0) await Promise.all([...this.#work]);
+  }
+
+  async logout(): Promise<void> {
+    await this.deps.db.deleteFrom("simulator_sessions").where("whatsappId", "=", this.whatsappId)
+      .execute();
+    await this.stop();
+  }
+
+  async requestPairingCode(_phoneNumber: string): Promise<string> {
+    if (this.#state !== "waiting") throw new Error("pairing is only possible while waiting");
+    const code = Array.from(
+      crypto.getRandomValues(new Uint8Array(8)),
+      (b) => "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"[b % 32],
+    ).join("");
+    await this.ctx.deliver({ type: "pairingCode", code });
+    return code;
+  }
+
+  sendText(toJid: string, text: string, options?: SendOptions): Promise<SentMessage> {
+    return this.#send(toJid, { body: text }, options);
+  }
+
+  sendMedia(toJid: string, media: OutboundMedia, options?: SendOptions): Promise<SentMessage> {
+    return this.#send(toJid, { body: media.caption ?? "", media }, options);
+  }
+
+  async deleteForEveryone(chatJid: string, messageId: string, _fromMe: boolean): Promise<void> {
+    this.#assertConnected();
+    await this.deps.db.updateTable("simulator_sent").set({
+      deleted: 1,
+      updatedAt: this.deps.clock.now().toISOString(),
+    }).where("whatsappId", "=", this.whatsappId).where("wid", "=", messageId)
+      .where("toJid", "=", chatJid).execute();
+  }
+
+  /** Numbers of 10 to 15 digits are "on WhatsApp" in the simulator; others are not. */
+  checkNumber(number: string): Promise<{ exists: boolean; jid?: string }> {
+    this.#assertConnected();
+    const digits = number.replace(/\D/g, "");
+    const exists = digits.length >= 10 && digits.length <= 15;
+    return Promise.resolve(exists ? { exists, jid: `${digits}@s.whatsapp.net` } : { exists });
+  }
+
+  profilePictureUrl(jid: string): Promise<string | undefined> {
+    return Promise.resolve(this.network.avatars.get(jid));
+  }
+
+  rejectCall(callId: string, fromJid: string): Promise<void> {
+    this.rejectedCalls.push({ id: callId, from: fromJid, at: this.deps.clock.now().toISOString() });
+    return Promise.resolve();
+  }
+
+  // ---- the phone side (used by the /api/simulator routes and tests) ----
+
+  /** "Scans" the QR (or confirms the pairing code): the device is linked and connects. */
+  async scan(): Promise<string> {
+    if (this.#state !== "waiting") {
+      throw new AppError(409, "ERR_WAPP_NOT_INITIALIZED", "Nenhum QR code aguardando leitura");
+    }
+    const number = simulatorNumber(this.whatsappId);
+    await this.deps.db.insertInto("simulator_sessions").values({
+      whatsappId: this.whatsappId,
+      companyId: this.ctx.companyId,
+      number,
+      linkedAt: this.deps.clock.now().toISOString(),
+    }).onConflict((oc) => oc.column("whatsappId").doUpdateSet({ number })).execute();
+    this.#state = "connected";
+    this.#qr = "";
+    await this.ctx.deliver({ type: "connected", number });
+    return number;
+  }
+
+  /** The phone unlinks the device (like removing it in WhatsApp's linked devices). */
+  async unlink(): Promise<void> {
+    await this.deps.db.deleteFrom("simulator_sessions").where("whatsappId", "=", this.whatsappId)
+      .execute();
+    this.#state = "idle";
+    await this.ctx.deliver({ type: "loggedOut" });
+  }
+
+  /** Delivers a message from a phone; resolves when the connection stored it (the receipt). */
+  receive(input: SimulatedMessage): Promise<DeliveryOutcome> {
+    this.#assertPhoneReachable();
+    const media = input.media;
+    const message: InboundMessage = {
+      id: input.id ?? `SIM${newMessageId().slice(4)}`,
+      chatJid: input.chatJid,
+      isGroup: groupOf(input.chatJid) !== undefined,
+      fromMe: input.fromMe === true,
+      participantJid: input.participantJid,
+      phoneJid: input.phoneJid,
+      lidJid: input.lidJid,
+      pushName: input.pushName,
+      timestamp: this.deps.clock.now(),
+      body: input.body,
+      mediaType: input.mediaType,
+      media: media && {
+        mimetype: media.mimetype,
+        filename: media.filename,
+        size: media.data.byteLength,
+        download: () => Promise.resolve(media.data),
+      },
+      quotedId: input.quotedId,
+      origin: "notify",
+    };
+    return this.ctx.deliver({ type: "message", message });
+  }
+
+  edit(chatJid: string, id: string, body: string): Promise<DeliveryOutcome> {
+    this.#assertPhoneReachable();
+    return this.ctx.deliver({ type: "edit", id, chatJid, body });
+  }
+
+  revoke(chatJid: string, id: string): Promise<DeliveryOutcome> {
+    this.#assertPhoneReachable();
+    return this.ctx.deliver({ type: "revoke", id, chatJid });
+  }
+
+  call(fromJid: string, isVideo: boolean, id?: string): Promise<DeliveryOutcome> {
+    this.#assertPhoneReachable();
+    return this.ctx.deliver({
+      type: "call",
+      id: id ?? `CALL${newMessageId().slice(4)}`,
+      from: fromJid,
+      isVideo,
+      status: "offer",
+    });
+  }
+
+  /** The contact reads what the connection sent them (all, or the given ids): ack 3. */
+  async read(chatJid: string, ids?: string[]): Promise<number> {
+    this.#assertPhoneReachable();
+    let query = this.deps.db.selectFrom("simulator_sent").select(["wid", "toJid"])
+      .where("whatsappId", "=", this.whatsappId).where("toJid", "=", chatJid)
+      .where("ack", "<", 3);
+    if (ids && ids.length > 0) query = query.where("wid", "in", ids);
+    const rows = await query.execute();
+    for (const row of rows) await this.#ack(row.wid, row.toJid, 3);
+    return rows.length;
+  }
+
+  // ---- internals ----
+
+  #assertConnected() {
+    if (this.#state !== "connected") {
+      throw new ProviderSendError("simulator connection is not connected", { permanent: false });
+    }
+  }
+
+  #assertPhoneReachable() {
+    if (this.#state !== "connected") {
+      throw new AppError(409, "ERR_WAPP_NOT_INITIALIZED", "A conexão não está conectada");
+    }
+  }
+
+  async #send(
+    toJid: string,
+    content: { body: string; media?: OutboundMedia },
+    options?: SendOptions,
+  ): Promise<SentMessage> {
+    this.#assertConnected();
+    if (!phoneOf(toJid) && !lidOf(toJid) && !groupOf(toJid)) {
+      throw new ProviderSendError(`invalid recipient ${toJid}`, { permanent: true });
+    }
+    const now = this.deps.clock.now();
+    const wid = options?.messageId ?? newMessageId();
+    // simulator_sent_wid (whatsappId, wid): a resend under the same id is the same message.
+    const inserted = await this.deps.db.insertInto("simulator_sent").values({
+      companyId: this.ctx.companyId,
+      whatsappId: this.whatsappId,
+      wid,
+      toJid,
+      body: content.body,
+      mediaMimetype: content.media?.mimetype ?? null,
+      mediaName: content.media?.filename ?? null,
+      mediaSize: content.media?.data.byteLength ?? null,
+      ptt: content.media?.ptt ? 1 : 0,
+      quotedId: options?.quotedId ?? null,
+      ack: 1,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    }).onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
+    if (inserted) this.#scheduleAcks(wid, toJid, 1);
+    return { id: wid, timestamp: now };
+  }
+
+  #scheduleAcks(wid: string, toJid: string, from: number) {
+    let delay = 0;
+    for (let ack = from + 1; ack <= 3; ack++) {
+      delay += this.network.ackDelayMs;
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        this.#track(this.#ack(wid, toJid, ack as Ack));
+      }, delay);
+      this.#timers.add(timer);
+    }
+  }
+
+  async #resumeAcks() {
+    const rows = await this.deps.db.selectFrom("simulator_sent").select(["wid", "toJid", "ack"])
+      .where("whatsappId", "=", this.whatsappId).where("ack", "<", 3).execute();
+    for (const row of rows) this.#scheduleAcks(row.wid, row.toJid, row.ack);
+  }
+
+  async #ack(wid: string, toJid: string, ack: Ack) {
+    if (this.#state !== "connected") return;
+    const updated = await this.deps.db.updateTable("simulator_sent").set({
+      ack,
+      updatedAt: this.deps.clock.now().toISOString(),
+    }).where("whatsappId", "=", this.whatsappId).where("wid", "=", wid).where("ack", "<", ack)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) {
+      this.ctx.emit({ type: "ack", id: wid, chatJid: toJid, ack });
+    }
+  }
+
+  #track(work: Promise<unknown>) {
+    const tracked = work.catch((error) =>
+      log.warn("simulator ack failed", { whatsappId: this.whatsappId, error })
+    ).finally(() => this.#work.delete(tracked));
+    this.#work.add(tracked);
+  }
+}

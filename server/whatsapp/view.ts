@@ -1,0 +1,124 @@
+import type { Whatsapp } from "../../db/schema.ts";
+import type { Hub } from "../realtime/hub.ts";
+import type { WhatsappQueue } from "./repository.ts";
+
+/** A connection as the API answers it (seeds/000 section 3 'Connection'). */
+export type WhatsappView = {
+  id: number;
+  companyId: number;
+  name: string;
+  status: string;
+  qrcode: string;
+  retries: number;
+  number: string | null;
+  isDefault: boolean;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  /** Only admins read the connection's API token; events never carry it. */
+  token?: string;
+  provider: string;
+  timeSendQueue: number;
+  sendIdQueue: number;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  promptId: number | null;
+  queues: WhatsappQueue[];
+  queueIds: number[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+export function whatsappView(
+  w: Whatsapp,
+  queues: WhatsappQueue[],
+  options: { withToken: boolean },
+): WhatsappView {
+  const view: WhatsappView = {
+    id: w.id,
+    companyId: w.companyId,
+    name: w.name,
+    status: w.status,
+    qrcode: w.qrcode,
+    retries: w.retries,
+    number: w.number,
+    isDefault: w.isDefault === 1,
+    greetingMessage: w.greetingMessage,
+    complationMessage: w.complationMessage,
+    outOfHoursMessage: w.outOfHoursMessage,
+    ratingMessage: w.ratingMessage,
+    provider: w.provider,
+    timeSendQueue: w.timeSendQueue,
+    sendIdQueue: w.sendIdQueue,
+    expiresInactiveMessage: w.expiresInactiveMessage,
+    expiresTicket: w.expiresTicket,
+    timeUseBotQueues: w.timeUseBotQueues,
+    maxUseBotQueues: w.maxUseBotQueues,
+    promptId: w.promptId,
+    queues,
+    queueIds: queues.map((q) => q.id),
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+  };
+  if (options.withToken) view.token = w.token;
+  return view;
+}
+
+/** The session part pushed on `company-<id>-whatsappSession` (status, QR image, retries). */
+export type SessionView = {
+  id: number;
+  name: string;
+  status: string;
+  qrcode: string;
+  retries: number;
+  number: string | null;
+  provider: string;
+  isDefault: boolean;
+  updatedAt: string;
+  /** Only while status is PAIRING: the code to type on the phone. */
+  pairingCode?: string;
+};
+
+export function sessionView(w: Whatsapp, pairingCode?: string): SessionView {
+  const view: SessionView = {
+    id: w.id,
+    name: w.name,
+    status: w.status,
+    qrcode: w.qrcode,
+    retries: w.retries,
+    number: w.number,
+    provider: w.provider,
+    isDefault: w.isDefault === 1,
+    updatedAt: w.updatedAt,
+  };
+  if (pairingCode) view.pairingCode = pairingCode;
+  return view;
+}
+
+/** `company-<id>-whatsapp` {action: "update", whatsapp} to the whole company (no token). */
+export function publishWhatsappUpdate(hub: Hub, w: Whatsapp, queues: WhatsappQueue[]) {
+  hub.publish(w.companyId, "whatsapp", {
+    action: "update",
+    whatsapp: whatsappView(w, queues, { withToken: false }),
+  });
+}
+
+/** `company-<id>-whatsapp` {action: "delete", whatsappId}. */
+export function publishWhatsappDelete(hub: Hub, companyId: number, whatsappId: number) {
+  hub.publish(companyId, "whatsapp", {
+    action: "delete",
+    whatsappId,
+    whatsapp: { id: whatsappId },
+  });
+}
+
+/** `company-<id>-whatsappSession` {action: "update", session}. */
+export function publishSession(hub: Hub, w: Whatsapp, pairingCode?: string) {
+  hub.publish(w.companyId, "whatsappSession", {
+    action: "update",
+    session: sessionView(w, pairingCode),
+  });
+}
