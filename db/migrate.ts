@@ -9,6 +9,9 @@ import * as m0001 from "./migrations/0001_create_core.ts";
 import * as m0002 from "./migrations/0002_add_ticket_rating_flag.ts";
 import * as m0010 from "./migrations/0010_create_outbox.ts";
 import * as m0020 from "./migrations/0020_create_baileys_auth.ts";
+import * as m0030 from "./migrations/0030_rebuild_message_search.ts";
+import * as m0031 from "./migrations/0031_add_ticket_list_indexes.ts";
+import * as m0032 from "./migrations/0032_create_ticket_counts.ts";
 import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 
 const migrations: Record<string, Migration> = {
@@ -16,6 +19,9 @@ const migrations: Record<string, Migration> = {
   "0002_add_ticket_rating_flag": m0002,
   "0010_create_outbox": m0010,
   "0020_create_baileys_auth": m0020,
+  "0030_rebuild_message_search": m0030,
+  "0031_add_ticket_list_indexes": m0031,
+  "0032_create_ticket_counts": m0032,
   "0040_add_admin_indexes": m0040,
 };
 

@@ -326,6 +326,15 @@ export interface BaileysAuthTable {
   updatedAt: string;
 }
 
+/** 0032: tickets per (company, status, queue, user), kept by triggers; 0 stands for "none". */
+export interface TicketCountsTable {
+  companyId: number;
+  status: string;
+  queueId: number;
+  userId: number;
+  n: number;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -341,6 +350,7 @@ export interface DB {
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;
   tickets: TicketsTable;
+  ticket_counts: TicketCountsTable;
   messages: MessagesTable;
   ticket_notes: TicketNotesTable;
   tags: TagsTable;

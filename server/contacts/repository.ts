@@ -15,7 +15,7 @@ function phrase(term: string): string {
  * cannot answer) fall back to LIKE over the company's contacts. Digits typed with punctuation
  * ("(13) 9123") are also matched against the stored digits.
  */
-function searchFilter(search: string | undefined) {
+export function searchFilter(search: string | undefined) {
   const term = search?.trim() ?? "";
   if (!term) return undefined;
   const digits = term.replace(/\D/g, "");

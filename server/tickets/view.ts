@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { jsonRows } from "../../db/json_rows.ts";
 import type { Message } from "../../db/schema.ts";
 
 /** A ticket as the API and the socket answer it (seeds/000 section 3 'Ticket'). */
@@ -34,14 +36,79 @@ export type TicketView = {
   updatedAt: string;
 };
 
-/** Loads views for ticket ids of one company in two queries (rows + tags); keeps the given order. */
+const VIEW_COLUMNS = [
+  "id",
+  "uuid",
+  "status",
+  "contactId",
+  "userId",
+  "queueId",
+  "whatsappId",
+  "isGroup",
+  "chatbot",
+  "useIntegration",
+  "integrationId",
+  "promptId",
+  "lastMessage",
+  "unreadMessages",
+  "companyId",
+  "createdAt",
+  "updatedAt",
+  "contactName",
+  "contactNumber",
+  "contactEmail",
+  "contactPic",
+  "contactIsGroup",
+  "userName",
+  "queueName",
+  "queueColor",
+  "whatsappName",
+  "whatsappStatus",
+  "tags",
+] as const;
+
+type ViewRow = {
+  id: number;
+  uuid: string;
+  status: TicketView["status"];
+  contactId: number;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+  isGroup: number;
+  chatbot: number;
+  useIntegration: number;
+  integrationId: number | null;
+  promptId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+  contactName: string;
+  contactNumber: string;
+  contactEmail: string;
+  contactPic: string;
+  contactIsGroup: number;
+  userName: string | null;
+  queueName: string | null;
+  queueColor: string | null;
+  whatsappName: string | null;
+  whatsappStatus: string | null;
+  tags: TicketView["tags"];
+};
+
+/**
+ * Loads views for ticket ids of one company in ONE query (rows with their tags, fetched as a
+ * single JSON cell: db/json_rows.ts); keeps the given order.
+ */
 export async function loadTicketViews(
   db: Database,
   companyId: number,
   ids: readonly number[],
 ): Promise<TicketView[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom("tickets as t")
+  const query = db.selectFrom("tickets as t")
     .innerJoin("contacts as c", "c.id", "t.contactId")
     .leftJoin("users as u", "u.id", "t.userId")
     .leftJoin("queues as q", "q.id", "t.queueId")
@@ -74,20 +141,17 @@ export async function loadTicketViews(
       "q.color as queueColor",
       "w.name as whatsappName",
       "w.status as whatsappStatus",
+      // JSON text, embedded as an array by jsonRows (its jsonColumns).
+      sql<TicketView["tags"]>`(SELECT json_group_array(json_object(
+        'id', g.id, 'name', g.name, 'color', g.color) ORDER BY g.name)
+        FROM ticket_tags tt JOIN tags g ON g.id = tt.tagId
+        WHERE tt.ticketId = t.id AND tt.companyId = t.companyId)`.as("tags"),
     ])
-    .where("t.companyId", "=", companyId)
-    .where("t.id", "in", ids)
-    .execute();
-  const tags = await db.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
-    .select(["tt.ticketId", "g.id", "g.name", "g.color"])
-    .where("tt.companyId", "=", companyId).where("tt.ticketId", "in", ids).orderBy("g.name")
-    .execute();
-  const tagsByTicket = new Map<number, TicketView["tags"]>();
-  for (const tag of tags) {
-    const list = tagsByTicket.get(tag.ticketId) ?? [];
-    list.push({ id: tag.id, name: tag.name, color: tag.color });
-    tagsByTicket.set(tag.ticketId, list);
-  }
+    // "+": the ids drive (rowid lookups); without statistics SQLite would otherwise walk every
+    // ticket of the company through an index that starts with companyId.
+    .where(sql<boolean>`+t.companyId = ${companyId}`)
+    .where("t.id", "in", ids);
+  const rows = await jsonRows<ViewRow>(db, query, VIEW_COLUMNS, ["tags"]);
   const byId = new Map<number, TicketView>();
   for (const r of rows) {
     byId.set(r.id, {
@@ -113,7 +177,7 @@ export async function loadTicketViews(
       whatsapp: r.whatsappId !== null && r.whatsappName !== null
         ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
         : null,
-      tags: tagsByTicket.get(r.id) ?? [],
+      tags: r.tags ?? [],
       isGroup: r.isGroup === 1,
       chatbot: r.chatbot === 1,
       useIntegration: r.useIntegration === 1,
@@ -164,7 +228,7 @@ export function mediaUrlOf(message: Pick<Message, "id" | "mediaUrl">): string | 
   return message.mediaUrl ? `/api/messages/${message.id}/media` : null;
 }
 
-function baseView(m: Message): Omit<MessageView, "quotedMsg"> {
+function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
   return {
     id: m.id,
     wid: m.wid,
@@ -185,17 +249,20 @@ function baseView(m: Message): Omit<MessageView, "quotedMsg"> {
   };
 }
 
+/** A message row as views need it: the provider's raw payload (dataJson) is never read. */
+export type MessageRow = Omit<Message, "dataJson">;
+
 /** Views for message rows of one company, with their quoted messages loaded in one query. */
 export async function messageViews(
   db: Database,
   companyId: number,
-  rows: readonly Message[],
+  rows: readonly MessageRow[],
 ): Promise<MessageView[]> {
   const quotedIds = [
     ...new Set(rows.map((m) => m.quotedMsgId).filter((id): id is number => id !== null)),
   ];
   const quoted = quotedIds.length === 0 ? [] : await db.selectFrom("messages").selectAll()
-    .where("companyId", "=", companyId).where("id", "in", quotedIds).execute();
+    .where(sql<boolean>`+companyId = ${companyId}`).where("id", "in", quotedIds).execute();
   const quotedById = new Map(quoted.map((q) => [q.id, baseView(q)]));
   return rows.map((m) => ({
     ...baseView(m),

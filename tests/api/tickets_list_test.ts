@@ -235,3 +235,60 @@ Deno.test("tickets list - notifications: never groups; allTicket adds pending ti
       false,
     );
   }));
+
+Deno.test("tickets list - counts kept by triggers match the tickets through every change", () =>
+  withApp(async (t) => {
+    const { a, b } = await twoCompanies(t);
+    const s = await scene(t, a);
+    const carla = await createUser(t, a.id, { name: "Carla", email: "carla@alpha.test" });
+    const created: number[] = [];
+    for (let i = 0; i < 44; i++) {
+      const contact = await addContact(t, a.id, `C${i}`, `55110000${String(i).padStart(4, "0")}`);
+      const ticket = await addTicket(t, a.id, {
+        contactId: contact,
+        queueId: i % 3 === 0 ? null : i % 3 === 1 ? s.q1 : s.q2,
+        status: i % 4 === 0 ? "open" : "pending",
+        userId: i % 4 === 0 ? (i % 8 === 0 ? a.user.id : carla.id) : null,
+      });
+      created.push(ticket.id);
+    }
+    const bContact = await addContact(t, b.id, "B", "5511000099999");
+    await addTicket(t, b.id, { contactId: bContact, status: "open", userId: b.user.id });
+    // Accept, transfer, resolve, delete; then a user is deleted (tickets' userId set to NULL).
+    await t.request("PUT", `/api/tickets/${created[1]}`, {
+      token: a.admin.token,
+      body: { action: "accept" },
+    });
+    await t.request("PUT", `/api/tickets/${created[2]}`, {
+      token: a.admin.token,
+      body: { action: "transfer", queueId: s.q1, userId: carla.id },
+    });
+    await t.request("PUT", `/api/tickets/${created[0]}`, {
+      token: a.admin.token,
+      body: { status: "closed" },
+    });
+    await t.request("DELETE", `/api/tickets/${created[3]}`, { token: a.admin.token });
+    await t.deps.db.deleteFrom("users").where("id", "=", carla.id).execute();
+
+    const counters = await t.deps.db.selectFrom("ticket_counts").selectAll().where("n", ">", 0)
+      .orderBy(["companyId", "status", "queueId", "userId"]).execute();
+    const actual = await t.deps.db.selectFrom("tickets")
+      .select((eb) => [
+        "companyId",
+        "status",
+        eb.fn.coalesce("queueId", eb.lit(0)).as("queueId"),
+        eb.fn.coalesce("userId", eb.lit(0)).as("userId"),
+        eb.fn.countAll<number>().as("n"),
+      ])
+      .groupBy(["companyId", "status", "queueId", "userId"])
+      .orderBy(["companyId", "status", "queueId", "userId"]).execute();
+    assert.deepEqual(counters, actual);
+
+    // And the API's counts (first pages of 40) equal counting the rows.
+    const pending = await list(t, a.admin.token, { status: "pending", showAll: "true" });
+    const pendingRows = await t.deps.db.selectFrom("tickets").select("id")
+      .where("companyId", "=", a.id).where("status", "=", "pending").execute();
+    assert.equal(pending.count, pendingRows.length);
+    const userView = await list(t, a.user.token, { status: "pending" });
+    assert.equal(userView.count, userView.tickets.length);
+  }));
