@@ -5,6 +5,7 @@ import { createApp } from "./server/app.ts";
 import { startHeartbeat } from "./server/realtime/socket.ts";
 import { announceFirstStart } from "./server/seed.ts";
 import { log } from "./server/log.ts";
+import { startScheduleJob } from "./jobs/schedules.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -37,6 +38,8 @@ const server = Deno.serve(
 // WhatsApp sessions that were connected come back once the app can serve their events;
 // closeDeps (on SIGTERM) stops them after in-flight sends and messages are written.
 deps.sessions.restoreAll().catch((error) => log.error("session restore failed", { error }));
+// Jobs tick on croner; their state is in the database (DESIGN 'Jobs').
+const stopSchedules = startScheduleJob(deps);
 
 let stopping = false;
 async function shutdown(signal: string) {

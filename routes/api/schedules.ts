@@ -15,6 +15,13 @@ import {
 } from "../../server/schedules/repository.ts";
 import type { Schedule } from "../../db/schema.ts";
 import { companyHas, findTicket } from "../../server/tickets/repository.ts";
+import {
+  fileField,
+  removeUpload,
+  storeUpload,
+  uploadResponse,
+} from "../../server/media/uploads.ts";
+import { AppError } from "../../server/errors.ts";
 
 // seeds/000 section 5 and seeds/001 section 5.
 const body = z.string({ error: "Mensagem muito curta" }).trim().min(5, "Mensagem muito curta")
@@ -169,10 +176,63 @@ export function scheduleRoutes(deps: AppDeps) {
     },
   );
 
+  /** seeds/001 section 2: the schedule's attachment is a png, jpg or jpeg picture. */
+  const PICTURE = /\.(png|jpe?g)$/i;
+  const PICTURE_TYPES = new Set(["image/png", "image/jpeg"]);
+
+  app.post("/:id{[0-9]+}/media-upload", validate("param", idParam), async (c) => {
+    const auth = authOf(c);
+    const current = await load(auth, c.req.valid("param").id);
+    if (current.status === "ENVIADA" || current.status === "AGENDADA") {
+      throw badRequest("ERR_INVALID_TRANSITION", "Agendamento já enviado");
+    }
+    const file = fileField(await c.req.parseBody());
+    if (!PICTURE.test(file.name) || (file.type && !PICTURE_TYPES.has(file.type))) {
+      throw new AppError(400, "ERR_INVALID_MEDIA", "Envie uma imagem png, jpg ou jpeg");
+    }
+    const stored = await storeUpload(deps, auth.companyId, file);
+    await updateSchedule(deps.db, auth.companyId, current.id, {
+      mediaPath: stored.path,
+      mediaName: stored.filename,
+      updatedAt: deps.clock.now().toISOString(),
+    });
+    await removeUpload(deps, auth.companyId, current.mediaPath);
+    const schedule = await findScheduleView(deps.db, auth.companyId, current.id);
+    publish(auth, current.userId, { action: "update", schedule });
+    return c.json(schedule);
+  });
+
+  app.delete("/:id{[0-9]+}/media-upload", validate("param", idParam), async (c) => {
+    const auth = authOf(c);
+    const current = await load(auth, c.req.valid("param").id);
+    await updateSchedule(deps.db, auth.companyId, current.id, {
+      mediaPath: null,
+      mediaName: null,
+      updatedAt: deps.clock.now().toISOString(),
+    });
+    await removeUpload(deps, auth.companyId, current.mediaPath);
+    const schedule = await findScheduleView(deps.db, auth.companyId, current.id);
+    publish(auth, current.userId, { action: "update", schedule });
+    return c.json(schedule);
+  });
+
+  app.get("/:id{[0-9]+}/media", validate("param", idParam), async (c) => {
+    const auth = authOf(c);
+    const current = await load(auth, c.req.valid("param").id);
+    if (!current.mediaPath) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
+    return await uploadResponse(
+      deps,
+      auth.companyId,
+      current.mediaPath,
+      current.mediaName ?? "imagem.jpg",
+    );
+  });
+
   app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
     const auth = authOf(c);
     const current = await load(auth, c.req.valid("param").id);
     await deleteSchedule(deps.db, auth.companyId, current.id);
+    await removeUpload(deps, auth.companyId, current.mediaPath);
     publish(auth, current.userId, { action: "delete", scheduleId: current.id });
     return c.body(null, 204);
   });

@@ -1,0 +1,172 @@
+import { Cron } from "croner";
+import { getMimeType } from "hono/utils/mime";
+import type { AppDeps } from "../server/context.ts";
+import { log } from "../server/log.ts";
+import { renderVariables } from "../server/messages/variables.ts";
+import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
+import { loadTicketView, messageViews } from "../server/tickets/view.ts";
+import { jidOfContact } from "../server/whatsapp/jid.ts";
+import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox.ts";
+
+/**
+ * Sends due schedules (seeds/001 'Schedules'). croner only ticks every 30 s; the state is in the
+ * schedules table: PENDENTE rows whose sendAt has passed are picked, and each is written to the
+ * outbox (server/whatsapp/outbox.ts) in the SAME transaction that marks it ENVIADA. So a tick
+ * that runs twice, or a restart in the middle, never sends a schedule twice nor loses one: the
+ * outbox delivers what was committed.
+ *
+ * The message goes on the contact's open ticket on the company's default connection, or on a
+ * new ticket created closed for the schedule's author (a reply then opens a fresh ticket as
+ * usual). With no default connection the schedule is marked ERRO.
+ */
+export const SCHEDULE_BATCH = 50;
+
+type Outcome = { scheduleId: number; status: "ENVIADA" | "ERRO" };
+
+export async function sendDueSchedules(deps: AppDeps): Promise<Outcome[]> {
+  const now = deps.clock.now();
+  const stamp = now.toISOString();
+  // schedules_due (status, sendAt): only due rows are read.
+  const due = await deps.db.selectFrom("schedules").select(["id", "companyId"])
+    .where("status", "=", "PENDENTE").where("sendAt", "<=", stamp).orderBy("sendAt")
+    .limit(SCHEDULE_BATCH).execute();
+  const outcomes: Outcome[] = [];
+  for (const { id, companyId } of due) {
+    try {
+      const outcome = await sendOne(deps, companyId, id, now);
+      if (outcome) outcomes.push(outcome);
+    } catch (error) {
+      log.error("schedule send failed", { companyId, scheduleId: id, error });
+      await deps.db.updateTable("schedules").set({ status: "ERRO", updatedAt: stamp })
+        .where("id", "=", id).where("status", "=", "PENDENTE").execute();
+      outcomes.push({ scheduleId: id, status: "ERRO" });
+    }
+  }
+  return outcomes;
+}
+
+async function sendOne(
+  deps: AppDeps,
+  companyId: number,
+  scheduleId: number,
+  now: Date,
+): Promise<Outcome | undefined> {
+  const stamp = now.toISOString();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const schedule = await trx.selectFrom("schedules").selectAll().where("id", "=", scheduleId)
+      .where("companyId", "=", companyId).where("status", "=", "PENDENTE").executeTakeFirst();
+    if (!schedule) return undefined; // taken by another tick, edited or deleted meanwhile
+    const contact = await trx.selectFrom("contacts").select([
+      "id",
+      "name",
+      "number",
+      "lid",
+      "isGroup",
+    ])
+      .where("id", "=", schedule.contactId).where("companyId", "=", companyId)
+      .executeTakeFirst();
+    const whatsapp = await trx.selectFrom("whatsapps").select("id").where(
+      "companyId",
+      "=",
+      companyId,
+    )
+      .where("isDefault", "=", 1).orderBy("id").executeTakeFirst();
+    if (!contact || !whatsapp) {
+      await trx.updateTable("schedules").set({ status: "ERRO", updatedAt: stamp })
+        .where("id", "=", schedule.id).execute();
+      log.warn("schedule not sent: no contact or default connection", { companyId, scheduleId });
+      return { status: "ERRO" as const, scheduleId: schedule.id, userId: schedule.userId };
+    }
+    let ticket = await trx.selectFrom("tickets").select(["id", "status", "queueId", "userId"])
+      .where("companyId", "=", companyId).where("contactId", "=", contact.id)
+      .where("whatsappId", "=", whatsapp.id).where("status", "<>", "closed").executeTakeFirst();
+    if (!ticket) {
+      const created = await trx.insertInto("tickets").values({
+        uuid: crypto.randomUUID(),
+        companyId,
+        contactId: contact.id,
+        whatsappId: whatsapp.id,
+        userId: schedule.userId,
+        queueId: null,
+        queueOptionId: null,
+        status: "closed",
+        isGroup: contact.isGroup,
+        integrationId: null,
+        promptId: null,
+        acceptedAt: null,
+        closedAt: stamp,
+        createdAt: stamp,
+        updatedAt: stamp,
+      }).returning(["id", "status", "queueId", "userId"]).executeTakeFirstOrThrow();
+      ticket = created;
+    }
+    const body = renderVariables(schedule.body, { contact, ticketId: ticket.id, now });
+    const media = schedule.mediaPath
+      ? {
+        path: schedule.mediaPath,
+        filename: schedule.mediaName ?? "imagem",
+        mimetype: getMimeType(schedule.mediaName ?? "") ?? "image/jpeg",
+      }
+      : undefined;
+    const message = await enqueueInTransaction(trx, {
+      companyId,
+      whatsappId: whatsapp.id,
+      ticketId: ticket.id,
+      contactId: contact.id,
+      toJid: jidOfContact(contact),
+      body,
+      media,
+      now: stamp,
+    });
+    await trx.updateTable("tickets").set({
+      lastMessage: lastMessageOf(body, media?.filename),
+      updatedAt: stamp,
+    }).where("id", "=", ticket.id).execute();
+    await trx.updateTable("schedules").set({
+      status: "ENVIADA",
+      sentAt: stamp,
+      ticketId: ticket.id,
+      updatedAt: stamp,
+    }).where("id", "=", schedule.id).execute();
+    return {
+      status: "ENVIADA" as const,
+      scheduleId: schedule.id,
+      userId: schedule.userId,
+      message,
+      ticketId: ticket.id,
+      whatsappId: whatsapp.id,
+      before: { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
+    };
+  });
+  if (!result) return undefined;
+  // After the commit: events, and the outbox worker is woken for the connection.
+  if (result.status === "ENVIADA") {
+    const view = await loadTicketView(deps.db, companyId, result.ticketId);
+    if (view) {
+      const [message] = await messageViews(deps.db, companyId, [result.message]);
+      publishMessage(deps.hub, "create", message, view);
+      publishTicketUpdate(deps.hub, view, result.before);
+    }
+    deps.sessions.outbox.kick(result.whatsappId);
+  }
+  deps.hub.publish(companyId, "schedule", {
+    action: "update",
+    scheduleId: result.scheduleId,
+    status: result.status,
+  }, [
+    { kind: "admins" },
+    ...(result.userId !== null ? [{ kind: "user" as const, userId: result.userId }] : []),
+  ]);
+  return { scheduleId: result.scheduleId, status: result.status };
+}
+
+/** Starts the 30-second tick; the returned function stops it and waits for a running tick. */
+export function startScheduleJob(deps: AppDeps): () => Promise<void> {
+  const job = new Cron("*/30 * * * * *", { protect: true, catch: true }, async () => {
+    await sendDueSchedules(deps).catch((error) => log.error("schedule tick failed", { error }));
+  });
+  return async () => {
+    job.stop();
+    while (job.isBusy()) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+}
