@@ -13,6 +13,8 @@ export type SocketIdentity = {
   profile: string;
   /** The user's queues when the socket opened: ticket events are filtered by them. */
   queueIds: number[];
+  /** users.allTicket 'enable': unassigned pending tickets of every queue reach their bell. */
+  allTicket?: boolean;
 };
 
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };

@@ -17,6 +17,20 @@ export function canSee(member: Member, placement: TicketPlacement): boolean {
   return placement.queueId === null || member.queueIds.includes(placement.queueId);
 }
 
+/**
+ * users.allTicket 'enable' (seeds/000 section 6): the notifications list of such a user also holds
+ * the unassigned pending tickets of every queue (server/tickets/list.ts), so their events reach
+ * them too (never for groups). A client's list still keeps only its selected queues.
+ */
+function allTicketSees(member: Member, placement: TicketPlacement, isGroup: boolean): boolean {
+  return member.allTicket === true && !isGroup && placement.status === "pending" &&
+    placement.userId === null;
+}
+
+function hears(member: Member, placements: TicketPlacement[], isGroup: boolean): boolean {
+  return placements.some((p) => canSee(member, p) || allTicketSees(member, p, isGroup));
+}
+
 function ticketAudiences(ticketId: number, placements: TicketPlacement[]): Audience[] {
   const audiences: Audience[] = [{ kind: "ticket", ticketId }, { kind: "notification" }];
   for (const p of placements) audiences.push({ kind: "status", status: p.status });
@@ -36,7 +50,7 @@ export function publishTicketUpdate(
     "ticket",
     { action: "update", ticket },
     ticketAudiences(ticket.id, placements),
-    (m) => placements.some((p) => canSee(m, p)),
+    (m) => hears(m, placements, ticket.isGroup),
   );
 }
 
@@ -52,7 +66,8 @@ export function publishTicketDelete(
     "ticket",
     { action: "delete", ticketId },
     ticketAudiences(ticketId, [before]),
-    (m) => canSee(m, before),
+    // Removals may also reach an allTicket user for a group: nothing to remove, no harm.
+    (m) => hears(m, [before], false),
   );
 }
 
@@ -68,7 +83,7 @@ export function publishTicketUnread(
     "ticket",
     { action: "updateUnread", ticketId },
     ticketAudiences(ticketId, [placement]),
-    (m) => canSee(m, placement),
+    (m) => hears(m, [placement], false),
   );
 }
 
@@ -93,6 +108,6 @@ export function publishMessage(
     "appMessage",
     { action, message, ticket, contact: ticket.contact },
     audiences,
-    (m) => canSee(m, ticket),
+    (m) => hears(m, [ticket], ticket.isGroup),
   );
 }

@@ -97,6 +97,7 @@ export function socketHandler(deps: AppDeps) {
         userId: auth.userId,
         profile: auth.profile,
         queueIds,
+        allTicket: auth.user.allTicket === "enable",
       }, socket);
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };

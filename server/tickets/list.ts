@@ -45,30 +45,35 @@ function inQueuesOrNone(eb: Eb, queueIds: readonly number[]): Expression<SqlBool
  *   user's own tickets show whatever their queue (a ticket transferred to them stays in view).
  *   Open tickets of other attendants are not listed (they can still be opened by link when in one
  *   of the user's queues: server/tickets/access.ts canRead);
- * - notifications (withUnreadMessages): unread, never groups, assigned to the caller or
- *   unassigned in one of their queues or without a queue; allTicket 'enable' adds unassigned
- *   pending tickets of every queue.
+ * - notifications (withUnreadMessages): never groups; unread tickets assigned to the caller or
+ *   unassigned in one of their queues or without a queue; allTicket 'enable' adds the unassigned
+ *   pending tickets of every queue, read or not (seeds/000 section 6: "the notifications list
+ *   includes pending tickets").
  *
  * The caller's view is two disjoint parts, "mine" (userId = caller) and "unassigned" (userId IS
  * NULL); "all" is show-all. Each part is an equality on userId, so that it reads one range of an
  * index (tickets_user, or tickets_unread for notifications) already in updatedAt order.
  */
-type Part = "all" | "mine" | "unassigned";
+type Part = "all" | "mine" | "unassigned" | "allPending";
 
 function partOf(eb: Eb, viewer: Viewer, f: TicketListFilters, part: Part): Expression<SqlBool> {
   const selected = f.queueIds;
   if (part === "all") return selected ? inQueuesOrNone(eb, selected) : eb.and([]);
+  // Literal 0: SQLite uses the partial index tickets_unread only for this exact term.
+  const unread = sql<SqlBool>`t.unreadMessages > 0`;
   if (part === "mine") {
     const mine = eb("t.userId", "=", viewer.userId);
-    return selected && !f.withUnreadMessages ? eb.and([mine, inQueuesOrNone(eb, selected)]) : mine;
+    if (f.withUnreadMessages) return eb.and([mine, unread]);
+    return selected ? eb.and([mine, inQueuesOrNone(eb, selected)]) : mine;
   }
   const unassigned = eb("t.userId", "is", null);
   if (f.withUnreadMessages) {
-    const where = inQueuesOrNone(eb, viewer.queueIds);
-    return eb.and([
-      unassigned,
-      viewer.allTicket ? eb.or([where, eb("t.status", "=", "pending")]) : where,
-    ]);
+    const inMine = eb.and([unread, inQueuesOrNone(eb, viewer.queueIds)]);
+    // allTicket: every unassigned pending ticket, read or not, not already in "unassigned".
+    if (part === "allPending") {
+      return eb.and([unassigned, eb("t.status", "=", "pending"), eb.not(inMine)]);
+    }
+    return eb.and([unassigned, inMine]);
   }
   const queues = selected
     ? (viewer.isAdmin ? selected : selected.filter((id) => viewer.queueIds.includes(id)))
@@ -77,7 +82,10 @@ function partOf(eb: Eb, viewer: Viewer, f: TicketListFilters, part: Part): Expre
 }
 
 function partsOf(viewer: Viewer, f: TicketListFilters): Part[] {
-  return f.showAll && viewer.isAdmin && !f.withUnreadMessages ? ["all"] : ["mine", "unassigned"];
+  if (f.withUnreadMessages) {
+    return viewer.allTicket ? ["mine", "unassigned", "allPending"] : ["mine", "unassigned"];
+  }
+  return f.showAll && viewer.isAdmin ? ["all"] : ["mine", "unassigned"];
 }
 
 /** Every condition but the search: company, status, the part, dates, users, tags, unread. */
@@ -90,10 +98,8 @@ function conditions(eb: Eb, viewer: Viewer, f: TicketListFilters, part: Part | P
       ? partOf(eb, viewer, f, parts[0])
       : eb.or(parts.map((p) => partOf(eb, viewer, f, p))),
   );
-  if (f.withUnreadMessages) {
-    // Literal 0: SQLite uses the partial index tickets_unread only for this exact term.
-    all.push(sql<SqlBool>`t.unreadMessages > 0`, eb("t.isGroup", "=", 0));
-  }
+  // Notifications are never raised for groups (seeds/000 section 6).
+  if (f.withUnreadMessages) all.push(eb("t.isGroup", "=", 0));
   if (f.date) {
     const [from, to] = dayRange(f.date);
     all.push(eb("t.createdAt", ">=", from), eb("t.createdAt", "<", to));

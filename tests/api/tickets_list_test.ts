@@ -217,6 +217,18 @@ Deno.test("tickets list - notifications: never groups; allTicket adds pending ti
     const q3 = await addQueue(t, a.id, "Financeiro");
     await addTicket(t, a.id, { contactId: c2, queueId: s.q1, unreadMessages: 3, isGroup: true });
     const otherQueue = await addTicket(t, a.id, { contactId: c3, queueId: q3, unreadMessages: 1 });
+    // Pending and read, in a queue that is not the user's: only allTicket brings it.
+    const c4 = await addContact(t, a.id, "Bia", "5511999990004");
+    const readPending = await addTicket(t, a.id, { contactId: c4, queueId: q3 });
+    // Someone else's open ticket with unread messages: never the user's notification.
+    const c5 = await addContact(t, a.id, "Caio", "5511999990005");
+    await addTicket(t, a.id, {
+      contactId: c5,
+      queueId: s.q1,
+      status: "open",
+      userId: a.admin.id,
+      unreadMessages: 2,
+    });
     const mine = await addTicket(t, a.id, {
       contactId: s.contactId,
       queueId: s.q1,
@@ -227,7 +239,7 @@ Deno.test("tickets list - notifications: never groups; allTicket adds pending ti
       .execute();
     assert.deepEqual(
       new Set(ids(await list(t, a.user.token, { withUnreadMessages: "true" }))),
-      new Set([mine.id, otherQueue.id]),
+      new Set([mine.id, otherQueue.id, readPending.id]),
     );
     // allTicket widens notifications only, not the pending list.
     assert.deepEqual(

@@ -177,3 +177,29 @@ Deno.test("live tickets - a new ticket in another queue is not announced to a us
       await adminSocket.close();
     }
   }));
+
+Deno.test("live tickets - allTicket users hear pending tickets of every queue, never groups", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const s = await scene(t, a);
+    const wide = await createUser(t, a.id, { name: "Wide", email: "wide@alpha.test" });
+    await t.deps.db.updateTable("users").set({ allTicket: "enable" }).where("id", "=", wide.id)
+      .execute();
+    const narrow = await createUser(t, a.id, { name: "Narrow", email: "narrow@alpha.test" });
+    const q3 = await addQueue(t, a.id, "Financeiro");
+    const wideSocket = await attendant(wsUrl, wide.token);
+    const narrowSocket = await attendant(wsUrl, narrow.token);
+    try {
+      const res = await t.request("POST", "/api/tickets", {
+        token: a.admin.token,
+        body: { contactId: s.contactId, queueId: q3, status: "pending" },
+      });
+      const created = await res.json();
+      await wideSocket.next(isTicket(a.id, "update", created.id));
+      await narrowSocket.settle();
+      assert.deepEqual(ticketEvents(narrowSocket, a.id), []);
+    } finally {
+      await wideSocket.close();
+      await narrowSocket.close();
+    }
+  }));
