@@ -56,16 +56,19 @@ function ContactActions() {
         ? (
           <>
             <Button onClick={() => dispatchEvent(new Event(OPEN_IMPORT))}>
-              <Upload size={16} aria-hidden="true" /> {t("contacts.import")}
+              <Upload size={16} aria-hidden="true" />
+              <span className="btn-label">{t("contacts.import")}</span>
             </Button>
             <Button onClick={exportCsv} loading={exporting}>
-              <Download size={16} aria-hidden="true" /> {t("contacts.export")}
+              <Download size={16} aria-hidden="true" />
+              <span className="btn-label">{t("contacts.export")}</span>
             </Button>
           </>
         )
         : null}
       <Button variant="primary" onClick={() => dispatchEvent(new Event(OPEN_ADD))}>
-        <Plus size={16} aria-hidden="true" /> {t("contacts.add")}
+        <Plus size={16} aria-hidden="true" />
+        <span className="btn-label">{t("contacts.add")}</span>
       </Button>
     </>
   );

@@ -185,56 +185,60 @@ function Dashboard() {
 
       <section className="card dashboard-chart">
         <h2>{t("dashboard.todayTickets")}</h2>
-        <HourlyChart
-          hourly={data?.hourly ?? Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 }))}
-        />
+        <div className="chart-scroll">
+          <HourlyChart
+            hourly={data?.hourly ?? Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 }))}
+          />
+        </div>
       </section>
 
       <section className="card dashboard-attendants">
         <h2>{t("dashboard.attendants")}</h2>
-        <table className="dash-table" data-testid="attendants">
-          <thead>
-            <tr>
-              <th>{t("dashboard.attendant")}</th>
-              <th>{t("dashboard.rating")}</th>
-              <th>{t("dashboard.avgSupportTime")}</th>
-              <th>{t("dashboard.status")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(data?.attendants ?? []).map((a) => {
-              const stars = starsOf(a.rating);
-              return (
-                <tr key={a.id} data-testid="attendant-row">
-                  <td>{a.name}</td>
-                  <td>
-                    <span
-                      className="stars"
-                      role="img"
-                      aria-label={t("dashboard.ratingOf", { value: stars })}
-                      data-stars={stars}
-                    >
-                      {[1, 2, 3].map((i) => (
-                        <Star
-                          key={i}
-                          size={16}
-                          aria-hidden="true"
-                          className={i <= stars ? "star on" : "star"}
-                        />
-                      ))}
-                    </span>
-                  </td>
-                  <td>{formatMinutes(a.avgSupportTime)}</td>
-                  <td>
-                    <span className={a.online ? "presence on" : "presence"}>
-                      {a.online ? t("dashboard.online") : t("dashboard.offline")}
-                    </span>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="dash-table" data-testid="attendants">
+            <thead>
+              <tr>
+                <th>{t("dashboard.attendant")}</th>
+                <th>{t("dashboard.rating")}</th>
+                <th>{t("dashboard.avgSupportTime")}</th>
+                <th>{t("dashboard.status")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(data?.attendants ?? []).map((a) => {
+                const stars = starsOf(a.rating);
+                return (
+                  <tr key={a.id} data-testid="attendant-row">
+                    <td>{a.name}</td>
+                    <td>
+                      <span
+                        className="stars"
+                        role="img"
+                        aria-label={t("dashboard.ratingOf", { value: stars })}
+                        data-stars={stars}
+                      >
+                        {[1, 2, 3].map((i) => (
+                          <Star
+                            key={i}
+                            size={16}
+                            aria-hidden="true"
+                            className={i <= stars ? "star on" : "star"}
+                          />
+                        ))}
+                      </span>
+                    </td>
+                    <td>{formatMinutes(a.avgSupportTime)}</td>
+                    <td>
+                      <span className={a.online ? "presence on" : "presence"}>
+                        {a.online ? t("dashboard.online") : t("dashboard.offline")}
+                      </span>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
         {data && data.attendants.length === 0
           ? <div className="empty-state">{t("dashboard.noAttendants")}</div>
           : null}

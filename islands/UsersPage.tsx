@@ -33,7 +33,8 @@ function AddUser() {
   if (!isAdmin(user)) return null;
   return (
     <Button variant="primary" onClick={() => dispatchEvent(new Event(OPEN_ADD))}>
-      <Plus size={16} aria-hidden="true" /> {t("users.add")}
+      <Plus size={16} aria-hidden="true" />
+      <span className="btn-label">{t("users.add")}</span>
     </Button>
   );
 }
