@@ -10,6 +10,7 @@ import { contactView, resolveContact } from "./contacts.ts";
 import { storeInboundMedia } from "./inbound_media.ts";
 import { applyUpdate, contactUpdate } from "./inbound_updates.ts";
 import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "./jid.ts";
+import { lookupInbound, type PipelineSettings, type TicketState } from "./inbound_lookup.ts";
 import { KeyedQueue } from "./keyed_queue.ts";
 import { enqueueInTransaction, lastMessageOf, type OutboxDeps } from "./outbox.ts";
 import type { DeliveryOutcome, InboundMessage, ProviderEvent } from "./provider.ts";
@@ -20,7 +21,6 @@ import { renderTemplate } from "./template.ts";
 export type InboundRef = { id: number; companyId: number };
 
 const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType"] as const;
-type PipelineSettings = Record<typeof SETTING_KEYS[number], string>;
 
 /** Rolls the message transaction back when the idempotency key turns out to be taken. */
 class Duplicate extends Error {}
@@ -134,36 +134,41 @@ export class InboundPipeline {
     const companyId = ref.companyId;
     const now = clock.now();
     const stamp = now.toISOString();
-    const settings = await this.#settings(companyId);
     const group = m.isGroup || isGroupJid(m.chatJid)
       ? groupOf(m.chatJid) ?? parseJid(m.chatJid)?.user
       : undefined;
-    if (group && settings.CheckMsgIsGroup === "enabled") return { ignored: "group message" };
-
-    // Early check of the idempotency key: a redelivery does no download and no contact work.
-    const seen = await db.selectFrom("messages").select(["id", "ticketId"])
-      .where("whatsappId", "=", ref.id).where("wid", "=", m.id).executeTakeFirst();
-    if (seen) return { duplicate: true, messageId: seen.id, ticketId: seen.ticketId };
-
-    const resolved = await resolveContact(
-      db,
-      companyId,
-      ref.id,
-      group ? { group } : {
-        phone: phoneOf(m.phoneJid) ?? phoneOf(m.chatJid),
-        lid: lidOf(m.lidJid) ?? lidOf(m.chatJid),
-        // fromMe: the push name is the phone owner's, not the contact's
-        pushName: m.fromMe ? undefined : m.pushName,
-      },
-      stamp,
-    );
-    if (!resolved) {
+    const identity = group ? { group } : {
+      phone: phoneOf(m.phoneJid) ?? phoneOf(m.chatJid),
+      lid: lidOf(m.lidJid) ?? lidOf(m.chatJid),
+      // fromMe: the push name is the phone owner's, not the contact's
+      pushName: m.fromMe ? undefined : m.pushName,
+    };
+    const number = identity.group ?? identity.phone ?? identity.lid;
+    if (!number) {
       log.warn("inbound message without a usable identity ignored", {
         whatsappId: ref.id,
         chatJid: m.chatJid,
       });
       return { ignored: "malformed event" };
     }
+    // One query: settings, the idempotency key's early check, contact candidates, their tickets.
+    const lookup = await lookupInbound(db, companyId, ref.id, m.id, number, identity.lid);
+    const settings = lookup.settings;
+    if (group && settings.CheckMsgIsGroup === "enabled") return { ignored: "group message" };
+    // A redelivery does no download and no contact work.
+    if (lookup.seen) {
+      return { duplicate: true, messageId: lookup.seen.id, ticketId: lookup.seen.ticketId };
+    }
+
+    const resolved = await resolveContact(
+      db,
+      companyId,
+      ref.id,
+      identity,
+      stamp,
+      lookup.candidates.map((c) => c.contact),
+    );
+    if (!resolved) return { ignored: "malformed event" };
     const contact = resolved.contact;
     let sender: Contact | undefined;
     if (group && m.participantJid && !m.fromMe) {
@@ -181,9 +186,9 @@ export class InboundPipeline {
       : undefined;
 
     // The contact's open ticket on this connection if any, else its latest (rating answers).
-    const latest = await db.selectFrom("tickets").selectAll().where("companyId", "=", companyId)
-      .where("contactId", "=", contact.id).where("whatsappId", "=", ref.id)
-      .orderBy(sql`status = 'closed'`).orderBy("id", "desc").limit(1).executeTakeFirst();
+    const latest = resolved.created
+      ? undefined
+      : lookup.candidates.find((c) => c.contact.id === contact.id)?.latest;
     const open = latest && latest.status !== "closed" ? latest : undefined;
     const awaitingRating = !open && latest?.awaitingRating === 1 && !m.fromMe && !group
       ? latest
@@ -345,7 +350,7 @@ export class InboundPipeline {
   async #routing(
     ref: InboundRef,
     settings: PipelineSettings,
-    open: Ticket | undefined,
+    open: TicketState | undefined,
     m: InboundMessage,
     enabled: boolean,
   ): Promise<{ result: RoutingResult; initialQueueId: number | null }> {
@@ -412,7 +417,7 @@ export class InboundPipeline {
   /** A 1-3 answer to a rating request: recorded on the closed ticket; no new ticket opens. */
   async #rating(
     ref: InboundRef,
-    closed: Ticket,
+    closed: TicketState,
     rate: number,
     values: Omit<Message, "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError">,
     forgetMedia: () => Promise<void>,
