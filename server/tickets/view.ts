@@ -36,7 +36,7 @@ export type TicketView = {
 };
 
 /** A ticket's tags (ordered by name) as a JSON array, from the row aliased `t`. */
-const TAGS_JSON = sql<string>`(
+export const TAGS_JSON = sql<string>`(
   SELECT json_group_array(json_object('id', x.id, 'name', x.name, 'color', x.color))
   FROM (SELECT g.id, g.name, g.color FROM ticket_tags tt JOIN tags g ON g.id = tt.tagId
     WHERE tt.ticketId = t.id AND tt.companyId = t.companyId ORDER BY g.name) x)`;
@@ -91,44 +91,78 @@ export async function loadTicketViews(
     .where("t.id", "in", ids)
     .execute();
   const byId = new Map<number, TicketView>();
-  for (const r of rows) {
-    byId.set(r.id, {
-      id: r.id,
-      uuid: r.uuid,
-      status: r.status,
-      contactId: r.contactId,
-      contact: {
-        id: r.contactId,
-        name: r.contactName,
-        number: r.contactNumber,
-        email: r.contactEmail,
-        profilePicUrl: r.contactPic,
-        isGroup: r.contactIsGroup === 1,
-      },
-      userId: r.userId,
-      user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
-      queueId: r.queueId,
-      queue: r.queueId !== null && r.queueName !== null
-        ? { id: r.queueId, name: r.queueName, color: r.queueColor ?? "" }
-        : null,
-      whatsappId: r.whatsappId,
-      whatsapp: r.whatsappId !== null && r.whatsappName !== null
-        ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
-        : null,
-      tags: r.tagsJson ? JSON.parse(r.tagsJson) as TicketView["tags"] : [],
-      isGroup: r.isGroup === 1,
-      chatbot: r.chatbot === 1,
-      useIntegration: r.useIntegration === 1,
-      integrationId: r.integrationId,
-      promptId: r.promptId,
-      lastMessage: r.lastMessage,
-      unreadMessages: r.unreadMessages,
-      companyId: r.companyId,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-    });
-  }
+  for (const r of rows) byId.set(r.id, ticketViewOf(r));
   return ids.map((id) => byId.get(id)).filter((v): v is TicketView => v !== undefined);
+}
+
+/** The row loadTicketViews selects; the inbound pipeline builds the same from its lookup. */
+export type TicketViewRow = {
+  id: number;
+  uuid: string;
+  status: TicketView["status"];
+  contactId: number;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+  isGroup: number;
+  chatbot: number;
+  useIntegration: number;
+  integrationId: number | null;
+  promptId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+  contactName: string;
+  contactNumber: string;
+  contactEmail: string;
+  contactPic: string;
+  contactIsGroup: number;
+  userName: string | null;
+  queueName: string | null;
+  queueColor: string | null;
+  whatsappName: string | null;
+  whatsappStatus: string | null;
+  tagsJson: string | null;
+};
+
+export function ticketViewOf(r: TicketViewRow): TicketView {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    status: r.status,
+    contactId: r.contactId,
+    contact: {
+      id: r.contactId,
+      name: r.contactName,
+      number: r.contactNumber,
+      email: r.contactEmail,
+      profilePicUrl: r.contactPic,
+      isGroup: r.contactIsGroup === 1,
+    },
+    userId: r.userId,
+    user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
+    queueId: r.queueId,
+    queue: r.queueId !== null && r.queueName !== null
+      ? { id: r.queueId, name: r.queueName, color: r.queueColor ?? "" }
+      : null,
+    whatsappId: r.whatsappId,
+    whatsapp: r.whatsappId !== null && r.whatsappName !== null
+      ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
+      : null,
+    tags: r.tagsJson ? JSON.parse(r.tagsJson) as TicketView["tags"] : [],
+    isGroup: r.isGroup === 1,
+    chatbot: r.chatbot === 1,
+    useIntegration: r.useIntegration === 1,
+    integrationId: r.integrationId,
+    promptId: r.promptId,
+    lastMessage: r.lastMessage,
+    unreadMessages: r.unreadMessages,
+    companyId: r.companyId,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
 }
 
 export async function loadTicketView(
