@@ -9,12 +9,14 @@ import * as m0001 from "./migrations/0001_create_core.ts";
 import * as m0002 from "./migrations/0002_add_ticket_rating_flag.ts";
 import * as m0010 from "./migrations/0010_create_outbox.ts";
 import * as m0020 from "./migrations/0020_create_baileys_auth.ts";
+import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
   "0002_add_ticket_rating_flag": m0002,
   "0010_create_outbox": m0010,
   "0020_create_baileys_auth": m0020,
+  "0040_add_admin_indexes": m0040,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -25,8 +27,14 @@ class StaticProvider implements MigrationProvider {
 
 /** Brings the schema to the latest version; throws if a migration fails. */
 export async function migrateToLatest(db: Database): Promise<string[]> {
-  // deno-lint-ignore no-explicit-any
-  const migrator = new Migrator({ db: db as any, provider: new StaticProvider() });
+  // Numbers were handed out in blocks to work landing in parallel, so a database that already ran
+  // 0040 may later receive 0030: apply it instead of refusing to start.
+  const migrator = new Migrator({
+    // deno-lint-ignore no-explicit-any
+    db: db as any,
+    provider: new StaticProvider(),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
