@@ -2,9 +2,11 @@ import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { isLanguage } from "../../islands/lib/i18n.ts";
+import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
 import DashboardPage from "../../islands/DashboardPage.tsx";
 import LoginPage from "../../islands/LoginPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
+import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -39,6 +41,20 @@ export function pageRoutes(_deps: AppDeps) {
       component: DashboardPage,
       props: {},
       title: "dashboard.title",
+    }));
+  pages.get("/connections", (c) =>
+    renderPage(c, {
+      island: "ConnectionsPage",
+      component: ConnectionsPage,
+      props: {},
+      title: "connections.title",
+    }));
+  pages.get("/simulator", (c) =>
+    renderPage(c, {
+      island: "SimulatorPage",
+      component: SimulatorPage,
+      props: {},
+      title: "simulator.title",
     }));
 
   return pages;
