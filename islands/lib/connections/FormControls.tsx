@@ -69,6 +69,7 @@ export function SwitchField(
       <RSwitch.Root
         id={id}
         name={name}
+        data-testid={`switch-${name}`}
         className="switch"
         checked={checked}
         onCheckedChange={onCheckedChange}

@@ -122,7 +122,7 @@ export function ContactBubble(
       data-testid="simulator-own-message"
       data-state={message.state}
     >
-      <div className={`sim-bubble sim-out${message.revoked ? " sim-revoked" : ""}`}>
+      <div className="sim-line">
         {message.wid && !message.revoked && actionsEnabled
           ? (
             <BubbleMenu label={t("simulator.chat.messageActions")}>
@@ -139,39 +139,41 @@ export function ContactBubble(
             </BubbleMenu>
           )
           : null}
-        {quoted && !message.revoked
-          ? <div className="sim-quoted">{quoted.body || quoted.media?.filename}</div>
-          : null}
-        {message.revoked
-          ? (
-            <span className="sim-deleted">
-              <Ban size={14} aria-hidden="true" /> {t("simulator.chat.youRevoked")}
+        <div className={`sim-bubble sim-out${message.revoked ? " sim-revoked" : ""}`}>
+          {quoted && !message.revoked
+            ? <div className="sim-quoted">{quoted.body || quoted.media?.filename}</div>
+            : null}
+          {message.revoked
+            ? (
+              <span className="sim-deleted">
+                <Ban size={14} aria-hidden="true" /> {t("simulator.chat.youRevoked")}
+              </span>
+            )
+            : (
+              <>
+                {message.media
+                  ? (
+                    <MediaChip
+                      kind={message.media.kind}
+                      filename={message.media.filename}
+                      size={message.media.size}
+                    />
+                  )
+                  : null}
+                {message.body ? <span className="sim-text">{message.body}</span> : null}
+              </>
+            )}
+          <span className="sim-meta">
+            {message.edited ? <em>{t("simulator.chat.edited")}</em> : null}
+            {time(message.at)}
+            <span
+              className={`sim-state sim-state-${message.state}`}
+              title={t(`simulator.state.${message.state}`)}
+            >
+              <StateIcon size={14} aria-label={t(`simulator.state.${message.state}`)} />
             </span>
-          )
-          : (
-            <>
-              {message.media
-                ? (
-                  <MediaChip
-                    kind={message.media.kind}
-                    filename={message.media.filename}
-                    size={message.media.size}
-                  />
-                )
-                : null}
-              {message.body ? <span className="sim-text">{message.body}</span> : null}
-            </>
-          )}
-        <span className="sim-meta">
-          {message.edited ? <em>{t("simulator.chat.edited")}</em> : null}
-          {time(message.at)}
-          <span
-            className={`sim-state sim-state-${message.state}`}
-            title={t(`simulator.state.${message.state}`)}
-          >
-            <StateIcon size={14} aria-label={t(`simulator.state.${message.state}`)} />
           </span>
-        </span>
+        </div>
       </div>
       {message.state === "failed" && !message.media
         ? (
@@ -203,7 +205,36 @@ export function CompanyBubble(
       data-testid="simulator-company-message"
       data-ack={message.ack}
     >
-      <div className={`sim-bubble sim-in${message.deleted ? " sim-revoked" : ""}`}>
+      <div className="sim-line">
+        <div className={`sim-bubble sim-in${message.deleted ? " sim-revoked" : ""}`}>
+          {message.deleted
+            ? (
+              <span className="sim-deleted">
+                <Ban size={14} aria-hidden="true" /> {t("simulator.chat.companyRevoked")}
+              </span>
+            )
+            : (
+              <>
+                {message.media
+                  ? (
+                    <MediaChip
+                      kind={mediaKind(message.media.mimetype)}
+                      filename={message.media.filename}
+                      size={message.media.size}
+                      ptt={message.media.ptt}
+                    />
+                  )
+                  : null}
+                {message.body ? <span className="sim-text">{message.body}</span> : null}
+              </>
+            )}
+          <span className="sim-meta">
+            {time(Date.parse(message.createdAt))}
+            <span className={`sim-ack sim-ack-${state}`} title={t(`simulator.ack.${state}`)}>
+              <AckIcon size={14} aria-label={t(`simulator.ack.${state}`)} />
+            </span>
+          </span>
+        </div>
         {!message.deleted && actionsEnabled
           ? (
             <BubbleMenu label={t("simulator.chat.messageActions")}>
@@ -220,33 +251,6 @@ export function CompanyBubble(
             </BubbleMenu>
           )
           : null}
-        {message.deleted
-          ? (
-            <span className="sim-deleted">
-              <Ban size={14} aria-hidden="true" /> {t("simulator.chat.companyRevoked")}
-            </span>
-          )
-          : (
-            <>
-              {message.media
-                ? (
-                  <MediaChip
-                    kind={mediaKind(message.media.mimetype)}
-                    filename={message.media.filename}
-                    size={message.media.size}
-                    ptt={message.media.ptt}
-                  />
-                )
-                : null}
-              {message.body ? <span className="sim-text">{message.body}</span> : null}
-            </>
-          )}
-        <span className="sim-meta">
-          {time(Date.parse(message.createdAt))}
-          <span className={`sim-ack sim-ack-${state}`} title={t(`simulator.ack.${state}`)}>
-            <AckIcon size={14} aria-label={t(`simulator.ack.${state}`)} />
-          </span>
-        </span>
       </div>
     </div>
   );
