@@ -217,3 +217,57 @@ Deno.test("simulator page - an admin creates a simulator connection in one click
       .waitFor();
     assert.deepEqual(pageErrors, []);
   }));
+
+Deno.test("connections page - the server's refusals are translated toasts: greeting with two queues, the plan's limit", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Delta", { plan: { connections: 2 } });
+    await connectSimulator(t, c, { name: "Primeira" });
+    for (const [name, color] of [["Vendas", "#0EA5E9"], ["Suporte", "#16A34A"]]) {
+      const res = await t.request("POST", "/api/queue", {
+        token: c.admin.token,
+        body: { name, color },
+      });
+      assert.equal(res.status, 201, await res.clone().text());
+    }
+    await loginAs(page, c.admin, { expectPath: "/" });
+    await page.goto(`${url}/connections`);
+    await row(page, "Primeira").waitFor();
+
+    await page.getByTestId("add-connection").click();
+    const form = page.getByTestId("connection-form");
+    await form.locator("input[name=name]").fill("Segunda");
+    await form.locator("[data-field=provider] button").click();
+    await page.getByRole("option", { name: "Simulador (demonstração)" }).click();
+    // Two queues without a greeting: refused (seeds/000 section 8), shown on the messages tab.
+    await form.locator("[data-field=queues] button").click();
+    await page.getByRole("menuitemcheckbox", { name: "Vendas" }).click();
+    await page.getByRole("menuitemcheckbox", { name: "Suporte" }).click();
+    await page.keyboard.press("Escape");
+    await page.getByTestId("connection-save").click();
+    const greetingRequired = "A mensagem de saudação é obrigatória quando há mais de uma fila.";
+    await toastWith(page, greetingRequired).waitFor();
+    const greeting = form.locator("textarea[name=greetingMessage]");
+    await greeting.fill("Olá {{name}}! Escolha uma opção:");
+    await page.getByTestId("connection-save").click();
+    await form.waitFor({ state: "detached" });
+    await page.getByTestId("qr-dialog").waitFor();
+    await page.keyboard.press("Escape");
+    const created = await t.deps.db.selectFrom("whatsapps").selectAll()
+      .where("companyId", "=", c.id).where("name", "=", "Segunda").executeTakeFirstOrThrow();
+    assert.equal(created.greetingMessage, "Olá {{name}}! Escolha uma opção:");
+    const queues = await t.deps.db.selectFrom("whatsapp_queues").select("queueId")
+      .where("whatsappId", "=", created.id).execute();
+    assert.equal(queues.length, 2);
+
+    // The plan allows two connections: a third is refused with the plan's message.
+    await page.getByTestId("add-connection").click();
+    await form.locator("input[name=name]").fill("Terceira");
+    await page.getByTestId("connection-save").click();
+    await toastWith(page, "O limite do seu plano foi atingido.").waitFor();
+    assert.equal(
+      (await t.deps.db.selectFrom("whatsapps").select("id").where("companyId", "=", c.id)
+        .execute()).length,
+      2,
+    );
+    assert.deepEqual(pageErrors, []);
+  }));
