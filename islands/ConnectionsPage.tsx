@@ -243,7 +243,7 @@ function Connections() {
                 <tbody>
                   {list.map((c) => (
                     <tr key={c.id} data-testid="connection-row" data-id={c.id} data-name={c.name}>
-                      <td>
+                      <td className="c-name">
                         <div className="conn-name">
                           <span className="conn-title">{c.name}</span>
                           <span className="conn-sub">
@@ -258,12 +258,12 @@ function Connections() {
                           </span>
                         </div>
                       </td>
-                      <td>
+                      <td className="c-status">
                         <StatusBadge status={c.status} />
                       </td>
                       {admin
                         ? (
-                          <td>
+                          <td className="c-session">
                             <SessionButtons
                               connection={c}
                               busy={busy[c.id] === true}
@@ -272,10 +272,14 @@ function Connections() {
                           </td>
                         )
                         : null}
-                      <td className="nowrap" data-testid="connection-updated">
-                        {formatUpdatedAt(c.updatedAt)}
+                      <td
+                        className="nowrap c-updated"
+                        data-label={t("connections.columns.updatedAt")}
+                        data-testid="connection-updated"
+                      >
+                        <span className="nowrap">{formatUpdatedAt(c.updatedAt)}</span>
                       </td>
-                      <td className="center">
+                      <td className="center c-default">
                         {c.isDefault
                           ? (
                             <span
@@ -288,7 +292,7 @@ function Connections() {
                           )
                           : null}
                       </td>
-                      <td className="right nowrap">
+                      <td className="right nowrap c-actions">
                         {c.provider === "simulator"
                           ? (
                             <a
@@ -431,7 +435,6 @@ function SocketHint() {
   const [down, setDown] = useState(false);
   useRealtime("disconnect", () => setDown(true));
   useRealtime("ready", () => setDown(false));
-  useEffect(() => setDown(false), []);
   if (!down || realtime.connected) return null;
   return (
     <p className="conn-offline" role="status">

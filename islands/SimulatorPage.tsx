@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Dices, Play, Plus, ScanLine, Smartphone, X } from "lucide-react";
 import { AppShell } from "./lib/shell/AppShell.tsx";
@@ -192,7 +192,6 @@ function Simulator() {
   };
 
   const phoneError = number && !validPhone(number) ? t("simulator.contact.invalidNumber") : null;
-  const sortedContacts = useMemo(() => contacts, [contacts]);
 
   return (
     <div className="sim-layout">
@@ -307,12 +306,12 @@ function Simulator() {
             maxLength={100}
             data-testid="simulator-name"
           />
-          {sortedContacts.length
+          {contacts.length
             ? (
               <div className="sim-recent">
                 <div className="sim-recent-title">{t("simulator.contact.recent")}</div>
                 <ul>
-                  {sortedContacts.map((c) => {
+                  {contacts.map((c) => {
                     const active = phoneDigits(c.number) === phoneDigits(number);
                     return (
                       <li key={c.number} className={active ? "active" : undefined}>

@@ -78,11 +78,13 @@ export function QrDialog(
     <Modal
       open={open}
       onOpenChange={(next) => !next && onClose()}
-      title={t("connections.qr.title", { name: connection.name })}
+      title={t(showCode ? "connections.qr.pairingTitle" : "connections.qr.title", {
+        name: connection.name,
+      })}
       width={460}
       footer={
         <>
-          {simulator && connection.qrcode
+          {simulator && (connection.qrcode || status === "PAIRING")
             ? (
               <Button
                 variant="primary"
