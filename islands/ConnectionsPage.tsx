@@ -20,7 +20,7 @@ import { useSessionUser, useUser } from "./lib/session.ts";
 import { realtime, useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
-import { ConfirmDialog } from "./lib/connections/ConfirmDialog.tsx";
+import { ConfirmDialog } from "./lib/ui/ConfirmDialog.tsx";
 import { ConnectionDialog, type PromptItem } from "./lib/connections/ConnectionDialog.tsx";
 import { QrDialog } from "./lib/connections/QrDialog.tsx";
 import { StatusBadge } from "./lib/connections/StatusBadge.tsx";
@@ -187,21 +187,17 @@ function Connections() {
     if (button === "disconnect") setConfirming({ kind: "disconnect", connection: c });
   };
 
+  /** The confirmed action; a failed delete keeps the dialog open (the error was shown). */
   const confirm = async () => {
     if (!confirming) return;
     const c = confirming.connection;
-    setConfirming(null);
     if (confirming.kind === "disconnect") {
       await sessionCall(c, "delete");
       return;
     }
-    try {
-      await api.delete(`/whatsapp/${c.id}`);
-      setList((old) => removeConnection(old ?? [], c.id));
-      toast.success({ key: "connections.toasts.deleted" });
-    } catch {
-      // the api client showed the error
-    }
+    await api.delete(`/whatsapp/${c.id}`);
+    setList((old) => removeConnection(old ?? [], c.id));
+    toast.success({ key: "connections.toasts.deleted" });
   };
 
   const qrConnection = list?.find((c) => c.id === qrId) ?? null;
@@ -373,15 +369,17 @@ function Connections() {
             { name: confirming.connection.name },
           )
           : ""}
+        description={t(
+          confirming?.kind === "disconnect"
+            ? "connections.confirm.disconnectText"
+            : "connections.confirm.deleteText",
+        )}
         confirmLabel={t(
           confirming?.kind === "disconnect" ? "connections.buttons.disconnect" : "common.delete",
         )}
-        onConfirm={() => void confirm()}
-      >
-        {confirming?.kind === "disconnect"
-          ? t("connections.confirm.disconnectText")
-          : t("connections.confirm.deleteText")}
-      </ConfirmDialog>
+        danger
+        onConfirm={confirm}
+      />
       <SocketHint />
     </>
   );

@@ -82,7 +82,7 @@ Deno.test("connections page - an admin adds a simulator connection, scans its QR
 
     // Disconnect (confirmed): DISCONNECTED offers 'try again' and 'new QR'; the alert is back.
     await row(page, "Loja Centro").getByTestId("session-disconnect").click();
-    await page.getByTestId("confirm-dialog").getByRole("button", { name: "Desconectar" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Desconectar" }).click();
     await statusOf(page, "Loja Centro", "DISCONNECTED").waitFor();
     assert.deepEqual(await buttons.evaluateAll((els) => els.map((e) => e.dataset.testid)), [
       "session-tryAgain",
@@ -129,7 +129,7 @@ Deno.test("connections page - an admin adds a simulator connection, scans its QR
 
     // Delete with confirmation: the toast, the row and the database row go.
     await row(page, "Loja Sul").getByTestId("delete-connection").click();
-    await page.getByTestId("confirm-dialog").getByRole("button", { name: "Excluir" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Excluir" }).click();
     await toastWith(page, "Conexão excluída com sucesso!").waitFor();
     await row(page, "Loja Sul").waitFor({ state: "detached" });
     const left = await t.deps.db.selectFrom("whatsapps").select("id").where("id", "=", sul.id)

@@ -21,7 +21,7 @@ import { Button, IconButton } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../ui/Menu.tsx";
 import { Modal } from "../ui/Modal.tsx";
-import { ConfirmDialog } from "../connections/ConfirmDialog.tsx";
+import { ConfirmDialog } from "../ui/ConfirmDialog.tsx";
 import { type Connection, normalStatus } from "../connections/model.ts";
 import { CompanyBubble, ContactBubble } from "./Bubbles.tsx";
 import {
@@ -507,20 +507,20 @@ export function Chat(
         open={confirmClear}
         onOpenChange={setConfirmClear}
         title={t("simulator.chat.clear")}
+        description={t("simulator.chat.clearText")}
         confirmLabel={t("simulator.chat.clearConfirm")}
+        danger
         onConfirm={clearHistory}
-      >
-        {t("simulator.chat.clearText")}
-      </ConfirmDialog>
+      />
       <ConfirmDialog
         open={confirmUnlink}
         onOpenChange={setConfirmUnlink}
         title={t("simulator.chat.unlink")}
+        description={t("simulator.chat.unlinkText")}
         confirmLabel={t("simulator.chat.unlinkConfirm")}
-        onConfirm={() => void unlink()}
-      >
-        {t("simulator.chat.unlinkText")}
-      </ConfirmDialog>
+        danger
+        onConfirm={unlink}
+      />
     </div>
   );
 }
