@@ -8,6 +8,8 @@ import LoginPage from "../../islands/LoginPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
 import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
+import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
+import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -60,6 +62,14 @@ export function pageRoutes(_deps: AppDeps) {
     (c) =>
       renderPage(c, { island: "TodoPage", component: TodoPage, props: {}, title: "todo.title" }),
   );
+  pages.get("/connections", (c) =>
+      island: "ConnectionsPage",
+      component: ConnectionsPage,
+      title: "connections.title",
+  pages.get("/simulator", (c) =>
+      island: "SimulatorPage",
+      component: SimulatorPage,
+      title: "simulator.title",
 
   return pages;
 }
