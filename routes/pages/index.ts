@@ -63,13 +63,19 @@ export function pageRoutes(_deps: AppDeps) {
       renderPage(c, { island: "TodoPage", component: TodoPage, props: {}, title: "todo.title" }),
   );
   pages.get("/connections", (c) =>
+    renderPage(c, {
       island: "ConnectionsPage",
       component: ConnectionsPage,
+      props: {},
       title: "connections.title",
+    }));
   pages.get("/simulator", (c) =>
+    renderPage(c, {
       island: "SimulatorPage",
       component: SimulatorPage,
+      props: {},
       title: "simulator.title",
+    }));
 
   return pages;
 }
