@@ -5,6 +5,7 @@ import { isLanguage } from "../../islands/lib/i18n.ts";
 import DashboardPage from "../../islands/DashboardPage.tsx";
 import LoginPage from "../../islands/LoginPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
+import TicketsPage from "../../islands/TicketsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -39,6 +40,20 @@ export function pageRoutes(_deps: AppDeps) {
       component: DashboardPage,
       props: {},
       title: "dashboard.title",
+    }));
+  pages.get("/tickets", (c) =>
+    renderPage(c, {
+      island: "TicketsPage",
+      component: TicketsPage,
+      props: { ticketId: null },
+      title: "tickets.title",
+    }));
+  pages.get("/tickets/:ticketId", (c) =>
+    renderPage(c, {
+      island: "TicketsPage",
+      component: TicketsPage,
+      props: { ticketId: c.req.param("ticketId").slice(0, 64) },
+      title: "tickets.title",
     }));
 
   return pages;
