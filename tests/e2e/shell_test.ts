@@ -120,8 +120,10 @@ Deno.test("shell - a user sees only the service group and lands on their tickets
     assert.equal(await page.getByTestId("due-date").count(), 0);
 
     // The dashboard is for admins: a user opening / is told so and sent to /tickets.
+    // Watch for the toast from before the navigation: it only lives for the 1 s before the redirect.
+    const told = toastWith(page, "Acesso não permitido").waitFor();
     await page.goto(`${url}/`);
-    await toastWith(page, "Acesso não permitido").waitFor();
+    await told;
     await page.waitForURL(`${url}/tickets`);
   }));
 
@@ -193,13 +195,25 @@ Deno.test("shell - a login of the same user elsewhere ends this session with a m
     assert.equal(me.status, 200);
   }));
 
-Deno.test("shell - the connections entry raises its alert from realtime connection states", () =>
+Deno.test("shell - the connections entry raises its alert from the connections' states", () =>
   withBrowser(async ({ t, page, loginAs }) => {
     const c = await createCompany(t, "Echo");
+    // A disconnected connection at load: the alert shows (after its 2 s delay).
+    const stamp = t.clock.now().toISOString();
+    const row = await t.deps.db.insertInto("whatsapps").values({
+      companyId: c.id,
+      name: "Vendas",
+      status: "DISCONNECTED",
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).returning("id").executeTakeFirstOrThrow();
     await loginAs(page, c.admin, { expectPath: "/" });
+    await page.getByTestId("connections-alert").waitFor();
+    t.deps.hub.publish(c.id, "whatsapp", { action: "delete", whatsappId: row.id });
     await page.waitForFunction(() => document.documentElement.dataset.socket === "ready");
     const alert = page.getByTestId("connections-alert");
     assert.equal(await alert.count(), 0);
+    // Kept in step by the whatsappSession and whatsapp events.
     t.deps.hub.publish(c.id, "whatsappSession", {
       action: "update",
       session: { id: 1, name: "Vendas", status: "qrcode" },
@@ -210,4 +224,62 @@ Deno.test("shell - the connections entry raises its alert from realtime connecti
       session: { id: 1, name: "Vendas", status: "CONNECTED" },
     }, [{ kind: "admins" }]);
     await alert.waitFor({ state: "detached" });
+  }));
+
+Deno.test("shell - an expired access token is refreshed once and the request retried; a dead session goes to /login", () =>
+  withBrowser(async ({ t, page, url, loginAs }) => {
+    const c = await createCompany(t, "Foxtrot");
+    await loginAs(page, c.admin, { expectPath: "/" });
+    const first = await storageItem(page, "token");
+
+    // Past the access token's lifetime (server clock): /auth/me answers 403, the client refreshes.
+    t.clock.advance((t.config.accessTokenTtlSeconds + 60) * 1000);
+    const refreshed = page.waitForResponse((r) =>
+      r.url().endsWith("/api/auth/refresh_token") && r.status() === 200
+    );
+    await page.reload();
+    await refreshed;
+    await page.getByTestId("greeting").getByText("Foxtrot Admin").waitFor();
+    const second = await storageItem(page, "token");
+    assert.notEqual(second, null);
+    assert.notEqual(second, first);
+
+    // Every session of the user ended on the server: the next 401 clears the token and company.
+    await t.deps.db.updateTable("users").set({ tokenVersion: 99 }).where("id", "=", c.admin.id)
+      .execute();
+    await page.reload();
+    await page.waitForURL(`${url}/login`);
+    assert.equal(await storageItem(page, "token"), null);
+    assert.equal(await storageItem(page, "companyId"), null);
+  }));
+
+Deno.test("shell - under 600 px the menu is a temporary drawer with the preferences", () =>
+  withBrowser(async ({ t, page, loginAs }) => {
+    const c = await createCompany(t, "Golf");
+    await loginAs(page, c.admin, { expectPath: "/" });
+    assert.equal(await page.locator("aside.drawer").isVisible(), false);
+    await page.getByRole("button", { name: "Abrir menu" }).click();
+    const sheet = page.getByRole("dialog");
+    await sheet.locator('[data-menu="users"]').waitFor();
+    await sheet.getByTestId("theme-toggle").click();
+    assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    await page.keyboard.press("Escape");
+    await sheet.waitFor({ state: "detached" });
+  }, { viewport: { width: 390, height: 780 } }));
+
+Deno.test("shell - the realtime connection comes back after the server drops it", () =>
+  withBrowser(async ({ t, page, loginAs }) => {
+    const c = await createCompany(t, "Hotel");
+    await loginAs(page, c.admin, { expectPath: "/" });
+    const ready = () => document.documentElement.dataset.socket === "ready";
+    await page.waitForFunction(ready);
+    t.deps.hub.closeAll();
+    await page.waitForFunction(() => document.documentElement.dataset.socket !== "ready");
+    await page.waitForFunction(ready);
+    // Rooms are joined again: an event for the admins arrives.
+    t.deps.hub.publish(c.id, "whatsapp", {
+      action: "update",
+      whatsapp: { id: 7, name: "Suporte", status: "TIMEOUT" },
+    }, [{ kind: "admins" }]);
+    await page.getByTestId("connections-alert").waitFor();
   }));

@@ -128,7 +128,8 @@ export async function withBrowser(
       } else {
         await p.waitForURL((u) => u.pathname !== "/login");
       }
-      await p.locator(".nav-group").first().waitFor();
+      // The shell knows the user: the greeting names them (visible at every width).
+      await p.getByTestId("greeting").locator("strong").first().waitFor();
     };
     await fn({
       t,

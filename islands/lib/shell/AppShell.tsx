@@ -18,7 +18,7 @@ import type { SessionUser } from "../types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { isAdminProfile } from "./menu.ts";
 import { SideMenu } from "./SideMenu.tsx";
-import { TopBar } from "./TopBar.tsx";
+import { PreferenceButtons, TopBar } from "./TopBar.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
 
 /** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
@@ -164,6 +164,9 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
               </Dialog.Close>
             </div>
             <SideMenu user={user} cshow={cshow} markers={markers} />
+            <div className="drawer-prefs">
+              <PreferenceButtons />
+            </div>
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
