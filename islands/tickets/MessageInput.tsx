@@ -126,6 +126,8 @@ export function MessageInput(
     const form = new FormData();
     form.append("fromMe", "true");
     form.append("body", "");
+    // A recorded voice note goes as push-to-talk (WhatsApp shows it as a voice message).
+    form.append("ptt", "true");
     form.append("medias", file, file.name);
     onSent(await api.post(`/messages/${ticketId}`, form));
   };

@@ -10,7 +10,7 @@ export type MultiOption = { value: string; label: string; color?: string | null 
  * says how many are chosen, and a list of checkboxes.
  */
 export function MultiSelect(
-  { options, selected, onChange, label, icon, summary, testId, empty }: {
+  { options, selected, onChange, label, icon, summary, testId, empty, filtered }: {
     options: MultiOption[];
     selected: string[];
     onChange: (values: string[]) => void;
@@ -21,6 +21,8 @@ export function MultiSelect(
     testId?: string;
     /** Shown when there is nothing to choose. */
     empty?: string;
+    /** Whether the choice narrows the list (the trigger is highlighted); default: any chosen. */
+    filtered?: boolean;
   },
 ) {
   const toggle = (value: string, on: boolean) => {
@@ -36,7 +38,7 @@ export function MultiSelect(
           className="ms-trigger"
           aria-label={label}
           data-testid={testId}
-          data-active={selected.length > 0 || undefined}
+          data-active={(filtered ?? selected.length > 0) || undefined}
         >
           {icon}
           <span className="ms-summary">{summary}</span>

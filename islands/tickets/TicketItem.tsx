@@ -43,6 +43,7 @@ export const TicketItem = memo(function TicketItem(
       data-status={ticket.status}
       data-ticket-id={ticket.id}
       data-testid="ticket-item"
+      data-actions={(pending ? 2 : 0) + (admin ? 1 : 0) || undefined}
       style={{ ["--queue" as string]: ticket.queue?.color ?? "var(--border-strong)" }}
     >
       <div

@@ -85,12 +85,14 @@ export function TicketView(
     );
   });
 
+  // POST /api/messages answers {messages: [...]} (one per file); shown before their events.
   const onSent = useCallback((answer: unknown) => {
-    const message = answer as Message | null;
-    if (
-      message && typeof message === "object" && typeof message.id === "number" && message.ticketId
-    ) {
-      conversation.upsert({ ...message, quotedMsg: message.quotedMsg ?? null });
+    const list = (answer as { messages?: Message[] } | null)?.messages;
+    if (!Array.isArray(list)) return;
+    for (const message of list) {
+      if (typeof message?.id === "number") {
+        conversation.upsert({ ...message, quotedMsg: message.quotedMsg ?? null });
+      }
     }
   }, [conversation.upsert]);
 

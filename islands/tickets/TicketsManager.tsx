@@ -169,6 +169,7 @@ export function TicketsManager(
           ]}
           selected={selectedQueues}
           onChange={setChosenQueues}
+          filtered={!allQueues}
           testId="queue-filter"
         />
       </div>
