@@ -102,7 +102,10 @@ Deno.test("tickets page - a simulator message arrives live under pending; accept
     const uuid = new URL(page.url()).pathname.split("/").pop()!;
     const row = await t.deps.db.selectFrom("tickets").select(["id", "status", "userId"])
       .where("uuid", "=", uuid).executeTakeFirstOrThrow();
-    assert.deepEqual({ status: row.status, userId: row.userId }, { status: "open", userId: ana.id });
+    assert.deepEqual({ status: row.status, userId: row.userId }, {
+      status: "open",
+      userId: ana.id,
+    });
 
     // A blank message is not sent: no send button, Enter leaves it in the box.
     const input = page.getByTestId("message-text");
