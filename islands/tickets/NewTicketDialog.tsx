@@ -181,10 +181,14 @@ export default function NewTicketDialog(
           {other
             ? (
               <div className="alert alert-warning" role="alert" data-testid="other-open-ticket">
-                {t("tickets.newTicket.otherOpen", {
-                  user: other.user?.name ?? t("tickets.unassigned"),
-                  queue: other.queue?.name ?? t("tickets.noQueue"),
-                })}
+                {other.user
+                  ? t("tickets.newTicket.otherOpen", {
+                    user: other.user.name,
+                    queue: other.queue?.name ?? t("tickets.noQueue"),
+                  })
+                  : t("tickets.newTicket.otherWaiting", {
+                    queue: other.queue?.name ?? t("tickets.noQueue"),
+                  })}
               </div>
             )
             : null}
