@@ -192,3 +192,106 @@ Deno.test("tickets page - a ticket outside the user's queues: 'Acesso não permi
     assert.equal(await page.getByTestId("ticket-view").count(), 0);
     assert.deepEqual(pageErrors, []);
   }));
+
+Deno.test("tickets page - admins peek without reading and delete a ticket an attendant is viewing; notes; a user's new ticket needs a queue", () =>
+  withBrowser(async ({ t, page, url, loginAs, secondBrowser, pageErrors }) => {
+    const c = await createCompany(t, "Alpha");
+    const { queueId, whatsappId } = await setup(t, c);
+    const second = await api<{ id: number }>(t, c.admin.token, "POST", "/api/queue", {
+      name: "Suporte",
+      color: "#22C55E",
+    });
+    const ana = await createUser(t, c.id, {
+      name: "Ana Atendente",
+      email: "ana@alpha.test",
+      queueIds: [queueId, second.id],
+    });
+    const delivery = await api<{ ticketId: number }>(
+      t,
+      c.admin.token,
+      "POST",
+      `/api/simulator/${whatsappId}/messages`,
+      { from: "5511955554444", name: "Pedro Pereira", body: "Quero cancelar minha assinatura" },
+    );
+    const unread = () =>
+      t.deps.db.selectFrom("tickets").select("unreadMessages").where("id", "=", delivery.ticketId)
+        .executeTakeFirstOrThrow().then((r) => r.unreadMessages);
+    assert.equal(await unread(), 1);
+
+    // The admin peeks at the pending ticket: the conversation shows, the ticket stays unread.
+    await loginAs(page, c.admin);
+    await openTickets(page, url);
+    assert.equal(await page.getByTestId("show-all").getAttribute("data-state"), "checked");
+    await page.getByTestId("subtab-pending").click();
+    await item(page, "pending", "Pedro Pereira").getByTestId("ticket-peek").click();
+    const peek = page.getByTestId("peek-dialog");
+    await peek.getByText("Quero cancelar minha assinatura").waitFor();
+    assert.equal(await peek.getByTestId("message-text").count(), 0);
+    await page.keyboard.press("Escape");
+    await peek.waitFor({ state: "detached" });
+    assert.equal(await unread(), 1);
+
+    // Ana accepts it and reads it.
+    const attendant = await secondBrowser();
+    await loginAs(attendant, ana);
+    await openTickets(attendant, url);
+    await attendant.getByTestId("subtab-pending").click();
+    await item(attendant, "pending", "Pedro Pereira").getByTestId("ticket-accept").click();
+    await attendant.getByTestId("messages").getByText("Quero cancelar minha assinatura").waitFor();
+    const uuid = new URL(attendant.url()).pathname.split("/").pop()!;
+
+    // With show-all the admin sees Ana's ticket under 'in progress', live, and opens it.
+    await page.getByTestId("subtab-open").click();
+    await item(page, "open", "Pedro Pereira").getByText("Ana Atendente").waitFor();
+    await item(page, "open", "Pedro Pereira").getByTestId("ticket-name").click();
+    await page.waitForURL(`${url}/tickets/${uuid}`);
+
+    // A note (at least 2 characters).
+    await page.getByTestId("ticket-options").click();
+    await page.getByRole("menuitem", { name: "Observações" }).click();
+    await page.getByTestId("note-text").fill("x");
+    await page.getByTestId("note-submit").click();
+    await page.getByText("A observação precisa de pelo menos 2 caracteres").waitFor();
+    await page.getByTestId("note-text").fill("Cliente pediu retorno amanhã");
+    await page.getByTestId("note-submit").click();
+    await toastWith(page, "Observação adicionada com sucesso!").waitFor();
+    await page.getByTestId("notes").getByText("Cliente pediu retorno amanhã").waitFor();
+    const notes = await t.deps.db.selectFrom("ticket_notes").select(["note", "userId"])
+      .where("ticketId", "=", delivery.ticketId).execute();
+    assert.deepEqual(notes, [{ note: "Cliente pediu retorno amanhã", userId: c.admin.id }]);
+    await page.getByRole("dialog", { name: "Observações" }).getByRole("button", { name: "Fechar" })
+      .click();
+    await page.getByRole("dialog", { name: "Observações" }).waitFor({ state: "detached" });
+
+    // The admin deletes it (with a confirmation): Ana, who is viewing it, is told and sent back.
+    await page.getByTestId("ticket-options").click();
+    await page.getByRole("menuitem", { name: "Excluir ticket" }).click();
+    await page.getByTestId("confirm-button").click();
+    await toastWith(attendant, "Ticket deleted sucessfully.").waitFor();
+    await attendant.waitForURL(`${url}/tickets`);
+    await attendant.getByTestId("tickets-welcome").waitFor();
+    await item(attendant, "open", "Pedro Pereira").waitFor({ state: "detached" });
+    await page.waitForURL(`${url}/tickets`);
+    assert.equal(
+      await t.deps.db.selectFrom("tickets").select("id").where("id", "=", delivery.ticketId)
+        .executeTakeFirst(),
+      undefined,
+    );
+
+    // Ana opens a new ticket for the contact: with two queues none is prefilled, and one is needed.
+    await attendant.getByTestId("new-ticket").click();
+    await attendant.getByTestId("new-ticket-contact").fill("Ped");
+    await attendant.getByRole("option", { name: /Pedro Pereira/ }).click();
+    await attendant.getByTestId("new-ticket-submit").click();
+    await attendant.getByTestId("queue-error").getByText("Selecione uma fila").waitFor();
+    await attendant.getByRole("combobox", { name: "Fila" }).click();
+    await attendant.getByRole("option", { name: "Suporte" }).click();
+    await attendant.getByTestId("new-ticket-submit").click();
+    await attendant.waitForURL(/\/tickets\/[0-9a-f-]{36}$/);
+    await attendant.getByTestId("ticket-contact-name").getByText("Pedro Pereira").waitFor();
+    const created = await t.deps.db.selectFrom("tickets").select(["status", "userId", "queueId"])
+      .where("uuid", "=", new URL(attendant.url()).pathname.split("/").pop()!)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(created, { status: "open", userId: ana.id, queueId: second.id });
+    assert.deepEqual(pageErrors, []);
+  }));
