@@ -120,6 +120,7 @@ export function AudioRecorder(
   if (state === "recording") {
     return (
       <div className="ar" data-testid="audio-recording">
+        <span className="ar-label">{t("tickets.audio.recording")}</span>
         <IconButton label={t("tickets.audio.cancel")} onClick={() => stop(false)}>
           <CircleX size={22} aria-hidden="true" className="ar-cancel" />
         </IconButton>
