@@ -254,7 +254,7 @@ Deno.test("shell - an expired access token is refreshed once and the request ret
     assert.equal(await storageItem(page, "companyId"), null);
   }));
 
-Deno.test("shell - under 600 px the menu is a temporary drawer with the preferences", () =>
+Deno.test("shell - under 600 px the menu is a temporary drawer with the preferences; the theme follows the system", () =>
   withBrowser(async ({ t, page, loginAs }) => {
     const c = await createCompany(t, "Golf");
     await loginAs(page, c.admin, { expectPath: "/" });
@@ -262,11 +262,15 @@ Deno.test("shell - under 600 px the menu is a temporary drawer with the preferen
     await page.getByRole("button", { name: "Abrir menu" }).click();
     const sheet = page.getByRole("dialog");
     await sheet.locator('[data-menu="users"]').waitFor();
-    await sheet.getByTestId("theme-toggle").click();
+    // No stored choice: the theme follows the system's (dark here); the toggle overrides it.
     assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    assert.equal(await storageItem(page, "preferredTheme"), null);
+    await sheet.getByTestId("theme-toggle").click();
+    assert.equal(await page.locator("html").getAttribute("data-theme"), "light");
+    assert.equal(await storageItem(page, "preferredTheme"), "light");
     await page.keyboard.press("Escape");
     await sheet.waitFor({ state: "detached" });
-  }, { viewport: { width: 390, height: 780 } }));
+  }, { viewport: { width: 390, height: 780 }, colorScheme: "dark" }));
 
 Deno.test("shell - the realtime connection comes back after the server drops it", () =>
   withBrowser(async ({ t, page, loginAs }) => {
