@@ -5,6 +5,8 @@ import { isLanguage } from "../../islands/lib/i18n.ts";
 import DashboardPage from "../../islands/DashboardPage.tsx";
 import LoginPage from "../../islands/LoginPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
+import QueuesPage from "../../islands/QueuesPage.tsx";
+import SettingsPage from "../../islands/SettingsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -39,6 +41,23 @@ export function pageRoutes(_deps: AppDeps) {
       component: DashboardPage,
       props: {},
       title: "dashboard.title",
+    }));
+  pages.get(
+    "/queues",
+    (c) =>
+      renderPage(c, {
+        island: "QueuesPage",
+        component: QueuesPage,
+        props: {},
+        title: "queues.title",
+      }),
+  );
+  pages.get("/settings", (c) =>
+    renderPage(c, {
+      island: "SettingsPage",
+      component: SettingsPage,
+      props: {},
+      title: "settings.title",
     }));
 
   return pages;
