@@ -9,12 +9,14 @@ import * as m0001 from "./migrations/0001_create_core.ts";
 import * as m0002 from "./migrations/0002_add_ticket_rating_flag.ts";
 import * as m0010 from "./migrations/0010_create_outbox.ts";
 import * as m0020 from "./migrations/0020_create_baileys_auth.ts";
+import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
   "0002_add_ticket_rating_flag": m0002,
   "0010_create_outbox": m0010,
   "0020_create_baileys_auth": m0020,
+  "0040_add_admin_indexes": m0040,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,6 +1,13 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { authRoutes } from "./auth.ts";
+import { companyRoutes } from "./companies.ts";
+import { contactRoutes } from "./contacts.ts";
+import { dashboardRoutes } from "./dashboard.ts";
+import { queueOptionRoutes } from "./queue_options.ts";
+import { queueRoutes } from "./queues.ts";
+import { settingRoutes } from "./settings.ts";
+import { userRoutes } from "./users.ts";
 import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
@@ -9,6 +16,13 @@ import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 export function apiRoutes(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.route("/auth", authRoutes(deps));
+  api.route("/contacts", contactRoutes(deps));
+  api.route("/users", userRoutes(deps));
+  api.route("/queue", queueRoutes(deps));
+  api.route("/queue-options", queueOptionRoutes(deps));
+  api.route("/settings", settingRoutes(deps));
+  api.route("/companies", companyRoutes(deps));
+  api.route("/dashboard", dashboardRoutes(deps));
   api.route("/whatsapp", whatsappRoutes(deps));
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));

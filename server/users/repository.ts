@@ -1,5 +1,6 @@
+import { type Insertable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
-import type { Company, Plan, User } from "../../db/schema.ts";
+import type { Company, Plan, User, UsersTable } from "../../db/schema.ts";
 
 export type UserWithCompany = { user: User; company: Company; plan: Plan | null };
 
@@ -65,4 +66,142 @@ export async function setUserOnline(
 ) {
   await db.updateTable("users").set({ online: online ? 1 : 0, lastSeenAt: now })
     .where("id", "=", userId).where("companyId", "=", companyId).execute();
+}
+
+export type QueueRef = { id: number; name: string; color: string };
+
+/** A company's users by name, optionally filtered by name or email, with the total. */
+export async function listUsers(
+  db: Database,
+  companyId: number,
+  options: { search?: string; limit: number; offset: number },
+): Promise<{ rows: User[]; count: number }> {
+  let query = db.selectFrom("users").where("companyId", "=", companyId);
+  const term = options.search?.trim();
+  if (term) {
+    const like = `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`name`, "like", sql`${like} ESCAPE '\\'`),
+        eb(sql`email`, "like", sql`${like} ESCAPE '\\'`),
+      ])
+    );
+  }
+  const [rows, total] = await Promise.all([
+    query.selectAll().orderBy(sql`name COLLATE NOCASE`).orderBy("id").limit(options.limit)
+      .offset(options.offset).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: Number(total.count) };
+}
+
+export async function findUser(
+  db: Database,
+  companyId: number,
+  id: number,
+): Promise<User | undefined> {
+  return await db.selectFrom("users").selectAll().where("companyId", "=", companyId)
+    .where("id", "=", id).executeTakeFirst();
+}
+
+/** Queues of several users in one query, keyed by user id. */
+export async function queuesOfUsers(
+  db: Database,
+  companyId: number,
+  userIds: readonly number[],
+): Promise<Map<number, QueueRef[]>> {
+  const byUser = new Map<number, QueueRef[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db.selectFrom("user_queues as uq").innerJoin(
+    "queues as q",
+    "q.id",
+    "uq.queueId",
+  )
+    .select(["uq.userId", "q.id", "q.name", "q.color"])
+    .where("uq.companyId", "=", companyId).where("uq.userId", "in", userIds)
+    .orderBy("q.orderQueue").orderBy("q.name").execute();
+  for (const r of rows) {
+    const list = byUser.get(r.userId) ?? [];
+    list.push({ id: r.id, name: r.name, color: r.color });
+    byUser.set(r.userId, list);
+  }
+  return byUser;
+}
+
+/** Connection names of several ids in one query. */
+export async function whatsappNames(
+  db: Database,
+  companyId: number,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom("whatsapps").select(["id", "name"])
+    .where("companyId", "=", companyId).where("id", "in", ids).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+export async function countUsers(db: Database, companyId: number): Promise<number> {
+  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("companyId", "=", companyId).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Is the email used by another user of any company (emails log in platform-wide)? */
+export async function emailTaken(db: Database, email: string, exceptId?: number) {
+  let query = db.selectFrom("users").select("id").where("email", "=", email.trim().toLowerCase());
+  if (exceptId !== undefined) query = query.where("id", "<>", exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function insertUser(db: Database, values: Insertable<UsersTable>): Promise<User> {
+  return await db.insertInto("users").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateUserRow(
+  db: Database,
+  companyId: number,
+  id: number,
+  values: Updateable<UsersTable>,
+): Promise<User | undefined> {
+  return await db.updateTable("users").set(values).where("companyId", "=", companyId)
+    .where("id", "=", id).returningAll().executeTakeFirst();
+}
+
+export async function setUserQueues(
+  db: Database,
+  companyId: number,
+  userId: number,
+  queueIds: readonly number[],
+) {
+  await db.deleteFrom("user_queues").where("companyId", "=", companyId).where("userId", "=", userId)
+    .execute();
+  if (queueIds.length) {
+    await db.insertInto("user_queues").values(
+      queueIds.map((queueId) => ({ companyId, userId, queueId })),
+    ).execute();
+  }
+}
+
+/**
+ * Puts a user's pending and open tickets back to pending with no user (the user is leaving).
+ * Answers the tickets with their placement before the change, for the realtime lists.
+ */
+export async function releaseUserTickets(
+  db: Database,
+  companyId: number,
+  userId: number,
+  now: string,
+) {
+  const before = await db.selectFrom("tickets").select(["id", "status", "queueId", "userId"])
+    .where("companyId", "=", companyId).where("userId", "=", userId)
+    .where("status", "in", ["pending", "open"]).execute();
+  if (before.length) {
+    await db.updateTable("tickets").set({ status: "pending", userId: null, updatedAt: now })
+      .where("companyId", "=", companyId).where("id", "in", before.map((t) => t.id)).execute();
+  }
+  return before;
+}
+
+export async function deleteUserRow(db: Database, companyId: number, id: number) {
+  await db.deleteFrom("users").where("companyId", "=", companyId).where("id", "=", id).execute();
 }

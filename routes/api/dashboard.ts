@@ -1,0 +1,27 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { dashboard, hourlyTickets } from "../../server/dashboard/service.ts";
+import { validate } from "../../server/http/validate.ts";
+
+/** Raw strings: which combination is valid is the service's rule ('Parametrize o filtro'). */
+const rangeQuery = z.object({
+  days: z.string().max(10).optional(),
+  date_from: z.string().max(30).optional(),
+  date_to: z.string().max(30).optional(),
+});
+
+export function dashboardRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  // seeds/000 section 2: the dashboard is an admin screen.
+  app.use("*", requireAuth(deps), requireAdmin);
+
+  app.get("/", validate("query", rangeQuery), async (c) => {
+    return c.json(await dashboard(deps, authOf(c).companyId, c.req.valid("query")));
+  });
+
+  app.get("/hourly", async (c) => c.json(await hourlyTickets(deps, authOf(c).companyId)));
+
+  return app;
+}

@@ -1,0 +1,36 @@
+import type { Hub } from "./hub.ts";
+
+/**
+ * Keeps live sockets in step with changes to their user: a socket captures the user's profile
+ * and queues when it opens (they filter ticket events), so an admin changing them, or deleting
+ * the user, must reach the sockets already open.
+ */
+export function updateUserMembers(
+  hub: Hub,
+  companyId: number,
+  userId: number,
+  patch: { profile?: "admin" | "user"; queueIds?: number[] },
+) {
+  for (const member of [...hub.members()]) {
+    if (member.companyId !== companyId || member.userId !== userId) continue;
+    if (patch.queueIds) member.queueIds = [...patch.queueIds];
+    if (patch.profile && patch.profile !== member.profile) {
+      member.profile = patch.profile;
+      if (patch.profile === "admin") hub.join(member, { kind: "admins" });
+      else hub.leave(member, { kind: "admins" });
+    }
+  }
+}
+
+/** Closes every socket of a user (deleted, or sessions ended by a password change). */
+export function disconnectUser(hub: Hub, companyId: number, userId: number, reason: string) {
+  for (const member of [...hub.members()]) {
+    if (member.companyId !== companyId || member.userId !== userId) continue;
+    try {
+      member.socket.close(4001, reason);
+    } catch {
+      // already closed
+    }
+    hub.remove(member);
+  }
+}

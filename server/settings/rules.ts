@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/**
+ * Every setting a company may change and the values each accepts (seeds/001 sections 2 and 3).
+ * Keys not listed here do not exist (ERR_NO_SETTING_FOUND).
+ *
+ * `secret` values (integration tokens) are shown to admins only; `superOnly` keys are platform
+ * switches that a company admin cannot turn (userCreation gates creating users; campaignsEnabled
+ * is set with the company by super users).
+ */
+const toggle = z.enum(["enabled", "disabled"], "Use enabled ou disabled");
+const text = z.string().trim().max(500, "Too Long!");
+
+export type SettingRule = { schema: z.ZodType<string>; secret?: boolean; superOnly?: boolean };
+
+export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freeze({
+  userRating: { schema: toggle },
+  scheduleType: {
+    schema: z.enum(["disabled", "queue", "company"], "Use disabled, queue ou company"),
+  },
+  CheckMsgIsGroup: { schema: toggle },
+  call: { schema: toggle },
+  chatBotType: { schema: z.enum(["text"], "Somente text") },
+  sendGreetingAccepted: { schema: toggle },
+  sendMsgTransfTicket: { schema: toggle },
+  ipixc: { schema: text },
+  tokenixc: { schema: text, secret: true },
+  ipmkauth: { schema: text },
+  clientidmkauth: { schema: text },
+  clientsecretmkauth: { schema: text, secret: true },
+  asaas: { schema: text, secret: true },
+  userCreation: { schema: toggle, superOnly: true },
+  campaignsEnabled: { schema: z.enum(["true", "false"], "Use true ou false"), superOnly: true },
+});
+
+export function isSecretSetting(key: string): boolean {
+  return SETTING_RULES[key]?.secret === true;
+}

@@ -1,0 +1,325 @@
+import { isUniqueViolation } from "../../db/constraints.ts";
+import type { User } from "../../db/schema.ts";
+import { hashPassword } from "../auth/passwords.ts";
+import { endUserSessions } from "../auth/service.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
+import { AppError, forbidden, notFound } from "../errors.ts";
+import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
+import { publishTicketUpdate } from "../realtime/publish.ts";
+import { getSettingValue } from "../settings/repository.ts";
+import { loadTicketViews } from "../tickets/view.ts";
+import * as repo from "./repository.ts";
+
+/** A user as the API and the socket answer it: never the password hash or token version. */
+export type UserView = {
+  id: number;
+  name: string;
+  email: string;
+  profile: "admin" | "user";
+  super: boolean;
+  companyId: number;
+  whatsappId: number | null;
+  whatsapp: { id: number; name: string } | null;
+  allTicket: "enable" | "disable";
+  online: boolean;
+  queues: repo.QueueRef[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type UserInput = {
+  name: string;
+  email: string;
+  password: string;
+  profile: "admin" | "user";
+  queueIds: number[];
+  whatsappId: number | null;
+  allTicket: "enable" | "disable";
+  super: boolean;
+};
+
+export const USERS_PAGE_SIZE = 20;
+
+async function views(deps: AppDeps, companyId: number, rows: User[]): Promise<UserView[]> {
+  const [queues, whatsapps] = await Promise.all([
+    repo.queuesOfUsers(deps.db, companyId, rows.map((r) => r.id)),
+    repo.whatsappNames(
+      deps.db,
+      companyId,
+      rows.map((r) => r.whatsappId).filter((id): id is number => id !== null),
+    ),
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    profile: r.profile.toLowerCase() === "admin" ? "admin" : "user",
+    super: r.super === 1,
+    companyId: r.companyId,
+    whatsappId: r.whatsappId,
+    whatsapp: r.whatsappId !== null && whatsapps.has(r.whatsappId)
+      ? { id: r.whatsappId, name: whatsapps.get(r.whatsappId)! }
+      : null,
+    allTicket: r.allTicket === "enable" ? "enable" : "disable",
+    online: r.online === 1,
+    queues: queues.get(r.id) ?? [],
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  }));
+}
+
+async function viewOf(deps: AppDeps, companyId: number, id: number): Promise<UserView> {
+  const row = await repo.findUser(deps.db, companyId, id);
+  if (!row) throw notFound("ERR_NO_USER_FOUND", "Usuário não encontrado");
+  return (await views(deps, companyId, [row]))[0];
+}
+
+function isAdmin(auth: AuthInfo): boolean {
+  return auth.profile === "admin" || auth.isSuper;
+}
+
+function duplicatedEmail(): AppError {
+  return new AppError(409, "ERR_DUPLICATED_EMAIL", "Já existe um usuário com este e-mail");
+}
+
+/** Queue and connection ids must be the caller's company's (404 like a missing one). */
+async function checkReferences(
+  deps: AppDeps,
+  companyId: number,
+  input: { queueIds?: number[]; whatsappId?: number | null },
+) {
+  const queueIds = [...new Set(input.queueIds ?? [])];
+  if (queueIds.length) {
+    const found = await deps.db.selectFrom("queues").select("id").where("companyId", "=", companyId)
+      .where("id", "in", queueIds).execute();
+    if (found.length !== queueIds.length) {
+      throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
+    }
+  }
+  if (input.whatsappId !== undefined && input.whatsappId !== null) {
+    const found = await deps.db.selectFrom("whatsapps").select("id")
+      .where("companyId", "=", companyId).where("id", "=", input.whatsappId).executeTakeFirst();
+    if (!found) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+  }
+  return queueIds;
+}
+
+/** GET /api/users: a page of users by name (seeds/000 section 7). */
+export async function listUsersPage(
+  deps: AppDeps,
+  companyId: number,
+  query: { searchParam?: string; pageNumber: number },
+) {
+  const offset = (query.pageNumber - 1) * USERS_PAGE_SIZE;
+  const { rows, count } = await repo.listUsers(deps.db, companyId, {
+    search: query.searchParam,
+    limit: USERS_PAGE_SIZE,
+    offset,
+  });
+  return {
+    users: await views(deps, companyId, rows),
+    count,
+    hasMore: offset + rows.length < count,
+  };
+}
+
+/** GET /api/users/list: every user of the company for pickers (transfer, filters). */
+export async function listUserOptions(
+  deps: AppDeps,
+  companyId: number,
+  query: { searchParam?: string },
+) {
+  const { rows } = await repo.listUsers(deps.db, companyId, {
+    search: query.searchParam,
+    limit: 1000,
+    offset: 0,
+  });
+  const queues = await repo.queuesOfUsers(deps.db, companyId, rows.map((r) => r.id));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    profile: r.profile,
+    online: r.online === 1,
+    queues: queues.get(r.id) ?? [],
+  }));
+}
+
+export async function getUser(deps: AppDeps, companyId: number, id: number): Promise<UserView> {
+  return await viewOf(deps, companyId, id);
+}
+
+/**
+ * Creates a user of the caller's company (admins). Refused when the company's setting
+ * userCreation is disabled (except for super users), when the plan's user limit is reached,
+ * and for the super flag unless the caller is super.
+ */
+export async function createUser(
+  deps: AppDeps,
+  auth: AuthInfo,
+  input: UserInput,
+): Promise<UserView> {
+  const companyId = auth.companyId;
+  if (input.super && !auth.isSuper) {
+    throw forbidden("Somente super usuários concedem o acesso super");
+  }
+  if (!auth.isSuper && await getSettingValue(deps.db, companyId, "userCreation") === "disabled") {
+    throw new AppError(403, "ERR_USER_CREATION_DISABLED", "A criação de usuários está desativada");
+  }
+  const queueIds = await checkReferences(deps, companyId, input);
+  const passwordHash = await hashPassword(input.password, deps.config.bcryptCost);
+  const now = deps.clock.now().toISOString();
+  let id: number;
+  try {
+    id = await deps.db.transaction().execute(async (trx) => {
+      if (auth.plan && await repo.countUsers(trx, companyId) >= auth.plan.users) {
+        throw new AppError(
+          403,
+          "ERR_PLAN_LIMIT",
+          `O plano da empresa permite ${auth.plan.users} usuários`,
+        );
+      }
+      if (await repo.emailTaken(trx, input.email)) throw duplicatedEmail();
+      const row = await repo.insertUser(trx, {
+        companyId,
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        profile: input.profile,
+        super: input.super ? 1 : 0,
+        whatsappId: input.whatsappId,
+        allTicket: input.allTicket,
+        lastSeenAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repo.setUserQueues(trx, companyId, row.id, queueIds);
+      return row.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "users.email")) throw duplicatedEmail();
+    throw error;
+  }
+  const user = await viewOf(deps, companyId, id);
+  deps.hub.publish(companyId, "user", { action: "create", user });
+  return user;
+}
+
+function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  const sa = new Set(a);
+  return sa.size === new Set(b).size && b.every((x) => sa.has(x));
+}
+
+/**
+ * Updates a user (seeds/000 sections 5 and 6). A non-admin may change only their own name,
+ * email and password; profile and queues are admin fields (user-modal:editProfile/editQueues);
+ * nobody changes their own profile or super flag; only super users touch super users.
+ * Fields sent unchanged are not changes (the form sends every field).
+ *
+ * A new password ends every session of that user (refresh tokens revoked, access tokens
+ * invalidated, sockets closed). `sessionEnded` tells the caller their own session was among
+ * them, so the client logs in again with the new password.
+ */
+export async function updateUser(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  input: Partial<UserInput>,
+): Promise<{ user: UserView; sessionEnded: boolean }> {
+  const companyId = auth.companyId;
+  const target = await repo.findUser(deps.db, companyId, id);
+  if (!target) throw notFound("ERR_NO_USER_FOUND", "Usuário não encontrado");
+  const self = target.id === auth.userId;
+  if (!self && !isAdmin(auth)) throw forbidden("Você só pode editar o seu próprio perfil");
+  if (target.super === 1 && !auth.isSuper) {
+    throw forbidden("Somente super usuários editam este usuário");
+  }
+
+  const currentQueues = await repo.userQueueIds(deps.db, companyId, id);
+  const changes = {
+    profile: input.profile !== undefined && input.profile !== target.profile.toLowerCase(),
+    super: input.super !== undefined && input.super !== (target.super === 1),
+    queues: input.queueIds !== undefined && !sameSet(input.queueIds, currentQueues),
+    whatsapp: input.whatsappId !== undefined && input.whatsappId !== target.whatsappId,
+    allTicket: input.allTicket !== undefined && input.allTicket !== target.allTicket,
+  };
+  if (changes.profile && (self || !isAdmin(auth))) {
+    throw forbidden(self ? "Você não pode alterar o seu próprio perfil" : undefined);
+  }
+  if (changes.super && (self || !auth.isSuper)) {
+    throw forbidden("Somente outro super usuário altera o acesso super");
+  }
+  if ((changes.queues || changes.whatsapp || changes.allTicket) && !isAdmin(auth)) {
+    throw forbidden("Somente administradores alteram filas e conexão padrão");
+  }
+  const queueIds = changes.queues
+    ? await checkReferences(deps, companyId, { queueIds: input.queueIds })
+    : undefined;
+  if (changes.whatsapp) await checkReferences(deps, companyId, { whatsappId: input.whatsappId });
+
+  const passwordChanged = input.password !== undefined && input.password !== "";
+  const passwordHash = passwordChanged
+    ? await hashPassword(input.password!, deps.config.bcryptCost)
+    : undefined;
+  const now = deps.clock.now().toISOString();
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if (input.email !== undefined && await repo.emailTaken(trx, input.email, id)) {
+        throw duplicatedEmail();
+      }
+      await repo.updateUserRow(trx, companyId, id, {
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        profile: changes.profile ? input.profile : undefined,
+        super: changes.super ? (input.super ? 1 : 0) : undefined,
+        whatsappId: changes.whatsapp ? input.whatsappId : undefined,
+        allTicket: changes.allTicket ? input.allTicket : undefined,
+        updatedAt: now,
+      });
+      if (queueIds) await repo.setUserQueues(trx, companyId, id, queueIds);
+      if (passwordChanged) await endUserSessions(trx, companyId, id, now);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "users.email")) throw duplicatedEmail();
+    throw error;
+  }
+  const user = await viewOf(deps, companyId, id);
+  updateUserMembers(deps.hub, companyId, id, {
+    profile: changes.profile ? user.profile : undefined,
+    queueIds: queueIds,
+  });
+  deps.hub.publish(companyId, "user", { action: "update", user });
+  if (passwordChanged) {
+    deps.hub.publish(companyId, "auth", { action: "sessionEnded", reason: "passwordChanged" }, [
+      { kind: "user", userId: id },
+    ]);
+    disconnectUser(deps.hub, companyId, id, "password changed");
+  }
+  return { user, sessionEnded: passwordChanged && self };
+}
+
+/**
+ * Deletes a user (admins). Nobody deletes themselves; only super users delete super users.
+ * The user's pending and open tickets go back to pending with no user, and their lists hear it.
+ */
+export async function deleteUser(deps: AppDeps, auth: AuthInfo, id: number) {
+  const companyId = auth.companyId;
+  if (id === auth.userId) throw forbidden("Você não pode excluir o seu próprio usuário");
+  const now = deps.clock.now().toISOString();
+  const released = await deps.db.transaction().execute(async (trx) => {
+    const target = await repo.findUser(trx, companyId, id);
+    if (!target) throw notFound("ERR_NO_USER_FOUND", "Usuário não encontrado");
+    if (target.super === 1 && !auth.isSuper) {
+      throw forbidden("Somente super usuários excluem este usuário");
+    }
+    const released = await repo.releaseUserTickets(trx, companyId, id, now);
+    await repo.deleteUserRow(trx, companyId, id);
+    return released;
+  });
+  const ticketViews = await loadTicketViews(deps.db, companyId, released.map((t) => t.id));
+  const before = new Map(released.map((t) => [t.id, t]));
+  for (const view of ticketViews) publishTicketUpdate(deps.hub, view, before.get(view.id));
+  deps.hub.publish(companyId, "user", { action: "delete", userId: id });
+  disconnectUser(deps.hub, companyId, id, "user deleted");
+}
