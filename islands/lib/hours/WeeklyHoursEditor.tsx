@@ -1,25 +1,49 @@
 import { useTranslation } from "react-i18next";
-import { CLOSED, type HoursProblem, isClosed, type WorkingHoursEntry } from "./working_hours.ts";
-
-/** Hours a day gets when it is switched from closed to open. */
-const OPENING = { startTime: "08:00", endTime: "18:00" };
+import { type EditableDay, type HoursProblem, normaliseTime, OPENING } from "./working_hours.ts";
 
 /**
- * The week's working hours as a table: per day an open switch and start/end times (HH:MM).
+ * The week's working hours as a table: per day an open switch and start/end times typed as HH:MM
+ * (text, not the browser's time picker: its 12/24-hour format follows the browser, not the page).
  * Used by the queue dialog ('Horários de Atendimento') and the settings' Horarios tab.
- * Controlled: `value` is the whole week (see weekFrom), `problems` come from weekProblems.
+ * Controlled: `value` is the whole week (weekFrom), `problems` come from weekProblems.
  */
 export function WeeklyHoursEditor(
   { value, onChange, problems = {}, disabled }: {
-    value: WorkingHoursEntry[];
-    onChange: (week: WorkingHoursEntry[]) => void;
+    value: EditableDay[];
+    onChange: (week: EditableDay[]) => void;
     problems?: Record<string, HoursProblem>;
     disabled?: boolean;
   },
 ) {
   const { t } = useTranslation();
-  const set = (weekdayEn: string, patch: Partial<WorkingHoursEntry>) =>
-    onChange(value.map((e) => e.weekdayEn === weekdayEn ? { ...e, ...patch } : e));
+  const set = (weekdayEn: string, patch: Partial<EditableDay>) =>
+    onChange(value.map((d) => d.weekdayEn === weekdayEn ? { ...d, ...patch } : d));
+
+  const timeInput = (day: EditableDay, field: "startTime" | "endTime", label: string) => {
+    const problem = problems[day.weekdayEn];
+    const wrong = problem === "endBeforeStart" ||
+      (field === "startTime" ? problem === "invalidStart" : problem === "invalidEnd");
+    return (
+      <input
+        className="input hours-time"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="HH:MM"
+        maxLength={5}
+        value={day[field]}
+        disabled={disabled}
+        aria-label={label}
+        aria-invalid={wrong || undefined}
+        aria-describedby={problem ? `hours-${day.weekdayEn}-error` : undefined}
+        data-testid={`hours-${day.weekdayEn}-${field === "startTime" ? "start" : "end"}`}
+        onChange={(e) => set(day.weekdayEn, { [field]: e.target.value })}
+        onBlur={(e) => {
+          const tidy = normaliseTime(e.target.value);
+          if (tidy !== day[field]) set(day.weekdayEn, { [field]: tidy });
+        }}
+      />
+    );
+  };
 
   return (
     <table className="hours-table" data-testid="hours-editor">
@@ -32,84 +56,53 @@ export function WeeklyHoursEditor(
         </tr>
       </thead>
       <tbody>
-        {value.map((entry) => {
-          const closed = isClosed(entry);
-          const day = t(`hours.weekdays.${entry.weekdayEn}`);
-          const problem = problems[entry.weekdayEn];
-          const errorId = `hours-${entry.weekdayEn}-error`;
+        {value.map((day) => {
+          const name = t(`hours.weekdays.${day.weekdayEn}`);
+          const problem = problems[day.weekdayEn];
           return (
-            <tr key={entry.weekdayEn} data-day={entry.weekdayEn} data-closed={closed || undefined}>
-              <th scope="row">{day}</th>
+            <tr key={day.weekdayEn} data-day={day.weekdayEn} data-closed={!day.open || undefined}>
+              <th scope="row">{name}</th>
               <td>
                 <label className="hours-switch">
                   <input
                     type="checkbox"
                     role="switch"
-                    checked={!closed}
+                    checked={day.open}
                     disabled={disabled}
-                    aria-label={t("hours.openOn", { day })}
-                    data-testid={`hours-${entry.weekdayEn}-open`}
+                    aria-label={t("hours.openOn", { day: name })}
+                    data-testid={`hours-${day.weekdayEn}-open`}
                     onChange={(e) =>
                       set(
-                        entry.weekdayEn,
-                        e.target.checked ? OPENING : { startTime: CLOSED, endTime: CLOSED },
+                        day.weekdayEn,
+                        e.target.checked && day.startTime === day.endTime
+                          ? { open: true, ...OPENING }
+                          : { open: e.target.checked },
                       )}
                   />
                   <span className="hours-switch-track" aria-hidden="true" />
                 </label>
               </td>
-              {closed
+              {day.open
                 ? (
-                  <td colSpan={2} className="hours-closed">
-                    {t("hours.closed")}
-                  </td>
-                )
-                : (
                   <>
+                    <td>{timeInput(day, "startTime", t("hours.startOn", { day: name }))}</td>
                     <td>
-                      <input
-                        className="input hours-time"
-                        type="time"
-                        step={60}
-                        required
-                        value={entry.startTime}
-                        disabled={disabled}
-                        aria-label={t("hours.startOn", { day })}
-                        aria-invalid={problem === "invalidStart" || problem === "endBeforeStart"
-                          ? true
-                          : undefined}
-                        aria-describedby={problem ? errorId : undefined}
-                        data-testid={`hours-${entry.weekdayEn}-start`}
-                        onChange={(e) => set(entry.weekdayEn, { startTime: e.target.value })}
-                      />
-                    </td>
-                    <td>
-                      <input
-                        className="input hours-time"
-                        type="time"
-                        step={60}
-                        required
-                        value={entry.endTime}
-                        disabled={disabled}
-                        aria-label={t("hours.endOn", { day })}
-                        aria-invalid={problem === "invalidEnd" || problem === "endBeforeStart"
-                          ? true
-                          : undefined}
-                        aria-describedby={problem ? errorId : undefined}
-                        data-testid={`hours-${entry.weekdayEn}-end`}
-                        onChange={(e) =>
-                          set(entry.weekdayEn, { endTime: e.target.value })}
-                      />
+                      {timeInput(day, "endTime", t("hours.endOn", { day: name }))}
                       {problem
                         ? (
-                          <span id={errorId} className="field-error hours-error" role="alert">
+                          <span
+                            id={`hours-${day.weekdayEn}-error`}
+                            className="field-error hours-error"
+                            role="alert"
+                          >
                             {t(`hours.errors.${problem}`)}
                           </span>
                         )
                         : null}
                     </td>
                   </>
-                )}
+                )
+                : <td colSpan={2} className="hours-closed">{t("hours.closed")}</td>}
             </tr>
           );
         })}

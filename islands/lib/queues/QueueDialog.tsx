@@ -6,10 +6,12 @@ import { ApiError } from "../errors.ts";
 import { adminSubmitDelay } from "../form_delay.ts";
 import { WeeklyHoursEditor } from "../hours/WeeklyHoursEditor.tsx";
 import {
+  type EditableDay,
   type HoursProblem,
+  tidyWeek,
+  toEntries,
   weekFrom,
   weekProblems,
-  type WorkingHoursEntry,
 } from "../hours/working_hours.ts";
 import { toast } from "../toast.ts";
 import { Button, IconButton } from "../ui/Button.tsx";
@@ -56,7 +58,7 @@ export function QueueDialog(
   const [greetingMessage, setGreeting] = useState("");
   const [outOfHoursMessage, setOutOfHours] = useState("");
   const [orderQueue, setOrderQueue] = useState("");
-  const [week, setWeek] = useState<WorkingHoursEntry[]>(weekFrom(null));
+  const [week, setWeek] = useState<EditableDay[]>(weekFrom(null));
   const [hoursProblems, setHoursProblems] = useState<Record<string, HoursProblem>>({});
   const [file, setFile] = useState<File | null>(null);
   const [dropMedia, setDropMedia] = useState(false);
@@ -96,7 +98,9 @@ export function QueueDialog(
   const save = async (): Promise<Queue | null> => {
     const local = queueProblems({ name, color, orderQueue });
     setErrors(Object.fromEntries(Object.entries(local).map(([k, v]) => [k, t(v)])));
-    const weekIssues = hoursEnabled ? weekProblems(week) : {};
+    const days = tidyWeek(week);
+    setWeek(days);
+    const weekIssues = hoursEnabled ? weekProblems(days) : {};
     setHoursProblems(weekIssues);
     if (Object.keys(local).length) {
       setTab("data");
@@ -117,7 +121,7 @@ export function QueueDialog(
         orderQueue: orderQueue.trim() === "" ? null : Number(orderQueue),
       };
       // Hours are only edited (and sent) when they are managed per queue.
-      if (hoursEnabled) body.schedules = week;
+      if (hoursEnabled) body.schedules = toEntries(days);
       let saved = current
         ? await api.put<Queue>(`/queue/${current.id}`, body, { quiet: true })
         : await api.post<Queue>("/queue", body, { quiet: true });
@@ -172,7 +176,9 @@ export function QueueDialog(
 
   /** seeds/001 section 2: the hours tab's save is local until the data tab is saved. */
   const keepHours = () => {
-    const problems = weekProblems(week);
+    const days = tidyWeek(week);
+    setWeek(days);
+    const problems = weekProblems(days);
     setHoursProblems(problems);
     if (Object.keys(problems).length) return;
     toast.info({ key: "queues.hours.keptLocally" });
@@ -287,9 +293,14 @@ export function QueueDialog(
           <Button variant="ghost" onClick={() => onOpenChange(false)} disabled={saving}>
             {t("common.cancel")}
           </Button>
+          {
+            /* Distinct keys: React must not turn the hours button into the submit button during
+              its own click (the browser would then submit the form at the end of that click). */
+          }
           {tab === "data"
             ? (
               <Button
+                key="save"
                 variant="primary"
                 type="submit"
                 form={FORM_ID}
@@ -300,7 +311,7 @@ export function QueueDialog(
               </Button>
             )
             : (
-              <Button variant="primary" onClick={keepHours} data-testid="hours-keep">
+              <Button key="keep" variant="primary" onClick={keepHours} data-testid="hours-keep">
                 {t("common.save")}
               </Button>
             )}

@@ -4,7 +4,10 @@ import { api } from "../api.ts";
 import { adminSubmitDelay } from "../form_delay.ts";
 import { WeeklyHoursEditor } from "../hours/WeeklyHoursEditor.tsx";
 import {
+  type EditableDay,
   type HoursProblem,
+  tidyWeek,
+  toEntries,
   weekFrom,
   weekProblems,
   type WorkingHoursEntry,
@@ -20,7 +23,7 @@ type Company = { id: number; schedules: WorkingHoursEntry[] };
  */
 export function SchedulesTab({ companyId }: { companyId: number }) {
   const { t } = useTranslation();
-  const [week, setWeek] = useState<WorkingHoursEntry[] | null>(null);
+  const [week, setWeek] = useState<EditableDay[] | null>(null);
   const [problems, setProblems] = useState<Record<string, HoursProblem>>({});
   const [saving, setSaving] = useState(false);
 
@@ -32,14 +35,16 @@ export function SchedulesTab({ companyId }: { companyId: number }) {
 
   const submit = async () => {
     if (!week) return;
-    const found = weekProblems(week);
+    const days = tidyWeek(week);
+    setWeek(days);
+    const found = weekProblems(days);
     setProblems(found);
     if (Object.keys(found).length) return;
     setSaving(true);
     try {
       await adminSubmitDelay();
       const company = await api.put<Company>(`/companies/${companyId}/schedules`, {
-        schedules: week,
+        schedules: toEntries(days),
       });
       setWeek(weekFrom(company.schedules));
       toast.success({ key: "settings.schedules.saved" });
