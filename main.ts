@@ -44,7 +44,10 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info("shutting down", { signal });
   stopHeartbeat();
-  await server.shutdown();
+  // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
+  // bound the wait so that a stuck client cannot keep the process from stopping.
+  deps.hub.closeAll();
+  await Promise.race([server.shutdown(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
   await closeDeps(deps);
   Deno.exit(0);
 }

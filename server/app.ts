@@ -9,7 +9,8 @@ import { socketHandler } from "./realtime/socket.ts";
 
 /** The whole HTTP surface: /api, /socket, pages and static files. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  // Not strict: the specification names some paths with a trailing slash (GET /whatsapp/, /chats/).
+  const app = new Hono<AppEnv>({ strict: false });
 
   // JSON bodies are small (BODY_LIMIT_BYTES); multipart uploads get MEDIA_MAX_BYTES.
   const tooLarge = () => {

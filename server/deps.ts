@@ -11,6 +11,7 @@ import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { ProviderRegistry } from "./whatsapp/providers.ts";
 import { SessionManager } from "./whatsapp/sessions.ts";
 import { SimulatorNetwork } from "./whatsapp/simulator/network.ts";
+import { createBaileysProvider } from "./whatsapp/baileys/provider.ts";
 
 /**
  * Builds every dependency of the app from a config: database (migrated), secrets, hub.
@@ -30,6 +31,7 @@ export async function buildDeps(
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
   providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
+  providers.register("beta", createBaileysProvider);
   const sessions = new SessionManager({ config, db, hub, clock, providers });
   const deps: AppDeps = {
     config,

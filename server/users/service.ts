@@ -139,7 +139,7 @@ export async function listUserOptions(
     id: r.id,
     name: r.name,
     email: r.email,
-    profile: r.profile,
+    profile: r.profile.toLowerCase() === "admin" ? "admin" : "user",
     online: r.online === 1,
     queues: queues.get(r.id) ?? [],
   }));

@@ -3,6 +3,7 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   createCompany,
+  createUser,
   login,
   twoCompanies,
   withApp,
@@ -429,4 +430,33 @@ Deno.test("users - company B cannot read, list, change or delete company A's use
     const row = await t.deps.db.selectFrom("users").select("name").where("id", "=", a.user.id)
       .executeTakeFirstOrThrow();
     assert.equal(row.name, "Alpha User");
+  }));
+
+Deno.test("users update - new queues reach the user's open sockets (ticket events follow them)", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const sales = await queue(t, a.id, "Vendas", "#F44336");
+    const leaving = await createUser(t, a.id, { name: "Leaving", email: "leaving@alpha.test" });
+    const ticket = await insertTicket(t, a.id, {
+      status: "open",
+      userId: leaving.id,
+      queueId: sales.id,
+    });
+    await withServedApp(t, async (wsUrl) => {
+      const [su] = await sockets(wsUrl, a.user.token);
+      su.send("joinTickets", "pending");
+      await su.settle();
+      const res = await t.request("PUT", `/api/users/${a.user.id}`, {
+        token: a.admin.token,
+        body: { queueIds: [sales.id] },
+      });
+      assert.equal(res.status, 200);
+      // the released ticket is pending in Vendas with no user: now visible to a.user
+      await t.request("DELETE", `/api/users/${leaving.id}`, { token: a.admin.token });
+      const ev = await su.next((e) =>
+        e.event === `company-${a.id}-ticket` &&
+        (e.data as { ticket?: { id: number } }).ticket?.id === ticket.id
+      );
+      assert.equal((ev.data as { ticket: { status: string } }).ticket.status, "pending");
+    });
   }));

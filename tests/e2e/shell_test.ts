@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany, login } from "../helpers/app.ts";
-import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
+import { seenToasts, storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
 
 /** A date-only ISO string `days` from today in the browser's (and this machine's) calendar. */
 function isoDaysAhead(days: number): string {
@@ -100,7 +100,7 @@ Deno.test("shell - an admin logs in, sees the shell, switches language, theme an
   }));
 
 Deno.test("shell - a user sees only the service group and lands on their tickets", () =>
-  withBrowser(async ({ t, page, url, loginAs }) => {
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
     const c = await createCompany(t, "Beta", {
       plan: { useKanban: 0, useSchedules: 0, useInternalChat: 0 },
     });
@@ -121,12 +121,14 @@ Deno.test("shell - a user sees only the service group and lands on their tickets
 
     // The dashboard is for admins: a user opening / is told so and sent to /tickets.
     await page.goto(`${url}/`);
-    await toastWith(page, "Acesso não permitido").waitFor();
     await page.waitForURL(`${url}/tickets`);
+    await page.getByTestId("greeting").getByText("Beta User").waitFor();
+    assert.ok((await seenToasts(page)).includes("Acesso não permitido"));
+    assert.deepEqual(pageErrors, []);
   }));
 
 Deno.test("shell - guards: no token goes to /login, a signed-in visit to /login goes to /, unknown paths 404", () =>
-  withBrowser(async ({ t, page, url, loginAs }) => {
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
     await page.goto(`${url}/`);
     await page.waitForURL(`${url}/login`);
     await page.locator("form input[name=email]").waitFor();
@@ -146,6 +148,7 @@ Deno.test("shell - guards: no token goes to /login, a signed-in visit to /login 
     await page.goto(`${url}/no/such/page`);
     await page.getByTestId("not-found").waitFor();
     await page.locator("aside .nav-group").first().waitFor();
+    assert.deepEqual(pageErrors, []);
   }));
 
 Deno.test("shell - login shows the server's message for an expired subscription; a near due date warns", () =>
@@ -185,21 +188,33 @@ Deno.test("shell - a login of the same user elsewhere ends this session with a m
     // The same user signs in somewhere else (the real login route, which announces it).
     const other = await login(t, c.user.email, c.user.password);
 
-    await toastWith(page, "Sua conta foi acessada em outro computador.").waitFor();
     await page.waitForURL(`${url}/login`);
+    assert.ok((await seenToasts(page)).includes("Sua conta foi acessada em outro computador."));
     assert.equal(await storageItem(page, "token"), null);
     // The other session is the live one.
     const me = await t.request("GET", "/api/auth/me", { token: other.token });
     assert.equal(me.status, 200);
   }));
 
-Deno.test("shell - the connections entry raises its alert from realtime connection states", () =>
+Deno.test("shell - the connections entry raises its alert from the connections' states", () =>
   withBrowser(async ({ t, page, loginAs }) => {
     const c = await createCompany(t, "Echo");
+    // A disconnected connection at load: the alert shows (after its 2 s delay).
+    const stamp = t.clock.now().toISOString();
+    const row = await t.deps.db.insertInto("whatsapps").values({
+      companyId: c.id,
+      name: "Vendas",
+      status: "DISCONNECTED",
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).returning("id").executeTakeFirstOrThrow();
     await loginAs(page, c.admin, { expectPath: "/" });
+    await page.getByTestId("connections-alert").waitFor();
+    t.deps.hub.publish(c.id, "whatsapp", { action: "delete", whatsappId: row.id });
     await page.waitForFunction(() => document.documentElement.dataset.socket === "ready");
     const alert = page.getByTestId("connections-alert");
     assert.equal(await alert.count(), 0);
+    // Kept in step by the whatsappSession and whatsapp events.
     t.deps.hub.publish(c.id, "whatsappSession", {
       action: "update",
       session: { id: 1, name: "Vendas", status: "qrcode" },
@@ -210,4 +225,94 @@ Deno.test("shell - the connections entry raises its alert from realtime connecti
       session: { id: 1, name: "Vendas", status: "CONNECTED" },
     }, [{ kind: "admins" }]);
     await alert.waitFor({ state: "detached" });
+  }));
+
+Deno.test("shell - an expired access token is refreshed once and the request retried; a dead session goes to /login", () =>
+  withBrowser(async ({ t, page, url, loginAs }) => {
+    const c = await createCompany(t, "Foxtrot");
+    await loginAs(page, c.admin, { expectPath: "/" });
+    const first = await storageItem(page, "token");
+
+    // Past the access token's lifetime (server clock): /auth/me answers 403, the client refreshes.
+    t.clock.advance((t.config.accessTokenTtlSeconds + 60) * 1000);
+    const refreshed = page.waitForResponse((r) =>
+      r.url().endsWith("/api/auth/refresh_token") && r.status() === 200
+    );
+    await page.reload();
+    await refreshed;
+    await page.getByTestId("greeting").getByText("Foxtrot Admin").waitFor();
+    const second = await storageItem(page, "token");
+    assert.notEqual(second, null);
+    assert.notEqual(second, first);
+
+    // Every session of the user ended on the server: the next 401 clears the token and company.
+    await t.deps.db.updateTable("users").set({ tokenVersion: 99 }).where("id", "=", c.admin.id)
+      .execute();
+    await page.reload();
+    await page.waitForURL(`${url}/login`);
+    assert.equal(await storageItem(page, "token"), null);
+    assert.equal(await storageItem(page, "companyId"), null);
+  }));
+
+Deno.test("shell - under 600 px the menu is a temporary drawer with the preferences", () =>
+  withBrowser(async ({ t, page, loginAs }) => {
+    const c = await createCompany(t, "Golf");
+    await loginAs(page, c.admin, { expectPath: "/" });
+    assert.equal(await page.locator("aside.drawer").isVisible(), false);
+    await page.getByRole("button", { name: "Abrir menu" }).click();
+    const sheet = page.getByRole("dialog");
+    await sheet.locator('[data-menu="users"]').waitFor();
+    await sheet.getByTestId("theme-toggle").click();
+    assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    await page.keyboard.press("Escape");
+    await sheet.waitFor({ state: "detached" });
+  }, { viewport: { width: 390, height: 780 } }));
+
+Deno.test("shell - the realtime connection comes back after the server drops it", () =>
+  withBrowser(async ({ t, page, loginAs }) => {
+    const c = await createCompany(t, "Hotel");
+    await loginAs(page, c.admin, { expectPath: "/" });
+    const ready = () => document.documentElement.dataset.socket === "ready";
+    await page.waitForFunction(ready);
+    t.deps.hub.closeAll();
+    await page.waitForFunction(() => document.documentElement.dataset.socket !== "ready");
+    await page.waitForFunction(ready);
+    // Rooms are joined again: an event for the admins arrives.
+    t.deps.hub.publish(c.id, "whatsapp", {
+      action: "update",
+      whatsapp: { id: 7, name: "Suporte", status: "TIMEOUT" },
+    }, [{ kind: "admins" }]);
+    await page.getByTestId("connections-alert").waitFor();
+  }));
+
+Deno.test("shell - the profile dialog saves the user's own name; a new password signs in again", () =>
+  withBrowser(async ({ t, page, url, loginAs }) => {
+    const c = await createCompany(t, "India");
+    await loginAs(page, c.user);
+    const openProfile = async () => {
+      await page.getByTestId("account-menu").click();
+      await page.getByRole("menuitem", { name: "Perfil" }).click();
+      return page.getByRole("dialog");
+    };
+    let dialog = await openProfile();
+    await dialog.locator("input[name=name]").fill("India Renamed");
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await toastWith(page, "Usuário salvo com sucesso.").waitFor();
+    await page.getByTestId("greeting").getByText("India Renamed").waitFor();
+    const row = await t.deps.db.selectFrom("users").select("name").where("id", "=", c.user.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.name, "India Renamed");
+
+    // Too short a password is refused in the form, without a request.
+    dialog = await openProfile();
+    await dialog.locator("input[name=password]").fill("abc");
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await dialog.getByText("A senha precisa de ao menos 5 caracteres").waitFor();
+
+    await dialog.locator("input[name=password]").fill("new-secret-1");
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await page.waitForURL(`${url}/login`);
+    assert.equal(await storageItem(page, "token"), null);
+    await loginAs(page, { email: c.user.email, password: "new-secret-1" });
+    await page.getByTestId("greeting").getByText("India Renamed").waitFor();
   }));

@@ -73,7 +73,10 @@ export type BrowserTest = {
   context: BrowserContext;
   /** A first tab, already open (about:blank). */
   page: Page;
-  /** Errors thrown in the page (uncaught exceptions): assert it stays empty. */
+  /**
+   * Uncaught exceptions in the page and console errors other than failed resource loads (an API
+   * answering 4xx is logged by the browser): assert it stays empty.
+   */
   pageErrors: string[];
   /**
    * A second browser with its own storage (a second user at the same time), closed at the end.
@@ -110,10 +113,20 @@ export async function withBrowser(
         viewport: options.viewport ?? { width: 1280, height: 800 },
         colorScheme: options.colorScheme ?? "light",
         locale: "pt-BR",
+        // No animations: nothing to wait for before a click is "stable".
+        reducedMotion: "reduce",
       });
       context.setDefaultTimeout(BROWSER_TIMEOUT_MS);
+      await context.addInitScript(RECORD_TOASTS);
       context.setDefaultNavigationTimeout(BROWSER_TIMEOUT_MS);
-      context.on("page", (p) => p.on("pageerror", (e) => pageErrors.push(e.message)));
+      context.on("page", (p) => {
+        p.on("pageerror", (e) => pageErrors.push(e.message));
+        p.on("console", (m) => {
+          if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) {
+            pageErrors.push(m.text());
+          }
+        });
+      });
       return context;
     };
     const context = await newContext(browser);
@@ -128,7 +141,8 @@ export async function withBrowser(
       } else {
         await p.waitForURL((u) => u.pathname !== "/login");
       }
-      await p.locator(".nav-group").first().waitFor();
+      // The shell knows the user: the greeting names them (visible at every width).
+      await p.getByTestId("greeting").locator("strong").first().waitFor();
     };
     await fn({
       t,
@@ -150,6 +164,31 @@ export async function withBrowser(
     await server.close();
     await t.close();
   }
+}
+
+/**
+ * Every toast text shown in a tab is kept in its sessionStorage, which survives navigations: a
+ * test can check a toast that lived only for the second before a redirect (see seenToasts).
+ */
+const RECORD_TOASTS = `(() => {
+  const KEY = "__seenToasts";
+  const record = () => {
+    const seen = JSON.parse(sessionStorage.getItem(KEY) || "[]");
+    let changed = false;
+    for (const el of document.querySelectorAll(".toast-text")) {
+      const text = el.textContent || "";
+      if (text && !seen.includes(text)) { seen.push(text); changed = true; }
+    }
+    if (changed) sessionStorage.setItem(KEY, JSON.stringify(seen));
+  };
+  new MutationObserver(record).observe(document, { subtree: true, childList: true, characterData: true });
+})();`;
+
+/** The texts of every toast shown in this tab so far (across navigations). */
+export async function seenToasts(page: Page): Promise<string[]> {
+  return JSON.parse(
+    (await page.evaluate(() => sessionStorage.getItem("__seenToasts"))) ?? "[]",
+  ) as string[];
 }
 
 /** Reads a localStorage key in the page. */

@@ -31,6 +31,8 @@ export type Harness = {
   of<T extends ProviderEvent["type"]>(type: T): Extract<ProviderEvent, { type: T }>[];
   /** Emits a Baileys event on the current socket and waits until the adapter handled it. */
   feed<K extends keyof BaileysEventMap>(event: K, data: BaileysEventMap[K]): Promise<void>;
+  /** How many of the next ctx.deliver calls fail (a pipeline error). */
+  failNextDeliveries: number;
   /** start() and an open connection, as after a QR scan. */
   connect(): Promise<void>;
 };
@@ -56,6 +58,10 @@ export async function baileysHarness(
     companyId: COMPANY,
     emit: (event) => events.push(event),
     deliver: (event) => {
+      if (h.failNextDeliveries > 0) {
+        h.failNextDeliveries--;
+        return Promise.reject(new Error("database is locked"));
+      }
       events.push(event);
       return Promise.resolve({});
     },
@@ -82,6 +88,7 @@ export async function baileysHarness(
     return last;
   };
   const h: Harness = {
+    failNextDeliveries: 0,
     provider,
     whatsappId,
     events,

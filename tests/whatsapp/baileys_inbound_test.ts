@@ -472,3 +472,40 @@ Deno.test("baileys inbound - getMessage serves stored messages to Baileys' retry
     assert.deepEqual([...(image?.imageMessage?.mediaKey ?? [])], [4, 5, 6]);
     await h.provider.stop();
   }));
+
+Deno.test("baileys inbound - a pipeline failure is offered again (Baileys already sent the receipt)", () =>
+  withApp(async (t) => {
+    const h = await baileysHarness(t);
+    await h.connect();
+    h.failNextDeliveries = 1;
+    await h.feed("messages.upsert", {
+      type: "notify",
+      messages: [
+        waMessage({ remoteJid: ANA, fromMe: false, id: "RETRY1" }, { conversation: "hi" }),
+      ],
+    });
+    assert.equal(messages(h).length, 0);
+    assert.deepEqual(h.timers.delays(), [1_000]);
+    h.timers.fireAll();
+    await h.provider.settled();
+    assert.deepEqual(messages(h).map((m) => m.id), ["RETRY1"]);
+
+    // It gives up after the configured pauses, and the session goes on.
+    h.failNextDeliveries = 4;
+    await h.feed("messages.upsert", {
+      type: "notify",
+      messages: [waMessage({ remoteJid: ANA, fromMe: false, id: "LOST" }, { conversation: "x" })],
+    });
+    for (const pause of [1_000, 5_000, 30_000]) {
+      assert.deepEqual(h.timers.delays(), [pause]);
+      h.timers.fireAll();
+      await h.provider.settled();
+    }
+    assert.equal(h.timers.pending.size, 0);
+    await h.feed("messages.upsert", {
+      type: "notify",
+      messages: [waMessage({ remoteJid: ANA, fromMe: false, id: "NEXT" }, { conversation: "y" })],
+    });
+    assert.deepEqual(messages(h).map((m) => m.id), ["RETRY1", "NEXT"]);
+    await h.provider.stop();
+  }));

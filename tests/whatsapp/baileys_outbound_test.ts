@@ -1,11 +1,16 @@
 import assert from "node:assert/strict";
 import { withApp } from "../helpers/app.ts";
 import { toRaw } from "../../server/whatsapp/baileys/messages.ts";
+import { ProviderSendError } from "../../server/whatsapp/provider.ts";
 import { baileysHarness, waMessage } from "./baileys_harness.ts";
 
 const ANA = "5511988887777@s.whatsapp.net";
 const bytes = (text: string) => new TextEncoder().encode(text);
 const codeOf = (code: string) => (e: { code?: string }) => e.code === code;
+/** The outbox retries transient send failures and gives up at once on permanent ones. */
+const sendFailure = (code: string, permanent: boolean) => (e: unknown) =>
+  e instanceof ProviderSendError && e.permanent === permanent &&
+  (e as { code?: string }).code === code;
 
 Deno.test("baileys outbound - sendText returns id, timestamp and a raw copy; digits become a JID", () =>
   withApp(async (t) => {
@@ -91,18 +96,28 @@ Deno.test("baileys outbound - sendMedia picks image, video, voice note or docume
 Deno.test("baileys outbound - errors: not connected, invalid contact, send failure", () =>
   withApp(async (t) => {
     const h = await baileysHarness(t);
-    await assert.rejects(h.provider.sendText(ANA, "x"), codeOf("ERR_WAPP_NOT_INITIALIZED"));
+    await assert.rejects(
+      h.provider.sendText(ANA, "x"),
+      sendFailure("ERR_WAPP_NOT_INITIALIZED", false),
+    );
     await h.provider.start();
     await h.feed("connection.update", { qr: "2@ref" });
     await assert.rejects(h.provider.sendText(ANA, "x"), codeOf("ERR_WAPP_NOT_INITIALIZED"));
     await h.feed("connection.update", { connection: "open" });
-    await assert.rejects(h.provider.sendText("12", "x"), codeOf("ERR_WAPP_INVALID_CONTACT"));
     await assert.rejects(
-      h.provider.sendText("someone@example.com", "x"),
-      codeOf("ERR_WAPP_INVALID_CONTACT"),
+      h.provider.sendText("12", "x"),
+      sendFailure("ERR_WAPP_INVALID_CONTACT", true),
+    );
+    await assert.rejects(
+      h.provider.sendMedia("someone@example.com", {
+        data: bytes("x"),
+        mimetype: "image/png",
+        filename: "x.png",
+      }),
+      sendFailure("ERR_WAPP_INVALID_CONTACT", true),
     );
     h.sock().sendFailure = new Error("not-acceptable");
-    await assert.rejects(h.provider.sendText(ANA, "x"), codeOf("ERR_SENDING_WAPP_MSG"));
+    await assert.rejects(h.provider.sendText(ANA, "x"), sendFailure("ERR_SENDING_WAPP_MSG", false));
     await assert.rejects(
       h.provider.deleteForEveryone(ANA, "M1", true),
       codeOf("ERR_DELETE_WAPP_MSG"),

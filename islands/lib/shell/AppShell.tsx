@@ -18,7 +18,7 @@ import type { SessionUser } from "../types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { isAdminProfile } from "./menu.ts";
 import { SideMenu } from "./SideMenu.tsx";
-import { TopBar } from "./TopBar.tsx";
+import { PreferenceButtons, TopBar } from "./TopBar.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
 
 /** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
@@ -106,8 +106,20 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
 
   // seeds/000 section 4: a login of this user elsewhere ends this session, after 1 s.
   useRealtime("auth", (data) => {
-    const target = (data as { user?: { id?: number } } | null)?.user?.id;
-    if (!user || target !== user.id) return;
+    const d = data as { action?: string; user?: { id?: number } } | null;
+    if (!user) return;
+    if (d?.action === "sessionEnded") {
+      // Sent to this user's room only: their password changed, every session of theirs ended.
+      toast.warning({ key: "shell.sessionEnded" });
+      setTimeout(() => {
+        realtime.stop();
+        forgetCachedUser();
+        clearSession();
+        location.assign("/login");
+      }, 1000);
+      return;
+    }
+    if (d?.user?.id !== user.id) return;
     toast.warning({ key: "shell.otherLogin" });
     setTimeout(() => {
       realtime.stop();
@@ -164,6 +176,9 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
               </Dialog.Close>
             </div>
             <SideMenu user={user} cshow={cshow} markers={markers} />
+            <div className="drawer-prefs">
+              <PreferenceButtons />
+            </div>
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

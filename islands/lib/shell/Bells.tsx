@@ -135,7 +135,7 @@ export function AnnouncementsBell() {
   const { t } = useTranslation();
   const { items } = useLiveList<Announcement>({
     enabled: true,
-    path: "/announcements/",
+    path: "/announcements",
     query: { pageNumber: 1 },
     key: "records",
     channels: ["announcement"],
@@ -193,7 +193,7 @@ export function ChatBell({ user, chats }: { user: SessionUser; chats: Chat[] }) 
 export function useChats(enabled: boolean): Chat[] {
   return useLiveList<Chat>({
     enabled,
-    path: "/chats/",
+    path: "/chats",
     query: { pageNumber: 1 },
     key: "records",
     channels: ["chat"],

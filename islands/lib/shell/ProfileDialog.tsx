@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../api.ts";
+import { api, endSession } from "../api.ts";
 import { ApiError } from "../errors.ts";
-import { setSessionUser } from "../session.ts";
+import { forgetCachedUser, setSessionUser } from "../session.ts";
 import { toast } from "../toast.ts";
 import type { SessionUser } from "../types.ts";
 import { Button } from "../ui/Button.tsx";
@@ -47,10 +47,21 @@ export function ProfileDialog(
     try {
       const body: Record<string, string> = { name: name.trim(), email: email.trim() };
       if (password) body.password = password;
-      await api.put(`/users/${user.id}`, body, { quiet: true });
+      const answer = await api.put<{ sessionEnded?: boolean } | undefined>(
+        `/users/${user.id}`,
+        body,
+        { quiet: true },
+      );
+      onOpenChange(false);
+      if (answer?.sessionEnded) {
+        // A new password ends every session of the user, this one included: sign in again.
+        toast.success({ key: "shell.profile.passwordChanged" });
+        forgetCachedUser();
+        setTimeout(endSession, 1000);
+        return;
+      }
       setSessionUser({ ...user, name: body.name, email: body.email });
       toast.success({ key: "shell.profile.saved" });
-      onOpenChange(false);
     } catch (error) {
       if (error instanceof ApiError && Object.keys(error.fields).length) {
         setErrors(Object.fromEntries(

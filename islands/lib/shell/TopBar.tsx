@@ -91,6 +91,21 @@ function VolumeControl() {
   );
 }
 
+/** Volume, theme, language and refresh: in the top bar, and in the drawer on narrow screens. */
+export function PreferenceButtons() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <VolumeControl />
+      <ThemeToggle />
+      <LanguageMenu />
+      <IconButton label={t("shell.topbar.refresh")} onClick={() => location.reload()}>
+        <RotateCw size={20} aria-hidden="true" />
+      </IconButton>
+    </>
+  );
+}
+
 function AccountMenu({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
   const [profileOpen, setProfileOpen] = useState(false);
@@ -170,16 +185,9 @@ export function TopBar(
             </>
           )
           : null}
-        <VolumeControl />
-        <ThemeToggle />
-        <LanguageMenu />
-        <IconButton
-          label={t("shell.topbar.refresh")}
-          onClick={() => location.reload()}
-          data-testid="refresh"
-        >
-          <RotateCw size={20} aria-hidden="true" />
-        </IconButton>
+        <div className="topbar-prefs">
+          <PreferenceButtons />
+        </div>
         {user ? <AccountMenu user={user} /> : null}
       </div>
     </header>

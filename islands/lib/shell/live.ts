@@ -69,7 +69,7 @@ export function useConnectionsAlert(enabled: boolean): boolean {
   const [armed, setArmed] = useState(false);
   useEffect(() => {
     if (!enabled) return;
-    api.get<unknown>("/whatsapp/", { query: { session: 0 }, quiet: true })
+    api.get<unknown>("/whatsapp", { query: { session: 0 }, quiet: true })
       .then((answer) => setList(listOf<ConnectionSummary>(answer, "whatsapps")))
       .catch(() => {});
     const timer = setTimeout(() => setArmed(true), CONNECTION_ALERT_DELAY_MS);

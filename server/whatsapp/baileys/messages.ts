@@ -38,6 +38,8 @@ const NOISE = new Set([
   "encEventResponseMessage",
   "deviceSentMessage",
   "callLogMesssage",
+  // Group call offers arrive as a `call` message too; calls are handled from the call event.
+  "call",
   "scheduledCallEditMessage",
   "botInvokeMessage",
 ]);

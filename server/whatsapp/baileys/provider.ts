@@ -25,14 +25,17 @@ import type { Database } from "../../../db/client.ts";
 import { type Clock, systemClock } from "../../clock.ts";
 import { AppError } from "../../errors.ts";
 import { log } from "../../log.ts";
-import type {
-  OutboundMedia,
-  Provider,
-  ProviderContext,
-  ProviderEvent,
-  SentMessage,
-  SessionStatus,
+import {
+  type OutboundMedia,
+  type Provider,
+  type ProviderContext,
+  type ProviderEvent,
+  ProviderSendError,
+  type SendOptions,
+  type SentMessage,
+  type SessionStatus,
 } from "../provider.ts";
+import type { ErrorCode } from "../../errors.ts";
 import { clearAuthValues } from "./auth_repository.ts";
 import { type DatabaseAuthState, useDatabaseAuthState } from "./auth_state.ts";
 import { baileysLogger } from "./logger.ts";
@@ -79,10 +82,17 @@ export interface BaileysSocket {
 }
 
 /**
- * Send options. `messageId` is the id the outbox chose before its first attempt: sending under it
- * makes a resend after a crash the same WhatsApp message, not a second one.
+ * A failed send: `permanent` tells the outbox not to retry (an invalid number never becomes
+ * valid); `code` is the catalogue code an API answer would use.
  */
-export type BaileysSendOptions = { quotedId?: string; messageId?: string };
+export class BaileysSendError extends ProviderSendError {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options: { permanent: boolean; cause?: unknown }) {
+    super(message, options);
+    this.name = "BaileysSendError";
+    this.code = code;
+  }
+}
 
 export type SocketFactory = (config: UserFacingSocketConfig) => BaileysSocket;
 
@@ -113,6 +123,8 @@ export type BaileysDeps = {
   pairingWaitMs?: number;
   /** How long logout waits for WhatsApp to confirm the unlink before closing anyway. */
   logoutWaitMs?: number;
+  /** Pauses before handing an event to the pipeline again after it failed (then it is logged). */
+  deliveryRetryMs?: number[];
 };
 
 const CALL_STATUSES = new Set(["offer", "ringing", "timeout", "reject", "accept"]);
@@ -170,6 +182,9 @@ export class BaileysProvider implements Provider {
   readonly #browser: [string, string, string];
   readonly #pairingWaitMs: number;
   readonly #logoutWaitMs: number;
+  readonly #deliveryRetryMs: number[];
+  /** Pipeline deliveries under way (settled() waits for them). */
+  readonly #deliveries = new Set<Promise<void>>();
   readonly #logger;
 
   #running = false;
@@ -201,6 +216,7 @@ export class BaileysProvider implements Provider {
     this.#browser = deps.browser ?? Browsers.ubuntu("Chrome");
     this.#pairingWaitMs = deps.pairingWaitMs ?? 30_000;
     this.#logoutWaitMs = deps.logoutWaitMs ?? 10_000;
+    this.#deliveryRetryMs = deps.deliveryRetryMs ?? [1_000, 5_000, 30_000];
     this.#logger = baileysLogger({ companyId: ctx.companyId, whatsappId: ctx.whatsappId });
     this.#download = deps.downloadMedia ?? (async (message, socket) => {
       const data = await downloadMediaMessage(message, "buffer", {}, {
@@ -253,8 +269,10 @@ export class BaileysProvider implements Provider {
     do {
       chain = this.#chain;
       connecting = this.#connecting;
-      await Promise.all([chain, connecting]);
-    } while (chain !== this.#chain || connecting !== this.#connecting);
+      await Promise.all([chain, connecting, ...this.#deliveries]);
+    } while (
+      chain !== this.#chain || connecting !== this.#connecting || this.#deliveries.size > 0
+    );
     await this.#auth?.flushed();
   }
 
@@ -279,14 +297,14 @@ export class BaileysProvider implements Provider {
     return code;
   }
 
-  async sendText(toJid: string, text: string, options?: BaileysSendOptions): Promise<SentMessage> {
+  async sendText(toJid: string, text: string, options?: SendOptions): Promise<SentMessage> {
     return await this.#send(toJid, { text }, options);
   }
 
   async sendMedia(
     toJid: string,
     media: OutboundMedia,
-    options?: BaileysSendOptions,
+    options?: SendOptions,
   ): Promise<SentMessage> {
     return await this.#send(toJid, mediaContent(media), options);
   }
@@ -353,6 +371,8 @@ export class BaileysProvider implements Provider {
     this.#pairing = false;
     this.#connected = false;
     try {
+      // Keys the previous socket was still writing must be in the database before we read them.
+      await this.#auth?.flushed();
       const auth = await useDatabaseAuthState(
         this.#db,
         this.#ctx.companyId,
@@ -472,7 +492,7 @@ export class BaileysProvider implements Provider {
       const mapping = events["lid-mapping.update"];
       if (mapping?.pn && mapping.lid) {
         const phoneJid = jidNormalizedUser(mapping.pn);
-        this.#emit({
+        this.#deliver({
           type: "contact",
           jid: phoneJid,
           phoneJid,
@@ -582,8 +602,10 @@ export class BaileysProvider implements Provider {
       return;
     }
     const delay = backoffDelay(this.#attempts, this.#backoff, this.#random);
+    // OPENING, not DISCONNECTED: the session is on its way back by itself, and a restart during
+    // the pause must restore it (the session manager restores OPENING and CONNECTED rows).
     this.#status(
-      "DISCONNECTED",
+      "OPENING",
       `${reason}; retry ${this.#attempts}/${this.#backoff.maxAttempts} in ${
         Math.ceil(delay / 1000)
       }s`,
@@ -645,8 +667,8 @@ export class BaileysProvider implements Provider {
           download: (m) => this.#downloadMedia(m, sock),
           lookupPn,
         });
-        if (mapped.kind === "message") this.#emit({ type: "message", message: mapped.message });
-        else if (mapped.kind === "event") this.#emit(mapped.event);
+        if (mapped.kind === "message") this.#deliver({ type: "message", message: mapped.message });
+        else if (mapped.kind === "event") this.#deliver(mapped.event);
         else if (mapped.kind === "unsupported") {
           log.warn("baileys: message type not supported, skipped", {
             whatsappId: this.#ctx.whatsappId,
@@ -684,7 +706,7 @@ export class BaileysProvider implements Provider {
     // not ours to show.
     if (ack === undefined || !key?.id || !key.remoteJid || key.fromMe !== true) return;
     const { chatJid } = await resolveIdentities(key, lookupPn);
-    this.#emit({ type: "ack", id: key.id, chatJid, ack });
+    this.#deliver({ type: "ack", id: key.id, chatJid, ack });
   }
 
   async #onCall(call: WACallEvent, lookupPn: PnLookup): Promise<void> {
@@ -693,7 +715,7 @@ export class BaileysProvider implements Provider {
       { id: call.from, phoneNumber: call.callerPn },
       lookupPn,
     );
-    this.#emit({
+    this.#deliver({
       type: "call",
       id: call.id,
       from: phoneJid ?? lidJid ?? jidNormalizedUser(call.from),
@@ -714,7 +736,7 @@ export class BaileysProvider implements Provider {
       : undefined;
     // An update that says nothing we keep (e.g. only a status text) is not worth an event.
     if (!name && !profilePicUrl && !(phoneJid && lidJid)) return;
-    this.#emit({
+    this.#deliver({
       type: "contact",
       jid: phoneJid ?? lidJid ?? jidNormalizedUser(contact.id),
       name,
@@ -744,9 +766,22 @@ export class BaileysProvider implements Provider {
     return this.#sock;
   }
 
-  async #send(target: string, content: AnyMessageContent, options: BaileysSendOptions = {}) {
-    const jid = toJid(target);
-    const sock = this.#requireSocket();
+  async #send(target: string, content: AnyMessageContent, options: SendOptions = {}) {
+    let jid: string;
+    try {
+      jid = toJid(target);
+    } catch (error) {
+      throw new BaileysSendError("ERR_WAPP_INVALID_CONTACT", describeError(error), {
+        permanent: true,
+        cause: error,
+      });
+    }
+    const sock = this.#sock;
+    if (!sock || !this.#connected) {
+      throw new BaileysSendError("ERR_WAPP_NOT_INITIALIZED", "WhatsApp is not connected", {
+        permanent: false,
+      });
+    }
     const quoted = options.quotedId ? await this.#quoted(options.quotedId) : undefined;
     const misc: MiscMessageGenerationOptions = {};
     if (quoted) misc.quoted = quoted;
@@ -755,12 +790,16 @@ export class BaileysProvider implements Provider {
     try {
       sent = await sock.sendMessage(jid, content, Object.keys(misc).length ? misc : undefined);
     } catch (error) {
-      throw new AppError(502, "ERR_SENDING_WAPP_MSG", "Could not send the message", {
+      // Network and session troubles pass; the outbox retries a bounded number of times.
+      throw new BaileysSendError("ERR_SENDING_WAPP_MSG", describeError(error), {
+        permanent: false,
         cause: error,
       });
     }
     if (!sent?.key?.id) {
-      throw new AppError(502, "ERR_SENDING_WAPP_MSG", "WhatsApp returned no message id");
+      throw new BaileysSendError("ERR_SENDING_WAPP_MSG", "WhatsApp returned no message id", {
+        permanent: false,
+      });
     }
     return {
       id: sent.key.id,
@@ -784,6 +823,42 @@ export class BaileysProvider implements Provider {
   }
 
   // --- events out ---------------------------------------------------------------------------
+
+  /**
+   * Hands a message, ack, edit, revoke, call or contact to the pipeline. WhatsApp has already had
+   * its receipt (Baileys acknowledges on decryption), so a failure here cannot be left to a
+   * redelivery: the event is offered again a few times before it is logged as lost. Calls are not
+   * awaited one by one: the pipeline keeps each chat's order and works chats in parallel.
+   */
+  #deliver(event: ProviderEvent, attempt = 0): void {
+    let handed: Promise<unknown>;
+    try {
+      handed = this.#ctx.deliver(event);
+    } catch (error) {
+      handed = Promise.reject(error);
+    }
+    const delivery = handed.then(
+      () => {},
+      (error) => {
+        const pause = this.#deliveryRetryMs[attempt];
+        const fields = {
+          whatsappId: this.#ctx.whatsappId,
+          type: event.type,
+          id: "id" in event ? event.id : event.type === "message" ? event.message.id : undefined,
+          attempt: attempt + 1,
+          error,
+        };
+        if (pause === undefined) {
+          log.error("baileys: the pipeline failed this event for good", fields);
+          return;
+        }
+        log.warn("baileys: the pipeline failed an event; offering it again", fields);
+        this.#timers.set(() => this.#deliver(event, attempt + 1), pause);
+      },
+    );
+    this.#deliveries.add(delivery);
+    delivery.finally(() => this.#deliveries.delete(delivery));
+  }
 
   #emit(event: ProviderEvent): void {
     try {

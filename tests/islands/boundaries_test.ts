@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const ISLANDS = fileURLToPath(new URL("../../islands/", import.meta.url));
+
+async function* sources(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}${entry.name}`;
+    if (entry.isDirectory) yield* sources(`${path}/`);
+    else if (/\.(ts|tsx)$/.test(entry.name)) yield path;
+  }
+}
+
+Deno.test("islands - import nothing from server/ or db/ (DESIGN 'Boundaries')", async () => {
+  const offenders: string[] = [];
+  for await (const file of sources(ISLANDS)) {
+    const text = await Deno.readTextFile(file);
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+      if (/(^|\/)(server|db|routes|jobs)\//.test(match[1])) {
+        offenders.push(`${file.slice(ISLANDS.length)}: ${match[1]}`);
+      }
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
+Deno.test("islands - every page island default-exports a component", async () => {
+  for await (const entry of Deno.readDir(ISLANDS)) {
+    if (!entry.isFile || !entry.name.endsWith(".tsx")) continue;
+    const mod = await import(`${ISLANDS}${entry.name}`);
+    assert.equal(typeof mod.default, "function", entry.name);
+  }
+});
