@@ -196,7 +196,8 @@ export default function QueuesPage(_props: QueuesPageProps) {
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={t("queues.deleteTitle", { name: deleting?.name ?? "" })}
-        message={t("queues.deleteMessage")}
+        danger
+        description={t("queues.deleteMessage")}
         confirmLabel={t("common.delete")}
         onConfirm={() => deleting && remove(deleting)}
       />

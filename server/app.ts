@@ -17,7 +17,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     throw new AppError(413, "ERR_BODY_TOO_LARGE", "Request body too large");
   };
   const jsonLimit = bodyLimit({ maxSize: deps.config.bodyLimitBytes, onError: tooLarge });
-  const uploadLimit = bodyLimit({ maxSize: deps.config.mediaMaxBytes, onError: tooLarge });
+  // An upload over the limit is an attachment too large (the code the media forms translate).
+  const mediaTooLarge = () => {
+    throw new AppError(413, "ERR_MEDIA_TOO_LARGE", "Arquivo maior que o limite permitido");
+  };
+  const uploadLimit = bodyLimit({ maxSize: deps.config.mediaMaxBytes, onError: mediaTooLarge });
   app.use("/api/*", (c, next) => {
     const multipart = (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
     return (multipart ? uploadLimit : jsonLimit)(c, next);

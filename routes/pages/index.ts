@@ -2,9 +2,12 @@ import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { isLanguage } from "../../islands/lib/i18n.ts";
+import ContactsPage from "../../islands/ContactsPage.tsx";
 import DashboardPage from "../../islands/DashboardPage.tsx";
 import LoginPage from "../../islands/LoginPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
+import TodoPage from "../../islands/TodoPage.tsx";
+import UsersPage from "../../islands/UsersPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
 import { serveStatic } from "./assets.ts";
@@ -42,6 +45,23 @@ export function pageRoutes(_deps: AppDeps) {
       props: {},
       title: "dashboard.title",
     }));
+  pages.get("/contacts", (c) =>
+    renderPage(c, {
+      island: "ContactsPage",
+      component: ContactsPage,
+      props: {},
+      title: "contacts.title",
+    }));
+  pages.get(
+    "/users",
+    (c) =>
+      renderPage(c, { island: "UsersPage", component: UsersPage, props: {}, title: "users.title" }),
+  );
+  pages.get(
+    "/todolist",
+    (c) =>
+      renderPage(c, { island: "TodoPage", component: TodoPage, props: {}, title: "todo.title" }),
+  );
   pages.get(
     "/queues",
     (c) =>

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { createCompany } from "../helpers/app.ts";
+import { createCompany, login } from "../helpers/app.ts";
 import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
 import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 
@@ -129,17 +129,30 @@ Deno.test("queues page - an admin builds queues and a chatbot tree; a contact wa
     assert.equal(byTitle.get("Financeiro e boletos")!.parentId, null);
     assert.equal(byTitle.get("Internet")!.parentId, byTitle.get("Técnico")!.id);
 
-    // The API calls below use the browser's session: a second login would end it.
+    // An attendant of 'Suporte', through the users page.
+    await page.locator('aside [data-menu="users"]').click();
+    await page.waitForURL(`${url}/users`);
+    await page.getByRole("button", { name: "Adicionar usuário" }).click();
+    const userDialog = page.getByRole("dialog", { name: "Adicionar usuário" });
+    await userDialog.getByTestId("user-queues").getByText("Suporte").waitFor();
+    const agent = { name: "Ana Suporte", email: "ana@acme.test", password: "ana-secret" };
+    await userDialog.locator("input[name=name]").fill(agent.name);
+    await userDialog.locator("input[name=email]").fill(agent.email);
+    await userDialog.locator("input[name=password]").fill(agent.password);
+    await userDialog.getByTestId("user-queues").getByText("Suporte").click();
+    await userDialog.getByRole("button", { name: "Adicionar", exact: true }).click();
+    await toastWith(page, "Usuário salvo com sucesso!").waitFor();
+    const ana = await t.deps.db.selectFrom("users").select("id").where("email", "=", agent.email)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      (await t.deps.db.selectFrom("user_queues").select("queueId").where("userId", "=", ana.id)
+        .execute()).map((r) => r.queueId),
+      [suporte],
+    );
+
+    // The API calls below use the browser's session: a second login of the admin would end it.
     const token = (await storageItem(page, "token"))!;
     const admin = { ...c, admin: { ...c.admin, token } };
-
-    // An attendant of 'Suporte' (no users page yet: through the users API).
-    const agent = { name: "Ana Suporte", email: "ana@acme.test", password: "ana-secret" };
-    const created = await t.request("POST", "/api/users", {
-      token,
-      body: { ...agent, profile: "user", queueIds: [suporte] },
-    });
-    assert.equal(created.status, 201, await created.clone().text());
 
     // A simulator connection with both queues: a contact gets the greeting and the queue menu.
     const wid = await connectSimulator(t, admin, {
@@ -194,6 +207,17 @@ Deno.test("queues page - an admin builds queues and a chatbot tree; a contact wa
         queueOptionId: byTitle.get("Internet")!.id,
       },
     );
+
+    // Ana finds it among her pending tickets ('Suporte' is her queue).
+    const session = await login(t, agent.email, agent.password);
+    const list = await t.request(
+      "GET",
+      `/api/tickets?status=pending&queueIds=${encodeURIComponent(JSON.stringify([suporte]))}`,
+      { token: session.token },
+    );
+    assert.equal(list.status, 200, await list.clone().text());
+    const pending = (await list.json()).tickets as { id: number; queueId: number }[];
+    assert.deepEqual(pending.map((p) => [p.id, p.queueId]), [[ticket.id, suporte]]);
     assert.deepEqual(pageErrors, []);
   }));
 
@@ -277,12 +301,12 @@ Deno.test("queues page - per-queue hours stay local until the data tab saves; de
 
     // Delete asks first; cancel keeps it, confirm removes it.
     await page.getByRole("button", { name: "Excluir Plantão" }).click();
-    const confirm = page.getByRole("dialog", { name: "Excluir a fila Plantão?" });
+    const confirm = page.getByRole("alertdialog", { name: "Excluir a fila Plantão?" });
     await confirm.getByText("Deseja realmente excluir este/esse registro?").waitFor();
     await confirm.getByRole("button", { name: "Cancelar" }).click();
     await confirm.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Excluir Plantão" }).click();
-    await page.getByTestId("confirm-action").click();
+    await confirm.getByRole("button", { name: "Excluir" }).click();
     await toastWith(page, "Fila excluída com sucesso.").waitFor();
     await page.getByTestId("queue-row").filter({ hasText: "Plantão" }).waitFor({
       state: "detached",

@@ -217,7 +217,8 @@ export function OptionsTree(
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={t("queues.options.deleteTitle", { title: deleting?.title ?? "" })}
-        message={
+        danger
+        description={
           <>
             {t("queues.deleteMessage")}
             {deleting && deleting.children.length > 0

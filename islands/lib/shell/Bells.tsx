@@ -101,7 +101,15 @@ export function TicketsBell({ user }: { user: SessionUser }) {
       }
     },
   });
-  const unread = items.filter((ticket) => (ticket.unreadMessages ?? 0) > 0);
+  // seeds/000 section 6: with allTicket enabled the list also holds the pending tickets.
+  const pending = useLiveList<TicketNote>({
+    enabled: user.allTicket === "enable",
+    path: "/tickets",
+    query: { status: "pending" },
+    key: "tickets",
+    channels: ["ticket"],
+  }).items;
+  const unread = mergeById(items.filter((ticket) => (ticket.unreadMessages ?? 0) > 0), pending);
   const askPermission = () => {
     // Asked on a click (browsers refuse prompts without a gesture); without support: logged only.
     if (!("Notification" in globalThis)) return;
@@ -121,11 +129,16 @@ export function TicketsBell({ user }: { user: SessionUser }) {
           <a key={ticket.id} className="popover-item" href={`/tickets/${ticket.uuid}`}>
             <strong>{ticket.contact?.name ?? `#${ticket.id}`}</strong>
             <span className="popover-sub">{ticket.lastMessage ?? ""}</span>
-            <span className="pill">{ticket.unreadMessages}</span>
+            {ticket.unreadMessages ? <span className="pill">{ticket.unreadMessages}</span> : null}
           </a>
         ))}
     </BellPopover>
   );
+}
+
+function mergeById<T extends { id: number }>(first: T[], second: T[]): T[] {
+  const seen = new Set(first.map((item) => item.id));
+  return [...first, ...second.filter((item) => !seen.has(item.id))];
 }
 
 const PRIORITY_CLASS: Record<number, string> = { 1: "prio-high", 2: "prio-medium", 3: "prio-low" };

@@ -1,25 +1,24 @@
 import { type ReactNode, useState } from "react";
+import * as AlertDialog from "radix-ui/alert-dialog";
 import { useTranslation } from "react-i18next";
 import { Button } from "./Button.tsx";
-import { Modal } from "./Modal.tsx";
 
 /**
- * Asks before a destructive action (seeds/001 section 2: 'Deseja realmente excluir este/esse
- * registro?'). `onConfirm` may be async: the button waits, and the dialog closes when it resolves
- * (a rejection keeps it open; the api client has already shown the error).
- *
- *   <ConfirmDialog open={!!target} onOpenChange={...} title={t("queues.deleteTitle", {...})}
- *     message={t("common.confirmDelete")} onConfirm={() => api.delete(`/queue/${id}`)} />
+ * A confirmation (radix AlertDialog: focus on Cancel, Escape cancels):
+ *   <ConfirmDialog open={open} onOpenChange={setOpen} title={t("x.deleteTitle")}
+ *     description={t("x.deleteText")} danger onConfirm={() => api.delete(`/x/${id}`)} />
+ * While `onConfirm`'s promise runs the button shows it; the dialog closes when it resolves and
+ * stays open when it rejects (the api client already showed the error).
  */
 export function ConfirmDialog(
-  { open, onOpenChange, title, message, confirmLabel, onConfirm, danger = true }: {
+  { open, onOpenChange, title, description, confirmLabel, danger, onConfirm }: {
     open: boolean;
     onOpenChange: (open: boolean) => void;
     title: ReactNode;
-    message: ReactNode;
+    description?: ReactNode;
     confirmLabel?: string;
-    onConfirm: () => unknown | Promise<unknown>;
     danger?: boolean;
+    onConfirm: () => unknown | Promise<unknown>;
   },
 ) {
   const { t } = useTranslation();
@@ -30,35 +29,40 @@ export function ConfirmDialog(
       await onConfirm();
       onOpenChange(false);
     } catch {
-      // Shown by whoever failed (the api client's toast); the user may retry or cancel.
+      // stays open: the error was shown where it happened
     } finally {
       setBusy(false);
     }
   };
   return (
-    <Modal
-      open={open}
-      onOpenChange={(next) => !busy && onOpenChange(next)}
-      title={title}
-      width={440}
-      footer={
-        <>
-          <Button variant="ghost" onClick={() => onOpenChange(false)} disabled={busy}>
-            {t("common.cancel")}
-          </Button>
-          <Button
-            variant={danger ? "danger" : "primary"}
-            loading={busy}
-            onClick={confirm}
-            data-testid="confirm-action"
-            autoFocus
-          >
-            {confirmLabel ?? t("common.confirm")}
-          </Button>
-        </>
-      }
-    >
-      <p className="confirm-message">{message}</p>
-    </Modal>
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay" />
+        <AlertDialog.Content
+          className="dialog-content"
+          style={{ width: "min(440px, calc(100vw - 32px))" }}
+        >
+          <div className="dialog-header">
+            <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
+          </div>
+          {description
+            ? (
+              <AlertDialog.Description className="dialog-description">
+                {description}
+              </AlertDialog.Description>
+            )
+            : <AlertDialog.Description className="visually-hidden">{title}
+            </AlertDialog.Description>}
+          <div className="dialog-footer">
+            <AlertDialog.Cancel asChild>
+              <Button variant="ghost">{t("common.cancel")}</Button>
+            </AlertDialog.Cancel>
+            <Button variant={danger ? "danger" : "primary"} loading={busy} onClick={confirm}>
+              {confirmLabel ?? t("common.confirm")}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
   );
 }

@@ -1,0 +1,106 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAuth } from "../../server/auth/middleware.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { flag, pageNumber } from "../../server/http/params.ts";
+import { validate } from "../../server/http/validate.ts";
+import { listMessages } from "../../server/messages/service.ts";
+import { deleteMessage, sendMessages } from "../../server/messages/send.ts";
+import { badRequest } from "../../server/errors.ts";
+import { viewerOf } from "../../server/tickets/access.ts";
+
+const ticketParam = z.object({ ticketId: z.coerce.number().int().positive() });
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+
+/**
+ * JSON send (seeds/000 section 7): {body, quotedMsg?, read?, fromMe?}. quotedMsg is the quoted
+ * message (Whaticket's client sends the whole object; only its id counts) or its id. read and
+ * fromMe are accepted and ignored: an attendant's message is always fromMe and read.
+ */
+const sendJson = z.object({
+  body: z.string().max(65_536).default(""),
+  quotedMsg: z.union([
+    z.object({ id: z.number().int().positive() }).loose(),
+    z.number().int().positive(),
+  ]).nullable().optional(),
+  read: z.union([z.boolean(), z.number()]).optional(),
+  fromMe: z.union([z.boolean(), z.number()]).optional(),
+});
+
+const MAX_FILES = 10;
+
+function filesOf(value: unknown): File[] {
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  if (list.some((v) => !(v instanceof File))) {
+    throw badRequest("ERR_VALIDATION", "medias: expected files", { medias: ["Expected files"] });
+  }
+  if (list.length > MAX_FILES) {
+    throw badRequest("ERR_VALIDATION", `medias: at most ${MAX_FILES} files`, {
+      medias: [`At most ${MAX_FILES} files`],
+    });
+  }
+  return list as File[];
+}
+
+/** /api/messages (seeds/000 section 7). */
+export function messageRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  // Per route, not app.use("*"): routes/api/media.ts shares the /api/messages prefix.
+  const signedIn = requireAuth(deps);
+
+  app.get(
+    "/:ticketId{[0-9]+}",
+    signedIn,
+    validate("param", ticketParam),
+    validate("query", z.object({ pageNumber, peek: flag })),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      const { pageNumber, peek } = c.req.valid("query");
+      return c.json(
+        await listMessages(deps, viewer, c.req.valid("param").ticketId, pageNumber, peek),
+      );
+    },
+  );
+
+  /**
+   * POST /api/messages/:ticketId: JSON or multipart {medias: one or more files, body?, ptt?,
+   * quotedMsgId?}. Answers 201 {messages: MessageView[]} (ack 0: queued in the outbox); the
+   * appMessage 'create' event carries each one with the updated ticket.
+   */
+  app.post("/:ticketId{[0-9]+}", signedIn, validate("param", ticketParam), async (c) => {
+    const viewer = await viewerOf(deps.db, authOf(c));
+    const ticketId = c.req.valid("param").ticketId;
+    const type = c.req.header("content-type") ?? "";
+    let messages;
+    if (type.startsWith("multipart/form-data")) {
+      const form = await c.req.parseBody({ all: true });
+      const text = (value: unknown) => (typeof value === "string" ? value : "");
+      const quoted = Number(text(form.quotedMsgId));
+      messages = await sendMessages(deps, viewer, ticketId, {
+        body: text(form.body),
+        files: filesOf(form.medias),
+        ptt: text(form.ptt) === "true",
+        quotedMsgId: Number.isInteger(quoted) && quoted > 0 ? quoted : null,
+      });
+    } else {
+      const parsed = sendJson.parse(
+        await c.req.json().catch(() => {
+          throw badRequest("ERR_VALIDATION", "Invalid JSON body");
+        }),
+      );
+      const quoted = parsed.quotedMsg;
+      messages = await sendMessages(deps, viewer, ticketId, {
+        body: parsed.body,
+        quotedMsgId: typeof quoted === "number" ? quoted : quoted?.id ?? null,
+      });
+    }
+    return c.json({ messages }, 201);
+  });
+
+  app.delete("/:id{[0-9]+}", signedIn, validate("param", idParam), async (c) => {
+    const viewer = await viewerOf(deps.db, authOf(c));
+    return c.json(await deleteMessage(deps, viewer, c.req.valid("param").id));
+  });
+
+  return app;
+}

@@ -1,0 +1,95 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAuth } from "../../server/auth/middleware.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { notFound } from "../../server/errors.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
+import { validate } from "../../server/http/validate.ts";
+import { findTag, listTags, pageTags, tagView } from "../../server/tags/repository.ts";
+import { changeTag, createTag, removeTag, syncTicketTags } from "../../server/tags/service.ts";
+import { viewerOf } from "../../server/tickets/access.ts";
+
+// seeds/001 section 5: name required ('Obrigatório'), at least 3 characters ('Mensagem muito curta').
+const name = z.string({ error: "Obrigatório" }).trim().min(1, "Obrigatório")
+  .min(3, "Mensagem muito curta").max(60);
+const color = z.string().trim().regex(/^#[0-9a-fA-F]{3,8}$/, "Cor inválida");
+// Whaticket's modal sends kanban as 0/1.
+const kanban = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =>
+  v === true || v === 1
+);
+
+/** /api/tags (seeds/001 sections 2, 3, 5, 7). */
+export function tagRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", requireAuth(deps));
+
+  app.get(
+    "/",
+    validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
+    async (c) => {
+      const { searchParam, pageNumber } = c.req.valid("query");
+      return c.json(await pageTags(deps.db, authOf(c).companyId, searchParam, pageNumber));
+    },
+  );
+
+  app.get("/list", async (c) => c.json(await listTags(deps.db, authOf(c).companyId)));
+
+  app.get(
+    "/kanban",
+    async (c) =>
+      c.json({ lista: await listTags(deps.db, authOf(c).companyId, { kanbanOnly: true }) }),
+  );
+
+  app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
+    const tag = await findTag(deps.db, authOf(c).companyId, c.req.valid("param").id);
+    if (!tag) throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
+    return c.json(tagView(tag));
+  });
+
+  app.post(
+    "/",
+    validate("json", z.object({ name, color: color.optional(), kanban: kanban.optional() })),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      return c.json(await createTag(deps, viewer, c.req.valid("json")), 201);
+    },
+  );
+
+  app.put(
+    "/:id{[0-9]+}",
+    validate("param", idParam),
+    validate(
+      "json",
+      z.object({ name: name.optional(), color: color.optional(), kanban: kanban.optional() }),
+    ),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      return c.json(await changeTag(deps, viewer, c.req.valid("param").id, c.req.valid("json")));
+    },
+  );
+
+  app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
+    const viewer = await viewerOf(deps.db, authOf(c));
+    await removeTag(deps, viewer, c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+
+  app.post(
+    "/sync",
+    validate(
+      "json",
+      z.object({
+        ticketId: z.number().int().positive(),
+        tags: z.array(z.object({ id: z.number().int().positive() })).max(100),
+      }),
+    ),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      const { ticketId, tags } = c.req.valid("json");
+      const ticket = await syncTicketTags(deps, viewer, ticketId, tags.map((t) => t.id));
+      return c.json(ticket);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,19 @@
+/**
+ * Builds an FTS5 MATCH expression from what a user typed, so that no input is ever read as FTS5
+ * syntax (quotes, NEAR, column filters, '-', '*', parentheses...). Each word becomes a quoted
+ * phrase; all words must appear (implicit AND); words of two or more characters match as
+ * prefixes ("ola"* finds "olá" and "olaf": the table removes diacritics). Returns undefined when
+ * nothing searchable is left, so that callers skip the message clause entirely.
+ */
+export const MAX_SEARCH_TOKENS = 8;
+
+export function ftsQuery(input: string): string | undefined {
+  const words = input.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokens = words.slice(0, MAX_SEARCH_TOKENS).map((word) => {
+    // The token has letters and digits only, so there is no '"' to double; quoting anyway keeps
+    // FTS5 keywords (AND, OR, NOT, NEAR) literal.
+    const quoted = `"${word}"`;
+    return word.length >= 2 ? `${quoted}*` : quoted;
+  });
+  return tokens.length === 0 ? undefined : tokens.join(" ");
+}

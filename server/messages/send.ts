@@ -1,0 +1,112 @@
+import type { AppDeps } from "../context.ts";
+import { AppError, badRequest, notFound } from "../errors.ts";
+import { log } from "../log.ts";
+import { deleteMedia, saveMedia } from "../media/store.ts";
+import { assertCanAct, type Viewer } from "../tickets/access.ts";
+import { readableTicket } from "../tickets/service.ts";
+import type { MessageView } from "../tickets/view.ts";
+import { deleteForEveryone, queueOutgoing } from "../whatsapp/outbox.ts";
+import { checkAttachment } from "./attachments.ts";
+import { findMessage } from "./repository.ts";
+
+export type SendInput = {
+  body: string;
+  quotedMsgId?: number | null;
+  /** Files of a multipart send: each becomes one message; the body is the first one's caption. */
+  files?: File[];
+  /** Recorded audio goes as a voice note. */
+  ptt?: boolean;
+};
+
+/**
+ * POST /api/messages/:ticketId through the outbox (server/whatsapp/outbox.ts). Checked before
+ * anything is written: the ticket is readable and the caller may act on it, it is open (a pending
+ * ticket is accepted first, a closed one reopened), the text is not blank unless a file goes,
+ * every file is of an allowed type and size. The sign-message option is the client's: it sends
+ * the body already prefixed with the user's name in bold ("*Name*:\n").
+ */
+export async function sendMessages(
+  deps: AppDeps,
+  viewer: Viewer,
+  ticketId: number,
+  input: SendInput,
+): Promise<MessageView[]> {
+  const ticket = await readableTicket(deps.db, viewer, { id: ticketId });
+  assertCanAct(viewer, ticket);
+  if (ticket.status === "pending") {
+    throw badRequest("ERR_INVALID_TRANSITION", "Aceite o ticket antes de responder");
+  }
+  if (ticket.status === "closed") {
+    throw badRequest("ERR_INVALID_TRANSITION", "Reabra o ticket antes de responder");
+  }
+  const files = input.files ?? [];
+  if (files.length === 0 && !input.body.trim()) {
+    throw badRequest("ERR_VALIDATION", "Mensagem vazia", { body: ["Required"] });
+  }
+  if (ticket.whatsappId === null) {
+    throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
+  }
+  const types = files.map((file) => checkAttachment(file, deps.config.mediaMaxBytes));
+  if (input.quotedMsgId != null) {
+    const quoted = await findMessage(deps.db, viewer.companyId, input.quotedMsgId);
+    if (!quoted) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem citada não encontrada");
+  }
+
+  const base = { companyId: viewer.companyId, ticketId: ticket.id, userId: viewer.userId };
+  if (files.length === 0) {
+    return [
+      await queueOutgoing(deps, { ...base, body: input.body, quotedMsgId: input.quotedMsgId }),
+    ];
+  }
+  const sent: MessageView[] = [];
+  for (const [i, file] of files.entries()) {
+    const stored = await saveMedia(
+      deps.config,
+      viewer.companyId,
+      new Uint8Array(await file.arrayBuffer()),
+      {
+        mimetype: types[i],
+        filename: file.name,
+      },
+    );
+    try {
+      sent.push(
+        await queueOutgoing(deps, {
+          ...base,
+          body: i === 0 ? input.body : "",
+          quotedMsgId: i === 0 ? input.quotedMsgId : null,
+          media: {
+            path: stored.path,
+            mimetype: stored.mimetype,
+            filename: stored.filename,
+            ptt: input.ptt && stored.mimetype.startsWith("audio/"),
+          },
+        }),
+      );
+    } catch (error) {
+      // Not queued: the file would be an orphan.
+      await deleteMedia(deps.config, viewer.companyId, stored.path);
+      throw error;
+    }
+  }
+  return sent;
+}
+
+/** DELETE /api/messages/:id: delete for everyone (isDeleted), only the attendants' own side. */
+export async function deleteMessage(
+  deps: AppDeps,
+  viewer: Viewer,
+  messageId: number,
+): Promise<MessageView> {
+  const message = await findMessage(deps.db, viewer.companyId, messageId);
+  if (!message) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
+  const ticket = await readableTicket(deps.db, viewer, { id: message.ticketId });
+  assertCanAct(viewer, ticket);
+  // WhatsApp deletes for everyone only what this number sent.
+  if (message.fromMe !== 1) {
+    throw badRequest("ERR_DELETE_WAPP_MSG", "Só é possível apagar mensagens enviadas");
+  }
+  const view = await deleteForEveryone(deps, viewer.companyId, message.id);
+  log.debug("message deleted for everyone", { companyId: viewer.companyId, messageId });
+  return view;
+}

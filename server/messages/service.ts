@@ -1,0 +1,44 @@
+import type { AppDeps } from "../context.ts";
+import { publishTicketUnread } from "../realtime/publish.ts";
+import type { Viewer } from "../tickets/access.ts";
+import { placementOf, readableTicket } from "../tickets/service.ts";
+import {
+  loadTicketView,
+  type MessageView,
+  messageViews,
+  type TicketView,
+} from "../tickets/view.ts";
+import { conversationPage, markTicketRead } from "./repository.ts";
+
+export type MessagePage = {
+  messages: MessageView[];
+  ticket: TicketView;
+  count: number;
+  hasMore: boolean;
+};
+
+/**
+ * GET /api/messages/:ticketId: a page of the conversation (newest page first, ascending inside
+ * it, like Whaticket) and, unless `peek`, the ticket marked read (unread 0, messages read,
+ * an updateUnread event). Admins' peek (seeds/000 section 2) leaves the unread state alone.
+ */
+export async function listMessages(
+  deps: AppDeps,
+  viewer: Viewer,
+  ticketId: number,
+  pageNumber: number,
+  peek: boolean,
+): Promise<MessagePage> {
+  const ticket = await readableTicket(deps.db, viewer, { id: ticketId });
+  const page = await conversationPage(deps.db, viewer.companyId, ticket, pageNumber);
+  const messages = (await messageViews(deps.db, viewer.companyId, page.rows)).reverse();
+  if (!peek && ticket.unreadMessages > 0) {
+    const now = deps.clock.now().toISOString();
+    const changed = await deps.db.transaction().execute((trx) =>
+      markTicketRead(trx, viewer.companyId, ticket.id, now)
+    );
+    if (changed) publishTicketUnread(deps.hub, viewer.companyId, ticket.id, placementOf(ticket));
+  }
+  const view = (await loadTicketView(deps.db, viewer.companyId, ticket.id))!;
+  return { messages, ticket: view, count: page.count, hasMore: page.hasMore };
+}

@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { renderVariables } from "./variables.ts";
+
+Deno.test("message variables - resolves every variable in local time and keeps unknown ones", () => {
+  // 12:30 UTC is 09:30 in São Paulo (UTC-3).
+  const now = new Date("2026-03-05T12:30:07.000Z");
+  const text = renderVariables(
+    "{{ms}} {{firstName}}! {{name}} #{{protocol}} {{date}} {{hour}} {{unknown}} {{ name }}",
+    { contact: { name: "Maria da Silva" }, ticketId: 42, now },
+  );
+  assert.equal(
+    text,
+    "Bom dia Maria! Maria da Silva #2026030509300742 05/03/2026 09:30:07 {{unknown}} Maria da Silva",
+  );
+});
+
+Deno.test("message variables - greeting follows the local hour", () => {
+  const at = (iso: string) => renderVariables("{{ms}}", { now: new Date(iso) });
+  assert.equal(at("2026-03-05T08:00:00Z"), "Boa madrugada"); // 05:00 local
+  assert.equal(at("2026-03-05T15:00:00Z"), "Boa tarde"); // 12:00 local
+  assert.equal(at("2026-03-05T21:00:00Z"), "Boa noite"); // 18:00 local
+  assert.equal(renderVariables("{{firstName}}|{{name}}", { now: new Date(), contact: null }), "|");
+});

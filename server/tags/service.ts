@@ -1,0 +1,111 @@
+import type { AppDeps } from "../context.ts";
+import { AppError, forbidden, notFound } from "../errors.ts";
+import { publishTicketUpdate } from "../realtime/publish.ts";
+import type { Viewer } from "../tickets/access.ts";
+import { placementOf, readableTicket } from "../tickets/service.ts";
+import { loadTicketView, type TicketView } from "../tickets/view.ts";
+import {
+  countCompanyTags,
+  deleteTag,
+  findTag,
+  findTagByName,
+  insertTag,
+  replaceTicketTags,
+  type TagView,
+  tagView,
+  updateTag,
+} from "./repository.ts";
+
+export type TagInput = { name?: string; color?: string; kanban?: boolean };
+
+/** The kanban switch belongs to admins (seeds/001 section 2 'Tags list'). */
+function assertKanbanAllowed(viewer: Viewer, wanted: boolean | undefined, current = false) {
+  if (wanted !== undefined && wanted !== current && !viewer.isAdmin) throw forbidden();
+}
+
+function duplicated(): AppError {
+  return new AppError(409, "ERR_DUPLICATED_NAME", "Já existe uma tag com este nome");
+}
+
+function publishTag(deps: AppDeps, companyId: number, data: Record<string, unknown>) {
+  deps.hub.publish(companyId, "tag", data);
+}
+
+export async function createTag(
+  deps: AppDeps,
+  viewer: Viewer,
+  input: Required<Pick<TagInput, "name">> & TagInput,
+): Promise<TagView> {
+  assertKanbanAllowed(viewer, input.kanban);
+  const now = deps.clock.now().toISOString();
+  const tag = await deps.db.transaction().execute(async (trx) => {
+    if (await findTagByName(trx, viewer.companyId, input.name)) throw duplicated();
+    return await insertTag(trx, {
+      companyId: viewer.companyId,
+      name: input.name,
+      color: input.color ?? "#A4CCCC",
+      kanban: input.kanban ? 1 : 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+  });
+  const view = tagView(tag);
+  publishTag(deps, viewer.companyId, { action: "create", tag: view });
+  return view;
+}
+
+export async function changeTag(
+  deps: AppDeps,
+  viewer: Viewer,
+  id: number,
+  input: TagInput,
+): Promise<TagView> {
+  const now = deps.clock.now().toISOString();
+  const tag = await deps.db.transaction().execute(async (trx) => {
+    const current = await findTag(trx, viewer.companyId, id);
+    if (!current) throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
+    assertKanbanAllowed(viewer, input.kanban, current.kanban === 1);
+    if (input.name !== undefined && await findTagByName(trx, viewer.companyId, input.name, id)) {
+      throw duplicated();
+    }
+    return (await updateTag(trx, viewer.companyId, id, {
+      name: input.name,
+      color: input.color,
+      kanban: input.kanban === undefined ? undefined : input.kanban ? 1 : 0,
+      updatedAt: now,
+    }))!;
+  });
+  const view = tagView(tag);
+  publishTag(deps, viewer.companyId, { action: "update", tag: view });
+  return view;
+}
+
+export async function removeTag(deps: AppDeps, viewer: Viewer, id: number): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    if (!await findTag(trx, viewer.companyId, id)) {
+      throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
+    }
+    await deleteTag(trx, viewer.companyId, id);
+  });
+  publishTag(deps, viewer.companyId, { action: "delete", tagId: id });
+}
+
+/** POST /api/tags/sync: the ticket's tags become exactly `tagIds`; the ticket update is published. */
+export async function syncTicketTags(
+  deps: AppDeps,
+  viewer: Viewer,
+  ticketId: number,
+  tagIds: number[],
+): Promise<TicketView> {
+  const ids = [...new Set(tagIds)];
+  const view = await deps.db.transaction().execute(async (trx) => {
+    const ticket = await readableTicket(trx, viewer, { id: ticketId });
+    if (await countCompanyTags(trx, viewer.companyId, ids) !== ids.length) {
+      throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
+    }
+    await replaceTicketTags(trx, viewer.companyId, ticket.id, ids);
+    return { ticket, view: (await loadTicketView(trx, viewer.companyId, ticket.id))! };
+  });
+  publishTicketUpdate(deps.hub, view.view, placementOf(view.ticket));
+  return view.view;
+}

@@ -1,0 +1,230 @@
+import { CompiledQuery, sql } from "kysely";
+import { createApp } from "../../server/app.ts";
+import { systemClock } from "../../server/clock.ts";
+import { loadConfig } from "../../server/config.ts";
+import { buildDeps, closeDeps } from "../../server/deps.ts";
+import type { Viewer } from "../../server/tickets/access.ts";
+import { listTicketsQuery, type TicketListFilters } from "../../server/tickets/list.ts";
+import { log } from "../../server/log.ts";
+import { type BenchCompany, DATA_VERSION, generate, PASSWORD, SIZES } from "./tickets_data.ts";
+
+/**
+ * GET /api/tickets, GET /api/messages/:ticketId and text search on a company with 100,000
+ * tickets, 1,000,000 messages and 50,000 contacts, measured through app.request (routing,
+ * auth, validation, SQL, JSON) in one process. Targets (issue 4): ticket list first page p95
+ * <= 20 ms per status, messages p95 <= 10 ms, search p95 <= 50 ms.
+ *
+ * The database is generated once and kept in $BENCH_DIR (default /tmp/balcao-bench) between
+ * runs; delete that folder to start over.
+ */
+const encoder = new TextEncoder();
+/** The bench prints its figures (lint keeps console out of the app; this is a report). */
+function print(line: string) {
+  Deno.stdout.writeSync(encoder.encode(`${line}\n`));
+}
+
+type Figure = { name: string; n: number; p50: number; p95: number; max: number; target?: number };
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+async function measure(
+  name: string,
+  n: number,
+  call: (i: number) => Promise<Response>,
+  target?: number,
+): Promise<Figure> {
+  for (let i = 0; i < 10; i++) await (await call(i)).arrayBuffer();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await call(i);
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+    if (res.status !== 200) throw new Error(`${name}: status ${res.status}`);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    name,
+    n,
+    p50: quantile(times, 0.5),
+    p95: quantile(times, 0.95),
+    max: times.at(-1)!,
+    target,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function benchTickets(): Promise<Figure[]> {
+  const root = Deno.env.get("BENCH_DIR") ?? "/tmp/balcao-bench";
+  const dir = `${root}/tickets-v${DATA_VERSION}`;
+  const marker = `${dir}/bench.json`;
+  const fresh = !await exists(marker);
+  if (fresh) await Deno.remove(dir, { recursive: true }).catch(() => {});
+  const config = loadConfig({
+    DATA_DIR: dir,
+    ADMIN_EMAIL: "root@bench.test",
+    ADMIN_PASSWORD: "root-password",
+    BCRYPT_COST: "4",
+    LOGIN_MAX_ATTEMPTS: "1000",
+  });
+  const { deps } = await buildDeps(config, systemClock);
+  try {
+    let company: BenchCompany;
+    if (fresh) {
+      const t0 = performance.now();
+      log.info("generating benchmark data", SIZES);
+      company = await generate(deps.db, new Date());
+      await Deno.writeTextFile(marker, JSON.stringify(company));
+      log.info("benchmark data ready", { seconds: Math.round((performance.now() - t0) / 1000) });
+      print(
+        `generated ${JSON.stringify(SIZES)} in ${Math.round((performance.now() - t0) / 1000)} s`,
+      );
+    } else {
+      company = JSON.parse(await Deno.readTextFile(marker));
+    }
+    const app = createApp(deps);
+    const token = async (email: string) => {
+      const res = await app.request("/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      return (await res.json()).token as string;
+    };
+    const adminToken = await token(company.adminEmail);
+    const userToken = await token(company.userEmail);
+    const get = (path: string, bearer: string) =>
+      Promise.resolve(app.request(path, { headers: { authorization: `Bearer ${bearer}` } }));
+
+    const ticketRange = (await sql<{ lo: number; hi: number }>`SELECT min(id) AS lo, max(id) AS hi
+      FROM tickets WHERE companyId = ${company.companyId}`.execute(deps.db)).rows[0];
+    let seed = 42;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const figures: Figure[] = [];
+    const N = 200;
+    for (const status of ["open", "pending", "closed"]) {
+      figures.push(
+        await measure(
+          `tickets ${status} p1 admin showAll`,
+          N,
+          () => get(`/api/tickets?status=${status}&showAll=true&pageNumber=1`, adminToken),
+          20,
+        ),
+      );
+      figures.push(
+        await measure(`tickets ${status} p1 user (2 queues)`, N, () =>
+          get(
+            `/api/tickets?status=${status}&pageNumber=1&queueIds=${
+              encodeURIComponent(JSON.stringify(company.queueIds.slice(1, 3)))
+            }`,
+            userToken,
+          ), 20),
+      );
+    }
+    figures.push(
+      await measure(
+        "tickets withUnreadMessages user",
+        N,
+        () => get(`/api/tickets?withUnreadMessages=true`, userToken),
+        20,
+      ),
+    );
+    figures.push(
+      await measure("messages p1 random ticket", N, () => {
+        const id = ticketRange.lo + Math.floor(random() * (ticketRange.hi - ticketRange.lo));
+        return get(`/api/messages/${id}`, adminToken);
+      }, 10),
+    );
+    const searches = [
+      ["common word", "pedido"],
+      ["two words", "boleto vencimento"],
+      ["rare word", "chargeback"],
+      ["number in text", "7919"],
+      ["contact name", "Mariana Souza"],
+    ];
+    for (const [label, term] of searches) {
+      figures.push(
+        await measure(
+          `search ${label} '${term}' admin`,
+          60,
+          () =>
+            get(`/api/tickets?searchParam=${encodeURIComponent(term)}&showAll=true`, adminToken),
+          50,
+        ),
+      );
+    }
+    figures.push(
+      await measure(
+        "search common word 'pedido' user",
+        60,
+        () => get(`/api/tickets?searchParam=pedido`, userToken),
+        50,
+      ),
+    );
+
+    print(
+      `\nTickets benchmark (${SIZES.tickets} tickets, ${SIZES.messages} messages, ${SIZES.contacts} contacts); ms`,
+    );
+    print(
+      "name".padEnd(48) + "n".padStart(5) + "p50".padStart(9) + "p95".padStart(9) +
+        "max".padStart(9) + "  target",
+    );
+    for (const f of figures) {
+      const verdict = f.target === undefined
+        ? ""
+        : f.p95 <= f.target
+        ? `<= ${f.target} ok`
+        : `> ${f.target} OFF`;
+      print(
+        f.name.padEnd(48) + String(f.n).padStart(5) + f.p50.toFixed(2).padStart(9) +
+          f.p95.toFixed(2).padStart(9) + f.max.toFixed(2).padStart(9) + "  " + verdict,
+      );
+    }
+
+    if (Deno.env.get("BENCH_PLANS")) {
+      const users = await deps.db.selectFrom("users").select(["id", "profile"])
+        .where("email", "in", [company.adminEmail, company.userEmail]).execute();
+      const userId = users.find((u) => u.profile === "user")!.id;
+      const userQueues = (await deps.db.selectFrom("user_queues").select("queueId")
+        .where("userId", "=", userId).execute()).map((r) => r.queueId);
+      const viewer: Viewer = {
+        companyId: company.companyId,
+        userId,
+        isAdmin: false,
+        queueIds: userQueues,
+        allTicket: false,
+      };
+      for (const status of ["open", "pending", "closed"] as const) {
+        for (const admin of [true, false]) {
+          const filters: TicketListFilters = {
+            pageNumber: 1,
+            status,
+            showAll: admin,
+            withUnreadMessages: false,
+          };
+          const q = listTicketsQuery(deps.db, { ...viewer, isAdmin: admin }, filters);
+          const plan = await deps.db.executeQuery<{ detail: string }>(
+            CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]),
+          );
+          print(`\nplan ${status} ${admin ? "admin showAll" : "user"}`);
+          for (const row of plan.rows) print(`  ${row.detail}`);
+        }
+      }
+    }
+    return figures;
+  } finally {
+    await closeDeps(deps);
+  }
+}
+
+if (import.meta.main) await benchTickets();
