@@ -2,7 +2,7 @@ import { signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { api, endSession } from "./api.ts";
 import { rememberUser } from "./session_storage.ts";
-import { clearSession } from "./storage.ts";
+import { clearSession, SESSION_USER_CACHE } from "./storage.ts";
 import type { SessionUser } from "./types.ts";
 
 /**
@@ -12,7 +12,7 @@ import type { SessionUser } from "./types.ts";
 export const sessionUser = signal<SessionUser | null>(null);
 
 /** Cached per tab so that the menu appears at once on the next page, before /auth/me answers. */
-const CACHE_KEY = "balcao.sessionUser";
+const CACHE_KEY = SESSION_USER_CACHE;
 
 export function cachedUser(): SessionUser | null {
   try {

