@@ -10,6 +10,9 @@ import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
 import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
 import SimulatorPage from "../../islands/SimulatorPage.tsx";
+import TicketsPage from "../../islands/TicketsPage.tsx";
+import QueuesPage from "../../islands/QueuesPage.tsx";
+import SettingsPage from "../../islands/SettingsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -75,6 +78,37 @@ export function pageRoutes(_deps: AppDeps) {
       component: SimulatorPage,
       props: {},
       title: "simulator.title",
+    }));
+  pages.get("/tickets", (c) =>
+    renderPage(c, {
+      island: "TicketsPage",
+      component: TicketsPage,
+      props: { ticketId: null },
+      title: "tickets.title",
+    }));
+  pages.get("/tickets/:ticketId", (c) =>
+    renderPage(c, {
+      island: "TicketsPage",
+      component: TicketsPage,
+      props: { ticketId: c.req.param("ticketId").slice(0, 64) },
+      title: "tickets.title",
+    }));
+  pages.get(
+    "/queues",
+    (c) =>
+      renderPage(c, {
+        island: "QueuesPage",
+        component: QueuesPage,
+        props: {},
+        title: "queues.title",
+      }),
+  );
+  pages.get("/settings", (c) =>
+    renderPage(c, {
+      island: "SettingsPage",
+      component: SettingsPage,
+      props: {},
+      title: "settings.title",
     }));
 
   return pages;
