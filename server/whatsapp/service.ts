@@ -48,7 +48,7 @@ function isAdmin(auth: AuthInfo): boolean {
 
 async function viewsOf(deps: AppDeps, auth: AuthInfo, rows: Whatsapp[]): Promise<WhatsappView[]> {
   const queues = await queuesOfWhatsapps(deps.db, auth.companyId, rows.map((r) => r.id));
-  return rows.map((r) => whatsappView(r, queues.get(r.id) ?? [], { withToken: isAdmin(auth) }));
+  return rows.map((r) => whatsappView(r, queues.get(r.id) ?? [], { withSecrets: isAdmin(auth) }));
 }
 
 async function viewOf(deps: AppDeps, auth: AuthInfo, row: Whatsapp): Promise<WhatsappView> {

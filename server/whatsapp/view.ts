@@ -32,17 +32,21 @@ export type WhatsappView = {
   updatedAt: string;
 };
 
+/**
+ * `withSecrets` (admins): the API token and the QR code. Anyone holding the QR could link their
+ * own phone to the company's number, so only those who may act on sessions see it.
+ */
 export function whatsappView(
   w: Whatsapp,
   queues: WhatsappQueue[],
-  options: { withToken: boolean },
+  options: { withSecrets: boolean },
 ): WhatsappView {
   const view: WhatsappView = {
     id: w.id,
     companyId: w.companyId,
     name: w.name,
     status: w.status,
-    qrcode: w.qrcode,
+    qrcode: options.withSecrets ? w.qrcode : "",
     retries: w.retries,
     number: w.number,
     isDefault: w.isDefault === 1,
@@ -63,7 +67,7 @@ export function whatsappView(
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
   };
-  if (options.withToken) view.token = w.token;
+  if (options.withSecrets) view.token = w.token;
   return view;
 }
 
@@ -82,19 +86,22 @@ export type SessionView = {
   pairingCode?: string;
 };
 
-export function sessionView(w: Whatsapp, pairingCode?: string): SessionView {
+export function sessionView(
+  w: Whatsapp,
+  options: { withSecrets: boolean; pairingCode?: string },
+): SessionView {
   const view: SessionView = {
     id: w.id,
     name: w.name,
     status: w.status,
-    qrcode: w.qrcode,
+    qrcode: options.withSecrets ? w.qrcode : "",
     retries: w.retries,
     number: w.number,
     provider: w.provider,
     isDefault: w.isDefault === 1,
     updatedAt: w.updatedAt,
   };
-  if (pairingCode) view.pairingCode = pairingCode;
+  if (options.withSecrets && options.pairingCode) view.pairingCode = options.pairingCode;
   return view;
 }
 
@@ -102,7 +109,7 @@ export function sessionView(w: Whatsapp, pairingCode?: string): SessionView {
 export function publishWhatsappUpdate(hub: Hub, w: Whatsapp, queues: WhatsappQueue[]) {
   hub.publish(w.companyId, "whatsapp", {
     action: "update",
-    whatsapp: whatsappView(w, queues, { withToken: false }),
+    whatsapp: whatsappView(w, queues, { withSecrets: false }),
   });
 }
 
@@ -115,10 +122,23 @@ export function publishWhatsappDelete(hub: Hub, companyId: number, whatsappId: n
   });
 }
 
-/** `company-<id>-whatsappSession` {action: "update", session}. */
+/**
+ * `company-<id>-whatsappSession` {action: "update", session}: admins get the QR code (or pairing
+ * code), everyone else the same event without it (the status drives the menu's alert badge).
+ */
 export function publishSession(hub: Hub, w: Whatsapp, pairingCode?: string) {
   hub.publish(w.companyId, "whatsappSession", {
     action: "update",
-    session: sessionView(w, pairingCode),
-  });
+    session: sessionView(w, { withSecrets: true, pairingCode }),
+  }, [{ kind: "admins" }]);
+  hub.publishFiltered(
+    w.companyId,
+    "whatsappSession",
+    {
+      action: "update",
+      session: sessionView(w, { withSecrets: false }),
+    },
+    [{ kind: "company" }],
+    (member) => member.profile !== "admin",
+  );
 }

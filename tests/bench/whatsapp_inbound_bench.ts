@@ -3,6 +3,12 @@
  * pipeline (dedupe, contact, ticket, store, events) while 50 WebSocket clients listen on a real
  * port. Prints messages per second and p50/p99 from the provider event to socket delivery.
  * Target on a 2-core machine: at least 1,000 messages/s with p99 at most 100 ms.
+ *
+ * Phases: every contact's first message (opens a ticket); saturation (64 messages in flight);
+ * a steady offered rate of 1,000/s; a steady rate of half what saturation reached. "published"
+ * is when the hub hands the event to the sockets (pipeline latency); "socket" is when the
+ * listening clients (in a worker, on the other core) received it. The load average is printed:
+ * figures from a machine shared with other work are not the machine's capacity.
  */
 import { createCompany, createTestApp, createUser } from "../helpers/app.ts";
 import { serve } from "../helpers/server.ts";
@@ -80,6 +86,24 @@ try {
   worker.postMessage({ type: "start", wsUrl: server.wsUrl, tokens });
   await ready;
 
+  // An in-process listener too: the time the hub hands the event to the sockets ("published")
+  // separates the pipeline's latency from the sockets' delivery.
+  const publishedSamples: number[] = [];
+  const probe = t.deps.hub.add({
+    companyId: company.id,
+    userId: company.admin.id,
+    profile: "admin",
+    queueIds: [],
+  }, {
+    send(text: string) {
+      const at = text.indexOf("bench|");
+      if (at < 0 || !text.includes('"action":"create"')) return;
+      publishedSamples.push(now() - Number(text.slice(at + 6, text.indexOf("|", at + 6))));
+    },
+    close() {},
+  });
+  t.deps.hub.join(probe, { kind: "status", status: "pending" });
+
   let seq = 0;
   const send = (contact: number) => {
     const from = phoneOf(contact);
@@ -94,7 +118,10 @@ try {
     const reply = fromWorker("samples");
     worker.postMessage({ type: "collect" });
     const data = await reply;
-    return (data.samples as number[]).sort((a, b) => a - b);
+    return {
+      socket: (data.samples as number[]).sort((a, b) => a - b),
+      published: publishedSamples.splice(0).sort((a, b) => a - b),
+    };
   };
   const settle = () => new Promise((r) => setTimeout(r, 300));
 
@@ -119,44 +146,66 @@ try {
   await settle();
   const saturation = await collect();
 
-  // Phase 2: open loop at OPEN_LOOP_RATE messages/s: the latency a steady load sees.
-  const total = OPEN_LOOP_RATE * OPEN_LOOP_SECONDS;
-  const inflight: Promise<unknown>[] = [];
-  started = performance.now();
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / OPEN_LOOP_RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    inflight.push(send(i % CONTACTS));
-  }
-  await Promise.all(inflight);
-  const openSeconds = (performance.now() - started) / 1000;
-  await settle();
-  const open = await collect();
+  // Phase 2: open loop at a fixed offered rate: the latency a steady load sees. First the
+  // target rate, then half of what saturation reached (a load this machine can sustain).
+  const steady = async (rate: number) => {
+    const count = Math.round(rate * OPEN_LOOP_SECONDS);
+    const inflight: Promise<unknown>[] = [];
+    const begin = performance.now();
+    for (let i = 0; i < count; i++) {
+      const due = begin + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      inflight.push(send(i % CONTACTS));
+    }
+    await Promise.all(inflight);
+    const seconds = (performance.now() - begin) / 1000;
+    await settle();
+    return { count, rate: count / seconds, samples: await collect() };
+  };
+  const target = await steady(OPEN_LOOP_RATE);
+  const halfRate = Math.max(10, Math.floor(SATURATION_MESSAGES / saturationSeconds / 2));
+  const half = await steady(halfRate);
 
   const stored = await t.deps.db.selectFrom("messages").select((eb) => eb.fn.countAll().as("n"))
     .executeTakeFirstOrThrow();
   const fmt = (n: number) => n.toFixed(1);
+  const figures = (s: { socket: number[]; published: number[] }) => [
+    fmt(percentile(s.published, 50)),
+    fmt(percentile(s.published, 99)),
+    String(s.socket.length),
+    fmt(percentile(s.socket, 50)),
+    fmt(percentile(s.socket, 99)),
+  ];
   const rows = [
-    ["phase", "messages", "msg/s", "socket deliveries", "p50 ms", "p99 ms", "max ms"],
-    ["new contacts (ticket opened)", String(CONTACTS), fmt(firstRate), "-", "-", "-", "-"],
+    [
+      "phase",
+      "messages",
+      "msg/s",
+      "published p50 ms",
+      "p99 ms",
+      "socket deliveries",
+      "socket p50 ms",
+      "p99 ms",
+    ],
+    ["new contacts (ticket opened)", String(CONTACTS), fmt(firstRate), "-", "-", "-", "-", "-"],
     [
       `saturation (${WINDOW} in flight)`,
       String(SATURATION_MESSAGES),
       fmt(SATURATION_MESSAGES / saturationSeconds),
-      String(saturation.length),
-      fmt(percentile(saturation, 50)),
-      fmt(percentile(saturation, 99)),
-      fmt(saturation.at(-1) ?? NaN),
+      ...figures(saturation),
     ],
     [
       `steady ${OPEN_LOOP_RATE} msg/s offered`,
-      String(total),
-      fmt(total / openSeconds),
-      String(open.length),
-      fmt(percentile(open, 50)),
-      fmt(percentile(open, 99)),
-      fmt(open.at(-1) ?? NaN),
+      String(target.count),
+      fmt(target.rate),
+      ...figures(target.samples),
+    ],
+    [
+      `steady ${halfRate} msg/s offered (half)`,
+      String(half.count),
+      fmt(half.rate),
+      ...figures(half.samples),
     ],
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
@@ -169,7 +218,17 @@ try {
     ...lines,
     "",
   ].join("\n");
-  await Deno.stdout.write(new TextEncoder().encode(out + "\n"));
+  await Deno.stdout.write(
+    new TextEncoder().encode(
+      out +
+        `load average ${
+          (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ").slice(0, 3).join(
+            " ",
+          )
+        } on ${navigator.hardwareConcurrency} cores\n`,
+    ),
+  );
+  t.deps.hub.remove(probe);
 } finally {
   const stopped = fromWorker("stopped");
   worker.postMessage({ type: "stop" });

@@ -10,8 +10,9 @@ Deno.test("realtime - session and message events reach company A's sockets, neve
   try {
     const { a, b } = await twoCompanies(t);
     const userA = await TestSocket.connect(s.wsUrl, a.user.token);
+    const adminA = await TestSocket.connect(s.wsUrl, a.admin.token);
     const adminB = await TestSocket.connect(s.wsUrl, b.admin.token);
-    sockets.push(userA, adminB);
+    sockets.push(userA, adminA, adminB);
     userA.send("joinTickets", "pending");
     adminB.send("joinTickets", "pending");
     adminB.send("joinNotification");
@@ -22,15 +23,20 @@ Deno.test("realtime - session and message events reach company A's sockets, neve
       body: { name: "Live", provider: "simulator" },
     });
     const { id } = await created.json();
-    const qr = await userA.next((e) =>
+    const isQr = (e: { event: string; data: unknown }) =>
       e.event === `company-${a.id}-whatsappSession` &&
-      (e.data as { session: { status: string } }).session.status === "qrcode"
-    );
+      (e.data as { session: { status: string } }).session.status === "qrcode";
+    const qr = await adminA.next(isQr);
     const session = qr.data as { action: string; session: Record<string, unknown> };
     assert.equal(session.action, "update");
     assert.equal(session.session.id, id);
     assert.match(String(session.session.qrcode), /^data:image\/png;base64,/);
     assert.equal(session.session.retries, 1);
+    // a user hears the status (the menu's alert badge) but never gets the QR to link a phone
+    const userQr = await userA.next(isQr);
+    assert.equal((userQr.data as { session: { qrcode: string } }).session.qrcode, "");
+    const listed = await t.request("GET", `/api/whatsapp/${id}`, { token: a.user.token });
+    assert.equal((await listed.json()).qrcode, "");
     await userA.next((e) => e.event === `company-${a.id}-whatsapp`);
 
     await t.request("POST", `/api/simulator/${id}/scan`, { token: a.user.token });
