@@ -8,6 +8,8 @@ import LoginPage from "../../islands/LoginPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
 import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
+import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
+import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
 import { serveStatic } from "./assets.ts";
@@ -62,6 +64,20 @@ export function pageRoutes(_deps: AppDeps) {
     (c) =>
       renderPage(c, { island: "TodoPage", component: TodoPage, props: {}, title: "todo.title" }),
   );
+  pages.get("/connections", (c) =>
+    renderPage(c, {
+      island: "ConnectionsPage",
+      component: ConnectionsPage,
+      props: {},
+      title: "connections.title",
+    }));
+  pages.get("/simulator", (c) =>
+    renderPage(c, {
+      island: "SimulatorPage",
+      component: SimulatorPage,
+      props: {},
+      title: "simulator.title",
+    }));
   pages.get(
     "/queues",
     (c) =>
