@@ -10,6 +10,7 @@ import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
 import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
 import SimulatorPage from "../../islands/SimulatorPage.tsx";
+import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
 import { serveStatic } from "./assets.ts";
@@ -77,6 +78,20 @@ export function pageRoutes(_deps: AppDeps) {
       component: SimulatorPage,
       props: {},
       title: "simulator.title",
+    }));
+  pages.get("/tickets", (c) =>
+    renderPage(c, {
+      island: "TicketsPage",
+      component: TicketsPage,
+      props: { ticketId: null },
+      title: "tickets.title",
+    }));
+  pages.get("/tickets/:ticketId", (c) =>
+    renderPage(c, {
+      island: "TicketsPage",
+      component: TicketsPage,
+      props: { ticketId: c.req.param("ticketId").slice(0, 64) },
+      title: "tickets.title",
     }));
   pages.get(
     "/queues",

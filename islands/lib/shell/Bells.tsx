@@ -6,8 +6,7 @@ import { IconButton } from "../ui/Button.tsx";
 import { realtime } from "../socket.ts";
 import type { SessionUser } from "../types.ts";
 import { useLiveList } from "./live.ts";
-import { playNotificationSound } from "./sound.ts";
-import { usePage } from "../page_context.ts";
+import { type NotifiableEvent, notifyNewMessage } from "../tickets/notify.ts";
 
 /** What the bells read of the tickets, announcements and chats APIs (their areas own them). */
 type TicketNote = {
@@ -66,12 +65,11 @@ function Empty({ children }: { children: ReactNode }) {
 
 /**
  * Tickets with unread messages (seeds/000 section 2 'Top bar'); a new inbound message rings at
- * the stored volume unless that ticket is open on screen, and raises a desktop notification
- * when the page is hidden and the user allowed it.
+ * the stored volume and raises a desktop notification under the rules of islands/lib/tickets/
+ * notify.ts (not for the ticket on screen while the page is visible).
  */
 export function TicketsBell({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
-  const { path } = usePage();
   useEffect(() => realtime.join("joinNotification"), []);
   const { items } = useLiveList<TicketNote>({
     enabled: true,
@@ -80,24 +78,9 @@ export function TicketsBell({ user }: { user: SessionUser }) {
     key: "tickets",
     channels: ["ticket", "appMessage"],
     onEvent: (channel, data) => {
-      if (channel !== "appMessage") return;
-      const d = data as {
-        action?: string;
-        message?: { fromMe?: boolean; body?: string };
-        ticket?: { uuid?: string; userId?: number | null };
-        contact?: { name?: string };
-      } | null;
-      if (d?.action !== "create" || !d.message || d.message.fromMe) return;
-      if (d.ticket?.uuid && path === `/tickets/${d.ticket.uuid}` && !document.hidden) return;
-      if (d.ticket?.userId && d.ticket.userId !== user.id) return;
-      playNotificationSound();
-      if (
-        document.hidden && "Notification" in globalThis && Notification.permission === "granted"
-      ) {
-        new Notification(d.contact?.name ?? t("shell.bells.newMessage"), {
-          body: d.message.body ?? "",
-          tag: d.ticket?.uuid,
-        });
+      // seeds/000 section 6: who is notified, how (sound and browser notification).
+      if (channel === "appMessage") {
+        notifyNewMessage(user, data as NotifiableEvent, t("shell.bells.newMessage"));
       }
     },
   });

@@ -1,0 +1,99 @@
+import { signal } from "@preact/signals-react";
+import type { SessionUser } from "../types.ts";
+import { playNotificationSound } from "../shell/sound.ts";
+
+/**
+ * New-message notifications (seeds/000 sections 6 and 8), used by the top bar's tickets bell on
+ * every page: the sound at the top bar's volume and a browser Notification.
+ * - raised only for tickets assigned to the user or unassigned, in one of the user's queues or
+ *   with no queue, and never for groups;
+ * - not for the user's own messages, nor for the ticket on screen while the page is visible;
+ * - a browser without Notification support is only logged.
+ */
+export type NotifiableEvent = {
+  action?: string;
+  message?: { fromMe?: boolean; read?: boolean; body?: string; mediaType?: string | null };
+  ticket?: {
+    id?: number;
+    uuid?: string;
+    userId?: number | null;
+    queueId?: number | null;
+    isGroup?: boolean;
+  };
+  contact?: { name?: string; profilePicUrl?: string };
+};
+
+/** The ticket the tickets page shows (its id), null elsewhere. */
+export const viewingTicketId = signal<number | null>(null);
+
+/** Set by the tickets page: opens a ticket without leaving the page (a notification's click). */
+let opener: ((uuid: string) => void) | null = null;
+export function setTicketOpener(fn: ((uuid: string) => void) | null) {
+  opener = fn;
+}
+
+export function shouldNotify(
+  user: Pick<SessionUser, "id" | "queues">,
+  event: NotifiableEvent,
+  pageVisible: boolean,
+): boolean {
+  const { message, ticket } = event;
+  if (event.action !== "create" || !message || !ticket || message.fromMe) return false;
+  if (message.read) return false;
+  if (ticket.isGroup) return false;
+  if (ticket.userId != null && ticket.userId !== user.id) return false;
+  const queueId = ticket.queueId ?? null;
+  if (queueId !== null && !user.queues.some((q) => q.id === queueId)) return false;
+  if (pageVisible && ticket.id !== undefined && viewingTicketId.value === ticket.id) return false;
+  return true;
+}
+
+function logUnsupported() {
+  // deno-lint-ignore no-console
+  console.info("This browser does not support desktop notifications");
+}
+
+/** Asks for permission once (the tickets page on load; browsers may wait for a gesture). */
+export function requestNotificationPermission() {
+  if (!("Notification" in globalThis)) {
+    logUnsupported();
+    return;
+  }
+  if (Notification.permission === "default") {
+    Notification.requestPermission().catch(() => {});
+  }
+}
+
+/** Plays the sound and shows the notification when the rules allow it. */
+export function notifyNewMessage(
+  user: Pick<SessionUser, "id" | "queues">,
+  event: NotifiableEvent,
+  fallbackTitle: string,
+) {
+  const visible = typeof document === "undefined" || !document.hidden;
+  if (!shouldNotify(user, event, visible)) return;
+  playNotificationSound();
+  if (!("Notification" in globalThis)) {
+    logUnsupported();
+    return;
+  }
+  if (Notification.permission !== "granted") return;
+  try {
+    const body = event.message?.body || event.message?.mediaType || "";
+    const notification = new Notification(event.contact?.name || fallbackTitle, {
+      body: body.length > 200 ? `${body.slice(0, 200)}…` : body,
+      icon: event.contact?.profilePicUrl || undefined,
+      tag: event.ticket?.uuid,
+    });
+    const uuid = event.ticket?.uuid;
+    notification.onclick = () => {
+      globalThis.focus();
+      notification.close();
+      if (!uuid) return;
+      if (opener) opener(uuid);
+      else location.assign(`/tickets/${uuid}`);
+    };
+  } catch {
+    // Some browsers (Android Chrome) only allow notifications from a service worker.
+  }
+}

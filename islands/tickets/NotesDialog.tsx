@@ -1,0 +1,134 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { NotebookPen, Trash2 } from "lucide-react";
+import { api } from "../lib/api.ts";
+import { listOf } from "../lib/shell/live.ts";
+import { isAdmin, useUser } from "../lib/session.ts";
+import { toast } from "../lib/toast.ts";
+import { Button, IconButton } from "../lib/ui/Button.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import { ConfirmDialog } from "./bits.tsx";
+import { NOTE_MIN_CHARS, noteTime, submitDelay } from "./format.ts";
+import type { Note, Ticket } from "./types.ts";
+
+/**
+ * The ticket's notes (seeds/000 sections 3, 5, 8, 9): the list with author and DD/MM/YY HH:mm,
+ * a new note of at least 2 characters ('Observação adicionada com sucesso!'), and deleting one's
+ * own (admins any) with 'Observação excluída com sucesso!'.
+ */
+export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const admin = isAdmin(user);
+  const [notes, setNotes] = useState<Note[] | null>(null);
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [removing, setRemoving] = useState<Note | null>(null);
+
+  const load = () =>
+    api.get<unknown>("/ticket-notes/list", {
+      query: { ticketId: ticket.id, contactId: ticket.contactId },
+    }).then((answer) => setNotes(listOf<Note>(answer, "notes"))).catch(() => setNotes([]));
+  useEffect(() => {
+    void load();
+  }, [ticket.id]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (text.trim().length < NOTE_MIN_CHARS) {
+      setError(t("tickets.notes.tooShort"));
+      return;
+    }
+    setSaving(true);
+    try {
+      await submitDelay();
+      await api.post("/ticket-notes", {
+        note: text.trim(),
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+      });
+      toast.success({ key: "tickets.notes.added" });
+      setText("");
+      setError(null);
+      await load();
+    } catch {
+      // shown by the api client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!removing) return;
+    await api.delete(`/ticket-notes/${removing.id}`);
+    toast.success({ key: "tickets.notes.removed" });
+    await load();
+  };
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t("tickets.notes.title")}
+      width={560}
+    >
+      <form onSubmit={submit} noValidate className="nd-form">
+        <textarea
+          className="input nd-text"
+          rows={3}
+          value={text}
+          placeholder={t("tickets.notes.placeholder")}
+          aria-label={t("tickets.notes.placeholder")}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setError(null);
+          }}
+          data-testid="note-text"
+        />
+        {error ? <span className="field-error">{error}</span> : null}
+        <div className="nd-actions">
+          <Button variant="primary" type="submit" loading={saving} data-testid="note-submit">
+            {t("tickets.notes.add")}
+          </Button>
+        </div>
+      </form>
+      <ul className="nd-list" data-testid="notes">
+        {notes === null ? <li className="nd-empty">{t("common.loading")}</li> : null}
+        {notes?.length === 0
+          ? (
+            <li className="nd-empty">
+              <NotebookPen size={20} aria-hidden="true" />
+              {t("tickets.notes.none")}
+            </li>
+          )
+          : null}
+        {notes?.map((note) => (
+          <li key={note.id} className="nd-item">
+            <div className="nd-head">
+              <strong>{note.user?.name ?? "—"}</strong>
+              <time dateTime={note.createdAt}>{noteTime(note.createdAt)}</time>
+              {admin || note.userId === user.id
+                ? (
+                  <IconButton label={t("common.delete")} onClick={() => setRemoving(note)}>
+                    <Trash2 size={15} aria-hidden="true" />
+                  </IconButton>
+                )
+                : null}
+            </div>
+            <p className="nd-body">{note.note}</p>
+          </li>
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={t("tickets.notes.deleteTitle")}
+        text={t("tickets.notes.deleteText")}
+        confirmLabel={t("common.delete")}
+        onConfirm={remove}
+      />
+    </Modal>
+  );
+}

@@ -1,0 +1,122 @@
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import * as Checkbox from "radix-ui/checkbox";
+import { Check, Plus } from "lucide-react";
+import { api } from "../lib/api.ts";
+import { Button } from "../lib/ui/Button.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import type { TagRef, Ticket } from "./types.ts";
+import { useLookup } from "./use_lookup.ts";
+
+/** Colours offered to a tag created here (the tags page offers the full picker). */
+const TAG_COLORS = ["#0EA5E9", "#22C55E", "#F59E0B", "#EF4444", "#8B5CF6", "#EC4899", "#14B8A6"];
+
+/**
+ * The ticket's tags (seeds/000 section 7: POST /tags/sync {ticketId, tags}): every tag of the
+ * company with the ticket's checked; a new tag can be created on the spot.
+ */
+export default function TagsDialog(
+  { ticket, onClose, onSaved }: {
+    ticket: Ticket;
+    onClose: () => void;
+    onSaved: (ticket: Ticket) => void;
+  },
+) {
+  const { t } = useTranslation();
+  const all = useLookup<TagRef>("/tags/list", "tags");
+  const [created, setCreated] = useState<TagRef[]>([]);
+  const [chosen, setChosen] = useState<Set<number>>(() => new Set(ticket.tags.map((g) => g.id)));
+  const [name, setName] = useState("");
+  const [saving, setSaving] = useState(false);
+  const tags = [...all.items, ...created.filter((c) => !all.items.some((a) => a.id === c.id))];
+
+  const toggle = (id: number, on: boolean) =>
+    setChosen((old) => {
+      const next = new Set(old);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim().length < 3) return;
+    try {
+      const color = TAG_COLORS[(all.items.length + created.length) % TAG_COLORS.length];
+      const tag = await api.post<TagRef>("/tags", { name: name.trim(), color });
+      setCreated((old) => [...old, tag]);
+      toggle(tag.id, true);
+      setName("");
+    } catch {
+      // shown by the api client
+    }
+  };
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const answer = await api.post<Ticket>("/tags/sync", {
+        ticketId: ticket.id,
+        tags: [...chosen].map((id) => ({ id })),
+      });
+      if (answer && typeof answer === "object" && "uuid" in answer) onSaved(answer);
+      else onSaved({ ...ticket, tags: tags.filter((g) => chosen.has(g.id)) });
+      onClose();
+    } catch {
+      // shown by the api client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t("tickets.tags.title")}
+      width={440}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>{t("common.cancel")}</Button>
+          <Button variant="primary" onClick={save} loading={saving} data-testid="tags-save">
+            {t("common.save")}
+          </Button>
+        </>
+      }
+    >
+      <div className="tg-list" role="group" aria-label={t("tickets.tags.title")}>
+        {all.ready && tags.length === 0
+          ? <p className="field-hint">{t("tickets.tags.none")}</p>
+          : null}
+        {tags.map((tag) => (
+          <label key={tag.id} className="ms-item">
+            <Checkbox.Root
+              className="tk-checkbox"
+              checked={chosen.has(tag.id)}
+              onCheckedChange={(v) => toggle(tag.id, v === true)}
+            >
+              <Checkbox.Indicator>
+                <Check size={13} aria-hidden="true" />
+              </Checkbox.Indicator>
+            </Checkbox.Root>
+            <span className="ms-dot" style={{ background: tag.color }} aria-hidden="true" />
+            <span className="ms-label">{tag.name}</span>
+          </label>
+        ))}
+      </div>
+      <form className="tg-new" onSubmit={create}>
+        <input
+          className="input"
+          value={name}
+          placeholder={t("tickets.tags.newPlaceholder")}
+          aria-label={t("tickets.tags.newPlaceholder")}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <Button type="submit" variant="secondary" disabled={name.trim().length < 3}>
+          <Plus size={15} aria-hidden="true" />
+          {t("tickets.tags.create")}
+        </Button>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,246 @@
+import { lazy, Suspense, useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  ArrowLeft,
+  ArrowRightLeft,
+  CalendarClock,
+  Check,
+  CircleCheckBig,
+  EllipsisVertical,
+  NotebookPen,
+  RotateCcw,
+  Tag,
+  Trash2,
+  Undo2,
+  UserRound,
+} from "lucide-react";
+import { api } from "../lib/api.ts";
+import { isAdmin, useUser } from "../lib/session.ts";
+import { toast } from "../lib/toast.ts";
+import { Button, IconButton } from "../lib/ui/Button.tsx";
+import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
+import { Avatar, Chip, ConfirmDialog } from "./bits.tsx";
+import type { Ticket } from "./types.ts";
+
+const TransferDialog = lazy(() => import("./TransferDialog.tsx"));
+const ScheduleDialog = lazy(() => import("./ScheduleDialog.tsx"));
+const NotesDialog = lazy(() => import("./NotesDialog.tsx"));
+const TagsDialog = lazy(() => import("./TagsDialog.tsx"));
+
+type Dialog = "transfer" | "schedule" | "notes" | "tags" | "delete" | null;
+type Action = "accept" | "return" | "resolve" | "reopen";
+
+/**
+ * The ticket's header (seeds/000 sections 2 and 4): contact name (opens the contact drawer),
+ * ticket number, queue and assigned user; the actions of its status (accept; return, resolve,
+ * transfer; reopen) and the options menu (schedule, notes, tags, contact, delete for admins).
+ * Return and resolve leave the chat for the list.
+ */
+export function TicketHeader(
+  { ticket, onBack, onChanged, onLeave, onContact }: {
+    ticket: Ticket;
+    onBack: () => void;
+    onChanged: (ticket: Ticket) => void;
+    onLeave: () => void;
+    onContact: () => void;
+  },
+) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const admin = isAdmin(user);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [busy, setBusy] = useState<Action | null>(null);
+  const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
+  const schedules = user.company.plan?.useSchedules !== false;
+
+  const act = async (action: Action) => {
+    setBusy(action);
+    try {
+      const answer = await api.put<Ticket | undefined>(`/tickets/${ticket.id}`, { action });
+      if (action === "return" || action === "resolve") {
+        onLeave();
+        return;
+      }
+      if (answer && typeof answer === "object" && "uuid" in answer) onChanged(answer);
+    } catch {
+      // shown by the api client
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = async () => {
+    await api.delete(`/tickets/${ticket.id}`);
+    // The delete event takes the user back to the list with its message (TicketView).
+  };
+
+  const close = () => setDialog(null);
+
+  return (
+    <header className="th" data-testid="ticket-header">
+      <IconButton label={t("tickets.backToList")} className="th-back" onClick={onBack}>
+        <ArrowLeft size={20} aria-hidden="true" />
+      </IconButton>
+      <button
+        type="button"
+        className="th-contact"
+        onClick={onContact}
+        title={t("tickets.contact.details")}
+      >
+        <Avatar name={name} src={ticket.contact?.profilePicUrl} size={40} />
+        <span className="th-text">
+          <span className="th-name" data-testid="ticket-contact-name">{name}</span>
+          <span className="th-sub">
+            <span data-testid="ticket-number">{t("tickets.number", { id: ticket.id })}</span>
+            {ticket.user
+              ? (
+                <span data-testid="ticket-user">
+                  {t("tickets.assignedTo", { name: ticket.user.name })}
+                </span>
+              )
+              : <span>{t("tickets.unassigned")}</span>}
+          </span>
+        </span>
+      </button>
+      <span className="th-chips">
+        <Chip color={ticket.queue?.color}>{ticket.queue?.name ?? t("tickets.noQueue")}</Chip>
+        {ticket.tags?.map((tag) => <Chip key={tag.id} color={tag.color}>{tag.name}</Chip>)}
+      </span>
+      <div className="th-actions" data-status={ticket.status}>
+        {ticket.status === "pending"
+          ? (
+            <Button
+              variant="primary"
+              loading={busy === "accept"}
+              onClick={() => act("accept")}
+              data-testid="action-accept"
+            >
+              <Check size={16} aria-hidden="true" />
+              <span className="th-label">{t("tickets.actions.accept")}</span>
+            </Button>
+          )
+          : null}
+        {ticket.status === "open"
+          ? (
+            <>
+              <Button
+                variant="ghost"
+                loading={busy === "return"}
+                onClick={() => act("return")}
+                data-testid="action-return"
+              >
+                <Undo2 size={16} aria-hidden="true" />
+                <span className="th-label">{t("tickets.actions.return")}</span>
+              </Button>
+              <Button
+                variant="primary"
+                loading={busy === "resolve"}
+                onClick={() => act("resolve")}
+                data-testid="action-resolve"
+              >
+                <CircleCheckBig size={16} aria-hidden="true" />
+                <span className="th-label">{t("tickets.actions.resolve")}</span>
+              </Button>
+            </>
+          )
+          : null}
+        {ticket.status === "closed"
+          ? (
+            <Button
+              variant="primary"
+              loading={busy === "reopen"}
+              onClick={() => act("reopen")}
+              data-testid="action-reopen"
+            >
+              <RotateCcw size={16} aria-hidden="true" />
+              <span className="th-label">{t("tickets.actions.reopen")}</span>
+            </Button>
+          )
+          : null}
+        {ticket.status !== "closed"
+          ? (
+            <IconButton
+              label={t("tickets.actions.transfer")}
+              onClick={() => setDialog("transfer")}
+              data-testid="action-transfer"
+            >
+              <ArrowRightLeft size={19} aria-hidden="true" />
+            </IconButton>
+          )
+          : null}
+        <Menu
+          label={t("tickets.options.label")}
+          trigger={
+            <IconButton label={t("tickets.options.label")} data-testid="ticket-options">
+              <EllipsisVertical size={20} aria-hidden="true" />
+            </IconButton>
+          }
+        >
+          {schedules
+            ? (
+              <MenuItem
+                icon={<CalendarClock size={16} aria-hidden="true" />}
+                onSelect={() => setDialog("schedule")}
+              >
+                {t("tickets.options.schedule")}
+              </MenuItem>
+            )
+            : null}
+          <MenuItem
+            icon={<NotebookPen size={16} aria-hidden="true" />}
+            onSelect={() => setDialog("notes")}
+          >
+            {t("tickets.options.notes")}
+          </MenuItem>
+          <MenuItem icon={<Tag size={16} aria-hidden="true" />} onSelect={() => setDialog("tags")}>
+            {t("tickets.options.tags")}
+          </MenuItem>
+          <MenuItem icon={<UserRound size={16} aria-hidden="true" />} onSelect={onContact}>
+            {t("tickets.contact.details")}
+          </MenuItem>
+          {admin
+            ? (
+              <>
+                <MenuSeparator />
+                <MenuItem
+                  icon={<Trash2 size={16} aria-hidden="true" />}
+                  onSelect={() => setDialog("delete")}
+                >
+                  {t("tickets.options.delete")}
+                </MenuItem>
+              </>
+            )
+            : null}
+        </Menu>
+      </div>
+      <Suspense fallback={null}>
+        {dialog === "transfer"
+          ? (
+            <TransferDialog
+              ticket={ticket}
+              onClose={close}
+              onDone={() => {
+                close();
+                toast.success({ key: "tickets.transfer.done" });
+                onLeave();
+              }}
+            />
+          )
+          : null}
+        {dialog === "schedule" ? <ScheduleDialog ticket={ticket} onClose={close} /> : null}
+        {dialog === "notes" ? <NotesDialog ticket={ticket} onClose={close} /> : null}
+        {dialog === "tags"
+          ? <TagsDialog ticket={ticket} onClose={close} onSaved={onChanged} />
+          : null}
+      </Suspense>
+      <ConfirmDialog
+        open={dialog === "delete"}
+        onOpenChange={(open) => setDialog(open ? "delete" : null)}
+        title={t("tickets.delete.title", { id: ticket.id })}
+        text={t("tickets.delete.text")}
+        confirmLabel={t("common.delete")}
+        onConfirm={remove}
+      />
+    </header>
+  );
+}

@@ -1,0 +1,302 @@
+import { lazy, Suspense, useCallback, useState } from "react";
+import * as RTabs from "radix-ui/tabs";
+import { useTranslation } from "react-i18next";
+import { CheckCheck, Layers, MessageSquareText, Plus, Search, Tag, Users } from "lucide-react";
+import { api } from "../lib/api.ts";
+import { isAdmin, useUser } from "../lib/session.ts";
+import { Switch } from "./bits.tsx";
+import { MultiSelect } from "./MultiSelect.tsx";
+import { TicketList } from "./TicketList.tsx";
+import type { QueueOption, TagRef, Ticket, UserOption } from "./types.ts";
+import { useLookup } from "./use_lookup.ts";
+import { useTicketList } from "./use_ticket_list.ts";
+import { useMediaQuery } from "./wa_text.tsx";
+
+const NewTicketDialog = lazy(() => import("./NewTicketDialog.tsx"));
+const PeekDialog = lazy(() => import("./PeekDialog.tsx"));
+
+type Tab = "open" | "closed" | "search";
+const NO_QUEUE = "none";
+
+/**
+ * The left column of /tickets (seeds/000 section 2 'Tickets page'): tabs open (assigned and
+ * pending, with count badges), closed and search (text, tags and, for admins, users); the queue
+ * selection; the admins' show-all switch (on by default for them); the new-ticket dialog; the
+ * admins' peek.
+ */
+export function TicketsManager(
+  { selectedUuid, onOpen }: { selectedUuid: string | null; onOpen: (uuid: string) => void },
+) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const admin = isAdmin(user);
+  const narrow = useMediaQuery("(max-width: 599.98px)");
+  const [tab, setTab] = useState<Tab>("open");
+  const [openTab, setOpenTab] = useState<"open" | "pending">("open");
+  const [visited, setVisited] = useState<Set<Tab>>(() => new Set(["open"]));
+  const [showAll, setShowAll] = useState(admin);
+  const [search, setSearch] = useState("");
+  const [tagIds, setTagIds] = useState<string[]>([]);
+  const [userIds, setUserIds] = useState<string[]>([]);
+  const [newOpen, setNewOpen] = useState(false);
+  const [peek, setPeek] = useState<Ticket | null>(null);
+  const [acceptingId, setAcceptingId] = useState<number | null>(null);
+
+  // Admins choose among every queue of the company; users among their own (seeds/000 s. 6).
+  const companyQueues = useLookup<QueueOption>(admin ? "/queue" : null, "queues");
+  const queueOptions: QueueOption[] = admin ? companyQueues.items : user.queues;
+  const allQueueValues = [...queueOptions.map((q) => String(q.id)), NO_QUEUE];
+  const [chosenQueues, setChosenQueues] = useState<string[] | null>(null);
+  const selectedQueues = chosenQueues ?? allQueueValues;
+  const tags = useLookup<TagRef>(visited.has("search") ? "/tags/list" : null, "tags");
+  const users = useLookup<UserOption>(
+    admin && visited.has("search") ? "/users/list" : null,
+    "users",
+  );
+
+  const allQueues = allQueueValues.every((v) => selectedQueues.includes(v));
+  const scope = {
+    userId: user.id,
+    showAll: admin && showAll,
+    queueIds: selectedQueues.filter((v) => v !== NO_QUEUE).map(Number),
+    noQueue: selectedQueues.includes(NO_QUEUE),
+    allQueues,
+    live: "full" as const,
+  };
+  // A user with every queue selected lets the server apply their own queues (their tickets
+  // transferred into other queues stay in view); otherwise the selection is sent as it is.
+  const sendQueueIds = admin || !allQueues;
+  const ready = !admin || companyQueues.ready;
+  const common = { scope, sendQueueIds, enabled: ready };
+  const openList = useTicketList({ ...common, status: "open" });
+  const pendingList = useTicketList({ ...common, status: "pending" });
+  const closedList = useTicketList({
+    ...common,
+    status: "closed",
+    enabled: ready && visited.has("closed"),
+  });
+  const searchList = useTicketList({
+    ...common,
+    scope: { ...scope, live: "replace" },
+    searchParam: search,
+    tagIds: tagIds.map(Number),
+    userIds: userIds.map(Number),
+    enabled: ready && visited.has("search"),
+  });
+
+  const chooseTab = (value: string) => {
+    const next = value as Tab;
+    setTab(next);
+    setVisited((old) => old.has(next) ? old : new Set([...old, next]));
+  };
+
+  const open = useCallback((ticket: Ticket) => onOpen(ticket.uuid), [onOpen]);
+  const accept = useCallback(async (ticket: Ticket) => {
+    setAcceptingId(ticket.id);
+    try {
+      await api.put(`/tickets/${ticket.id}`, { action: "accept" });
+      setTab("open");
+      setOpenTab("open");
+      onOpen(ticket.uuid);
+    } catch {
+      // shown by the api client
+    } finally {
+      setAcceptingId(null);
+    }
+  }, [onOpen]);
+
+  const listProps = {
+    selectedUuid,
+    narrow,
+    admin,
+    showUser: admin && showAll,
+    onOpen: open,
+    onAccept: accept,
+    onPeek: setPeek,
+    acceptingId,
+  };
+  const queueSummary = allQueues
+    ? t("tickets.queues.all")
+    : t("tickets.queues.count", { count: selectedQueues.length });
+
+  return (
+    <div className="tm">
+      <RTabs.Root value={tab} onValueChange={chooseTab}>
+        <RTabs.List className="tm-tabs" aria-label={t("tickets.title")}>
+          <RTabs.Trigger value="open" className="tm-tab" data-testid="tab-open">
+            <MessageSquareText size={17} aria-hidden="true" />
+            {t("tickets.tabs.open")}
+          </RTabs.Trigger>
+          <RTabs.Trigger value="closed" className="tm-tab" data-testid="tab-closed">
+            <CheckCheck size={17} aria-hidden="true" />
+            {t("tickets.tabs.closed")}
+          </RTabs.Trigger>
+          <RTabs.Trigger value="search" className="tm-tab" data-testid="tab-search">
+            <Search size={17} aria-hidden="true" />
+            {t("tickets.tabs.search")}
+          </RTabs.Trigger>
+        </RTabs.List>
+      </RTabs.Root>
+
+      <div className="tm-toolbar">
+        <button
+          type="button"
+          className="btn btn-primary tm-new"
+          onClick={() => setNewOpen(true)}
+          data-testid="new-ticket"
+        >
+          <Plus size={16} aria-hidden="true" />
+          {t("tickets.new")}
+        </button>
+        {admin
+          ? (
+            <Switch
+              checked={showAll}
+              onChange={setShowAll}
+              label={t("tickets.showAll")}
+              testId="show-all"
+            />
+          )
+          : null}
+        <span className="tm-spacer" />
+        <MultiSelect
+          label={t("tickets.queues.label")}
+          icon={<Layers size={15} aria-hidden="true" />}
+          summary={queueSummary}
+          options={[
+            ...queueOptions.map((q) => ({ value: String(q.id), label: q.name, color: q.color })),
+            { value: NO_QUEUE, label: t("tickets.noQueue") },
+          ]}
+          selected={selectedQueues}
+          onChange={setChosenQueues}
+          filtered={!allQueues}
+          testId="queue-filter"
+        />
+      </div>
+
+      {tab === "search"
+        ? (
+          <div className="tm-search">
+            <div className="tm-search-box">
+              <Search size={16} aria-hidden="true" />
+              <input
+                className="tm-search-input"
+                type="search"
+                value={search}
+                placeholder={t("tickets.search.placeholder")}
+                aria-label={t("tickets.search.placeholder")}
+                onChange={(e) => setSearch(e.target.value)}
+                data-testid="ticket-search"
+                autoFocus
+              />
+            </div>
+            <div className="tm-filters">
+              <MultiSelect
+                label={t("tickets.search.tags")}
+                icon={<Tag size={15} aria-hidden="true" />}
+                summary={tagIds.length
+                  ? t("tickets.search.tagsCount", { count: tagIds.length })
+                  : t("tickets.search.tags")}
+                options={tags.items.map((g) => ({
+                  value: String(g.id),
+                  label: g.name,
+                  color: g.color,
+                }))}
+                selected={tagIds}
+                onChange={setTagIds}
+                empty={t("tickets.tags.none")}
+                testId="tag-filter"
+              />
+              {admin
+                ? (
+                  <MultiSelect
+                    label={t("tickets.search.users")}
+                    icon={<Users size={15} aria-hidden="true" />}
+                    summary={userIds.length
+                      ? t("tickets.search.usersCount", { count: userIds.length })
+                      : t("tickets.search.users")}
+                    options={users.items.map((u) => ({ value: String(u.id), label: u.name }))}
+                    selected={userIds}
+                    onChange={setUserIds}
+                    testId="user-filter"
+                  />
+                )
+                : null}
+            </div>
+          </div>
+        )
+        : null}
+
+      {tab === "open"
+        ? (
+          <RTabs.Root value={openTab} onValueChange={(v) => setOpenTab(v as "open" | "pending")}>
+            <RTabs.List className="tm-subtabs" aria-label={t("tickets.tabs.open")}>
+              <RTabs.Trigger value="open" className="tm-subtab" data-testid="subtab-open">
+                {t("tickets.tabs.assigned")}
+                <span className="tm-count" data-testid="count-open">{openList.count}</span>
+              </RTabs.Trigger>
+              <RTabs.Trigger value="pending" className="tm-subtab" data-testid="subtab-pending">
+                {t("tickets.tabs.pending")}
+                <span className="tm-count" data-pending="" data-testid="count-pending">
+                  {pendingList.count}
+                </span>
+              </RTabs.Trigger>
+            </RTabs.List>
+          </RTabs.Root>
+        )
+        : null}
+
+      <div className="tm-lists">
+        <TicketList
+          {...listProps}
+          list={openList}
+          testId="list-open"
+          hidden={tab !== "open" || openTab !== "open"}
+        />
+        <TicketList
+          {...listProps}
+          list={pendingList}
+          testId="list-pending"
+          hidden={tab !== "open" || openTab !== "pending"}
+        />
+        {visited.has("closed")
+          ? (
+            <TicketList
+              {...listProps}
+              list={closedList}
+              testId="list-closed"
+              hidden={tab !== "closed"}
+            />
+          )
+          : null}
+        {visited.has("search")
+          ? (
+            <TicketList
+              {...listProps}
+              list={searchList}
+              testId="list-search"
+              hidden={tab !== "search"}
+            />
+          )
+          : null}
+      </div>
+
+      <Suspense fallback={null}>
+        {newOpen
+          ? (
+            <NewTicketDialog
+              onClose={() => setNewOpen(false)}
+              onOpenTicket={(uuid) => {
+                setNewOpen(false);
+                setTab("open");
+                setOpenTab("open");
+                onOpen(uuid);
+              }}
+            />
+          )
+          : null}
+        {peek ? <PeekDialog ticket={peek} onClose={() => setPeek(null)} /> : null}
+      </Suspense>
+    </div>
+  );
+}

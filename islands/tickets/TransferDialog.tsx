@@ -1,0 +1,138 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api } from "../lib/api.ts";
+import { useUser } from "../lib/session.ts";
+import { Button } from "../lib/ui/Button.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import { Select } from "../lib/ui/Select.tsx";
+import { submitDelay } from "./format.ts";
+import { defaultConnection } from "./NewTicketDialog.tsx";
+import { SearchPick } from "./SearchPick.tsx";
+import type { QueueOption, Ticket, UserOption, WhatsappOption } from "./types.ts";
+import { useLookup } from "./use_lookup.ts";
+
+/**
+ * Transfer (seeds/000 sections 4, 5, 9): an attendant found from 3 typed characters (optional:
+ * without one the ticket waits in the queue with no user), the queue (the chosen attendant's
+ * queues, else every queue) and the connection; the user's default connection and their single
+ * queue come prefilled.
+ */
+export default function TransferDialog(
+  { ticket, onClose, onDone }: { ticket: Ticket; onClose: () => void; onDone: () => void },
+) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const [target, setTarget] = useState<UserOption | null>(null);
+  const [queue, setQueue] = useState<string>(
+    user.queues.length === 1
+      ? String(user.queues[0].id)
+      : ticket.queueId !== null
+      ? String(ticket.queueId)
+      : "",
+  );
+  const [whatsapp, setWhatsapp] = useState<string>("");
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const queues = useLookup<QueueOption>("/queue", "queues");
+  const connections = useLookup<WhatsappOption>("/whatsapp", "whatsapps", { session: 0 });
+
+  useEffect(() => {
+    if (!connections.ready || whatsapp) return;
+    const id = defaultConnection(connections.items, user.whatsappId) ?? ticket.whatsappId;
+    if (id !== null) setWhatsapp(String(id));
+  }, [connections.ready]);
+
+  const queueOptions = (target?.queues?.length ? target.queues : queues.items)
+    .map((q) => ({ value: String(q.id), label: q.name }));
+
+  // A chosen attendant without the selected queue: offer their queues instead.
+  useEffect(() => {
+    if (target?.queues?.length && !target.queues.some((q) => String(q.id) === queue)) {
+      setQueue(target.queues.length === 1 ? String(target.queues[0].id) : "");
+    }
+  }, [target?.id]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!queue) {
+      setError(t("tickets.newTicket.queueRequired"));
+      return;
+    }
+    setSaving(true);
+    try {
+      await submitDelay();
+      await api.put(`/tickets/${ticket.id}`, {
+        action: "transfer",
+        queueId: Number(queue),
+        userId: target?.id ?? null,
+        whatsappId: whatsapp ? Number(whatsapp) : undefined,
+      });
+      onDone();
+    } catch {
+      // shown by the api client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={t("tickets.transfer.title")}
+      width={480}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>{t("common.cancel")}</Button>
+          <Button
+            variant="primary"
+            type="submit"
+            form="transfer-form"
+            loading={saving}
+            data-testid="transfer-submit"
+          >
+            {t("tickets.transfer.submit")}
+          </Button>
+        </>
+      }
+    >
+      <form id="transfer-form" onSubmit={submit} noValidate>
+        <SearchPick<UserOption>
+          label={t("tickets.transfer.user")}
+          placeholder={t("tickets.transfer.userPlaceholder")}
+          path="/users/list"
+          listKey="users"
+          value={target}
+          onChange={setTarget}
+          describe={(u) => ({ title: u.name, sub: u.queues?.map((q) => q.name).join(", ") })}
+          testId="transfer-user"
+        />
+        <div className="field">
+          <label>{t("tickets.transfer.queue")}</label>
+          <Select
+            label={t("tickets.transfer.queue")}
+            value={queue || undefined}
+            placeholder={t("tickets.newTicket.queuePlaceholder")}
+            onValueChange={(v) => {
+              setQueue(v);
+              setError(null);
+            }}
+            options={queueOptions}
+          />
+          {error ? <span className="field-error">{error}</span> : null}
+        </div>
+        <div className="field">
+          <label>{t("tickets.newTicket.connection")}</label>
+          <Select
+            label={t("tickets.newTicket.connection")}
+            value={whatsapp || undefined}
+            placeholder={t("tickets.newTicket.connectionPlaceholder")}
+            onValueChange={setWhatsapp}
+            options={connections.items.map((c) => ({ value: String(c.id), label: c.name }))}
+          />
+        </div>
+        <p className="field-hint">{t("tickets.transfer.hint")}</p>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,158 @@
+import type { ContactRef, Ticket, TicketStatus } from "./types.ts";
+
+/**
+ * One ticket list's state and its live rules (seeds/000 section 4 'Live list behaviour'):
+ * - a ticket update is added (at the top) or replaced (in place) when the ticket belongs to the
+ *   user (theirs or unassigned) or show-all is on, and its queue is selected; otherwise it leaves
+ *   the list (its queue is not selected, it went to another attendant, or to another status);
+ * - a delete event removes it;
+ * - a new message moves it to the top, marked unread; updateUnread resets unread to 0;
+ * - a contact update refreshes the contact on its tickets.
+ * The search tab cannot judge a text or tag match on the client: it only replaces and removes.
+ */
+export type ListScope = {
+  /** The list's status; undefined for the search tab. */
+  status?: TicketStatus;
+  userId: number;
+  /** Admins' show-all switch (seeds/000 section 6: tickets-manager:showall). */
+  showAll: boolean;
+  /** Selected queues. */
+  queueIds: number[];
+  /** Whether tickets without a queue are selected. */
+  noQueue: boolean;
+  /** Every queue on offer is selected (the user's own tickets then show whatever their queue). */
+  allQueues: boolean;
+  /** "full": adds and removes as above; "replace": the search tab. */
+  live: "full" | "replace";
+};
+
+export type ListState = {
+  tickets: Ticket[];
+  /** The server's count, kept in step with live additions and removals. */
+  count: number;
+  hasMore: boolean;
+  /** The last page loaded (0 before the first answer). */
+  page: number;
+  loading: boolean;
+};
+
+export const EMPTY_LIST: ListState = {
+  tickets: [],
+  count: 0,
+  hasMore: false,
+  page: 0,
+  loading: true,
+};
+
+export type ListAction =
+  | { type: "loading" }
+  | { type: "page"; page: number; tickets: Ticket[]; count?: number; hasMore: boolean }
+  | { type: "update"; ticket: Ticket }
+  | { type: "message"; ticket: Ticket; fromMe: boolean }
+  | { type: "unread"; ticketId: number }
+  | { type: "delete"; ticketId: number }
+  | { type: "contact"; contact: ContactRef };
+
+/** The queue part of the rule. */
+export function queueSelected(ticket: Ticket, scope: ListScope): boolean {
+  if (ticket.queueId === null) return scope.noQueue;
+  if (scope.queueIds.includes(ticket.queueId)) return true;
+  return scope.allQueues && ticket.userId === scope.userId;
+}
+
+/** Whether a ticket belongs in this list under the live rules. */
+export function belongs(ticket: Ticket, scope: ListScope): boolean {
+  if (scope.status !== undefined && ticket.status !== scope.status) return false;
+  const owner = ticket.userId === null || ticket.userId === scope.userId || scope.showAll;
+  return owner && queueSelected(ticket, scope);
+}
+
+function without(state: ListState, id: number): ListState {
+  const index = state.tickets.findIndex((t) => t.id === id);
+  if (index === -1) return state;
+  return {
+    ...state,
+    tickets: state.tickets.filter((t) => t.id !== id),
+    count: Math.max(0, state.count - 1),
+  };
+}
+
+function toTop(state: ListState, ticket: Ticket): ListState {
+  const present = state.tickets.some((t) => t.id === ticket.id);
+  return {
+    ...state,
+    tickets: [ticket, ...state.tickets.filter((t) => t.id !== ticket.id)],
+    count: present ? state.count : state.count + 1,
+  };
+}
+
+export function listReducer(scope: ListScope) {
+  return (state: ListState, action: ListAction): ListState => {
+    switch (action.type) {
+      case "loading":
+        return { ...state, loading: true };
+      case "page": {
+        // Tickets without a queue come with every page: the 'no queue' choice is applied here.
+        const fresh = action.tickets.filter((t) => t.queueId !== null || scope.noQueue);
+        const tickets = action.page === 1 ? fresh : [
+          ...state.tickets,
+          ...fresh.filter((t) => !state.tickets.some((o) => o.id === t.id)),
+        ];
+        const dropped = action.tickets.length - fresh.length;
+        const count = Math.max(
+          tickets.length,
+          (action.count ?? tickets.length) - (action.page === 1 ? dropped : 0),
+        );
+        return { tickets, count, hasMore: action.hasMore, page: action.page, loading: false };
+      }
+      case "update": {
+        const index = state.tickets.findIndex((t) => t.id === action.ticket.id);
+        if (scope.live === "replace") {
+          if (index === -1) return state;
+          const tickets = state.tickets.slice();
+          tickets[index] = action.ticket;
+          return { ...state, tickets };
+        }
+        if (!belongs(action.ticket, scope)) return without(state, action.ticket.id);
+        if (index === -1) return toTop(state, action.ticket);
+        const tickets = state.tickets.slice();
+        tickets[index] = action.ticket;
+        return { ...state, tickets };
+      }
+      case "message": {
+        const present = state.tickets.some((t) => t.id === action.ticket.id);
+        if (scope.live === "replace" && !present) return state;
+        if (scope.live === "full" && !belongs(action.ticket, scope)) {
+          return without(state, action.ticket.id);
+        }
+        const unread = action.fromMe
+          ? action.ticket.unreadMessages
+          : Math.max(1, action.ticket.unreadMessages);
+        return toTop(state, { ...action.ticket, unreadMessages: unread });
+      }
+      case "unread": {
+        if (!state.tickets.some((t) => t.id === action.ticketId && t.unreadMessages !== 0)) {
+          return state;
+        }
+        return {
+          ...state,
+          tickets: state.tickets.map((t) =>
+            t.id === action.ticketId ? { ...t, unreadMessages: 0 } : t
+          ),
+        };
+      }
+      case "delete":
+        return without(state, action.ticketId);
+      case "contact": {
+        const contact = action.contact;
+        if (!state.tickets.some((t) => t.contactId === contact.id)) return state;
+        return {
+          ...state,
+          tickets: state.tickets.map((t) =>
+            t.contactId === contact.id ? { ...t, contact: { ...t.contact, ...contact } } : t
+          ),
+        };
+      }
+    }
+  };
+}

@@ -1,0 +1,98 @@
+import { useCallback, useEffect, useReducer, useRef } from "react";
+import { api } from "../lib/api.ts";
+import { useRealtime } from "../lib/socket.ts";
+import { FETCH_DEBOUNCE_MS } from "./format.ts";
+import { EMPTY_MESSAGES, messagesReducer, type MessagesState } from "./messages_state.ts";
+import type { Message, MessageEvent, MessagePage } from "./types.ts";
+
+export type Conversation = MessagesState & {
+  loadOlder: () => void;
+  /** Shows a message at once (the answer of a send), before its socket event. */
+  upsert: (message: Message) => void;
+};
+
+/**
+ * A ticket's conversation: GET /api/messages/:ticketId pages (debounced 500 ms, seeds/000
+ * section 9; older pages on demand) and the live appMessage events of the ticket. Reading a
+ * page marks the ticket read on the server unless `peek` (the admins' read-only look).
+ * While the page is visible, a message that arrives in the ticket on screen is marked read
+ * too (page 1 read again, quietly), so that it does not count as unread for the attendant.
+ */
+export function useMessages(ticketId: number | null, peek = false): Conversation {
+  const [state, dispatch] = useReducer(messagesReducer, EMPTY_MESSAGES);
+  const pageRef = useRef(0);
+  const seq = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const readTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const fetchPage = useCallback((pageNumber: number, delay = FETCH_DEBOUNCE_MS) => {
+    if (ticketId === null) return;
+    if (timer.current) clearTimeout(timer.current);
+    const mine = ++seq.current;
+    dispatch({ type: "loading" });
+    timer.current = setTimeout(() => {
+      api.get<MessagePage>(`/messages/${ticketId}`, {
+        query: { pageNumber, peek: peek ? "true" : undefined },
+      })
+        .then((answer) => {
+          if (mine !== seq.current) return;
+          pageRef.current = pageNumber;
+          dispatch({
+            type: "page",
+            page: pageNumber,
+            messages: answer.messages,
+            hasMore: answer.hasMore,
+          });
+        })
+        .catch(() => {
+          if (mine === seq.current) {
+            dispatch({ type: "page", page: pageNumber, messages: [], hasMore: false });
+          }
+        });
+    }, delay);
+  }, [ticketId, peek]);
+
+  useEffect(() => {
+    dispatch({ type: "reset" });
+    pageRef.current = 0;
+    fetchPage(1);
+    return () => {
+      if (timer.current) clearTimeout(timer.current);
+      if (readTimer.current) clearTimeout(readTimer.current);
+      seq.current++;
+    };
+  }, [fetchPage]);
+
+  const loadOlder = useCallback(() => {
+    if (pageRef.current > 0) fetchPage(pageRef.current + 1);
+  }, [fetchPage]);
+
+  const offline = useRef(false);
+  useRealtime("disconnect", () => {
+    offline.current = true;
+  });
+  useRealtime("ready", () => {
+    // Events sent while offline are lost: read the newest page again.
+    if (offline.current && ticketId !== null) fetchPage(1, 0);
+    offline.current = false;
+  });
+
+  useRealtime("appMessage", (data) => {
+    const event = data as MessageEvent | null;
+    if (!event?.message || ticketId === null) return;
+    if (event.message.ticketId !== ticketId && event.ticket?.id !== ticketId) return;
+    dispatch({ type: "upsert", message: event.message });
+    if (
+      !peek && event.action === "create" && !event.message.fromMe && !document.hidden
+    ) {
+      if (readTimer.current) clearTimeout(readTimer.current);
+      readTimer.current = setTimeout(() => {
+        api.get(`/messages/${ticketId}`, { query: { pageNumber: 1 }, quiet: true })
+          .catch(() => {});
+      }, FETCH_DEBOUNCE_MS);
+    }
+  });
+
+  const upsert = useCallback((message: Message) => dispatch({ type: "upsert", message }), []);
+  return { ...state, loadOlder, upsert };
+}

@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
+import { api, type Query } from "../lib/api.ts";
+import { useRealtime } from "../lib/socket.ts";
+import { FETCH_DEBOUNCE_MS } from "./format.ts";
+import { EMPTY_LIST, listReducer, type ListScope, type ListState } from "./list_state.ts";
+import type { ContactEvent, MessageEvent, TicketEvent, TicketPage, TicketStatus } from "./types.ts";
+
+export type TicketListParams = {
+  status?: TicketStatus;
+  searchParam?: string;
+  tagIds?: number[];
+  userIds?: number[];
+  scope: Omit<ListScope, "status">;
+  /** Whether queueIds go to the server (a user with every queue selected leaves it out). */
+  sendQueueIds: boolean;
+  /** False while the list cannot be shown yet (e.g. the company's queues are loading). */
+  enabled: boolean;
+};
+
+export type TicketList = ListState & { loadMore: () => void };
+
+/**
+ * One ticket list: GET /api/tickets pages (debounced 500 ms, seeds/000 section 9), the next page
+ * on demand (`loadMore`, the list calls it within 100 px of the bottom), kept live by the
+ * ticket, appMessage and contact channels under list_state.ts's rules. After a reconnect the
+ * first page is read again: events sent while offline are lost.
+ */
+export function useTicketList(params: TicketListParams): TicketList {
+  const scope: ListScope = { ...params.scope, status: params.status };
+  const scopeRef = useRef(scope);
+  scopeRef.current = scope;
+  // One stable reducer reading the current scope: a filter change must not lose queued events.
+  const reducer = useMemo(
+    () => (state: ListState, action: Parameters<ReturnType<typeof listReducer>>[1]) =>
+      listReducer(scopeRef.current)(state, action),
+    [],
+  );
+  const [state, dispatch] = useReducer(reducer, EMPTY_LIST);
+
+  const query: Query = {
+    status: params.status,
+    searchParam: params.searchParam?.trim() || undefined,
+    showAll: params.scope.showAll ? "true" : "false",
+    queueIds: params.sendQueueIds ? params.scope.queueIds : undefined,
+    tags: params.tagIds?.length ? params.tagIds : undefined,
+    users: params.userIds?.length ? params.userIds : undefined,
+  };
+  // The filters, and the client-side parts of the scope, as one value that effects can watch.
+  const key = JSON.stringify([query, params.scope.noQueue, params.enabled]);
+  const pageRef = useRef(0);
+  const seq = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const fetchPage = useCallback((pageNumber: number, delay = FETCH_DEBOUNCE_MS) => {
+    if (timer.current) clearTimeout(timer.current);
+    const mine = ++seq.current;
+    dispatch({ type: "loading" });
+    timer.current = setTimeout(() => {
+      api.get<TicketPage>("/tickets", { query: { ...JSON.parse(key)[0], pageNumber } })
+        .then((answer) => {
+          if (mine !== seq.current) return;
+          pageRef.current = pageNumber;
+          dispatch({
+            type: "page",
+            page: pageNumber,
+            tickets: answer.tickets,
+            count: answer.count,
+            hasMore: answer.hasMore,
+          });
+        })
+        .catch(() => {
+          if (mine === seq.current) {
+            dispatch({ type: "page", page: pageNumber, tickets: [], hasMore: false });
+          }
+        });
+    }, delay);
+  }, [key]);
+
+  useEffect(() => {
+    if (!params.enabled) return;
+    pageRef.current = 0;
+    fetchPage(1);
+    return () => {
+      if (timer.current) clearTimeout(timer.current);
+      seq.current++;
+    };
+  }, [fetchPage, params.enabled]);
+
+  const loadMore = useCallback(() => {
+    if (!params.enabled) return;
+    fetchPage(pageRef.current + 1);
+  }, [fetchPage, params.enabled]);
+
+  const offline = useRef(false);
+  useRealtime("disconnect", () => {
+    offline.current = true;
+  });
+  useRealtime("ready", () => {
+    if (offline.current && params.enabled) fetchPage(1, 0);
+    offline.current = false;
+  });
+
+  useRealtime("ticket", (data) => {
+    const event = data as TicketEvent | null;
+    if (!event) return;
+    if (event.action === "update" && event.ticket) {
+      dispatch({ type: "update", ticket: event.ticket });
+    } else if (event.action === "delete") dispatch({ type: "delete", ticketId: event.ticketId });
+    else if (event.action === "updateUnread") {
+      dispatch({ type: "unread", ticketId: event.ticketId });
+    }
+  });
+  useRealtime("appMessage", (data) => {
+    const event = data as MessageEvent | null;
+    if (event?.action !== "create" || !event.ticket || !event.message) return;
+    dispatch({ type: "message", ticket: event.ticket, fromMe: event.message.fromMe });
+  });
+  useRealtime("contact", (data) => {
+    const event = data as ContactEvent | null;
+    if (event?.action === "update" && event.contact) {
+      dispatch({ type: "contact", contact: event.contact });
+    }
+  });
+
+  return { ...state, loading: state.loading || !params.enabled, loadMore };
+}

@@ -1,0 +1,54 @@
+import { Fragment, type ReactNode, useEffect, useState } from "react";
+
+/**
+ * WhatsApp's text formatting as React nodes (never HTML): *bold*, _italic_, ~strike~,
+ * ```monospace``` and clickable links. The sign-message prefix `*Name:*` shows in bold.
+ */
+const TOKEN =
+  /```([\s\S]+?)```|\*([^*\n]+)\*|_([^_\n]+)_|~([^~\n]+)~|(https?:\/\/[^\s<]+[^\s<.,;:!?)\]'"])/g;
+
+export function waText(text: string, depth = 0): ReactNode[] {
+  const nodes: ReactNode[] = [];
+  let last = 0;
+  let i = 0;
+  for (const match of text.matchAll(TOKEN)) {
+    const start = match.index ?? 0;
+    if (start > last) nodes.push(<Fragment key={`t${i++}`}>{text.slice(last, start)}</Fragment>);
+    const [whole, code, bold, italic, strike, link] = match;
+    const inner = (value: string) => depth < 3 ? waText(value, depth + 1) : value;
+    if (code !== undefined) nodes.push(<code key={`c${i++}`}>{code}</code>);
+    else if (bold !== undefined) nodes.push(<strong key={`b${i++}`}>{inner(bold)}</strong>);
+    else if (italic !== undefined) nodes.push(<em key={`i${i++}`}>{inner(italic)}</em>);
+    else if (strike !== undefined) nodes.push(<s key={`s${i++}`}>{inner(strike)}</s>);
+    else if (link !== undefined) {
+      nodes.push(
+        <a key={`a${i++}`} href={link} target="_blank" rel="noopener noreferrer nofollow">
+          {link}
+        </a>,
+      );
+    } else nodes.push(<Fragment key={`w${i++}`}>{whole}</Fragment>);
+    last = start + whole.length;
+  }
+  if (last < text.length) nodes.push(<Fragment key={`t${i++}`}>{text.slice(last)}</Fragment>);
+  return nodes;
+}
+
+/** Plain text of a formatted message (list previews, quotes): the markers removed. */
+export function plainText(text: string): string {
+  return text.replace(/```([\s\S]+?)```/g, "$1").replace(/\*([^*\n]+)\*/g, "$1")
+    .replace(/_([^_\n]+)_/g, "$1").replace(/~([^~\n]+)~/g, "$1");
+}
+
+/** A media query's current answer (false on the server and before hydration). */
+export function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(false);
+  useEffect(() => {
+    const list = globalThis.matchMedia?.(query);
+    if (!list) return;
+    setMatches(list.matches);
+    const listener = () => setMatches(list.matches);
+    list.addEventListener("change", listener);
+    return () => list.removeEventListener("change", listener);
+  }, [query]);
+  return matches;
+}
