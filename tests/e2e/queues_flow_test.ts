@@ -218,6 +218,17 @@ Deno.test("queues page - an admin builds queues and a chatbot tree; a contact wa
     assert.equal(list.status, 200, await list.clone().text());
     const pending = (await list.json()).tickets as { id: number; queueId: number }[];
     assert.deepEqual(pending.map((p) => [p.id, p.queueId]), [[ticket.id, suporte]]);
+
+    // ... and on her tickets page, under pending.
+    await page.locator('aside [data-menu="logout"]').click();
+    await page.waitForURL(`${url}/login`);
+    await loginAs(page, agent, { expectPath: "/tickets" });
+    await page.getByTestId("subtab-pending").click();
+    const item = page.getByTestId("list-pending").getByTestId("ticket-item").filter({
+      hasText: "Rita",
+    });
+    await item.waitFor();
+    assert.equal(await page.getByTestId("list-pending").getByTestId("ticket-item").count(), 1);
     assert.deepEqual(pageErrors, []);
   }));
 
