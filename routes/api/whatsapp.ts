@@ -7,6 +7,7 @@ import {
   createConnection,
   deleteConnection,
   listConnections,
+  requestPairingCode,
   sessionAction,
   showConnection,
   updateConnection,
@@ -40,6 +41,8 @@ const fields = {
 };
 const createBody = z.object(fields);
 const updateBody = z.object({ ...fields, name: fields.name.optional() });
+/** The number to link (country and area code), for pairing by code instead of the QR. */
+const pairingBody = z.object({ phoneNumber: z.string().trim().min(1, "Required").max(30) });
 
 /** strip what the session manager owns */
 function editable<T extends { status?: string; qrcode?: string }>(body: T) {
@@ -88,7 +91,8 @@ export function whatsappRoutes(deps: AppDeps) {
 
 /**
  * /api/whatsappsession/:id: POST starts or retries the session, PUT asks for a new QR (the
- * credentials are forgotten), DELETE disconnects (logs out). Admins only
+ * credentials are forgotten), DELETE disconnects (logs out), POST /:id/pairing-code {phoneNumber}
+ * answers {code} to type on the phone instead of reading the QR. Admins only
  * (connections-page:actionButtons). The answer is the connection as it is right after.
  */
 export function whatsappSessionRoutes(deps: AppDeps) {
@@ -104,6 +108,17 @@ export function whatsappSessionRoutes(deps: AppDeps) {
     const view = await sessionAction(deps, authOf(c), c.req.valid("param").id, "newQr");
     return c.json({ message: "Starting session.", whatsapp: view });
   });
+
+  app.post(
+    "/:id/pairing-code",
+    validate("param", idParam),
+    validate("json", pairingBody),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const code = await requestPairingCode(deps, authOf(c), id, c.req.valid("json").phoneNumber);
+      return c.json({ code });
+    },
+  );
 
   app.delete("/:id", validate("param", idParam), async (c) => {
     const view = await sessionAction(deps, authOf(c), c.req.valid("param").id, "disconnect");

@@ -2,10 +2,17 @@ import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { isLanguage } from "../../islands/lib/i18n.ts";
+import ContactsPage from "../../islands/ContactsPage.tsx";
 import DashboardPage from "../../islands/DashboardPage.tsx";
 import LoginPage from "../../islands/LoginPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
+import TodoPage from "../../islands/TodoPage.tsx";
+import UsersPage from "../../islands/UsersPage.tsx";
+import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
+import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
+import QueuesPage from "../../islands/QueuesPage.tsx";
+import SettingsPage from "../../islands/SettingsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -41,6 +48,37 @@ export function pageRoutes(_deps: AppDeps) {
       props: {},
       title: "dashboard.title",
     }));
+  pages.get("/contacts", (c) =>
+    renderPage(c, {
+      island: "ContactsPage",
+      component: ContactsPage,
+      props: {},
+      title: "contacts.title",
+    }));
+  pages.get(
+    "/users",
+    (c) =>
+      renderPage(c, { island: "UsersPage", component: UsersPage, props: {}, title: "users.title" }),
+  );
+  pages.get(
+    "/todolist",
+    (c) =>
+      renderPage(c, { island: "TodoPage", component: TodoPage, props: {}, title: "todo.title" }),
+  );
+  pages.get("/connections", (c) =>
+    renderPage(c, {
+      island: "ConnectionsPage",
+      component: ConnectionsPage,
+      props: {},
+      title: "connections.title",
+    }));
+  pages.get("/simulator", (c) =>
+    renderPage(c, {
+      island: "SimulatorPage",
+      component: SimulatorPage,
+      props: {},
+      title: "simulator.title",
+    }));
   pages.get("/tickets", (c) =>
     renderPage(c, {
       island: "TicketsPage",
@@ -54,6 +92,23 @@ export function pageRoutes(_deps: AppDeps) {
       component: TicketsPage,
       props: { ticketId: c.req.param("ticketId").slice(0, 64) },
       title: "tickets.title",
+    }));
+  pages.get(
+    "/queues",
+    (c) =>
+      renderPage(c, {
+        island: "QueuesPage",
+        component: QueuesPage,
+        props: {},
+        title: "queues.title",
+      }),
+  );
+  pages.get("/settings", (c) =>
+    renderPage(c, {
+      island: "SettingsPage",
+      component: SettingsPage,
+      props: {},
+      title: "settings.title",
     }));
 
   return pages;

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Message } from "../../db/schema.ts";
 
@@ -34,7 +35,17 @@ export type TicketView = {
   updatedAt: string;
 };
 
-/** Loads views for ticket ids of one company in two queries (rows + tags); keeps the given order. */
+/** A ticket's tags (ordered by name) as a JSON array, from the row aliased `t`. */
+export const TAGS_JSON = sql<string>`(
+  SELECT json_group_array(json_object('id', x.id, 'name', x.name, 'color', x.color))
+  FROM (SELECT g.id, g.name, g.color FROM ticket_tags tt JOIN tags g ON g.id = tt.tagId
+    WHERE tt.ticketId = t.id AND tt.companyId = t.companyId ORDER BY g.name) x)`;
+
+/**
+ * Loads views for ticket ids of one company in ONE query (tags folded in as JSON: the client's
+ * per-query cost dominates the inbound pipeline, which loads a view per message); keeps the
+ * given order.
+ */
 export async function loadTicketViews(
   db: Database,
   companyId: number,
@@ -74,59 +85,84 @@ export async function loadTicketViews(
       "q.color as queueColor",
       "w.name as whatsappName",
       "w.status as whatsappStatus",
+      TAGS_JSON.as("tagsJson"),
     ])
     .where("t.companyId", "=", companyId)
     .where("t.id", "in", ids)
     .execute();
-  const tags = await db.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
-    .select(["tt.ticketId", "g.id", "g.name", "g.color"])
-    .where("tt.companyId", "=", companyId).where("tt.ticketId", "in", ids).orderBy("g.name")
-    .execute();
-  const tagsByTicket = new Map<number, TicketView["tags"]>();
-  for (const tag of tags) {
-    const list = tagsByTicket.get(tag.ticketId) ?? [];
-    list.push({ id: tag.id, name: tag.name, color: tag.color });
-    tagsByTicket.set(tag.ticketId, list);
-  }
   const byId = new Map<number, TicketView>();
-  for (const r of rows) {
-    byId.set(r.id, {
-      id: r.id,
-      uuid: r.uuid,
-      status: r.status,
-      contactId: r.contactId,
-      contact: {
-        id: r.contactId,
-        name: r.contactName,
-        number: r.contactNumber,
-        email: r.contactEmail,
-        profilePicUrl: r.contactPic,
-        isGroup: r.contactIsGroup === 1,
-      },
-      userId: r.userId,
-      user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
-      queueId: r.queueId,
-      queue: r.queueId !== null && r.queueName !== null
-        ? { id: r.queueId, name: r.queueName, color: r.queueColor ?? "" }
-        : null,
-      whatsappId: r.whatsappId,
-      whatsapp: r.whatsappId !== null && r.whatsappName !== null
-        ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
-        : null,
-      tags: tagsByTicket.get(r.id) ?? [],
-      isGroup: r.isGroup === 1,
-      chatbot: r.chatbot === 1,
-      useIntegration: r.useIntegration === 1,
-      integrationId: r.integrationId,
-      promptId: r.promptId,
-      lastMessage: r.lastMessage,
-      unreadMessages: r.unreadMessages,
-      companyId: r.companyId,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-    });
-  }
+  for (const r of rows) byId.set(r.id, ticketViewOf(r));
   return ids.map((id) => byId.get(id)).filter((v): v is TicketView => v !== undefined);
+}
+
+/** The row loadTicketViews selects; the inbound pipeline builds the same from its lookup. */
+export type TicketViewRow = {
+  id: number;
+  uuid: string;
+  status: TicketView["status"];
+  contactId: number;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+  isGroup: number;
+  chatbot: number;
+  useIntegration: number;
+  integrationId: number | null;
+  promptId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+  contactName: string;
+  contactNumber: string;
+  contactEmail: string;
+  contactPic: string;
+  contactIsGroup: number;
+  userName: string | null;
+  queueName: string | null;
+  queueColor: string | null;
+  whatsappName: string | null;
+  whatsappStatus: string | null;
+  tagsJson: string | null;
+};
+
+export function ticketViewOf(r: TicketViewRow): TicketView {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    status: r.status,
+    contactId: r.contactId,
+    contact: {
+      id: r.contactId,
+      name: r.contactName,
+      number: r.contactNumber,
+      email: r.contactEmail,
+      profilePicUrl: r.contactPic,
+      isGroup: r.contactIsGroup === 1,
+    },
+    userId: r.userId,
+    user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
+    queueId: r.queueId,
+    queue: r.queueId !== null && r.queueName !== null
+      ? { id: r.queueId, name: r.queueName, color: r.queueColor ?? "" }
+      : null,
+    whatsappId: r.whatsappId,
+    whatsapp: r.whatsappId !== null && r.whatsappName !== null
+      ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
+      : null,
+    tags: r.tagsJson ? JSON.parse(r.tagsJson) as TicketView["tags"] : [],
+    isGroup: r.isGroup === 1,
+    chatbot: r.chatbot === 1,
+    useIntegration: r.useIntegration === 1,
+    integrationId: r.integrationId,
+    promptId: r.promptId,
+    lastMessage: r.lastMessage,
+    unreadMessages: r.unreadMessages,
+    companyId: r.companyId,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
 }
 
 export async function loadTicketView(

@@ -27,11 +27,14 @@ export async function resolveContact(
   whatsappId: number,
   identity: Identity,
   now: string,
+  /** The rows matching number-or-LID when the caller already read them (inbound_lookup.ts). */
+  known?: Contact[],
 ): Promise<ResolvedContact | undefined> {
   const number = identity.group ?? identity.phone ?? identity.lid;
   if (!number) return undefined;
   const lid = identity.group ? undefined : identity.lid;
-  const candidates = await db.selectFrom("contacts").selectAll().where("companyId", "=", companyId)
+  const candidates = known ?? await db.selectFrom("contacts").selectAll()
+    .where("companyId", "=", companyId)
     .where((eb) => {
       const ors = [eb("number", "=", number)];
       if (lid) ors.push(eb("lid", "=", lid));

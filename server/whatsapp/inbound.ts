@@ -1,16 +1,18 @@
-import { sql } from "kysely";
-import type { Contact, Message, Ticket } from "../../db/schema.ts";
+import type { Contact, Message } from "../../db/schema.ts";
 import { log } from "../log.ts";
 import { deleteMedia } from "../media/store.ts";
 import { publishMessage, publishTicketUpdate } from "../realtime/publish.ts";
 import { DEFAULT_SETTINGS } from "../settings/defaults.ts";
-import { loadTicketView, messageViews } from "../tickets/view.ts";
+import { loadTicketView, messageViews, ticketViewOf } from "../tickets/view.ts";
 import { callLogBody, CALLS_DISABLED_TEXT } from "./bodies.ts";
 import { contactView, resolveContact } from "./contacts.ts";
 import { storeInboundMedia } from "./inbound_media.ts";
 import { applyUpdate, contactUpdate } from "./inbound_updates.ts";
 import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "./jid.ts";
+import { lookupInbound, type PipelineSettings, type TicketState } from "./inbound_lookup.ts";
+import { type InboundMessageValues, insertMessageOnce, touchTicket } from "./inbound_store.ts";
 import { KeyedQueue } from "./keyed_queue.ts";
+import { WriteBatcher } from "./write_batcher.ts";
 import { enqueueInTransaction, lastMessageOf, type OutboxDeps } from "./outbox.ts";
 import type { DeliveryOutcome, InboundMessage, ProviderEvent } from "./provider.ts";
 import { loadOptions, route, type RoutingQueue, type RoutingResult } from "./routing.ts";
@@ -20,7 +22,6 @@ import { renderTemplate } from "./template.ts";
 export type InboundRef = { id: number; companyId: number };
 
 const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType"] as const;
-type PipelineSettings = Record<typeof SETTING_KEYS[number], string>;
 
 /** Rolls the message transaction back when the idempotency key turns out to be taken. */
 class Duplicate extends Error {}
@@ -40,8 +41,11 @@ const PICTURE_TIMEOUT_MS = 10_000;
 export class InboundPipeline {
   readonly #chats = new KeyedQueue();
   readonly #background = new Set<Promise<unknown>>();
+  readonly #writes: WriteBatcher;
 
-  constructor(private readonly deps: OutboxDeps) {}
+  constructor(private readonly deps: OutboxDeps) {
+    this.#writes = new WriteBatcher(deps.db);
+  }
 
   handle(ref: InboundRef, event: ProviderEvent): Promise<DeliveryOutcome> {
     switch (event.type) {
@@ -75,6 +79,7 @@ export class InboundPipeline {
   /** Resolves when every event given so far, and its follow-up work, has finished. */
   async drain(): Promise<void> {
     await this.#chats.drain();
+    await this.#writes.idle();
     while (this.#background.size > 0) await Promise.all([...this.#background]);
   }
 
@@ -134,36 +139,41 @@ export class InboundPipeline {
     const companyId = ref.companyId;
     const now = clock.now();
     const stamp = now.toISOString();
-    const settings = await this.#settings(companyId);
     const group = m.isGroup || isGroupJid(m.chatJid)
       ? groupOf(m.chatJid) ?? parseJid(m.chatJid)?.user
       : undefined;
-    if (group && settings.CheckMsgIsGroup === "enabled") return { ignored: "group message" };
-
-    // Early check of the idempotency key: a redelivery does no download and no contact work.
-    const seen = await db.selectFrom("messages").select(["id", "ticketId"])
-      .where("whatsappId", "=", ref.id).where("wid", "=", m.id).executeTakeFirst();
-    if (seen) return { duplicate: true, messageId: seen.id, ticketId: seen.ticketId };
-
-    const resolved = await resolveContact(
-      db,
-      companyId,
-      ref.id,
-      group ? { group } : {
-        phone: phoneOf(m.phoneJid) ?? phoneOf(m.chatJid),
-        lid: lidOf(m.lidJid) ?? lidOf(m.chatJid),
-        // fromMe: the push name is the phone owner's, not the contact's
-        pushName: m.fromMe ? undefined : m.pushName,
-      },
-      stamp,
-    );
-    if (!resolved) {
+    const identity = group ? { group } : {
+      phone: phoneOf(m.phoneJid) ?? phoneOf(m.chatJid),
+      lid: lidOf(m.lidJid) ?? lidOf(m.chatJid),
+      // fromMe: the push name is the phone owner's, not the contact's
+      pushName: m.fromMe ? undefined : m.pushName,
+    };
+    const number = identity.group ?? identity.phone ?? identity.lid;
+    if (!number) {
       log.warn("inbound message without a usable identity ignored", {
         whatsappId: ref.id,
         chatJid: m.chatJid,
       });
       return { ignored: "malformed event" };
     }
+    // One query: settings, the idempotency key's early check, contact candidates, their tickets.
+    const lookup = await lookupInbound(db, companyId, ref.id, m.id, number, identity.lid);
+    const settings = lookup.settings;
+    if (group && settings.CheckMsgIsGroup === "enabled") return { ignored: "group message" };
+    // A redelivery does no download and no contact work.
+    if (lookup.seen) {
+      return { duplicate: true, messageId: lookup.seen.id, ticketId: lookup.seen.ticketId };
+    }
+
+    const resolved = await resolveContact(
+      db,
+      companyId,
+      ref.id,
+      identity,
+      stamp,
+      lookup.candidates.map((c) => c.contact),
+    );
+    if (!resolved) return { ignored: "malformed event" };
     const contact = resolved.contact;
     let sender: Contact | undefined;
     if (group && m.participantJid && !m.fromMe) {
@@ -181,9 +191,9 @@ export class InboundPipeline {
       : undefined;
 
     // The contact's open ticket on this connection if any, else its latest (rating answers).
-    const latest = await db.selectFrom("tickets").selectAll().where("companyId", "=", companyId)
-      .where("contactId", "=", contact.id).where("whatsappId", "=", ref.id)
-      .orderBy(sql`status = 'closed'`).orderBy("id", "desc").limit(1).executeTakeFirst();
+    const latest = resolved.created
+      ? undefined
+      : lookup.candidates.find((c) => c.contact.id === contact.id)?.latest;
     const open = latest && latest.status !== "closed" ? latest : undefined;
     const awaitingRating = !open && latest?.awaitingRating === 1 && !m.fromMe && !group
       ? latest
@@ -192,7 +202,7 @@ export class InboundPipeline {
     const body = media.kind === "refused"
       ? [m.body.trim(), media.placeholder].filter(Boolean).join("\n\n")
       : m.body;
-    const messageValues = {
+    const messageValues: Omit<InboundMessageValues, "ticketId"> = {
       companyId,
       contactId: sender?.id ?? contact.id,
       whatsappId: ref.id,
@@ -236,80 +246,91 @@ export class InboundPipeline {
 
     let created = false;
     let stored: Message[];
-    let ticket: Ticket;
+    let ticketId: number;
+    let unread: number;
+    let changed: boolean;
     try {
-      ({ stored, ticket, created } = await db.transaction().execute(async (trx) => {
-        let target = open;
-        let isNew = false;
-        let replies = routing.result.replies;
-        if (!target) {
-          // tickets_one_open stops a second pending/open ticket for this contact and connection.
-          target = await trx.insertInto("tickets").values({
-            uuid: crypto.randomUUID(),
-            companyId,
-            contactId: contact.id,
-            whatsappId: ref.id,
-            status: "pending",
-            queueId: routing.initialQueueId,
-            isGroup: group ? 1 : 0,
-            lastMessage: "",
-            unreadMessages: 0,
-            createdAt: stamp,
-            updatedAt: stamp,
-          }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
-          if (target) {
-            isNew = true;
-          } else {
-            // Another process opened it first: use that one; its creator already greeted.
-            target = await trx.selectFrom("tickets").selectAll().where("companyId", "=", companyId)
-              .where("contactId", "=", contact.id).where("whatsappId", "=", ref.id)
-              .where("status", "<>", "closed").executeTakeFirstOrThrow();
-            replies = [];
-          }
-        }
-        // messages_wid (whatsappId, wid) stops a redelivered message: nothing is inserted.
-        const inbound = await trx.insertInto("messages").values({
-          ...messageValues,
-          ticketId: target.id,
-        }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
-        if (!inbound) throw new Duplicate();
-        const rows = [inbound];
-        const texts = [...replies];
-        if (options.extraReply) texts.push(options.extraReply);
-        for (const text of texts) {
-          const reply = renderTemplate(text, {
-            contactName: contact.name,
-            ticketId: target.id,
-            now,
-          });
-          if (!reply.trim()) continue;
-          rows.push(
-            await enqueueInTransaction(trx, {
+      // One transaction for the message, its ticket and any bot replies (group-committed).
+      ({ stored, ticketId, unread, created, changed } = await this.#writes.run(
+        async (trx) => {
+          let target: { id: number } | undefined = open;
+          let isNew = false;
+          let replies = routing.result.replies;
+          let changes = routing.result.changes;
+          if (!target) {
+            // tickets_one_open stops a second pending/open ticket for this contact and connection.
+            target = await trx.insertInto("tickets").values({
+              uuid: crypto.randomUUID(),
               companyId,
-              whatsappId: ref.id,
-              ticketId: target.id,
               contactId: contact.id,
-              toJid: normalizeJid(m.chatJid),
-              body: reply,
-              now: stamp,
-            }),
-          );
-        }
-        const last = rows[rows.length - 1];
-        const changes = isNew || replies === routing.result.replies ? routing.result.changes : {};
-        const updated = await trx.updateTable("tickets").set((eb) => ({
-          ...changes,
-          lastMessage: lastMessageOf(last.body, last.mediaName, last.mediaType),
-          updatedAt: stamp,
-          unreadMessages: m.fromMe ? eb.ref("unreadMessages") : eb("unreadMessages", "+", 1),
-        })).where("id", "=", target.id).returningAll().executeTakeFirstOrThrow();
-        if (latest && latest.awaitingRating === 1 && latest.status === "closed" && !m.fromMe) {
-          // Any other answer than a rating ends the wait for one (and goes the normal way).
-          await trx.updateTable("tickets").set({ awaitingRating: 0 }).where("id", "=", latest.id)
-            .execute();
-        }
-        return { stored: rows, ticket: updated, created: isNew };
-      }));
+              whatsappId: ref.id,
+              status: "pending",
+              queueId: routing.initialQueueId,
+              isGroup: group ? 1 : 0,
+              lastMessage: "",
+              unreadMessages: 0,
+              createdAt: stamp,
+              updatedAt: stamp,
+            }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+            if (target) {
+              isNew = true;
+            } else {
+              // Another process opened it first: use that one; its creator already greeted.
+              target = await trx.selectFrom("tickets").select("id").where(
+                "companyId",
+                "=",
+                companyId,
+              )
+                .where("contactId", "=", contact.id).where("whatsappId", "=", ref.id)
+                .where("status", "<>", "closed").executeTakeFirstOrThrow();
+              replies = [];
+              changes = {};
+            }
+          }
+          const inbound = await insertMessageOnce(trx, { ...messageValues, ticketId: target.id });
+          if (!inbound) throw new Duplicate();
+          const rows = [inbound];
+          const texts = [...replies];
+          if (options.extraReply) texts.push(options.extraReply);
+          for (const text of texts) {
+            const reply = renderTemplate(text, {
+              contactName: contact.name,
+              ticketId: target.id,
+              now,
+            });
+            if (!reply.trim()) continue;
+            rows.push(
+              await enqueueInTransaction(trx, {
+                companyId,
+                whatsappId: ref.id,
+                ticketId: target.id,
+                contactId: contact.id,
+                toJid: normalizeJid(m.chatJid),
+                body: reply,
+                now: stamp,
+              }),
+            );
+          }
+          const last = rows[rows.length - 1];
+          const lastMessage = lastMessageOf(last.body, last.mediaName, last.mediaType);
+          if (Object.keys(changes).length > 0) {
+            await trx.updateTable("tickets").set(changes).where("id", "=", target.id).execute();
+          }
+          const unread = await touchTicket(trx, target.id, lastMessage, stamp, m.fromMe ? 0 : 1);
+          if (latest && latest.awaitingRating === 1 && latest.status === "closed" && !m.fromMe) {
+            // Any other answer than a rating ends the wait for one (and goes the normal way).
+            await trx.updateTable("tickets").set({ awaitingRating: 0 }).where("id", "=", latest.id)
+              .execute();
+          }
+          return {
+            stored: rows,
+            ticketId: target.id,
+            unread,
+            created: isNew,
+            changed: Object.keys(changes).length > 0,
+          };
+        },
+      ));
     } catch (error) {
       if (!(error instanceof Duplicate)) {
         await forgetMedia().catch(() => {});
@@ -321,16 +342,27 @@ export class InboundPipeline {
       return { duplicate: true, messageId: existing?.id, ticketId: existing?.ticketId };
     }
 
-    const view = await loadTicketView(db, companyId, ticket.id);
+    // An ordinary message changes nothing of the ticket but its last message, time and unread
+    // count: its view is built from what was read and written instead of being read again.
+    const last = stored[stored.length - 1];
+    const view = open && !changed
+      ? ticketViewOf({
+        ...open,
+        lastMessage: lastMessageOf(last.body, last.mediaName, last.mediaType),
+        unreadMessages: unread,
+        updatedAt: stamp,
+        contactName: contact.name,
+        contactNumber: contact.number,
+        contactEmail: contact.email,
+        contactPic: contact.profilePicUrl,
+        contactIsGroup: contact.isGroup,
+      })
+      : await loadTicketView(db, companyId, ticketId);
     if (view) {
       const before = open
         ? { status: open.status, queueId: open.queueId, userId: open.userId }
         : undefined;
-      if (
-        created || !before || before.queueId !== ticket.queueId || open?.chatbot !== ticket.chatbot
-      ) {
-        publishTicketUpdate(this.deps.hub, view, before);
-      }
+      if (created || changed) publishTicketUpdate(this.deps.hub, view, before);
       for (const message of await messageViews(db, companyId, stored)) {
         publishMessage(this.deps.hub, "create", message, view);
       }
@@ -338,14 +370,14 @@ export class InboundPipeline {
     if (stored.length > 1) this.deps.sessions.outbox.kick(ref.id);
     if (resolved.created) this.#fetchPicture(ref, contact, m.chatJid);
     else if (resolved.changed) this.#publishContact(contact.companyId, resolved.contact);
-    return { messageId: stored[0].id, ticketId: ticket.id };
+    return { messageId: stored[0].id, ticketId };
   }
 
   /** Loads what routing needs only when the ticket may be routed; decides the changes. */
   async #routing(
     ref: InboundRef,
     settings: PipelineSettings,
-    open: Ticket | undefined,
+    open: TicketState | undefined,
     m: InboundMessage,
     enabled: boolean,
   ): Promise<{ result: RoutingResult; initialQueueId: number | null }> {
@@ -412,7 +444,7 @@ export class InboundPipeline {
   /** A 1-3 answer to a rating request: recorded on the closed ticket; no new ticket opens. */
   async #rating(
     ref: InboundRef,
-    closed: Ticket,
+    closed: TicketState,
     rate: number,
     values: Omit<Message, "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError">,
     forgetMedia: () => Promise<void>,

@@ -267,3 +267,40 @@ export async function sessionAction(
     : await deps.sessions.disconnect(auth.companyId, id);
   return await viewOf(deps, auth, row);
 }
+
+/**
+ * POST /api/whatsappsession/:id/pairing-code: link the number by typing a code on the phone
+ * instead of reading the QR. Only while the session waits to be linked (OPENING or qrcode);
+ * the code also goes out on whatsappSession with status PAIRING.
+ */
+export async function requestPairingCode(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  phoneNumber: string,
+): Promise<string> {
+  await requireConnection(deps, auth, id);
+  const digits = phoneNumber.replace(/\D/g, "");
+  if (digits.length < 8 || digits.length > 15) {
+    throw badRequest("ERR_WAPP_INVALID_CONTACT", "Este não é um número de Whatsapp válido");
+  }
+  const provider = deps.sessions.provider(id);
+  const status = deps.sessions.status(id);
+  if (!provider || (status !== "qrcode" && status !== "OPENING")) {
+    throw new AppError(
+      409,
+      "ERR_WAPP_NOT_INITIALIZED",
+      "A conexão não está aguardando leitura: inicie a sessão antes de pedir o código",
+    );
+  }
+  try {
+    return await provider.requestPairingCode(digits);
+  } catch (error) {
+    log.warn("pairing code refused", { whatsappId: id, error });
+    throw new AppError(
+      409,
+      "ERR_WAPP_NOT_INITIALIZED",
+      "Não foi possível gerar o código de pareamento; tente um novo QR Code",
+    );
+  }
+}

@@ -69,6 +69,7 @@ Deno.test("menu - a user gets only the service group", () => {
       "tags",
       "chats",
       "helps",
+      "simulator",
     ],
   }]);
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { createCompany, twoCompanies, withApp } from "../helpers/app.ts";
-import { base64, connectSimulator, eventually, phoneSends } from "./helpers.ts";
+import { loadTicketView } from "../../server/tickets/view.ts";
+import { createCompany, login, twoCompanies, withApp } from "../helpers/app.ts";
+import { base64, connectSimulator, createQueue, eventually, phoneSends } from "./helpers.ts";
 
 Deno.test("pipeline - the same message delivered 3 times stores 1 row", async () => {
   await withApp(async (t) => {
@@ -395,5 +396,61 @@ Deno.test("pipeline - a new contact's profile picture is fetched after the messa
       return c.profilePicUrl || undefined;
     });
     assert.equal(pic, "https://pics.example/abc.jpg");
+  });
+});
+
+Deno.test("pipeline - the ticket published with a message is the ticket as loaded from the database", async () => {
+  await withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const queue = await createQueue(t, a.id, { name: "Vendas" });
+    const wid = await connectSimulator(t, a, { queueIds: [queue] });
+    const first = await phoneSends(t, a.user.token, wid, {
+      from: "5511900004444",
+      name: "Ivo",
+      body: "1",
+    });
+    const now = t.clock.now().toISOString();
+    const tag = await t.deps.db.insertInto("tags").values({
+      companyId: a.id,
+      name: "VIP",
+      color: "#ff0000",
+      createdAt: now,
+      updatedAt: now,
+    }).returning("id").executeTakeFirstOrThrow();
+    await t.deps.db.insertInto("ticket_tags").values({
+      companyId: a.id,
+      ticketId: first.ticketId!,
+      tagId: tag.id,
+    })
+      .execute();
+    await t.deps.db.updateTable("tickets").set({ userId: a.user.id, status: "open" })
+      .where("id", "=", first.ticketId!).execute();
+    const published: unknown[] = [];
+    const member = t.deps.hub.add({
+      companyId: a.id,
+      userId: a.admin.id,
+      profile: "admin",
+      queueIds: [],
+    }, {
+      send: (text: string) => published.push(JSON.parse(text)),
+      close: () => {},
+    });
+    t.deps.hub.join(member, { kind: "status", status: "open" });
+    t.clock.advance(5000);
+    const { token } = await login(t, a.user.email, a.user.password);
+    await phoneSends(t, token, wid, { from: "5511900004444", body: "2" });
+    t.deps.hub.remove(member);
+    const event = published.find((e) =>
+      (e as { event: string }).event === `company-${a.id}-appMessage`
+    ) as {
+      data: { ticket: unknown };
+    };
+    assert.ok(event);
+    const loaded = await loadTicketView(t.deps.db, a.id, first.ticketId!);
+    assert.deepEqual(event.data.ticket, loaded);
+    assert.equal(loaded?.unreadMessages, 2);
+    assert.deepEqual(loaded?.tags, [{ id: tag.id, name: "VIP", color: "#ff0000" }]);
+    assert.equal(loaded?.user?.id, a.user.id);
+    assert.equal(loaded?.queue?.name, "Vendas");
   });
 });

@@ -17,6 +17,7 @@ import {
   Plug,
   Send,
   Settings,
+  Smartphone,
   Tag,
   Users,
   Wallet,
@@ -87,6 +88,8 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
       link("tags", "/tags", Tag),
       ...(on("useInternalChat") ? [link("chats", "/chats", MessagesSquare, "chat")] : []),
       link("helps", "/helps", CircleHelp),
+      // The built-in phone network (DESIGN 'WhatsApp'): chat as a contact of a simulator connection.
+      link("simulator", "/simulator", Smartphone),
     ],
   };
   if (!admin) return [service];

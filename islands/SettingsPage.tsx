@@ -1,0 +1,115 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api } from "./lib/api.ts";
+import { isAdmin, sessionUser, setSessionUser, useUser } from "./lib/session.ts";
+import { OptionsTab } from "./lib/settings/OptionsTab.tsx";
+import { SchedulesTab } from "./lib/settings/SchedulesTab.tsx";
+import { AppShell } from "./lib/shell/AppShell.tsx";
+import { useRealtime } from "./lib/socket.ts";
+import { toast } from "./lib/toast.ts";
+import { Tabs } from "./lib/ui/Tabs.tsx";
+
+export type SettingsPageProps = Record<string, never>;
+
+type Setting = { key: string; value: string };
+
+/**
+ * /settings (seeds/001 section 2 'Settings screen', admins): the Options tab always, and the
+ * Horarios tab while working hours are managed per company (it appears as soon as that is
+ * chosen). The Empresas, Planos and Ajuda tabs of super users belong to the platform area and are
+ * not part of this page yet.
+ */
+export default function SettingsPage(_props: SettingsPageProps) {
+  const { t } = useTranslation();
+  return (
+    <AppShell
+      title={t("settings.title")}
+      guard={{ allow: isAdmin, message: "errors.accessDenied", redirectTo: "/tickets" }}
+    >
+      <SettingsContent />
+    </AppShell>
+  );
+}
+
+function SettingsContent() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const [settings, setSettings] = useState<Record<string, string> | null>(null);
+  const [tab, setTab] = useState("options");
+
+  useEffect(() => {
+    api.get<Setting[]>("/settings")
+      .then((list) => setSettings(Object.fromEntries(list.map((s) => [s.key, s.value]))))
+      .catch(() => setSettings({}));
+  }, []);
+
+  const apply = (key: string, value: string) => {
+    setSettings((old) => ({ ...old, [key]: value }));
+    // Keep the signed-in user's copy current: other parts of the page read settings from it.
+    const current = sessionUser.value;
+    if (current) {
+      const rest = current.company.settings.filter((s) => s.key !== key);
+      setSessionUser({
+        ...current,
+        company: { ...current.company, settings: [...rest, { key, value }] },
+      });
+    }
+  };
+
+  useRealtime("settings", (data) => {
+    const setting = (data as { setting?: Setting } | null)?.setting;
+    if (setting && typeof setting.key === "string") apply(setting.key, setting.value);
+  });
+
+  const save = async (key: string, value: string): Promise<boolean> => {
+    const before = settings?.[key];
+    apply(key, value);
+    try {
+      const saved = await api.put<Setting>(`/settings/${encodeURIComponent(key)}`, { value });
+      apply(saved.key, saved.value);
+      toast.success({ key: "settings.updated" });
+      return true;
+    } catch {
+      // The api client showed why; the field shows the stored value again.
+      if (before !== undefined) apply(key, before);
+      return false;
+    }
+  };
+
+  const companyHours = settings?.scheduleType === "company";
+  useEffect(() => {
+    if (!companyHours && tab === "schedules") setTab("options");
+  }, [companyHours, tab]);
+
+  if (!settings) {
+    return (
+      <div className="settings-sections" aria-busy="true">
+        <div className="skeleton settings-skeleton" />
+      </div>
+    );
+  }
+
+  return (
+    <div className="settings-page" data-testid="settings">
+      <Tabs
+        value={tab}
+        onValueChange={setTab}
+        label={t("settings.title")}
+        tabs={[
+          {
+            value: "options",
+            label: t("settings.tabs.options"),
+            content: <OptionsTab settings={settings} save={save} />,
+          },
+          ...(companyHours
+            ? [{
+              value: "schedules",
+              label: t("settings.tabs.schedules"),
+              content: <SchedulesTab companyId={user.companyId} />,
+            }]
+            : []),
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { KeyRound, LoaderCircle, QrCode, ScanLine } from "lucide-react";
+import { api } from "../api.ts";
+import { Button } from "../ui/Button.tsx";
+import { Field } from "../ui/Field.tsx";
+import { Modal } from "../ui/Modal.tsx";
+import { type Connection, normalStatus, qrDialogDone } from "./model.ts";
+
+/**
+ * The QR dialog (seeds/000 section 4): the connection's QR image (a data URL kept current by the
+ * page from whatsappSession events), closing itself once the QR is gone (scanned: CONNECTED).
+ * A simulator connection offers 'Simulate scan' (POST /api/simulator/:id/scan) so that a demo
+ * needs no phone; a real one offers linking with a phone number and a pairing code instead.
+ */
+export function QrDialog(
+  { connection, pairingCode, onClose }: {
+    /** The connection as the page knows it now (null: closed). */
+    connection: Connection | null;
+    pairingCode: string | null;
+    onClose: () => void;
+  },
+) {
+  const { t } = useTranslation();
+  const [scanning, setScanning] = useState(false);
+  const [pairing, setPairing] = useState(false);
+  const [phone, setPhone] = useState("");
+  const [requesting, setRequesting] = useState(false);
+  const [code, setCode] = useState<string | null>(null);
+  const open = connection !== null;
+  const id = connection?.id;
+
+  useEffect(() => {
+    setScanning(false);
+    setPairing(false);
+    setPhone("");
+    setCode(null);
+  }, [id]);
+
+  const shownCode = pairingCode ?? code;
+  const done = connection ? qrDialogDone(connection, shownCode) : false;
+  useEffect(() => {
+    if (open && done) onClose();
+  }, [open, done]);
+
+  if (!connection) return <Modal open={false} onOpenChange={() => {}} title="" />;
+  const status = normalStatus(connection.status);
+  const simulator = connection.provider === "simulator";
+
+  const scan = async () => {
+    setScanning(true);
+    try {
+      await api.post(`/simulator/${connection.id}/scan`);
+      // The dialog closes when the CONNECTED event arrives.
+    } catch {
+      setScanning(false);
+    }
+  };
+
+  const requestCode = async (event: FormEvent) => {
+    event.preventDefault();
+    setRequesting(true);
+    try {
+      const answer = await api.post<{ code: string }>(
+        `/whatsappsession/${connection.id}/pairing-code`,
+        { phoneNumber: phone },
+      );
+      setCode(answer.code);
+    } catch {
+      // the api client showed the error
+    } finally {
+      setRequesting(false);
+    }
+  };
+
+  const showCode = shownCode && status === "PAIRING";
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={t(showCode ? "connections.qr.pairingTitle" : "connections.qr.title", {
+        name: connection.name,
+      })}
+      width={460}
+      footer={
+        <>
+          {simulator && (connection.qrcode || status === "PAIRING")
+            ? (
+              <Button
+                variant="primary"
+                onClick={() => void scan()}
+                loading={scanning}
+                data-testid="simulate-scan"
+              >
+                <ScanLine size={18} aria-hidden="true" />
+                {t("connections.qr.simulateScan")}
+              </Button>
+            )
+            : null}
+          <Button variant="ghost" onClick={onClose}>{t("common.close")}</Button>
+        </>
+      }
+    >
+      <div className="qr-dialog" data-testid="qr-dialog" data-status={status}>
+        {showCode
+          ? (
+            <div className="pairing-code" data-testid="pairing-code">
+              <KeyRound size={22} aria-hidden="true" />
+              <p>{t("connections.qr.pairingCodeHelp")}</p>
+              <code>{formatCode(shownCode)}</code>
+            </div>
+          )
+          : connection.qrcode
+          ? (
+            <div className="qr-frame">
+              <img
+                src={connection.qrcode}
+                alt={t("connections.qr.imageAlt")}
+                width={264}
+                height={264}
+                data-testid="qr-image"
+              />
+            </div>
+          )
+          : (
+            <div className="qr-frame qr-waiting" aria-busy="true">
+              <LoaderCircle size={32} className="spin" aria-hidden="true" />
+              <span>{t("connections.qr.waiting")}</span>
+            </div>
+          )}
+        {showCode
+          ? null
+          : simulator
+          ? <p className="qr-steps">{t("connections.qr.simulatorHelp")}</p>
+          : (
+            <ol className="qr-steps">
+              <li>{t("connections.qr.step1")}</li>
+              <li>{t("connections.qr.step2")}</li>
+              <li>{t("connections.qr.step3")}</li>
+            </ol>
+          )}
+        {!simulator && !showCode
+          ? pairing
+            ? (
+              <form className="pairing-form" onSubmit={requestCode} noValidate>
+                <Field
+                  label={t("connections.qr.phoneNumber")}
+                  name="phoneNumber"
+                  inputMode="tel"
+                  placeholder="5513912344321"
+                  value={phone}
+                  onChange={(e) => setPhone(e.target.value)}
+                />
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  loading={requesting}
+                  disabled={phone.replace(/\D/g, "").length < 8}
+                >
+                  {t("connections.qr.getCode")}
+                </Button>
+              </form>
+            )
+            : (
+              <button type="button" className="link-btn" onClick={() => setPairing(true)}>
+                <QrCode size={16} aria-hidden="true" />
+                {t("connections.qr.usePhoneNumber")}
+              </button>
+            )
+          : null}
+      </div>
+    </Modal>
+  );
+}
+
+/** WhatsApp shows pairing codes as two groups of four: ABCD-EFGH. */
+function formatCode(code: string): string {
+  return code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code;
+}

@@ -1,0 +1,242 @@
+import { format, isValid, parseISO } from "date-fns";
+
+/**
+ * The connections page's data (GET /api/whatsapp; server/whatsapp/view.ts WhatsappView) and the
+ * rules that turn a status into what the page shows (seeds/000 section 4 'Connection status
+ * drives buttons'). Pure functions: tested without a browser in tests/islands/connections_test.ts.
+ */
+export type QueueItem = { id: number; name: string; color: string };
+
+export type Connection = {
+  id: number;
+  name: string;
+  status: string;
+  qrcode: string;
+  retries: number;
+  number: string | null;
+  isDefault: boolean;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  /** Only admins read it. */
+  token?: string;
+  provider: string;
+  timeSendQueue: number;
+  sendIdQueue: number;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  promptId: number | null;
+  queues: QueueItem[];
+  queueIds: number[];
+  updatedAt: string;
+};
+
+/** `company-<id>-whatsappSession` {action: "update", session} (server/whatsapp/view.ts). */
+export type SessionUpdate = {
+  id: number;
+  name: string;
+  status: string;
+  qrcode: string;
+  retries: number;
+  number: string | null;
+  provider: string;
+  isDefault: boolean;
+  updatedAt: string;
+  /** Only while PAIRING: the code to type on the phone. */
+  pairingCode?: string;
+};
+
+export type Provider = "beta" | "simulator";
+export const PROVIDERS: Provider[] = ["beta", "simulator"];
+
+/** The status as the page knows it: "connected" (old spelling) is CONNECTED. */
+export type Status = "qrcode" | "PAIRING" | "DISCONNECTED" | "TIMEOUT" | "OPENING" | "CONNECTED";
+
+export function normalStatus(status: string): Status {
+  if (status.toUpperCase() === "CONNECTED") return "CONNECTED";
+  if (status === "qrcode" || status.toUpperCase() === "QRCODE") return "qrcode";
+  const upper = status.toUpperCase();
+  if (upper === "PAIRING" || upper === "TIMEOUT" || upper === "OPENING") return upper;
+  return "DISCONNECTED";
+}
+
+/** How a status looks: a tone for the icon's colour. */
+export type Tone = "success" | "danger" | "warning" | "info" | "muted";
+
+export const STATUS_TONE: Record<Status, Tone> = {
+  CONNECTED: "success",
+  DISCONNECTED: "danger",
+  TIMEOUT: "warning",
+  PAIRING: "warning",
+  qrcode: "info",
+  OPENING: "muted",
+};
+
+/** The session buttons of a row (section 4). */
+export type SessionButton = "qrcode" | "tryAgain" | "newQr" | "disconnect" | "connecting";
+
+export function sessionButtons(status: string): SessionButton[] {
+  switch (normalStatus(status)) {
+    case "qrcode":
+      return ["qrcode"];
+    case "DISCONNECTED":
+      return ["tryAgain", "newQr"];
+    case "CONNECTED":
+    case "PAIRING":
+    case "TIMEOUT":
+      return ["disconnect"];
+    case "OPENING":
+      return ["connecting"];
+  }
+}
+
+/** Seeds/000 section 9: connections show dates as dd/MM/yy HH:mm (local time). */
+export function formatUpdatedAt(iso: string): string {
+  const date = parseISO(iso);
+  return isValid(date) ? format(date, "dd/MM/yy HH:mm") : "";
+}
+
+/**
+ * Should the QR dialog close itself? Once connected, or when the QR went away without a pairing
+ * code taking its place (section 4: 'closes when the QR becomes empty').
+ */
+export function qrDialogDone(
+  session: Pick<SessionUpdate, "status" | "qrcode">,
+  pairingCode: string | null,
+): boolean {
+  const status = normalStatus(session.status);
+  if (status === "CONNECTED") return true;
+  if (session.qrcode) return false;
+  if (status === "PAIRING" && pairingCode) return false;
+  // OPENING comes between a new QR request and its QR: wait for the QR instead of closing.
+  return status !== "OPENING";
+}
+
+/** Applies a session event to a connection of the list. */
+export function applySession(list: Connection[], session: SessionUpdate): Connection[] {
+  return list.map((c) =>
+    c.id === session.id
+      ? {
+        ...c,
+        status: session.status,
+        qrcode: session.qrcode,
+        retries: session.retries,
+        number: session.number,
+        isDefault: session.isDefault,
+        updatedAt: session.updatedAt,
+      }
+      : c
+  );
+}
+
+/** Applies a `whatsapp` update: replaces the row (keeping the token events never carry) or adds it. */
+export function applyUpdate(list: Connection[], whatsapp: Connection): Connection[] {
+  const found = list.some((c) => c.id === whatsapp.id);
+  if (!found) return sortConnections([...list, whatsapp]);
+  return list.map((c) =>
+    c.id === whatsapp.id ? { ...whatsapp, token: whatsapp.token ?? c.token } : c
+  );
+}
+
+export function removeConnection(list: Connection[], id: number): Connection[] {
+  return list.filter((c) => c.id !== id);
+}
+
+/** The list's order: by name, as the server lists them. */
+export function sortConnections(list: Connection[]): Connection[] {
+  return [...list].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+}
+
+/** The form's values (numbers as numbers, absent optional ids as null). */
+export type ConnectionForm = {
+  name: string;
+  provider: Provider;
+  isDefault: boolean;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  token: string;
+  expiresTicket: number;
+  expiresInactiveMessage: string;
+  timeSendQueue: number;
+  sendIdQueue: number;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  queueIds: number[];
+  promptId: number | null;
+};
+
+/** Seeds/000 section 9 defaults; provider beta. */
+export function emptyForm(): ConnectionForm {
+  return {
+    name: "",
+    provider: "beta",
+    isDefault: false,
+    greetingMessage: "",
+    complationMessage: "",
+    outOfHoursMessage: "",
+    ratingMessage: "",
+    token: "",
+    expiresTicket: 0,
+    expiresInactiveMessage: "",
+    timeSendQueue: 0,
+    sendIdQueue: 0,
+    timeUseBotQueues: 0,
+    maxUseBotQueues: 3,
+    queueIds: [],
+    promptId: null,
+  };
+}
+
+export function formOf(c: Connection): ConnectionForm {
+  return {
+    name: c.name,
+    provider: c.provider === "simulator" ? "simulator" : "beta",
+    isDefault: c.isDefault,
+    greetingMessage: c.greetingMessage ?? "",
+    complationMessage: c.complationMessage ?? "",
+    outOfHoursMessage: c.outOfHoursMessage ?? "",
+    ratingMessage: c.ratingMessage ?? "",
+    token: c.token ?? "",
+    expiresTicket: c.expiresTicket ?? 0,
+    expiresInactiveMessage: c.expiresInactiveMessage ?? "",
+    timeSendQueue: c.timeSendQueue ?? 0,
+    sendIdQueue: c.sendIdQueue ?? 0,
+    timeUseBotQueues: c.timeUseBotQueues ?? 0,
+    maxUseBotQueues: c.maxUseBotQueues ?? 3,
+    queueIds: c.queueIds ?? c.queues.map((q) => q.id),
+    promptId: c.promptId ?? null,
+  };
+}
+
+/** Seeds/000 section 5: name required, 2 to 50 characters, with the specification's texts. */
+export function nameError(name: string): "Required" | "Too Short!" | "Too Long!" | null {
+  const value = name.trim();
+  if (!value) return "Required";
+  if (value.length < 2) return "Too Short!";
+  if (value.length > 50) return "Too Long!";
+  return null;
+}
+
+/** The request body for POST/PUT /api/whatsapp (the session fields are not sent). */
+export function requestBody(form: ConnectionForm, options: { withToken: boolean }) {
+  const body: Record<string, unknown> = {
+    ...form,
+    name: form.name.trim(),
+    expiresTicket: wholeMinutes(form.expiresTicket),
+    timeSendQueue: wholeMinutes(form.timeSendQueue),
+    timeUseBotQueues: wholeMinutes(form.timeUseBotQueues),
+    maxUseBotQueues: wholeMinutes(form.maxUseBotQueues),
+    sendIdQueue: wholeMinutes(form.sendIdQueue),
+  };
+  if (!options.withToken) delete body.token;
+  return body;
+}
+
+function wholeMinutes(value: number): number {
+  return Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}

@@ -1,0 +1,112 @@
+import { useTranslation } from "react-i18next";
+import { type EditableDay, type HoursProblem, normaliseTime, OPENING } from "./working_hours.ts";
+
+/**
+ * The week's working hours as a table: per day an open switch and start/end times typed as HH:MM
+ * (text, not the browser's time picker: its 12/24-hour format follows the browser, not the page).
+ * Used by the queue dialog ('Horários de Atendimento') and the settings' Horarios tab.
+ * Controlled: `value` is the whole week (weekFrom), `problems` come from weekProblems.
+ */
+export function WeeklyHoursEditor(
+  { value, onChange, problems = {}, disabled }: {
+    value: EditableDay[];
+    onChange: (week: EditableDay[]) => void;
+    problems?: Record<string, HoursProblem>;
+    disabled?: boolean;
+  },
+) {
+  const { t } = useTranslation();
+  const set = (weekdayEn: string, patch: Partial<EditableDay>) =>
+    onChange(value.map((d) => d.weekdayEn === weekdayEn ? { ...d, ...patch } : d));
+
+  const timeInput = (day: EditableDay, field: "startTime" | "endTime", label: string) => {
+    const problem = problems[day.weekdayEn];
+    const wrong = problem === "endBeforeStart" ||
+      (field === "startTime" ? problem === "invalidStart" : problem === "invalidEnd");
+    return (
+      <input
+        className="input hours-time"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="HH:MM"
+        maxLength={5}
+        value={day[field]}
+        disabled={disabled}
+        aria-label={label}
+        aria-invalid={wrong || undefined}
+        aria-describedby={problem ? `hours-${day.weekdayEn}-error` : undefined}
+        data-testid={`hours-${day.weekdayEn}-${field === "startTime" ? "start" : "end"}`}
+        onChange={(e) => set(day.weekdayEn, { [field]: e.target.value })}
+        onBlur={(e) => {
+          const tidy = normaliseTime(e.target.value);
+          if (tidy !== day[field]) set(day.weekdayEn, { [field]: tidy });
+        }}
+      />
+    );
+  };
+
+  return (
+    <table className="hours-table" data-testid="hours-editor">
+      <thead>
+        <tr>
+          <th scope="col">{t("hours.day")}</th>
+          <th scope="col">{t("hours.open")}</th>
+          <th scope="col">{t("hours.start")}</th>
+          <th scope="col">{t("hours.end")}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {value.map((day) => {
+          const name = t(`hours.weekdays.${day.weekdayEn}`);
+          const problem = problems[day.weekdayEn];
+          return (
+            <tr key={day.weekdayEn} data-day={day.weekdayEn} data-closed={!day.open || undefined}>
+              <th scope="row">{name}</th>
+              <td>
+                <label className="hours-switch">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={day.open}
+                    disabled={disabled}
+                    aria-label={t("hours.openOn", { day: name })}
+                    data-testid={`hours-${day.weekdayEn}-open`}
+                    onChange={(e) =>
+                      set(
+                        day.weekdayEn,
+                        e.target.checked && day.startTime === day.endTime
+                          ? { open: true, ...OPENING }
+                          : { open: e.target.checked },
+                      )}
+                  />
+                  <span className="hours-switch-track" aria-hidden="true" />
+                </label>
+              </td>
+              {day.open
+                ? (
+                  <>
+                    <td>{timeInput(day, "startTime", t("hours.startOn", { day: name }))}</td>
+                    <td>
+                      {timeInput(day, "endTime", t("hours.endOn", { day: name }))}
+                      {problem
+                        ? (
+                          <span
+                            id={`hours-${day.weekdayEn}-error`}
+                            className="field-error hours-error"
+                            role="alert"
+                          >
+                            {t(`hours.errors.${problem}`)}
+                          </span>
+                        )
+                        : null}
+                    </td>
+                  </>
+                )
+                : <td colSpan={2} className="hours-closed">{t("hours.closed")}</td>}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,68 @@
+import type { Database } from "../../db/client.ts";
+
+type Job = {
+  run: (trx: Database) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+/**
+ * Group commit: write jobs that arrive while a transaction is running are committed together in
+ * the next one. Each commit costs SQLite a WAL append of every page it touched (the messages
+ * leaf, its indexes, a new FTS5 segment, the ticket): sharing one commit among many messages
+ * halves the cost of a write under load, and adds no wait when the load is light (a job that
+ * finds the batcher idle starts at once, alone).
+ *
+ * A job's promise settles only after its transaction committed (or failed). If any job of a
+ * group throws, the group rolls back and each of its jobs is run again in a transaction of its
+ * own, so one failing message never fails or half-writes another.
+ */
+export class WriteBatcher {
+  readonly #queue: Job[] = [];
+  #running?: Promise<void>;
+
+  constructor(private readonly db: Database, private readonly maxBatch = 64) {}
+
+  run<T>(job: (trx: Database) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ run: job, resolve: resolve as (value: unknown) => void, reject });
+      this.#running ??= this.#drain().finally(() => this.#running = undefined);
+    });
+  }
+
+  /** Resolves when every job given so far has settled. */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  async #drain() {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, this.maxBatch);
+      if (batch.length === 1) await this.#alone(batch[0]);
+      else await this.#together(batch);
+    }
+  }
+
+  async #alone(job: Job) {
+    try {
+      job.resolve(await this.db.transaction().execute((trx) => job.run(trx)));
+    } catch (error) {
+      job.reject(error);
+    }
+  }
+
+  async #together(batch: Job[]) {
+    let results: unknown[];
+    try {
+      results = await this.db.transaction().execute(async (trx) => {
+        const out: unknown[] = [];
+        for (const job of batch) out.push(await job.run(trx));
+        return out;
+      });
+    } catch {
+      for (const job of batch) await this.#alone(job);
+      return;
+    }
+    batch.forEach((job, i) => job.resolve(results[i]));
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Inbound WhatsApp throughput (issue 3): messages delivered by the simulator go through the real
+ * pipeline (dedupe, contact, ticket, store, events) while 50 WebSocket clients listen on a real
+ * port. Prints messages per second and p50/p99 from the provider event to socket delivery.
+ * Target on a 2-core machine: at least 1,000 messages/s with p99 at most 100 ms.
+ */
+import { createCompany, createTestApp, createUser } from "../helpers/app.ts";
+import { serve } from "../helpers/server.ts";
+import type { SimulatorProvider } from "../../server/whatsapp/simulator/provider.ts";
+
+const SOCKETS = 50;
+const CONTACTS = 200;
+const SATURATION_MESSAGES = 6000;
+const WINDOW = 64;
+const OPEN_LOOP_RATE = 1000;
+const OPEN_LOOP_SECONDS = 5;
+
+function now() {
+  return performance.timeOrigin + performance.now();
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function phoneOf(i: number) {
+  return `55119${String(10000000 + i).padStart(8, "0")}`;
+}
+
+const t = await createTestApp({ LOG_LEVEL: "warn" });
+const server = serve(t);
+const worker = new Worker(new URL("./whatsapp_sockets_worker.ts", import.meta.url).href, {
+  type: "module",
+});
+const fromWorker = (type: string) =>
+  new Promise<Record<string, unknown>>((resolve) => {
+    const listener = (e: MessageEvent) => {
+      if (e.data.type === type) {
+        worker.removeEventListener("message", listener);
+        resolve(e.data);
+      }
+    };
+    worker.addEventListener("message", listener);
+  });
+
+try {
+  const company = await createCompany(t, "Bench");
+  const now0 = t.clock.now().toISOString();
+  const queue = await t.deps.db.insertInto("queues").values({
+    companyId: company.id,
+    name: "Atendimento",
+    color: "#123456",
+    orderQueue: 1,
+    integrationId: null,
+    promptId: null,
+    mediaPath: null,
+    mediaName: null,
+    createdAt: now0,
+    updatedAt: now0,
+  }).returning("id").executeTakeFirstOrThrow();
+  const attendant = await createUser(t, company.id, {
+    name: "Attendant",
+    email: "attendant@bench.test",
+    queueIds: [queue.id],
+  });
+  const created = await t.request("POST", "/api/whatsapp", {
+    token: company.admin.token,
+    body: { name: "Bench", provider: "simulator", queueIds: [queue.id] },
+  });
+  const { id: whatsappId } = await created.json();
+  await t.request("POST", `/api/simulator/${whatsappId}/scan`, { token: company.admin.token });
+  const phone = t.deps.simulator.phone(whatsappId) as SimulatorProvider;
+
+  const tokens = Array.from(
+    { length: SOCKETS },
+    (_, i) => i % 2 === 0 ? company.admin.token : attendant.token,
+  );
+  const ready = fromWorker("ready");
+  worker.postMessage({ type: "start", wsUrl: server.wsUrl, tokens });
+  await ready;
+
+  let seq = 0;
+  const send = (contact: number) => {
+    const from = phoneOf(contact);
+    return phone.receive({
+      chatJid: `${from}@s.whatsapp.net`,
+      phoneJid: `${from}@s.whatsapp.net`,
+      pushName: `Contact ${contact}`,
+      body: `bench|${now()}| message ${seq++}`,
+    });
+  };
+  const collect = async () => {
+    const reply = fromWorker("samples");
+    worker.postMessage({ type: "collect" });
+    const data = await reply;
+    return (data.samples as number[]).sort((a, b) => a - b);
+  };
+  const settle = () => new Promise((r) => setTimeout(r, 300));
+
+  // Phase 0: every contact's first message (new contact + new ticket), closed loop.
+  let started = performance.now();
+  await Promise.all(Array.from({ length: CONTACTS }, (_, i) => send(i)));
+  const firstRate = CONTACTS / ((performance.now() - started) / 1000);
+  await settle();
+  await collect();
+
+  // Phase 1: saturation, a window of WINDOW messages in flight, existing tickets.
+  started = performance.now();
+  let issued = 0;
+  const lane = async () => {
+    while (issued < SATURATION_MESSAGES) {
+      const n = issued++;
+      await send(n % CONTACTS);
+    }
+  };
+  await Promise.all(Array.from({ length: WINDOW }, lane));
+  const saturationSeconds = (performance.now() - started) / 1000;
+  await settle();
+  const saturation = await collect();
+
+  // Phase 2: open loop at OPEN_LOOP_RATE messages/s: the latency a steady load sees.
+  const total = OPEN_LOOP_RATE * OPEN_LOOP_SECONDS;
+  const inflight: Promise<unknown>[] = [];
+  started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / OPEN_LOOP_RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inflight.push(send(i % CONTACTS));
+  }
+  await Promise.all(inflight);
+  const openSeconds = (performance.now() - started) / 1000;
+  await settle();
+  const open = await collect();
+
+  const stored = await t.deps.db.selectFrom("messages").select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  const fmt = (n: number) => n.toFixed(1);
+  const rows = [
+    ["phase", "messages", "msg/s", "socket deliveries", "p50 ms", "p99 ms", "max ms"],
+    ["new contacts (ticket opened)", String(CONTACTS), fmt(firstRate), "-", "-", "-", "-"],
+    [
+      `saturation (${WINDOW} in flight)`,
+      String(SATURATION_MESSAGES),
+      fmt(SATURATION_MESSAGES / saturationSeconds),
+      String(saturation.length),
+      fmt(percentile(saturation, 50)),
+      fmt(percentile(saturation, 99)),
+      fmt(saturation.at(-1) ?? NaN),
+    ],
+    [
+      `steady ${OPEN_LOOP_RATE} msg/s offered`,
+      String(total),
+      fmt(total / openSeconds),
+      String(open.length),
+      fmt(percentile(open, 50)),
+      fmt(percentile(open, 99)),
+      fmt(open.at(-1) ?? NaN),
+    ],
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const lines = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join("  "));
+  const out = [
+    "",
+    `WhatsApp inbound (simulator -> pipeline -> ${SOCKETS} sockets), ${CONTACTS} contacts, ${
+      Number(stored.n)
+    } messages stored`,
+    ...lines,
+    "",
+  ].join("\n");
+  await Deno.stdout.write(new TextEncoder().encode(out + "\n"));
+} finally {
+  const stopped = fromWorker("stopped");
+  worker.postMessage({ type: "stop" });
+  await stopped;
+  worker.terminate();
+  t.deps.hub.closeAll();
+  await server.close();
+  await t.close();
+}

@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import {
+  applySession,
+  applyUpdate,
+  type Connection,
+  emptyForm,
+  formatUpdatedAt,
+  formOf,
+  nameError,
+  normalStatus,
+  qrDialogDone,
+  removeConnection,
+  requestBody,
+  sessionButtons,
+} from "../../islands/lib/connections/model.ts";
+import { can } from "../../islands/lib/permissions.ts";
+
+function connection(fields: Partial<Connection> = {}): Connection {
+  return {
+    id: 1,
+    name: "Loja",
+    status: "qrcode",
+    qrcode: "data:image/png;base64,AAAA",
+    retries: 1,
+    number: null,
+    isDefault: true,
+    greetingMessage: "",
+    complationMessage: "",
+    outOfHoursMessage: "",
+    ratingMessage: "",
+    token: "secret",
+    provider: "simulator",
+    timeSendQueue: 0,
+    sendIdQueue: 0,
+    expiresInactiveMessage: "",
+    expiresTicket: 0,
+    timeUseBotQueues: 0,
+    maxUseBotQueues: 3,
+    promptId: null,
+    queues: [],
+    queueIds: [],
+    updatedAt: "2026-11-22T12:00:00.000Z",
+    ...fields,
+  };
+}
+
+Deno.test("connections model - the status drives the session buttons (seeds/000 section 4)", () => {
+  assert.deepEqual(sessionButtons("qrcode"), ["qrcode"]);
+  assert.deepEqual(sessionButtons("DISCONNECTED"), ["tryAgain", "newQr"]);
+  for (const status of ["CONNECTED", "connected", "PAIRING", "TIMEOUT"]) {
+    assert.deepEqual(sessionButtons(status), ["disconnect"], status);
+  }
+  assert.deepEqual(sessionButtons("OPENING"), ["connecting"]);
+  // Something unknown is treated as disconnected: the admin can always try again.
+  assert.equal(normalStatus("weird"), "DISCONNECTED");
+});
+
+Deno.test("connections model - last update as dd/MM/yy HH:mm in local time", () => {
+  const local = new Date(2026, 10, 2, 9, 5);
+  assert.equal(formatUpdatedAt(local.toISOString()), "02/11/26 09:05");
+  assert.equal(formatUpdatedAt("not a date"), "");
+});
+
+Deno.test("connections model - the QR dialog closes once connected or when the QR goes away", () => {
+  assert.equal(qrDialogDone({ status: "qrcode", qrcode: "data:x" }, null), false);
+  assert.equal(qrDialogDone({ status: "CONNECTED", qrcode: "" }, null), true);
+  assert.equal(qrDialogDone({ status: "DISCONNECTED", qrcode: "" }, null), true);
+  // A new QR is on its way, or a pairing code replaced the QR: stay open.
+  assert.equal(qrDialogDone({ status: "OPENING", qrcode: "" }, null), false);
+  assert.equal(qrDialogDone({ status: "PAIRING", qrcode: "" }, "ABCD1234"), false);
+  assert.equal(qrDialogDone({ status: "PAIRING", qrcode: "" }, null), true);
+});
+
+Deno.test("connections model - live events update, add and remove rows; the token survives updates", () => {
+  const list = [connection()];
+  const connected = applySession(list, {
+    id: 1,
+    name: "Loja",
+    status: "CONNECTED",
+    qrcode: "",
+    retries: 0,
+    number: "5500000000001",
+    provider: "simulator",
+    isDefault: true,
+    updatedAt: "2026-11-22T12:01:00.000Z",
+  });
+  assert.equal(connected[0].status, "CONNECTED");
+  assert.equal(connected[0].qrcode, "");
+  assert.equal(connected[0].number, "5500000000001");
+  // whatsapp events never carry the token: keep the one the admin read.
+  const renamed = applyUpdate(connected, { ...connected[0], name: "Loja 2", token: undefined });
+  assert.equal(renamed[0].name, "Loja 2");
+  assert.equal(renamed[0].token, "secret");
+  const added = applyUpdate(renamed, connection({ id: 2, name: "Açougue" }));
+  assert.deepEqual(added.map((c) => c.name), ["Açougue", "Loja 2"]);
+  assert.deepEqual(removeConnection(added, 1).map((c) => c.id), [2]);
+});
+
+Deno.test("connections model - name rules and the request body with the seeds' defaults", () => {
+  assert.equal(nameError(""), "Required");
+  assert.equal(nameError("  "), "Required");
+  assert.equal(nameError("A"), "Too Short!");
+  assert.equal(nameError("x".repeat(51)), "Too Long!");
+  assert.equal(nameError("Ok"), null);
+  const form = emptyForm();
+  assert.equal(form.provider, "beta");
+  assert.equal(form.maxUseBotQueues, 3);
+  const body = requestBody({ ...form, name: "  Loja  ", expiresTicket: -5, timeSendQueue: 2.7 }, {
+    withToken: false,
+  });
+  assert.equal(body.name, "Loja");
+  assert.equal(body.expiresTicket, 0);
+  assert.equal(body.timeSendQueue, 2);
+  assert.equal("token" in body, false);
+  assert.deepEqual(formOf(connection({ queueIds: [4, 5] })).queueIds, [4, 5]);
+});
+
+Deno.test("permissions - admins have the named actions of seeds/000 section 6, users none", () => {
+  assert.equal(can({ profile: "admin" }, "connections-page:addConnection"), true);
+  assert.equal(can({ profile: "ADMIN" }, "connections-page:actionButtons"), true);
+  assert.equal(can({ profile: "user" }, "connections-page:editOrDeleteConnection"), false);
+  assert.equal(can(null, "connections-page:addConnection"), false);
+});
