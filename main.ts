@@ -47,6 +47,8 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info("shutting down", { signal });
   stopHeartbeat();
+  // A tick in progress finishes its sends before the database closes.
+  await stopSchedules();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();
