@@ -13,9 +13,10 @@ Deno.test("pairing code - an admin links by phone number: the code is answered a
       body: { name: "Pareamento", provider: "simulator" },
     });
     const { id } = await created.json();
+    const adminA = await TestSocket.connect(s.wsUrl, a.admin.token);
     const userA = await TestSocket.connect(s.wsUrl, a.user.token);
     const adminB = await TestSocket.connect(s.wsUrl, b.admin.token);
-    sockets.push(userA, adminB);
+    sockets.push(adminA, userA, adminB);
 
     // Company B cannot ask for A's code; a user may not at all; the number must be valid.
     const foreign = await t.request("POST", `/api/whatsappsession/${id}/pairing-code`, {
@@ -43,13 +44,22 @@ Deno.test("pairing code - an admin links by phone number: the code is answered a
     assert.equal(res.status, 200);
     const { code } = await res.json();
     assert.match(code, /^[A-Z2-9]{8}$/);
-    const pushed = await userA.next((e) =>
+    const pushed = await adminA.next((e) =>
       e.event === `company-${a.id}-whatsappSession` &&
       (e.data as { session: { status: string } }).session.status === "PAIRING"
     );
     const session = (pushed.data as { session: Record<string, unknown> }).session;
     assert.equal(session.pairingCode, code);
     assert.equal(session.qrcode, "");
+    // A user sees the status (the menu badge) but never the code that would link a phone.
+    const userSeen = await userA.next((e) =>
+      e.event === `company-${a.id}-whatsappSession` &&
+      (e.data as { session: { status: string } }).session.status === "PAIRING"
+    );
+    assert.equal(
+      (userSeen.data as { session: Record<string, unknown> }).session.pairingCode,
+      undefined,
+    );
     const row = await t.deps.db.selectFrom("whatsapps").select(["status", "qrcode"])
       .where("id", "=", id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: "PAIRING", qrcode: "" });
