@@ -8,6 +8,7 @@ import type { Database } from "./client.ts";
 import * as m0001 from "./migrations/0001_create_core.ts";
 import * as m0002 from "./migrations/0002_add_ticket_rating_flag.ts";
 import * as m0010 from "./migrations/0010_create_outbox.ts";
+import * as m0011 from "./migrations/0011_add_ticket_contact_index.ts";
 import * as m0020 from "./migrations/0020_create_baileys_auth.ts";
 import * as m0030 from "./migrations/0030_rebuild_message_search.ts";
 import * as m0031 from "./migrations/0031_add_ticket_list_indexes.ts";
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
   "0002_add_ticket_rating_flag": m0002,
   "0010_create_outbox": m0010,
+  "0011_add_ticket_contact_index": m0011,
   "0020_create_baileys_auth": m0020,
   "0030_rebuild_message_search": m0030,
   "0031_add_ticket_list_indexes": m0031,

@@ -82,7 +82,8 @@ export async function lookupInbound(
         LEFT JOIN users u ON u.id = t.userId
         LEFT JOIN queues q ON q.id = t.queueId
         LEFT JOIN whatsapps w ON w.id = t.whatsappId
-        WHERE t.companyId = ${companyId} AND t.contactId = c.id AND t.whatsappId = ${whatsappId}
+        -- '+': the walk goes through tickets_contact_whatsapp, never an index led by companyId
+        WHERE +t.companyId = ${companyId} AND t.contactId = c.id AND t.whatsappId = ${whatsappId}
         ORDER BY t.status = 'closed', t.id DESC LIMIT 1))
     ) AS packed
     FROM (SELECT 1) AS base
