@@ -20,10 +20,11 @@ async function botSent(
   count: number,
   to = FROM,
 ): Promise<SentItem[]> {
-  const sent = await eventually(async () => {
+  await eventually(async () => {
     const all = (await sentBy(t, token, wid)).filter((s) => s.to === to);
     return all.length >= count ? all : undefined;
   });
+  // Then nothing more is on its way: exactly `count`, never more.
   await t.deps.sessions.outbox.idle();
   const settled = (await sentBy(t, token, wid)).filter((s) => s.to === to);
   assert.equal(settled.length, count, JSON.stringify(settled.map((s) => s.body)));
