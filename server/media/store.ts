@@ -145,3 +145,33 @@ export async function mediaExists(
     return false;
   }
 }
+
+/**
+ * A second key for the bytes of a stored file of this company (a hard link, or a copy where the
+ * file system has no links); undefined when the source is missing or not the company's. Messages
+ * that send an admin's file (a queue's or option's media) own such a key, so replacing or
+ * removing the admin's file later never breaks a message still in the outbox or in the history.
+ */
+export async function linkMedia(
+  config: MediaConfig,
+  companyId: number,
+  path: string,
+): Promise<string | undefined> {
+  const source = fileOf(config, companyId, path);
+  if (!source) return undefined;
+  const extension = path.slice(path.lastIndexOf(".") + 1);
+  const name = `${crypto.randomUUID()}.${extension}`;
+  const target = `${companyDir(config, companyId)}/${name}`;
+  try {
+    await Deno.link(source, target);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    try {
+      await Deno.copyFile(source, target);
+    } catch (copyError) {
+      if (copyError instanceof Deno.errors.NotFound) return undefined;
+      throw copyError;
+    }
+  }
+  return `${companyId}/${name}`;
+}

@@ -15,6 +15,7 @@ import { KeyedQueue } from "./keyed_queue.ts";
 import { WriteBatcher } from "./write_batcher.ts";
 import { enqueueInTransaction, lastMessageOf, type OutboxDeps } from "./outbox.ts";
 import type { DeliveryOutcome, InboundMessage, ProviderEvent } from "./provider.ts";
+import { enqueueReplyMedia, forgetReplyMedia, prepareReplyMedia } from "./reply_media.ts";
 import { loadOptions, route, type RoutingQueue, type RoutingResult } from "./routing.ts";
 import { renderTemplate } from "./template.ts";
 
@@ -243,6 +244,7 @@ export class InboundPipeline {
       m,
       options.routing !== false && !m.fromMe && !group,
     );
+    const replyMedia = await prepareReplyMedia(config, companyId, routing.result.media);
 
     let created = false;
     let stored: Message[];
@@ -257,6 +259,7 @@ export class InboundPipeline {
           let isNew = false;
           let replies = routing.result.replies;
           let changes = routing.result.changes;
+          let media = replyMedia;
           if (!target) {
             // tickets_one_open stops a second pending/open ticket for this contact and connection.
             target = await trx.insertInto("tickets").values({
@@ -285,6 +288,7 @@ export class InboundPipeline {
                 .where("status", "<>", "closed").executeTakeFirstOrThrow();
               replies = [];
               changes = {};
+              media = [];
             }
           }
           const texts = [...replies];
@@ -299,7 +303,7 @@ export class InboundPipeline {
           const unreadIncrement = m.fromMe ? 0 : 1;
           let rows: Message[];
           let unread: number;
-          if (replyBodies.length === 0 && !hasChanges) {
+          if (replyBodies.length === 0 && media.length === 0 && !hasChanges) {
             // The usual message: its insert and the ticket's touch go to the database thread
             // together, one round trip instead of two. A duplicate found by the insert throws,
             // which rolls the touch back with it.
@@ -328,6 +332,16 @@ export class InboundPipeline {
                 }),
               );
             }
+            rows.push(
+              ...await enqueueReplyMedia(trx, {
+                companyId,
+                whatsappId: ref.id,
+                ticketId: target.id,
+                contactId: contact.id,
+                toJid: normalizeJid(m.chatJid),
+                now: stamp,
+              }, media),
+            );
             const last = rows[rows.length - 1];
             const lastMessage = lastMessageOf(last.body, last.mediaName, last.mediaType);
             if (hasChanges) {
@@ -350,6 +364,7 @@ export class InboundPipeline {
         },
       ));
     } catch (error) {
+      await forgetReplyMedia(config, companyId, replyMedia).catch(() => {});
       if (!(error instanceof Duplicate)) {
         await forgetMedia().catch(() => {});
         throw error;
@@ -359,6 +374,8 @@ export class InboundPipeline {
         .where("whatsappId", "=", ref.id).where("wid", "=", m.id).executeTakeFirst();
       return { duplicate: true, messageId: existing?.id, ticketId: existing?.ticketId };
     }
+
+    await forgetReplyMedia(config, companyId, replyMedia, stored);
 
     // An ordinary message changes nothing of the ticket but its last message, time and unread
     // count: its view is built from what was read and written instead of being read again.
@@ -414,8 +431,17 @@ export class InboundPipeline {
     if (!whatsapp) return none;
     const queues: RoutingQueue[] = await db.selectFrom("whatsapp_queues as wq")
       .innerJoin("queues as q", "q.id", "wq.queueId")
-      .select(["q.id", "q.name", "q.greetingMessage", "q.outOfHoursMessage", "q.schedules"])
+      .select([
+        "q.id",
+        "q.name",
+        "q.greetingMessage",
+        "q.outOfHoursMessage",
+        "q.schedules",
+        "q.mediaPath",
+        "q.mediaName",
+      ])
       .where("wq.companyId", "=", companyId).where("wq.whatsappId", "=", ref.id)
+      .where("q.companyId", "=", companyId)
       .orderBy((eb) => eb.fn.coalesce("q.orderQueue", eb.lit(2147483647))).orderBy("q.name")
       .execute();
     // seeds: the connection's only queue takes a new ticket straight away.

@@ -14,6 +14,8 @@ export type RoutingQueue = {
   greetingMessage: string;
   outOfHoursMessage: string;
   schedules: string;
+  mediaPath: string | null;
+  mediaName: string | null;
 };
 
 export type RoutingTicket = {
@@ -30,7 +32,15 @@ export type RoutingChanges = Partial<
   Pick<RoutingTicket, "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues">
 >;
 
-export type RoutingResult = { changes: RoutingChanges; replies: string[] };
+/** A stored file (media store key) of a queue or option that goes out after the replies. */
+export type RoutingMedia = { path: string; name: string };
+
+export type RoutingResult = {
+  changes: RoutingChanges;
+  replies: string[];
+  /** Sent after the text replies, in order (reply_media.ts gives each send its own file). */
+  media?: RoutingMedia[];
+};
 
 export type RoutingInput = {
   ticket: RoutingTicket;
@@ -97,6 +107,14 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
   // Replies are templates: the caller renders {{name}}, {{protocol}} ... once the ticket exists.
   const text = (t: string) => t;
   const answer = input.body.trim();
+  // A queue's or option's file goes with its greeting/message whenever the contact enters that
+  // node (queue chosen or routed to, option picked, back to it), not with a menu repeated after
+  // an answer that matched nothing.
+  const attach = (node: { mediaPath: string | null; mediaName: string | null }) => {
+    if (node.mediaPath) {
+      (result.media ??= []).push({ path: node.mediaPath, name: node.mediaName ?? "file" });
+    }
+  };
 
   // Company hours: outside them nobody routes; the contact hears the out-of-hours message.
   if (input.scheduleType === "company" && !isWithinHours(hoursOf(input.companySchedules), now)) {
@@ -113,6 +131,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
       result.changes.chatbot = 0;
       return;
     }
+    attach(queue);
     const roots = await input.options(queue.id, null);
     if (roots.length > 0) {
       result.replies.push(
@@ -180,6 +199,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
   if (answer === BACK && node) {
     const parent = node.parentId === null ? undefined : await input.option(node.parentId);
     result.replies.push(await menuOf(parent));
+    attach(parent ?? current);
     result.changes.queueOptionId = parent?.id ?? null;
     result.changes.amountUsedBotQueues = 0;
     return result;
@@ -189,6 +209,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     result.changes.queueOptionId = picked.id;
     result.changes.amountUsedBotQueues = 0;
     const children = await input.options(current.id, picked.id);
+    attach(picked);
     if (children.length > 0) {
       result.replies.push(join(text(picked.message), optionsMenu(children, true)));
     } else {
