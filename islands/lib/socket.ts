@@ -160,17 +160,12 @@ export class RealtimeClient {
   }
 
   #onMessage(raw: string) {
-    let parsed: SocketMessage | SocketMessage[];
+    let message: SocketMessage;
     try {
-      parsed = JSON.parse(raw);
+      message = JSON.parse(raw);
     } catch {
       return;
     }
-    // The server sends the events of one turn together as an array (server/realtime/frames.ts).
-    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.#onEvent(message);
-  }
-
-  #onEvent(message: SocketMessage) {
     if (message.event === "ping") {
       this.send("pong");
       return;
