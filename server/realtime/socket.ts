@@ -36,6 +36,14 @@ export async function canViewTicket(
 
 type Incoming = { event?: unknown; data?: unknown };
 
+/**
+ * Confirms a join. Events published before it were not sent to this socket, events after it
+ * are: a client that read a list before this answer reads it again, and misses nothing.
+ */
+function joined(hub: Hub, member: Member, event: string, data: unknown) {
+  hub.sendTo(member, "joined", { event, data });
+}
+
 async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, message: Incoming) {
   const hub = deps.hub;
   switch (message.event) {
@@ -45,8 +53,11 @@ async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, 
       if (!TICKET_STATUSES.has(status)) {
         return hub.sendTo(member, "error", { error: "ERR_VALIDATION" });
       }
-      if (message.event === "joinTickets") hub.join(member, { kind: "status", status });
-      else hub.leave(member, { kind: "status", status });
+      if (message.event === "joinTickets") {
+        hub.join(member, { kind: "status", status });
+        return joined(hub, member, message.event, status);
+      }
+      hub.leave(member, { kind: "status", status });
       return;
     }
     case "joinChatBox":
@@ -56,12 +67,16 @@ async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, 
         return hub.sendTo(member, "error", { error: "ERR_VALIDATION" });
       }
       if (message.event === "leaveChatBox") return hub.leave(member, { kind: "ticket", ticketId });
-      if (await canViewTicket(deps, auth, ticketId)) hub.join(member, { kind: "ticket", ticketId });
-      else hub.sendTo(member, "error", { error: "ERR_NO_TICKET_FOUND" });
+      if (await canViewTicket(deps, auth, ticketId)) {
+        hub.join(member, { kind: "ticket", ticketId });
+        return joined(hub, member, message.event, ticketId);
+      }
+      hub.sendTo(member, "error", { error: "ERR_NO_TICKET_FOUND" });
       return;
     }
     case "joinNotification":
-      return hub.join(member, { kind: "notification" });
+      hub.join(member, { kind: "notification" });
+      return joined(hub, member, message.event, null);
     case "userStatus":
       await setUserOnline(
         deps.db,
@@ -78,20 +93,52 @@ async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, 
   }
 }
 
+/** Close code for a socket whose token was refused (4000-4999: the application's own). */
+export const SOCKET_AUTH_FAILED = 4001;
+
 /**
  * GET /socket?token=<access token>: a WebSocket bound to the token's company and user.
  * Browsers cannot set headers on a WebSocket, hence the query parameter.
+ *
+ * The upgrade is answered at once and the token checked once the socket is open: a refused token
+ * gets an `error` event with its code and a close with SOCKET_AUTH_FAILED. Not checked before the
+ * upgrade because an upgrade answered after an await, to a client that has gone meanwhile (a tab
+ * closed mid-handshake), is never completed by Deno.serve and keeps `server.shutdown()` waiting
+ * forever (Deno 2.9; tests/realtime/hub_test.ts reproduces it).
  */
 export function socketHandler(deps: AppDeps) {
-  return async (c: Context<AppEnv>) => {
+  return (c: Context<AppEnv>) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
       throw new AppError(400, "ERR_VALIDATION", "Expected a WebSocket upgrade");
     }
-    const auth = await authenticate(deps, c.req.query("token"));
-    const queueIds = await userQueueIds(deps.db, auth.companyId, auth.userId);
-    const { socket, response } = Deno.upgradeWebSocket(c.req.raw);
+    let upgraded: ReturnType<typeof Deno.upgradeWebSocket>;
+    try {
+      upgraded = Deno.upgradeWebSocket(c.req.raw);
+    } catch {
+      throw new AppError(400, "ERR_VALIDATION", "Expected a WebSocket upgrade");
+    }
+    const { socket, response } = upgraded;
+    const token = c.req.query("token");
+    let auth: AuthInfo | undefined;
     let member: Member | undefined;
-    socket.onopen = () => {
+    socket.onopen = async () => {
+      let queueIds: number[];
+      try {
+        auth = await authenticate(deps, token);
+        queueIds = await userQueueIds(deps.db, auth.companyId, auth.userId);
+      } catch (error) {
+        const code = error instanceof AppError ? error.code : "ERR_UNAUTHORIZED";
+        if (!(error instanceof AppError)) log.error("socket authentication failed", { error });
+        try {
+          socket.send(JSON.stringify({ event: "error", data: { error: code } }));
+          socket.close(SOCKET_AUTH_FAILED, code);
+        } catch {
+          // The client is already gone.
+        }
+        return;
+      }
+      // The client may have left while its token was being checked.
+      if (socket.readyState !== WebSocket.OPEN) return;
       member = deps.hub.add({
         companyId: auth.companyId,
         userId: auth.userId,
@@ -102,7 +149,7 @@ export function socketHandler(deps: AppDeps) {
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };
     socket.onmessage = (event) => {
-      if (!member) return;
+      if (!member || !auth) return;
       member.lastSeen = Date.now();
       let parsed: Incoming;
       try {
@@ -113,8 +160,7 @@ export function socketHandler(deps: AppDeps) {
           message: "invalid JSON",
         });
       }
-      const current = member;
-      handleClientEvent(deps, auth, current, parsed).catch((error) =>
+      handleClientEvent(deps, auth, member, parsed).catch((error) =>
         log.error("socket event failed", { event: parsed.event, error })
       );
     };

@@ -2,15 +2,40 @@ import type { TestApp } from "./app.ts";
 
 /** The test app on a real port (for real WebSockets and the browser). */
 export function serve(t: TestApp): { url: string; wsUrl: string; close: () => Promise<void> } {
+  // Requests still being answered, so that a shutdown that cannot finish can name them.
+  const inFlight = new Map<number, string>();
+  let nextId = 0;
   const server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (request, info) => t.app.fetch(request, { remoteAddr: info.remoteAddr.hostname }),
+    async (request, info) => {
+      const id = nextId++;
+      const url = new URL(request.url);
+      inFlight.set(id, `${new Date().toISOString()} ${request.method} ${url.pathname}`);
+      try {
+        return await t.app.fetch(request, { remoteAddr: info.remoteAddr.hostname });
+      } finally {
+        inFlight.delete(id);
+      }
+    },
   );
   const { port } = server.addr as Deno.NetAddr;
   return {
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
-    close: () => server.shutdown(),
+    close: async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const slow = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const pending = [...inFlight.values()].join("\n  ") || "(none)";
+          reject(new Error(`the test server did not shut down in 20 s; in flight:\n  ${pending}`));
+        }, 20_000);
+      });
+      try {
+        await Promise.race([server.shutdown(), slow]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
   };
 }
 

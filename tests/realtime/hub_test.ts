@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestApp, login, type TestApp, twoCompanies } from "../helpers/app.ts";
 import { serve, TestSocket } from "../helpers/server.ts";
+import { SOCKET_AUTH_FAILED } from "../../server/realtime/socket.ts";
 
 async function withServer(fn: (t: TestApp, wsUrl: string, url: string) => Promise<void>) {
   const t = await createTestApp();
@@ -43,18 +44,47 @@ async function insertTicket(t: TestApp, companyId: number) {
   }).returning("id").executeTakeFirstOrThrow();
 }
 
-Deno.test("socket - refuses a connection without a valid token", () =>
-  withServer(async (_t, wsUrl, url) => {
-    const res = await fetch(`${url}/socket?token=bad`, { headers: { upgrade: "websocket" } });
-    assert.equal(res.status, 401);
-    assert.equal((await res.json()).error, "ERR_UNAUTHORIZED");
-    const ws = new WebSocket(`${wsUrl}/socket`);
-    const closed = await new Promise<boolean>((resolve) => {
-      ws.onerror = () => resolve(true);
-      ws.onopen = () => resolve(false);
-    });
-    assert.equal(closed, true);
+Deno.test("socket - a bad or missing token gets an error event and a close; not a WebSocket is a 400", () =>
+  withServer(async (t, wsUrl, url) => {
+    const res = await fetch(`${url}/socket?token=bad`);
+    assert.equal(res.status, 400);
+    assert.equal((await res.json()).error, "ERR_VALIDATION");
+    for (const query of ["?token=bad", ""]) {
+      const ws = new WebSocket(`${wsUrl}/socket${query}`);
+      const events: unknown[] = [];
+      ws.onmessage = (m) => events.push(JSON.parse(String(m.data)));
+      const closed = await new Promise<CloseEvent>((resolve) => ws.onclose = resolve);
+      assert.equal(closed.code, SOCKET_AUTH_FAILED);
+      const code = query ? "ERR_UNAUTHORIZED" : "ERR_SESSION_EXPIRED";
+      assert.equal(closed.reason, code);
+      assert.deepEqual(events, [{ event: "error", data: { error: code } }]);
+    }
+    assert.equal([...t.deps.hub.members()].length, 0);
   }));
+
+Deno.test("socket - a client gone in the middle of the handshake does not hold up shutdown", async () => {
+  const t = await createTestApp();
+  const s = serve(t);
+  try {
+    const { a } = await twoCompanies(t);
+    const { port } = new URL(s.url);
+    for (let i = 0; i < 5; i++) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(port) });
+      await conn.write(new TextEncoder().encode(
+        `GET /socket?token=${a.admin.token} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n` +
+          "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" +
+          "Sec-WebSocket-Version: 13\r\n\r\n",
+      ));
+      conn.close();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  } finally {
+    t.deps.hub.closeAll();
+    // Rejects (naming what is in flight) if the server cannot shut down: the old handshake hung.
+    await s.close();
+    await t.close();
+  }
+});
 
 Deno.test("socket - a company's events never reach another company's sockets", () =>
   withServer(async (t, wsUrl) => {
@@ -95,14 +125,42 @@ Deno.test("socket - joinChatBox for another company's ticket is refused and rece
     await sa.settle();
     assert.equal(sa.events.filter((e) => e.event.includes("appMessage")).length, 0);
 
+    assert.equal(sa.named("joined").length, 0, "a refused join is not confirmed");
+
+    // An allowed join is confirmed: events published after the confirmation reach the socket.
     const ticketA = await insertTicket(t, a.id);
     sa.send("joinChatBox", ticketA.id);
-    await sa.settle();
+    const joined = await sa.next((e) => e.event === "joined");
+    assert.deepEqual(joined.data, { event: "joinChatBox", data: ticketA.id });
     t.deps.hub.publish(a.id, "appMessage", { action: "create", ticketId: ticketA.id }, [
       { kind: "ticket", ticketId: ticketA.id },
     ]);
     const got = await sa.next((e) => e.event === `company-${a.id}-appMessage`);
     assert.deepEqual(got.data, { action: "create", ticketId: ticketA.id });
+    await sa.close();
+  }));
+
+Deno.test("socket - joinTickets and joinNotification are confirmed once joined; a bad status is refused", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const sa = await TestSocket.connect(wsUrl, a.admin.token);
+    sa.send("joinTickets", "pending");
+    const joined = await sa.next((e) => e.event === "joined");
+    assert.deepEqual(joined.data, { event: "joinTickets", data: "pending" });
+    t.deps.hub.publish(a.id, "ticket", { action: "update" }, [{
+      kind: "status",
+      status: "pending",
+    }]);
+    await sa.next((e) => e.event === `company-${a.id}-ticket`);
+
+    sa.send("joinNotification");
+    await sa.next((e) =>
+      e.event === "joined" && (e.data as { event: string }).event === "joinNotification"
+    );
+    sa.send("joinTickets", "archived");
+    const err = await sa.next((e) => e.event === "error");
+    assert.deepEqual(err.data, { error: "ERR_VALIDATION" });
+    assert.equal(sa.named("joined").length, 2);
     await sa.close();
   }));
 
