@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { api, refreshAccessToken } from "./api.ts";
 import { storedToken } from "./storage.ts";
 import type { SocketMessage } from "./types.ts";
@@ -11,6 +11,7 @@ import type { SocketMessage } from "./types.ts";
  * - answers the server's `ping` with `pong` (seeds/000 section 9: 18 s);
  * - reconnects with a growing delay (1 s doubling to 30 s, with jitter), refreshing an expired
  *   token first, and sends again the rooms joined with `join(...)`;
+ * - remembers which joins the server confirmed (`joined`): see useRoomSync;
  * - sends `userStatus` every 300000 ms while connected (seeds/000 section 9).
  */
 export const USER_STATUS_INTERVAL_MS = 300_000;
@@ -32,6 +33,8 @@ export class RealtimeClient {
   #ws: WebSocket | null = null;
   #handlers = new Map<string, Set<Handler>>();
   #joins = new Map<string, { event: string; data: unknown }>();
+  /** Joins the server confirmed on this connection (see useRoomSync). */
+  #confirmed = new Set<string>();
   #companyId: number | null = null;
   #attempt = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -80,12 +83,13 @@ export class RealtimeClient {
    * Joins a room (joinTickets with a status, joinChatBox with a ticket id, joinNotification),
    * now and after every reconnect. Returns a function that leaves it (leaveTickets/leaveChatBox).
    */
-  join(event: "joinTickets" | "joinChatBox" | "joinNotification", data?: unknown): () => void {
-    const key = `${event}:${JSON.stringify(data ?? null)}`;
+  join(event: JoinEvent, data?: unknown): () => void {
+    const key = joinKey(event, data);
     this.#joins.set(key, { event, data });
     if (this.#ready) this.send(event, data);
     return () => {
       this.#joins.delete(key);
+      this.#confirmed.delete(key);
       const leave = event === "joinTickets"
         ? "leaveTickets"
         : event === "joinChatBox"
@@ -93,6 +97,11 @@ export class RealtimeClient {
         : null;
       if (leave && this.#ready) this.send(leave, data);
     };
+  }
+
+  /** Did the server confirm this join on the current connection? */
+  isJoined(event: JoinEvent, data?: unknown): boolean {
+    return this.#confirmed.has(joinKey(event, data));
   }
 
   /** `<html data-socket="connecting|ready|closed">`: styles (offline hint) and tests can see it. */
@@ -139,6 +148,7 @@ export class RealtimeClient {
       if (this.#ws !== ws) return;
       const wasReady = this.#ready;
       this.#ready = false;
+      this.#confirmed.clear();
       this.#ws = null;
       if (this.#statusTimer) clearInterval(this.#statusTimer);
       this.#mark("closed");
@@ -183,6 +193,12 @@ export class RealtimeClient {
       this.#emit("ready", message.data);
       return;
     }
+    if (message.event === "joined") {
+      const data = message.data as { event?: JoinEvent; data?: unknown } | undefined;
+      if (data?.event) this.#confirmed.add(joinKey(data.event, data.data));
+      this.#emit("joined", message.data);
+      return;
+    }
     const prefix = `company-${this.#companyId}-`;
     if (this.#companyId !== null && message.event.startsWith(prefix)) {
       this.#emit(message.event.slice(prefix.length), message.data);
@@ -190,6 +206,12 @@ export class RealtimeClient {
       this.#emit(message.event, message.data);
     }
   }
+}
+
+type JoinEvent = "joinTickets" | "joinChatBox" | "joinNotification";
+
+function joinKey(event: string, data: unknown): string {
+  return `${event}:${JSON.stringify(data ?? null)}`;
 }
 
 /** The page's connection; the shell starts it once the session is known. */
@@ -203,4 +225,40 @@ export function useRealtime(channel: string, handler: (data: unknown) => void) {
   const ref = useRef(handler);
   ref.current = handler;
   useEffect(() => realtime.on(channel, (data) => ref.current(data)), [channel]);
+}
+
+/** A room a view follows: the join event and its data (e.g. ["joinTickets", "pending"]). */
+export type Room = readonly [JoinEvent, unknown];
+
+/**
+ * Keeps something read over HTTP and then followed over the socket complete. Events published
+ * before the server confirmed the view's rooms (the page just opened, or the connection came
+ * back) never reached this socket; a read made then may miss them. So a read marks itself stale
+ * unless every room is confirmed, and once the last of them is confirmed `reread` runs.
+ * Without rooms, a reconnect triggers `reread`. Returns `markRead`: call it as each read starts.
+ */
+export function useRoomSync(rooms: readonly Room[], reread: () => void): () => void {
+  const stale = useRef(false);
+  const roomsRef = useRef(rooms);
+  roomsRef.current = rooms;
+  const rereadRef = useRef(reread);
+  rereadRef.current = reread;
+  const allJoined = () => roomsRef.current.every(([e, d]) => realtime.isJoined(e, d));
+  const catchUp = () => {
+    if (!stale.current) return;
+    stale.current = false;
+    rereadRef.current();
+  };
+  useRealtime("disconnect", () => {
+    stale.current = true;
+  });
+  useRealtime("ready", () => {
+    if (roomsRef.current.length === 0) catchUp();
+  });
+  useRealtime("joined", () => {
+    if (roomsRef.current.length > 0 && allJoined()) catchUp();
+  });
+  return useCallback(() => {
+    stale.current = !allJoined() || !realtime.connected;
+  }, []);
 }

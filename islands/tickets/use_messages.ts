@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import { api } from "../lib/api.ts";
-import { useRealtime } from "../lib/socket.ts";
+import { type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import { FETCH_DEBOUNCE_MS } from "./format.ts";
 import { EMPTY_MESSAGES, messagesReducer, type MessagesState } from "./messages_state.ts";
 import type { Message, MessageEvent, MessagePage } from "./types.ts";
@@ -25,12 +25,22 @@ export function useMessages(ticketId: number | null, peek = false): Conversation
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const readTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
+  // TicketView joins the ticket's chat room (a peek joins none: it only re-reads after a
+  // reconnect); a read before the join is confirmed is read again once it is.
+  const rooms = useMemo<Room[]>(
+    () => ticketId === null || peek ? [] : [["joinChatBox", ticketId]],
+    [ticketId, peek],
+  );
+  const rereadRef = useRef(() => {});
+  const markRead = useRoomSync(rooms, () => rereadRef.current());
+
   const fetchPage = useCallback((pageNumber: number, delay = FETCH_DEBOUNCE_MS) => {
     if (ticketId === null) return;
     if (timer.current) clearTimeout(timer.current);
     const mine = ++seq.current;
     dispatch({ type: "loading" });
     timer.current = setTimeout(() => {
+      markRead();
       api.get<MessagePage>(`/messages/${ticketId}`, {
         query: { pageNumber, peek: peek ? "true" : undefined },
       })
@@ -67,15 +77,9 @@ export function useMessages(ticketId: number | null, peek = false): Conversation
     if (pageRef.current > 0) fetchPage(pageRef.current + 1);
   }, [fetchPage]);
 
-  const offline = useRef(false);
-  useRealtime("disconnect", () => {
-    offline.current = true;
-  });
-  useRealtime("ready", () => {
-    // Events sent while offline are lost: read the newest page again.
-    if (offline.current && ticketId !== null) fetchPage(1, 0);
-    offline.current = false;
-  });
+  rereadRef.current = () => {
+    if (ticketId !== null) fetchPage(1, 0);
+  };
 
   useRealtime("appMessage", (data) => {
     const event = data as MessageEvent | null;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from "react";
 import { api, type Query } from "../lib/api.ts";
-import { useRealtime } from "../lib/socket.ts";
+import { type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import { FETCH_DEBOUNCE_MS } from "./format.ts";
 import { EMPTY_LIST, listReducer, type ListScope, type ListState } from "./list_state.ts";
 import type { ContactEvent, MessageEvent, TicketEvent, TicketPage, TicketStatus } from "./types.ts";
@@ -22,8 +22,8 @@ export type TicketList = ListState & { loadMore: () => void };
 /**
  * One ticket list: GET /api/tickets pages (debounced 500 ms, seeds/000 section 9), the next page
  * on demand (`loadMore`, the list calls it within 100 px of the bottom), kept live by the
- * ticket, appMessage and contact channels under list_state.ts's rules. After a reconnect the
- * first page is read again: events sent while offline are lost.
+ * ticket, appMessage and contact channels under list_state.ts's rules. A first page read before
+ * the socket's rooms were confirmed (page load, reconnect) is read again: see useRoomSync.
  */
 export function useTicketList(params: TicketListParams): TicketList {
   const scope: ListScope = { ...params.scope, status: params.status };
@@ -51,11 +51,24 @@ export function useTicketList(params: TicketListParams): TicketList {
   const seq = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
+  // The list follows the status rooms TicketsWorkspace joins; a read before they are confirmed
+  // is read again once they are.
+  const rooms = useMemo<Room[]>(
+    () =>
+      (params.status ? [params.status] : ["open", "pending", "closed"]).map((
+        s,
+      ) => ["joinTickets", s]),
+    [params.status],
+  );
+  const rereadRef = useRef(() => {});
+  const markRead = useRoomSync(rooms, () => rereadRef.current());
+
   const fetchPage = useCallback((pageNumber: number, delay = FETCH_DEBOUNCE_MS) => {
     if (timer.current) clearTimeout(timer.current);
     const mine = ++seq.current;
     dispatch({ type: "loading" });
     timer.current = setTimeout(() => {
+      markRead();
       api.get<TicketPage>("/tickets", { query: { ...JSON.parse(key)[0], pageNumber } })
         .then((answer) => {
           if (mine !== seq.current) return;
@@ -86,19 +99,14 @@ export function useTicketList(params: TicketListParams): TicketList {
     };
   }, [fetchPage, params.enabled]);
 
+  rereadRef.current = () => {
+    if (params.enabled) fetchPage(1, 0);
+  };
+
   const loadMore = useCallback(() => {
     if (!params.enabled) return;
     fetchPage(pageRef.current + 1);
   }, [fetchPage, params.enabled]);
-
-  const offline = useRef(false);
-  useRealtime("disconnect", () => {
-    offline.current = true;
-  });
-  useRealtime("ready", () => {
-    if (offline.current && params.enabled) fetchPage(1, 0);
-    offline.current = false;
-  });
 
   useRealtime("ticket", (data) => {
     const event = data as TicketEvent | null;
