@@ -41,20 +41,114 @@ export async function chromiumPath(): Promise<string> {
   }
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return await chromium.launch({
-    executablePath: await chromiumPath(),
+/** Flags on top of @sparticuz/chromium's own: nothing reaches out to the (closed) network. */
+const EXTRA_ARGS = [
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** How long Chromium may take to start and print its DevTools address. */
+const LAUNCH_TIMEOUT_MS = 60_000;
+
+/** A Chromium this process started, driven over CDP, and the means to end it for sure. */
+export type LaunchedBrowser = {
+  browser: Browser;
+  /** The last lines Chromium wrote to stderr (for a failure's message). */
+  log(): string;
+  /** Disconnects (bounded) and SIGKILLs the process; never hangs. */
+  kill(): Promise<void>;
+};
+
+/**
+ * Starts Chromium with Deno's own process API and connects over CDP on a loopback port.
+ *
+ * Not `chromium.launch()`: that talks to the browser over extra stdio pipes of node's
+ * child_process, and its `close()` waits for the process's pipes to close. Under `deno test
+ * --parallel` (test files as threads of one process) that wait never ended in some CI runs, and
+ * the suite hung for an hour. Here the process is ours: `kill()` ends it and waits only for its
+ * exit status.
+ */
+export async function launchBrowser(): Promise<LaunchedBrowser> {
+  const profile = await Deno.makeTempDir({ prefix: "balcao-chromium-" });
+  const child = new Deno.Command(await chromiumPath(), {
     args: [
       ...sparticuz.args,
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
+      ...EXTRA_ARGS,
+      `--user-data-dir=${profile}`,
+      "--remote-debugging-address=127.0.0.1",
+      "--remote-debugging-port=0",
+      "--no-startup-window",
     ],
-    headless: true,
-    timeout: 60_000,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const tail: string[] = [];
+  let announce: (url: string) => void = () => {};
+  const endpoint = new Promise<string>((resolve) => announce = resolve);
+  // stderr is read to its end: a full pipe would block Chromium's logging thread.
+  const drained = (async () => {
+    let pending = "";
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      pending += chunk;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const found = line.match(/DevTools listening on (ws:\/\/\S+)/);
+        if (found) announce(found[1]);
+        tail.push(line);
+        if (tail.length > 40) tail.shift();
+      }
+    }
+  })().catch(() => {});
+  const log = () => tail.join("\n");
+  let killed: Promise<void> | undefined;
+  const killProcess = () =>
+    killed ??= (async () => {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      await child.status;
+      await drained;
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    })();
+  try {
+    const exited = child.status.then((s) => {
+      throw new Error(`Chromium exited before it was ready (code ${s.code}):\n${log()}`);
+    });
+    const url = await deadline(
+      Promise.race([endpoint, exited]),
+      LAUNCH_TIMEOUT_MS,
+      () => `Chromium did not start in ${LAUNCH_TIMEOUT_MS} ms:\n${log()}`,
+    );
+    exited.catch(() => {});
+    const browser = await chromium.connectOverCDP(url, { timeout: LAUNCH_TIMEOUT_MS });
+    return {
+      browser,
+      log,
+      kill: async () => {
+        await deadline(browser.close(), 5_000, () => "").catch(() => {});
+        await killProcess();
+      },
+    };
+  } catch (e) {
+    await killProcess();
+    throw e;
+  }
+}
+
+/** `promise`, or a rejection with `message()` after `ms`. */
+export function deadline<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message())), ms);
   });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export type BrowserOptions = {
@@ -93,8 +187,15 @@ export type BrowserTest = {
 };
 
 /**
+ * The longest a browser test may run. A test that is still going then has its browsers killed
+ * (every pending Playwright call rejects) and fails with Chromium's last words, instead of
+ * holding the whole suite until CI gives up.
+ */
+export const BROWSER_TEST_DEADLINE_MS = 240_000;
+
+/**
  * Runs `fn` with a fresh app (temp database) served on port 0 and a fresh browser; closes
- * everything afterwards, whatever happens.
+ * everything afterwards, whatever happens, each step within a bound.
  */
 export async function withBrowser(
   fn: (b: BrowserTest) => Promise<void>,
@@ -102,11 +203,17 @@ export async function withBrowser(
 ): Promise<void> {
   const t = await createTestApp(options.env);
   const server = serve(t);
-  let browser: Browser | undefined;
-  const browsers: Browser[] = [];
+  const launched: LaunchedBrowser[] = [];
+  const launch = async () => {
+    const one = await launchBrowser();
+    launched.push(one);
+    return one.browser;
+  };
+  const chromiumLogs = () =>
+    launched.map((l, i) => `--- chromium ${i + 1} stderr ---\n${l.log()}`).join("\n");
+  let failure: unknown;
   try {
-    browser = await launchBrowser();
-    browsers.push(browser);
+    const browser = await launch();
     const pageErrors: string[] = [];
     const newContext = async (owner: Browser) => {
       const context = await owner.newContext({
@@ -144,26 +251,48 @@ export async function withBrowser(
       // The shell knows the user: the greeting names them (visible at every width).
       await p.getByTestId("greeting").locator("strong").first().waitFor();
     };
-    await fn({
+    const body = fn({
       t,
       url: server.url,
       browser,
       context,
       page,
       pageErrors,
-      secondBrowser: async () => {
-        const other = await launchBrowser();
-        browsers.push(other);
-        return await (await newContext(other)).newPage();
-      },
+      secondBrowser: async () => await (await newContext(await launch())).newPage(),
       loginAs,
     });
-  } finally {
-    for (const b of browsers) await b.close().catch(() => {});
-    t.deps.hub.closeAll();
-    await server.close();
-    await t.close();
+    try {
+      await deadline(body, BROWSER_TEST_DEADLINE_MS, () => "deadline");
+    } catch (e) {
+      if (!(e instanceof Error && e.message === "deadline")) throw e;
+      const logs = chromiumLogs();
+      await Promise.all(launched.map((l) => l.kill()));
+      // With its browsers gone the body's Playwright calls reject; give it a moment to unwind.
+      await deadline(body, 10_000, () => "").catch(() => {});
+      throw new Error(
+        `browser test still running after ${BROWSER_TEST_DEADLINE_MS} ms; browsers killed\n${logs}`,
+      );
+    }
+  } catch (e) {
+    failure = e;
   }
+  // Every step is bounded: a cleanup that cannot finish fails the test with its name.
+  const steps: [string, () => Promise<unknown>][] = [
+    ["killing the browsers", () => Promise.all(launched.map((l) => l.kill()))],
+    ["closing the sockets and the HTTP server", () => {
+      t.deps.hub.closeAll();
+      return server.close();
+    }],
+    ["closing the app", () => t.close()],
+  ];
+  for (const [step, run] of steps) {
+    try {
+      await deadline(run(), 30_000, () => `test cleanup: ${step} took over 30 s`);
+    } catch (e) {
+      failure ??= e;
+    }
+  }
+  if (failure !== undefined) throw failure;
 }
 
 /**
