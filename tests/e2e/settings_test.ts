@@ -10,11 +10,22 @@ async function setting(t: TestApp, companyId: number, key: string) {
   return row?.value;
 }
 
-/** Picks a value in one of the Options tab's selects and waits for the saved toast. */
-async function choose(page: Page, label: string, option: string) {
+/**
+ * Picks a value in one of the Options tab's selects; waits for the saved toast and for the
+ * database to hold `stored` (the previous choice's toast may still be on screen, so the toast
+ * alone does not prove this save finished).
+ */
+async function choose(
+  t: TestApp,
+  page: Page,
+  companyId: number,
+  [label, option]: [string, string],
+  [key, stored]: [string, string],
+) {
   await page.getByLabel(label, { exact: true }).click();
   await page.getByRole("option", { name: option, exact: true }).click();
   await toastWith(page, "Operação atualizada com sucesso.").last().waitFor();
+  await eventually(async () => (await setting(t, companyId, key)) === stored);
 }
 
 Deno.test("settings page - options save on change; company hours mode reveals Horarios, whose hours persist", () =>
@@ -30,18 +41,21 @@ Deno.test("settings page - options save on change; company hours mode reveals Ho
     assert.deepEqual(await page.getByRole("tab").allInnerTexts(), ["Opções"]);
 
     // Each select saves at once.
-    await choose(page, "Avaliações", "Habilitadas");
-    assert.equal(await setting(t, c.id, "userRating"), "enabled");
-    await choose(page, "Ignorar Mensagens de Grupos", "Desabilitado");
-    assert.equal(await setting(t, c.id, "CheckMsgIsGroup"), "disabled");
+    await choose(t, page, c.id, ["Avaliações", "Habilitadas"], ["userRating", "enabled"]);
+    await choose(t, page, c.id, ["Ignorar Mensagens de Grupos", "Desabilitado"], [
+      "CheckMsgIsGroup",
+      "disabled",
+    ]);
 
     // Integration fields save as they are typed.
     await page.getByLabel("IP do IXC").fill("10.0.0.7");
     await eventually(async () => (await setting(t, c.id, "ipixc")) === "10.0.0.7");
 
     // Working hours per company: the Horarios tab appears at once.
-    await choose(page, "Gerenciamento de Expediente", "Empresa");
-    assert.equal(await setting(t, c.id, "scheduleType"), "company");
+    await choose(t, page, c.id, ["Gerenciamento de Expediente", "Empresa"], [
+      "scheduleType",
+      "company",
+    ]);
     await horarios.click();
     const editor = page.getByTestId("hours-editor");
     assert.equal(await editor.getByTestId("hours-monday-start").inputValue(), "08:00");
