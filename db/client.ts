@@ -1,6 +1,5 @@
-import { createClient } from "@libsql/client";
-import { Kysely } from "kysely";
-import { LibsqlMutexDialect } from "./dialect.ts";
+import { Kysely, sql } from "kysely";
+import { DatabaseThread, LibsqlThreadDialect } from "./dialect.ts";
 import type { DB } from "./schema.ts";
 
 export type Database = Kysely<DB>;
@@ -16,13 +15,16 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
     if (dir && path !== ":memory:") await Deno.mkdir(dir, { recursive: true });
   }
-  // One connection: the dialect serialises access (see dialect.ts), so more would only idle.
-  const client = createClient({ url, authToken, concurrency: 1, intMode: "number" });
-  if (url.startsWith("file:")) {
-    await client.execute("PRAGMA journal_mode = WAL");
-    await client.execute("PRAGMA synchronous = NORMAL");
-    await client.execute("PRAGMA busy_timeout = 5000");
-  }
-  await client.execute("PRAGMA foreign_keys = ON");
-  return new Kysely<DB>({ dialect: new LibsqlMutexDialect(client) });
+  // SQLite runs on the database thread (db/worker.ts): a writer connection and, for a file, a
+  // reader; the thread schedules them (see dialect.ts).
+  const pragmas = url.startsWith("file:")
+    ? ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000"]
+    : [];
+  pragmas.push("PRAGMA foreign_keys = ON");
+  const thread = await DatabaseThread.open(url, authToken, pragmas);
+  const db = new Kysely<DB>({ dialect: new LibsqlThreadDialect(thread) });
+  // Kysely's destroy() only reaches the driver (and ends the thread) once a query has gone
+  // through it: a database opened and closed unused would leave its thread running.
+  await sql`SELECT 1`.execute(db);
+  return db;
 }

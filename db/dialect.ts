@@ -1,4 +1,3 @@
-import type { Client, InArgs, Transaction } from "@libsql/client";
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -10,23 +9,24 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import type { DbError, DbReply, DbRequest } from "./worker_protocol.ts";
 
 /**
- * A Kysely dialect over one @libsql/client connection, guarded by an async mutex.
+ * A Kysely dialect whose connections live on the database thread (db/worker.ts).
  *
- * Why not kysely-libsql's driver: it lets a transaction and plain queries run at the same time
- * on different pooled connections. On a local file that means a second writer waits on SQLite's
- * busy handler *synchronously* on the only JavaScript thread, while the transaction it waits for
- * cannot progress: a stall until busy_timeout, then SQLITE_BUSY. Serialising here (as Kysely's
- * own SqliteDriver does) makes a transaction exclusive and every other query wait its turn.
+ * Transactions take turns through a mutex: the writer connection holds one at a time. Plain
+ * statements do not take it: the thread runs a read on its reader connection at once and holds a
+ * plain write until the open transaction ends. So a slow transaction never delays the reads of
+ * other requests, and nothing ever waits on SQLite's busy handler (which would block a thread
+ * while the transaction it waits for cannot progress).
  */
-export class LibsqlMutexDialect implements Dialect {
-  constructor(private readonly client: Client) {}
+export class LibsqlThreadDialect implements Dialect {
+  constructor(private readonly thread: DatabaseThread) {}
   createAdapter() {
-    return new SqliteAdapter();
+    return new ThreadSqliteAdapter();
   }
   createDriver(): Driver {
-    return new LibsqlMutexDriver(this.client);
+    return new LibsqlThreadDriver(this.thread);
   }
   // deno-lint-ignore no-explicit-any
   createIntrospector(db: Kysely<any>) {
@@ -34,6 +34,18 @@ export class LibsqlMutexDialect implements Dialect {
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();
+  }
+}
+
+/**
+ * Kysely's SQLite adapter declares one connection, and Kysely then lets a single query or
+ * transaction hold it at a time: every read would wait for the open transaction. Here the
+ * database thread schedules statements itself (reads on the reader, writes after the
+ * transaction), so connections are handed out freely.
+ */
+class ThreadSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 
@@ -54,73 +66,167 @@ class Mutex {
   }
 }
 
-class LibsqlMutexDriver implements Driver {
-  readonly #mutex = new Mutex();
-  readonly #connection: LibsqlConnection;
-  constructor(client: Client) {
-    this.#connection = new LibsqlConnection(client);
-  }
+class LibsqlThreadDriver implements Driver {
+  readonly #transactions = new Mutex();
+  constructor(readonly thread: DatabaseThread) {}
   async init() {}
-  async acquireConnection(): Promise<DatabaseConnection> {
-    await this.#mutex.lock();
-    return this.#connection;
+  acquireConnection(): Promise<DatabaseConnection> {
+    return Promise.resolve(new LibsqlConnection(this.thread));
   }
   async beginTransaction(connection: DatabaseConnection) {
-    await (connection as LibsqlConnection).begin();
+    await this.#transactions.lock();
+    try {
+      await (connection as LibsqlConnection).begin();
+    } catch (error) {
+      this.#transactions.unlock();
+      throw error;
+    }
   }
   async commitTransaction(connection: DatabaseConnection) {
-    await (connection as LibsqlConnection).commit();
+    try {
+      await (connection as LibsqlConnection).commit();
+    } finally {
+      this.#transactions.unlock();
+    }
   }
   async rollbackTransaction(connection: DatabaseConnection) {
-    await (connection as LibsqlConnection).rollback();
+    try {
+      await (connection as LibsqlConnection).rollback();
+    } finally {
+      this.#transactions.unlock();
+    }
   }
   releaseConnection(): Promise<void> {
-    this.#mutex.unlock();
     return Promise.resolve();
   }
-  destroy(): Promise<void> {
-    this.#connection.client.close();
-    return Promise.resolve();
+  async destroy(): Promise<void> {
+    await this.thread.close();
   }
 }
 
+/** Plain statements that only read: they may run on the reader connection. */
+const READ_ONLY = /^\s*select\b/i;
+
 class LibsqlConnection implements DatabaseConnection {
-  #transaction?: Transaction;
-  constructor(readonly client: Client) {}
+  #inTransaction = false;
+  constructor(readonly thread: DatabaseThread) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const target = this.#transaction ?? this.client;
-    const result = await target.execute({ sql: query.sql, args: query.parameters as InArgs });
-    const rows: R[] = new Array(result.rows.length);
-    const columns = result.columns;
-    for (let i = 0; i < result.rows.length; i++) {
-      const source = result.rows[i];
+    const result = await this.thread.request({
+      op: "execute",
+      scope: this.#inTransaction ? "tx" : READ_ONLY.test(query.sql) ? "read" : "write",
+      sql: query.sql,
+      args: query.parameters,
+    });
+    const columns = result.columns ?? [];
+    const source = result.rows ?? [];
+    const rows: R[] = new Array(source.length);
+    for (let i = 0; i < source.length; i++) {
+      const values = source[i];
       const row: Record<string, unknown> = {};
-      for (let c = 0; c < columns.length; c++) row[columns[c]] = source[c];
+      for (let c = 0; c < columns.length; c++) row[columns[c]] = values[c];
       rows[i] = row as R;
     }
     return {
       insertId: result.lastInsertRowid,
-      numAffectedRows: BigInt(result.rowsAffected),
+      numAffectedRows: BigInt(result.rowsAffected ?? 0),
       rows,
     };
   }
 
   async begin() {
-    this.#transaction = await this.client.transaction("write");
+    await this.thread.request({ op: "begin" });
+    this.#inTransaction = true;
   }
   async commit() {
-    const tx = this.#transaction;
-    this.#transaction = undefined;
-    await tx?.commit();
+    this.#inTransaction = false;
+    await this.thread.request({ op: "commit" });
   }
   async rollback() {
-    const tx = this.#transaction;
-    this.#transaction = undefined;
-    await tx?.rollback();
+    this.#inTransaction = false;
+    await this.thread.request({ op: "rollback" });
   }
   // deno-lint-ignore require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("streaming is not supported");
+  }
+}
+
+/** An error raised by SQLite on the database thread, with its libsql code and cause text. */
+export class DatabaseError extends Error {
+  readonly code?: string;
+  constructor(error: DbError) {
+    super(error.message, error.cause === undefined ? undefined : { cause: error.cause });
+    this.name = error.name === "Error" ? "DatabaseError" : error.name;
+    this.code = error.code;
+  }
+}
+
+type Pending = { resolve: (reply: DbReply & { ok: true }) => void; reject: (e: Error) => void };
+type Request = DbRequest extends infer T ? T extends DbRequest ? Omit<T, "id"> : never : never;
+
+/** The main thread's end of db/worker.ts: numbered requests, answered in order. */
+export class DatabaseThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #failed?: Error;
+  #closed = false;
+
+  private constructor() {
+    this.#worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+    this.#worker.onmessage = (event: MessageEvent<DbReply[]>) => {
+      for (const reply of event.data) {
+        const pending = this.#pending.get(reply.id);
+        if (!pending) continue;
+        this.#pending.delete(reply.id);
+        if (reply.ok) pending.resolve(reply);
+        else pending.reject(new DatabaseError(reply.error));
+      }
+    };
+    this.#worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.#fail(new Error(`database thread failed: ${event.message}`));
+    };
+  }
+
+  static async open(url: string, authToken: string | undefined, pragmas: string[]) {
+    const thread = new DatabaseThread();
+    try {
+      await thread.request({ op: "open", url, authToken, pragmas });
+    } catch (error) {
+      thread.#worker.terminate();
+      throw error;
+    }
+    return thread;
+  }
+
+  request(request: Request): Promise<DbReply & { ok: true }> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    if (this.#closed) return Promise.reject(new Error("database closed"));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      // One request per message: batching a turn's requests into one message was measured
+      // slower (tests/bench/whatsapp_inbound_bench.ts), the microtask and the wait cost more.
+      this.#worker.postMessage([{ ...request, id } as DbRequest]);
+    });
+  }
+
+  async close() {
+    if (this.#closed) return;
+    try {
+      if (!this.#failed) await this.request({ op: "close" });
+    } finally {
+      this.#closed = true;
+      this.#worker.terminate();
+      this.#fail(new Error("database closed"));
+    }
+  }
+
+  #fail(error: Error) {
+    this.#failed ??= error;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
   }
 }

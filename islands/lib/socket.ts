@@ -170,12 +170,17 @@ export class RealtimeClient {
   }
 
   #onMessage(raw: string) {
-    let message: SocketMessage;
+    let parsed: SocketMessage | SocketMessage[];
     try {
-      message = JSON.parse(raw);
+      parsed = JSON.parse(raw);
     } catch {
       return;
     }
+    // The server sends the events of one turn together as an array (server/realtime/frames.ts).
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.#onEvent(message);
+  }
+
+  #onEvent(message: SocketMessage) {
     if (message.event === "ping") {
       this.send("pong");
       return;

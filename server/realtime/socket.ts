@@ -5,6 +5,7 @@ import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { setUserOnline, userQueueIds } from "../users/repository.ts";
 import { PING_INTERVAL_MS } from "./events.ts";
+import { FrameCoalescer } from "./frames.ts";
 import type { Hub, Member } from "./hub.ts";
 
 const TICKET_STATUSES = new Set(["pending", "open", "closed"]);
@@ -145,7 +146,7 @@ export function socketHandler(deps: AppDeps) {
         profile: auth.profile,
         queueIds,
         allTicket: auth.user.allTicket === "enable",
-      }, socket);
+      }, new FrameCoalescer(socket));
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };
     socket.onmessage = (event) => {

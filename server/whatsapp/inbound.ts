@@ -291,46 +291,64 @@ export class InboundPipeline {
               media = [];
             }
           }
-          const inbound = await insertMessageOnce(trx, { ...messageValues, ticketId: target.id });
-          if (!inbound) throw new Duplicate();
-          const rows = [inbound];
           const texts = [...replies];
           if (options.extraReply) texts.push(options.extraReply);
-          for (const text of texts) {
-            const reply = renderTemplate(text, {
-              contactName: contact.name,
-              ticketId: target.id,
-              now,
-            });
-            if (!reply.trim()) continue;
+          const replyBodies = texts
+            .map((text) =>
+              renderTemplate(text, { contactName: contact.name, ticketId: target.id, now })
+            )
+            .filter((reply) => reply.trim());
+          const hasChanges = Object.keys(changes).length > 0;
+          const values = { ...messageValues, ticketId: target.id };
+          const unreadIncrement = m.fromMe ? 0 : 1;
+          let rows: Message[];
+          let unread: number;
+          if (replyBodies.length === 0 && media.length === 0 && !hasChanges) {
+            // The usual message: its insert and the ticket's touch go to the database thread
+            // together, one round trip instead of two. A duplicate found by the insert throws,
+            // which rolls the touch back with it.
+            const lastMessage = lastMessageOf(values.body, values.mediaName, values.mediaType);
+            const [inbound, touched] = await Promise.all([
+              insertMessageOnce(trx, values),
+              touchTicket(trx, target.id, lastMessage, stamp, unreadIncrement),
+            ]);
+            if (!inbound) throw new Duplicate();
+            rows = [inbound];
+            unread = touched;
+          } else {
+            const inbound = await insertMessageOnce(trx, values);
+            if (!inbound) throw new Duplicate();
+            rows = [inbound];
+            for (const body of replyBodies) {
+              rows.push(
+                await enqueueInTransaction(trx, {
+                  companyId,
+                  whatsappId: ref.id,
+                  ticketId: target.id,
+                  contactId: contact.id,
+                  toJid: normalizeJid(m.chatJid),
+                  body,
+                  now: stamp,
+                }),
+              );
+            }
             rows.push(
-              await enqueueInTransaction(trx, {
+              ...await enqueueReplyMedia(trx, {
                 companyId,
                 whatsappId: ref.id,
                 ticketId: target.id,
                 contactId: contact.id,
                 toJid: normalizeJid(m.chatJid),
-                body: reply,
                 now: stamp,
-              }),
+              }, media),
             );
+            const last = rows[rows.length - 1];
+            const lastMessage = lastMessageOf(last.body, last.mediaName, last.mediaType);
+            if (hasChanges) {
+              await trx.updateTable("tickets").set(changes).where("id", "=", target.id).execute();
+            }
+            unread = await touchTicket(trx, target.id, lastMessage, stamp, unreadIncrement);
           }
-          rows.push(
-            ...await enqueueReplyMedia(trx, {
-              companyId,
-              whatsappId: ref.id,
-              ticketId: target.id,
-              contactId: contact.id,
-              toJid: normalizeJid(m.chatJid),
-              now: stamp,
-            }, media),
-          );
-          const last = rows[rows.length - 1];
-          const lastMessage = lastMessageOf(last.body, last.mediaName, last.mediaType);
-          if (Object.keys(changes).length > 0) {
-            await trx.updateTable("tickets").set(changes).where("id", "=", target.id).execute();
-          }
-          const unread = await touchTicket(trx, target.id, lastMessage, stamp, m.fromMe ? 0 : 1);
           if (latest && latest.awaitingRating === 1 && latest.status === "closed" && !m.fromMe) {
             // Any other answer than a rating ends the wait for one (and goes the normal way).
             await trx.updateTable("tickets").set({ awaitingRating: 0 }).where("id", "=", latest.id)
@@ -341,7 +359,7 @@ export class InboundPipeline {
             ticketId: target.id,
             unread,
             created: isNew,
-            changed: Object.keys(changes).length > 0,
+            changed: hasChanges,
           };
         },
       ));

@@ -55,9 +55,14 @@ export class WriteBatcher {
     let results: unknown[];
     try {
       results = await this.db.transaction().execute(async (trx) => {
-        const out: unknown[] = [];
-        for (const job of batch) out.push(await job.run(trx));
-        return out;
+        // The jobs' statements go to the database thread together and run back to back there,
+        // instead of one round trip after another. Jobs of a group are independent (the inbound
+        // pipeline serialises each contact), and every one settles before the commit or the
+        // rollback.
+        const settled = await Promise.allSettled(batch.map((job) => job.run(trx)));
+        const failed = settled.find((r) => r.status === "rejected");
+        if (failed) throw failed.reason;
+        return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
       });
     } catch {
       for (const job of batch) await this.#alone(job);

@@ -14,7 +14,7 @@ import { createCompany, createTestApp, createUser } from "../helpers/app.ts";
 import { serve } from "../helpers/server.ts";
 import type { SimulatorProvider } from "../../server/whatsapp/simulator/provider.ts";
 
-const SOCKETS = 50;
+const SOCKETS = Number(Deno.env.get("BENCH_SOCKETS") ?? 50);
 const CONTACTS = 200;
 const SATURATION_MESSAGES = 6000;
 const WINDOW = 64;
@@ -28,6 +28,41 @@ function now() {
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** CPU ticks (1/100 s) used so far by each thread of this process, by thread id. */
+async function threadTicks(): Promise<Map<string, { name: string; ticks: number }>> {
+  const out = new Map<string, { name: string; ticks: number }>();
+  try {
+    for await (const task of Deno.readDir("/proc/self/task")) {
+      const stat = await Deno.readTextFile(`/proc/self/task/${task.name}/stat`).catch(() => "");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the name
+      if (fields.length > 13) {
+        out.set(task.name, { name, ticks: Number(fields[11]) + Number(fields[12]) });
+      }
+    }
+  } catch {
+    // not Linux: no per-thread figures
+  }
+  return out;
+}
+
+/** Milliseconds of CPU per message for the main thread and the busiest other threads. */
+function cpuPerMessage(
+  before: Map<string, { name: string; ticks: number }>,
+  after: Map<string, { name: string; ticks: number }>,
+  messages: number,
+): string {
+  const used: { label: string; ms: number }[] = [];
+  for (const [tid, end] of after) {
+    const ms = (end.ticks - (before.get(tid)?.ticks ?? 0)) * 10;
+    if (ms <= 0) continue;
+    used.push({ label: tid === String(Deno.pid) ? "main" : `${end.name}#${tid}`, ms });
+  }
+  used.sort((a, b) => b.ms - a.ms);
+  return used.slice(0, 4).map((u) => `${u.label} ${(u.ms / messages).toFixed(3)}`).join(", ");
 }
 
 function phoneOf(i: number) {
@@ -133,6 +168,7 @@ try {
   await collect();
 
   // Phase 1: saturation, a window of WINDOW messages in flight, existing tickets.
+  const ticksBefore = await threadTicks();
   started = performance.now();
   let issued = 0;
   const lane = async () => {
@@ -143,6 +179,7 @@ try {
   };
   await Promise.all(Array.from({ length: WINDOW }, lane));
   const saturationSeconds = (performance.now() - started) / 1000;
+  const saturationCpu = cpuPerMessage(ticksBefore, await threadTicks(), SATURATION_MESSAGES);
   await settle();
   const saturation = await collect();
 
@@ -225,7 +262,8 @@ try {
           (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ").slice(0, 3).join(
             " ",
           )
-        } on ${navigator.hardwareConcurrency} cores\n`,
+        } on ${navigator.hardwareConcurrency} cores\n` +
+        `CPU ms per message at saturation (thread: ms): ${saturationCpu}\n`,
     ),
   );
   t.deps.hub.remove(probe);

@@ -49,19 +49,24 @@ export class TestSocket {
   readonly closed: Promise<CloseEvent>;
   private constructor(readonly ws: WebSocket) {
     ws.onmessage = (message) => {
-      const event = JSON.parse(String(message.data)) as SocketEvent;
-      if (event.event === "ping") ws.send(JSON.stringify({ event: "pong" }));
-      this.events.push(event);
-      for (const waiter of [...this.#waiters]) {
-        if (waiter.match(event)) {
-          this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-          waiter.resolve(event);
-        }
-      }
+      // One frame holds one event, or several as an array (server/realtime/frames.ts).
+      const parsed = JSON.parse(String(message.data)) as SocketEvent | SocketEvent[];
+      for (const event of Array.isArray(parsed) ? parsed : [parsed]) this.#record(event);
     };
     this.closed = new Promise((resolve) =>
       ws.addEventListener("close", (e) => resolve(e as CloseEvent))
     );
+  }
+
+  #record(event: SocketEvent) {
+    if (event.event === "ping") this.ws.send(JSON.stringify({ event: "pong" }));
+    this.events.push(event);
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.match(event)) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.resolve(event);
+      }
+    }
   }
 
   /** Connects and waits for the server's 'ready'. */

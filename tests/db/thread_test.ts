@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { sql } from "kysely";
+import { openDatabase } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/constraints.ts";
+
+async function withDatabase(fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  const db = await openDatabase(`file:${dir}/thread.db`);
+  try {
+    await sql`CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE, n INTEGER)`
+      .execute(db);
+    await fn(db);
+  } finally {
+    await db.destroy();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("database thread - a read during a transaction sees the last commit, a plain write waits for the end", async () => {
+  await withDatabase(async (db) => {
+    await sql`INSERT INTO t (v, n) VALUES ('before', 1)`.execute(db);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let insideDone!: () => void;
+    const inside = new Promise<void>((resolve) => (insideDone = resolve));
+    const transaction = db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t (v, n) VALUES ('uncommitted', 2)`.execute(trx);
+      insideDone();
+      await held;
+    });
+    await inside;
+
+    // Reads do not wait for the transaction, and never see its uncommitted rows.
+    const during = await sql<{ v: string }>`SELECT v FROM t ORDER BY id`.execute(db);
+    assert.deepEqual(during.rows.map((r) => r.v), ["before"]);
+
+    // A plain write is held until the transaction ends, then runs (after it, in order).
+    let written = false;
+    const write = sql`INSERT INTO t (v, n) VALUES ('after', 3)`.execute(db).then(() => {
+      written = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(written, false);
+    release();
+    await transaction;
+    await write;
+    const after = await sql<{ v: string }>`SELECT v FROM t ORDER BY id`.execute(db);
+    assert.deepEqual(after.rows.map((r) => r.v), ["before", "uncommitted", "after"]);
+  });
+});
+
+Deno.test("database thread - a failed transaction rolls back; SQLite's errors keep their text", async () => {
+  await withDatabase(async (db) => {
+    await sql`INSERT INTO t (v) VALUES ('taken')`.execute(db);
+    const failed = await db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t (v) VALUES ('kept out')`.execute(trx);
+      await sql`INSERT INTO t (v) VALUES ('taken')`.execute(trx);
+    }).then(() => undefined, (error) => error);
+    assert.ok(isUniqueViolation(failed, "t.v"), String(failed));
+    const rows = await sql<{ v: string }>`SELECT v FROM t`.execute(db);
+    assert.deepEqual(rows.rows.map((r) => r.v), ["taken"]);
+    // The connection is usable afterwards, inside and outside transactions.
+    await db.transaction().execute((trx) => sql`INSERT INTO t (v) VALUES ('next')`.execute(trx));
+    const count = await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(db);
+    assert.equal(count.rows[0].n, 2);
+  });
+});
+
+Deno.test("database thread - values round-trip: integers as numbers, nulls, blobs, insert ids", async () => {
+  await withDatabase(async (db) => {
+    await sql`CREATE TABLE b (id INTEGER PRIMARY KEY, data BLOB, flag INTEGER)`.execute(db);
+    const inserted = await db.insertInto("b" as never).values({
+      data: new Uint8Array([1, 2, 3]),
+      flag: true,
+    } as never).executeTakeFirst();
+    assert.equal(inserted.insertId, 1n);
+    const row = await sql<{ id: number; data: ArrayBuffer; flag: number; empty: null }>`
+      SELECT id, data, flag, NULL AS empty FROM b`.execute(db);
+    assert.equal(row.rows[0].id, 1);
+    assert.equal(row.rows[0].flag, 1);
+    assert.equal(row.rows[0].empty, null);
+    assert.deepEqual([...new Uint8Array(row.rows[0].data)], [1, 2, 3]);
+  });
+});
+
+Deno.test("database thread - closing rejects what comes after instead of hanging", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = await openDatabase(`file:${dir}/closed.db`);
+  await db.destroy();
+  await assert.rejects(() => sql`SELECT 1`.execute(db), /destroyed|closed/);
+  await Deno.remove(dir, { recursive: true });
+});
