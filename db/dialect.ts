@@ -216,7 +216,14 @@ export class DatabaseThread {
   async close() {
     if (this.#closed) return;
     try {
-      if (!this.#failed) await this.request({ op: "close" });
+      // Bounded: a thread that cannot answer must not keep the process from shutting down.
+      if (!this.#failed) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          this.request({ op: "close" }),
+          new Promise((resolve) => timer = setTimeout(resolve, 5_000)),
+        ]).finally(() => clearTimeout(timer));
+      }
     } finally {
       this.#closed = true;
       this.#worker.terminate();
