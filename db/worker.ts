@@ -306,3 +306,5 @@ self.onmessage = (event: MessageEvent<DbRequest[]>) => {
     }
   });
 };
+
+self.postMessage("ready");
