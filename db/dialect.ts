@@ -173,9 +173,13 @@ export class DatabaseThread {
   #failed?: Error;
   #closed = false;
 
+  #started!: () => void;
+  readonly #ready = new Promise<void>((resolve) => (this.#started = resolve));
+
   private constructor() {
     this.#worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
-    this.#worker.onmessage = (event: MessageEvent<DbReply[]>) => {
+    this.#worker.onmessage = (event: MessageEvent<DbReply[] | "ready">) => {
+      if (event.data === "ready") return this.#started();
       for (const reply of event.data) {
         const pending = this.#pending.get(reply.id);
         if (!pending) continue;
@@ -193,6 +197,15 @@ export class DatabaseThread {
   static async open(url: string, authToken: string | undefined, pragmas: string[]) {
     const thread = new DatabaseThread();
     try {
+      // Requests go out only once the thread listens (it says so): nothing posted while its
+      // modules load can be missed. A thread that never starts is an error, not a hang.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        thread.#ready,
+        new Promise((_, reject) =>
+          timer = setTimeout(() => reject(new Error("database thread did not start")), 60_000)
+        ),
+      ]).finally(() => clearTimeout(timer));
       await thread.request({ op: "open", url, authToken, pragmas });
     } catch (error) {
       thread.#worker.terminate();
@@ -216,7 +229,14 @@ export class DatabaseThread {
   async close() {
     if (this.#closed) return;
     try {
-      if (!this.#failed) await this.request({ op: "close" });
+      // Bounded: a thread that cannot answer must not keep the process from shutting down.
+      if (!this.#failed) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          this.request({ op: "close" }),
+          new Promise((resolve) => timer = setTimeout(resolve, 5_000)),
+        ]).finally(() => clearTimeout(timer));
+      }
     } finally {
       this.#closed = true;
       this.#worker.terminate();

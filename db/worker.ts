@@ -290,10 +290,21 @@ self.onmessage = (event: MessageEvent<DbRequest[]>) => {
   const batch = event.data;
   chain = chain.then(async () => {
     for (const request of batch) await run(request);
-    if (replies.length > 0) {
-      const done = replies;
-      replies = [];
+    if (replies.length === 0) return;
+    const done = replies;
+    replies = [];
+    try {
       self.postMessage(done);
+    } catch (error) {
+      // A value that cannot cross to the main thread must fail its requests, not stall them:
+      // an unanswered request would leave its caller (and everything after it) waiting forever.
+      self.postMessage(done.map((reply) => ({
+        id: reply.id,
+        ok: false,
+        error: { name: "DataCloneError", message: String(error) },
+      })));
     }
   });
 };
+
+self.postMessage("ready");
