@@ -1,7 +1,8 @@
 import type { AppDeps } from "../context.ts";
+import { notFound } from "../errors.ts";
 import { publishTicketUnread } from "../realtime/publish.ts";
-import type { Viewer } from "../tickets/access.ts";
-import { placementOf, readableTicket } from "../tickets/service.ts";
+import { assertCanRead, type Viewer } from "../tickets/access.ts";
+import { placementOf } from "../tickets/service.ts";
 import {
   loadTicketView,
   type MessageView,
@@ -29,7 +30,11 @@ export async function listMessages(
   pageNumber: number,
   peek: boolean,
 ): Promise<MessagePage> {
-  const ticket = await readableTicket(deps.db, viewer, { id: ticketId });
+  // The view carries what the access check and the conversation need: one query instead of the
+  // ticket row and then its view (each query is a round trip to the database thread).
+  const ticket = await loadTicketView(deps.db, viewer.companyId, ticketId);
+  if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
+  assertCanRead(viewer, ticket);
   const page = await conversationPage(deps.db, viewer.companyId, ticket, pageNumber);
   const messages = (await messageViews(deps.db, viewer.companyId, page.rows)).reverse();
   if (!peek && ticket.unreadMessages > 0) {
@@ -39,6 +44,7 @@ export async function listMessages(
     );
     if (changed) publishTicketUnread(deps.hub, viewer.companyId, ticket.id, placementOf(ticket));
   }
-  const view = (await loadTicketView(deps.db, viewer.companyId, ticket.id))!;
+  // markTicketRead changes only unreadMessages (not updatedAt): the view stays exact.
+  const view = peek ? ticket : { ...ticket, unreadMessages: 0 };
   return { messages, ticket: view, count: page.count, hasMore: page.hasMore };
 }
