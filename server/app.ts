@@ -7,6 +7,8 @@ import { AppError } from "./errors.ts";
 import { renderError } from "./http/errors.ts";
 import { socketHandler } from "./realtime/socket.ts";
 
+const SIMULATOR_MESSAGES = /^\/api\/simulator\/[^/]+\/messages\/?$/;
+
 /** The whole HTTP surface: /api, /socket, pages and static files. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Not strict: the specification names some paths with a trailing slash (GET /whatsapp/, /chats/).
@@ -22,9 +24,19 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     throw new AppError(413, "ERR_MEDIA_TOO_LARGE", "Arquivo maior que o limite permitido");
   };
   const uploadLimit = bodyLimit({ maxSize: deps.config.mediaMaxBytes, onError: mediaTooLarge });
+  // The simulator's phone sends media as base64 inside JSON (issue 3): a file up to
+  // MEDIA_MAX_BYTES, grown by a third, plus the rest of the body.
+  const simulatorLimit = bodyLimit({
+    maxSize: Math.ceil(deps.config.mediaMaxBytes * 4 / 3) + deps.config.bodyLimitBytes,
+    onError: mediaTooLarge,
+  });
   app.use("/api/*", (c, next) => {
     const multipart = (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
-    return (multipart ? uploadLimit : jsonLimit)(c, next);
+    if (multipart) return uploadLimit(c, next);
+    if (c.req.method === "POST" && SIMULATOR_MESSAGES.test(c.req.path)) {
+      return simulatorLimit(c, next);
+    }
+    return jsonLimit(c, next);
   });
 
   app.route("/api", apiRoutes(deps));

@@ -375,6 +375,35 @@ Deno.test("pipeline - media over MEDIA_MAX_BYTES is refused with a placeholder; 
   }, { MEDIA_MAX_BYTES: "2048" });
 });
 
+Deno.test("pipeline - the simulator takes a file larger than the JSON body limit, up to MEDIA_MAX_BYTES", async () => {
+  await withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const wid = await connectSimulator(t, a);
+    // 1.5 MB of file is 2 MB of base64: over BODY_LIMIT_BYTES (1 MB), under MEDIA_MAX_BYTES.
+    const file = new Uint8Array(1_500_000).map((_, i) => i % 251);
+    let binary = "";
+    for (const byte of file) binary += String.fromCharCode(byte);
+    const got = await phoneSends(t, a.user.token, wid, {
+      from: "5511900004444",
+      media: { base64: btoa(binary), mimetype: "application/pdf", filename: "contrato.pdf" },
+    });
+    assert.equal(got.status, 201);
+    const row = await t.deps.db.selectFrom("messages").selectAll().where("id", "=", got.id!)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.mediaName, "contrato.pdf");
+    const stored = await Deno.readFile(`${t.dir}/media/${row.mediaUrl}`);
+    assert.deepEqual(stored, file);
+
+    // Other JSON routes keep the small limit.
+    const res = await t.request("PUT", "/api/settings/userRating", {
+      token: a.admin.token,
+      body: { value: "x".repeat(2_000_000) },
+    });
+    assert.equal(res.status, 413);
+    assert.equal((await res.json()).error, "ERR_BODY_TOO_LARGE");
+  });
+});
+
 Deno.test("pipeline - a new contact's profile picture is fetched after the message", async () => {
   await withApp(async (t) => {
     const a = await createCompany(t, "Alpha");

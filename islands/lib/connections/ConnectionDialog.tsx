@@ -19,6 +19,7 @@ import {
   type QueueItem,
   requestBody,
 } from "./model.ts";
+import { formSubmitDelay } from "../form_delay.ts";
 
 export type PromptItem = { id: number; name: string };
 
@@ -84,6 +85,7 @@ export function ConnectionDialog(
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (saving) return;
     const problem = nameError(form.name);
     if (problem) {
       setErrors({ name: problem });
@@ -92,6 +94,7 @@ export function ConnectionDialog(
     }
     setErrors({});
     setSaving(true);
+    await formSubmitDelay();
     try {
       const body = requestBody(form, { withToken: true });
       const saved = editing

@@ -9,6 +9,7 @@ import { Field } from "../ui/Field.tsx";
 import { Modal } from "../ui/Modal.tsx";
 import type { Contact, ExtraInfo } from "./types.ts";
 import { check, email, length } from "./validation.ts";
+import { formSubmitDelay } from "../form_delay.ts";
 
 /** seeds/000 section 5 'Contact form': name 2..50, number 8..50, email valid when given. */
 const RULES = { name: length(2, 50), number: length(8, 50), email: email(false) };
@@ -62,10 +63,12 @@ export function ContactDialog(
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (saving) return;
     const local = check({ name, number, email: mail }, RULES);
     setErrors(Object.fromEntries(Object.entries(local).map(([f, key]) => [f, t(key)])));
     if (Object.keys(local).length) return;
     setSaving(true);
+    await formSubmitDelay();
     try {
       const body = {
         name: name.trim(),

@@ -11,6 +11,7 @@ import { Select } from "../ui/Select.tsx";
 import { fieldErrors } from "./ContactDialog.tsx";
 import type { ConnectionOption, UserRow } from "./types.ts";
 import { check, email, length } from "./validation.ts";
+import { formSubmitDelay } from "../form_delay.ts";
 
 const NO_CONNECTION = "none";
 
@@ -73,6 +74,7 @@ export function UserDialog(
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (saving) return;
     const local = check({ name, email: mail, password }, {
       name: length(2, 50),
       email: email(true),
@@ -81,6 +83,7 @@ export function UserDialog(
     setErrors(Object.fromEntries(Object.entries(local).map(([f, key]) => [f, t(key)])));
     if (Object.keys(local).length) return;
     setSaving(true);
+    await formSubmitDelay();
     try {
       const body: Record<string, unknown> = { name: name.trim(), email: mail.trim() };
       if (password) body.password = password;
