@@ -183,9 +183,9 @@ function windowHits(companyId: number, text: string) {
 export type TicketPage = { ids: number[]; count: number; hasMore: boolean };
 
 /**
- * One page of ticket ids, newest activity first (ties by id), with the total count (a search's:
- * see searchPage). Three shapes,
- * each reading an index in order or only the rows that can match (EXPLAIN in the benchmark):
+ * One page of ticket ids, newest activity first (ties by id), with the total count (for a
+ * search, what the page knows: see searchPage). Three shapes, each reading an index in order or
+ * only the rows that can match (EXPLAIN in the benchmark):
  * - search: the viewer's first tickets in list order that are among the hits (searchPage); when
  *   those do not fill the page, iterate the hits (CROSS JOIN keeps them the outer loop), filter,
  *   sort; the count is what the page knows;
