@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createUser, twoCompanies, withApp } from "../helpers/app.ts";
+import { listTicketIds, TICKETS_PAGE_SIZE } from "../../server/tickets/list.ts";
 import { addContact, addMessage, addQueue, addTicket, scene } from "../helpers/tickets.ts";
 
 type ListBody = {
@@ -144,6 +145,124 @@ Deno.test("tickets list - search matches contact name, number and message words 
     // Visibility still applies: the user sees only their own/queue tickets among the matches.
     const userSearch = await list(t, a.user.token, { searchParam: "orcamento" });
     assert.deepEqual(ids(userSearch), [byMessage.id]);
+  }));
+
+Deno.test("tickets list - a word in many tickets: list order, pages, hasMore, visibility, one company", () =>
+  withApp(async (t) => {
+    const { a, b } = await twoCompanies(t);
+    const s = await scene(t, a);
+    const base = Date.parse("2026-11-01T10:00:00Z");
+    // 90 tickets, pairs sharing updatedAt (the id decides); 3 in 4 have the word, 1 in 5 has
+    // "pedidos" (a prefix match; a ticket with both is listed once). The user (queue 1) sees the pending tickets of queue 1
+    // only: not queue 2's, nor those open with the admin.
+    const shown: { id: number; at: number; user: boolean }[] = [];
+    for (let i = 0; i < 90; i++) {
+      const contact = await addContact(t, a.id, `P${i}`, `55120000${String(i).padStart(4, "0")}`);
+      const kind = i % 3;
+      const ticket = await addTicket(t, a.id, {
+        contactId: contact,
+        // Not in id order: the search must sort by updatedAt, not by the index's rowid.
+        at: new Date(base + Math.floor(((i * 37) % 90) / 2) * 60_000).toISOString(),
+        queueId: kind === 1 ? s.q2 : s.q1,
+        status: kind === 2 ? "open" : "pending",
+        userId: kind === 2 ? a.admin.id : null,
+      });
+      await addMessage(t, a.id, {
+        ticketId: ticket.id,
+        body: i % 4 !== 3 ? `Segue o pedido ${i}` : "bom dia",
+      });
+      if (i % 5 === 0) await addMessage(t, a.id, { ticketId: ticket.id, body: "outros pedidos" });
+      if (i % 4 !== 3 || i % 5 === 0) {
+        shown.push({
+          id: ticket.id,
+          at: base + Math.floor(((i * 37) % 90) / 2) * 60_000,
+          user: kind === 0,
+        });
+      }
+    }
+    // Company B's tickets with the same word are newer: they would lead A's list if they leaked.
+    const bContact = await addContact(t, b.id, "Bruno", "5511999990009");
+    const bIds: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const ticket = await addTicket(t, b.id, {
+        contactId: bContact,
+        status: "closed",
+        at: new Date(base + 86_400_000 + i).toISOString(),
+      });
+      await addMessage(t, b.id, { ticketId: ticket.id, body: "pedido da B" });
+      bIds.push(ticket.id);
+    }
+    shown.sort((x, y) => y.at - x.at || y.id - x.id);
+    const adminExpected = shown.map((x) => x.id);
+    const userExpected = shown.filter((x) => x.user).map((x) => x.id);
+    assert.equal(adminExpected.length, 72);
+
+    const pages = async (token: string, extra: Record<string, string>) => {
+      const out: ListBody[] = [];
+      for (let page = 1; page <= 3; page++) {
+        out.push(
+          await list(t, token, { searchParam: "pedido", pageNumber: String(page), ...extra }),
+        );
+      }
+      return out;
+    };
+    const [p1, p2, p3] = await pages(a.admin.token, { showAll: "true" });
+    assert.deepEqual(ids(p1), adminExpected.slice(0, 40));
+    assert.equal(p1.hasMore, true);
+    assert.equal(p1.count, 40);
+    assert.deepEqual(ids(p2), adminExpected.slice(40));
+    assert.equal(p2.hasMore, false);
+    assert.equal(p2.count, 72);
+    assert.deepEqual(ids(p3), []);
+    assert.equal(p3.hasMore, false);
+    const [u1, u2] = await pages(a.user.token, {});
+    assert.deepEqual(ids(u1), userExpected);
+    assert.equal(u1.hasMore, false);
+    assert.deepEqual(ids(u2), []);
+    const bList = await list(t, b.admin.token, { searchParam: "pedido", showAll: "true" });
+    assert.deepEqual(new Set(ids(bList)), new Set(bIds));
+
+    // Both ways of answering give the same pages: a window too small to fill a page falls back
+    // to the hits-driven query (1, 30), a larger one answers alone (60: 48 matches of 60).
+    const admin = {
+      companyId: a.id,
+      userId: a.admin.id,
+      isAdmin: true,
+      queueIds: [],
+      allTicket: false,
+    };
+    const user = {
+      companyId: a.id,
+      userId: a.user.id,
+      isAdmin: false,
+      queueIds: [s.q1],
+      allTicket: false,
+    };
+    for (const window of [1, 30, 60, 1000]) {
+      for (
+        const [viewer, expected, showAll] of [[admin, adminExpected, true], [
+          user,
+          userExpected,
+          false,
+        ]] as const
+      ) {
+        for (let pageNumber = 1; pageNumber <= 3; pageNumber++) {
+          const page = await listTicketIds(t.deps.db, viewer, {
+            searchParam: "pedido",
+            pageNumber,
+            showAll,
+            withUnreadMessages: false,
+          }, window);
+          const from = (pageNumber - 1) * TICKETS_PAGE_SIZE;
+          const label = `window ${window}, ${
+            viewer.isAdmin ? "admin" : "user"
+          }, page ${pageNumber}`;
+          assert.deepEqual(page.ids, expected.slice(from, from + TICKETS_PAGE_SIZE), label);
+          assert.equal(page.hasMore, expected.length > from + TICKETS_PAGE_SIZE, label);
+          assert.ok(page.ids.every((id) => !bIds.includes(id)), label);
+        }
+      }
+    }
   }));
 
 Deno.test("tickets list - tags (all of them), users, date, updatedAt and unread filters", () =>

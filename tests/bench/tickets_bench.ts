@@ -233,6 +233,7 @@ export async function benchTickets(): Promise<Figure[]> {
       }
       cases.push(["notifications user", false, { withUnreadMessages: true }]);
       cases.push(["search 'pedido' admin", true, { searchParam: "pedido", showAll: true }]);
+      cases.push(["search 'pedido' user", false, { searchParam: "pedido" }]);
       for (const [label, admin, extra] of cases) {
         const filters: TicketListFilters = {
           pageNumber: 1,
