@@ -9,6 +9,7 @@ export function campaignsEnabled(user: SessionUser): boolean {
 /** Stores what the browser keeps of a session (seeds/000 section 3 'Held in browser storage'). */
 export function rememberSession(answer: LoginAnswer) {
   writeStorage(STORAGE.token, answer.token);
+  writeStorage(STORAGE.tokenReceivedAt, String(Date.now()));
   rememberUser(answer.user);
 }
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from "react";
 import { api, refreshAccessToken } from "./api.ts";
-import { storedToken } from "./storage.ts";
+import { readStorage, STORAGE, storedToken } from "./storage.ts";
 import type { SocketMessage } from "./types.ts";
 
 /**
@@ -19,15 +19,29 @@ const MAX_BACKOFF_MS = 30_000;
 
 type Handler = (data: unknown) => void;
 
-/** Seconds since the epoch at which a JWT expires (no signature check: only to avoid a 401). */
-function tokenExpiry(token: string): number | null {
+/**
+ * Whether the access token is about to expire (no signature check: only to avoid a refused
+ * socket). Measured by this browser's clock from when the token arrived, over the token's own
+ * lifetime (exp - iat): a computer whose clock is off would otherwise refresh at every page load,
+ * or never.
+ */
+function tokenStale(token: string): boolean {
   try {
     const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
-    return typeof payload.exp === "number" ? payload.exp : null;
+    const { iat, exp } = payload as { iat?: unknown; exp?: unknown };
+    if (typeof exp !== "number") return false;
+    const receivedAt = Number(readStorage(STORAGE.tokenReceivedAt));
+    if (typeof iat === "number" && Number.isFinite(receivedAt) && receivedAt > 0) {
+      return Date.now() - receivedAt > (exp - iat) * 1000 - STALE_MARGIN_MS;
+    }
+    return exp * 1000 < Date.now() + STALE_MARGIN_MS;
   } catch {
-    return null;
+    return false;
   }
 }
+
+/** A token this close to its expiry is refreshed before the socket opens. */
+const STALE_MARGIN_MS = 5_000;
 
 export class RealtimeClient {
   #ws: WebSocket | null = null;
@@ -126,8 +140,7 @@ export class RealtimeClient {
     if (this.#stopped) return;
     let token = storedToken();
     if (!token) return;
-    const exp = tokenExpiry(token);
-    if (exp !== null && exp * 1000 < Date.now() + 5_000) {
+    if (tokenStale(token)) {
       token = await refreshAccessToken(token);
       if (!token) {
         // The api client knows what a dead session means (clears it, goes to /login).

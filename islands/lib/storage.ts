@@ -5,6 +5,8 @@
  */
 export const STORAGE = {
   token: "token",
+  /** When (this browser's clock, ms) the stored token arrived: see socket.ts tokenStale. */
+  tokenReceivedAt: "tokenReceivedAt",
   companyId: "companyId",
   userId: "userId",
   companyDueDate: "companyDueDate",
@@ -19,6 +21,7 @@ export const STORAGE = {
 /** Keys that belong to a session: removed at logout, on a 401 and when another login ends it. */
 const SESSION_KEYS = [
   STORAGE.token,
+  STORAGE.tokenReceivedAt,
   STORAGE.companyId,
   STORAGE.userId,
   STORAGE.companyDueDate,

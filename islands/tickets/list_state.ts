@@ -34,6 +34,12 @@ export type ListState = {
   /** The last page loaded (0 before the first answer). */
   page: number;
   loading: boolean;
+  /**
+   * Live events received since the current read started. The read may have been answered from
+   * a moment before some of them (an event can overtake the answer of a read made before its
+   * change): they are applied again on top of the page.
+   */
+  replay?: ListAction[];
 };
 
 export const EMPTY_LIST: ListState = {
@@ -87,10 +93,11 @@ function toTop(state: ListState, ticket: Ticket): ListState {
 }
 
 export function listReducer(scope: ListScope) {
+  const live = liveReducer(scope);
   return (state: ListState, action: ListAction): ListState => {
     switch (action.type) {
       case "loading":
-        return { ...state, loading: true };
+        return { ...state, loading: true, replay: [] };
       case "page": {
         // Tickets without a queue come with every page: the 'no queue' choice is applied here.
         const fresh = action.tickets.filter((t) => t.queueId !== null || scope.noQueue);
@@ -103,8 +110,31 @@ export function listReducer(scope: ListScope) {
           tickets.length,
           (action.count ?? tickets.length) - (action.page === 1 ? dropped : 0),
         );
-        return { tickets, count, hasMore: action.hasMore, page: action.page, loading: false };
+        let next: ListState = {
+          tickets,
+          count,
+          hasMore: action.hasMore,
+          page: action.page,
+          loading: false,
+        };
+        for (const event of state.replay ?? []) next = live(next, event);
+        return next;
       }
+      default: {
+        const next = live(state, action);
+        return state.replay ? { ...next, replay: [...state.replay, action] } : next;
+      }
+    }
+  };
+}
+
+/** The live rules: what one socket event does to a list. */
+function liveReducer(scope: ListScope) {
+  return (state: ListState, action: ListAction): ListState => {
+    switch (action.type) {
+      case "loading":
+      case "page":
+        return state;
       case "update": {
         const index = state.tickets.findIndex((t) => t.id === action.ticket.id);
         if (scope.live === "replace") {

@@ -218,8 +218,17 @@ export async function login(
 }
 
 /**
+ * How long a refresh token that was just rotated is still accepted. A browser that leaves the
+ * page while its refresh is answered never stores the new cookie and presents the old one again
+ * on the next page; without this window that ordinary navigation would end the session as theft.
+ */
+export const REFRESH_REUSE_GRACE_MS = 30_000;
+
+/**
  * Rotates a refresh token: the presented one is revoked and a new pair issued. Presenting a
- * revoked token again means it was copied: every session of that user is ended.
+ * revoked token again means it was copied: every session of that user is ended, unless it was
+ * rotated less than REFRESH_REUSE_GRACE_MS ago (and the user's sessions were not ended since:
+ * the tokenVersion check below).
  */
 export async function refresh(
   deps: AppDeps,
@@ -232,14 +241,17 @@ export async function refresh(
     .where("userId", "=", claims.userId).where("companyId", "=", claims.companyId)
     .executeTakeFirst();
   if (!row) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
-  if (row.revokedAt !== null) {
-    await revokeRefreshTokens(deps.db, claims.companyId, claims.userId, now.toISOString());
+  const justRotated = row.revokedAt !== null &&
+    now.getTime() - Date.parse(row.revokedAt) <= REFRESH_REUSE_GRACE_MS;
+  if (row.revokedAt !== null && !justRotated) {
+    // Also bumps the token version: the tokens revoked now must not pass as "just rotated".
+    await endUserSessions(deps.db, claims.companyId, claims.userId, now.toISOString());
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
-  const revoked = await deps.db.updateTable("refresh_tokens").set({ revokedAt: now.toISOString() })
-    .where("id", "=", row.id).where("revokedAt", "is", null).executeTakeFirst();
-  if (Number(revoked.numUpdatedRows) !== 1) {
-    throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+  if (!justRotated) {
+    // No row changed means a concurrent refresh rotated it this instant: the grace window's case.
+    await deps.db.updateTable("refresh_tokens").set({ revokedAt: now.toISOString() })
+      .where("id", "=", row.id).where("revokedAt", "is", null).execute();
   }
   if (row.expiresAt <= now.toISOString()) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");

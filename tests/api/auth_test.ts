@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createCompany, login, withApp } from "../helpers/app.ts";
+import { REFRESH_REUSE_GRACE_MS } from "../../server/auth/service.ts";
 
 function cookieValue(setCookie: string): string {
   return setCookie.split(";")[0];
@@ -89,7 +90,8 @@ Deno.test("auth refresh_token - rotates the cookie; the old one is refused and e
     assert.equal(b1.user.email, ADMIN_EMAIL);
     const second = r1.headers.get("set-cookie") ?? "";
     assert.notEqual(cookieValue(second), cookieValue(first.cookie));
-    // replaying the first cookie is refused...
+    // Past the grace window, replaying the first cookie is refused...
+    t.clock.advance(REFRESH_REUSE_GRACE_MS + 1000);
     const replay = await t.request("POST", "/api/auth/refresh_token", {
       headers: { cookie: cookieValue(first.cookie) },
     });
@@ -100,6 +102,36 @@ Deno.test("auth refresh_token - rotates the cookie; the old one is refused and e
       headers: { cookie: cookieValue(second) },
     });
     assert.equal(after.status, 401);
+  }));
+
+Deno.test("auth refresh_token - a cookie rotated moments ago still works (the page left mid-refresh), not after a logout", () =>
+  withApp(async (t) => {
+    const first = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const cookie = { cookie: cookieValue(first.cookie) };
+    const r1 = await t.request("POST", "/api/auth/refresh_token", { headers: cookie });
+    assert.equal(r1.status, 200);
+    // The browser never stored r1's cookie: the next page presents the old one again.
+    t.clock.advance(REFRESH_REUSE_GRACE_MS - 5000);
+    const r2 = await t.request("POST", "/api/auth/refresh_token", { headers: cookie });
+    assert.equal(r2.status, 200);
+    const latest = { cookie: cookieValue(r2.headers.get("set-cookie") ?? "") };
+    assert.equal(
+      (await t.request("POST", "/api/auth/refresh_token", { headers: latest })).status,
+      200,
+    );
+
+    // A logout ends it even inside the window.
+    const again = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const fresh = { cookie: cookieValue(again.cookie) };
+    const r3 = await t.request("POST", "/api/auth/refresh_token", { headers: fresh });
+    const token = (await r3.json()).token;
+    const out = await t.request("DELETE", "/api/auth/logout", {
+      token,
+      headers: { cookie: cookieValue(r3.headers.get("set-cookie") ?? "") },
+    });
+    assert.ok(out.status < 300, String(out.status));
+    const replay = await t.request("POST", "/api/auth/refresh_token", { headers: fresh });
+    assert.equal(replay.status, 401);
   }));
 
 Deno.test("auth refresh_token - without a cookie is 401", () =>

@@ -209,12 +209,20 @@ export async function withBrowser(
     launched.push(one);
     return one.browser;
   };
+  // What each page's socket carried lately, for a failure's message: most browser-test failures
+  // under load are a live update that did not arrive, or arrived before the read it raced.
+  const recent: string[] = [];
+  const remember = (label: string, line: string) => {
+    recent.push(`${new Date().toISOString().slice(11, 23)} ${label} ${line.slice(0, 300)}`);
+    if (recent.length > 60) recent.shift();
+  };
   const chromiumLogs = () =>
     launched.map((l, i) => `--- chromium ${i + 1} stderr ---\n${l.log()}`).join("\n");
   let failure: unknown;
   try {
     const browser = await launch();
     const pageErrors: string[] = [];
+    let pageCount = 0;
     const newContext = async (owner: Browser) => {
       const context = await owner.newContext({
         viewport: options.viewport ?? { width: 1280, height: 800 },
@@ -227,7 +235,16 @@ export async function withBrowser(
       await context.addInitScript(RECORD_TOASTS);
       context.setDefaultNavigationTimeout(BROWSER_TIMEOUT_MS);
       context.on("page", (p) => {
+        const label = `page ${++pageCount}`;
         p.on("pageerror", (e) => pageErrors.push(e.message));
+        p.on("websocket", (ws) => {
+          ws.on("framereceived", (f) => remember(label, `<- ${String(f.payload)}`));
+          ws.on("framesent", (f) => remember(label, `-> ${String(f.payload)}`));
+          ws.on("close", () => remember(label, "socket closed"));
+        });
+        p.on("framenavigated", (f) => {
+          if (f === p.mainFrame()) remember(label, `navigated to ${f.url()}`);
+        });
         p.on("console", (m) => {
           if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) {
             pageErrors.push(m.text());
@@ -275,6 +292,13 @@ export async function withBrowser(
     }
   } catch (e) {
     failure = e;
+    if (e instanceof Error) {
+      const frames = `\n--- the pages' last socket frames and navigations ---\n${
+        recent.join("\n")
+      }`;
+      e.message += frames;
+      if (e.stack) e.stack += frames;
+    }
   }
   // Every step is bounded: a cleanup that cannot finish fails the test with its name.
   const steps: [string, () => Promise<unknown>][] = [

@@ -366,3 +366,28 @@ Deno.test("tickets notifications - only mine or unassigned, in my queues or none
     viewingTicketId.value = null;
   }
 });
+
+Deno.test("tickets list - events that overtake a read are applied again on top of its page", () => {
+  const s = scope();
+  const reduce = listReducer(s);
+  let state = loaded(s, [ticket(1), ticket(2)]);
+  state = reduce(state, { type: "loading" });
+  // While the read is on its way: ticket 3 arrives, ticket 1 is accepted by someone else.
+  state = reduce(state, { type: "update", ticket: ticket(3) });
+  state = reduce(state, { type: "update", ticket: ticket(1, { status: "open", userId: 99 }) });
+  // The page was read before both changes.
+  state = reduce(state, {
+    type: "page",
+    page: 1,
+    tickets: [ticket(1), ticket(2)],
+    count: 2,
+    hasMore: false,
+  });
+  assert.deepEqual(state.tickets.map((t) => t.id), [3, 2]);
+  assert.equal(state.count, 2);
+  assert.equal(state.loading, false);
+  // Once the page is in, events apply once and are not kept for a later page.
+  state = reduce(state, { type: "delete", ticketId: 2 });
+  state = reduce(state, { type: "page", page: 1, tickets: [ticket(2)], count: 1, hasMore: false });
+  assert.deepEqual(state.tickets.map((t) => t.id), [2]);
+});
