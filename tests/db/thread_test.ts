@@ -90,3 +90,43 @@ Deno.test("database thread - closing rejects what comes after instead of hanging
   await assert.rejects(() => sql`SELECT 1`.execute(db), /destroyed|closed/);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("database thread - a transaction whose BEGIN fails runs none of its statements", async () => {
+  const dir = await Deno.makeTempDir();
+  const url = `file:${dir}/busy.db`;
+  const db = await openDatabase(url);
+  const other = await openDatabase(url);
+  try {
+    await sql`CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`.execute(db);
+    // Another connection (as another process would) holds the write lock past busy_timeout.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holder = other.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t (v) VALUES ('holder')`.execute(trx);
+      locked();
+      await held;
+    });
+    await lockTaken;
+    // BEGIN is posted without waiting for it: its failure still fails the transaction's
+    // statements, which never run outside a transaction.
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO t (v) VALUES ('lost')`.execute(trx);
+      }),
+      /locked|busy/i,
+    );
+    release();
+    await holder;
+    const rows = await sql<{ v: string }>`SELECT v FROM t ORDER BY id`.execute(db);
+    assert.deepEqual(rows.rows.map((r) => r.v), ["holder"]);
+    // The connection is usable afterwards.
+    await db.transaction().execute((trx) => sql`INSERT INTO t (v) VALUES ('next')`.execute(trx));
+    assert.equal((await sql`SELECT v FROM t`.execute(db)).rows.length, 2);
+  } finally {
+    await other.destroy();
+    await db.destroy();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
