@@ -31,8 +31,9 @@ export function useMessages(ticketId: number | null, peek = false): Conversation
     () => ticketId === null || peek ? [] : [["joinChatBox", ticketId]],
     [ticketId, peek],
   );
-  const rereadRef = useRef(() => {});
-  const markRead = useRoomSync(rooms, () => rereadRef.current());
+  const markRead = useRoomSync(rooms, () => {
+    if (ticketId !== null) fetchPage(1, 0);
+  });
 
   const fetchPage = useCallback((pageNumber: number, delay = FETCH_DEBOUNCE_MS) => {
     if (ticketId === null) return;
@@ -76,10 +77,6 @@ export function useMessages(ticketId: number | null, peek = false): Conversation
   const loadOlder = useCallback(() => {
     if (pageRef.current > 0) fetchPage(pageRef.current + 1);
   }, [fetchPage]);
-
-  rereadRef.current = () => {
-    if (ticketId !== null) fetchPage(1, 0);
-  };
 
   useRealtime("appMessage", (data) => {
     const event = data as MessageEvent | null;

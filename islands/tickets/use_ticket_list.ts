@@ -60,8 +60,9 @@ export function useTicketList(params: TicketListParams): TicketList {
       ) => ["joinTickets", s]),
     [params.status],
   );
-  const rereadRef = useRef(() => {});
-  const markRead = useRoomSync(rooms, () => rereadRef.current());
+  const markRead = useRoomSync(rooms, () => {
+    if (params.enabled) fetchPage(1, 0);
+  });
 
   const fetchPage = useCallback((pageNumber: number, delay = FETCH_DEBOUNCE_MS) => {
     if (timer.current) clearTimeout(timer.current);
@@ -98,10 +99,6 @@ export function useTicketList(params: TicketListParams): TicketList {
       seq.current++;
     };
   }, [fetchPage, params.enabled]);
-
-  rereadRef.current = () => {
-    if (params.enabled) fetchPage(1, 0);
-  };
 
   const loadMore = useCallback(() => {
     if (!params.enabled) return;

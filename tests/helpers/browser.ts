@@ -16,7 +16,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import sparticuz from "@sparticuz/chromium";
 import { tmpdir } from "node:os";
 import { createTestApp, type TestApp, type TestUser } from "./app.ts";
-import { serve } from "./server.ts";
+import { deadline, DeadlineError, serve } from "./server.ts";
 
 export type { Browser, BrowserContext, Page };
 
@@ -66,10 +66,9 @@ export type LaunchedBrowser = {
  * Starts Chromium with Deno's own process API and connects over CDP on a loopback port.
  *
  * Not `chromium.launch()`: that talks to the browser over extra stdio pipes of node's
- * child_process, and its `close()` waits for the process's pipes to close. Under `deno test
- * --parallel` (test files as threads of one process) that wait never ended in some CI runs, and
- * the suite hung for an hour. Here the process is ours: `kill()` ends it and waits only for its
- * exit status.
+ * child_process, and its `close()` waits for those pipes to close, with no bound (a known way
+ * for @sparticuz/chromium's single-process build to hang). Here the process is ours: `kill()`
+ * ends it and waits only for its exit status, so a test's cleanup always finishes.
  */
 export async function launchBrowser(): Promise<LaunchedBrowser> {
   const profile = await Deno.makeTempDir({ prefix: "balcao-chromium-" });
@@ -140,15 +139,6 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
     await killProcess();
     throw e;
   }
-}
-
-/** `promise`, or a rejection with `message()` after `ms`. */
-export function deadline<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message())), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export type BrowserOptions = {
@@ -279,9 +269,9 @@ export async function withBrowser(
       loginAs,
     });
     try {
-      await deadline(body, BROWSER_TEST_DEADLINE_MS, () => "deadline");
+      await deadline(body, BROWSER_TEST_DEADLINE_MS, () => "");
     } catch (e) {
-      if (!(e instanceof Error && e.message === "deadline")) throw e;
+      if (!(e instanceof DeadlineError)) throw e;
       const logs = chromiumLogs();
       await Promise.all(launched.map((l) => l.kill()));
       // With its browsers gone the body's Playwright calls reject; give it a moment to unwind.

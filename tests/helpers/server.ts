@@ -22,21 +22,24 @@ export function serve(t: TestApp): { url: string; wsUrl: string; close: () => Pr
   return {
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
-    close: async () => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const slow = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const pending = [...inFlight.values()].join("\n  ") || "(none)";
-          reject(new Error(`the test server did not shut down in 20 s; in flight:\n  ${pending}`));
-        }, 20_000);
-      });
-      try {
-        await Promise.race([server.shutdown(), slow]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    close: () =>
+      deadline(server.shutdown(), 20_000, () => {
+        const pending = [...inFlight.values()].join("\n  ") || "(none)";
+        return `the test server did not shut down in 20 s; in flight:\n  ${pending}`;
+      }),
   };
+}
+
+/** What `deadline` rejects with when the time is up. */
+export class DeadlineError extends Error {}
+
+/** `promise`, or a DeadlineError with `message()` after `ms`. */
+export function deadline<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError(message())), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export type SocketEvent = { event: string; data: unknown };
