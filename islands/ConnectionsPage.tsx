@@ -21,9 +21,9 @@ import { realtime, useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { ConfirmDialog } from "./lib/ui/ConfirmDialog.tsx";
-import { ConnectionDialog, type PromptItem } from "./lib/connections/ConnectionDialog.tsx";
-import { QrDialog } from "./lib/connections/QrDialog.tsx";
-import { StatusBadge } from "./lib/connections/StatusBadge.tsx";
+import { ConnectionDialog, type PromptItem } from "./connections/ConnectionDialog.tsx";
+import { QrDialog } from "./connections/QrDialog.tsx";
+import { StatusBadge } from "./connections/StatusBadge.tsx";
 import {
   applySession,
   applyUpdate,
@@ -36,7 +36,7 @@ import {
   sessionButtons,
   type SessionUpdate,
   sortConnections,
-} from "./lib/connections/model.ts";
+} from "./connections/model.ts";
 
 export type ConnectionsPageProps = Record<string, never>;
 

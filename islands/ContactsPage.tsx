@@ -7,16 +7,16 @@ import { isAdmin, useSessionUser, useUser } from "./lib/session.ts";
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
-import { Avatar } from "./lib/people/Avatar.tsx";
-import { ConfirmDialog } from "./lib/people/ConfirmDialog.tsx";
-import { ContactDialog } from "./lib/people/ContactDialog.tsx";
-import { downloadCsv } from "./lib/people/download.ts";
-import { useInfiniteScroll, useSearchTerm } from "./lib/people/hooks.ts";
-import { ImportDialog } from "./lib/people/ImportDialog.tsx";
-import { openChat } from "./lib/people/open_chat.ts";
-import { PeopleList, SearchBox } from "./lib/people/PeopleList.tsx";
-import { QueuePickDialog } from "./lib/people/QueuePickDialog.tsx";
-import type { Contact, ContactPage } from "./lib/people/types.ts";
+import { Avatar } from "./contacts/Avatar.tsx";
+import { ConfirmDialog } from "./lib/list/ConfirmDialog.tsx";
+import { ContactDialog } from "./contacts/ContactDialog.tsx";
+import { downloadCsv } from "./contacts/download.ts";
+import { useInfiniteScroll, useSearchTerm } from "./lib/list/hooks.ts";
+import { ImportDialog } from "./contacts/ImportDialog.tsx";
+import { openChat } from "./contacts/open_chat.ts";
+import { PeopleList, SearchBox } from "./lib/list/PeopleList.tsx";
+import { QueuePickDialog } from "./contacts/QueuePickDialog.tsx";
+import type { Contact, ContactPage } from "./lib/people_types.ts";
 
 export type ContactsPageProps = Record<string, never>;
 

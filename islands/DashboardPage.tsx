@@ -17,9 +17,9 @@ import {
   queryOf,
   starsOf,
   switchType,
-} from "./lib/people/dashboard_filter.ts";
-import { HourlyChart } from "./lib/people/HourlyChart.tsx";
-import type { DashboardAnswer } from "./lib/people/types.ts";
+} from "./dashboard/dashboard_filter.ts";
+import { HourlyChart } from "./dashboard/HourlyChart.tsx";
+import type { DashboardAnswer } from "./lib/people_types.ts";
 
 export type DashboardPageProps = Record<string, never>;
 

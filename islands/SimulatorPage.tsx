@@ -10,15 +10,15 @@ import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 import { Select } from "./lib/ui/Select.tsx";
-import { StatusBadge } from "./lib/connections/StatusBadge.tsx";
+import { StatusBadge } from "./connections/StatusBadge.tsx";
 import {
   applySession,
   applyUpdate,
   type Connection,
   normalStatus,
   type SessionUpdate,
-} from "./lib/connections/model.ts";
-import { Chat } from "./lib/simulator/Chat.tsx";
+} from "./connections/model.ts";
+import { Chat } from "./simulator/Chat.tsx";
 import {
   forgetContact,
   formatPhone,
@@ -29,7 +29,7 @@ import {
   type SavedContact,
   savedContacts,
   validPhone,
-} from "./lib/simulator/model.ts";
+} from "./simulator/model.ts";
 
 export type SimulatorPageProps = Record<string, never>;
 

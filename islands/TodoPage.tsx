@@ -5,14 +5,7 @@ import { AppShell } from "./lib/shell/AppShell.tsx";
 import { languageOf, LOCALE_TAGS } from "./lib/i18n.ts";
 import { readStorage, writeStorage } from "./lib/storage.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
-import {
-  addTask,
-  deleteTask,
-  editTask,
-  parseTasks,
-  type Task,
-  TASKS_KEY,
-} from "./lib/people/tasks.ts";
+import { addTask, deleteTask, editTask, parseTasks, type Task, TASKS_KEY } from "./todo/tasks.ts";
 
 export type TodoPageProps = Record<string, never>;
 

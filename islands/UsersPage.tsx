@@ -7,11 +7,11 @@ import { isAdmin, setSessionUser, useSessionUser, useUser } from "./lib/session.
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
-import { ConfirmDialog } from "./lib/people/ConfirmDialog.tsx";
-import { useInfiniteScroll, useSearchTerm } from "./lib/people/hooks.ts";
-import { PeopleList, SearchBox } from "./lib/people/PeopleList.tsx";
-import type { UserPage, UserRow } from "./lib/people/types.ts";
-import { UserDialog } from "./lib/people/UserDialog.tsx";
+import { ConfirmDialog } from "./lib/list/ConfirmDialog.tsx";
+import { useInfiniteScroll, useSearchTerm } from "./lib/list/hooks.ts";
+import { PeopleList, SearchBox } from "./lib/list/PeopleList.tsx";
+import type { UserPage, UserRow } from "./lib/people_types.ts";
+import { UserDialog } from "./users/UserDialog.tsx";
 
 export type UsersPageProps = Record<string, never>;
 

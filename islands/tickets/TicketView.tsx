@@ -5,7 +5,7 @@ import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
 import { realtime, useRealtime } from "../lib/socket.ts";
-import { viewingTicketId } from "../lib/tickets/notify.ts";
+import { viewingTicketId } from "../lib/ticket_notify.ts";
 import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { ConfirmDialog } from "./bits.tsx";

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { List, MessageSquareText, MousePointerClick } from "lucide-react";
 import { realtime } from "../lib/socket.ts";
-import { requestNotificationPermission, setTicketOpener } from "../lib/tickets/notify.ts";
+import { requestNotificationPermission, setTicketOpener } from "../lib/ticket_notify.ts";
 import "./dialog_styles.ts";
 import { TicketsManager } from "./TicketsManager.tsx";
 import { TicketView } from "./TicketView.tsx";

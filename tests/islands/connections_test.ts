@@ -12,7 +12,7 @@ import {
   removeConnection,
   requestBody,
   sessionButtons,
-} from "../../islands/lib/connections/model.ts";
+} from "../../islands/connections/model.ts";
 import { can } from "../../islands/lib/permissions.ts";
 
 function connection(fields: Partial<Connection> = {}): Connection {

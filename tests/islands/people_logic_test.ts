@@ -5,9 +5,9 @@ import {
   queryOf,
   starsOf,
   switchType,
-} from "../../islands/lib/people/dashboard_filter.ts";
-import { addTask, deleteTask, editTask, parseTasks } from "../../islands/lib/people/tasks.ts";
-import { check, email, length } from "../../islands/lib/people/validation.ts";
+} from "../../islands/dashboard/dashboard_filter.ts";
+import { addTask, deleteTask, editTask, parseTasks } from "../../islands/todo/tasks.ts";
+import { check, email, length } from "../../islands/lib/validation.ts";
 
 Deno.test("dashboard filter - defaults to the first day of the month to today", () => {
   const f = defaultFilter(new Date(2026, 10, 22, 9, 30));

@@ -7,8 +7,8 @@ import {
   weekFrom,
   weekProblems,
 } from "../../islands/lib/hours/working_hours.ts";
-import { queueProblems } from "../../islands/lib/queues/queue_form.ts";
-import { nextOptionNumber } from "../../islands/lib/queues/OptionsTree.tsx";
+import { queueProblems } from "../../islands/queues/queue_form.ts";
+import { nextOptionNumber } from "../../islands/queues/OptionsTree.tsx";
 import { sortQueues } from "../../islands/QueuesPage.tsx";
 import { QUEUE_COLORS } from "../../islands/lib/palette.ts";
 import { defaultWorkingHours } from "../../server/queues/hours.ts";

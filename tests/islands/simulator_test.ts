@@ -10,7 +10,7 @@ import {
   type SentItem,
   timeline,
   validPhone,
-} from "../../islands/lib/simulator/model.ts";
+} from "../../islands/simulator/model.ts";
 
 function sent(seq: number, createdAt: string, body = `s${seq}`): SentItem {
   return {

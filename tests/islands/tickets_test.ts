@@ -22,7 +22,7 @@ import { messagesReducer, timeline } from "../../islands/tickets/messages_state.
 import { matchQuickAnswers } from "../../islands/tickets/QuickAnswers.tsx";
 import { contactErrors } from "../../islands/tickets/ContactFormDialog.tsx";
 import { defaultConnection } from "../../islands/tickets/NewTicketDialog.tsx";
-import { shouldNotify, viewingTicketId } from "../../islands/lib/tickets/notify.ts";
+import { shouldNotify, viewingTicketId } from "../../islands/lib/ticket_notify.ts";
 import type { Message, Ticket } from "../../islands/tickets/types.ts";
 import type { MessageView, TicketView } from "../../server/tickets/view.ts";
 import { locationBody, vcardBody } from "../../server/whatsapp/bodies.ts";

@@ -6,7 +6,7 @@ import { IconButton } from "../ui/Button.tsx";
 import { realtime } from "../socket.ts";
 import type { SessionUser } from "../types.ts";
 import { useLiveList } from "./live.ts";
-import { type NotifiableEvent, notifyNewMessage } from "../tickets/notify.ts";
+import { type NotifiableEvent, notifyNewMessage } from "../ticket_notify.ts";
 
 /** What the bells read of the tickets, announcements and chats APIs (their areas own them). */
 type TicketNote = {
@@ -65,8 +65,8 @@ function Empty({ children }: { children: ReactNode }) {
 
 /**
  * Tickets with unread messages (seeds/000 section 2 'Top bar'); a new inbound message rings at
- * the stored volume and raises a desktop notification under the rules of islands/lib/tickets/
- * notify.ts (not for the ticket on screen while the page is visible).
+ * the stored volume and raises a desktop notification under the rules of
+ * islands/lib/ticket_notify.ts (not for the ticket on screen while the page is visible).
  */
 export function TicketsBell({ user }: { user: SessionUser }) {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
-import { refreshAccessToken } from "../api.ts";
-import { ApiError } from "../errors.ts";
-import { storedToken } from "../storage.ts";
+import { refreshAccessToken } from "../lib/api.ts";
+import { ApiError } from "../lib/errors.ts";
+import { storedToken } from "../lib/storage.ts";
 
 /**
  * Downloads an API file with the bearer token (a plain link cannot carry it): fetch, blob, a

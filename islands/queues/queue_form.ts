@@ -1,4 +1,4 @@
-import { HEX_COLOR_PATTERN } from "../palette.ts";
+import { HEX_COLOR_PATTERN } from "../lib/palette.ts";
 
 /**
  * The queue form's rules (seeds/001 section 5), checked before sending; the server checks the

@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { KeyRound, LoaderCircle, QrCode, ScanLine } from "lucide-react";
-import { api } from "../api.ts";
-import { Button } from "../ui/Button.tsx";
-import { Field } from "../ui/Field.tsx";
-import { Modal } from "../ui/Modal.tsx";
+import { api } from "../lib/api.ts";
+import { Button } from "../lib/ui/Button.tsx";
+import { Field } from "../lib/ui/Field.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
 import { type Connection, normalStatus, qrDialogDone } from "./model.ts";
 
 /**

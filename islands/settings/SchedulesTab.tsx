@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../api.ts";
-import { adminSubmitDelay } from "../form_delay.ts";
-import { WeeklyHoursEditor } from "../hours/WeeklyHoursEditor.tsx";
+import { api } from "../lib/api.ts";
+import { adminSubmitDelay } from "../lib/form_delay.ts";
+import { WeeklyHoursEditor } from "../lib/hours/WeeklyHoursEditor.tsx";
 import {
   type EditableDay,
   type HoursProblem,
@@ -11,9 +11,9 @@ import {
   weekFrom,
   weekProblems,
   type WorkingHoursEntry,
-} from "../hours/working_hours.ts";
-import { toast } from "../toast.ts";
-import { Button } from "../ui/Button.tsx";
+} from "../lib/hours/working_hours.ts";
+import { toast } from "../lib/toast.ts";
+import { Button } from "../lib/ui/Button.tsx";
 
 type Company = { id: number; schedules: WorkingHoursEntry[] };
 

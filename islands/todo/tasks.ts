@@ -1,4 +1,4 @@
-import { STORAGE } from "../storage.ts";
+import { STORAGE } from "../lib/storage.ts";
 
 /**
  * The to-do list lives only in the browser (seeds/000 sections 2 'To-do' and 3: localStorage key

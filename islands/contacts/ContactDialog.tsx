@@ -1,15 +1,15 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Plus, Trash2 } from "lucide-react";
-import { api } from "../api.ts";
-import { ApiError } from "../errors.ts";
-import { toast } from "../toast.ts";
-import { Button, IconButton } from "../ui/Button.tsx";
-import { Field } from "../ui/Field.tsx";
-import { Modal } from "../ui/Modal.tsx";
-import type { Contact, ExtraInfo } from "./types.ts";
-import { check, email, length } from "./validation.ts";
-import { formSubmitDelay } from "../form_delay.ts";
+import { api } from "../lib/api.ts";
+import { ApiError } from "../lib/errors.ts";
+import { toast } from "../lib/toast.ts";
+import { Button, IconButton } from "../lib/ui/Button.tsx";
+import { Field } from "../lib/ui/Field.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import type { Contact, ExtraInfo } from "../lib/people_types.ts";
+import { check, email, length } from "../lib/validation.ts";
+import { formSubmitDelay } from "../lib/form_delay.ts";
 
 /** seeds/000 section 5 'Contact form': name 2..50, number 8..50, email valid when given. */
 const RULES = { name: length(2, 50), number: length(8, 50), email: email(false) };

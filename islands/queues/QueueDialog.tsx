@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Paperclip, X } from "lucide-react";
-import { api } from "../api.ts";
-import { ApiError } from "../errors.ts";
-import { adminSubmitDelay } from "../form_delay.ts";
-import { WeeklyHoursEditor } from "../hours/WeeklyHoursEditor.tsx";
+import { api } from "../lib/api.ts";
+import { ApiError } from "../lib/errors.ts";
+import { adminSubmitDelay } from "../lib/form_delay.ts";
+import { WeeklyHoursEditor } from "../lib/hours/WeeklyHoursEditor.tsx";
 import {
   type EditableDay,
   type HoursProblem,
@@ -12,13 +12,13 @@ import {
   toEntries,
   weekFrom,
   weekProblems,
-} from "../hours/working_hours.ts";
-import { toast } from "../toast.ts";
-import { Button, IconButton } from "../ui/Button.tsx";
-import { Field } from "../ui/Field.tsx";
-import { Modal } from "../ui/Modal.tsx";
-import { Tabs } from "../ui/Tabs.tsx";
-import { TextAreaField } from "../ui/TextArea.tsx";
+} from "../lib/hours/working_hours.ts";
+import { toast } from "../lib/toast.ts";
+import { Button, IconButton } from "../lib/ui/Button.tsx";
+import { Field } from "../lib/ui/Field.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import { Tabs } from "../lib/ui/Tabs.tsx";
+import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { ColorPicker } from "./ColorPicker.tsx";
 import { OptionsTree } from "./OptionsTree.tsx";
 import { queueProblems } from "./queue_form.ts";

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Eye, EyeOff } from "lucide-react";
-import { IconButton } from "../ui/Button.tsx";
-import { Select } from "../ui/Select.tsx";
+import { IconButton } from "../lib/ui/Button.tsx";
+import { Select } from "../lib/ui/Select.tsx";
 
 /** Saves one setting; answers whether it was saved (the caller shows the outcome). */
 export type SettingSaver = (key: string, value: string) => Promise<boolean>;

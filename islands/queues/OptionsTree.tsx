@@ -1,14 +1,14 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CornerDownRight, Paperclip, Pencil, Plus, Trash2, X } from "lucide-react";
-import { api } from "../api.ts";
-import { ApiError } from "../errors.ts";
-import { useRealtime } from "../socket.ts";
-import { toast } from "../toast.ts";
-import { Button, IconButton } from "../ui/Button.tsx";
-import { ConfirmDialog } from "../ui/ConfirmDialog.tsx";
-import { Field } from "../ui/Field.tsx";
-import { TextAreaField } from "../ui/TextArea.tsx";
+import { api } from "../lib/api.ts";
+import { ApiError } from "../lib/errors.ts";
+import { useRealtime } from "../lib/socket.ts";
+import { toast } from "../lib/toast.ts";
+import { Button, IconButton } from "../lib/ui/Button.tsx";
+import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
+import { Field } from "../lib/ui/Field.tsx";
+import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import type { QueueEvent, QueueOption, QueueOptionNode } from "./types.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { QueueRef } from "../types.ts";
-import { Button } from "../ui/Button.tsx";
-import { Modal } from "../ui/Modal.tsx";
-import { Select } from "../ui/Select.tsx";
+import type { QueueRef } from "../lib/types.ts";
+import { Button } from "../lib/ui/Button.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import { Select } from "../lib/ui/Select.tsx";
 
 const NONE = "none";
 

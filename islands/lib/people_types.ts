@@ -1,5 +1,5 @@
 /** API shapes of the people pages (routes/api/contacts.ts, users.ts, dashboard.ts). */
-import type { QueueRef } from "../types.ts";
+import type { QueueRef } from "./types.ts";
 
 export type ExtraInfo = { id?: number; name: string; value: string };
 

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../api.ts";
-import { Button } from "../ui/Button.tsx";
-import { Modal } from "../ui/Modal.tsx";
-import type { ImportReport } from "./types.ts";
+import { api } from "../lib/api.ts";
+import { Button } from "../lib/ui/Button.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import type { ImportReport } from "../lib/people_types.ts";
 
 /**
  * Import contacts from a CSV or XLSX file (POST /api/contacts/import) and show the server's

@@ -2,7 +2,7 @@ import { type ReactNode, type TextareaHTMLAttributes, useId } from "react";
 import * as DropdownMenu from "radix-ui/dropdown-menu";
 import * as RSwitch from "radix-ui/switch";
 import { Check, ChevronDown } from "lucide-react";
-import { Select, type SelectOption } from "../ui/Select.tsx";
+import { Select, type SelectOption } from "../lib/ui/Select.tsx";
 
 /** A labelled multi-line text field (greeting, completion... messages). */
 export function TextArea(

@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals-react";
-import type { SessionUser } from "../types.ts";
-import { playNotificationSound } from "../shell/sound.ts";
+import type { SessionUser } from "./types.ts";
+import { playNotificationSound } from "./shell/sound.ts";
 
 /**
  * New-message notifications (seeds/000 sections 6 and 8), used by the top bar's tickets bell on

@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as Popover from "radix-ui/popover";
 import { Check, ChevronDown, Palette } from "lucide-react";
-import { HEX_COLOR_PATTERN, QUEUE_COLORS } from "../palette.ts";
+import { HEX_COLOR_PATTERN, QUEUE_COLORS } from "../lib/palette.ts";
 
 /**
  * The queue colour field (seeds/001 sections 2 and 9): a popover with the 50 preset colours and a

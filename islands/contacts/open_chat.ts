@@ -1,6 +1,6 @@
-import { api } from "../api.ts";
-import { ApiError } from "../errors.ts";
-import { toast } from "../toast.ts";
+import { api } from "../lib/api.ts";
+import { ApiError } from "../lib/errors.ts";
+import { toast } from "../lib/toast.ts";
 
 type Owner = {
   uuid?: string;

@@ -15,13 +15,13 @@ import {
   Video,
   X,
 } from "lucide-react";
-import { api } from "../api.ts";
-import { toast } from "../toast.ts";
-import { Button, IconButton } from "../ui/Button.tsx";
-import { Field } from "../ui/Field.tsx";
-import { Menu, MenuItem, MenuSeparator } from "../ui/Menu.tsx";
-import { Modal } from "../ui/Modal.tsx";
-import { ConfirmDialog } from "../ui/ConfirmDialog.tsx";
+import { api } from "../lib/api.ts";
+import { toast } from "../lib/toast.ts";
+import { Button, IconButton } from "../lib/ui/Button.tsx";
+import { Field } from "../lib/ui/Field.tsx";
+import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { type Connection, normalStatus } from "../connections/model.ts";
 import { CompanyBubble, ContactBubble } from "./Bubbles.tsx";
 import {

@@ -1,13 +1,13 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RefreshCw } from "lucide-react";
-import { api } from "../api.ts";
-import { ApiError } from "../errors.ts";
-import { toast } from "../toast.ts";
-import { Button, IconButton } from "../ui/Button.tsx";
-import { Field } from "../ui/Field.tsx";
-import { Modal } from "../ui/Modal.tsx";
-import { Tabs } from "../ui/Tabs.tsx";
+import { api } from "../lib/api.ts";
+import { ApiError } from "../lib/errors.ts";
+import { toast } from "../lib/toast.ts";
+import { Button, IconButton } from "../lib/ui/Button.tsx";
+import { Field } from "../lib/ui/Field.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import { Tabs } from "../lib/ui/Tabs.tsx";
 import { MultiSelect, SelectField, SwitchField, TextArea } from "./FormControls.tsx";
 import {
   type Connection,
@@ -19,7 +19,7 @@ import {
   type QueueItem,
   requestBody,
 } from "./model.ts";
-import { formSubmitDelay } from "../form_delay.ts";
+import { formSubmitDelay } from "../lib/form_delay.ts";
 
 export type PromptItem = { id: number; name: string };
 

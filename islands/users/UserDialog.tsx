@@ -1,17 +1,17 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../api.ts";
-import { ApiError } from "../errors.ts";
-import { toast } from "../toast.ts";
-import type { QueueRef } from "../types.ts";
-import { Button } from "../ui/Button.tsx";
-import { Field } from "../ui/Field.tsx";
-import { Modal } from "../ui/Modal.tsx";
-import { Select } from "../ui/Select.tsx";
-import { fieldErrors } from "./ContactDialog.tsx";
-import type { ConnectionOption, UserRow } from "./types.ts";
-import { check, email, length } from "./validation.ts";
-import { formSubmitDelay } from "../form_delay.ts";
+import { api } from "../lib/api.ts";
+import { ApiError } from "../lib/errors.ts";
+import { toast } from "../lib/toast.ts";
+import type { QueueRef } from "../lib/types.ts";
+import { Button } from "../lib/ui/Button.tsx";
+import { Field } from "../lib/ui/Field.tsx";
+import { Modal } from "../lib/ui/Modal.tsx";
+import { Select } from "../lib/ui/Select.tsx";
+import { fieldErrors } from "../contacts/ContactDialog.tsx";
+import type { ConnectionOption, UserRow } from "../lib/people_types.ts";
+import { check, email, length } from "../lib/validation.ts";
+import { formSubmitDelay } from "../lib/form_delay.ts";
 
 const NO_CONNECTION = "none";
 
