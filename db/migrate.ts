@@ -14,6 +14,8 @@ import * as m0030 from "./migrations/0030_rebuild_message_search.ts";
 import * as m0031 from "./migrations/0031_add_ticket_list_indexes.ts";
 import * as m0032 from "./migrations/0032_create_ticket_counts.ts";
 import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
+import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
+import * as m0051 from "./migrations/0051_create_sessions.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -25,6 +27,8 @@ const migrations: Record<string, Migration> = {
   "0031_add_ticket_list_indexes": m0031,
   "0032_create_ticket_counts": m0032,
   "0040_add_admin_indexes": m0040,
+  "0050_rebuild_ids_autoincrement": m0050,
+  "0051_create_sessions": m0051,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -33,17 +37,26 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema to the latest version; throws if a migration fails. */
-export async function migrateToLatest(db: Database): Promise<string[]> {
+function migrator(db: Database) {
   // Numbers were handed out in blocks to work landing in parallel, so a database that already ran
   // 0040 may later receive 0030: apply it instead of refusing to start.
-  const migrator = new Migrator({
+  return new Migrator({
     // deno-lint-ignore no-explicit-any
     db: db as any,
     provider: new StaticProvider(),
     allowUnorderedMigrations: true,
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** Brings the schema to the latest version; throws if a migration fails. */
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Applies the migrations up to and including `name` (tests build an older schema with it). */
+export async function migrateUpTo(db: Database, name: string): Promise<void> {
+  const { error } = await migrator(db).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }

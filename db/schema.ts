@@ -132,6 +132,20 @@ export interface RefreshTokensTable {
   expiresAt: string;
   revokedAt: string | null;
   createdAt: string;
+  /** The session the token belongs to (null only for tokens issued before sessions existed). */
+  sessionId: number | null;
+}
+
+/** A login (db/migrations/0051): its tokens carry publicId; endedAt set ends them all. */
+export interface SessionsTable {
+  id: Generated<number>;
+  publicId: string;
+  companyId: number;
+  userId: number;
+  createdAt: string;
+  lastSeenAt: string;
+  endedAt: string | null;
+  endReason: string | null;
 }
 
 export interface AppSecretsTable {
@@ -346,6 +360,7 @@ export interface DB {
   users: UsersTable;
   user_queues: UserQueuesTable;
   refresh_tokens: RefreshTokensTable;
+  sessions: SessionsTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;

@@ -28,6 +28,8 @@ export type AppDeps = {
 export type AuthInfo = {
   userId: number;
   companyId: number;
+  /** sessions.id of the token's session (checked live on every request). */
+  sessionId: number;
   profile: "admin" | "user";
   isSuper: boolean;
   user: User;

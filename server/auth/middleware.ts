@@ -3,6 +3,7 @@ import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { findUserWithCompany } from "../users/repository.ts";
 import type { PlanFlags } from "./service.ts";
+import { findLiveSession } from "./repository.ts";
 import { assertCompanyActive } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
 
@@ -13,15 +14,22 @@ function bearer(header: string | undefined): string | undefined {
 }
 
 /**
- * Resolves a token to the caller. The company comes from here only (DESIGN: tenancy); a token
- * of a deleted user, or of a session ended by a newer login, is refused.
+ * Resolves a token to the caller. The company comes from here only (DESIGN: tenancy). The token's
+ * session must be live and belong to the token's user and company: a token of a deleted user, of
+ * an ended session (logout, a newer login, a password change) is refused, and no token can ever
+ * name a user other than the one it was issued to (issue 19). The session is one lookup through
+ * its unique index, run alongside the user's.
  */
 export async function authenticate(deps: AppDeps, token: string | undefined): Promise<AuthInfo> {
   if (!token) throw new AppError(401, "ERR_SESSION_EXPIRED", "Not signed in");
   const now = deps.clock.now();
   const claims = await verifyAccessToken(token, deps.secrets.access, now);
-  const loaded = await findUserWithCompany(deps.db, claims.companyId, claims.userId);
+  const [loaded, session] = await Promise.all([
+    findUserWithCompany(deps.db, claims.companyId, claims.userId),
+    findLiveSession(deps.db, claims.sessionId, claims.companyId, claims.userId),
+  ]);
   if (!loaded) throw new AppError(401, "ERR_UNAUTHORIZED", "Invalid token");
+  if (!session) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended");
   if (loaded.user.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended by another login");
   }
@@ -29,6 +37,7 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
   return {
     userId: loaded.user.id,
     companyId: loaded.company.id,
+    sessionId: session.id,
     profile: loaded.user.profile.toLowerCase() === "admin" ? "admin" : "user",
     isSuper: loaded.user.super === 1,
     user: loaded.user,

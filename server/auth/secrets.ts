@@ -3,8 +3,9 @@ import type { Config } from "../config.ts";
 
 export type Secrets = Readonly<{ access: Uint8Array; refresh: Uint8Array }>;
 
-function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(48));
+/** `size` random bytes as base64url text: secrets, and sessions' public ids. */
+export function randomSecret(size = 48): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(size));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
     /=+$/,
     "",

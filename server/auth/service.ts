@@ -4,6 +4,13 @@ import type { AppDeps } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
+import {
+  createSession,
+  endSessions,
+  findLiveSession,
+  type LiveSession,
+  touchSession,
+} from "./repository.ts";
 
 let dummyHash: string | undefined;
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
@@ -127,11 +134,13 @@ export function assertCompanyActive(user: User, company: Company, now: Date) {
 
 export type IssuedSession = { token: string; refreshToken: string; user: SessionUser };
 
+/** A new token pair for a live session (a login, or a refresh rotating the previous pair). */
 async function issue(
   deps: AppDeps,
   user: User,
   company: Company,
   plan: Plan | null,
+  session: LiveSession,
 ): Promise<IssuedSession> {
   const now = deps.clock.now();
   const jti = crypto.randomUUID();
@@ -142,9 +151,15 @@ async function issue(
     expiresAt: new Date(now.getTime() + deps.config.refreshTokenTtlSeconds * 1000).toISOString(),
     revokedAt: null,
     createdAt: now.toISOString(),
+    sessionId: session.id,
   }).execute();
-  const claims = { userId: user.id, companyId: company.id, tokenVersion: user.tokenVersion };
-  const [token, refreshToken, session] = await Promise.all([
+  const claims = {
+    userId: user.id,
+    companyId: company.id,
+    tokenVersion: user.tokenVersion,
+    sessionId: session.publicId,
+  };
+  const [token, refreshToken, view] = await Promise.all([
     signAccessToken(claims, deps.secrets.access, deps.config.accessTokenTtlSeconds, now),
     signRefreshToken(
       { ...claims, jti },
@@ -154,7 +169,7 @@ async function issue(
     ),
     sessionUser(deps.db, user, company, plan),
   ]);
-  return { token, refreshToken, user: session };
+  return { token, refreshToken, user: view };
 }
 
 /** Revokes every refresh token of a user (logout everywhere, password change, new login). */
@@ -168,16 +183,22 @@ export async function revokeRefreshTokens(
     .where("companyId", "=", companyId).where("revokedAt", "is", null).execute();
 }
 
+/** Why a session ended (sessions.endReason). */
+export type SessionEndReason = "logout" | "newLogin" | "passwordChanged" | "refreshReused";
+
 /**
- * Ends every session of a user: refresh tokens revoked and access tokens invalidated through the
- * token version. Used for a password change and for a login elsewhere.
+ * Ends every session of a user: sessions marked ended (their tokens' `sid` stops matching), refresh
+ * tokens revoked and the token version bumped. Used for a password change, a login elsewhere, a
+ * logout and a stolen refresh token.
  */
 export async function endUserSessions(
   db: Database,
   companyId: number,
   userId: number,
   now: string,
+  reason: SessionEndReason,
 ) {
+  await endSessions(db, companyId, userId, now, reason);
   await revokeRefreshTokens(db, companyId, userId, now);
   return await bumpTokenVersion(db, companyId, userId, now);
 }
@@ -209,10 +230,17 @@ export async function login(
   )
     .where("revokedAt", "is", null).where("expiresAt", ">", now.toISOString()).limit(1)
     .executeTakeFirst();
-  const version = await endUserSessions(deps.db, found.companyId, found.id, now.toISOString());
+  const version = await endUserSessions(
+    deps.db,
+    found.companyId,
+    found.id,
+    now.toISOString(),
+    "newLogin",
+  );
   const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
+  const session = await createSession(deps.db, found.companyId, found.id, now.toISOString());
   return {
-    ...(await issue(deps, user, loaded.company, loaded.plan)),
+    ...(await issue(deps, user, loaded.company, loaded.plan, session)),
     endedOther: live !== undefined,
   };
 }
@@ -245,7 +273,13 @@ export async function refresh(
     now.getTime() - Date.parse(row.revokedAt) <= REFRESH_REUSE_GRACE_MS;
   if (row.revokedAt !== null && !justRotated) {
     // Also bumps the token version: the tokens revoked now must not pass as "just rotated".
-    await endUserSessions(deps.db, claims.companyId, claims.userId, now.toISOString());
+    await endUserSessions(
+      deps.db,
+      claims.companyId,
+      claims.userId,
+      now.toISOString(),
+      "refreshReused",
+    );
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
   if (!justRotated) {
@@ -256,16 +290,23 @@ export async function refresh(
   if (row.expiresAt <= now.toISOString()) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
-  const loaded = await findUserWithCompany(deps.db, claims.companyId, claims.userId);
-  if (!loaded || loaded.user.tokenVersion !== claims.tokenVersion) {
+  const [loaded, session] = await Promise.all([
+    findUserWithCompany(deps.db, claims.companyId, claims.userId),
+    findLiveSession(deps.db, claims.sessionId, claims.companyId, claims.userId),
+  ]);
+  if (
+    !loaded || !session || row.sessionId !== session.id ||
+    loaded.user.tokenVersion !== claims.tokenVersion
+  ) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
   assertCompanyActive(loaded.user, loaded.company, now);
-  return await issue(deps, loaded.user, loaded.company, loaded.plan);
+  await touchSession(deps.db, session.id, now.toISOString());
+  return await issue(deps, loaded.user, loaded.company, loaded.plan, session);
 }
 
 /** Ends the session that presented this refresh token (if it is still valid). */
 export async function logout(deps: AppDeps, companyId: number, userId: number) {
   const now = deps.clock.now().toISOString();
-  await endUserSessions(deps.db, companyId, userId, now);
+  await endUserSessions(deps.db, companyId, userId, now, "logout");
 }

@@ -1,7 +1,16 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { AppError } from "../errors.ts";
 
-export type AccessClaims = { userId: number; companyId: number; tokenVersion: number };
+/**
+ * What a token names: its user and company, the user's token version and the random public id
+ * of the session it was issued for (`sid`), which every request checks (issue 19).
+ */
+export type AccessClaims = {
+  userId: number;
+  companyId: number;
+  tokenVersion: number;
+  sessionId: string;
+};
 export type RefreshClaims = AccessClaims & { jti: string };
 
 export async function signAccessToken(
@@ -11,7 +20,11 @@ export async function signAccessToken(
   now: Date,
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return await new SignJWT({ cid: claims.companyId, tv: claims.tokenVersion })
+  return await new SignJWT({
+    cid: claims.companyId,
+    tv: claims.tokenVersion,
+    sid: claims.sessionId,
+  })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(claims.userId))
     .setIssuedAt(iat)
@@ -26,7 +39,11 @@ export async function signRefreshToken(
   now: Date,
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return await new SignJWT({ cid: claims.companyId, tv: claims.tokenVersion })
+  return await new SignJWT({
+    cid: claims.companyId,
+    tv: claims.tokenVersion,
+    sid: claims.sessionId,
+  })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(claims.userId))
     .setJti(claims.jti)
@@ -39,12 +56,14 @@ function claimsOf(payload: Record<string, unknown>): AccessClaims | null {
   const userId = Number(payload.sub);
   const companyId = Number(payload.cid);
   const tokenVersion = Number(payload.tv);
+  const sessionId = payload.sid;
   if (
-    !Number.isInteger(userId) || !Number.isInteger(companyId) || !Number.isInteger(tokenVersion)
+    !Number.isInteger(userId) || !Number.isInteger(companyId) ||
+    !Number.isInteger(tokenVersion) || typeof sessionId !== "string" || sessionId === ""
   ) {
     return null;
   }
-  return { userId, companyId, tokenVersion };
+  return { userId, companyId, tokenVersion, sessionId };
 }
 
 /**

@@ -9,11 +9,14 @@ export function updateUserMembers(
   hub: Hub,
   companyId: number,
   userId: number,
-  patch: { profile?: "admin" | "user"; queueIds?: number[] },
+  patch: { profile?: "admin" | "user"; queueIds?: number[]; allTicket?: boolean },
 ) {
   for (const member of [...hub.members()]) {
     if (member.companyId !== companyId || member.userId !== userId) continue;
+    // Ticket and message events are filtered per member at publish time (realtime/publish.ts),
+    // so the new queues and allTicket apply to the very next event, in every room it joined.
     if (patch.queueIds) member.queueIds = [...patch.queueIds];
+    if (patch.allTicket !== undefined) member.allTicket = patch.allTicket;
     if (patch.profile && patch.profile !== member.profile) {
       member.profile = patch.profile;
       if (patch.profile === "admin") hub.join(member, { kind: "admins" });

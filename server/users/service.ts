@@ -278,7 +278,9 @@ export async function updateUser(
         updatedAt: now,
       });
       if (queueIds) await repo.setUserQueues(trx, companyId, id, queueIds);
-      if (passwordChanged) await endUserSessions(trx, companyId, id, now);
+      if (passwordChanged) {
+        await endUserSessions(trx, companyId, id, now, "passwordChanged");
+      }
     });
   } catch (error) {
     if (isUniqueViolation(error, "users.email")) throw duplicatedEmail();
@@ -288,6 +290,7 @@ export async function updateUser(
   updateUserMembers(deps.hub, companyId, id, {
     profile: changes.profile ? user.profile : undefined,
     queueIds: queueIds,
+    allTicket: changes.allTicket ? user.allTicket === "enable" : undefined,
   });
   deps.hub.publish(companyId, "user", { action: "update", user });
   if (passwordChanged) {
