@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createCompany, login, withApp } from "../helpers/app.ts";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  cookieValue,
+  createCompany,
+  login,
+  withApp,
+} from "../helpers/app.ts";
 import { REFRESH_REUSE_GRACE_MS } from "../../server/auth/service.ts";
-
-function cookieValue(setCookie: string): string {
-  return setCookie.split(";")[0];
-}
 
 Deno.test("auth login - answers a token and the user with company, settings and plan", () =>
   withApp(async (t) => {

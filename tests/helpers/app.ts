@@ -48,7 +48,8 @@ export async function createTestApp(
   env: Record<string, string> = {},
   clock = new TestClock(),
 ): Promise<TestApp> {
-  const dir = await Deno.makeTempDir({ prefix: "balcao-test-" });
+  // An existing DATA_DIR is a restart on the same database (restartTestApp).
+  const dir = env.DATA_DIR ?? await Deno.makeTempDir({ prefix: "balcao-test-" });
   const config = loadConfig({
     DATA_DIR: dir,
     ADMIN_EMAIL,
@@ -83,6 +84,12 @@ export async function createTestApp(
   };
 }
 
+/** Stops the app and starts another on the same data folder, as a restart of the server does. */
+export async function restartTestApp(t: TestApp): Promise<TestApp> {
+  await closeDeps(t.deps);
+  return await createTestApp({ DATA_DIR: t.dir }, t.clock);
+}
+
 export type TestUser = {
   id: number;
   email: string;
@@ -104,6 +111,11 @@ export async function login(t: TestApp, email: string, password: string) {
     user: body.user,
     cookie: res.headers.get("set-cookie") ?? "",
   };
+}
+
+/** The `name=value` part of a Set-Cookie header, to send back as a Cookie header. */
+export function cookieValue(setCookie: string): string {
+  return setCookie.split(";")[0];
 }
 
 /** Creates a company with its own plan (every feature on), settings, an admin and a user. */
