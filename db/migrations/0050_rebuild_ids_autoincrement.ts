@@ -46,6 +46,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   try {
     await db.transaction().execute(async (trx) => {
       const exec = (text: string) => sql.raw(text).execute(trx);
+      // The pragma above must reach this transaction's connection (a remote database could run
+      // them on different streams): with foreign keys on, a DROP TABLE would delete children.
+      const fk = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(trx);
+      if (fk.rows[0]?.foreign_keys !== 0) {
+        throw new Error("foreign keys are still on: refusing to rebuild tables");
+      }
       // Only ordinary tables: virtual tables and their shadow tables (messages_fts_data has an
       // `id INTEGER PRIMARY KEY` of its own) belong to FTS5 and are left alone.
       const tables = await sql<{ name: string }>`

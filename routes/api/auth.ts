@@ -48,15 +48,6 @@ export function authRoutes(deps: AppDeps) {
     }
     const session = await login(deps, email, password);
     deps.loginLimiter.reset(`email:${email.toLowerCase()}`);
-    if (session.endedOther) {
-      // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
-      deps.hub.publish(session.user.companyId, "auth", {
-        action: "otherLogin",
-        user: { id: session.user.id },
-      }, [
-        { kind: "user", userId: session.user.id },
-      ]);
-    }
     setRefreshCookie(c, session.refreshToken);
     return c.json({ token: session.token, user: session.user });
   });

@@ -2,6 +2,7 @@ import type { Database } from "../../db/client.ts";
 import type { Company, Plan, User } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError } from "../errors.ts";
+import { disconnectUser } from "../realtime/members.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
@@ -204,14 +205,14 @@ export async function endUserSessions(
 }
 
 /**
- * Checks the credentials and starts a session. A login ends the user's other sessions
- * (seeds/000 section 4: 'Sua conta foi acessada em outro computador.'); the caller announces it.
+ * Checks the credentials and starts a session. A login ends the user's other sessions and closes
+ * their sockets, announcing it to them first (seeds/000 section 4).
  */
 export async function login(
   deps: AppDeps,
   email: string,
   password: string,
-): Promise<IssuedSession & { endedOther: boolean }> {
+): Promise<IssuedSession> {
   const found = await findUserByEmail(deps.db, email);
   // Compare against a throwaway hash when the user is unknown so that timing does not reveal emails.
   dummyHash ??= await hashPassword(generatePassword(), deps.config.bcryptCost);
@@ -239,10 +240,17 @@ export async function login(
   );
   const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
   const session = await createSession(deps.db, found.companyId, found.id, now.toISOString());
-  return {
-    ...(await issue(deps, user, loaded.company, loaded.plan, session)),
-    endedOther: live !== undefined,
-  };
+  const issued = await issue(deps, user, loaded.company, loaded.plan, session);
+  if (live !== undefined) {
+    // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
+    deps.hub.publish(found.companyId, "auth", { action: "otherLogin", user: { id: found.id } }, [
+      { kind: "user", userId: found.id },
+    ]);
+  }
+  // Every socket open now belongs to a session this login ended (the new one connects after this
+  // answer): they close, after the event above (a close sends what is queued first).
+  disconnectUser(deps.hub, found.companyId, found.id, "session ended");
+  return issued;
 }
 
 /**
@@ -280,6 +288,7 @@ export async function refresh(
       now.toISOString(),
       "refreshReused",
     );
+    disconnectUser(deps.hub, claims.companyId, claims.userId, "session ended");
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
   if (!justRotated) {
@@ -305,8 +314,9 @@ export async function refresh(
   return await issue(deps, loaded.user, loaded.company, loaded.plan, session);
 }
 
-/** Ends the session that presented this refresh token (if it is still valid). */
+/** Ends the user's session (a login ends the others, so it is the only one) and its sockets. */
 export async function logout(deps: AppDeps, companyId: number, userId: number) {
   const now = deps.clock.now().toISOString();
   await endUserSessions(deps.db, companyId, userId, now, "logout");
+  disconnectUser(deps.hub, companyId, userId, "session ended");
 }

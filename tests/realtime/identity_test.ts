@@ -137,3 +137,34 @@ Deno.test("identity socket - queues, profile and allTicket changes apply to open
       );
     });
   }));
+
+Deno.test("identity socket - a session ended by a newer login or a logout closes its sockets, after the notice", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    await withServedApp(t, async (wsUrl) => {
+      const [first, admin] = await sockets(wsUrl, a.user.token, a.admin.token);
+      const second = await login(t, a.user.email, a.user.password);
+      const closed = await deadline(
+        first.closed,
+        5000,
+        () => "the ended session's socket stayed open",
+      );
+      assert.equal(closed.code, SOCKET_AUTH_FAILED);
+      // The notice came first, on the same socket.
+      assert.deepEqual(first.named(`company-${a.id}-auth`).map((e) => e.data), [
+        { action: "otherLogin", user: { id: a.user.id } },
+      ]);
+      assert.equal((await refused(wsUrl, a.user.token)).code, SOCKET_AUTH_FAILED);
+      // The new session's socket opens; its logout closes it; the admin's socket stays.
+      const [current] = await sockets(wsUrl, second.token);
+      const out = await t.request("DELETE", "/api/auth/logout", { token: second.token });
+      assert.equal(out.status, 204);
+      assert.equal(
+        (await deadline(current.closed, 5000, () => "still open")).code,
+        SOCKET_AUTH_FAILED,
+      );
+      assert.equal((await refused(wsUrl, second.token)).code, SOCKET_AUTH_FAILED);
+      admin.send("joinNotification");
+      await admin.next((e) => e.event === "joined");
+    });
+  }));
