@@ -185,7 +185,12 @@ export async function revokeRefreshTokens(
 }
 
 /** Why a session ended (sessions.endReason). */
-export type SessionEndReason = "logout" | "newLogin" | "passwordChanged" | "refreshReused";
+export type SessionEndReason =
+  | "logout"
+  | "newLogin"
+  | "passwordChanged"
+  | "profileChanged"
+  | "refreshReused";
 
 /**
  * Ends every session of a user: sessions marked ended (their tokens' `sid` stops matching), refresh

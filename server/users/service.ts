@@ -261,6 +261,13 @@ export async function updateUser(
   const passwordHash = passwordChanged
     ? await hashPassword(input.password!, deps.config.bcryptCost)
     : undefined;
+  // A new password, or rights granted or taken by an admin, end the user's sessions: the
+  // tokens issued under the old rights stop at once and the user logs in again.
+  const endReason = passwordChanged
+    ? "passwordChanged"
+    : changes.profile || changes.super
+    ? "profileChanged"
+    : undefined;
   const now = deps.clock.now().toISOString();
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -278,9 +285,7 @@ export async function updateUser(
         updatedAt: now,
       });
       if (queueIds) await repo.setUserQueues(trx, companyId, id, queueIds);
-      if (passwordChanged) {
-        await endUserSessions(trx, companyId, id, now, "passwordChanged");
-      }
+      if (endReason) await endUserSessions(trx, companyId, id, now, endReason);
     });
   } catch (error) {
     if (isUniqueViolation(error, "users.email")) throw duplicatedEmail();
@@ -293,13 +298,13 @@ export async function updateUser(
     allTicket: changes.allTicket ? user.allTicket === "enable" : undefined,
   });
   deps.hub.publish(companyId, "user", { action: "update", user });
-  if (passwordChanged) {
-    deps.hub.publish(companyId, "auth", { action: "sessionEnded", reason: "passwordChanged" }, [
+  if (endReason) {
+    deps.hub.publish(companyId, "auth", { action: "sessionEnded", reason: endReason }, [
       { kind: "user", userId: id },
     ]);
-    disconnectUser(deps.hub, companyId, id, "password changed");
+    disconnectUser(deps.hub, companyId, id, endReason);
   }
-  return { user, sessionEnded: passwordChanged && self };
+  return { user, sessionEnded: endReason !== undefined && self };
 }
 
 /**

@@ -122,6 +122,15 @@ Deno.test("identity - sessions: a login starts one, a logout or a password chang
     assert.equal((await t.request("GET", "/api/tickets", { token: second.token })).status, 401);
     assert.equal((await refreshWith(t, second.cookie)).status, 401);
     assert.equal((await rows()).at(-1)?.endReason, "passwordChanged");
+    // An admin changing the profile ends the session too: the old token carried the old rights.
+    const third = await login(t, a.user.email, "another1");
+    const promoted = await t.request("PUT", `/api/users/${a.user.id}`, {
+      token: a.admin.token,
+      body: { profile: "admin" },
+    });
+    assert.equal(promoted.status, 200);
+    assert.equal((await t.request("GET", "/api/tickets", { token: third.token })).status, 401);
+    assert.equal((await rows()).at(-1)?.endReason, "profileChanged");
   }));
 
 Deno.test("identity - a signed token is refused unless its session is its own user's live one", () =>

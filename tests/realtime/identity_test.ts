@@ -112,10 +112,11 @@ Deno.test("identity socket - queues, profile and allTicket changes apply to open
       for (const s of [user, admin2, all, admin]) {
         await s.next((e) => unreadCount(s, a.id, ticket.id) === 1 && e.event.endsWith("-ticket"));
       }
-      // The admin moves the user to Suporte, demotes the second admin (no queues) and turns off
-      // allTicket for the third: none of them reconnects.
+      // The admin moves the user to Suporte and turns off allTicket for the third: neither
+      // reconnects. Demoting the second admin ends its session, so its socket closes.
       await put(t, a.admin.token, a.user.id, { queueIds: [support] });
       await put(t, a.admin.token, second.id, { profile: "user" });
+      await deadline(admin2.closed, 5000, () => "the demoted admin's socket stayed open");
       await put(t, a.admin.token, third.id, { allTicket: "disable" });
       publishTicketUnread(t.deps.hub, a.id, ticket.id, placement);
       await admin.next((e) =>
