@@ -41,3 +41,11 @@ export function errorText(error: unknown, t: TFunction): string {
   if (error instanceof TypeError) return t("errors.network");
   return t("errors.generic");
 }
+
+/** The first message of each field an `ERR_VALIDATION` answer names, or null for other errors. */
+export function fieldErrors(error: unknown): Record<string, string> | null {
+  if (!(error instanceof ApiError) || !Object.keys(error.fields).length) return null;
+  return Object.fromEntries(
+    Object.entries(error.fields).map(([field, messages]) => [field, messages[0] ?? ""]),
+  );
+}

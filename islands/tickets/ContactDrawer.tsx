@@ -9,7 +9,7 @@ import { Avatar } from "./bits.tsx";
 import { ddMMyyyy, hhmm } from "./format.ts";
 import type { Contact, ContactEvent, Ticket } from "./types.ts";
 
-const ContactFormDialog = lazy(() => import("./ContactFormDialog.tsx"));
+const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));
 
 /**
  * The contact side drawer (seeds/000 section 2): picture, name, number, email, extra
@@ -120,13 +120,11 @@ export default function ContactDrawer(
       <Suspense fallback={null}>
         {editing && contact
           ? (
-            <ContactFormDialog
-              contact={contact}
-              onClose={() => setEditing(false)}
-              onSaved={(saved) => {
-                setContact({ ...contact, ...saved });
-                setEditing(false);
-              }}
+            <ContactDialog
+              open
+              contactId={contact.id}
+              onOpenChange={setEditing}
+              onSaved={(saved) => setContact({ ...contact, ...saved })}
             />
           )
           : null}

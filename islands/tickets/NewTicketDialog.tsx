@@ -13,7 +13,7 @@ import { SearchPick } from "./SearchPick.tsx";
 import type { Contact, OtherOpenTicket, Ticket, WhatsappOption } from "./types.ts";
 import { useLookup } from "./use_lookup.ts";
 
-const ContactFormDialog = lazy(() => import("./ContactFormDialog.tsx"));
+const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));
 
 const NONE = "none";
 
@@ -197,13 +197,12 @@ export default function NewTicketDialog(
       <Suspense fallback={null}>
         {adding !== null
           ? (
-            <ContactFormDialog
+            <ContactDialog
+              open
+              contactId={null}
               initialName={adding}
-              onClose={() => setAdding(null)}
-              onSaved={(saved) => {
-                setContact(saved);
-                setAdding(null);
-              }}
+              onOpenChange={(open) => !open && setAdding(null)}
+              onSaved={setContact}
             />
           )
           : null}

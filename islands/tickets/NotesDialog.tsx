@@ -7,7 +7,7 @@ import { isAdmin, useUser } from "../lib/session.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
-import { ConfirmDialog } from "./bits.tsx";
+import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { NOTE_MIN_CHARS, noteTime, submitDelay } from "./format.ts";
 import type { Note, Ticket } from "./types.ts";
 
@@ -125,7 +125,8 @@ export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClo
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}
         title={t("tickets.notes.deleteTitle")}
-        text={t("tickets.notes.deleteText")}
+        danger
+        description={t("tickets.notes.deleteText")}
         confirmLabel={t("common.delete")}
         onConfirm={remove}
       />

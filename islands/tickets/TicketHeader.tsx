@@ -19,7 +19,8 @@ import { isAdmin, useUser } from "../lib/session.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
-import { Avatar, Chip, ConfirmDialog } from "./bits.tsx";
+import { Avatar, Chip } from "./bits.tsx";
+import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import type { Ticket } from "./types.ts";
 
 const TransferDialog = lazy(() => import("./TransferDialog.tsx"));
@@ -237,7 +238,8 @@ export function TicketHeader(
         open={dialog === "delete"}
         onOpenChange={(open) => setDialog(open ? "delete" : null)}
         title={t("tickets.delete.title", { id: ticket.id })}
-        text={t("tickets.delete.text")}
+        danger
+        description={t("tickets.delete.text")}
         confirmLabel={t("common.delete")}
         onConfirm={remove}
       />

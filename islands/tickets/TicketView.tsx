@@ -8,7 +8,7 @@ import { realtime, useRealtime } from "../lib/socket.ts";
 import { viewingTicketId } from "../lib/ticket_notify.ts";
 import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
-import { ConfirmDialog } from "./bits.tsx";
+import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { MessageInput } from "./MessageInput.tsx";
 import { MessageList } from "./MessageList.tsx";
 import { TicketHeader } from "./TicketHeader.tsx";
@@ -183,7 +183,8 @@ export function TicketView(
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={t("tickets.message.deleteTitle")}
-        text={t("tickets.message.deleteText")}
+        danger
+        description={t("tickets.message.deleteText")}
         confirmLabel={t("common.delete")}
         onConfirm={async () => {
           if (deleting) await api.delete(`/messages/${deleting.id}`);

@@ -1,8 +1,5 @@
 import { type ReactNode, useState } from "react";
 import * as RSwitch from "radix-ui/switch";
-import * as AlertDialog from "radix-ui/alert-dialog";
-import { useTranslation } from "react-i18next";
-import { Button } from "../lib/ui/Button.tsx";
 import { hueOf, initials } from "./format.ts";
 
 /** A contact's picture, or their initials on a colour of their own. */
@@ -73,58 +70,5 @@ export function Chip(
     >
       {children}
     </span>
-  );
-}
-
-/** A confirmation (radix AlertDialog): the danger action on the right. */
-export function ConfirmDialog(
-  { open, onOpenChange, title, text, confirmLabel, onConfirm, danger = true }: {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    title: string;
-    text: ReactNode;
-    confirmLabel?: string;
-    onConfirm: () => void | Promise<void>;
-    danger?: boolean;
-  },
-) {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await onConfirm();
-      onOpenChange(false);
-    } catch {
-      // The api client showed the error; the dialog stays for another try.
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog-content" style={{ width: "min(420px, 92vw)" }}>
-          <div className="dialog-header">
-            <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
-          </div>
-          <AlertDialog.Description className="dialog-description">{text}</AlertDialog.Description>
-          <div className="dialog-footer">
-            <AlertDialog.Cancel asChild>
-              <Button variant="ghost">{t("common.cancel")}</Button>
-            </AlertDialog.Cancel>
-            <Button
-              variant={danger ? "danger" : "primary"}
-              loading={busy}
-              onClick={confirm}
-              data-testid="confirm-button"
-            >
-              {confirmLabel ?? t("common.confirm")}
-            </Button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
   );
 }

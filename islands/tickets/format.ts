@@ -8,8 +8,7 @@ import type { OtherOpenTicket } from "./types.ts";
 /** seeds/000 section 9: list and message fetches are debounced 500 ms. */
 export const FETCH_DEBOUNCE_MS = 500;
 /** seeds/000 section 9: contact and user searches wait 500 ms and need 3 characters. */
-export const SEARCH_DEBOUNCE_MS = 500;
-export const SEARCH_MIN_CHARS = 3;
+export { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "../lib/list/list_controller.ts";
 /** seeds/000 section 9: older messages load within 50 px of the top. */
 export const MESSAGES_TOP_THRESHOLD_PX = 50;
 /** seeds/000 section 9: the ticket list loads the next page within 100 px of the bottom. */

@@ -1,17 +1,12 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
-import { ApiError } from "../lib/errors.ts";
-import { toast } from "../lib/toast.ts";
 import type { QueueRef } from "../lib/types.ts";
-import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
+import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
-import { fieldErrors } from "../contacts/ContactDialog.tsx";
 import type { ConnectionOption, UserRow } from "../lib/people_types.ts";
 import { check, email, length } from "../lib/validation.ts";
-import { formSubmitDelay } from "../lib/form_delay.ts";
 
 const NO_CONNECTION = "none";
 
@@ -39,13 +34,38 @@ export function UserDialog(
   const [allTicket, setAllTicket] = useState<"enable" | "disable">("disable");
   const [queues, setQueues] = useState<QueueRef[]>([]);
   const [connections, setConnections] = useState<ConnectionOption[]>([]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const [loading, setLoading] = useState(false);
+  const form = useFormSubmit({
+    validate: () =>
+      check({ name, email: mail, password }, {
+        name: length(2, 50),
+        email: email(true),
+        password: length(5, 50, userId === null),
+      }),
+    send: () => {
+      const body: Record<string, unknown> = { name: name.trim(), email: mail.trim() };
+      if (password) body.password = password;
+      if (canAdmin) {
+        body.profile = profile;
+        body.queueIds = queueIds;
+        body.whatsappId = whatsappId === NO_CONNECTION ? null : Number(whatsappId);
+        body.allTicket = allTicket;
+      }
+      return userId === null
+        ? api.post<UserRow>("/users", body, { quiet: true })
+        : api.put<UserRow>(`/users/${userId}`, body, { quiet: true });
+    },
+    successKey: "users.saved",
+    onDone: (saved) => {
+      onSaved?.(saved);
+      onOpenChange(false);
+    },
+  });
+  const errors = form.errors;
 
   useEffect(() => {
     if (!open) return;
-    setErrors({});
+    form.setErrors({});
     setName("");
     setMail("");
     setPassword("");
@@ -72,166 +92,116 @@ export function UserDialog(
     }).catch(() => onOpenChange(false)).finally(() => setLoading(false));
   }, [open, userId, canAdmin]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (saving) return;
-    const local = check({ name, email: mail, password }, {
-      name: length(2, 50),
-      email: email(true),
-      password: length(5, 50, userId === null),
-    });
-    setErrors(Object.fromEntries(Object.entries(local).map(([f, key]) => [f, t(key)])));
-    if (Object.keys(local).length) return;
-    setSaving(true);
-    await formSubmitDelay();
-    try {
-      const body: Record<string, unknown> = { name: name.trim(), email: mail.trim() };
-      if (password) body.password = password;
-      if (canAdmin) {
-        body.profile = profile;
-        body.queueIds = queueIds;
-        body.whatsappId = whatsappId === NO_CONNECTION ? null : Number(whatsappId);
-        body.allTicket = allTicket;
-      }
-      const saved = userId === null
-        ? await api.post<UserRow>("/users", body, { quiet: true })
-        : await api.put<UserRow>(`/users/${userId}`, body, { quiet: true });
-      toast.success({ key: "users.saved" });
-      onSaved?.(saved);
-      onOpenChange(false);
-    } catch (error) {
-      const fields = fieldErrors(error);
-      if (fields) setErrors(fields);
-      if (!fields || (error instanceof ApiError && error.code !== "ERR_VALIDATION")) {
-        toast.error(error);
-      }
-    } finally {
-      setSaving(false);
-    }
-  };
-
   const toggleQueue = (id: number) =>
     setQueueIds((ids) => (ids.includes(id) ? ids.filter((q) => q !== id) : [...ids, id]));
 
   return (
-    <Modal
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       width={580}
       title={userId === null ? t("users.addTitle") : t("users.editTitle")}
-      footer={
-        <>
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>{t("common.cancel")}</Button>
-          <Button
-            variant="primary"
-            type="submit"
-            form="user-form"
-            loading={saving}
-            disabled={loading}
-          >
-            {userId === null ? t("common.add") : t("common.save")}
-          </Button>
-        </>
-      }
+      formId="user-form"
+      form={form}
+      submitLabel={userId === null ? t("common.add") : t("common.save")}
+      disabled={loading}
     >
-      <form id="user-form" className="people-form" onSubmit={submit} noValidate>
-        <div className="row">
-          <Field
-            label={t("users.name")}
-            name="name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={errors.name}
-            autoFocus
+      <div className="row">
+        <Field
+          label={t("users.name")}
+          name="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={errors.name}
+          autoFocus
+        />
+        <Field
+          label={t("users.password")}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+          hint={userId === null ? undefined : t("users.passwordHint")}
+        />
+      </div>
+      <div className="row">
+        <Field
+          label={t("users.email")}
+          name="email"
+          type="email"
+          autoComplete="off"
+          value={mail}
+          onChange={(e) => setMail(e.target.value)}
+          error={errors.email}
+        />
+        <div className="field">
+          <label id="user-profile-label">{t("users.profile")}</label>
+          <Select
+            label={t("users.profile")}
+            value={profile}
+            onValueChange={(v) => setProfile(v as "admin" | "user")}
+            disabled={!canAdmin}
+            options={[
+              { value: "admin", label: t("users.profiles.admin") },
+              { value: "user", label: t("users.profiles.user") },
+            ]}
           />
-          <Field
-            label={t("users.password")}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={errors.password}
-            hint={userId === null ? undefined : t("users.passwordHint")}
+          {errors.profile ? <span className="field-error">{errors.profile}</span> : null}
+        </div>
+      </div>
+      <div className="field" role="group" aria-labelledby="user-queues-label">
+        <label id="user-queues-label">{t("users.queues")}</label>
+        <div className="people-chips" data-testid="user-queues">
+          {queues.length === 0
+            ? <span className="field-hint">{t("users.noQueues")}</span>
+            : queues.map((q) => {
+              const checked = queueIds.includes(q.id);
+              return (
+                <label className="people-chip" key={q.id} data-checked={checked}>
+                  <input
+                    type="checkbox"
+                    checked={checked}
+                    disabled={!canAdmin}
+                    onChange={() => toggleQueue(q.id)}
+                  />
+                  <span className="swatch" style={{ background: q.color }} />
+                  {q.name}
+                </label>
+              );
+            })}
+        </div>
+        {errors.queueIds ? <span className="field-error">{errors.queueIds}</span> : null}
+      </div>
+      <div className="row">
+        <div className="field">
+          <label>{t("users.whatsapp")}</label>
+          <Select
+            label={t("users.whatsapp")}
+            value={whatsappId}
+            onValueChange={setWhatsappId}
+            disabled={!canAdmin}
+            options={[
+              { value: NO_CONNECTION, label: t("users.noWhatsapp") },
+              ...connections.map((c) => ({ value: String(c.id), label: c.name })),
+            ]}
           />
         </div>
-        <div className="row">
-          <Field
-            label={t("users.email")}
-            name="email"
-            type="email"
-            autoComplete="off"
-            value={mail}
-            onChange={(e) => setMail(e.target.value)}
-            error={errors.email}
+        <div className="field">
+          <label>{t("users.allTicket")}</label>
+          <Select
+            label={t("users.allTicket")}
+            value={allTicket}
+            onValueChange={(v) => setAllTicket(v as "enable" | "disable")}
+            disabled={!canAdmin}
+            options={[
+              { value: "enable", label: t("users.allTicketEnable") },
+              { value: "disable", label: t("users.allTicketDisable") },
+            ]}
           />
-          <div className="field">
-            <label id="user-profile-label">{t("users.profile")}</label>
-            <Select
-              label={t("users.profile")}
-              value={profile}
-              onValueChange={(v) => setProfile(v as "admin" | "user")}
-              disabled={!canAdmin}
-              options={[
-                { value: "admin", label: t("users.profiles.admin") },
-                { value: "user", label: t("users.profiles.user") },
-              ]}
-            />
-            {errors.profile ? <span className="field-error">{errors.profile}</span> : null}
-          </div>
         </div>
-        <div className="field" role="group" aria-labelledby="user-queues-label">
-          <label id="user-queues-label">{t("users.queues")}</label>
-          <div className="people-chips" data-testid="user-queues">
-            {queues.length === 0
-              ? <span className="field-hint">{t("users.noQueues")}</span>
-              : queues.map((q) => {
-                const checked = queueIds.includes(q.id);
-                return (
-                  <label className="people-chip" key={q.id} data-checked={checked}>
-                    <input
-                      type="checkbox"
-                      checked={checked}
-                      disabled={!canAdmin}
-                      onChange={() => toggleQueue(q.id)}
-                    />
-                    <span className="swatch" style={{ background: q.color }} />
-                    {q.name}
-                  </label>
-                );
-              })}
-          </div>
-          {errors.queueIds ? <span className="field-error">{errors.queueIds}</span> : null}
-        </div>
-        <div className="row">
-          <div className="field">
-            <label>{t("users.whatsapp")}</label>
-            <Select
-              label={t("users.whatsapp")}
-              value={whatsappId}
-              onValueChange={setWhatsappId}
-              disabled={!canAdmin}
-              options={[
-                { value: NO_CONNECTION, label: t("users.noWhatsapp") },
-                ...connections.map((c) => ({ value: String(c.id), label: c.name })),
-              ]}
-            />
-          </div>
-          <div className="field">
-            <label>{t("users.allTicket")}</label>
-            <Select
-              label={t("users.allTicket")}
-              value={allTicket}
-              onValueChange={(v) => setAllTicket(v as "enable" | "disable")}
-              disabled={!canAdmin}
-              options={[
-                { value: "enable", label: t("users.allTicketEnable") },
-                { value: "disable", label: t("users.allTicketDisable") },
-              ]}
-            />
-          </div>
-        </div>
-      </form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }

@@ -4,6 +4,7 @@ import { name2to50, optionalEmail } from "../http/fields.ts";
 import { normalizeNumber } from "./numbers.ts";
 import * as repo from "./repository.ts";
 import { csvLines, parseSpreadsheet, type Sheet } from "./spreadsheet.ts";
+import { publishResource } from "../realtime/resource_events.ts";
 
 /**
  * Contact import from CSV or XLSX (issue 5): every row is checked first, then all valid rows are
@@ -169,7 +170,7 @@ export async function importContacts(
   });
   skipped.sort((a, b) => a.row - b.row);
   if (counts.created + counts.updated > 0) {
-    deps.hub.publish(companyId, "contact", { action: "reload" });
+    publishResource(deps.hub, companyId, "contact", { action: "reload" });
   }
   return { total: sheet.rows.length, ...counts, skipped };
 }

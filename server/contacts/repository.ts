@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Contact } from "../../db/schema.ts";
+import { likePattern } from "../paging.ts";
 
 export type ExtraInfo = { id: number; name: string; value: string };
 
@@ -27,7 +28,7 @@ export function searchFilter(search: string | undefined) {
       boolean
     >`contacts.id IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ${match})`;
   }
-  const like = `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const like = likePattern(term);
   return sql<
     boolean
   >`(contacts.name LIKE ${like} ESCAPE '\\' OR contacts.number LIKE ${like} ESCAPE '\\' OR contacts.email LIKE ${like} ESCAPE '\\')`;

@@ -5,6 +5,8 @@ import { AppError, notFound } from "../errors.ts";
 import { publishTicketDelete } from "../realtime/publish.ts";
 import { normalizeNumber } from "./numbers.ts";
 import * as repo from "./repository.ts";
+import { pageAnswer, pageWindow } from "../paging.ts";
+import { publishResource } from "../realtime/resource_events.ts";
 
 /** A contact as the API and the socket answer it (seeds/000 section 3 'Contact'). */
 export type ContactView = {
@@ -69,17 +71,12 @@ export async function listContactsPage(
   companyId: number,
   query: { searchParam?: string; pageNumber: number },
 ) {
-  const offset = (query.pageNumber - 1) * CONTACTS_PAGE_SIZE;
+  const window = pageWindow(query.pageNumber, CONTACTS_PAGE_SIZE);
   const { rows, count } = await repo.listContacts(deps.db, companyId, {
     search: query.searchParam,
-    limit: CONTACTS_PAGE_SIZE,
-    offset,
+    ...window,
   });
-  return {
-    contacts: rows.map((r) => contactView(r)),
-    count,
-    hasMore: offset + rows.length < count,
-  };
+  return pageAnswer("contacts", rows.map((r) => contactView(r)), count, window);
 }
 
 /** One contact with its extra fields; 404 for another company's. */
@@ -120,7 +117,7 @@ export async function createContact(
     if (isUniqueViolation(error, "contacts.number")) throw duplicated(number);
     throw error;
   }
-  deps.hub.publish(companyId, "contact", { action: "create", contact: created });
+  publishResource(deps.hub, companyId, "contact", { action: "create", record: created }, "contact");
   return created;
 }
 
@@ -165,7 +162,7 @@ export async function updateContact(
     if (isUniqueViolation(error, "contacts.number")) throw duplicated(number ?? "");
     throw error;
   }
-  deps.hub.publish(companyId, "contact", { action: "update", contact: updated });
+  publishResource(deps.hub, companyId, "contact", { action: "update", record: updated }, "contact");
   return updated;
 }
 
@@ -182,7 +179,7 @@ export async function deleteContact(deps: AppDeps, companyId: number, id: number
     return tickets;
   });
   for (const t of tickets) publishTicketDelete(deps.hub, companyId, t.id, t);
-  deps.hub.publish(companyId, "contact", { action: "delete", contactId: id });
+  publishResource(deps.hub, companyId, "contact", { action: "delete", id }, "contact");
 }
 
 /** Contacts for pickers (new-ticket, schedules): up to `limit`, by name, optionally searched. */

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { DB, QuickMessage } from "../../db/schema.ts";
+import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 /** A quick answer as answered (seeds/001 section 3 'Quick message'); never a path on disk. */
 export type QuickMessageView = {
@@ -61,21 +62,17 @@ export async function pageQuickMessages(
   let q = db.selectFrom("quick_messages").where((eb) => scoped(eb, scope));
   const text = searchParam?.trim();
   if (text) {
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(text);
     q = q.where(
       sql<boolean>`(shortcode LIKE ${pattern} ESCAPE '\\' OR message LIKE ${pattern} ESCAPE '\\')`,
     );
   }
-  const offset = (pageNumber - 1) * QUICK_MESSAGES_PAGE_SIZE;
+  const window = pageWindow(pageNumber, QUICK_MESSAGES_PAGE_SIZE);
   const rows = await q.selectAll().orderBy("shortcode").orderBy("id")
-    .limit(QUICK_MESSAGES_PAGE_SIZE).offset(offset).execute();
+    .limit(window.limit).offset(window.offset).execute();
   const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const count = Number(total.n);
-  return {
-    records: rows.map(quickMessageView),
-    count,
-    hasMore: count > offset + rows.length,
-  };
+  return pageAnswer("records", rows.map(quickMessageView), count, window);
 }
 
 export async function findQuickMessage(

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { DB, Schedule } from "../../db/schema.ts";
+import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 /**
  * Schedule status (seeds/001 section 4): PENDENTE waits for sendAt, AGENDADA is being sent by the
@@ -118,17 +119,17 @@ export async function pageSchedules(
   if (filters.contactId !== undefined) q = q.where("s.contactId", "=", filters.contactId);
   const text = filters.searchParam?.trim();
   if (text) {
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(text);
     q = q.where(
       sql<boolean>`(s.body LIKE ${pattern} ESCAPE '\\' OR c.name LIKE ${pattern} ESCAPE '\\')`,
     );
   }
-  const offset = (filters.pageNumber - 1) * SCHEDULES_PAGE_SIZE;
+  const window = pageWindow(filters.pageNumber, SCHEDULES_PAGE_SIZE);
   const rows = await q.select(columns).orderBy("s.sendAt", "desc").orderBy("s.id", "desc")
-    .limit(SCHEDULES_PAGE_SIZE).offset(offset).execute();
+    .limit(window.limit).offset(window.offset).execute();
   const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const count = Number(total.n);
-  return { schedules: rows.map(view), count, hasMore: count > offset + rows.length };
+  return pageAnswer("schedules", rows.map(view), count, window);
 }
 
 export async function findScheduleView(

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Tag } from "../../db/schema.ts";
+import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 /** A tag as answered (seeds/001 section 3 'Tag'). */
 export type TagView = {
@@ -30,10 +31,6 @@ export function tagView(tag: Tag, ticketsCount?: number): TagView {
 
 export const TAGS_PAGE_SIZE = 20;
 
-function escapeLike(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** GET /api/tags: a page by name, with how many tickets carry each tag. */
 export async function pageTags(
   db: Database,
@@ -43,21 +40,18 @@ export async function pageTags(
 ): Promise<{ tags: TagView[]; count: number; hasMore: boolean }> {
   let q = db.selectFrom("tags").where("companyId", "=", companyId);
   const text = searchParam?.trim();
-  if (text) q = q.where(sql<boolean>`name LIKE ${escapeLike(text)} ESCAPE '\\'`);
-  const offset = (pageNumber - 1) * TAGS_PAGE_SIZE;
+  if (text) q = q.where(sql<boolean>`name LIKE ${likePattern(text)} ESCAPE '\\'`);
+  const window = pageWindow(pageNumber, TAGS_PAGE_SIZE);
   const rows = await q.selectAll("tags")
     .select((eb) =>
       eb.selectFrom("ticket_tags").select((e) => e.fn.countAll<number>().as("n"))
         .whereRef("ticket_tags.tagId", "=", "tags.id").as("ticketsCount")
     )
-    .orderBy("name").orderBy("id").limit(TAGS_PAGE_SIZE).offset(offset).execute();
+    .orderBy("name").orderBy("id").limit(window.limit).offset(window.offset).execute();
   const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const count = Number(total.n);
-  return {
-    tags: rows.map(({ ticketsCount, ...tag }) => tagView(tag, Number(ticketsCount ?? 0))),
-    count,
-    hasMore: count > offset + rows.length,
-  };
+  const tags = rows.map(({ ticketsCount, ...tag }) => tagView(tag, Number(ticketsCount ?? 0)));
+  return pageAnswer("tags", tags, count, window);
 }
 
 export async function listTags(

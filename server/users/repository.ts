@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Company, Plan, User, UsersTable } from "../../db/schema.ts";
+import { likePattern } from "../paging.ts";
 
 export type UserWithCompany = { user: User; company: Company; plan: Plan | null };
 
@@ -79,7 +80,7 @@ export async function listUsers(
   let query = db.selectFrom("users").where("companyId", "=", companyId);
   const term = options.search?.trim();
   if (term) {
-    const like = `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const like = likePattern(term);
     query = query.where((eb) =>
       eb.or([
         eb(sql`name`, "like", sql`${like} ESCAPE '\\'`),

@@ -9,6 +9,8 @@ import { publishTicketUpdate } from "../realtime/publish.ts";
 import { getSettingValue } from "../settings/repository.ts";
 import { loadTicketViews } from "../tickets/view.ts";
 import * as repo from "./repository.ts";
+import { pageAnswer, pageWindow } from "../paging.ts";
+import { publishResource } from "../realtime/resource_events.ts";
 
 /** A user as the API and the socket answer it: never the password hash or token version. */
 export type UserView = {
@@ -110,17 +112,12 @@ export async function listUsersPage(
   companyId: number,
   query: { searchParam?: string; pageNumber: number },
 ) {
-  const offset = (query.pageNumber - 1) * USERS_PAGE_SIZE;
+  const window = pageWindow(query.pageNumber, USERS_PAGE_SIZE);
   const { rows, count } = await repo.listUsers(deps.db, companyId, {
     search: query.searchParam,
-    limit: USERS_PAGE_SIZE,
-    offset,
+    ...window,
   });
-  return {
-    users: await views(deps, companyId, rows),
-    count,
-    hasMore: offset + rows.length < count,
-  };
+  return pageAnswer("users", await views(deps, companyId, rows), count, window);
 }
 
 /** GET /api/users/list: every user of the company for pickers (transfer, filters). */
@@ -201,7 +198,7 @@ export async function createUser(
     throw error;
   }
   const user = await viewOf(deps, companyId, id);
-  deps.hub.publish(companyId, "user", { action: "create", user });
+  publishResource(deps.hub, companyId, "user", { action: "create", record: user }, "user");
   return user;
 }
 
@@ -297,7 +294,7 @@ export async function updateUser(
     queueIds: queueIds,
     allTicket: changes.allTicket ? user.allTicket === "enable" : undefined,
   });
-  deps.hub.publish(companyId, "user", { action: "update", user });
+  publishResource(deps.hub, companyId, "user", { action: "update", record: user }, "user");
   if (endReason) {
     deps.hub.publish(companyId, "auth", { action: "sessionEnded", reason: endReason }, [
       { kind: "user", userId: id },
@@ -328,6 +325,6 @@ export async function deleteUser(deps: AppDeps, auth: AuthInfo, id: number) {
   const ticketViews = await loadTicketViews(deps.db, companyId, released.map((t) => t.id));
   const before = new Map(released.map((t) => [t.id, t]));
   for (const view of ticketViews) publishTicketUpdate(deps.hub, view, before.get(view.id));
-  deps.hub.publish(companyId, "user", { action: "delete", userId: id });
+  publishResource(deps.hub, companyId, "user", { action: "delete", id }, "user");
   disconnectUser(deps.hub, companyId, id, "user deleted");
 }

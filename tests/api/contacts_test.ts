@@ -30,7 +30,7 @@ Deno.test("contacts create - normalises the number, keeps extra fields and annou
       assert.equal(row.companyId, a.id);
       assert.equal(row.number, "5513912344321");
       const event = await sa.next((e) => e.event === `company-${a.id}-contact`);
-      assert.deepEqual(event.data, { action: "create", contact });
+      assert.deepEqual(event.data, { action: "create", record: contact, contact });
       await sb.settle();
       assert.equal(sb.events.filter((e) => e.event.endsWith("-contact")).length, 0);
     });
@@ -286,7 +286,7 @@ Deno.test("contacts delete - admins only; removes the contact with its tickets a
         undefined,
       );
       const ev = await sa.next((e) => e.event === `company-${a.id}-contact`);
-      assert.deepEqual(ev.data, { action: "delete", contactId: contact.id });
+      assert.deepEqual(ev.data, { action: "delete", id: contact.id, contactId: contact.id });
       const tev = await sa.next((e) => e.event === `company-${a.id}-ticket`);
       assert.deepEqual(tev.data, { action: "delete", ticketId: ticket.id });
       await sb.settle();

@@ -67,7 +67,7 @@ Deno.test("users create - an admin adds a user with queues and default connectio
       assert.equal(row.companyId, a.id);
       assert.notEqual(row.passwordHash, "secret1");
       const ev = await sa.next((e) => e.event === `company-${a.id}-user`);
-      assert.deepEqual(ev.data, { action: "create", user });
+      assert.deepEqual(ev.data, { action: "create", record: user, user });
       await sb.settle();
       assert.equal(sb.events.filter((e) => e.event.endsWith("-user")).length, 0);
     });
@@ -360,7 +360,7 @@ Deno.test("users delete - releases the user's open tickets to pending and tells 
       assert.equal(data.ticket.status, "pending");
       assert.equal(data.ticket.userId, null);
       const userEv = await sa.next((e) => e.event === `company-${a.id}-user`);
-      assert.deepEqual(userEv.data, { action: "delete", userId: a.user.id });
+      assert.deepEqual(userEv.data, { action: "delete", id: a.user.id, userId: a.user.id });
     });
     assert.equal(
       await t.deps.db.selectFrom("users").select("id").where("id", "=", a.user.id)

@@ -20,7 +20,8 @@ import {
 } from "../../islands/tickets/list_state.ts";
 import { messagesReducer, timeline } from "../../islands/tickets/messages_state.ts";
 import { matchQuickAnswers } from "../../islands/tickets/QuickAnswers.tsx";
-import { contactErrors } from "../../islands/tickets/ContactFormDialog.tsx";
+import { CONTACT_RULES } from "../../islands/lib/contact/ContactDialog.tsx";
+import { check } from "../../islands/lib/validation.ts";
 import { defaultConnection } from "../../islands/tickets/NewTicketDialog.tsx";
 import { shouldNotify, viewingTicketId } from "../../islands/lib/ticket_notify.ts";
 import type { Message, Ticket } from "../../islands/tickets/types.ts";
@@ -324,14 +325,15 @@ Deno.test("tickets format - the other open ticket, locations and vcards as the s
 });
 
 Deno.test("tickets forms - contact rules and the connection to prefill", () => {
+  const contactErrors = (values: Record<string, string>) => check(values, CONTACT_RULES);
   assert.deepEqual(contactErrors({ name: "", number: "", email: "" }), {
-    name: "Required",
-    number: "Required",
+    name: "people.validation.required",
+    number: "people.validation.required",
   });
   assert.deepEqual(contactErrors({ name: "A", number: "1234567", email: "x@" }), {
-    name: "Too Short!",
-    number: "Too Short!",
-    email: "Invalid email",
+    name: "people.validation.tooShort",
+    number: "people.validation.tooShort",
+    email: "people.validation.invalidEmail",
   });
   assert.deepEqual(contactErrors({ name: "Ana", number: "5511999990000", email: "" }), {});
   const connections = [{ id: 1, name: "A" }, { id: 2, name: "B", isDefault: true }];

@@ -1,25 +1,16 @@
-import { type RefObject, useEffect, useState } from "react";
+import { type RefObject, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { api, type Query } from "../api.ts";
+import { useRealtime, useRoomSync } from "../socket.ts";
+import {
+  type Identified,
+  ListController,
+  type ListOptions,
+  type ListState,
+  toListEvent,
+} from "./list_controller.ts";
 
-/** seeds/000 section 9: contact and user searches wait 500 ms and need 3 or more characters. */
-export const SEARCH_DEBOUNCE_MS = 500;
-export const SEARCH_MIN_CHARS = 3;
 /** seeds/000 section 9: lists load the next page within 100 px of the bottom. */
 export const SCROLL_THRESHOLD_PX = 100;
-
-/**
- * The search term to send: the typed text once it has rested 500 ms, or "" while it is shorter
- * than 3 characters (a short term lists everything rather than matching almost everything).
- */
-export function useSearchTerm(typed: string): string {
-  const [term, setTerm] = useState("");
-  useEffect(() => {
-    const trimmed = typed.trim();
-    const next = trimmed.length >= SEARCH_MIN_CHARS ? trimmed : "";
-    const timer = setTimeout(() => setTerm(next), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
-  return term;
-}
 
 /** Is the element scrolled to within SCROLL_THRESHOLD_PX of its bottom? */
 export function nearBottom(el: HTMLElement): boolean {
@@ -46,4 +37,104 @@ export function useInfiniteScroll(
     el.addEventListener("scroll", check, { passive: true });
     return () => el.removeEventListener("scroll", check);
   }, [ref, enabled, loadMore, itemCount]);
+}
+
+export type ResourceListOptions<T> = {
+  /** The list route, e.g. "/users" (GET with pageNumber and searchParam). */
+  path: string;
+  /** The answer's key holding the records, e.g. "users" in `{ users, count, hasMore }`. */
+  records: string;
+  /** The live channel: `company-<id>-<channel>` (seeds/002 section 7), e.g. "user". */
+  channel?: string;
+  /**
+   * The core channels' own names for the record and id (`user` / `userId`); the kit also reads
+   * the seeds' generic `record` / `id`.
+   */
+  eventKey?: string;
+  /** Extra filters sent with every page; a change reads page 1 again. */
+  params?: Query;
+} & Pick<ListOptions<T>, "sort" | "accepts" | "minChars">;
+
+export type ResourceList<T> = ListState<T> & {
+  type: (text: string) => void;
+  reload: () => void;
+  loadMore: () => void;
+  upsert: (record: T) => void;
+  remove: (id: number) => void;
+  /** Give it to the scrolling element (ResourceList does). */
+  scrollRef: RefObject<HTMLDivElement | null>;
+};
+
+/**
+ * A paged, searchable, live list of a resource: the whole behaviour of a list page but its
+ * columns and dialogs (islands/README.md 'How to build a list page').
+ *
+ *   const list = useResourceList<Tag>({ path: "/tags", records: "tags", channel: "tag" });
+ *   <ListSearch list={list} ... /> <ResourceTable list={list} ...>rows</ResourceTable>
+ */
+export function useResourceList<T extends Identified>(
+  options: ResourceListOptions<T>,
+): ResourceList<T> {
+  const paramsKey = JSON.stringify(options.params ?? {});
+  const listOptions: ListOptions<T> = {
+    sort: options.sort,
+    accepts: options.accepts,
+    minChars: options.minChars,
+    fetch: async (query) => {
+      markRead();
+      const answer = await api.get<Record<string, unknown>>(options.path, {
+        query: { ...options.params, ...query },
+      });
+      return {
+        records: (answer[options.records] as T[] | undefined) ?? [],
+        hasMore: answer.hasMore === true,
+      };
+    },
+  };
+  const [controller] = useState(() => new ListController<T>(listOptions));
+  controller.options = listOptions;
+  const state = useSyncExternalStore(
+    controller.subscribe,
+    controller.getState,
+    controller.getState,
+  );
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  // Events sent while the socket was down never arrive: after a reconnect, read page 1 again.
+  const markRead = useRoomSync([], () => void controller.reload());
+  useEffect(() => {
+    void controller.reload();
+  }, [paramsKey]);
+  useEffect(() => () => controller.dispose(), []);
+  useRealtime(options.channel ?? "", (data) => {
+    if (!options.channel) return;
+    const event = toListEvent<T>(data, options.eventKey);
+    if (event) controller.apply(event);
+  });
+  const loadMore = () => void controller.loadMore();
+  useInfiniteScroll(scrollRef, state.hasMore && !state.loading, loadMore, state.items.length);
+
+  return {
+    ...state,
+    type: (text) => controller.type(text),
+    reload: () => void controller.reload(),
+    loadMore,
+    upsert: (record) => controller.upsert(record),
+    remove: (id) => controller.remove(id),
+    scrollRef,
+  };
+}
+
+/**
+ * Runs `handler` on a window event. Header buttons (AppShell actions) live outside the list's
+ * tree: they dispatch `new Event("<page>:add")` and the list opens its dialog.
+ */
+export function useWindowEvent(name: string, handler: () => void) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    const listener = () => ref.current();
+    addEventListener(name, listener);
+    return () => removeEventListener(name, listener);
+  }, [name]);
 }

@@ -57,7 +57,12 @@ export function ConfirmDialog(
             <AlertDialog.Cancel asChild>
               <Button variant="ghost">{t("common.cancel")}</Button>
             </AlertDialog.Cancel>
-            <Button variant={danger ? "danger" : "primary"} loading={busy} onClick={confirm}>
+            <Button
+              variant={danger ? "danger" : "primary"}
+              loading={busy}
+              onClick={confirm}
+              data-testid="confirm-button"
+            >
               {confirmLabel ?? t("common.confirm")}
             </Button>
           </div>

@@ -1,0 +1,112 @@
+import { type FormEvent, type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError, fieldErrors } from "../errors.ts";
+import { ADMIN_SUBMIT_DELAY_MS, FORM_SUBMIT_DELAY_MS } from "../form_delay.ts";
+import { toast } from "../toast.ts";
+import { Button } from "../ui/Button.tsx";
+import { Modal } from "../ui/Modal.tsx";
+
+export type FormSubmit = {
+  /** Field name -> text shown under that field (local rules first, then the server's). */
+  errors: Record<string, string>;
+  setErrors: (errors: Record<string, string>) => void;
+  saving: boolean;
+  onSubmit: (event: FormEvent) => void;
+};
+
+/**
+ * The submit of a form dialog (seeds/000 and seeds/001 section 9, section 8):
+ * - `validate` runs first; its answer (field -> i18n key) is shown under the fields and stops;
+ * - then the button stays busy for the submit delay (400 ms; `admin`: 500 ms) before `send`, so a
+ *   double click sends once;
+ * - success: the `successKey` toast, then `onDone(saved)`;
+ * - failure: `ERR_VALIDATION` fields under their inputs; any other code as a translated toast;
+ *   the dialog stays open with what was typed.
+ */
+export function useFormSubmit<T>(
+  { validate, send, successKey, onDone, admin = false }: {
+    validate?: () => Record<string, string>;
+    send: () => Promise<T>;
+    successKey: string;
+    onDone: (saved: T) => void;
+    admin?: boolean;
+  },
+): FormSubmit {
+  const { t } = useTranslation();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    const local = validate?.() ?? {};
+    setErrors(Object.fromEntries(Object.entries(local).map(([f, key]) => [f, t(key)])));
+    if (Object.keys(local).length) return;
+    setSaving(true);
+    await new Promise((r) => setTimeout(r, admin ? ADMIN_SUBMIT_DELAY_MS : FORM_SUBMIT_DELAY_MS));
+    try {
+      const saved = await send();
+      toast.success({ key: successKey });
+      onDone(saved);
+    } catch (error) {
+      const fields = fieldErrors(error);
+      if (fields) setErrors(fields);
+      // A code with a translation says it best (a duplicate, an invalid number); else the fields.
+      if (!fields || (error instanceof ApiError && error.code !== "ERR_VALIDATION")) {
+        toast.error(error);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { errors, setErrors, saving, onSubmit: (e) => void onSubmit(e) };
+}
+
+/**
+ * A dialog holding one form: Cancel and the busy submit button in the footer, the fields inside.
+ *   const form = useFormSubmit({ validate, send, successKey: "tags.saved", onDone });
+ *   <FormDialog open={open} onOpenChange={setOpen} title={...} formId="tag-form" form={form}>
+ *     <Field name="name" error={form.errors.name} ... />
+ *   </FormDialog>
+ */
+export function FormDialog(
+  { open, onOpenChange, title, formId, form, submitLabel, width, disabled, children }: {
+    open: boolean;
+    onOpenChange: (open: boolean) => void;
+    title: ReactNode;
+    formId: string;
+    form: FormSubmit;
+    submitLabel: string;
+    width?: number;
+    /** While the record loads: nothing to submit yet. */
+    disabled?: boolean;
+    children: ReactNode;
+  },
+) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      width={width}
+      title={title}
+      footer={
+        <>
+          <Button variant="ghost" onClick={() => onOpenChange(false)}>{t("common.cancel")}</Button>
+          <Button
+            variant="primary"
+            type="submit"
+            form={formId}
+            loading={form.saving}
+            disabled={disabled}
+          >
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="people-form" onSubmit={form.onSubmit} noValidate>
+        {children}
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,69 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Search } from "lucide-react";
+import type { ResourceList } from "./hooks.ts";
+
+/**
+ * The frame of every list page (ResourceList.css): a search box above a scrolling card that
+ * holds the table, with the loading and empty states. The rows are the page's own; their actions
+ * are buttons (IconButton), so Tab reaches them and Enter or Space runs them.
+ */
+export function ListSearch<T>(
+  { list, placeholder, testId }: { list: ResourceList<T>; placeholder: string; testId: string },
+) {
+  const { t } = useTranslation();
+  return (
+    <div className="people-toolbar">
+      <label className="people-search">
+        <Search size={16} aria-hidden="true" />
+        <input
+          type="search"
+          className="input"
+          placeholder={placeholder}
+          aria-label={t("common.search")}
+          value={list.typed}
+          onChange={(e) => list.type(e.target.value)}
+          data-testid={testId}
+        />
+      </label>
+    </div>
+  );
+}
+
+/**
+ * The table of a list page: `head` is the header row's cells, `children` the body rows.
+ *   <ResourceTable list={list} testId="tags-list" empty={t("tags.empty")}
+ *     head={<><th>{t("tags.name")}</th><th className="col-actions" /></>}>
+ *     {list.items.map((tag) => <tr key={tag.id}>...</tr>)}
+ *   </ResourceTable>
+ */
+export function ResourceTable<T>(
+  { list, testId, head, empty, children }: {
+    list: ResourceList<T>;
+    testId: string;
+    head: ReactNode;
+    empty: string;
+    children: ReactNode;
+  },
+) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="card people-scroll"
+      ref={list.scrollRef}
+      data-testid={testId}
+      aria-busy={list.loading}
+    >
+      <table className="people-table">
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+      {list.loading
+        ? <div className="people-loading" role="status">{t("common.loading")}</div>
+        : null}
+      {!list.loading && list.items.length === 0 ? <div className="empty-state">{empty}</div> : null}
+    </div>
+  );
+}
