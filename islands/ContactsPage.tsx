@@ -9,10 +9,11 @@ import { Avatar } from "./contacts/Avatar.tsx";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import ContactDialog from "./lib/contact/ContactDialog.tsx";
 import { downloadCsv } from "./contacts/download.ts";
-import { useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
+import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { ImportDialog } from "./contacts/ImportDialog.tsx";
 import { openChat } from "./contacts/open_chat.ts";
 import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import { byName } from "./lib/list/list_controller.ts";
 import { QueuePickDialog } from "./contacts/QueuePickDialog.tsx";
 import type { Contact } from "./lib/people_types.ts";
 
@@ -72,10 +73,6 @@ function ContactActions() {
   );
 }
 
-function byName(a: Contact, b: Contact) {
-  return a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id - b.id;
-}
-
 function Contacts() {
   const { t } = useTranslation();
   const user = useUser();
@@ -84,14 +81,12 @@ function Contacts() {
     path: "/contacts",
     records: "contacts",
     channel: "contact",
-    eventKey: "contact",
     sort: byName,
   });
-  const [editing, setEditing] = useState<{ id: number | null } | null>(null);
-  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const dialogs = useRecordDialogs<Contact>();
   const [importing, setImporting] = useState(false);
   const [chatFor, setChatFor] = useState<Contact | null>(null);
-  useWindowEvent(OPEN_ADD, () => setEditing({ id: null }));
+  useWindowEvent(OPEN_ADD, dialogs.add);
   useWindowEvent(OPEN_IMPORT, () => setImporting(true));
 
   const startChat = (contact: Contact) => {
@@ -132,12 +127,12 @@ function Contacts() {
               <IconButton label={t("contacts.openChat")} onClick={() => startChat(c)}>
                 <MessageCircle size={18} aria-hidden="true" />
               </IconButton>
-              <IconButton label={t("common.edit")} onClick={() => setEditing({ id: c.id })}>
+              <IconButton label={t("common.edit")} onClick={() => dialogs.edit(c.id)}>
                 <Pencil size={18} aria-hidden="true" />
               </IconButton>
               {admin
                 ? (
-                  <IconButton label={t("common.delete")} onClick={() => setDeleting(c)}>
+                  <IconButton label={t("common.delete")} onClick={() => dialogs.askDelete(c)}>
                     <Trash2 size={18} aria-hidden="true" />
                   </IconButton>
                 )
@@ -148,18 +143,18 @@ function Contacts() {
       </ResourceTable>
 
       <ContactDialog
-        open={editing !== null}
-        onOpenChange={(open) => !open && setEditing(null)}
-        contactId={editing?.id ?? null}
+        open={dialogs.editing !== null}
+        onOpenChange={(open) => !open && dialogs.closeEdit()}
+        contactId={dialogs.editing?.id ?? null}
         onSaved={list.upsert}
       />
       <ImportDialog open={importing} onOpenChange={setImporting} onImported={list.reload} />
       <DeleteDialog
         list={list}
-        target={deleting}
-        onClose={() => setDeleting(null)}
+        target={dialogs.deleting}
+        onClose={dialogs.closeDelete}
         path="/contacts"
-        title={t("contacts.deleteTitle", { name: deleting?.name ?? "" })}
+        title={t("contacts.deleteTitle", { name: dialogs.deleting?.name ?? "" })}
         description={t("contacts.deleteMessage")}
         successKey="contacts.deleted"
       />

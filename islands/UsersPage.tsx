@@ -1,12 +1,12 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { isAdmin, setSessionUser, useSessionUser, useUser } from "./lib/session.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
-import { useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
+import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import { byName } from "./lib/list/list_controller.ts";
 import type { UserRow } from "./lib/people_types.ts";
 import { UserDialog } from "./users/UserDialog.tsx";
 
@@ -36,10 +36,6 @@ function AddUser() {
   );
 }
 
-function byName(a: UserRow, b: UserRow) {
-  return a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id - b.id;
-}
-
 function Users() {
   const { t } = useTranslation();
   const me = useUser();
@@ -48,12 +44,10 @@ function Users() {
     path: "/users",
     records: "users",
     channel: "user",
-    eventKey: "user",
     sort: byName,
   });
-  const [editing, setEditing] = useState<{ id: number | null } | null>(null);
-  const [deleting, setDeleting] = useState<UserRow | null>(null);
-  useWindowEvent(OPEN_ADD, () => setEditing({ id: null }));
+  const dialogs = useRecordDialogs<UserRow>();
+  useWindowEvent(OPEN_ADD, dialogs.add);
 
   return (
     <div className="people-page">
@@ -83,14 +77,14 @@ function Users() {
             <td className="col-actions">
               {admin || u.id === me.id
                 ? (
-                  <IconButton label={t("common.edit")} onClick={() => setEditing({ id: u.id })}>
+                  <IconButton label={t("common.edit")} onClick={() => dialogs.edit(u.id)}>
                     <Pencil size={18} aria-hidden="true" />
                   </IconButton>
                 )
                 : null}
               {admin
                 ? (
-                  <IconButton label={t("common.delete")} onClick={() => setDeleting(u)}>
+                  <IconButton label={t("common.delete")} onClick={() => dialogs.askDelete(u)}>
                     <Trash2 size={18} aria-hidden="true" />
                   </IconButton>
                 )
@@ -101,9 +95,9 @@ function Users() {
       </ResourceTable>
 
       <UserDialog
-        open={editing !== null}
-        onOpenChange={(open) => !open && setEditing(null)}
-        userId={editing?.id ?? null}
+        open={dialogs.editing !== null}
+        onOpenChange={(open) => !open && dialogs.closeEdit()}
+        userId={dialogs.editing?.id ?? null}
         canAdmin={admin}
         onSaved={(saved) => {
           list.upsert(saved);
@@ -113,10 +107,10 @@ function Users() {
       />
       <DeleteDialog
         list={list}
-        target={deleting}
-        onClose={() => setDeleting(null)}
+        target={dialogs.deleting}
+        onClose={dialogs.closeDelete}
         path="/users"
-        title={t("users.deleteTitle", { name: deleting?.name ?? "" })}
+        title={t("users.deleteTitle", { name: dialogs.deleting?.name ?? "" })}
         description={t("users.deleteMessage")}
         successKey="users.deleted"
       />

@@ -5,63 +5,23 @@ import { format, isValid, parseISO } from "date-fns";
  * rules that turn a status into what the page shows (seeds/000 section 4 'Connection status
  * drives buttons'). Pure functions: tested without a browser in tests/islands/connections_test.ts.
  */
-export type QueueItem = { id: number; name: string; color: string };
+import {
+  type Connection,
+  normalStatus,
+  type Provider,
+  type SessionUpdate,
+  type Status,
+} from "../lib/connection.ts";
 
-export type Connection = {
-  id: number;
-  name: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string | null;
-  isDefault: boolean;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  /** Only admins read it. */
-  token?: string;
-  provider: string;
-  timeSendQueue: number;
-  sendIdQueue: number;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  promptId: number | null;
-  queues: QueueItem[];
-  queueIds: number[];
-  updatedAt: string;
-};
-
-/** `company-<id>-whatsappSession` {action: "update", session} (server/whatsapp/view.ts). */
-export type SessionUpdate = {
-  id: number;
-  name: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string | null;
-  provider: string;
-  isDefault: boolean;
-  updatedAt: string;
-  /** Only while PAIRING: the code to type on the phone. */
-  pairingCode?: string;
-};
-
-export type Provider = "beta" | "simulator";
-export const PROVIDERS: Provider[] = ["beta", "simulator"];
-
-/** The status as the page knows it: "connected" (old spelling) is CONNECTED. */
-export type Status = "qrcode" | "PAIRING" | "DISCONNECTED" | "TIMEOUT" | "OPENING" | "CONNECTED";
-
-export function normalStatus(status: string): Status {
-  if (status.toUpperCase() === "CONNECTED") return "CONNECTED";
-  if (status === "qrcode" || status.toUpperCase() === "QRCODE") return "qrcode";
-  const upper = status.toUpperCase();
-  if (upper === "PAIRING" || upper === "TIMEOUT" || upper === "OPENING") return upper;
-  return "DISCONNECTED";
-}
+export {
+  type Connection,
+  normalStatus,
+  type Provider,
+  PROVIDERS,
+  type QueueItem,
+  type SessionUpdate,
+  type Status,
+} from "../lib/connection.ts";
 
 /** How a status looks: a tone for the icon's colour. */
 export type Tone = "success" | "danger" | "warning" | "info" | "muted";

@@ -1,7 +1,8 @@
 /**
  * API shapes the browser code relies on. Islands import nothing from server/ or db/ (DESIGN
- * 'Boundaries'); the server's types are checked against these in tests/islands/contract_test.ts.
- * Add the shapes of your resource here (or in a types file of your area under islands/lib/).
+ * 'Boundaries'), so an answer's shape is declared here (or in its area's types file) and the
+ * server imports it for its view (server/auth/service.ts PlanFlags, server/users/service.ts
+ * UserView): the two cannot drift apart without a type error.
  */
 
 export type PlanFlags = {

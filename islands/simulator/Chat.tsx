@@ -22,7 +22,7 @@ import { Field } from "../lib/ui/Field.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
-import { type Connection, normalStatus } from "../connections/model.ts";
+import { type Connection, normalStatus } from "../lib/connection.ts";
 import { CompanyBubble, ContactBubble } from "./Bubbles.tsx";
 import {
   clearOwn,

@@ -5,8 +5,7 @@ import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
 import { toast } from "../lib/toast.ts";
-import { Button } from "../lib/ui/Button.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { parseOtherTicket, submitDelay } from "./format.ts";
 import { SearchPick } from "./SearchPick.tsx";
@@ -105,95 +104,84 @@ export default function NewTicketDialog(
 
   return (
     <>
-      <Modal
+      <FormDialog
         open={adding === null}
         onOpenChange={(open) => !open && onClose()}
         title={t("tickets.newTicket.title")}
         width={480}
-        footer={
-          <>
-            <Button variant="ghost" onClick={onClose}>{t("common.cancel")}</Button>
-            <Button
-              variant="primary"
-              type="submit"
-              form="new-ticket-form"
-              loading={saving}
-              data-testid="new-ticket-submit"
-            >
-              {t("tickets.newTicket.submit")}
-            </Button>
-          </>
-        }
+        formId="new-ticket-form"
+        form={{ saving, onSubmit: submit }}
+        submitLabel={t("tickets.newTicket.submit")}
+        submitTestId="new-ticket-submit"
+        formClassName=""
       >
-        <form id="new-ticket-form" onSubmit={submit} noValidate>
-          <SearchPick<Contact>
-            label={t("tickets.newTicket.contact")}
-            placeholder={t("tickets.newTicket.contactPlaceholder")}
-            path="/contacts"
-            listKey="contacts"
-            value={contact}
-            onChange={(c) => {
-              setContact(c);
-              setOther(null);
-            }}
-            describe={(c) => ({ title: c.name, sub: c.number })}
-            extra={(text) =>
-              text.length >= 3
-                ? {
-                  label: (
-                    <>
-                      <UserPlus size={15} aria-hidden="true" />
-                      {t("tickets.newTicket.addContact", { name: text })}
-                    </>
-                  ),
-                  onPick: () => setAdding(text),
-                }
-                : null}
-            testId="new-ticket-contact"
-            error={errors.contact}
-          />
-          <div className="field">
-            <label>{t("tickets.newTicket.queue")}</label>
-            <Select
-              label={t("tickets.newTicket.queue")}
-              value={queue === NONE && !admin ? undefined : queue}
-              placeholder={t("tickets.newTicket.queuePlaceholder")}
-              onValueChange={(v) => {
-                setQueue(v);
-                setErrors((e) => ({ ...e, queue: undefined }));
-              }}
-              options={queueOptions}
-            />
-            {errors.queue
-              ? <span className="field-error" data-testid="queue-error">{errors.queue}</span>
+        <SearchPick<Contact>
+          label={t("tickets.newTicket.contact")}
+          placeholder={t("tickets.newTicket.contactPlaceholder")}
+          path="/contacts"
+          listKey="contacts"
+          value={contact}
+          onChange={(c) => {
+            setContact(c);
+            setOther(null);
+          }}
+          describe={(c) => ({ title: c.name, sub: c.number })}
+          extra={(text) =>
+            text.length >= 3
+              ? {
+                label: (
+                  <>
+                    <UserPlus size={15} aria-hidden="true" />
+                    {t("tickets.newTicket.addContact", { name: text })}
+                  </>
+                ),
+                onPick: () => setAdding(text),
+              }
               : null}
-          </div>
-          <div className="field">
-            <label>{t("tickets.newTicket.connection")}</label>
-            <Select
-              label={t("tickets.newTicket.connection")}
-              value={whatsapp || undefined}
-              placeholder={t("tickets.newTicket.connectionPlaceholder")}
-              onValueChange={setWhatsapp}
-              options={connections.items.map((c) => ({ value: String(c.id), label: c.name }))}
-            />
-          </div>
-          {other
-            ? (
-              <div className="alert alert-warning" role="alert" data-testid="other-open-ticket">
-                {other.user
-                  ? t("tickets.newTicket.otherOpen", {
-                    user: other.user.name,
-                    queue: other.queue?.name ?? t("tickets.noQueue"),
-                  })
-                  : t("tickets.newTicket.otherWaiting", {
-                    queue: other.queue?.name ?? t("tickets.noQueue"),
-                  })}
-              </div>
-            )
+          testId="new-ticket-contact"
+          error={errors.contact}
+        />
+        <div className="field">
+          <label>{t("tickets.newTicket.queue")}</label>
+          <Select
+            label={t("tickets.newTicket.queue")}
+            value={queue === NONE && !admin ? undefined : queue}
+            placeholder={t("tickets.newTicket.queuePlaceholder")}
+            onValueChange={(v) => {
+              setQueue(v);
+              setErrors((e) => ({ ...e, queue: undefined }));
+            }}
+            options={queueOptions}
+          />
+          {errors.queue
+            ? <span className="field-error" data-testid="queue-error">{errors.queue}</span>
             : null}
-        </form>
-      </Modal>
+        </div>
+        <div className="field">
+          <label>{t("tickets.newTicket.connection")}</label>
+          <Select
+            label={t("tickets.newTicket.connection")}
+            value={whatsapp || undefined}
+            placeholder={t("tickets.newTicket.connectionPlaceholder")}
+            onValueChange={setWhatsapp}
+            options={connections.items.map((c) => ({ value: String(c.id), label: c.name }))}
+          />
+        </div>
+        {other
+          ? (
+            <div className="alert alert-warning" role="alert" data-testid="other-open-ticket">
+              {other.user
+                ? t("tickets.newTicket.otherOpen", {
+                  user: other.user.name,
+                  queue: other.queue?.name ?? t("tickets.noQueue"),
+                })
+                : t("tickets.newTicket.otherWaiting", {
+                  queue: other.queue?.name ?? t("tickets.noQueue"),
+                })}
+            </div>
+          )
+          : null}
+      </FormDialog>
       <Suspense fallback={null}>
         {adding !== null
           ? (

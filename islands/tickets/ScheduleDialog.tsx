@@ -5,7 +5,7 @@ import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { SCHEDULE_MIN_CHARS, submitDelay } from "./format.ts";
 import type { Ticket } from "./types.ts";
 
@@ -72,7 +72,7 @@ export default function ScheduleDialog(
   };
 
   return (
-    <Modal
+    <FormDialog
       open
       onOpenChange={(open) => !open && onClose()}
       title={t("tickets.schedule.title")}
@@ -80,86 +80,75 @@ export default function ScheduleDialog(
         name: ticket.contact?.name || ticket.contact?.number,
       })}
       width={500}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>{t("common.cancel")}</Button>
-          <Button
-            variant="primary"
-            type="submit"
-            form="schedule-form"
-            loading={saving}
-            data-testid="schedule-submit"
-          >
-            {t("tickets.schedule.submit")}
-          </Button>
-        </>
-      }
+      formId="schedule-form"
+      form={{ saving, onSubmit: submit }}
+      submitLabel={t("tickets.schedule.submit")}
+      submitTestId="schedule-submit"
+      formClassName=""
     >
-      <form id="schedule-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="schedule-body">{t("tickets.schedule.body")}</label>
-          <textarea
-            id="schedule-body"
-            className="input sd-body"
-            rows={4}
-            value={body}
-            aria-invalid={errors.body ? true : undefined}
-            onChange={(e) => setBody(e.target.value)}
-            data-testid="schedule-body"
-          />
-          {errors.body ? <span className="field-error">{errors.body}</span> : null}
-        </div>
-        <div className="field">
-          <label htmlFor="schedule-at">{t("tickets.schedule.sendAt")}</label>
-          <input
-            id="schedule-at"
-            className="input"
-            type="datetime-local"
-            value={sendAt}
-            aria-invalid={errors.sendAt ? true : undefined}
-            onChange={(e) => setSendAt(e.target.value)}
-          />
-          {errors.sendAt ? <span className="field-error">{errors.sendAt}</span> : null}
-        </div>
-        <input
-          ref={picker}
-          type="file"
-          accept={ACCEPT}
-          hidden
-          onChange={(e) => {
-            const chosen = e.target.files?.[0] ?? null;
-            e.target.value = "";
-            if (chosen && !/\.(png|jpe?g)$/i.test(chosen.name)) {
-              setErrors((old) => ({ ...old, file: t("tickets.schedule.fileType") }));
-              return;
-            }
-            setErrors((old) => ({ ...old, file: undefined }));
-            setFile(chosen);
-          }}
+      <div className="field">
+        <label htmlFor="schedule-body">{t("tickets.schedule.body")}</label>
+        <textarea
+          id="schedule-body"
+          className="input sd-body"
+          rows={4}
+          value={body}
+          aria-invalid={errors.body ? true : undefined}
+          onChange={(e) => setBody(e.target.value)}
+          data-testid="schedule-body"
         />
-        {file
-          ? (
-            <div className="mi-file sd-file">
-              <ImagePlus size={16} aria-hidden="true" />
-              <span>{file.name}</span>
-              <button
-                type="button"
-                className="mi-file-x"
-                aria-label={t("tickets.input.removeFile", { name: file.name })}
-                onClick={() => setFile(null)}
-              >
-                <X size={14} aria-hidden="true" />
-              </button>
-            </div>
-          )
-          : (
-            <Button variant="ghost" onClick={() => picker.current?.click()}>
-              <ImagePlus size={16} aria-hidden="true" />
-              {t("tickets.schedule.attach")}
-            </Button>
-          )}
-        {errors.file ? <span className="field-error">{errors.file}</span> : null}
-      </form>
-    </Modal>
+        {errors.body ? <span className="field-error">{errors.body}</span> : null}
+      </div>
+      <div className="field">
+        <label htmlFor="schedule-at">{t("tickets.schedule.sendAt")}</label>
+        <input
+          id="schedule-at"
+          className="input"
+          type="datetime-local"
+          value={sendAt}
+          aria-invalid={errors.sendAt ? true : undefined}
+          onChange={(e) => setSendAt(e.target.value)}
+        />
+        {errors.sendAt ? <span className="field-error">{errors.sendAt}</span> : null}
+      </div>
+      <input
+        ref={picker}
+        type="file"
+        accept={ACCEPT}
+        hidden
+        onChange={(e) => {
+          const chosen = e.target.files?.[0] ?? null;
+          e.target.value = "";
+          if (chosen && !/\.(png|jpe?g)$/i.test(chosen.name)) {
+            setErrors((old) => ({ ...old, file: t("tickets.schedule.fileType") }));
+            return;
+          }
+          setErrors((old) => ({ ...old, file: undefined }));
+          setFile(chosen);
+        }}
+      />
+      {file
+        ? (
+          <div className="mi-file sd-file">
+            <ImagePlus size={16} aria-hidden="true" />
+            <span>{file.name}</span>
+            <button
+              type="button"
+              className="mi-file-x"
+              aria-label={t("tickets.input.removeFile", { name: file.name })}
+              onClick={() => setFile(null)}
+            >
+              <X size={14} aria-hidden="true" />
+            </button>
+          </div>
+        )
+        : (
+          <Button variant="ghost" onClick={() => picker.current?.click()}>
+            <ImagePlus size={16} aria-hidden="true" />
+            {t("tickets.schedule.attach")}
+          </Button>
+        )}
+      {errors.file ? <span className="field-error">{errors.file}</span> : null}
+    </FormDialog>
   );
 }

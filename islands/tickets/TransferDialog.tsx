@@ -2,8 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { useUser } from "../lib/session.ts";
-import { Button } from "../lib/ui/Button.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { submitDelay } from "./format.ts";
 import { defaultConnection } from "./NewTicketDialog.tsx";
@@ -76,63 +75,52 @@ export default function TransferDialog(
   };
 
   return (
-    <Modal
+    <FormDialog
       open
       onOpenChange={(open) => !open && onClose()}
       title={t("tickets.transfer.title")}
       width={480}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>{t("common.cancel")}</Button>
-          <Button
-            variant="primary"
-            type="submit"
-            form="transfer-form"
-            loading={saving}
-            data-testid="transfer-submit"
-          >
-            {t("tickets.transfer.submit")}
-          </Button>
-        </>
-      }
+      formId="transfer-form"
+      form={{ saving, onSubmit: submit }}
+      submitLabel={t("tickets.transfer.submit")}
+      submitTestId="transfer-submit"
+      formClassName=""
     >
-      <form id="transfer-form" onSubmit={submit} noValidate>
-        <SearchPick<UserOption>
-          label={t("tickets.transfer.user")}
-          placeholder={t("tickets.transfer.userPlaceholder")}
-          path="/users/list"
-          listKey="users"
-          value={target}
-          onChange={setTarget}
-          describe={(u) => ({ title: u.name, sub: u.queues?.map((q) => q.name).join(", ") })}
-          testId="transfer-user"
+      <SearchPick<UserOption>
+        label={t("tickets.transfer.user")}
+        placeholder={t("tickets.transfer.userPlaceholder")}
+        path="/users/list"
+        listKey="users"
+        value={target}
+        onChange={setTarget}
+        describe={(u) => ({ title: u.name, sub: u.queues?.map((q) => q.name).join(", ") })}
+        testId="transfer-user"
+      />
+      <div className="field">
+        <label>{t("tickets.transfer.queue")}</label>
+        <Select
+          label={t("tickets.transfer.queue")}
+          value={queue || undefined}
+          placeholder={t("tickets.newTicket.queuePlaceholder")}
+          onValueChange={(v) => {
+            setQueue(v);
+            setError(null);
+          }}
+          options={queueOptions}
         />
-        <div className="field">
-          <label>{t("tickets.transfer.queue")}</label>
-          <Select
-            label={t("tickets.transfer.queue")}
-            value={queue || undefined}
-            placeholder={t("tickets.newTicket.queuePlaceholder")}
-            onValueChange={(v) => {
-              setQueue(v);
-              setError(null);
-            }}
-            options={queueOptions}
-          />
-          {error ? <span className="field-error">{error}</span> : null}
-        </div>
-        <div className="field">
-          <label>{t("tickets.newTicket.connection")}</label>
-          <Select
-            label={t("tickets.newTicket.connection")}
-            value={whatsapp || undefined}
-            placeholder={t("tickets.newTicket.connectionPlaceholder")}
-            onValueChange={setWhatsapp}
-            options={connections.items.map((c) => ({ value: String(c.id), label: c.name }))}
-          />
-        </div>
-        <p className="field-hint">{t("tickets.transfer.hint")}</p>
-      </form>
-    </Modal>
+        {error ? <span className="field-error">{error}</span> : null}
+      </div>
+      <div className="field">
+        <label>{t("tickets.newTicket.connection")}</label>
+        <Select
+          label={t("tickets.newTicket.connection")}
+          value={whatsapp || undefined}
+          placeholder={t("tickets.newTicket.connectionPlaceholder")}
+          onValueChange={setWhatsapp}
+          options={connections.items.map((c) => ({ value: String(c.id), label: c.name }))}
+        />
+      </div>
+      <p className="field-hint">{t("tickets.transfer.hint")}</p>
+    </FormDialog>
   );
 }

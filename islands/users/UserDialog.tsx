@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import type { QueueRef } from "../lib/types.ts";
 import { Field } from "../lib/ui/Field.tsx";
-import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import type { ConnectionOption, UserRow } from "../lib/people_types.ts";
 import { check, email, length } from "../lib/validation.ts";
@@ -51,9 +51,7 @@ export function UserDialog(
         body.whatsappId = whatsappId === NO_CONNECTION ? null : Number(whatsappId);
         body.allTicket = allTicket;
       }
-      return userId === null
-        ? api.post<UserRow>("/users", body, { quiet: true })
-        : api.put<UserRow>(`/users/${userId}`, body, { quiet: true });
+      return saveRecord<UserRow>("/users", userId, body);
     },
     successKey: "users.saved",
     onDone: (saved) => {
@@ -109,32 +107,23 @@ export function UserDialog(
       <div className="row">
         <Field
           label={t("users.name")}
-          name="name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={errors.name}
+          {...form.bind("name", name, setName)}
           autoFocus
         />
         <Field
           label={t("users.password")}
-          name="password"
           type="password"
           autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
+          {...form.bind("password", password, setPassword)}
           hint={userId === null ? undefined : t("users.passwordHint")}
         />
       </div>
       <div className="row">
         <Field
           label={t("users.email")}
-          name="email"
           type="email"
           autoComplete="off"
-          value={mail}
-          onChange={(e) => setMail(e.target.value)}
-          error={errors.email}
+          {...form.bind("email", mail, setMail)}
         />
         <div className="field">
           <label id="user-profile-label">{t("users.profile")}</label>

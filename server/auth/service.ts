@@ -15,6 +15,7 @@ import {
 
 let dummyHash: string | undefined;
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
+import type { PlanFlags } from "../../islands/lib/types.ts";
 
 /** The signed-in user as the client sees it (seeds/000 section 7: POST /auth/login answer). */
 export type SessionUser = {
@@ -37,20 +38,7 @@ export type SessionUser = {
   };
 };
 
-export type PlanFlags = {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  useCampaigns: boolean;
-  useKanban: boolean;
-  useOpenAi: boolean;
-  useIntegrations: boolean;
-  useSchedules: boolean;
-  useInternalChat: boolean;
-  useExternalApi: boolean;
-};
+export type { PlanFlags };
 
 export function planFlags(plan: Plan | null): PlanFlags | null {
   if (!plan) return null;

@@ -7,25 +7,10 @@ import { publishTicketUpdate } from "../realtime/publish.ts";
 import { loadTicketViews } from "../tickets/view.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "./hours.ts";
 import * as repo from "./repository.ts";
+import type { Queue as QueueShape } from "../../islands/queues/types.ts";
 
 /** A queue as the API and the socket answer it (seeds/001 section 3 'Queue'). */
-export type QueueView = {
-  id: number;
-  name: string;
-  color: string;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  orderQueue: number | null;
-  integrationId: number | null;
-  promptId: number | null;
-  schedules: WorkingHoursEntry[];
-  mediaName: string | null;
-  /** Authorised download route of the queue's media (never a path on disk). */
-  mediaUrl: string | null;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-};
+export type QueueView = QueueShape & { createdAt: string; updatedAt: string };
 
 export type QueueInput = {
   name: string;

@@ -11,23 +11,10 @@ import { loadTicketViews } from "../tickets/view.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import { publishResource } from "../realtime/resource_events.ts";
+import type { UserRow } from "../../islands/lib/people_types.ts";
 
 /** A user as the API and the socket answer it: never the password hash or token version. */
-export type UserView = {
-  id: number;
-  name: string;
-  email: string;
-  profile: "admin" | "user";
-  super: boolean;
-  companyId: number;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  allTicket: "enable" | "disable";
-  online: boolean;
-  queues: repo.QueueRef[];
-  createdAt: string;
-  updatedAt: string;
-};
+export type UserView = UserRow;
 
 export type UserInput = {
   name: string;

@@ -1,36 +1,10 @@
 import type { Whatsapp } from "../../db/schema.ts";
 import type { Hub } from "../realtime/hub.ts";
 import type { WhatsappQueue } from "./repository.ts";
+import type { Connection, SessionUpdate } from "../../islands/lib/connection.ts";
 
 /** A connection as the API answers it (seeds/000 section 3 'Connection'). */
-export type WhatsappView = {
-  id: number;
-  companyId: number;
-  name: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string | null;
-  isDefault: boolean;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  /** Only admins read the connection's API token; events never carry it. */
-  token?: string;
-  provider: string;
-  timeSendQueue: number;
-  sendIdQueue: number;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  promptId: number | null;
-  queues: WhatsappQueue[];
-  queueIds: number[];
-  createdAt: string;
-  updatedAt: string;
-};
+export type WhatsappView = Connection & { companyId: number; createdAt: string };
 
 /**
  * `withSecrets` (admins): the API token and the QR code. Anyone holding the QR could link their
@@ -72,19 +46,7 @@ export function whatsappView(
 }
 
 /** The session part pushed on `company-<id>-whatsappSession` (status, QR image, retries). */
-export type SessionView = {
-  id: number;
-  name: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string | null;
-  provider: string;
-  isDefault: boolean;
-  updatedAt: string;
-  /** Only while status is PAIRING: the code to type on the phone. */
-  pairingCode?: string;
-};
+export type SessionView = SessionUpdate;
 
 export function sessionView(
   w: Whatsapp,

@@ -31,3 +31,22 @@ Deno.test("islands - every page island default-exports a component", async () =>
     assert.equal(typeof mod.default, "function", entry.name);
   }
 });
+
+Deno.test("islands - an area never imports another area; islands/lib/ imports no area (README 'Where a file goes')", async () => {
+  const offenders: string[] = [];
+  for await (const file of sources(ISLANDS)) {
+    const rel = file.slice(ISLANDS.length);
+    const parts = rel.split("/");
+    // Page entries (islands/<Page>.tsx) assemble areas: they may import any.
+    if (parts.length === 1) continue;
+    const own = parts[0];
+    const text = await Deno.readTextFile(file);
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+      const target = new URL(match[1], `file://${file}`).pathname.slice(ISLANDS.length);
+      const area = target.split("/")[0];
+      if (target.split("/").length === 1 || area === "lib" || area === own) continue;
+      offenders.push(`${rel} -> ${target}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});

@@ -4,7 +4,7 @@ import { Plus, Trash2 } from "lucide-react";
 import { api } from "../api.ts";
 import { Button, IconButton } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";
-import { FormDialog, useFormSubmit } from "../list/FormDialog.tsx";
+import { FormDialog, saveRecord, useFormSubmit } from "../list/FormDialog.tsx";
 import type { Contact, ExtraInfo } from "../people_types.ts";
 import { check, email, length } from "../validation.ts";
 
@@ -46,9 +46,7 @@ export default function ContactDialog(
           value: e.value.trim(),
         })),
       };
-      return contactId === null
-        ? api.post<Contact>("/contacts", body, { quiet: true })
-        : api.put<Contact>(`/contacts/${contactId}`, body, { quiet: true });
+      return saveRecord<Contact>("/contacts", contactId, body);
     },
     successKey: "contacts.saved",
     onDone: (saved) => {
@@ -56,7 +54,6 @@ export default function ContactDialog(
       onOpenChange(false);
     },
   });
-  const errors = form.errors;
 
   useEffect(() => {
     if (!open) return;
@@ -96,29 +93,20 @@ export default function ContactDialog(
     >
       <Field
         label={t("contacts.name")}
-        name="name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={errors.name}
+        {...form.bind("name", name, setName)}
         autoFocus
       />
       <Field
         label={t("contacts.number")}
-        name="number"
         inputMode="tel"
         placeholder="5513912344321"
-        value={number}
-        onChange={(e) => setNumber(e.target.value)}
-        error={errors.number}
+        {...form.bind("number", number, setNumber)}
       />
       <Field
         label={t("contacts.email")}
-        name="email"
         type="email"
         placeholder={t("contacts.emailPlaceholder")}
-        value={mail}
-        onChange={(e) => setMail(e.target.value)}
-        error={errors.email}
+        {...form.bind("email", mail, setMail)}
       />
       <fieldset className="people-extra">
         <legend>{t("contacts.extraInfo")}</legend>

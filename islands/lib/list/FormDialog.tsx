@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { api } from "../api.ts";
 import { ApiError, fieldErrors } from "../errors.ts";
 import { ADMIN_SUBMIT_DELAY_MS, FORM_SUBMIT_DELAY_MS } from "../form_delay.ts";
 import { toast } from "../toast.ts";
@@ -12,6 +13,13 @@ export type FormSubmit = {
   setErrors: (errors: Record<string, string>) => void;
   saving: boolean;
   onSubmit: (event: FormEvent) => void;
+  /** A text field's props: `<Field label=... {...form.bind("name", name, setName)} />`. */
+  bind: (name: string, value: string, set: (value: string) => void) => {
+    name: string;
+    value: string;
+    onChange: (event: { target: { value: string } }) => void;
+    error: string | undefined;
+  };
 };
 
 /**
@@ -19,7 +27,7 @@ export type FormSubmit = {
  * - `validate` runs first; its answer (field -> i18n key) is shown under the fields and stops;
  * - then the button stays busy for the submit delay (400 ms; `admin`: 500 ms) before `send`, so a
  *   double click sends once;
- * - success: the `successKey` toast, then `onDone(saved)`;
+ * - success: the `successKey` toast (if given), then `onDone(saved)`;
  * - failure: `ERR_VALIDATION` fields under their inputs; any other code as a translated toast;
  *   the dialog stays open with what was typed.
  */
@@ -27,7 +35,7 @@ export function useFormSubmit<T>(
   { validate, send, successKey, onDone, admin = false }: {
     validate?: () => Record<string, string>;
     send: () => Promise<T>;
-    successKey: string;
+    successKey?: string;
     onDone: (saved: T) => void;
     admin?: boolean;
   },
@@ -45,7 +53,7 @@ export function useFormSubmit<T>(
     await new Promise((r) => setTimeout(r, admin ? ADMIN_SUBMIT_DELAY_MS : FORM_SUBMIT_DELAY_MS));
     try {
       const saved = await send();
-      toast.success({ key: successKey });
+      if (successKey) toast.success({ key: successKey });
       onDone(saved);
     } catch (error) {
       const fields = fieldErrors(error);
@@ -58,7 +66,25 @@ export function useFormSubmit<T>(
       setSaving(false);
     }
   };
-  return { errors, setErrors, saving, onSubmit: (e) => void onSubmit(e) };
+  return {
+    errors,
+    setErrors,
+    saving,
+    onSubmit: (e) => void onSubmit(e),
+    bind: (name, value, set) => ({
+      name,
+      value,
+      onChange: (event) => set(event.target.value),
+      error: errors[name],
+    }),
+  };
+}
+
+/** POST `<path>` for a new record (`id` null), else PUT `<path>/<id>`; errors left to the form. */
+export function saveRecord<T>(path: string, id: number | null, body: unknown): Promise<T> {
+  return id === null
+    ? api.post<T>(path, body, { quiet: true })
+    : api.put<T>(`${path}/${id}`, body, { quiet: true });
 }
 
 /**
@@ -69,16 +95,33 @@ export function useFormSubmit<T>(
  *   </FormDialog>
  */
 export function FormDialog(
-  { open, onOpenChange, title, formId, form, submitLabel, width, disabled, children }: {
-    open: boolean;
+  {
+    open = true,
+    onOpenChange,
+    title,
+    description,
+    formId,
+    form,
+    submitLabel,
+    submitTestId,
+    width,
+    disabled,
+    formClassName = "people-form",
+    children,
+  }: {
+    open?: boolean;
     onOpenChange: (open: boolean) => void;
     title: ReactNode;
+    description?: ReactNode;
     formId: string;
-    form: FormSubmit;
+    /** useFormSubmit's answer, or a dialog's own `{ saving, onSubmit }`. */
+    form: Pick<FormSubmit, "saving" | "onSubmit">;
     submitLabel: string;
+    submitTestId?: string;
     width?: number;
     /** While the record loads: nothing to submit yet. */
     disabled?: boolean;
+    formClassName?: string;
     children: ReactNode;
   },
 ) {
@@ -89,6 +132,7 @@ export function FormDialog(
       onOpenChange={onOpenChange}
       width={width}
       title={title}
+      description={description}
       footer={
         <>
           <Button variant="ghost" onClick={() => onOpenChange(false)}>{t("common.cancel")}</Button>
@@ -98,13 +142,14 @@ export function FormDialog(
             form={formId}
             loading={form.saving}
             disabled={disabled}
+            data-testid={submitTestId}
           >
             {submitLabel}
           </Button>
         </>
       }
     >
-      <form id={formId} className="people-form" onSubmit={form.onSubmit} noValidate>
+      <form id={formId} className={formClassName} onSubmit={form.onSubmit} noValidate>
         {children}
       </form>
     </Modal>

@@ -47,8 +47,8 @@ export type ResourceListOptions<T> = {
   /** The live channel: `company-<id>-<channel>` (seeds/002 section 7), e.g. "user". */
   channel?: string;
   /**
-   * The core channels' own names for the record and id (`user` / `userId`); the kit also reads
-   * the seeds' generic `record` / `id`.
+   * The core channels' own names for the record and id (`user` / `userId`; default: the channel);
+   * the kit reads the seeds' generic `record` / `id` first.
    */
   eventKey?: string;
   /** Extra filters sent with every page; a change reads page 1 again. */
@@ -108,7 +108,7 @@ export function useResourceList<T extends Identified>(
   useEffect(() => () => controller.dispose(), []);
   useRealtime(options.channel ?? "", (data) => {
     if (!options.channel) return;
-    const event = toListEvent<T>(data, options.eventKey);
+    const event = toListEvent<T>(data, options.eventKey ?? options.channel);
     if (event) controller.apply(event);
   });
   const loadMore = () => void controller.loadMore();
@@ -137,4 +137,22 @@ export function useWindowEvent(name: string, handler: () => void) {
     addEventListener(name, listener);
     return () => removeEventListener(name, listener);
   }, [name]);
+}
+
+/**
+ * Which record a list page's dialogs are open for: `editing` is `{ id: null }` to add, `{ id }`
+ * to edit, null when closed; `deleting` the record waiting for the delete confirmation.
+ */
+export function useRecordDialogs<T>() {
+  const [editing, setEditing] = useState<{ id: number | null } | null>(null);
+  const [deleting, setDeleting] = useState<T | null>(null);
+  return {
+    editing,
+    add: () => setEditing({ id: null }),
+    edit: (id: number) => setEditing({ id }),
+    closeEdit: () => setEditing(null),
+    deleting,
+    askDelete: (record: T) => setDeleting(record),
+    closeDelete: () => setDeleting(null),
+  };
 }

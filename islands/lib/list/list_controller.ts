@@ -177,6 +177,11 @@ export class ListController<T extends Identified> {
   }
 }
 
+/** The usual list order: by name, case and accents aside, then by id. */
+export function byName<T extends Identified & { name: string }>(a: T, b: T): number {
+  return a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id - b.id;
+}
+
 function dedupe<T extends Identified>(records: T[]): T[] {
   const seen = new Set<number>();
   return records.filter((r) => !seen.has(r.id) && seen.add(r.id));

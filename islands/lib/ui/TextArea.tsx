@@ -1,4 +1,5 @@
-import { type TextareaHTMLAttributes, useId } from "react";
+import type { TextareaHTMLAttributes } from "react";
+import { FieldFrame } from "./Field.tsx";
 
 export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
   label: string;
@@ -8,25 +9,22 @@ export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
 
 /** A labelled multi-line input with its error, the counterpart of Field. */
 export function TextAreaField({ label, error, hint, id, className, ...input }: TextAreaFieldProps) {
-  const generated = useId();
-  const inputId = id ?? generated;
-  const messageId = `${inputId}-message`;
   return (
-    <div className="field">
-      <label htmlFor={inputId}>{label}</label>
-      <textarea
-        id={inputId}
-        className={`input textarea${className ? ` ${className}` : ""}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? messageId : undefined}
-        rows={3}
-        {...input}
-      />
-      {error
-        ? <span id={messageId} className="field-error">{error}</span>
-        : hint
-        ? <span id={messageId} className="field-hint">{hint}</span>
-        : null}
-    </div>
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      id={id}
+      control={(inputId, describedBy, invalid) => (
+        <textarea
+          id={inputId}
+          className={`input textarea${className ? ` ${className}` : ""}`}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          rows={3}
+          {...input}
+        />
+      )}
+    />
   );
 }
