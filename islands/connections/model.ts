@@ -1,4 +1,5 @@
 import { format, isValid, parseISO } from "date-fns";
+import { LIMITS } from "../lib/validation.ts";
 
 /**
  * The connections page's data (GET /api/whatsapp; server/whatsapp/view.ts WhatsappView) and the
@@ -177,8 +178,8 @@ export function formOf(c: Connection): ConnectionForm {
 export function nameError(name: string): "Required" | "Too Short!" | "Too Long!" | null {
   const value = name.trim();
   if (!value) return "Required";
-  if (value.length < 2) return "Too Short!";
-  if (value.length > 50) return "Too Long!";
+  if (value.length < LIMITS.name.min) return "Too Short!";
+  if (value.length > LIMITS.name.max) return "Too Long!";
   return null;
 }
 

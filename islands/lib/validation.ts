@@ -1,12 +1,44 @@
 /**
- * The form rules of seeds/000 section 5, checked in the browser before sending (the server checks
- * them again). Messages are i18n keys under "people.validation".
+ * The length and format rules of the specification's forms, written once: the forms check them
+ * before sending (messages are i18n keys under "people.validation") and the routes' zod schemas
+ * are built from the same LIMITS (server/http/fields.ts), so the browser and the server cannot
+ * disagree. Plain functions rather than zod in the browser: they cost the page nothing.
  */
+export type Limit = { min: number; max: number };
+
+export const LIMITS = {
+  /** seeds/000 section 5: users, contacts, connections; seeds/001 section 5: queues. */
+  name: { min: 2, max: 50 },
+  /** seeds/000 section 5 and seeds/001 'Signup'. */
+  password: { min: 5, max: 50 },
+  /** seeds/000 section 5 'Contact form'. */
+  contactNumber: { min: 8, max: 50 },
+  /** seeds/001 section 5 'Queue': colour 3 to 9 characters. */
+  color: { min: 3, max: 9 },
+  /** seeds/001 section 5 'Tag': at least 3 ('Mensagem muito curta'). */
+  tagName: { min: 3, max: 60 },
+  /** seeds/001 section 5 'Quick message': shortcode required. */
+  shortcode: { min: 1, max: 60 },
+  /** seeds/001 section 5 'Schedule': body at least 5 ('Mensagem muito curta'). */
+  scheduleBody: { min: 5, max: 10_000 },
+} as const satisfies Record<string, Limit>;
+
+/** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */
+export const RULE_TEXTS = {
+  required: "Required",
+  tooShort: "Too Short!",
+  tooLong: "Too Long!",
+  invalidEmail: "Invalid email",
+  obrigatorio: "Obrigatório",
+  shortMessage: "Mensagem muito curta",
+} as const;
+
 export type Rule = (value: string) => string | null;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function length(min: number, max: number, required = true): Rule {
+export function length(limit: Limit, required = true): Rule {
+  const { min, max } = limit;
   return (value) => {
     const v = value.trim();
     if (!v) return required ? "people.validation.required" : null;

@@ -1,4 +1,5 @@
 import { HEX_COLOR_PATTERN } from "../lib/palette.ts";
+import { LIMITS } from "../lib/validation.ts";
 
 /**
  * The queue form's rules (seeds/001 section 5), checked before sending; the server checks the
@@ -13,13 +14,13 @@ export function queueProblems(
   const problems: Record<string, string> = {};
   const name = form.name.trim();
   if (!name) problems.name = "queues.errors.required";
-  else if (name.length < 2) problems.name = "queues.errors.tooShort";
-  else if (name.length > 50) problems.name = "queues.errors.tooLong";
+  else if (name.length < LIMITS.name.min) problems.name = "queues.errors.tooShort";
+  else if (name.length > LIMITS.name.max) problems.name = "queues.errors.tooLong";
 
   const color = form.color.trim();
   if (!color) problems.color = "queues.errors.required";
-  else if (color.length < 3) problems.color = "queues.errors.tooShort";
-  else if (color.length > 9) problems.color = "queues.errors.tooLong";
+  else if (color.length < LIMITS.color.min) problems.color = "queues.errors.tooShort";
+  else if (color.length > LIMITS.color.max) problems.color = "queues.errors.tooLong";
   else if (!HEX_COLOR_PATTERN.test(color)) problems.color = "queues.errors.invalidColor";
 
   const order = form.orderQueue.trim();

@@ -6,7 +6,7 @@ import { Field } from "../lib/ui/Field.tsx";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import type { ConnectionOption, UserRow } from "../lib/people_types.ts";
-import { check, email, length } from "../lib/validation.ts";
+import { check, email, length, LIMITS } from "../lib/validation.ts";
 
 const NO_CONNECTION = "none";
 
@@ -38,9 +38,9 @@ export function UserDialog(
   const form = useFormSubmit({
     validate: () =>
       check({ name, email: mail, password }, {
-        name: length(2, 50),
+        name: length(LIMITS.name),
         email: email(true),
-        password: length(5, 50, userId === null),
+        password: length(LIMITS.password, userId === null),
       }),
     send: () => {
       const body: Record<string, unknown> = { name: name.trim(), email: mail.trim() };

@@ -11,14 +11,20 @@ import {
   updateContact,
 } from "../../server/contacts/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { idParam, name2to50, optionalEmail, pageNumber } from "../../server/http/fields.ts";
+import {
+  idParam,
+  limitedText,
+  name2to50,
+  optionalEmail,
+  pageNumber,
+} from "../../server/http/fields.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
 import { isoDate } from "../../server/clock.ts";
+import { LIMITS } from "../../islands/lib/validation.ts";
 
 /** seeds/000 section 5 'Contact form': number 8 to 50 characters, normalised by the service. */
-const number = z.string({ error: "Required" }).trim().min(1, { message: "Required", abort: true })
-  .min(8, "Too Short!").max(50, "Too Long!");
+const number = limitedText(LIMITS.contactNumber);
 
 const extraInfo = z.array(z.object({
   id: z.number().int().positive().optional(),

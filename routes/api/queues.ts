@@ -3,7 +3,7 @@ import { z } from "zod";
 import { HEX_COLOR_PATTERN } from "../../islands/lib/palette.ts";
 import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { idParam, name2to50 } from "../../server/http/fields.ts";
+import { idParam, limitedText, name2to50 } from "../../server/http/fields.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
 import { workingHours } from "../../server/queues/hours_schema.ts";
@@ -17,11 +17,13 @@ import {
   setQueueMedia,
   updateQueue,
 } from "../../server/queues/service.ts";
+import { LIMITS } from "../../islands/lib/validation.ts";
 
 /** seeds/001 section 5: colour required, 3 to 9 characters; stored upper-case. */
-const color = z.string({ error: "Required" }).trim().min(1, { message: "Required", abort: true })
-  .min(3, { message: "Too Short!", abort: true }).max(9, { message: "Too Long!", abort: true })
-  .regex(HEX_COLOR_PATTERN, "Cor inválida: use #RGB ou #RRGGBB")
+const color = limitedText(LIMITS.color).regex(
+  HEX_COLOR_PATTERN,
+  "Cor inválida: use #RGB ou #RRGGBB",
+)
   .transform((v) => v.toUpperCase());
 
 const optionalId = z.number().int().positive().nullable().optional();

@@ -17,9 +17,11 @@ import {
   quickMessageView,
   updateQuickMessage,
 } from "../../server/quick_messages/repository.ts";
+import { LIMITS } from "../../islands/lib/validation.ts";
+import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 
 // seeds/001 section 5: shortcode required ('Obrigatório').
-const shortcode = z.string({ error: "Obrigatório" }).trim().min(1, "Obrigatório").max(60);
+const shortcode = limitedText(LIMITS.shortcode, ADMIN_TEXTS);
 const message = z.string().max(10_000);
 const geral = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =>
   v === true || v === 1

@@ -22,10 +22,11 @@ import {
   uploadResponse,
 } from "../../server/media/uploads.ts";
 import { AppError } from "../../server/errors.ts";
+import { LIMITS } from "../../islands/lib/validation.ts";
+import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 
 // seeds/000 section 5 and seeds/001 section 5.
-const body = z.string({ error: "Mensagem muito curta" }).trim().min(5, "Mensagem muito curta")
-  .max(10_000);
+const body = limitedText(LIMITS.scheduleBody, { ...ADMIN_TEXTS, required: ADMIN_TEXTS.tooShort });
 const contactId = z.number({ error: "Obrigatório" }).int().positive();
 const sendAt = z.iso.datetime({ offset: true, error: "Obrigatório" }).transform((v) =>
   new Date(v).toISOString()

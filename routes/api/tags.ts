@@ -8,10 +8,11 @@ import { validate } from "../../server/http/validate.ts";
 import { findTag, listTags, pageTags, tagView } from "../../server/tags/repository.ts";
 import { changeTag, createTag, removeTag, syncTicketTags } from "../../server/tags/service.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
+import { LIMITS } from "../../islands/lib/validation.ts";
+import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 
 // seeds/001 section 5: name required ('Obrigatório'), at least 3 characters ('Mensagem muito curta').
-const name = z.string({ error: "Obrigatório" }).trim().min(1, "Obrigatório")
-  .min(3, "Mensagem muito curta").max(60);
+const name = limitedText(LIMITS.tagName, ADMIN_TEXTS);
 const color = z.string().trim().regex(/^#[0-9a-fA-F]{3,8}$/, "Cor inválida");
 // Whaticket's modal sends kanban as 0/1.
 const kanban = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =>

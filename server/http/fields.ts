@@ -1,19 +1,39 @@
 import { z } from "zod";
+import { type Limit, LIMITS, RULE_TEXTS } from "../../islands/lib/validation.ts";
 
 /**
  * Form fields shared by several resources, with the specification's messages
  * (seeds/000 section 5: 'Too Short!', 'Too Long!', 'Required', 'Invalid email').
  */
 
-/** A required name of 2 to 50 characters (users, contacts, queues, connections). */
-export const name2to50 = z.string({ error: "Required" }).trim()
-  .min(1, { message: "Required", abort: true })
-  .min(2, "Too Short!").max(50, "Too Long!");
+/**
+ * A required text within a LIMITS entry (islands/lib/validation.ts, shared with the forms),
+ * trimmed unless `trim` is false, with the specification's texts.
+ */
+export function limitedText(
+  limit: Limit,
+  texts: { required: string; tooShort: string; tooLong: string } = RULE_TEXTS,
+  trim = true,
+) {
+  const base = z.string({ error: texts.required });
+  return (trim ? base.trim() : base)
+    .min(1, { message: texts.required, abort: true })
+    .min(limit.min, { message: texts.tooShort, abort: true })
+    .max(limit.max, { message: texts.tooLong, abort: true });
+}
 
-/** A password of 5 to 50 characters. */
-export const password5to50 = z.string({ error: "Required" })
-  .min(1, { message: "Required", abort: true })
-  .min(5, "Too Short!").max(50, "Too Long!");
+/** The texts of the admin forms of seeds/001 section 5 (tags, quick messages, schedules). */
+export const ADMIN_TEXTS = {
+  required: RULE_TEXTS.obrigatorio,
+  tooShort: RULE_TEXTS.shortMessage,
+  tooLong: RULE_TEXTS.tooLong,
+};
+
+/** A required name of 2 to 50 characters (users, contacts, queues, connections). */
+export const name2to50 = limitedText(LIMITS.name);
+
+/** A password of 5 to 50 characters (not trimmed: spaces are part of it). */
+export const password5to50 = limitedText(LIMITS.password, RULE_TEXTS, false);
 
 /** A required, valid email, stored lower-cased. */
 export const requiredEmail = z.string({ error: "Required" }).trim()

@@ -7,7 +7,7 @@ import {
   switchType,
 } from "../../islands/dashboard/dashboard_filter.ts";
 import { addTask, deleteTask, editTask, parseTasks } from "../../islands/todo/tasks.ts";
-import { check, email, length } from "../../islands/lib/validation.ts";
+import { check, email, length, LIMITS } from "../../islands/lib/validation.ts";
 
 Deno.test("dashboard filter - defaults to the first day of the month to today", () => {
   const f = defaultFilter(new Date(2026, 10, 22, 9, 30));
@@ -58,7 +58,11 @@ Deno.test("to-do tasks - blank text ignored, edits stamp updatedAt, unreadable s
 });
 
 Deno.test("people forms - the rules of seeds/000 section 5", () => {
-  const rules = { name: length(2, 50), email: email(true), password: length(5, 50, false) };
+  const rules = {
+    name: length(LIMITS.name),
+    email: email(true),
+    password: length(LIMITS.password, false),
+  };
   assert.deepEqual(check({ name: "J", email: "x", password: "" }, rules), {
     name: "people.validation.tooShort",
     email: "people.validation.invalidEmail",

@@ -6,10 +6,14 @@ import { Button, IconButton } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";
 import { FormDialog, saveRecord, useFormSubmit } from "../list/FormDialog.tsx";
 import type { Contact, ExtraInfo } from "../people_types.ts";
-import { check, email, length } from "../validation.ts";
+import { check, email, length, LIMITS } from "../validation.ts";
 
 /** seeds/000 section 5 'Contact form': name 2..50, number 8..50, email valid when given. */
-export const CONTACT_RULES = { name: length(2, 50), number: length(8, 50), email: email(false) };
+export const CONTACT_RULES = {
+  name: length(LIMITS.name),
+  number: length(LIMITS.contactNumber),
+  email: email(false),
+};
 
 /**
  * Add or edit a contact (`contactId` null adds) with its extra fields; answers the saved contact

@@ -6,7 +6,7 @@ import { toast } from "../toast.ts";
 import type { SessionUser } from "../types.ts";
 import { Field } from "../ui/Field.tsx";
 import { FormDialog, useFormSubmit } from "../list/FormDialog.tsx";
-import { check, email as emailRule, length } from "../validation.ts";
+import { check, email as emailRule, length, LIMITS } from "../validation.ts";
 
 /**
  * The user's own form, opened from the account menu (seeds/000 section 2 'Top bar'): name, email
@@ -26,9 +26,9 @@ export function ProfileDialog(
   const form = useFormSubmit({
     validate: () =>
       check({ name, email, password }, {
-        name: length(2, 50),
+        name: length(LIMITS.name),
         email: emailRule(true),
-        password: length(5, 50, false),
+        password: length(LIMITS.password, false),
       }),
     send: () => {
       const body: Record<string, string> = { name: name.trim(), email: email.trim() };
