@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Download, MessageCircle, Pencil, Plus, Trash2, Upload } from "lucide-react";
+import { Download, MessageCircle, Pencil, Trash2, Upload } from "lucide-react";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { isAdmin, useSessionUser, useUser } from "./lib/session.ts";
 import { toast } from "./lib/toast.ts";
@@ -12,7 +12,7 @@ import { downloadCsv } from "./contacts/download.ts";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { ImportDialog } from "./contacts/ImportDialog.tsx";
 import { openChat } from "./contacts/open_chat.ts";
-import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import { AddButton, ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import { QueuePickDialog } from "./contacts/QueuePickDialog.tsx";
 import type { Contact } from "./lib/people_types.ts";
@@ -65,10 +65,7 @@ function ContactActions() {
           </>
         )
         : null}
-      <Button variant="primary" onClick={() => dispatchEvent(new Event(OPEN_ADD))}>
-        <Plus size={16} aria-hidden="true" />
-        <span className="btn-label">{t("contacts.add")}</span>
-      </Button>
+      <AddButton event={OPEN_ADD} label={t("contacts.add")} />
     </>
   );
 }

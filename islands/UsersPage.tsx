@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { Pencil, Trash2 } from "lucide-react";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { isAdmin, setSessionUser, useSessionUser, useUser } from "./lib/session.ts";
-import { Button, IconButton } from "./lib/ui/Button.tsx";
+import { IconButton } from "./lib/ui/Button.tsx";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
-import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import { AddButton, ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { UserRow } from "./lib/people_types.ts";
 import { UserDialog } from "./users/UserDialog.tsx";
@@ -28,12 +28,7 @@ function AddUser() {
   const { t } = useTranslation();
   const user = useSessionUser();
   if (!isAdmin(user)) return null;
-  return (
-    <Button variant="primary" onClick={() => dispatchEvent(new Event(OPEN_ADD))}>
-      <Plus size={16} aria-hidden="true" />
-      <span className="btn-label">{t("users.add")}</span>
-    </Button>
-  );
+  return <AddButton event={OPEN_ADD} label={t("users.add")} />;
 }
 
 function Users() {

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Search } from "lucide-react";
+import { Plus, Search } from "lucide-react";
+import { Button } from "../ui/Button.tsx";
 import type { ResourceList } from "./hooks.ts";
 
 /**
@@ -65,5 +66,18 @@ export function ResourceTable<T>(
         : null}
       {!list.loading && list.items.length === 0 ? <div className="empty-state">{empty}</div> : null}
     </div>
+  );
+}
+
+/**
+ * The header's add button (AppShell `actions`). The header lives outside the list's tree, so it
+ * dispatches a window event that the list answers with `useWindowEvent(event, dialogs.add)`.
+ */
+export function AddButton({ event, label }: { event: string; label: string }) {
+  return (
+    <Button variant="primary" onClick={() => dispatchEvent(new Event(event))}>
+      <Plus size={16} aria-hidden="true" />
+      <span className="btn-label">{label}</span>
+    </Button>
   );
 }
