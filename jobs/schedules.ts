@@ -6,12 +6,12 @@ import { renderVariables } from "../server/messages/variables.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
-import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox.ts";
+import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
 
 /**
  * Sends due schedules (seeds/001 'Schedules'). croner only ticks every 30 s; the state is in the
  * schedules table: PENDENTE rows whose sendAt has passed are picked, and each is written to the
- * outbox (server/whatsapp/outbox.ts) in the SAME transaction that marks it ENVIADA. So a tick
+ * outbox (server/whatsapp/outbox/outbox.ts) in the SAME transaction that marks it ENVIADA. So a tick
  * that runs twice, or a restart in the middle, never sends a schedule twice nor loses one: the
  * outbox delivers what was committed.
  *

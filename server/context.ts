@@ -7,8 +7,8 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import type { Hub } from "./realtime/hub.ts";
-import type { SessionManager } from "./whatsapp/sessions.ts";
-import type { SimulatorNetwork } from "./whatsapp/simulator/network.ts";
+import type { SessionManager } from "./whatsapp/sessions/manager.ts";
+import type { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
 
 /** Everything the HTTP layer needs, built in main.ts (or a test) and passed in. */
 export type AppDeps = {

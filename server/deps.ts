@@ -8,10 +8,10 @@ import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
-import { ProviderRegistry } from "./whatsapp/providers.ts";
-import { SessionManager } from "./whatsapp/sessions.ts";
-import { SimulatorNetwork } from "./whatsapp/simulator/network.ts";
-import { createBaileysProvider } from "./whatsapp/baileys/provider.ts";
+import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
+import { SessionManager } from "./whatsapp/sessions/manager.ts";
+import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
+import { createBaileysProvider } from "./whatsapp/providers/baileys/provider.ts";
 
 /**
  * Builds every dependency of the app from a config: database (migrated), secrets, hub.

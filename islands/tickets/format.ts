@@ -121,7 +121,7 @@ export function parseOtherTicket(message: string): OtherOpenTicket | null {
   }
 }
 
-/** A location message's body: a maps link, then the place's description (server/whatsapp/bodies.ts). */
+/** A location message's body: a maps link, then the place's description (server/whatsapp/inbound/bodies.ts). */
 export function parseLocation(body: string): { url: string; description: string } | null {
   const [first, ...rest] = body.split("\n");
   if (!/^https:\/\/maps\.google\.com\//.test(first.trim())) return null;

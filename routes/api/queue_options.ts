@@ -4,7 +4,7 @@ import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam } from "../../server/http/fields.ts";
 import { validate } from "../../server/http/validate.ts";
-import { BACK } from "../../server/whatsapp/routing.ts";
+import { BACK } from "../../server/bots/menu.ts";
 import { fileField } from "../../server/media/uploads.ts";
 import {
   createOption,
@@ -28,7 +28,7 @@ const levelQuery = z.object({
 
 /**
  * The answer a contact types to pick the option: numbers are sent as text. "#" is taken: the
- * inbound pipeline reads it as "back to the previous menu" (server/whatsapp/routing.ts BACK).
+ * inbound pipeline reads it as "back to the previous menu" (server/bots/menu.ts BACK).
  */
 const answer = z.union([z.string(), z.number().int()]).transform((v) => String(v).trim())
   .pipe(

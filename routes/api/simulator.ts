@@ -4,10 +4,10 @@ import { requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { AppError, badRequest, notFound } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
-import { locationBody, vcardBody } from "../../server/whatsapp/bodies.ts";
+import { locationBody, vcardBody } from "../../server/whatsapp/inbound/bodies.ts";
 import { findWhatsapp } from "../../server/whatsapp/repository.ts";
-import type { SimulatedMessage } from "../../server/whatsapp/simulator/provider.ts";
-import { simulatorNumber } from "../../server/whatsapp/simulator/network.ts";
+import type { SimulatedMessage } from "../../server/whatsapp/providers/simulator/provider.ts";
+import { simulatorNumber } from "../../server/whatsapp/providers/simulator/network.ts";
 
 const idParam = z.object({ whatsappId: z.coerce.number().int().positive() });
 const digits = z.string().trim().regex(/^\+?\d[\d\s()-]*$/, "Invalid number");

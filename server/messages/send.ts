@@ -5,7 +5,7 @@ import { deleteMedia, saveMedia } from "../media/store.ts";
 import { assertCanAct, type Viewer } from "../tickets/access.ts";
 import { readableTicket } from "../tickets/service.ts";
 import type { MessageView } from "../tickets/view.ts";
-import { deleteForEveryone, queueOutgoing } from "../whatsapp/outbox.ts";
+import { deleteForEveryone, queueOutgoing } from "../whatsapp/outbox/outbox.ts";
 import { checkAttachment } from "./attachments.ts";
 import { findMessage } from "./repository.ts";
 
@@ -19,7 +19,7 @@ export type SendInput = {
 };
 
 /**
- * POST /api/messages/:ticketId through the outbox (server/whatsapp/outbox.ts). Checked before
+ * POST /api/messages/:ticketId through the outbox (server/whatsapp/outbox/outbox.ts). Checked before
  * anything is written: the ticket is readable and the caller may act on it, it is open (a pending
  * ticket is accepted first, a closed one reopened), the text is not blank unless a file goes,
  * every file is of an allowed type and size. The sign-message option is the client's: it sends

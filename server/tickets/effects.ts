@@ -1,7 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { publishTicketUpdate } from "../realtime/publish.ts";
-import { queueOutgoing } from "../whatsapp/outbox.ts";
+import { queueOutgoing } from "../whatsapp/outbox/outbox.ts";
 import type { TicketChange } from "./service.ts";
 import { loadTicketView, type TicketView } from "./view.ts";
 

@@ -12,7 +12,7 @@
  */
 import { createCompany, createTestApp, createUser } from "../helpers/app.ts";
 import { serve } from "../helpers/server.ts";
-import type { SimulatorProvider } from "../../server/whatsapp/simulator/provider.ts";
+import type { SimulatorProvider } from "../../server/whatsapp/providers/simulator/provider.ts";
 
 const SOCKETS = Number(Deno.env.get("BENCH_SOCKETS") ?? 50);
 const CONTACTS = 200;

@@ -26,7 +26,7 @@ import { defaultConnection } from "../../islands/tickets/NewTicketDialog.tsx";
 import { shouldNotify, viewingTicketId } from "../../islands/lib/ticket_notify.ts";
 import type { Message, Ticket } from "../../islands/tickets/types.ts";
 import type { MessageView, TicketView } from "../../server/tickets/view.ts";
-import { locationBody, vcardBody } from "../../server/whatsapp/bodies.ts";
+import { locationBody, vcardBody } from "../../server/whatsapp/inbound/bodies.ts";
 
 // The page's shapes must accept what the server sends (compile-time contract).
 const _ticket: (t: TicketView) => Ticket = (t) => t;

@@ -6,8 +6,8 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const bytes = (v: string | number[]) => typeof v === "string" ? enc.encode(v) : new Uint8Array(v);
 import { withApp } from "../helpers/app.ts";
-import { useDatabaseAuthState } from "../../server/whatsapp/baileys/auth_state.ts";
-import { countAuthValues } from "../../server/whatsapp/baileys/auth_repository.ts";
+import { useDatabaseAuthState } from "../../server/whatsapp/providers/baileys/auth_state.ts";
+import { countAuthValues } from "../../server/whatsapp/providers/baileys/auth_repository.ts";
 import { insertCompany, insertConnection } from "./baileys_fake.ts";
 
 const COMPANY = 1; // seeded at first start

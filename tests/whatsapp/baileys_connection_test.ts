@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { DisconnectReason } from "@whiskeysockets/baileys";
 import { withApp } from "../helpers/app.ts";
-import { useDatabaseAuthState } from "../../server/whatsapp/baileys/auth_state.ts";
-import { countAuthValues } from "../../server/whatsapp/baileys/auth_repository.ts";
+import { useDatabaseAuthState } from "../../server/whatsapp/providers/baileys/auth_state.ts";
+import { countAuthValues } from "../../server/whatsapp/providers/baileys/auth_repository.ts";
 import { closeError } from "./baileys_fake.ts";
 import { baileysHarness, COMPANY } from "./baileys_harness.ts";
 

@@ -1,9 +1,9 @@
 import { proto, type UserFacingSocketConfig } from "@whiskeysockets/baileys";
-import type { ProviderEvent } from "../../server/whatsapp/provider.ts";
+import type { ProviderEvent } from "../../server/whatsapp/providers/provider.ts";
 import {
   type BaileysProvider,
   createBaileysProvider,
-} from "../../server/whatsapp/baileys/provider.ts";
+} from "../../server/whatsapp/providers/baileys/provider.ts";
 import { createTestApp } from "../helpers/app.ts";
 import { closeError, FakeBaileysSocket, insertConnection } from "./baileys_fake.ts";
 import { COMPANY, waMessage } from "./baileys_harness.ts";

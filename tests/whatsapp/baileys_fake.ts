@@ -16,8 +16,8 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from "@whiskeysockets/baileys";
-import type { BaileysSocket, Timers } from "../../server/whatsapp/baileys/provider.ts";
-import { baileysLogger } from "../../server/whatsapp/baileys/logger.ts";
+import type { BaileysSocket, Timers } from "../../server/whatsapp/providers/baileys/provider.ts";
+import { baileysLogger } from "../../server/whatsapp/providers/baileys/logger.ts";
 import type { Database } from "../../db/client.ts";
 
 export const ME = "5511900000001@s.whatsapp.net";

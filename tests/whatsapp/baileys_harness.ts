@@ -6,12 +6,12 @@ import {
   type WAMessageKey,
 } from "@whiskeysockets/baileys";
 import type { TestApp } from "../helpers/app.ts";
-import type { ProviderEvent, SessionStatus } from "../../server/whatsapp/provider.ts";
+import type { ProviderEvent, SessionStatus } from "../../server/whatsapp/providers/provider.ts";
 import {
   type BaileysDeps,
   BaileysProvider,
   createBaileysProvider,
-} from "../../server/whatsapp/baileys/provider.ts";
+} from "../../server/whatsapp/providers/baileys/provider.ts";
 import { FakeBaileysSocket, FakeTimers, insertConnection, ME } from "./baileys_fake.ts";
 
 export const COMPANY = 1; // seeded at first start

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { proto } from "@whiskeysockets/baileys";
 import { withApp } from "../helpers/app.ts";
-import type { InboundMessage } from "../../server/whatsapp/provider.ts";
-import { fromRaw, toRaw } from "../../server/whatsapp/baileys/messages.ts";
+import type { InboundMessage } from "../../server/whatsapp/providers/provider.ts";
+import { fromRaw, toRaw } from "../../server/whatsapp/providers/baileys/messages.ts";
 import { baileysHarness, ME, MEDIA_BYTES, waMessage } from "./baileys_harness.ts";
 
 const ANA = "5511988887777@s.whatsapp.net";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { withApp } from "../helpers/app.ts";
-import { toRaw } from "../../server/whatsapp/baileys/messages.ts";
-import { ProviderSendError } from "../../server/whatsapp/provider.ts";
+import { toRaw } from "../../server/whatsapp/providers/baileys/messages.ts";
+import { ProviderSendError } from "../../server/whatsapp/providers/provider.ts";
 import { baileysHarness, waMessage } from "./baileys_harness.ts";
 
 const ANA = "5511988887777@s.whatsapp.net";

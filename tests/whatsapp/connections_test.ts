@@ -321,7 +321,7 @@ Deno.test("connections - restart restores CONNECTED sessions; a shown QR becomes
     const waitingId = (await waiting.json()).id;
     // a fresh session manager over the same database, as after a restart
     await t.deps.sessions.closeAll();
-    const { SessionManager } = await import("../../server/whatsapp/sessions.ts");
+    const { SessionManager } = await import("../../server/whatsapp/sessions/manager.ts");
     const sessions = new SessionManager({ ...t.deps, providers: t.deps.sessions.providers });
     try {
       await sessions.restoreAll();

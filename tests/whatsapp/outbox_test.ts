@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { createApp } from "../../server/app.ts";
 import { buildDeps, closeDeps } from "../../server/deps.ts";
 import { saveMedia } from "../../server/media/store.ts";
-import { checkNumber, deleteForEveryone, queueOutgoing } from "../../server/whatsapp/outbox.ts";
+import {
+  checkNumber,
+  deleteForEveryone,
+  queueOutgoing,
+} from "../../server/whatsapp/outbox/outbox.ts";
 import { createCompany, createTestApp, type TestApp, withApp } from "../helpers/app.ts";
 import { connectSimulator, eventually, phoneSends, sentBy } from "./helpers.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Provider, ProviderEvent } from "../../server/whatsapp/provider.ts";
+import type { Provider, ProviderEvent } from "../../server/whatsapp/providers/provider.ts";
 
 /**
  * The provider contract: what the session manager, the inbound pipeline and the outbox rely on,

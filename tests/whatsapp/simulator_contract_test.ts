@@ -1,6 +1,6 @@
-import type { ProviderEvent } from "../../server/whatsapp/provider.ts";
-import { SimulatorNetwork } from "../../server/whatsapp/simulator/network.ts";
-import type { SimulatorProvider } from "../../server/whatsapp/simulator/provider.ts";
+import type { ProviderEvent } from "../../server/whatsapp/providers/provider.ts";
+import { SimulatorNetwork } from "../../server/whatsapp/providers/simulator/network.ts";
+import type { SimulatorProvider } from "../../server/whatsapp/providers/simulator/provider.ts";
 import { createCompany, createTestApp } from "../helpers/app.ts";
 import { type ProviderHarness, runProviderContract } from "./provider_contract.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import { openDatabase } from "../../db/client.ts";
+import { openDatabase } from "../../../db/client.ts";
 import { WriteBatcher } from "./write_batcher.ts";
 
 Deno.test("write batcher - jobs share commits; a failing job fails alone and writes nothing", async () => {

@@ -1,11 +1,11 @@
 import { getMimeType } from "hono/utils/mime";
-import type { Database } from "../../db/client.ts";
-import type { Message } from "../../db/schema.ts";
-import type { Config } from "../config.ts";
-import { log } from "../log.ts";
-import { deleteMedia, linkMedia } from "../media/store.ts";
+import type { Database } from "../../../db/client.ts";
+import type { Message } from "../../../db/schema.ts";
+import type { Config } from "../../config.ts";
+import { log } from "../../log.ts";
+import { deleteMedia, linkMedia } from "../../media/store.ts";
 import { enqueueInTransaction, type OutgoingMedia } from "./outbox.ts";
-import type { RoutingMedia } from "./routing.ts";
+import type { RoutingMedia } from "../../bots/menu.ts";
 
 /**
  * The files of queues and chatbot options (seeds/001 'Queues': mediaPath, mediaName) that the

@@ -1,11 +1,11 @@
 import { CompiledQuery } from "kysely";
-import type { Database } from "../../db/client.ts";
-import type { Message, Ticket } from "../../db/schema.ts";
+import type { Database } from "../../../db/client.ts";
+import type { Message, Ticket } from "../../../db/schema.ts";
 
 /**
  * The two writes every inbound message makes, as plain SQL text returning as few columns as
  * possible: at a thousand messages a second the query builder's and @libsql/client's per-column
- * costs are measurable (see tests/bench and inbound_lookup.ts).
+ * costs are measurable (see tests/bench and lookup.ts).
  */
 const MESSAGE_COLUMNS = [
   "companyId",

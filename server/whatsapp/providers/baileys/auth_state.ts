@@ -7,8 +7,8 @@ import {
   type SignalDataSet,
   type SignalDataTypeMap,
 } from "@whiskeysockets/baileys";
-import type { Database } from "../../../db/client.ts";
-import { type Clock, systemClock } from "../../clock.ts";
+import type { Database } from "../../../../db/client.ts";
+import { type Clock, systemClock } from "../../../clock.ts";
 import {
   type AuthWrite,
   clearAuthValues,

@@ -1,27 +1,27 @@
 // @ts-types="./qrcode_types.d.ts"
 import QRCode from "qrcode";
-import type { Database } from "../../db/client.ts";
-import type { Whatsapp, WhatsappsTable } from "../../db/schema.ts";
+import type { Database } from "../../../db/client.ts";
+import type { Whatsapp, WhatsappsTable } from "../../../db/schema.ts";
 import type { Updateable } from "kysely";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import { notFound } from "../errors.ts";
-import { log } from "../log.ts";
-import type { Hub } from "../realtime/hub.ts";
-import { InboundPipeline } from "./inbound.ts";
-import { KeyedQueue } from "./keyed_queue.ts";
-import type { OutboxDeps } from "./outbox.ts";
-import { OutboxWorker } from "./outbox_worker.ts";
+import type { Clock } from "../../clock.ts";
+import type { Config } from "../../config.ts";
+import { notFound } from "../../errors.ts";
+import { log } from "../../log.ts";
+import type { Hub } from "../../realtime/hub.ts";
+import { InboundPipeline } from "../inbound/pipeline.ts";
+import { KeyedQueue } from "../keyed_queue.ts";
+import type { OutboxDeps } from "../outbox/outbox.ts";
+import { OutboxWorker } from "../outbox/worker.ts";
 import type {
   DeliveryOutcome,
   Provider,
   ProviderContext,
   ProviderEvent,
   SessionStatus,
-} from "./provider.ts";
-import type { ProviderRegistry } from "./providers.ts";
-import { findWhatsapp, resetStaleSessions, whatsappsToRestore } from "./repository.ts";
-import { publishSession } from "./view.ts";
+} from "../providers/provider.ts";
+import type { ProviderRegistry } from "../providers/registry.ts";
+import { findWhatsapp, resetStaleSessions, whatsappsToRestore } from "../repository.ts";
+import { publishSession } from "../view.ts";
 
 export type SessionDeps = {
   config: Config;

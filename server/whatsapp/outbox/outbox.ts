@@ -1,20 +1,20 @@
-import type { Database } from "../../db/client.ts";
-import type { Message } from "../../db/schema.ts";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import { AppError, badRequest, notFound } from "../errors.ts";
-import { log } from "../log.ts";
-import { mediaExists, mediaTypeOf } from "../media/store.ts";
-import type { Hub } from "../realtime/hub.ts";
-import { publishMessage } from "../realtime/publish.ts";
-import { loadTicketView, type MessageView, messageViews } from "../tickets/view.ts";
-import { jidOfContact, newMessageId } from "./jid.ts";
-import type { SessionManager } from "./sessions.ts";
+import type { Database } from "../../../db/client.ts";
+import type { Message } from "../../../db/schema.ts";
+import type { Clock } from "../../clock.ts";
+import type { Config } from "../../config.ts";
+import { AppError, badRequest, notFound } from "../../errors.ts";
+import { log } from "../../log.ts";
+import { mediaExists, mediaTypeOf } from "../../media/store.ts";
+import type { Hub } from "../../realtime/hub.ts";
+import { publishMessage } from "../../realtime/publish.ts";
+import { loadTicketView, type MessageView, messageViews } from "../../tickets/view.ts";
+import { jidOfContact, newMessageId } from "../jid.ts";
+import type { SessionManager } from "../sessions/manager.ts";
 
 /**
  * Outbound messages (DESIGN 'WhatsApp': outbox). A send is a fromMe message row (ack 0) and an
  * outbox row written in ONE transaction, before anything goes to the provider; the worker
- * (outbox_worker.ts) then sends rows in order per connection. The WhatsApp id is chosen here,
+ * (worker.ts) then sends rows in order per connection. The WhatsApp id is chosen here,
  * stored on both rows, and every attempt sends under it, so a restart neither loses nor doubles.
  */
 export type OutboxDeps = {

@@ -1,4 +1,4 @@
-import { log } from "../../log.ts";
+import { log } from "../../../log.ts";
 
 /** The logger surface Baileys calls (its ILogger, a subset of pino). */
 export type BaileysLogger = {

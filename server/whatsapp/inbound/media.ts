@@ -1,8 +1,8 @@
-import type { Config } from "../config.ts";
-import { log } from "../log.ts";
-import { cleanMimetype, mediaTypeOf, saveMedia, type StoredMedia } from "../media/store.ts";
+import type { Config } from "../../config.ts";
+import { log } from "../../log.ts";
+import { cleanMimetype, mediaTypeOf, saveMedia, type StoredMedia } from "../../media/store.ts";
 import { mediaPlaceholder } from "./bodies.ts";
-import type { InboundMessage, MediaType } from "./provider.ts";
+import type { InboundMessage, MediaType } from "../providers/provider.ts";
 
 const MEDIA_TYPES = new Set<string>([
   "image",

@@ -1,6 +1,6 @@
-import { AppError } from "../../errors.ts";
-import { log } from "../../log.ts";
-import { groupOf, lidOf, newMessageId, phoneOf } from "../jid.ts";
+import { AppError } from "../../../errors.ts";
+import { log } from "../../../log.ts";
+import { groupOf, lidOf, newMessageId, phoneOf } from "../../jid.ts";
 import {
   type Ack,
   type DeliveryOutcome,
@@ -12,7 +12,7 @@ import {
   type SendOptions,
   type SentMessage,
 } from "../provider.ts";
-import type { ProviderDeps } from "../providers.ts";
+import type { ProviderDeps } from "../registry.ts";
 import { type SimulatorNetwork, simulatorNumber } from "./network.ts";
 
 type State = "idle" | "waiting" | "connected";

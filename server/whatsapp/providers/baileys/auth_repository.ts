@@ -1,4 +1,4 @@
-import type { Database } from "../../../db/client.ts";
+import type { Database } from "../../../../db/client.ts";
 
 /** A row of baileys_auth to write: value is already serialised JSON, null deletes the row. */
 export type AuthWrite = { category: string; id: string; value: string | null };

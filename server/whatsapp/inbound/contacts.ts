@@ -1,6 +1,6 @@
-import type { Database } from "../../db/client.ts";
-import type { Contact } from "../../db/schema.ts";
-import { log } from "../log.ts";
+import type { Database } from "../../../db/client.ts";
+import type { Contact } from "../../../db/schema.ts";
+import { log } from "../../log.ts";
 
 /**
  * The contact behind a WhatsApp identity. A person may reach us under their phone-number JID
@@ -27,7 +27,7 @@ export async function resolveContact(
   whatsappId: number,
   identity: Identity,
   now: string,
-  /** The rows matching number-or-LID when the caller already read them (inbound_lookup.ts). */
+  /** The rows matching number-or-LID when the caller already read them (lookup.ts). */
   known?: Contact[],
 ): Promise<ResolvedContact | undefined> {
   const number = identity.group ?? identity.phone ?? identity.lid;

@@ -1,5 +1,5 @@
 import type { ProviderContext } from "../provider.ts";
-import type { ProviderDeps } from "../providers.ts";
+import type { ProviderDeps } from "../registry.ts";
 import { SimulatorProvider } from "./provider.ts";
 
 /**

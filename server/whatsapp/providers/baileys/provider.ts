@@ -21,10 +21,10 @@ import makeWASocket, {
   type WAMessage,
   type WAMessageKey,
 } from "@whiskeysockets/baileys";
-import type { Database } from "../../../db/client.ts";
-import { type Clock, systemClock } from "../../clock.ts";
-import { AppError } from "../../errors.ts";
-import { log } from "../../log.ts";
+import type { Database } from "../../../../db/client.ts";
+import { type Clock, systemClock } from "../../../clock.ts";
+import { AppError } from "../../../errors.ts";
+import { log } from "../../../log.ts";
 import {
   type OutboundMedia,
   type Provider,
@@ -35,7 +35,7 @@ import {
   type SentMessage,
   type SessionStatus,
 } from "../provider.ts";
-import type { ErrorCode } from "../../errors.ts";
+import type { ErrorCode } from "../../../errors.ts";
 import { clearAuthValues } from "./auth_repository.ts";
 import { type DatabaseAuthState, useDatabaseAuthState } from "./auth_state.ts";
 import { baileysLogger } from "./logger.ts";

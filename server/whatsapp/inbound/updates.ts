@@ -1,12 +1,12 @@
-import type { Message } from "../../db/schema.ts";
-import { log } from "../log.ts";
-import { publishMessage } from "../realtime/publish.ts";
-import { loadTicketView, messageViews } from "../tickets/view.ts";
+import type { Message } from "../../../db/schema.ts";
+import { log } from "../../log.ts";
+import { publishMessage } from "../../realtime/publish.ts";
+import { loadTicketView, messageViews } from "../../tickets/view.ts";
 import { contactView } from "./contacts.ts";
-import type { InboundRef } from "./inbound.ts";
-import { groupOf, lidOf, phoneOf } from "./jid.ts";
-import type { OutboxDeps } from "./outbox.ts";
-import type { DeliveryOutcome, ProviderEvent } from "./provider.ts";
+import type { InboundRef } from "./pipeline.ts";
+import { groupOf, lidOf, phoneOf } from "../jid.ts";
+import type { OutboxDeps } from "../outbox/outbox.ts";
+import type { DeliveryOutcome, ProviderEvent } from "../providers/provider.ts";
 
 type UpdateEvent = Extract<ProviderEvent, { type: "ack" | "edit" | "revoke" }>;
 

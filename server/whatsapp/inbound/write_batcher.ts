@@ -1,4 +1,4 @@
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 
 type Job = {
   run: (trx: Database) => Promise<unknown>;

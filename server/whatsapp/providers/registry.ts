@@ -1,6 +1,6 @@
-import type { Database } from "../../db/client.ts";
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
+import type { Database } from "../../../db/client.ts";
+import type { Clock } from "../../clock.ts";
+import type { Config } from "../../config.ts";
 import type { Provider, ProviderContext, ProviderKind } from "./provider.ts";
 
 /** What a provider factory may use besides its context: storage for auth state, config, time. */

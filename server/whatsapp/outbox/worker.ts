@@ -1,10 +1,10 @@
-import type { OutboxRow } from "../../db/schema.ts";
-import { log } from "../log.ts";
-import { readMedia } from "../media/store.ts";
-import { publishMessage } from "../realtime/publish.ts";
-import { loadTicketView, messageViews } from "../tickets/view.ts";
+import type { OutboxRow } from "../../../db/schema.ts";
+import { log } from "../../log.ts";
+import { readMedia } from "../../media/store.ts";
+import { publishMessage } from "../../realtime/publish.ts";
+import { loadTicketView, messageViews } from "../../tickets/view.ts";
 import type { OutboxDeps } from "./outbox.ts";
-import { type Provider, ProviderSendError, type SentMessage } from "./provider.ts";
+import { type Provider, ProviderSendError, type SentMessage } from "../providers/provider.ts";
 
 /** Attempts before a transiently failing send is given up (ERR_SENDING_WAPP_MSG). */
 export const MAX_ATTEMPTS = 8;
