@@ -7,7 +7,7 @@ import { validate } from "../../server/http/validate.ts";
 import { locationBody, vcardBody } from "../../server/whatsapp/inbound/bodies.ts";
 import { findWhatsapp } from "../../server/whatsapp/repository.ts";
 import type { SimulatedMessage } from "../../server/whatsapp/providers/simulator/provider.ts";
-import { simulatorNumber } from "../../server/whatsapp/providers/simulator/network.ts";
+import { simulatorNumber } from "../../server/whatsapp/providers/simulator/provider.ts";
 
 const idParam = z.object({ whatsappId: z.coerce.number().int().positive() });
 const digits = z.string().trim().regex(/^\+?\d[\d\s()-]*$/, "Invalid number");

@@ -14,13 +14,15 @@ import { type InboundMessageValues, insertMessageOnce, touchTicket } from "./sto
 import { KeyedQueue } from "../keyed_queue.ts";
 import { WriteBatcher } from "./write_batcher.ts";
 import { enqueueInTransaction, lastMessageOf, type OutboxDeps } from "../outbox/outbox.ts";
-import type { DeliveryOutcome, InboundMessage, ProviderEvent } from "../providers/provider.ts";
+import type {
+  DeliveryOutcome,
+  InboundMessage,
+  InboundRef,
+  ProviderEvent,
+} from "../providers/provider.ts";
 import { enqueueReplyMedia, forgetReplyMedia, prepareReplyMedia } from "../outbox/reply_media.ts";
 import { loadOptions, route, type RoutingQueue, type RoutingResult } from "../../bots/menu.ts";
 import { renderTemplate } from "../template.ts";
-
-/** The connection an event came from. */
-export type InboundRef = { id: number; companyId: number };
 
 const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType"] as const;
 
@@ -402,7 +404,7 @@ export class InboundPipeline {
         publishMessage(this.deps.hub, "create", message, view);
       }
     }
-    if (stored.length > 1) this.deps.sessions.outbox.kick(ref.id);
+    if (stored.length > 1) this.deps.sessions.kickOutbox(ref.id);
     if (resolved.created) this.#fetchPicture(ref, contact, m.chatJid);
     else if (resolved.changed) this.#publishContact(contact.companyId, resolved.contact);
     return { messageId: stored[0].id, ticketId };

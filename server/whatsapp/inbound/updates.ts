@@ -3,7 +3,7 @@ import { log } from "../../log.ts";
 import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view.ts";
 import { contactView } from "./contacts.ts";
-import type { InboundRef } from "./pipeline.ts";
+import type { InboundRef } from "../providers/provider.ts";
 import { groupOf, lidOf, phoneOf } from "../jid.ts";
 import type { OutboxDeps } from "../outbox/outbox.ts";
 import type { DeliveryOutcome, ProviderEvent } from "../providers/provider.ts";

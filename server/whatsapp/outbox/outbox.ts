@@ -9,7 +9,7 @@ import type { Hub } from "../../realtime/hub.ts";
 import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, type MessageView, messageViews } from "../../tickets/view.ts";
 import { jidOfContact, newMessageId } from "../jid.ts";
-import type { SessionManager } from "../sessions/manager.ts";
+import type { RunningProviders } from "../providers/provider.ts";
 
 /**
  * Outbound messages (DESIGN 'WhatsApp': outbox). A send is a fromMe message row (ack 0) and an
@@ -22,7 +22,7 @@ export type OutboxDeps = {
   db: Database;
   hub: Hub;
   clock: Clock;
-  sessions: SessionManager;
+  sessions: RunningProviders;
 };
 
 /** A file already saved with server/media/store.ts (its `path` key). */
@@ -166,7 +166,7 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
   const [view] = await messageViews(db, companyId, [message]);
   const ticketView = await loadTicketView(db, companyId, ticket.id);
   if (ticketView) publishMessage(deps.hub, "create", view, ticketView);
-  deps.sessions.outbox.kick(whatsapp.id);
+  deps.sessions.kickOutbox(whatsapp.id);
   return view;
 }
 

@@ -166,3 +166,21 @@ export type ProviderContext = {
   /** A stored message's provider payload, for retry requests (Baileys getMessage). */
   getStoredMessage(id: string): Promise<unknown | undefined>;
 };
+
+/** The connection an event came from. */
+export type InboundRef = { id: number; companyId: number };
+
+/**
+ * What the inbound pipeline and the outbox need of the running sessions: a connection's provider
+ * and a nudge to send what was just queued. The session manager is the one implementation; the
+ * pipeline and the outbox never import it, so dependencies point one way:
+ * sessions -> inbound -> outbox -> providers.
+ */
+export interface RunningProviders {
+  /** The running provider of a connection, whatever its state. */
+  provider(whatsappId: number): Provider | undefined;
+  /** The provider only while the connection is CONNECTED (able to send). */
+  connectedProvider(whatsappId: number): Provider | undefined;
+  /** A row was queued for this connection: send it now rather than at the next tick. */
+  kickOutbox(whatsappId: number): void;
+}

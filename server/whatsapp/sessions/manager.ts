@@ -17,6 +17,7 @@ import type {
   Provider,
   ProviderContext,
   ProviderEvent,
+  RunningProviders,
   SessionStatus,
 } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
@@ -47,7 +48,7 @@ const LOGOUT_TIMEOUT_MS = 5000;
  * persisted on whatsapps (status, qrcode as a data URL, retries, number) and pushed on
  * `company-<id>-whatsappSession`; its message events go to the inbound pipeline.
  */
-export class SessionManager {
+export class SessionManager implements RunningProviders {
   readonly providers: ProviderRegistry;
   readonly outbox: OutboxWorker;
   readonly inbound: InboundPipeline;
@@ -68,6 +69,10 @@ export class SessionManager {
     };
     this.outbox = new OutboxWorker(this.#deps);
     this.inbound = new InboundPipeline(this.#deps);
+  }
+
+  kickOutbox(whatsappId: number) {
+    this.outbox.kick(whatsappId);
   }
 
   /** The running provider of a connection, whatever its state. */

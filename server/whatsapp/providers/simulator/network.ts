@@ -1,6 +1,6 @@
 import type { ProviderContext } from "../provider.ts";
 import type { ProviderDeps } from "../registry.ts";
-import { SimulatorProvider } from "./provider.ts";
+import { type PhoneNetwork, SimulatorProvider } from "./provider.ts";
 
 /**
  * The built-in phone network (DESIGN 'WhatsApp': simulator). Each started simulator connection
@@ -10,7 +10,7 @@ import { SimulatorProvider } from "./provider.ts";
  * Linked devices and everything a connection sent are in the database (simulator_sessions,
  * simulator_sent), so a restart keeps them; only timers and rejected-call notes live here.
  */
-export class SimulatorNetwork {
+export class SimulatorNetwork implements PhoneNetwork {
   /** Delay between the acks of a sent message: 1 (sent), then 2 (delivered), then 3 (read). */
   ackDelayMs = 300;
   readonly #phones = new Map<number, SimulatorProvider>();
@@ -36,9 +36,4 @@ export class SimulatorNetwork {
       this.#phones.delete(provider.whatsappId);
     }
   }
-}
-
-/** The fake phone number a simulator connection gets when its QR is scanned. */
-export function simulatorNumber(whatsappId: number): string {
-  return `5500${String(whatsappId).padStart(9, "0")}`;
 }

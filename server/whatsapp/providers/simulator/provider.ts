@@ -13,7 +13,6 @@ import {
   type SentMessage,
 } from "../provider.ts";
 import type { ProviderDeps } from "../registry.ts";
-import { type SimulatorNetwork, simulatorNumber } from "./network.ts";
 
 type State = "idle" | "waiting" | "connected";
 
@@ -34,6 +33,22 @@ export type SimulatedMessage = {
 };
 
 /**
+ * What a simulator connection needs of the phone network around it (network.ts is the one): a
+ * place to register while started, the pictures contacts chose and the pace of acks.
+ */
+export interface PhoneNetwork {
+  readonly ackDelayMs: number;
+  readonly avatars: Map<string, string>;
+  attach(provider: SimulatorProvider): void;
+  detach(provider: SimulatorProvider): void;
+}
+
+/** The fake phone number a simulator connection gets when its QR is scanned. */
+export function simulatorNumber(whatsappId: number): string {
+  return `5500${String(whatsappId).padStart(9, "0")}`;
+}
+
+/**
  * The simulator's side of a connection: a Provider like Baileys, plus the phone-side actions the
  * network routes call. Sends are idempotent by WhatsApp id (simulator_sent's unique key), so an
  * outbox resend after a crash is recognised instead of delivered twice.
@@ -50,7 +65,7 @@ export class SimulatorProvider implements Provider {
   constructor(
     private readonly ctx: ProviderContext,
     private readonly deps: ProviderDeps,
-    private readonly network: SimulatorNetwork,
+    private readonly network: PhoneNetwork,
   ) {}
 
   get whatsappId(): number {
