@@ -8,6 +8,8 @@ import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
+import { BotRegistry } from "./bots/registry.ts";
+import { menuBot } from "./bots/menu.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
@@ -32,7 +34,9 @@ export async function buildDeps(
   const simulator = new SimulatorNetwork();
   providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
   providers.register("beta", createBaileysProvider);
-  const sessions = new SessionManager({ config, db, hub, clock, providers });
+  // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
+  const bots = new BotRegistry().register(menuBot);
+  const sessions = new SessionManager({ config, db, hub, clock, providers, bots });
   const deps: AppDeps = {
     config,
     db,

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/client.ts";
 import type { QueueOption, Whatsapp } from "../../db/schema.ts";
 import { defaultWorkingHours, isWithinHours, parseWorkingHours } from "../queues/hours.ts";
+import { type Bot, type BotDecision, type BotMedia, type BotTurn, NOTHING } from "./bot.ts";
 
 /**
  * Where a pending ticket goes while nobody attends it (seeds/000 section 3 'Connection', seeds/001
@@ -33,7 +34,7 @@ export type RoutingChanges = Partial<
 >;
 
 /** A stored file (media store key) of a queue or option that goes out after the replies. */
-export type RoutingMedia = { path: string; name: string };
+export type RoutingMedia = BotMedia;
 
 export type RoutingResult = {
   changes: RoutingChanges;
@@ -227,3 +228,61 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
   }
   return result;
 }
+
+/**
+ * The first bot: the connection's greeting and queue menu, the queue's option tree, and working
+ * hours, from the company's own configuration (no outside service).
+ */
+export const menuBot: Bot = {
+  kind: "menu",
+  async decide(turn: BotTurn): Promise<BotDecision> {
+    const { db, companyId, whatsappId, ticket } = turn;
+    // A pending ticket that already sits in a queue, out of the option tree, waits for people;
+    // company hours still answer it (seeds/001 'Settings' scheduleType).
+    const waiting = !ticket.isNew && ticket.queueId !== null && ticket.chatbot !== 1 &&
+      turn.scheduleType !== "company";
+    if (waiting) return NOTHING;
+    const whatsapp = await db.selectFrom("whatsapps").select([
+      "greetingMessage",
+      "outOfHoursMessage",
+      "maxUseBotQueues",
+    ]).where("companyId", "=", companyId).where("id", "=", whatsappId).executeTakeFirst();
+    if (!whatsapp) return NOTHING;
+    const queues: RoutingQueue[] = await db.selectFrom("whatsapp_queues as wq")
+      .innerJoin("queues as q", "q.id", "wq.queueId")
+      .select([
+        "q.id",
+        "q.name",
+        "q.greetingMessage",
+        "q.outOfHoursMessage",
+        "q.schedules",
+        "q.mediaPath",
+        "q.mediaName",
+      ])
+      .where("wq.companyId", "=", companyId).where("wq.whatsappId", "=", whatsappId)
+      .where("q.companyId", "=", companyId)
+      .orderBy((eb) => eb.fn.coalesce("q.orderQueue", eb.lit(2147483647))).orderBy("q.name")
+      .execute();
+    // seeds: the connection's only queue takes a new ticket straight away.
+    const newTicketQueueId = ticket.isNew && queues.length === 1 ? queues[0].id : null;
+    if (!turn.answer) return { ...NOTHING, newTicketQueueId };
+    const company = turn.scheduleType === "company"
+      ? await db.selectFrom("companies").select(["schedules"]).where("id", "=", companyId)
+        .executeTakeFirst()
+      : undefined;
+    const result = await route({
+      ticket: ticket.isNew ? { ...ticket, queueId: newTicketQueueId } : ticket,
+      body: turn.body,
+      whatsapp,
+      queues,
+      scheduleType: turn.scheduleType,
+      companySchedules: company?.schedules ?? "[]",
+      now: turn.now,
+      options: (queueId, parentId) => loadOptions(db, companyId, queueId, parentId),
+      option: (id) =>
+        db.selectFrom("queue_options").selectAll().where("companyId", "=", companyId)
+          .where("id", "=", id).executeTakeFirst(),
+    });
+    return { ...result, newTicketQueueId };
+  },
+};

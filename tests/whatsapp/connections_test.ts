@@ -322,7 +322,11 @@ Deno.test("connections - restart restores CONNECTED sessions; a shown QR becomes
     // a fresh session manager over the same database, as after a restart
     await t.deps.sessions.closeAll();
     const { SessionManager } = await import("../../server/whatsapp/sessions/manager.ts");
-    const sessions = new SessionManager({ ...t.deps, providers: t.deps.sessions.providers });
+    const sessions = new SessionManager({
+      ...t.deps,
+      providers: t.deps.sessions.providers,
+      bots: t.deps.sessions.bots,
+    });
     try {
       await sessions.restoreAll();
       assert.equal(sessions.status(connected), "CONNECTED");

@@ -21,7 +21,8 @@ import type {
   ProviderEvent,
 } from "../providers/provider.ts";
 import { enqueueReplyMedia, forgetReplyMedia, prepareReplyMedia } from "../outbox/reply_media.ts";
-import { loadOptions, route, type RoutingQueue, type RoutingResult } from "../../bots/menu.ts";
+import type { BotDecision, BotTicket } from "../../bots/bot.ts";
+import type { BotRegistry } from "../../bots/registry.ts";
 import { renderTemplate } from "../template.ts";
 
 const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType"] as const;
@@ -34,19 +35,36 @@ const PICTURE_TIMEOUT_MS = 10_000;
 
 /**
  * The inbound pipeline (DESIGN 'WhatsApp'): dedupe by (connection, WhatsApp id) -> contact
- * upsert -> find-or-create the one open ticket -> routing (queue menu, option tree, hours) ->
+ * upsert -> find-or-create the one open ticket -> the ticket's bot, if any (server/bots/: queue
+ * menu, option tree, hours; integrations and prompts) ->
  * store message and media -> events after commit.
  *
  * Every event of one chat runs through a keyed queue, one at a time and in order, so that 50
  * concurrent messages of a new contact open exactly one ticket; the partial unique index
  * tickets_one_open is the backstop across processes.
  */
+/** A ticket the pipeline is about to open, as the bots see it. */
+const NEW_TICKET: BotTicket = {
+  isNew: true,
+  status: "pending",
+  userId: null,
+  queueId: null,
+  chatbot: 0,
+  queueOptionId: null,
+  amountUsedBotQueues: 0,
+  useIntegration: 0,
+  integrationId: null,
+  promptId: null,
+};
+
+export type InboundDeps = OutboxDeps & { bots: BotRegistry };
+
 export class InboundPipeline {
   readonly #chats = new KeyedQueue();
   readonly #background = new Set<Promise<unknown>>();
   readonly #writes: WriteBatcher;
 
-  constructor(private readonly deps: OutboxDeps) {
+  constructor(private readonly deps: InboundDeps) {
     this.#writes = new WriteBatcher(deps.db);
   }
 
@@ -130,13 +148,13 @@ export class InboundPipeline {
       body: callLogBody(event.isVideo === true, now, rejected),
       mediaType: "call_log",
       origin: "notify",
-    }, { routing: false, extraReply: rejected ? CALLS_DISABLED_TEXT : undefined });
+    }, { botAnswers: false, extraReply: rejected ? CALLS_DISABLED_TEXT : undefined });
   }
 
   async #message(
     ref: InboundRef,
     m: InboundMessage,
-    options: { routing?: boolean; extraReply?: string } = {},
+    options: { botAnswers?: boolean; extraReply?: string } = {},
   ): Promise<DeliveryOutcome> {
     const { db, clock, config } = this.deps;
     const companyId = ref.companyId;
@@ -239,14 +257,14 @@ export class InboundPipeline {
       return await this.#rating(ref, awaitingRating, rate, messageValues, forgetMedia);
     }
 
-    const routing = await this.#routing(
+    const bot = await this.#botTurn(
       ref,
       settings,
       open,
       m,
-      options.routing !== false && !m.fromMe && !group,
+      options.botAnswers !== false && !m.fromMe && !group,
     );
-    const replyMedia = await prepareReplyMedia(config, companyId, routing.result.media);
+    const replyMedia = await prepareReplyMedia(config, companyId, bot.media);
 
     let created = false;
     let stored: Message[];
@@ -259,8 +277,8 @@ export class InboundPipeline {
         async (trx) => {
           let target: { id: number } | undefined = open;
           let isNew = false;
-          let replies = routing.result.replies;
-          let changes = routing.result.changes;
+          let replies = bot.replies;
+          let changes = bot.changes;
           let media = replyMedia;
           if (!target) {
             // tickets_one_open stops a second pending/open ticket for this contact and connection.
@@ -270,7 +288,7 @@ export class InboundPipeline {
               contactId: contact.id,
               whatsappId: ref.id,
               status: "pending",
-              queueId: routing.initialQueueId,
+              queueId: bot.newTicketQueueId ?? null,
               isGroup: group ? 1 : 0,
               lastMessage: "",
               unreadMessages: 0,
@@ -410,81 +428,38 @@ export class InboundPipeline {
     return { messageId: stored[0].id, ticketId };
   }
 
-  /** Loads what routing needs only when the ticket may be routed; decides the changes. */
-  async #routing(
+  /** Asks the bot that owns the ticket (if any) what to answer and change (server/bots/). */
+  #botTurn(
     ref: InboundRef,
     settings: PipelineSettings,
     open: TicketState | undefined,
     m: InboundMessage,
-    enabled: boolean,
-  ): Promise<{ result: RoutingResult; initialQueueId: number | null }> {
-    const none = { result: { changes: {}, replies: [] }, initialQueueId: null };
-    const unattended = !open ||
-      (open.status === "pending" && open.userId === null &&
-        (open.queueId === null || open.chatbot === 1 || settings.scheduleType === "company"));
-    if (!unattended) return none;
-    const { db, clock } = this.deps;
-    const companyId = ref.companyId;
-    const whatsapp = await db.selectFrom("whatsapps").select([
-      "greetingMessage",
-      "outOfHoursMessage",
-      "maxUseBotQueues",
-    ]).where("companyId", "=", companyId).where("id", "=", ref.id).executeTakeFirst();
-    if (!whatsapp) return none;
-    const queues: RoutingQueue[] = await db.selectFrom("whatsapp_queues as wq")
-      .innerJoin("queues as q", "q.id", "wq.queueId")
-      .select([
-        "q.id",
-        "q.name",
-        "q.greetingMessage",
-        "q.outOfHoursMessage",
-        "q.schedules",
-        "q.mediaPath",
-        "q.mediaName",
-      ])
-      .where("wq.companyId", "=", companyId).where("wq.whatsappId", "=", ref.id)
-      .where("q.companyId", "=", companyId)
-      .orderBy((eb) => eb.fn.coalesce("q.orderQueue", eb.lit(2147483647))).orderBy("q.name")
-      .execute();
-    // seeds: the connection's only queue takes a new ticket straight away.
-    const initialQueueId = !open && queues.length === 1 ? queues[0].id : null;
-    if (!enabled) return { result: { changes: {}, replies: [] }, initialQueueId };
-    const company = settings.scheduleType === "company"
-      ? await db.selectFrom("companies").select(["schedules"]).where("id", "=", companyId)
-        .executeTakeFirst()
-      : undefined;
-    const result = await route({
-      ticket: open
-        ? {
-          isNew: false,
-          status: open.status,
-          userId: open.userId,
-          queueId: open.queueId,
-          chatbot: open.chatbot,
-          queueOptionId: open.queueOptionId,
-          amountUsedBotQueues: open.amountUsedBotQueues,
-        }
-        : {
-          isNew: true,
-          status: "pending",
-          userId: null,
-          queueId: initialQueueId,
-          chatbot: 0,
-          queueOptionId: null,
-          amountUsedBotQueues: 0,
-        },
+    answer: boolean,
+  ): Promise<BotDecision> {
+    const ticket: BotTicket = open
+      ? {
+        isNew: false,
+        status: open.status,
+        userId: open.userId,
+        queueId: open.queueId,
+        chatbot: open.chatbot,
+        queueOptionId: open.queueOptionId,
+        amountUsedBotQueues: open.amountUsedBotQueues,
+        useIntegration: open.useIntegration,
+        integrationId: open.integrationId,
+        promptId: open.promptId,
+      }
+      : { ...NEW_TICKET };
+    return this.deps.bots.decide({
+      db: this.deps.db,
+      companyId: ref.companyId,
+      whatsappId: ref.id,
+      ticket,
       body: m.body,
-      whatsapp,
-      queues,
       scheduleType: settings.scheduleType,
-      companySchedules: company?.schedules ?? "[]",
-      now: clock.now(),
-      options: (queueId, parentId) => loadOptions(db, companyId, queueId, parentId),
-      option: (id) =>
-        db.selectFrom("queue_options").selectAll().where("companyId", "=", companyId)
-          .where("id", "=", id).executeTakeFirst(),
+      now: this.deps.clock.now(),
+      answer,
     });
-    return { result, initialQueueId };
   }
 
   /** A 1-3 answer to a rating request: recorded on the closed ticket; no new ticket opens. */

@@ -5,7 +5,7 @@ import type { Config } from "../../config.ts";
 import { log } from "../../log.ts";
 import { deleteMedia, linkMedia } from "../../media/store.ts";
 import { enqueueInTransaction, type OutgoingMedia } from "./outbox.ts";
-import type { RoutingMedia } from "../../bots/menu.ts";
+import type { BotMedia } from "../../bots/bot.ts";
 
 /**
  * The files of queues and chatbot options (seeds/001 'Queues': mediaPath, mediaName) that the
@@ -19,7 +19,7 @@ import type { RoutingMedia } from "../../bots/menu.ts";
  */
 
 /** The mimetype of an admin's file: from its stored key (typed at upload), else its name. */
-function mimetypeOf(media: RoutingMedia): string {
+function mimetypeOf(media: BotMedia): string {
   const byKey = getMimeType(media.path);
   if (byKey && byKey !== "application/octet-stream") return byKey;
   return getMimeType(media.name) ?? "application/octet-stream";
@@ -29,7 +29,7 @@ function mimetypeOf(media: RoutingMedia): string {
 export async function prepareReplyMedia(
   config: Config,
   companyId: number,
-  media: readonly RoutingMedia[] | undefined,
+  media: readonly BotMedia[] | undefined,
 ): Promise<OutgoingMedia[]> {
   const out: OutgoingMedia[] = [];
   for (const m of media ?? []) {

@@ -8,9 +8,9 @@ import type { Config } from "../../config.ts";
 import { notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
 import type { Hub } from "../../realtime/hub.ts";
-import { InboundPipeline } from "../inbound/pipeline.ts";
+import { type InboundDeps, InboundPipeline } from "../inbound/pipeline.ts";
+import type { BotRegistry } from "../../bots/registry.ts";
 import { KeyedQueue } from "../keyed_queue.ts";
-import type { OutboxDeps } from "../outbox/outbox.ts";
 import { OutboxWorker } from "../outbox/worker.ts";
 import type {
   DeliveryOutcome,
@@ -30,6 +30,7 @@ export type SessionDeps = {
   hub: Hub;
   clock: Clock;
   providers: ProviderRegistry;
+  bots: BotRegistry;
 };
 
 type Session = {
@@ -50,9 +51,10 @@ const LOGOUT_TIMEOUT_MS = 5000;
  */
 export class SessionManager implements RunningProviders {
   readonly providers: ProviderRegistry;
+  readonly bots: BotRegistry;
   readonly outbox: OutboxWorker;
   readonly inbound: InboundPipeline;
-  readonly #deps: OutboxDeps;
+  readonly #deps: InboundDeps;
   readonly #sessions = new Map<number, Session>();
   readonly #control = new KeyedQueue();
   readonly #state = new KeyedQueue();
@@ -60,12 +62,14 @@ export class SessionManager implements RunningProviders {
 
   constructor(deps: SessionDeps) {
     this.providers = deps.providers;
+    this.bots = deps.bots;
     this.#deps = {
       config: deps.config,
       db: deps.db,
       hub: deps.hub,
       clock: deps.clock,
       sessions: this,
+      bots: deps.bots,
     };
     this.outbox = new OutboxWorker(this.#deps);
     this.inbound = new InboundPipeline(this.#deps);
