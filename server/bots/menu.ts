@@ -1,7 +1,14 @@
 import type { Database } from "../../db/client.ts";
 import type { QueueOption, Whatsapp } from "../../db/schema.ts";
 import { defaultWorkingHours, isWithinHours, parseWorkingHours } from "../queues/hours.ts";
-import { type Bot, type BotDecision, type BotMedia, type BotTurn, NOTHING } from "./bot.ts";
+import {
+  type Bot,
+  type BotDecision,
+  type BotMedia,
+  type BotTicket,
+  type BotTurn,
+  NOTHING,
+} from "./bot.ts";
 
 /**
  * Where a pending ticket goes while nobody attends it (seeds/000 section 3 'Connection', seeds/001
@@ -19,15 +26,10 @@ export type RoutingQueue = {
   mediaName: string | null;
 };
 
-export type RoutingTicket = {
-  isNew: boolean;
-  status: string;
-  userId: number | null;
-  queueId: number | null;
-  chatbot: number;
-  queueOptionId: number | null;
-  amountUsedBotQueues: number;
-};
+export type RoutingTicket = Pick<
+  BotTicket,
+  "isNew" | "status" | "userId" | "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues"
+>;
 
 export type RoutingChanges = Partial<
   Pick<RoutingTicket, "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues">
