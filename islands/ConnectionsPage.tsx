@@ -1,18 +1,16 @@
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  CirclePlus,
-  LoaderCircle,
-  Pencil,
-  Plug,
-  PlugZap,
-  QrCode,
-  RotateCcw,
-  Smartphone,
-  Star,
-  Trash2,
-  Unplug,
-} from "lucide-react";
+import CirclePlus from "lucide-react/icons/circle-plus";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import Pencil from "lucide-react/icons/pencil";
+import Plug from "lucide-react/icons/plug";
+import PlugZap from "lucide-react/icons/plug-zap";
+import QrCode from "lucide-react/icons/qr-code";
+import RotateCcw from "lucide-react/icons/rotate-ccw";
+import Smartphone from "lucide-react/icons/smartphone";
+import Star from "lucide-react/icons/star";
+import Trash2 from "lucide-react/icons/trash-2";
+import Unplug from "lucide-react/icons/unplug";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { can } from "./lib/permissions.ts";
@@ -20,9 +18,8 @@ import { useSessionUser, useUser } from "./lib/session.ts";
 import { realtime, useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
-import { ConfirmDialog } from "./lib/ui/ConfirmDialog.tsx";
-import { ConnectionDialog, type PromptItem } from "./connections/ConnectionDialog.tsx";
-import { QrDialog } from "./connections/QrDialog.tsx";
+import { whenOpen } from "./lib/ui/deferred.tsx";
+import type { PromptItem } from "./connections/ConnectionDialog.tsx";
 import { StatusBadge } from "./connections/StatusBadge.tsx";
 import {
   applySession,
@@ -37,6 +34,16 @@ import {
   type SessionUpdate,
   sortConnections,
 } from "./connections/model.ts";
+
+const ConfirmDialog = whenOpen(() =>
+  import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
+);
+const ConnectionDialog = whenOpen(() =>
+  import("./connections/ConnectionDialog.tsx").then((m) => m.ConnectionDialog)
+);
+const QrDialog = lazy(() =>
+  import("./connections/QrDialog.tsx").then((m) => ({ default: m.QrDialog }))
+);
 
 export type ConnectionsPageProps = Record<string, never>;
 
@@ -352,11 +359,17 @@ function Connections() {
         )
         : null}
 
-      <QrDialog
-        connection={qrConnection}
-        pairingCode={qrId !== null ? pairing[qrId] ?? null : null}
-        onClose={() => setQrId(null)}
-      />
+      {qrConnection
+        ? (
+          <Suspense fallback={null}>
+            <QrDialog
+              connection={qrConnection}
+              pairingCode={qrId !== null ? pairing[qrId] ?? null : null}
+              onClose={() => setQrId(null)}
+            />
+          </Suspense>
+        )
+        : null}
 
       <ConfirmDialog
         open={confirming !== null}

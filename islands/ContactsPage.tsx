@@ -1,21 +1,36 @@
 import { useState } from "react";
+import { whenOpen } from "./lib/ui/deferred.tsx";
 import { useTranslation } from "react-i18next";
-import { Download, MessageCircle, Pencil, Trash2, Upload } from "lucide-react";
+import Download from "lucide-react/icons/download";
+import MessageCircle from "lucide-react/icons/message-circle";
+import Pencil from "lucide-react/icons/pencil";
+import Trash2 from "lucide-react/icons/trash-2";
+import Upload from "lucide-react/icons/upload";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { isAdmin, useSessionUser, useUser } from "./lib/session.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { Avatar } from "./contacts/Avatar.tsx";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
-import ContactDialog from "./lib/contact/ContactDialog.tsx";
+
 import { downloadCsv } from "./contacts/download.ts";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
-import { ImportDialog } from "./contacts/ImportDialog.tsx";
+
 import { openChat } from "./contacts/open_chat.ts";
 import { AddButton, ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
-import { QueuePickDialog } from "./contacts/QueuePickDialog.tsx";
+
 import type { Contact } from "./lib/people_types.ts";
+
+const ContactDialog = whenOpen(() =>
+  import("./lib/contact/ContactDialog.tsx").then((m) => m.default)
+);
+const ImportDialog = whenOpen(() =>
+  import("./contacts/ImportDialog.tsx").then((m) => m.ImportDialog)
+);
+const QueuePickDialog = whenOpen(() =>
+  import("./contacts/QueuePickDialog.tsx").then((m) => m.QueuePickDialog)
+);
 
 export type ContactsPageProps = Record<string, never>;
 

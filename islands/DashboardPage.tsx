@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CalendarClock, Star } from "lucide-react";
+import CalendarClock from "lucide-react/icons/calendar-clock";
+import Star from "lucide-react/icons/star";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { daysUntil, isAdmin, useUser } from "./lib/session.ts";

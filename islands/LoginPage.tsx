@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Eye, EyeOff, LogIn } from "lucide-react";
+import Eye from "lucide-react/icons/eye";
+import EyeOff from "lucide-react/icons/eye-off";
+import LogIn from "lucide-react/icons/log-in";
 import { api } from "./lib/api.ts";
 import { ApiError, errorText } from "./lib/errors.ts";
 import { LanguageMenu, ThemeToggle } from "./lib/shell/Preferences.tsx";

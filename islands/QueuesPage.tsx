@@ -1,15 +1,23 @@
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ListTree, Pencil, Plus, Search, Trash2 } from "lucide-react";
+import ListTree from "lucide-react/icons/list-tree";
+import Pencil from "lucide-react/icons/pencil";
+import Plus from "lucide-react/icons/plus";
+import Search from "lucide-react/icons/search";
+import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "./lib/api.ts";
-import { QueueDialog } from "./queues/QueueDialog.tsx";
 import type { Queue, QueueEvent } from "./queues/types.ts";
 import { isAdmin, useSessionUser } from "./lib/session.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
-import { ConfirmDialog } from "./lib/ui/ConfirmDialog.tsx";
+import { whenOpen } from "./lib/ui/deferred.tsx";
+
+const QueueDialog = whenOpen(() => import("./queues/QueueDialog.tsx").then((m) => m.QueueDialog));
+const ConfirmDialog = whenOpen(() =>
+  import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
+);
 
 export type QueuesPageProps = Record<string, never>;
 

@@ -1,6 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Dices, Play, Plus, ScanLine, Smartphone, X } from "lucide-react";
+import Dices from "lucide-react/icons/dices";
+import Play from "lucide-react/icons/play";
+import Plus from "lucide-react/icons/plus";
+import ScanLine from "lucide-react/icons/scan-line";
+import Smartphone from "lucide-react/icons/smartphone";
+import X from "lucide-react/icons/x";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { can } from "./lib/permissions.ts";

@@ -1,6 +1,10 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Check, Pencil, Plus, Trash2, X } from "lucide-react";
+import Check from "lucide-react/icons/check";
+import Pencil from "lucide-react/icons/pencil";
+import Plus from "lucide-react/icons/plus";
+import Trash2 from "lucide-react/icons/trash-2";
+import X from "lucide-react/icons/x";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { languageOf, LOCALE_TAGS } from "./lib/i18n.ts";
 import { readStorage, writeStorage } from "./lib/storage.ts";

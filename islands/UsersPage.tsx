@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Pencil, Trash2 } from "lucide-react";
+import Pencil from "lucide-react/icons/pencil";
+import Trash2 from "lucide-react/icons/trash-2";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { isAdmin, setSessionUser, useSessionUser, useUser } from "./lib/session.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
@@ -8,7 +9,9 @@ import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/ho
 import { AddButton, ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { UserRow } from "./lib/people_types.ts";
-import { UserDialog } from "./users/UserDialog.tsx";
+import { whenOpen } from "./lib/ui/deferred.tsx";
+
+const UserDialog = whenOpen(() => import("./users/UserDialog.tsx").then((m) => m.UserDialog));
 
 export type UsersPageProps = Record<string, never>;
 

@@ -172,7 +172,7 @@ export function pageJsBytes(assets: IslandAssets, gzSizes: Map<string, number>):
 
 /** One production build: clean output, bundle, precompress, manifest. */
 export async function buildIslands(): Promise<
-  { manifest: Manifest; gzSizes: Map<string, number> }
+  { manifest: Manifest; gzSizes: Map<string, number>; metafile: esbuild.Metafile }
 > {
   await Deno.remove(OUT_DIR, { recursive: true }).catch(() => {});
   await Deno.mkdir(OUT_DIR, { recursive: true });
@@ -180,7 +180,7 @@ export async function buildIslands(): Promise<
   const manifest = manifestFrom(result.metafile!);
   const gzSizes = await precompress(Object.keys(result.metafile!.outputs));
   await writeManifest(manifest);
-  return { manifest, gzSizes };
+  return { manifest, gzSizes, metafile: result.metafile! };
 }
 
 /** Development: rebuild on every change; a new or removed island file restarts the build. */

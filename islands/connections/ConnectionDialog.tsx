@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { RefreshCw } from "lucide-react";
+import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { toast } from "../lib/toast.ts";

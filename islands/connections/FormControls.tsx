@@ -1,7 +1,8 @@
 import { type ReactNode, type TextareaHTMLAttributes, useId } from "react";
 import * as DropdownMenu from "radix-ui/dropdown-menu";
 import * as RSwitch from "radix-ui/switch";
-import { Check, ChevronDown } from "lucide-react";
+import Check from "lucide-react/icons/check";
+import ChevronDown from "lucide-react/icons/chevron-down";
 import { Select, type SelectOption } from "../lib/ui/Select.tsx";
 
 /** A labelled multi-line text field (greeting, completion... messages). */

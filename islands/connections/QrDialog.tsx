@@ -1,6 +1,9 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { KeyRound, LoaderCircle, QrCode, ScanLine } from "lucide-react";
+import KeyRound from "lucide-react/icons/key-round";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import QrCode from "lucide-react/icons/qr-code";
+import ScanLine from "lucide-react/icons/scan-line";
 import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";

@@ -1,14 +1,11 @@
 import { useTranslation } from "react-i18next";
-import * as Tooltip from "radix-ui/tooltip";
-import {
-  LoaderCircle,
-  type LucideIcon,
-  QrCode,
-  Signal,
-  Smartphone,
-  TimerOff,
-  WifiOff,
-} from "lucide-react";
+import type { LucideIcon } from "lucide-react";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import QrCode from "lucide-react/icons/qr-code";
+import Signal from "lucide-react/icons/signal";
+import Smartphone from "lucide-react/icons/smartphone";
+import TimerOff from "lucide-react/icons/timer-off";
+import WifiOff from "lucide-react/icons/wifi-off";
 import { normalStatus, type Status, STATUS_TONE } from "./model.ts";
 
 const ICONS: Record<Status, LucideIcon> = {
@@ -26,27 +23,21 @@ export function StatusBadge({ status }: { status: string }) {
   const s = normalStatus(status);
   const Icon = ICONS[s];
   return (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>
-        <span
-          className={`conn-status tone-${STATUS_TONE[s]}`}
-          data-testid="connection-status"
-          data-status={s}
-          tabIndex={0}
-        >
-          <Icon
-            size={18}
-            aria-hidden="true"
-            className={s === "OPENING" ? "spin" : undefined}
-          />
-          <span>{t(`connections.status.${s}`)}</span>
-        </span>
-      </Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content className="tooltip tooltip-wide" sideOffset={6}>
-          {t(`connections.statusHelp.${s}`)}
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
+    <span
+      className={`conn-status tone-${STATUS_TONE[s]}`}
+      data-testid="connection-status"
+      data-status={s}
+      data-tooltip={t(`connections.statusHelp.${s}`)}
+      data-tooltip-wide=""
+      aria-description={t(`connections.statusHelp.${s}`)}
+      tabIndex={0}
+    >
+      <Icon
+        size={18}
+        aria-hidden="true"
+        className={s === "OPENING" ? "spin" : undefined}
+      />
+      <span>{t(`connections.status.${s}`)}</span>
+    </span>
   );
 }

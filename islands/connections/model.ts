@@ -1,4 +1,3 @@
-import { format, isValid, parseISO } from "date-fns";
 import { LIMITS } from "../lib/validation.ts";
 
 /**
@@ -56,8 +55,11 @@ export function sessionButtons(status: string): SessionButton[] {
 
 /** Seeds/000 section 9: connections show dates as dd/MM/yy HH:mm (local time). */
 export function formatUpdatedAt(iso: string): string {
-  const date = parseISO(iso);
-  return isValid(date) ? format(date, "dd/MM/yy HH:mm") : "";
+  const date = new Date(iso);
+  if (!iso || Number.isNaN(date.getTime())) return "";
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(date.getDate())}/${two(date.getMonth() + 1)}/${two(date.getFullYear() % 100)} ` +
+    `${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
 /**

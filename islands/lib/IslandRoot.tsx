@@ -1,13 +1,12 @@
 import type { ReactNode } from "react";
 import type { i18n as I18n } from "i18next";
 import { I18nextProvider } from "react-i18next";
-import * as Tooltip from "radix-ui/tooltip";
 import { PageContext, type PageInfo } from "./page_context.ts";
 import { Toaster } from "./ui/Toaster.tsx";
 
 /**
  * Providers around every island, on the server (SSR) and in the browser (hydration) alike:
- * translations, page info, tooltips and the toasts.
+ * translations, page info and the toasts.
  */
 export function IslandRoot(
   { i18n, page, children }: { i18n: I18n; page: PageInfo; children: ReactNode },
@@ -15,9 +14,7 @@ export function IslandRoot(
   return (
     <I18nextProvider i18n={i18n}>
       <PageContext.Provider value={page}>
-        <Tooltip.Provider delayDuration={400}>
-          <Toaster>{children}</Toaster>
-        </Tooltip.Provider>
+        <Toaster>{children}</Toaster>
       </PageContext.Provider>
     </I18nextProvider>
   );

@@ -1,7 +1,9 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as Popover from "radix-ui/popover";
-import { Check, ChevronDown, Palette } from "lucide-react";
+import Check from "lucide-react/icons/check";
+import ChevronDown from "lucide-react/icons/chevron-down";
+import Palette from "lucide-react/icons/palette";
 import { HEX_COLOR_PATTERN, QUEUE_COLORS } from "../lib/palette.ts";
 
 /**

@@ -1,6 +1,11 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CornerDownRight, Paperclip, Pencil, Plus, Trash2, X } from "lucide-react";
+import CornerDownRight from "lucide-react/icons/corner-down-right";
+import Paperclip from "lucide-react/icons/paperclip";
+import Pencil from "lucide-react/icons/pencil";
+import Plus from "lucide-react/icons/plus";
+import Trash2 from "lucide-react/icons/trash-2";
+import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { useRealtime } from "../lib/socket.ts";

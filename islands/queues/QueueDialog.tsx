@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Paperclip, X } from "lucide-react";
+import Paperclip from "lucide-react/icons/paperclip";
+import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { adminSubmitDelay } from "../lib/form_delay.ts";

@@ -1,23 +1,21 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import * as DropdownMenu from "radix-ui/dropdown-menu";
-import {
-  Ban,
-  Check,
-  CheckCheck,
-  ChevronDown,
-  CircleAlert,
-  Clock,
-  FileText,
-  Image as ImageIcon,
-  Mic,
-  Music,
-  Pencil,
-  Reply,
-  RotateCcw,
-  Trash2,
-  Video,
-} from "lucide-react";
+import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
+import Ban from "lucide-react/icons/ban";
+import Check from "lucide-react/icons/check";
+import CheckCheck from "lucide-react/icons/check-check";
+import ChevronDown from "lucide-react/icons/chevron-down";
+import CircleAlert from "lucide-react/icons/circle-alert";
+import Clock from "lucide-react/icons/clock";
+import FileText from "lucide-react/icons/file-text";
+import ImageIcon from "lucide-react/icons/image";
+import Mic from "lucide-react/icons/mic";
+import Music from "lucide-react/icons/music";
+import Pencil from "lucide-react/icons/pencil";
+import Reply from "lucide-react/icons/reply";
+import RotateCcw from "lucide-react/icons/rotate-ccw";
+import Trash2 from "lucide-react/icons/trash-2";
+import Video from "lucide-react/icons/video";
 import {
   ackState,
   humanSize,
@@ -68,16 +66,16 @@ function BubbleMenu(
   { children, label }: { children: ReactNode; label: string },
 ) {
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="sim-bubble-menu" aria-label={label}>
-        <ChevronDown size={16} aria-hidden="true" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu-content" align="end" sideOffset={4}>
-          {children}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Menu
+      label={label}
+      trigger={
+        <button type="button" className="sim-bubble-menu" aria-label={label}>
+          <ChevronDown size={16} aria-hidden="true" />
+        </button>
+      }
+    >
+      {children}
+    </Menu>
   );
 }
 
@@ -89,12 +87,7 @@ function Item(
     disabled?: boolean;
   },
 ) {
-  return (
-    <DropdownMenu.Item className="menu-item" onSelect={onSelect} disabled={disabled}>
-      {icon}
-      {children}
-    </DropdownMenu.Item>
-  );
+  return <MenuItem icon={icon} onSelect={onSelect} disabled={disabled}>{children}</MenuItem>;
 }
 
 /** A message the contact (this page) sent: right side, with its delivery state. */

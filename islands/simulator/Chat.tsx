@@ -1,27 +1,24 @@
 import { type ChangeEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  CheckCheck,
-  Contact as ContactIcon,
-  EllipsisVertical,
-  FileUp,
-  MapPin,
-  Paperclip,
-  Phone,
-  Reply,
-  SendHorizontal,
-  Trash2,
-  Unlink,
-  Video,
-  X,
-} from "lucide-react";
+import CheckCheck from "lucide-react/icons/check-check";
+import ContactIcon from "lucide-react/icons/contact";
+import EllipsisVertical from "lucide-react/icons/ellipsis-vertical";
+import FileUp from "lucide-react/icons/file-up";
+import MapPin from "lucide-react/icons/map-pin";
+import Paperclip from "lucide-react/icons/paperclip";
+import Phone from "lucide-react/icons/phone";
+import Reply from "lucide-react/icons/reply";
+import SendHorizontal from "lucide-react/icons/send-horizontal";
+import Trash2 from "lucide-react/icons/trash-2";
+import Unlink from "lucide-react/icons/unlink";
+import Video from "lucide-react/icons/video";
+import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
-import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
+import { whenOpen } from "../lib/ui/deferred.tsx";
 import { type Connection, normalStatus } from "../lib/connection.ts";
 import { CompanyBubble, ContactBubble } from "./Bubbles.tsx";
 import {
@@ -37,6 +34,12 @@ import {
   timeline,
   validPhone,
 } from "./model.ts";
+
+// Dialogs load when opened (deferred.tsx): the chat paints without them.
+const Modal = whenOpen(() => import("../lib/ui/Modal.tsx").then((m) => m.Modal));
+const ConfirmDialog = whenOpen(() =>
+  import("../lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
+);
 
 /** Seeds/000 section 9 allows polling: what the company sent is read again every second. */
 export const SENT_POLL_MS = 1000;

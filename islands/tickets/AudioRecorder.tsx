@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CircleCheck, CircleX, LoaderCircle, Mic } from "lucide-react";
+import CircleCheck from "lucide-react/icons/circle-check";
+import CircleX from "lucide-react/icons/circle-x";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import Mic from "lucide-react/icons/mic";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { toast } from "../lib/toast.ts";
 import { AUDIO_MIN_BYTES, mmss } from "./format.ts";

@@ -1,7 +1,11 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
-import { Mail, Pencil, Phone, Smartphone, X } from "lucide-react";
+import Mail from "lucide-react/icons/mail";
+import Pencil from "lucide-react/icons/pencil";
+import Phone from "lucide-react/icons/phone";
+import Smartphone from "lucide-react/icons/smartphone";
+import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { useRealtime } from "../lib/socket.ts";
 import { Button } from "../lib/ui/Button.tsx";

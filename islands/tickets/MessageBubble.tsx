@@ -1,15 +1,13 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  Ban,
-  Check,
-  CheckCheck,
-  ChevronDown,
-  Clock3,
-  PhoneIncoming,
-  Reply,
-  Trash2,
-} from "lucide-react";
+import Ban from "lucide-react/icons/ban";
+import Check from "lucide-react/icons/check";
+import CheckCheck from "lucide-react/icons/check-check";
+import ChevronDown from "lucide-react/icons/chevron-down";
+import Clock3 from "lucide-react/icons/clock-3";
+import PhoneIncoming from "lucide-react/icons/phone-incoming";
+import Reply from "lucide-react/icons/reply";
+import Trash2 from "lucide-react/icons/trash-2";
 import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
 import { hhmm } from "./format.ts";
 import { hasMedia, MessageMedia } from "./MessageMedia.tsx";

@@ -7,7 +7,10 @@ import {
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
-import { FileText, Paperclip, SendHorizontal, X } from "lucide-react";
+import FileText from "lucide-react/icons/file-text";
+import Paperclip from "lucide-react/icons/paperclip";
+import SendHorizontal from "lucide-react/icons/send-horizontal";
+import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { readStorage, STORAGE, writeStorage } from "../lib/storage.ts";
 import { useUser } from "../lib/session.ts";

@@ -1,6 +1,8 @@
 import { type UIEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ArrowDown, LoaderCircle, MessagesSquare } from "lucide-react";
+import ArrowDown from "lucide-react/icons/arrow-down";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import MessagesSquare from "lucide-react/icons/messages-square";
 import { dayKind, ddMMyyyy, hhmm, MESSAGES_TOP_THRESHOLD_PX } from "./format.ts";
 import { MessageBubble } from "./MessageBubble.tsx";
 import { timeline } from "./messages_state.ts";

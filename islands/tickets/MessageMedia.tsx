@@ -1,7 +1,13 @@
 import { useState } from "react";
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
-import { Download, FileText, ImageOff, LoaderCircle, MapPin, Phone, X } from "lucide-react";
+import Download from "lucide-react/icons/download";
+import FileText from "lucide-react/icons/file-text";
+import ImageOff from "lucide-react/icons/image-off";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import MapPin from "lucide-react/icons/map-pin";
+import Phone from "lucide-react/icons/phone";
+import X from "lucide-react/icons/x";
 import { toast } from "../lib/toast.ts";
 import { Avatar } from "./bits.tsx";
 import { parseLocation, parseVcard } from "./format.ts";

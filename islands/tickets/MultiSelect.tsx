@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
-import * as Popover from "radix-ui/popover";
-import * as Checkbox from "radix-ui/checkbox";
-import { Check, ChevronDown } from "lucide-react";
+import { Popover } from "../lib/ui/Popover.tsx";
+import ChevronDown from "lucide-react/icons/chevron-down";
 
 export type MultiOption = { value: string; label: string; color?: string | null };
 
@@ -31,8 +30,11 @@ export function MultiSelect(
     onChange(options.map((o) => o.value).filter((v) => next.includes(v)));
   };
   return (
-    <Popover.Root>
-      <Popover.Trigger asChild>
+    <Popover
+      className="popover-content ms-content"
+      align="start"
+      sideOffset={6}
+      trigger={
         <button
           type="button"
           className="ms-trigger"
@@ -44,42 +46,36 @@ export function MultiSelect(
           <span className="ms-summary">{summary}</span>
           <ChevronDown size={14} aria-hidden="true" />
         </button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content className="popover-content ms-content" align="start" sideOffset={6}>
-          <div className="popover-title">{label}</div>
-          <div className="ms-list" role="group" aria-label={label}>
-            {options.length === 0 ? <div className="popover-empty">{empty}</div> : null}
-            {options.map((option) => {
-              const on = selected.includes(option.value);
-              return (
-                <label key={option.value} className="ms-item">
-                  <Checkbox.Root
-                    className="tk-checkbox"
-                    checked={on}
-                    onCheckedChange={(v) => toggle(option.value, v === true)}
-                    data-testid={testId ? `${testId}-${option.value}` : undefined}
-                  >
-                    <Checkbox.Indicator>
-                      <Check size={13} aria-hidden="true" />
-                    </Checkbox.Indicator>
-                  </Checkbox.Root>
-                  {option.color
-                    ? (
-                      <span
-                        className="ms-dot"
-                        style={{ background: option.color }}
-                        aria-hidden="true"
-                      />
-                    )
-                    : null}
-                  <span className="ms-label">{option.label}</span>
-                </label>
-              );
-            })}
-          </div>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      }
+    >
+      <div className="popover-title">{label}</div>
+      <div className="ms-list" role="group" aria-label={label}>
+        {options.length === 0 ? <div className="popover-empty">{empty}</div> : null}
+        {options.map((option) => {
+          const on = selected.includes(option.value);
+          return (
+            <label key={option.value} className="ms-item">
+              <input
+                type="checkbox"
+                className="tk-checkbox"
+                checked={on}
+                onChange={(e) => toggle(option.value, e.target.checked)}
+                data-testid={testId ? `${testId}-${option.value}` : undefined}
+              />
+              {option.color
+                ? (
+                  <span
+                    className="ms-dot"
+                    style={{ background: option.color }}
+                    aria-hidden="true"
+                  />
+                )
+                : null}
+              <span className="ms-label">{option.label}</span>
+            </label>
+          );
+        })}
+      </div>
+    </Popover>
   );
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { UserPlus } from "lucide-react";
+import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isAdmin, useUser } from "../lib/session.ts";

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NotebookPen, Trash2 } from "lucide-react";
+import NotebookPen from "lucide-react/icons/notebook-pen";
+import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";
 import { listOf } from "../lib/shell/live.ts";
 import { isAdmin, useUser } from "../lib/session.ts";

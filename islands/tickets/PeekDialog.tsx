@@ -1,6 +1,7 @@
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
-import { Eye, X } from "lucide-react";
+import Eye from "lucide-react/icons/eye";
+import X from "lucide-react/icons/x";
 import { Avatar } from "./bits.tsx";
 import { MessageList } from "./MessageList.tsx";
 import type { Ticket } from "./types.ts";

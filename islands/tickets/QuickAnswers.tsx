@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Zap } from "lucide-react";
+import Zap from "lucide-react/icons/zap";
 import { cutLabel } from "./format.ts";
 import type { QuickMessage } from "./types.ts";
 

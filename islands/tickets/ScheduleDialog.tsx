@@ -1,6 +1,7 @@
 import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ImagePlus, X } from "lucide-react";
+import ImagePlus from "lucide-react/icons/image-plus";
+import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { toast } from "../lib/toast.ts";

@@ -1,6 +1,8 @@
 import { type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LoaderCircle, Search, X } from "lucide-react";
+import LoaderCircle from "lucide-react/icons/loader-circle";
+import Search from "lucide-react/icons/search";
+import X from "lucide-react/icons/x";
 import { SEARCH_MIN_CHARS } from "./format.ts";
 import { useSearch } from "./use_lookup.ts";
 

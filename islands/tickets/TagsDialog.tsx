@@ -1,7 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import * as Checkbox from "radix-ui/checkbox";
-import { Check, Plus } from "lucide-react";
+import Plus from "lucide-react/icons/plus";
 import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
@@ -90,15 +89,12 @@ export default function TagsDialog(
           : null}
         {tags.map((tag) => (
           <label key={tag.id} className="ms-item">
-            <Checkbox.Root
+            <input
+              type="checkbox"
               className="tk-checkbox"
               checked={chosen.has(tag.id)}
-              onCheckedChange={(v) => toggle(tag.id, v === true)}
-            >
-              <Checkbox.Indicator>
-                <Check size={13} aria-hidden="true" />
-              </Checkbox.Indicator>
-            </Checkbox.Root>
+              onChange={(e) => toggle(tag.id, e.target.checked)}
+            />
             <span className="ms-dot" style={{ background: tag.color }} aria-hidden="true" />
             <span className="ms-label">{tag.name}</span>
           </label>

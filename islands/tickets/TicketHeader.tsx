@@ -1,19 +1,17 @@
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  ArrowLeft,
-  ArrowRightLeft,
-  CalendarClock,
-  Check,
-  CircleCheckBig,
-  EllipsisVertical,
-  NotebookPen,
-  RotateCcw,
-  Tag,
-  Trash2,
-  Undo2,
-  UserRound,
-} from "lucide-react";
+import ArrowLeft from "lucide-react/icons/arrow-left";
+import ArrowRightLeft from "lucide-react/icons/arrow-right-left";
+import CalendarClock from "lucide-react/icons/calendar-clock";
+import Check from "lucide-react/icons/check";
+import CircleCheckBig from "lucide-react/icons/circle-check-big";
+import EllipsisVertical from "lucide-react/icons/ellipsis-vertical";
+import NotebookPen from "lucide-react/icons/notebook-pen";
+import RotateCcw from "lucide-react/icons/rotate-ccw";
+import Tag from "lucide-react/icons/tag";
+import Trash2 from "lucide-react/icons/trash-2";
+import Undo2 from "lucide-react/icons/undo-2";
+import UserRound from "lucide-react/icons/user-round";
 import { api } from "../lib/api.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
 import { toast } from "../lib/toast.ts";

@@ -1,6 +1,8 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { Check, Eye, Smartphone } from "lucide-react";
+import Check from "lucide-react/icons/check";
+import Eye from "lucide-react/icons/eye";
+import Smartphone from "lucide-react/icons/smartphone";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Avatar, Chip } from "./bits.tsx";
 import { cutName, listTime } from "./format.ts";

@@ -1,6 +1,6 @@
 import { type UIEvent, useCallback } from "react";
 import { useTranslation } from "react-i18next";
-import { Inbox } from "lucide-react";
+import Inbox from "lucide-react/icons/inbox";
 import { LIST_BOTTOM_THRESHOLD_PX } from "./format.ts";
 import { TicketItem } from "./TicketItem.tsx";
 import type { Ticket } from "./types.ts";

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Check, Lock, RotateCcw } from "lucide-react";
+import Check from "lucide-react/icons/check";
+import Lock from "lucide-react/icons/lock";
+import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isAdmin, useUser } from "../lib/session.ts";

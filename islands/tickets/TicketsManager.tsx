@@ -1,7 +1,13 @@
 import { lazy, Suspense, useCallback, useState } from "react";
 import * as RTabs from "radix-ui/tabs";
 import { useTranslation } from "react-i18next";
-import { CheckCheck, Layers, MessageSquareText, Plus, Search, Tag, Users } from "lucide-react";
+import CheckCheck from "lucide-react/icons/check-check";
+import Layers from "lucide-react/icons/layers";
+import MessageSquareText from "lucide-react/icons/message-square-text";
+import Plus from "lucide-react/icons/plus";
+import Search from "lucide-react/icons/search";
+import Tag from "lucide-react/icons/tag";
+import Users from "lucide-react/icons/users";
 import { api } from "../lib/api.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
 import { Switch } from "./bits.tsx";

@@ -1,11 +1,15 @@
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { List, MessageSquareText, MousePointerClick } from "lucide-react";
+import List from "lucide-react/icons/list";
+import MessageSquareText from "lucide-react/icons/message-square-text";
+import MousePointerClick from "lucide-react/icons/mouse-pointer-click";
 import { realtime } from "../lib/socket.ts";
 import { requestNotificationPermission, setTicketOpener } from "../lib/ticket_notify.ts";
 import "./dialog_styles.ts";
 import { TicketsManager } from "./TicketsManager.tsx";
-import { TicketView } from "./TicketView.tsx";
+// The chat column (messages, media, input, the ticket's menus) loads when a ticket is opened: the
+// list paints first without it (the page's first-load weight, tests/bench/page_weight_bench.ts).
+const TicketView = lazy(() => import("./TicketView.tsx").then((m) => ({ default: m.TicketView })));
 
 type MobileTab = "list" | "ticket";
 
@@ -82,7 +86,11 @@ export function TicketsWorkspace({ initialUuid }: { initialUuid: string | null }
         </section>
         <section className="tw-main" aria-label={t("tickets.chatLabel")}>
           {uuid
-            ? <TicketView key={uuid} uuid={uuid} onLeave={leave} onBack={() => setTab("list")} />
+            ? (
+              <Suspense fallback={<div className="tw-loading" aria-busy="true" />}>
+                <TicketView key={uuid} uuid={uuid} onLeave={leave} onBack={() => setTab("list")} />
+              </Suspense>
+            )
             : <Welcome onPick={() => setTab("list")} />}
         </section>
       </div>

@@ -1,5 +1,4 @@
 import { type ReactNode, useState } from "react";
-import * as RSwitch from "radix-ui/switch";
 import { hueOf, initials } from "./format.ts";
 
 /** A contact's picture, or their initials on a colour of their own. */
@@ -33,7 +32,7 @@ export function Avatar(
   );
 }
 
-/** A labelled switch (radix Switch). */
+/** A labelled switch: the platform's checkbox with the switch role (keyboard: Space). */
 export function Switch(
   { checked, onChange, label, testId }: {
     checked: boolean;
@@ -44,14 +43,15 @@ export function Switch(
 ) {
   return (
     <label className="tk-switch-label">
-      <RSwitch.Root
+      <input
+        type="checkbox"
+        role="switch"
         className="tk-switch"
         checked={checked}
-        onCheckedChange={onChange}
+        onChange={(e) => onChange(e.target.checked)}
+        data-state={checked ? "checked" : "unchecked"}
         data-testid={testId}
-      >
-        <RSwitch.Thumb className="tk-switch-thumb" />
-      </RSwitch.Root>
+      />
       <span>{label}</span>
     </label>
   );

@@ -63,8 +63,45 @@ async function onDemandChunks(assets: IslandAssets): Promise<Set<string>> {
   return found;
 }
 
+/**
+ * What a page's first load is made of: minified bytes per npm package (or per islands/ folder),
+ * from esbuild's metafile, heaviest first. Where to look when a page grows.
+ */
+export function heaviestModules(
+  metafile: esbuild.Metafile,
+  island: string,
+  count = 12,
+): [string, number][] {
+  const outputs = metafile.outputs;
+  const entry = Object.keys(outputs).find((path) =>
+    outputs[path].entryPoint?.endsWith(`:${island}`)
+  );
+  if (!entry) return [];
+  const reached = new Set<string>();
+  const visit = (file: string) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const i of outputs[file]?.imports ?? []) if (i.kind === "import-statement") visit(i.path);
+  };
+  visit(entry);
+  const bytes = new Map<string, number>();
+  for (const file of reached) {
+    for (const [input, { bytesInOutput }] of Object.entries(outputs[file].inputs)) {
+      const pkg = input.match(
+        /node_modules\/(?:\.deno\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/,
+      );
+      const key = pkg ? pkg[1] : input.split("/").slice(0, 2).join("/");
+      bytes.set(key, (bytes.get(key) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
+let lastMetafile: esbuild.Metafile | undefined;
+
 export async function measurePageWeights(): Promise<PageWeight[]> {
-  const { manifest, gzSizes } = await buildIslands();
+  const { manifest, gzSizes, metafile } = await buildIslands();
+  lastMetafile = metafile;
   await esbuild.stop();
   const weights: PageWeight[] = [];
   for (const [island, assets] of Object.entries(manifest.islands)) {
@@ -109,6 +146,16 @@ export async function benchPageWeight() {
     console.log(
       `/tickets loads ${kib(tickets.initialJs).trim()} of gzipped JavaScript ` +
         `(${kib(tickets.onDemandJs).trim()} more for its dialogs, on first use).`,
+    );
+  }
+  if (lastMetafile) {
+    const rows = heaviestModules(lastMetafile, "TicketsPage");
+    // deno-lint-ignore no-console
+    console.log(
+      [
+        "/tickets first load, heaviest parts (minified bytes before gzip):",
+        ...rows.map(([name, bytes]) => `  ${String(bytes).padStart(8)}  ${name}`),
+      ].join("\n"),
     );
   }
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Plus, Trash2 } from "lucide-react";
+import Plus from "lucide-react/icons/plus";
+import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../api.ts";
 import { Button, IconButton } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";

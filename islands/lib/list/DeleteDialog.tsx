@@ -1,7 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
 import { toast } from "../toast.ts";
-import { ConfirmDialog } from "../ui/ConfirmDialog.tsx";
+import { whenOpen } from "../ui/deferred.tsx";
+
+const ConfirmDialog = whenOpen(() =>
+  import("../ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
+);
 import type { ResourceList } from "./hooks.ts";
 import type { Identified } from "./list_controller.ts";
 

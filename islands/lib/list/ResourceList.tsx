@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Plus, Search } from "lucide-react";
+import Plus from "lucide-react/icons/plus";
+import Search from "lucide-react/icons/search";
 import { Button } from "../ui/Button.tsx";
 import type { ResourceList } from "./hooks.ts";
 

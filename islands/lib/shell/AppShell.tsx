@@ -1,8 +1,7 @@
-import { type ReactNode, useEffect, useState } from "react";
-import * as Dialog from "radix-ui/dialog";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
-import { TriangleAlert, X } from "lucide-react";
+import TriangleAlert from "lucide-react/icons/triangle-alert";
 import {
   cachedUser,
   daysUntil,
@@ -18,8 +17,10 @@ import type { SessionUser } from "../types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { isAdminProfile } from "./menu.ts";
 import { SideMenu } from "./SideMenu.tsx";
-import { PreferenceButtons, TopBar } from "./TopBar.tsx";
+import { TopBar } from "./TopBar.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
+
+const MobileDrawer = lazy(() => import("./MobileDrawer.tsx"));
 
 /** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
 export const SUBSCRIPTION_WARNING_DAYS = 5;
@@ -160,28 +161,16 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
         </div>
         <SideMenu user={user} cshow={cshow} markers={markers} />
       </aside>
-      {/* Under 600 px the drawer is a temporary overlay (seeds/000 section 9). */}
-      <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="drawer-sheet">
-            <div className="brand">
-              <span className="brand-mark" aria-hidden="true">B</span>
-              <Dialog.Title className="brand-name">Balcão</Dialog.Title>
-              <Dialog.Description className="visually-hidden">
-                {t("shell.menu.label")}
-              </Dialog.Description>
-              <Dialog.Close className="icon-btn" aria-label={t("common.close")}>
-                <X size={18} aria-hidden="true" />
-              </Dialog.Close>
-            </div>
-            <SideMenu user={user} cshow={cshow} markers={markers} />
-            <div className="drawer-prefs">
-              <PreferenceButtons />
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      {/* Under 600 px the drawer is a temporary overlay (seeds/000 section 9), loaded when opened. */}
+      {drawerOpen
+        ? (
+          <Suspense fallback={null}>
+            <MobileDrawer onClose={() => setDrawerOpen(false)}>
+              <SideMenu user={user} cshow={cshow} markers={markers} />
+            </MobileDrawer>
+          </Suspense>
+        )
+        : null}
       <div className="shell-main">
         <TopBar user={user} chats={chats} onOpenMenu={() => setDrawerOpen(true)} />
         {user ? <SubscriptionWarning user={user} /> : null}

@@ -1,7 +1,9 @@
 import { type ReactNode, useEffect } from "react";
-import * as Popover from "radix-ui/popover";
+import { Popover } from "../ui/Popover.tsx";
 import { useTranslation } from "react-i18next";
-import { Bell, Megaphone, MessagesSquare } from "lucide-react";
+import Bell from "lucide-react/icons/bell";
+import Megaphone from "lucide-react/icons/megaphone";
+import MessagesSquare from "lucide-react/icons/messages-square";
 import { IconButton } from "../ui/Button.tsx";
 import { realtime } from "../socket.ts";
 import type { SessionUser } from "../types.ts";
@@ -42,20 +44,18 @@ function BellPopover(
   },
 ) {
   return (
-    <Popover.Root onOpenChange={(open) => open && onOpen?.()}>
-      <Popover.Trigger asChild>
+    <Popover
+      onOpen={onOpen}
+      trigger={
         <IconButton label={label} data-testid={testId}>
           {icon}
           {count > 0 ? <span className="badge">{count > 99 ? "99+" : count}</span> : null}
         </IconButton>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content className="popover-content" align="end" sideOffset={8}>
-          <div className="popover-title">{label}</div>
-          <div className="popover-list">{children}</div>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      }
+    >
+      <div className="popover-title">{label}</div>
+      <div className="popover-list">{children}</div>
+    </Popover>
   );
 }
 

@@ -1,6 +1,8 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Languages, Moon, Sun } from "lucide-react";
+import Languages from "lucide-react/icons/languages";
+import Moon from "lucide-react/icons/moon";
+import Sun from "lucide-react/icons/sun";
 import { isLanguage, languageOf, LANGUAGES, switchLanguage } from "../i18n.ts";
 import { currentTheme, followSystemTheme, setTheme, type Theme } from "../theme.ts";
 import { toast } from "../toast.ts";

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import * as Collapsible from "radix-ui/collapsible";
 import { useTranslation } from "react-i18next";
-import { ChevronDown, LogOut } from "lucide-react";
+import ChevronDown from "lucide-react/icons/chevron-down";
+import LogOut from "lucide-react/icons/log-out";
 import { usePage } from "../page_context.ts";
 import { logout } from "../session.ts";
 import type { SessionUser } from "../types.ts";

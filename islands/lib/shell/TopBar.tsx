@@ -1,28 +1,28 @@
-import { useEffect, useState } from "react";
-import * as Popover from "radix-ui/popover";
-import * as Slider from "radix-ui/slider";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import {
-  CircleUserRound,
-  LogOut,
-  Menu as MenuIcon,
-  RotateCw,
-  UserRound,
-  Volume1,
-  Volume2,
-  VolumeX,
-} from "lucide-react";
+import CircleUserRound from "lucide-react/icons/circle-user-round";
+import LogOut from "lucide-react/icons/log-out";
+import MenuIcon from "lucide-react/icons/menu";
+import RotateCw from "lucide-react/icons/rotate-cw";
+import UserRound from "lucide-react/icons/user-round";
+import Volume1 from "lucide-react/icons/volume-1";
+import Volume2 from "lucide-react/icons/volume-2";
+import VolumeX from "lucide-react/icons/volume-x";
 import { type Language, languageOf, LOCALE_TAGS } from "../i18n.ts";
 import { isAdmin, logout } from "../session.ts";
 import { STORAGE, storedVolume, writeStorage } from "../storage.ts";
 import type { SessionUser } from "../types.ts";
 import { IconButton } from "../ui/Button.tsx";
+import { Popover } from "../ui/Popover.tsx";
 import { richText } from "../ui/rich_text.tsx";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu.tsx";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
 import { AnnouncementsBell, ChatBell, TicketsBell } from "./Bells.tsx";
-import { ProfileDialog } from "./ProfileDialog.tsx";
+// Loaded when opened: the form, its dialog and rules are not needed to paint the shell.
+const ProfileDialog = lazy(() =>
+  import("./ProfileDialog.tsx").then((m) => ({ default: m.ProfileDialog }))
+);
 
 /**
  * "Olá <b>name</b>, ..." with the names escaped of the markers, so that a name cannot add bold.
@@ -48,46 +48,40 @@ function VolumeControl() {
   const value = volume ?? 1;
   const Icon = value === 0 ? VolumeX : value < 0.5 ? Volume1 : Volume2;
   return (
-    <Popover.Root>
-      <Popover.Trigger asChild>
+    <Popover
+      className="popover-content volume-popover"
+      trigger={
         <IconButton label={t("shell.topbar.volume")} data-testid="volume-button">
           <Icon size={20} aria-hidden="true" />
         </IconButton>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content className="popover-content volume-popover" align="end" sideOffset={8}>
-          <div className="popover-title">{t("shell.topbar.volume")}</div>
-          <div className="volume-row">
-            <VolumeX size={16} aria-hidden="true" />
-            <Slider.Root
-              className="slider"
-              min={0}
-              max={1}
-              step={0.1}
-              value={[value]}
-              onValueChange={([v]) => {
-                const rounded = Math.round(v * 10) / 10;
-                setVolume(rounded);
-                writeStorage(STORAGE.volume, String(rounded));
-              }}
-            >
-              <Slider.Track className="slider-track">
-                <Slider.Range className="slider-range" />
-              </Slider.Track>
-              <Slider.Thumb
-                className="slider-thumb"
-                aria-label={t("shell.topbar.volume")}
-                data-testid="volume-slider"
-              />
-            </Slider.Root>
-            <Volume2 size={16} aria-hidden="true" />
-            <output className="volume-value" data-testid="volume-value">
-              {Math.round(value * 100)}%
-            </output>
-          </div>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      }
+    >
+      <div className="popover-title">{t("shell.topbar.volume")}</div>
+      <div className="volume-row">
+        <VolumeX size={16} aria-hidden="true" />
+        <input
+          type="range"
+          className="slider"
+          min={0}
+          max={1}
+          step={0.1}
+          value={value}
+          aria-label={t("shell.topbar.volume")}
+          aria-valuenow={value}
+          aria-valuetext={`${Math.round(value * 100)}%`}
+          data-testid="volume-slider"
+          onChange={(e) => {
+            const rounded = Math.round(Number(e.target.value) * 10) / 10;
+            setVolume(rounded);
+            writeStorage(STORAGE.volume, String(rounded));
+          }}
+        />
+        <Volume2 size={16} aria-hidden="true" />
+        <output className="volume-value" data-testid="volume-value">
+          {Math.round(value * 100)}%
+        </output>
+      </div>
+    </Popover>
   );
 }
 
@@ -131,7 +125,13 @@ function AccountMenu({ user }: { user: SessionUser }) {
           {t("shell.menu.logout")}
         </MenuItem>
       </Menu>
-      <ProfileDialog user={user} open={profileOpen} onOpenChange={setProfileOpen} />
+      {profileOpen
+        ? (
+          <Suspense fallback={null}>
+            <ProfileDialog user={user} open onOpenChange={setProfileOpen} />
+          </Suspense>
+        )
+        : null}
     </>
   );
 }

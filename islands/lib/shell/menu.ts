@@ -1,28 +1,26 @@
 import type { LucideIcon } from "lucide-react";
-import {
-  Bot,
-  CalendarDays,
-  CircleHelp,
-  Code,
-  Contact,
-  FileStack,
-  Kanban,
-  LayoutDashboard,
-  ListChecks,
-  ListTree,
-  Megaphone,
-  MessageCircle,
-  MessagesSquare,
-  Network,
-  Plug,
-  Send,
-  Settings,
-  Smartphone,
-  Tag,
-  Users,
-  Wallet,
-  Zap,
-} from "lucide-react";
+import Bot from "lucide-react/icons/bot";
+import CalendarDays from "lucide-react/icons/calendar-days";
+import CircleHelp from "lucide-react/icons/circle-help";
+import Code from "lucide-react/icons/code";
+import Contact from "lucide-react/icons/contact";
+import FileStack from "lucide-react/icons/file-stack";
+import Kanban from "lucide-react/icons/kanban";
+import LayoutDashboard from "lucide-react/icons/layout-dashboard";
+import ListChecks from "lucide-react/icons/list-checks";
+import ListTree from "lucide-react/icons/list-tree";
+import Megaphone from "lucide-react/icons/megaphone";
+import MessageCircle from "lucide-react/icons/message-circle";
+import MessagesSquare from "lucide-react/icons/messages-square";
+import Network from "lucide-react/icons/network";
+import Plug from "lucide-react/icons/plug";
+import Send from "lucide-react/icons/send";
+import Settings from "lucide-react/icons/settings";
+import Smartphone from "lucide-react/icons/smartphone";
+import Tag from "lucide-react/icons/tag";
+import Users from "lucide-react/icons/users";
+import Wallet from "lucide-react/icons/wallet";
+import Zap from "lucide-react/icons/zap";
 import type { SessionUser } from "../types.ts";
 
 /**

@@ -1,5 +1,4 @@
 import { type ButtonHTMLAttributes, forwardRef, type ReactNode } from "react";
-import * as Tooltip from "radix-ui/tooltip";
 
 type Variant = "primary" | "secondary" | "ghost" | "danger";
 
@@ -31,26 +30,21 @@ export type IconButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   children: ReactNode;
 };
 
-/** A round icon button with a tooltip (radix Tooltip) and an accessible name. */
+/**
+ * A round icon button with an accessible name, shown as a tooltip on hover and keyboard focus
+ * (CSS: `[data-tooltip]` in base.css; no positioning library on every page).
+ */
 export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(
   ({ label, children, className, type, ...rest }, ref) => (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>
-        <button
-          ref={ref}
-          type={type ?? "button"}
-          aria-label={label}
-          className={`icon-btn${className ? ` ${className}` : ""}`}
-          {...rest}
-        >
-          {children}
-        </button>
-      </Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content className="tooltip" sideOffset={6}>
-          {label}
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
+    <button
+      ref={ref}
+      type={type ?? "button"}
+      aria-label={label}
+      data-tooltip={label}
+      className={`icon-btn${className ? ` ${className}` : ""}`}
+      {...rest}
+    >
+      {children}
+    </button>
   ),
 );

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
-import * as DropdownMenu from "radix-ui/dropdown-menu";
-import { Check } from "lucide-react";
+import { deferredModule, DeferredTrigger, useDeferred } from "./deferred.tsx";
+
+const parts = deferredModule(() => import("./menu_parts.tsx"));
 
 /**
- * A dropdown menu (radix DropdownMenu) with the app's look:
+ * A dropdown menu (radix DropdownMenu, loaded on first use) with the app's look:
  *   <Menu trigger={<IconButton label="...">...</IconButton>}>
  *     <MenuItem onSelect={...}>Profile</MenuItem>
  *   </Menu>
@@ -16,69 +17,50 @@ export function Menu(
     label?: string;
   },
 ) {
+  const menu = useDeferred(parts);
+  if (!menu.mod) return <DeferredTrigger trigger={trigger} popup="menu" onUse={menu.use} />;
+  const { MenuRoot } = menu.mod;
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          className="menu-content"
-          align={align}
-          sideOffset={6}
-          aria-label={label}
-        >
-          {children}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
-}
-
-export function MenuItem(
-  { children, onSelect, disabled, icon }: {
-    children: ReactNode;
-    onSelect?: () => void;
-    disabled?: boolean;
-    icon?: ReactNode;
-  },
-) {
-  return (
-    <DropdownMenu.Item className="menu-item" onSelect={onSelect} disabled={disabled}>
-      {icon}
+    <MenuRoot
+      trigger={trigger}
+      align={align}
+      label={label}
+      open={menu.open}
+      onOpenChange={menu.setOpen}
+    >
       {children}
-    </DropdownMenu.Item>
+    </MenuRoot>
   );
 }
 
-export function MenuLabel({ children }: { children: ReactNode }) {
-  return <DropdownMenu.Label className="menu-label">{children}</DropdownMenu.Label>;
+// The items render only inside an open menu, so their module is loaded by then.
+type Parts = NonNullable<typeof parts.current>;
+function loaded(): Parts {
+  return parts.current!;
+}
+
+export function MenuItem(props: Parameters<Parts["MenuItem"]>[0]) {
+  const { MenuItem } = loaded();
+  return <MenuItem {...props} />;
+}
+
+export function MenuLabel(props: Parameters<Parts["MenuLabel"]>[0]) {
+  const { MenuLabel } = loaded();
+  return <MenuLabel {...props} />;
 }
 
 export function MenuSeparator() {
-  return <DropdownMenu.Separator className="menu-separator" />;
+  const { MenuSeparator } = loaded();
+  return <MenuSeparator />;
 }
 
 /** One choice of a group (language, status filter...). */
-export function MenuRadioGroup(
-  { value, onValueChange, children }: {
-    value: string;
-    onValueChange: (value: string) => void;
-    children: ReactNode;
-  },
-) {
-  return (
-    <DropdownMenu.RadioGroup value={value} onValueChange={onValueChange}>
-      {children}
-    </DropdownMenu.RadioGroup>
-  );
+export function MenuRadioGroup(props: Parameters<Parts["MenuRadioGroup"]>[0]) {
+  const { MenuRadioGroup } = loaded();
+  return <MenuRadioGroup {...props} />;
 }
 
-export function MenuRadioItem({ value, children }: { value: string; children: ReactNode }) {
-  return (
-    <DropdownMenu.RadioItem className="menu-item" value={value}>
-      {children}
-      <DropdownMenu.ItemIndicator className="menu-check">
-        <Check size={16} aria-hidden="true" />
-      </DropdownMenu.ItemIndicator>
-    </DropdownMenu.RadioItem>
-  );
+export function MenuRadioItem(props: Parameters<Parts["MenuRadioItem"]>[0]) {
+  const { MenuRadioItem } = loaded();
+  return <MenuRadioItem {...props} />;
 }

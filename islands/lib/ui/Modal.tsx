@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import * as Dialog from "radix-ui/dialog";
-import { X } from "lucide-react";
+import X from "lucide-react/icons/x";
 import { useTranslation } from "react-i18next";
 
 export type ModalProps = {

@@ -1,52 +1,57 @@
-import * as RSelect from "radix-ui/select";
-import { Check, ChevronDown } from "lucide-react";
+import ChevronDown from "lucide-react/icons/chevron-down";
+import { deferredModule, useDeferred } from "./deferred.tsx";
 
 export type SelectOption = { value: string; label: string; disabled?: boolean };
 
+export type SelectProps = {
+  value: string | undefined;
+  onValueChange: (value: string) => void;
+  options: SelectOption[];
+  /** Accessible name of the trigger when there is no visible <label for>. */
+  label?: string;
+  placeholder?: string;
+  id?: string;
+  disabled?: boolean;
+};
+
+const parts = deferredModule(() => import("./select_parts.tsx"));
+
 /**
- * A select (radix Select) with the app's look:
+ * A select (radix Select, loaded on first use: deferred.tsx) with the app's look:
  *   <Select label={t("x.queue")} value={v} onValueChange={setV} options={[{ value, label }]} />
- * Radix forbids an empty-string value: use a sentinel such as "none".
+ * Radix forbids an empty-string value: use a sentinel such as "none". Until first opened, the
+ * trigger is the same combobox button showing the chosen label.
  */
-export function Select(
-  { value, onValueChange, options, label, placeholder, id, disabled }: {
-    value: string | undefined;
-    onValueChange: (value: string) => void;
-    options: SelectOption[];
-    /** Accessible name of the trigger when there is no visible <label for>. */
-    label?: string;
-    placeholder?: string;
-    id?: string;
-    disabled?: boolean;
-  },
-) {
+export function Select(props: SelectProps) {
+  const select = useDeferred(parts);
+  if (select.mod) {
+    const { SelectRoot } = select.mod;
+    return <SelectRoot {...props} open={select.open} onOpenChange={select.setOpen} />;
+  }
+  const chosen = props.options.find((o) => o.value === props.value);
   return (
-    <RSelect.Root value={value} onValueChange={onValueChange} disabled={disabled}>
-      <RSelect.Trigger className="select-trigger" aria-label={label} id={id}>
-        <RSelect.Value placeholder={placeholder} />
-        <RSelect.Icon>
-          <ChevronDown size={16} aria-hidden="true" />
-        </RSelect.Icon>
-      </RSelect.Trigger>
-      <RSelect.Portal>
-        <RSelect.Content className="select-content" position="popper" sideOffset={6}>
-          <RSelect.Viewport>
-            {options.map((option) => (
-              <RSelect.Item
-                key={option.value}
-                value={option.value}
-                disabled={option.disabled}
-                className="select-item"
-              >
-                <RSelect.ItemText>{option.label}</RSelect.ItemText>
-                <RSelect.ItemIndicator className="menu-check">
-                  <Check size={16} aria-hidden="true" />
-                </RSelect.ItemIndicator>
-              </RSelect.Item>
-            ))}
-          </RSelect.Viewport>
-        </RSelect.Content>
-      </RSelect.Portal>
-    </RSelect.Root>
+    <button
+      type="button"
+      role="combobox"
+      className="select-trigger"
+      aria-label={props.label}
+      aria-expanded={false}
+      aria-autocomplete="none"
+      id={props.id}
+      disabled={props.disabled}
+      data-placeholder={chosen ? undefined : ""}
+      onClick={select.use}
+      onKeyDown={(event) => {
+        if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+          event.preventDefault();
+          select.use();
+        }
+      }}
+    >
+      <span style={{ pointerEvents: "none" }}>{chosen?.label ?? props.placeholder}</span>
+      <span aria-hidden="true">
+        <ChevronDown size={16} aria-hidden="true" />
+      </span>
+    </button>
   );
 }

@@ -1,60 +1,33 @@
-import type { ReactNode } from "react";
-import * as Toast from "radix-ui/toast";
-import { useTranslation } from "react-i18next";
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from "lucide-react";
-import { errorText } from "../errors.ts";
-import { toast, TOAST_DURATION_MS, type ToastItem, toasts } from "../toast.ts";
+import { toasts } from "../toast.ts";
 
-const ICONS = {
-  success: CircleCheck,
-  error: CircleAlert,
-  info: Info,
-  warning: TriangleAlert,
-};
+const loadLayer = () => import("./ToastLayer.tsx");
+const ToastLayer = lazy(loadLayer);
 
-function ToastText({ item }: { item: ToastItem }) {
-  const { t } = useTranslation();
-  if (item.kind === "error" && item.error !== undefined) return <>{errorText(item.error, t)}</>;
-  if (item.key) return <>{t(item.key, item.values ?? {})}</>;
-  return <>{item.text}</>;
-}
-
-/** radix Toast provider + the current toasts (see toast.ts). */
+/**
+ * The page and, from the first toast on, the toast layer (ToastLayer.tsx: radix Toast). Most
+ * first paints show no toast, so its code is not part of the first load; it is fetched once the
+ * page is idle, so that a toast shown just before a redirect still gets painted.
+ */
 export function Toaster({ children }: { children: ReactNode }) {
   useSignals();
-  const { t } = useTranslation();
+  const shown = useRef(false);
+  useEffect(() => {
+    const timer = setTimeout(() => void loadLayer(), 500);
+    return () => clearTimeout(timer);
+  }, []);
+  if (toasts.value.length > 0) shown.current = true;
   return (
-    <Toast.Provider duration={TOAST_DURATION_MS} label={t("common.notifications")}>
+    <>
       {children}
-      {toasts.value.map((item) => {
-        const Icon = ICONS[item.kind];
-        return (
-          <Toast.Root
-            key={item.id}
-            className="toast"
-            data-kind={item.kind}
-            duration={item.duration}
-            type={item.kind === "error" ? "foreground" : "background"}
-            onOpenChange={(open) => {
-              if (!open) setTimeout(() => toast.dismiss(item.id), 150);
-            }}
-          >
-            <Icon size={18} aria-hidden="true" />
-            <Toast.Description className="toast-text">
-              <ToastText item={item} />
-            </Toast.Description>
-            <Toast.Close
-              className="icon-btn"
-              style={{ width: 24, height: 24 }}
-              aria-label={t("common.close")}
-            >
-              <X size={14} aria-hidden="true" />
-            </Toast.Close>
-          </Toast.Root>
-        );
-      })}
-      <Toast.Viewport className="toast-viewport" />
-    </Toast.Provider>
+      {shown.current
+        ? (
+          <Suspense fallback={null}>
+            <ToastLayer />
+          </Suspense>
+        )
+        : null}
+    </>
   );
 }

@@ -1,0 +1,65 @@
+import * as Toast from "radix-ui/toast";
+import { useTranslation } from "react-i18next";
+import { useSignals } from "@preact/signals-react/runtime";
+import CircleAlert from "lucide-react/icons/circle-alert";
+import CircleCheck from "lucide-react/icons/circle-check";
+import Info from "lucide-react/icons/info";
+import TriangleAlert from "lucide-react/icons/triangle-alert";
+import X from "lucide-react/icons/x";
+import { errorText } from "../errors.ts";
+import { toast, TOAST_DURATION_MS, type ToastItem, toasts } from "../toast.ts";
+
+const ICONS = {
+  success: CircleCheck,
+  error: CircleAlert,
+  info: Info,
+  warning: TriangleAlert,
+};
+
+function ToastText({ item }: { item: ToastItem }) {
+  const { t } = useTranslation();
+  if (item.kind === "error" && item.error !== undefined) return <>{errorText(item.error, t)}</>;
+  if (item.key) return <>{t(item.key, item.values ?? {})}</>;
+  return <>{item.text}</>;
+}
+
+/**
+ * radix Toast provider + the current toasts (see toast.ts). Loaded with the first toast
+ * (Toaster.tsx), so a page that shows none never downloads it.
+ */
+export default function ToastLayer() {
+  useSignals();
+  const { t } = useTranslation();
+  return (
+    <Toast.Provider duration={TOAST_DURATION_MS} label={t("common.notifications")}>
+      {toasts.value.map((item) => {
+        const Icon = ICONS[item.kind];
+        return (
+          <Toast.Root
+            key={item.id}
+            className="toast"
+            data-kind={item.kind}
+            duration={item.duration}
+            type={item.kind === "error" ? "foreground" : "background"}
+            onOpenChange={(open) => {
+              if (!open) setTimeout(() => toast.dismiss(item.id), 150);
+            }}
+          >
+            <Icon size={18} aria-hidden="true" />
+            <Toast.Description className="toast-text">
+              <ToastText item={item} />
+            </Toast.Description>
+            <Toast.Close
+              className="icon-btn"
+              style={{ width: 24, height: 24 }}
+              aria-label={t("common.close")}
+            >
+              <X size={14} aria-hidden="true" />
+            </Toast.Close>
+          </Toast.Root>
+        );
+      })}
+      <Toast.Viewport className="toast-viewport" />
+    </Toast.Provider>
+  );
+}
