@@ -3,8 +3,6 @@ import { whenOpen } from "./lib/ui/deferred.tsx";
 import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import MessageCircle from "lucide-react/icons/message-circle";
-import Pencil from "lucide-react/icons/pencil";
-import Trash2 from "lucide-react/icons/trash-2";
 import Upload from "lucide-react/icons/upload";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { isAdmin, useSessionUser, useUser } from "./lib/session.ts";
@@ -17,7 +15,7 @@ import { downloadCsv } from "./contacts/download.ts";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 
 import { openChat } from "./contacts/open_chat.ts";
-import { AddButton, ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 
 import type { Contact } from "./lib/people_types.ts";
@@ -85,16 +83,14 @@ function ContactActions() {
   );
 }
 
+/** GET /api/contacts pages, live on company-<id>-contact. */
+const CONTACTS = { path: "/contacts", records: "contacts", channel: "contact", sort: byName };
+
 function Contacts() {
   const { t } = useTranslation();
   const user = useUser();
   const admin = isAdmin(user);
-  const list = useResourceList<Contact>({
-    path: "/contacts",
-    records: "contacts",
-    channel: "contact",
-    sort: byName,
-  });
+  const list = useResourceList<Contact>(CONTACTS);
   const dialogs = useRecordDialogs<Contact>();
   const [importing, setImporting] = useState(false);
   const [chatFor, setChatFor] = useState<Contact | null>(null);
@@ -135,21 +131,14 @@ function Contacts() {
             <td className="people-name">{c.name}</td>
             <td>{c.number}</td>
             <td className="col-hide-sm">{c.email}</td>
-            <td className="col-actions">
+            <RowActions
+              onEdit={() => dialogs.edit(c.id)}
+              onDelete={admin ? () => dialogs.askDelete(c) : undefined}
+            >
               <IconButton label={t("contacts.openChat")} onClick={() => startChat(c)}>
                 <MessageCircle size={18} aria-hidden="true" />
               </IconButton>
-              <IconButton label={t("common.edit")} onClick={() => dialogs.edit(c.id)}>
-                <Pencil size={18} aria-hidden="true" />
-              </IconButton>
-              {admin
-                ? (
-                  <IconButton label={t("common.delete")} onClick={() => dialogs.askDelete(c)}>
-                    <Trash2 size={18} aria-hidden="true" />
-                  </IconButton>
-                )
-                : null}
-            </td>
+            </RowActions>
           </tr>
         ))}
       </ResourceTable>

@@ -1,12 +1,9 @@
 import { useTranslation } from "react-i18next";
-import Pencil from "lucide-react/icons/pencil";
-import Trash2 from "lucide-react/icons/trash-2";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { isAdmin, setSessionUser, useSessionUser, useUser } from "./lib/session.ts";
-import { IconButton } from "./lib/ui/Button.tsx";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
-import { AddButton, ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { UserRow } from "./lib/people_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
@@ -34,16 +31,14 @@ function AddUser() {
   return <AddButton event={OPEN_ADD} label={t("users.add")} />;
 }
 
+/** GET /api/users pages, live on company-<id>-user. */
+const USERS = { path: "/users", records: "users", channel: "user", sort: byName };
+
 function Users() {
   const { t } = useTranslation();
   const me = useUser();
   const admin = isAdmin(me);
-  const list = useResourceList<UserRow>({
-    path: "/users",
-    records: "users",
-    channel: "user",
-    sort: byName,
-  });
+  const list = useResourceList<UserRow>(USERS);
   const dialogs = useRecordDialogs<UserRow>();
   useWindowEvent(OPEN_ADD, dialogs.add);
 
@@ -72,22 +67,10 @@ function Users() {
                 {t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}
               </span>
             </td>
-            <td className="col-actions">
-              {admin || u.id === me.id
-                ? (
-                  <IconButton label={t("common.edit")} onClick={() => dialogs.edit(u.id)}>
-                    <Pencil size={18} aria-hidden="true" />
-                  </IconButton>
-                )
-                : null}
-              {admin
-                ? (
-                  <IconButton label={t("common.delete")} onClick={() => dialogs.askDelete(u)}>
-                    <Trash2 size={18} aria-hidden="true" />
-                  </IconButton>
-                )
-                : null}
-            </td>
+            <RowActions
+              onEdit={admin || u.id === me.id ? () => dialogs.edit(u.id) : undefined}
+              onDelete={admin ? () => dialogs.askDelete(u) : undefined}
+            />
           </tr>
         ))}
       </ResourceTable>

@@ -1,13 +1,12 @@
-import { type FormEvent, lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
-import { toast } from "../lib/toast.ts";
-import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
-import { parseOtherTicket, submitDelay } from "./format.ts";
+import { parseOtherTicket } from "./format.ts";
 import { SearchPick } from "./SearchPick.tsx";
 import type { Contact, OtherOpenTicket, Ticket, WhatsappOption } from "./types.ts";
 import { useLookup } from "./use_lookup.ts";
@@ -45,9 +44,7 @@ export default function NewTicketDialog(
     user.queues.length === 1 ? String(user.queues[0].id) : NONE,
   );
   const [whatsapp, setWhatsapp] = useState<string>("");
-  const [errors, setErrors] = useState<{ contact?: string; queue?: string }>({});
   const [other, setOther] = useState<OtherOpenTicket | null>(null);
-  const [saving, setSaving] = useState(false);
   const [adding, setAdding] = useState<string | null>(null);
   const connections = useLookup<WhatsappOption>("/whatsapp", "whatsapps", { session: 0 });
 
@@ -57,45 +54,42 @@ export default function NewTicketDialog(
     if (id !== null) setWhatsapp(String(id));
   }, [connections.ready]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setOther(null);
-    const found: typeof errors = {};
-    if (!contact) found.contact = t("tickets.newTicket.contactRequired");
-    if (queue === NONE && !admin) found.queue = t("tickets.newTicket.queueRequired");
-    setErrors(found);
-    if (!contact || Object.keys(found).length) return;
-    setSaving(true);
-    try {
-      await submitDelay();
-      const ticket = await api.post<Ticket>("/tickets", {
-        contactId: contact.id,
-        queueId: queue === NONE ? null : Number(queue),
-        whatsappId: whatsapp ? Number(whatsapp) : null,
-        userId: user.id,
-        status: "open",
-      }, { quiet: true });
-      onOpenTicket(ticket.uuid);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "ERR_OTHER_OPEN_TICKET") {
-        const existing = parseOtherTicket(error.message);
+  const form = useFormSubmit({
+    validate: () => {
+      setOther(null);
+      const found: Record<string, string> = {};
+      if (!contact) found.contact = "tickets.newTicket.contactRequired";
+      if (queue === NONE && !admin) found.queueId = "tickets.newTicket.queueRequired";
+      return found;
+    },
+    send: async (): Promise<{ uuid?: string; other?: OtherOpenTicket }> => {
+      try {
+        const ticket = await api.post<Ticket>("/tickets", {
+          contactId: contact!.id,
+          queueId: queue === NONE ? null : Number(queue),
+          whatsappId: whatsapp ? Number(whatsapp) : null,
+          userId: user.id,
+          status: "open",
+        }, { quiet: true });
+        return { uuid: ticket.uuid };
+      } catch (error) {
+        // The contact already has an open ticket: open it if it is mine, else say whose it is.
+        const existing = error instanceof ApiError && error.code === "ERR_OTHER_OPEN_TICKET"
+          ? parseOtherTicket(error.message)
+          : null;
         if (existing && existing.userId === user.id && existing.uuid) {
-          onOpenTicket(existing.uuid);
-          return;
+          return { uuid: existing.uuid };
         }
-        if (existing) {
-          setOther(existing);
-          return;
-        }
+        if (existing) return { other: existing };
+        throw error;
       }
-      if (error instanceof ApiError && error.fields.queueId) {
-        setErrors({ queue: error.fields.queueId[0] });
-      }
-      toast.error(error);
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    onDone: (result) => {
+      if (result.uuid) onOpenTicket(result.uuid);
+      else if (result.other) setOther(result.other);
+    },
+  });
+  const errors = form.errors;
 
   const queueOptions = [
     ...(admin ? [{ value: NONE, label: t("tickets.noQueue") }] : []),
@@ -110,7 +104,7 @@ export default function NewTicketDialog(
         title={t("tickets.newTicket.title")}
         width={480}
         formId="new-ticket-form"
-        form={{ saving, onSubmit: submit }}
+        form={form}
         submitLabel={t("tickets.newTicket.submit")}
         submitTestId="new-ticket-submit"
         formClassName=""
@@ -149,12 +143,12 @@ export default function NewTicketDialog(
             placeholder={t("tickets.newTicket.queuePlaceholder")}
             onValueChange={(v) => {
               setQueue(v);
-              setErrors((e) => ({ ...e, queue: undefined }));
+              form.setErrors({ ...errors, queueId: "" });
             }}
             options={queueOptions}
           />
-          {errors.queue
-            ? <span className="field-error" data-testid="queue-error">{errors.queue}</span>
+          {errors.queueId
+            ? <span className="field-error" data-testid="queue-error">{errors.queueId}</span>
             : null}
         </div>
         <div className="field">

@@ -1,13 +1,11 @@
-import { type FormEvent, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import ImagePlus from "lucide-react/icons/image-plus";
 import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
-import { ApiError } from "../lib/errors.ts";
-import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
-import { FormDialog } from "../lib/list/FormDialog.tsx";
-import { SCHEDULE_MIN_CHARS, submitDelay } from "./format.ts";
+import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { SCHEDULE_MIN_CHARS } from "./format.ts";
 import type { Ticket } from "./types.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -34,22 +32,18 @@ export default function ScheduleDialog(
   const [body, setBody] = useState("");
   const [sendAt, setSendAt] = useState(() => localInputValue(new Date(Date.now() + 3_600_000)));
   const [file, setFile] = useState<File | null>(null);
-  const [errors, setErrors] = useState<{ body?: string; sendAt?: string; file?: string }>({});
-  const [saving, setSaving] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found: typeof errors = {};
-    if (body.trim().length < SCHEDULE_MIN_CHARS) found.body = t("tickets.schedule.tooShort");
-    if (!sendAt || Number.isNaN(new Date(sendAt).getTime())) {
-      found.sendAt = t("tickets.schedule.required");
-    }
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setSaving(true);
-    try {
-      await submitDelay();
+  const form = useFormSubmit({
+    validate: () => {
+      const found: Record<string, string> = {};
+      if (body.trim().length < SCHEDULE_MIN_CHARS) found.body = "tickets.schedule.tooShort";
+      if (!sendAt || Number.isNaN(new Date(sendAt).getTime())) {
+        found.sendAt = "tickets.schedule.required";
+      }
+      return found;
+    },
+    send: async () => {
       const created = await api.post<{ id: number }>("/schedules", {
         body: body.trim(),
         contactId: ticket.contactId,
@@ -57,20 +51,15 @@ export default function ScheduleDialog(
         sendAt: new Date(sendAt).toISOString(),
       }, { quiet: true });
       if (file) {
-        const form = new FormData();
-        form.append("file", file, file.name);
-        await api.post(`/schedules/${created.id}/media-upload`, form);
+        const upload = new FormData();
+        upload.append("file", file, file.name);
+        await api.post(`/schedules/${created.id}/media-upload`, upload, { quiet: true });
       }
-      toast.success({ key: "tickets.schedule.saved" });
-      onClose();
-    } catch (error) {
-      if (error instanceof ApiError && Object.keys(error.fields).length) {
-        setErrors({ body: error.fields.body?.[0], sendAt: error.fields.sendAt?.[0] });
-      } else toast.error(error);
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    successKey: "tickets.schedule.saved",
+    onDone: onClose,
+  });
+  const errors = form.errors;
 
   return (
     <FormDialog
@@ -82,7 +71,7 @@ export default function ScheduleDialog(
       })}
       width={500}
       formId="schedule-form"
-      form={{ saving, onSubmit: submit }}
+      form={form}
       submitLabel={t("tickets.schedule.submit")}
       submitTestId="schedule-submit"
       formClassName=""
@@ -121,10 +110,10 @@ export default function ScheduleDialog(
           const chosen = e.target.files?.[0] ?? null;
           e.target.value = "";
           if (chosen && !/\.(png|jpe?g)$/i.test(chosen.name)) {
-            setErrors((old) => ({ ...old, file: t("tickets.schedule.fileType") }));
+            form.setErrors({ ...errors, file: t("tickets.schedule.fileType") });
             return;
           }
-          setErrors((old) => ({ ...old, file: undefined }));
+          form.setErrors({ ...errors, file: "" });
           setFile(chosen);
         }}
       />

@@ -1,10 +1,9 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { useUser } from "../lib/session.ts";
-import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
-import { submitDelay } from "./format.ts";
 import { defaultConnection } from "./NewTicketDialog.tsx";
 import { SearchPick } from "./SearchPick.tsx";
 import type { QueueOption, Ticket, UserOption, WhatsappOption } from "./types.ts";
@@ -30,8 +29,6 @@ export default function TransferDialog(
       : "",
   );
   const [whatsapp, setWhatsapp] = useState<string>("");
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const queues = useLookup<QueueOption>("/queue", "queues");
   const connections = useLookup<WhatsappOption>("/whatsapp", "whatsapps", { session: 0 });
 
@@ -51,28 +48,18 @@ export default function TransferDialog(
     }
   }, [target?.id]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!queue) {
-      setError(t("tickets.newTicket.queueRequired"));
-      return;
-    }
-    setSaving(true);
-    try {
-      await submitDelay();
-      await api.put(`/tickets/${ticket.id}`, {
+  const form = useFormSubmit({
+    validate: (): Record<string, string> =>
+      queue ? {} : { queueId: "tickets.newTicket.queueRequired" },
+    send: () =>
+      api.put(`/tickets/${ticket.id}`, {
         action: "transfer",
         queueId: Number(queue),
         userId: target?.id ?? null,
         whatsappId: whatsapp ? Number(whatsapp) : undefined,
-      });
-      onDone();
-    } catch {
-      // shown by the api client
-    } finally {
-      setSaving(false);
-    }
-  };
+      }, { quiet: true }),
+    onDone,
+  });
 
   return (
     <FormDialog
@@ -81,7 +68,7 @@ export default function TransferDialog(
       title={t("tickets.transfer.title")}
       width={480}
       formId="transfer-form"
-      form={{ saving, onSubmit: submit }}
+      form={form}
       submitLabel={t("tickets.transfer.submit")}
       submitTestId="transfer-submit"
       formClassName=""
@@ -104,11 +91,11 @@ export default function TransferDialog(
           placeholder={t("tickets.newTicket.queuePlaceholder")}
           onValueChange={(v) => {
             setQueue(v);
-            setError(null);
+            form.setErrors({});
           }}
           options={queueOptions}
         />
-        {error ? <span className="field-error">{error}</span> : null}
+        {form.errors.queueId ? <span className="field-error">{form.errors.queueId}</span> : null}
       </div>
       <div className="field">
         <label>{t("tickets.newTicket.connection")}</label>

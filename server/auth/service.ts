@@ -13,32 +13,13 @@ import {
   touchSession,
 } from "./repository.ts";
 
-let dummyHash: string | undefined;
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
-import type { PlanFlags } from "../../islands/lib/types.ts";
+import type { PlanFlags, SessionUser } from "../../islands/lib/types.ts";
+
+let dummyHash: string | undefined;
 
 /** The signed-in user as the client sees it (seeds/000 section 7: POST /auth/login answer). */
-export type SessionUser = {
-  id: number;
-  name: string;
-  email: string;
-  profile: string;
-  super: boolean;
-  companyId: number;
-  whatsappId: number | null;
-  allTicket: string;
-  online: boolean;
-  queues: { id: number; name: string; color: string }[];
-  company: {
-    id: number;
-    name: string;
-    dueDate: string | null;
-    settings: { key: string; value: string }[];
-    plan: PlanFlags | null;
-  };
-};
-
-export type { PlanFlags };
+export type { PlanFlags, SessionUser };
 
 export function planFlags(plan: Plan | null): PlanFlags | null {
   if (!plan) return null;

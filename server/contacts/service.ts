@@ -7,22 +7,10 @@ import { normalizeNumber } from "./numbers.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import { publishResource } from "../realtime/resource_events.ts";
+import type { Contact as ContactShape } from "../../islands/lib/people_types.ts";
 
 /** A contact as the API and the socket answer it (seeds/000 section 3 'Contact'). */
-export type ContactView = {
-  id: number;
-  uuid: string;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  whatsappId: number | null;
-  /** Present on single-contact answers; lists leave it out. */
-  extraInfo?: repo.ExtraInfo[];
-  createdAt: string;
-  updatedAt: string;
-};
+export type ContactView = ContactShape;
 
 export function contactView(row: Contact, extraInfo?: repo.ExtraInfo[]): ContactView {
   const view: ContactView = {

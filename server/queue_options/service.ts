@@ -4,24 +4,9 @@ import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { findQueue } from "../queues/repository.ts";
 import * as repo from "./repository.ts";
+import type { QueueOption as QueueOptionShape } from "../../islands/queues/types.ts";
 
-/**
- * Chatbot option trees of queues (seeds/001 sections 2 and 3 'Queue option'): the contact is
- * shown a level's options, answers with an option's `option` and moves to its children; a leaf
- * routes the ticket. Within one level an option answer is unique, so an answer is unambiguous.
- */
-export type QueueOptionView = {
-  id: number;
-  queueId: number;
-  parentId: number | null;
-  title: string;
-  message: string;
-  option: string;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+export type QueueOptionView = QueueOptionShape & { createdAt: string; updatedAt: string };
 
 export type QueueOptionNode = QueueOptionView & { children: QueueOptionNode[] };
 

@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import Pencil from "lucide-react/icons/pencil";
 import Plus from "lucide-react/icons/plus";
 import Search from "lucide-react/icons/search";
-import { Button } from "../ui/Button.tsx";
+import Trash2 from "lucide-react/icons/trash-2";
+import { Button, IconButton } from "../ui/Button.tsx";
 import type { ResourceList } from "./hooks.ts";
 
 /**
@@ -80,5 +82,38 @@ export function AddButton({ event, label }: { event: string; label: string }) {
       <Plus size={16} aria-hidden="true" />
       <span className="btn-label">{label}</span>
     </Button>
+  );
+}
+
+/**
+ * A row's actions cell: the page's own buttons (`children`) first, then edit and delete when the
+ * user may (pass the handler only then). Buttons: reachable with Tab, named for screen readers.
+ */
+export function RowActions(
+  { onEdit, onDelete, children }: {
+    onEdit?: () => void;
+    onDelete?: () => void;
+    children?: ReactNode;
+  },
+) {
+  const { t } = useTranslation();
+  return (
+    <td className="col-actions">
+      {children}
+      {onEdit
+        ? (
+          <IconButton label={t("common.edit")} onClick={onEdit}>
+            <Pencil size={18} aria-hidden="true" />
+          </IconButton>
+        )
+        : null}
+      {onDelete
+        ? (
+          <IconButton label={t("common.delete")} onClick={onDelete}>
+            <Trash2 size={18} aria-hidden="true" />
+          </IconButton>
+        )
+        : null}
+    </td>
   );
 }

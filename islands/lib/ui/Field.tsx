@@ -7,6 +7,17 @@ export type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   hint?: string;
 };
 
+/** A base class plus the caller's. */
+export function classes(base: string, extra?: string): string {
+  return extra ? `${base} ${extra}` : base;
+}
+
+export type ControlWiring = {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+};
+
 /**
  * The label, the control and the error (or hint) under it, wired for screen readers: the control
  * is built by `control(id, describedBy, invalid)`. Field and TextAreaField are its two uses.
@@ -17,11 +28,8 @@ export function FieldFrame(
     error?: string | null;
     hint?: string;
     id?: string;
-    control: (
-      id: string,
-      describedBy: string | undefined,
-      invalid: true | undefined,
-    ) => ReactElement;
+    /** Builds the control from its wiring: id, aria-invalid, aria-describedby. */
+    control: (wiring: ControlWiring) => ReactElement;
   },
 ) {
   const generated = useId();
@@ -30,7 +38,11 @@ export function FieldFrame(
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      {control(inputId, error || hint ? messageId : undefined, error ? true : undefined)}
+      {control({
+        id: inputId,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": error || hint ? messageId : undefined,
+      })}
       {error
         ? <span id={messageId} className="field-error">{error}</span>
         : hint
@@ -48,15 +60,7 @@ export function Field({ label, error, hint, id, className, ...input }: FieldProp
       error={error}
       hint={hint}
       id={id}
-      control={(inputId, describedBy, invalid) => (
-        <input
-          id={inputId}
-          className={`input${className ? ` ${className}` : ""}`}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          {...input}
-        />
-      )}
+      control={(wiring) => <input {...wiring} className={classes("input", className)} {...input} />}
     />
   );
 }

@@ -1,5 +1,5 @@
 import type { TextareaHTMLAttributes } from "react";
-import { FieldFrame } from "./Field.tsx";
+import { classes, FieldFrame } from "./Field.tsx";
 
 export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
   label: string;
@@ -8,22 +8,17 @@ export type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
 };
 
 /** A labelled multi-line input with its error, the counterpart of Field. */
-export function TextAreaField({ label, error, hint, id, className, ...input }: TextAreaFieldProps) {
+export function TextAreaField(
+  { label, error, hint, id, className, rows = 3, ...input }: TextAreaFieldProps,
+) {
   return (
     <FieldFrame
       label={label}
       error={error}
       hint={hint}
       id={id}
-      control={(inputId, describedBy, invalid) => (
-        <textarea
-          id={inputId}
-          className={`input textarea${className ? ` ${className}` : ""}`}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          rows={3}
-          {...input}
-        />
+      control={(w) => (
+        <textarea {...w} className={classes("input textarea", className)} rows={rows} {...input} />
       )}
     />
   );
