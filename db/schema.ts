@@ -38,6 +38,10 @@ export interface CompaniesTable extends Timestamps {
   addressState: string | null;
   addressCity: string | null;
   addressDistrict: string | null;
+  /** 0070: the day the due-date job first saw the company overdue (YYYY-MM-DD). */
+  overdueSince: string | null;
+  /** 0070: when the due-date job blocked it (status 0) after the grace days; paying clears it. */
+  blockedAt: string | null;
 }
 
 export interface SettingsTable extends Timestamps {
@@ -349,6 +353,14 @@ export interface TicketCountsTable {
   n: number;
 }
 
+/** 0070: help videos, platform-wide (written by super users, read by everyone). */
+export interface HelpsTable extends Timestamps {
+  id: Generated<number>;
+  title: string;
+  description: Generated<string>;
+  video: Generated<string>;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -377,10 +389,12 @@ export interface DB {
   simulator_sessions: SimulatorSessionsTable;
   simulator_sent: SimulatorSentTable;
   baileys_auth: BaileysAuthTable;
+  helps: HelpsTable;
 }
 
 export type Plan = Selectable<PlansTable>;
 export type Company = Selectable<CompaniesTable>;
+export type Help = Selectable<HelpsTable>;
 export type Setting = Selectable<SettingsTable>;
 export type Queue = Selectable<QueuesTable>;
 export type QueueOption = Selectable<QueueOptionsTable>;

@@ -35,6 +35,10 @@ const schema = z.object({
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  SIGNUP_ENABLED: z.enum(["true", "false"]).default("true"),
+  SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
+  SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  DUE_DATE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
 });
 
 export type Config = Readonly<{
@@ -56,6 +60,12 @@ export type Config = Readonly<{
   loginMaxAttempts: number;
   loginWindowSeconds: number;
   cookieSecure: boolean;
+  /** Public signup (/signup, POST /api/companies/cadastro) is open. */
+  signupEnabled: boolean;
+  signupMaxPerIp: number;
+  signupWindowSeconds: number;
+  /** Days after the due date before the due-date job blocks an unpaid company. */
+  dueDateGraceDays: number;
 }>;
 
 export class ConfigError extends Error {
@@ -102,5 +112,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieSecure: e.COOKIE_SECURE === "auto"
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
+    signupEnabled: e.SIGNUP_ENABLED === "true",
+    signupMaxPerIp: e.SIGNUP_MAX_PER_IP,
+    signupWindowSeconds: e.SIGNUP_WINDOW_SECONDS,
+    dueDateGraceDays: e.DUE_DATE_GRACE_DAYS,
   });
 }

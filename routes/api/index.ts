@@ -8,6 +8,8 @@ import { tagRoutes } from "./tags.ts";
 import { ticketNoteRoutes } from "./ticket_notes.ts";
 import { ticketRoutes } from "./tickets.ts";
 import { companyRoutes } from "./companies.ts";
+import { helpRoutes } from "./helps.ts";
+import { planRoutes } from "./plans.ts";
 import { contactRoutes } from "./contacts.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { queueOptionRoutes } from "./queue_options.ts";
@@ -34,6 +36,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/queue-options", queueOptionRoutes(deps));
   api.route("/settings", settingRoutes(deps));
   api.route("/companies", companyRoutes(deps));
+  api.route("/plans", planRoutes(deps));
+  api.route("/helps", helpRoutes(deps));
   api.route("/dashboard", dashboardRoutes(deps));
   api.route("/whatsapp", whatsappRoutes(deps));
   api.route("/whatsappsession", whatsappSessionRoutes(deps));

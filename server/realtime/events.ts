@@ -19,6 +19,8 @@ export const CHANNELS = [
   "quickMessage",
   "schedule",
   "notification",
+  "plan",
+  "company",
 ] as const;
 export type Channel = typeof CHANNELS[number];
 

@@ -1,4 +1,5 @@
 import { log } from "../log.ts";
+import { CHANNEL_FLAGS } from "../plans/features.ts";
 import { type Audience, type Channel, eventName, roomKey } from "./events.ts";
 
 /** What the hub needs of a socket: send text, close. Real WebSockets and test doubles both fit. */
@@ -15,9 +16,20 @@ export type SocketIdentity = {
   queueIds: number[];
   /** users.allTicket 'enable': unassigned pending tickets of every queue reach their bell. */
   allTicket?: boolean;
+  /**
+   * The plan flags of the company when the socket opened, refreshed in place when its plan
+   * changes (members.ts setCompanyFlags). A channel gated by a flag (CHANNEL_FLAGS) never reaches a
+   * member without it. Absent only for in-process probes (tests, benches), which hear everything.
+   */
+  flags?: ReadonlySet<string>;
 };
 
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };
+
+/** A gated channel reaches only members whose company's plan has its flag. */
+function hears(member: Member, flag: string | undefined): boolean {
+  return flag === undefined || member.flags === undefined || member.flags.has(flag);
+}
 
 /**
  * Rooms of sockets, one set per company. Publishing serialises the payload once and writes it
@@ -84,9 +96,10 @@ export class Hub {
     audiences: Audience[] = [{ kind: "company" }],
   ): number {
     const targets = new Set<Member>();
+    const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
       const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) targets.add(m); }
+      if (room) { for (const m of room) if (hears(m, flag)) targets.add(m); }
     }
     if (targets.size === 0) return 0;
     const text = JSON.stringify({ event: eventName(companyId, channel), data });
@@ -103,9 +116,10 @@ export class Hub {
     filter: (member: Member) => boolean,
   ): number {
     const targets = new Set<Member>();
+    const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
       const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) if (filter(m)) targets.add(m); }
+      if (room) { for (const m of room) if (hears(m, flag) && filter(m)) targets.add(m); }
     }
     if (targets.size === 0) return 0;
     const text = JSON.stringify({ event: eventName(companyId, channel), data });

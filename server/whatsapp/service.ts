@@ -1,3 +1,4 @@
+import { assertBelowLimit } from "../plans/features.ts";
 import type { Whatsapp } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
@@ -134,13 +135,7 @@ export async function createConnection(
 ): Promise<WhatsappView> {
   const { db, clock } = deps;
   const count = await countWhatsapps(db, auth.companyId);
-  if (auth.plan && count >= auth.plan.connections) {
-    throw new AppError(
-      403,
-      "ERR_PLAN_LIMIT",
-      `O plano permite no máximo ${auth.plan.connections} conexões`,
-    );
-  }
+  assertBelowLimit(auth.plan, "connections", count);
   const queueIds = [...new Set(input.queueIds ?? [])];
   await checkQueues(deps, auth, queueIds);
   if (input.sendIdQueue) await checkQueues(deps, auth, [input.sendIdQueue]);
