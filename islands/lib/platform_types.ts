@@ -6,6 +6,9 @@ import type { WorkingHoursEntry } from "./hours/working_hours.ts";
  * them.
  */
 
+/** Where a successful signup lands: /login?signup=ok shows the success text (seeds/001). */
+export const SIGNUP_DONE_QUERY = "signup=ok";
+
 /** Recurrences a company's due date advances by (seeds/001 section 9), in months. */
 export const RECURRENCE_MONTHS = {
   MENSAL: 1,

@@ -3,9 +3,15 @@ import { z } from "zod";
 import { requireAuth, requireSuper } from "../../server/auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
-import { idParam } from "../../server/http/params.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { changeHelp, createHelp, listHelps, removeHelp } from "../../server/helps/service.ts";
+import {
+  changeHelp,
+  createHelp,
+  listHelps,
+  pageHelps,
+  removeHelp,
+} from "../../server/helps/service.ts";
 import { youtubeId } from "../../islands/lib/platform_types.ts";
 
 /** A YouTube video id, or a pasted YouTube URL reduced to its id. */
@@ -33,7 +39,14 @@ const updateBody = z.object(fields).partial();
 export function helpRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use("*", requireAuth(deps));
-  app.get("/", async (c) => c.json(await listHelps(deps)));
+  app.get(
+    "/",
+    validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
+    async (c) => {
+      const { searchParam, pageNumber } = c.req.valid("query");
+      return c.json(await pageHelps(deps, searchParam, pageNumber));
+    },
+  );
   app.get("/list", async (c) => c.json(await listHelps(deps)));
   app.post("/", requireSuper, validate("json", createBody), async (c) => {
     return c.json(await createHelp(deps, c.req.valid("json")), 201);

@@ -3,16 +3,19 @@ import { z } from "zod";
 import { requireAuth, requireSuper } from "../../server/auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
-import { idParam } from "../../server/http/params.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import {
   changePlan,
   createPlan,
   getPlan,
   listPlanViews,
+  pagePlans,
   removePlan,
 } from "../../server/plans/service.ts";
 import { LIMITS } from "../../islands/lib/validation.ts";
+
+const listQuery = z.object({ searchParam: z.string().max(100).optional(), pageNumber });
 
 /** A plan limit: a whole number, 0 meaning "no limit" (server/plans/features.ts). */
 const limit = z.coerce.number({ error: "Informe um número" }).int("Informe um número inteiro")
@@ -66,7 +69,10 @@ export function planRoutes(deps: AppDeps) {
 
   app.use("*", requireAuth(deps), requireSuper);
   app.get("/all", async (c) => c.json(await listPlanViews(deps)));
-  app.get("/", async (c) => c.json(await listPlanViews(deps)));
+  app.get("/", validate("query", listQuery), async (c) => {
+    const { searchParam, pageNumber } = c.req.valid("query");
+    return c.json(await pagePlans(deps, searchParam, pageNumber));
+  });
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
     return c.json(await getPlan(deps, c.req.valid("param").id));
   });

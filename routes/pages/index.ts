@@ -13,6 +13,8 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import HelpsPage from "../../islands/HelpsPage.tsx";
+import SignupPage from "../../islands/SignupPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -21,7 +23,7 @@ import { renderPage } from "./render.tsx";
  * Server-rendered pages (one line per route: `renderPage` with the island that makes the page),
  * static files and the locale files. Unknown page paths get the 404 page (see notFoundPage).
  */
-export function pageRoutes(_deps: AppDeps) {
+export function pageRoutes(deps: AppDeps) {
   const pages = new Hono<AppEnv>();
   pages.get("/healthz", (c) => c.json({ ok: true }));
   pages.use("*", compress());
@@ -40,6 +42,22 @@ export function pageRoutes(_deps: AppDeps) {
       props: {},
       title: "login.title",
       access: "public",
+    }));
+  // SIGNUP_ENABLED=false: no public signup page (its API refuses too).
+  pages.get("/signup", (c) =>
+    !deps.config.signupEnabled ? notFoundPage(c) : renderPage(c, {
+      island: "SignupPage",
+      component: SignupPage,
+      props: { companyId: c.req.query("companyId")?.slice(0, 20) ?? null },
+      title: "platform.signup.title",
+      access: "public",
+    }));
+  pages.get("/helps", (c) =>
+    renderPage(c, {
+      island: "HelpsPage",
+      component: HelpsPage,
+      props: {},
+      title: "platform.helps.pageTitle",
     }));
   pages.get("/", (c) =>
     renderPage(c, {

@@ -1,8 +1,10 @@
+import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Help } from "../../db/schema.ts";
 import type { HelpView } from "../../islands/lib/platform_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
+import { likePattern, type PageAnswer, pageAnswer, pageWindow } from "../paging.ts";
 
 /** seeds/001 section 5: the save-failure text of the Ajuda tab (sic: 'uma helpo'). */
 export const HELP_SAVE_FAILED =
@@ -30,6 +32,29 @@ export async function listHelps(deps: AppDeps): Promise<HelpView[]> {
   const rows = await deps.db.selectFrom("helps").selectAll().orderBy("title").orderBy("id")
     .execute();
   return rows.map(view);
+}
+
+/** GET /api/helps: a page by title, `searchParam` on title and description. */
+export async function pageHelps(
+  deps: AppDeps,
+  searchParam: string | undefined,
+  pageNumber: number,
+): Promise<PageAnswer<"helps", HelpView>> {
+  const window = pageWindow(pageNumber);
+  const text = searchParam?.trim();
+  let rows = deps.db.selectFrom("helps").selectAll();
+  let counted = deps.db.selectFrom("helps").select((eb) => eb.fn.countAll<number>().as("n"));
+  if (text) {
+    const like = sql<boolean>`(title LIKE ${likePattern(text)} ESCAPE '\\'
+      OR description LIKE ${likePattern(text)} ESCAPE '\\')`;
+    rows = rows.where(like);
+    counted = counted.where(like);
+  }
+  const [list, total] = await Promise.all([
+    rows.orderBy("title").orderBy("id").limit(window.limit).offset(window.offset).execute(),
+    counted.executeTakeFirstOrThrow(),
+  ]);
+  return pageAnswer("helps", list.map(view), Number(total.n), window);
 }
 
 export async function createHelp(deps: AppDeps, input: HelpInput): Promise<HelpView> {

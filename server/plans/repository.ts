@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { likePattern, pageWindow } from "../paging.ts";
 import type { Plan } from "../../db/schema.ts";
 import type { PlanView } from "../../islands/lib/platform_types.ts";
 
@@ -23,6 +25,26 @@ export function planView(p: Plan): PlanView {
 
 export async function listPlans(db: Database): Promise<Plan[]> {
   return await db.selectFrom("plans").selectAll().orderBy("name").orderBy("id").execute();
+}
+
+export async function pagePlans(
+  db: Database,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  const window = pageWindow(pageNumber);
+  const text = searchParam?.trim();
+  let rows = db.selectFrom("plans").selectAll();
+  let counted = db.selectFrom("plans").select((eb) => eb.fn.countAll<number>().as("n"));
+  if (text) {
+    rows = rows.where(sql<boolean>`name LIKE ${likePattern(text)} ESCAPE '\\'`);
+    counted = counted.where(sql<boolean>`name LIKE ${likePattern(text)} ESCAPE '\\'`);
+  }
+  const [list, total] = await Promise.all([
+    rows.orderBy("name").orderBy("id").limit(window.limit).offset(window.offset).execute(),
+    counted.executeTakeFirstOrThrow(),
+  ]);
+  return { rows: list, count: Number(total.n), window };
 }
 
 export async function findPlan(db: Database, id: number): Promise<Plan | undefined> {

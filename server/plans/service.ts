@@ -5,6 +5,7 @@ import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { setCompanyFlags } from "../realtime/members.ts";
 import { enabledFlags } from "./features.ts";
+import { type PageAnswer, pageAnswer } from "../paging.ts";
 import * as repo from "./repository.ts";
 
 /** seeds/001 section 5: the save-failure text of the Planos tab (a name already used). */
@@ -31,6 +32,16 @@ export function announcePlan(deps: AppDeps, companyId: number, plan: Plan | null
 
 export async function listPlanViews(deps: AppDeps): Promise<PlanView[]> {
   return (await repo.listPlans(deps.db)).map(repo.planView);
+}
+
+/** GET /api/plans (super): a page by name, `searchParam` on the name (the Planos tab). */
+export async function pagePlans(
+  deps: AppDeps,
+  searchParam: string | undefined,
+  pageNumber: number,
+): Promise<PageAnswer<"plans", PlanView>> {
+  const { rows, count, window } = await repo.pagePlans(deps.db, searchParam, pageNumber);
+  return pageAnswer("plans", rows.map(repo.planView), count, window);
 }
 
 export async function getPlan(deps: AppDeps, id: number): Promise<PlanView> {
