@@ -13,14 +13,15 @@ import { SIGNUP_DONE_QUERY } from "./lib/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 
-export type LoginPageProps = Record<string, never>;
+/** `signupEnabled`: SIGNUP_ENABLED; without public signup the link to /signup is not shown. */
+export type LoginPageProps = { signupEnabled?: boolean };
 
 /**
  * /login (seeds/000 section 2): email and password, a link to /signup. A signed-in visitor is
  * sent to / before paint (head script); a refused login shows the server's message, e.g. the
  * expired subscription with its date.
  */
-export default function LoginPage(_props: LoginPageProps) {
+export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
   const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -109,9 +110,13 @@ export default function LoginPage(_props: LoginPageProps) {
           {t("login.submit")}
         </Button>
       </form>
-      <p className="auth-footer">
-        {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
-      </p>
+      {signupEnabled
+        ? (
+          <p className="auth-footer">
+            {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
+          </p>
+        )
+        : null}
     </AuthCard>
   );
 }

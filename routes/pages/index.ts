@@ -39,7 +39,7 @@ export function pageRoutes(deps: AppDeps) {
     renderPage(c, {
       island: "LoginPage",
       component: LoginPage,
-      props: {},
+      props: { signupEnabled: deps.config.signupEnabled },
       title: "login.title",
       access: "public",
     }));

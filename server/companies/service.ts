@@ -47,6 +47,15 @@ function view(c: repo.CompanyRow): CompanyView {
   };
 }
 
+/** The platform's own company (a super user's) is never deleted nor switched off. */
+function protectedCompany() {
+  return new AppError(
+    403,
+    "ERR_COMPANY_PROTECTED",
+    "A empresa da plataforma não pode ser excluída nem desativada.",
+  );
+}
+
 function missing() {
   return notFound("ERR_NO_COMPANY_FOUND", "Empresa não encontrada");
 }
@@ -171,6 +180,7 @@ export async function updateCompany(
   const { before, after } = await deps.db.transaction().execute(async (trx) => {
     const before = await repo.findCompany(trx, id);
     if (!before) throw missing();
+    if (input.status === false && await repo.hasSuperUser(trx, id)) throw protectedCompany();
     await checkCompany(trx, input, id);
     await trx.updateTable("companies").set({
       name: input.name,
@@ -217,13 +227,7 @@ export async function suspendCompany(deps: AppDeps, companyId: number) {
 export async function deleteCompany(deps: AppDeps, auth: AuthInfo, id: number) {
   const company = await repo.findCompany(deps.db, id);
   if (!company) throw missing();
-  if (id === auth.companyId || await repo.hasSuperUser(deps.db, id)) {
-    throw new AppError(
-      403,
-      "ERR_COMPANY_PROTECTED",
-      "A empresa da plataforma não pode ser excluída.",
-    );
-  }
+  if (id === auth.companyId || await repo.hasSuperUser(deps.db, id)) throw protectedCompany();
   disconnectCompany(deps.hub, id, "company deleted");
   await stopCompanyConnections(deps, id);
   await deps.db.transaction().execute((trx) => repo.deleteCompanyData(trx, id));

@@ -283,6 +283,13 @@ Deno.test("companies admin - delete removes every row and file of the company, n
     assert.equal(refused.status, 403);
     assert.equal((await refused.json()).error, "ERR_COMPANY_PROTECTED");
 
+    const off = await t.request("PUT", `/api/companies/${own.companyId}`, {
+      token: root,
+      body: { status: false },
+    });
+    assert.equal(off.status, 403);
+    assert.equal((await off.json()).error, "ERR_COMPANY_PROTECTED");
+
     const res = await t.request("DELETE", `/api/companies/${a.id}`, { token: root });
     assert.equal(res.status, 204);
     const tables = [
@@ -313,4 +320,24 @@ Deno.test("companies admin - delete removes every row and file of the company, n
       (await t.request("DELETE", `/api/companies/${a.id}`, { token: root })).status,
       404,
     );
+  }));
+
+Deno.test("platform - ids of plans, companies and helps are never handed out twice", () =>
+  withApp(async (t) => {
+    const root = await rootToken(t);
+    const kinds: [string, (n: number) => Record<string, unknown>][] = [
+      ["/api/plans", (n) => ({ name: `Plano ${n}` })],
+      ["/api/helps", (n) => ({ title: `Vídeo ${n}` })],
+      ["/api/companies", (n) => ({ name: `Cliente ${n}`, email: `e${n}@x.test`, planId: 1 })],
+    ];
+    for (const [path, body] of kinds) {
+      const first = await (await t.request("POST", path, { token: root, body: body(1) })).json();
+      assert.equal(
+        (await t.request("DELETE", `${path}/${first.id}`, { token: root })).status,
+        204,
+        path,
+      );
+      const second = await (await t.request("POST", path, { token: root, body: body(2) })).json();
+      assert.ok(second.id > first.id, `${path}: ${second.id} after ${first.id}`);
+    }
   }));

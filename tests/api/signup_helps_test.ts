@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { dueDateTick } from "../../jobs/due_dates.ts";
 import { addMonths, advanceDueDate } from "../../server/companies/due_dates.ts";
-import { dueDateTone, youtubeId } from "../../islands/lib/platform_types.ts";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -155,29 +154,6 @@ Deno.test("helps - super users write, everyone reads; a pasted YouTube URL becom
     assert.equal((await t.request("DELETE", `/api/helps/${help.id}`, { token: root })).status, 204);
     assert.equal((await t.request("DELETE", `/api/helps/${help.id}`, { token: root })).status, 404);
   }));
-
-Deno.test("youtubeId - ids and the usual URL shapes; anything else is null", () => {
-  assert.equal(youtubeId("dQw4w9WgXcQ"), "dQw4w9WgXcQ");
-  assert.equal(youtubeId("https://youtu.be/dQw4w9WgXcQ?si=x"), "dQw4w9WgXcQ");
-  assert.equal(youtubeId("https://www.youtube.com/embed/dQw4w9WgXcQ"), "dQw4w9WgXcQ");
-  assert.equal(youtubeId("https://m.youtube.com/shorts/dQw4w9WgXcQ"), "dQw4w9WgXcQ");
-  assert.equal(youtubeId("https://evil.test/watch?v=dQw4w9WgXcQ"), null);
-  assert.equal(youtubeId("javascript:alert(1)"), null);
-  assert.equal(youtubeId("abc"), null);
-});
-
-Deno.test("due dates - row colours exactly as seeds/001 section 9", () => {
-  const today = "2026-11-22";
-  const tone = (due: string) => dueDateTone(due, today);
-  assert.equal(tone("2026-11-27"), "yellow"); // 5 days left
-  assert.equal(tone("2026-11-26"), "orange"); // 4 left
-  assert.equal(tone("2026-11-22"), "orange"); // today
-  assert.equal(tone("2026-11-19"), "orange"); // 3 overdue
-  assert.equal(tone("2026-11-18"), "red"); // 4 overdue
-  assert.equal(tone("2026-11-28"), null);
-  assert.equal(tone("2026-11-17"), null);
-  assert.equal(dueDateTone(null, today), null);
-});
 
 Deno.test("due dates - advance by recurrence, month ends clamped", () => {
   assert.equal(addMonths("2026-01-31", 1), "2026-02-28");
