@@ -119,19 +119,20 @@ Deno.test("migration 0050 - a database from today's schema keeps every row and r
     const before = await dump(db);
     assert.deepEqual(await searchIds(db, "boleto"), [1]);
 
-    assert.deepEqual(await migrateToLatest(db), [
+    // Later migrations (other number blocks) follow these two.
+    assert.deepEqual((await migrateToLatest(db)).slice(0, 2), [
       "0050_rebuild_ids_autoincrement",
       "0051_create_sessions",
     ]);
 
     const after = await dump(db);
     for (const [table, rows] of before) {
-      const kept = (after.get(table) ?? []).map((row) => {
-        // refresh_tokens gained sessionId (0051): compare the columns it had.
-        const copy = { ...(row as Record<string, unknown>) };
-        if (table === "refresh_tokens") delete copy.sessionId;
-        return copy;
-      });
+      // Tables gain columns later (refresh_tokens.sessionId in 0051, companies' due-date marks in
+      // 0070): compare the columns each row had.
+      const columns = Object.keys((rows[0] ?? {}) as Record<string, unknown>);
+      const kept = (after.get(table) ?? []).map((row) =>
+        Object.fromEntries(columns.map((c) => [c, (row as Record<string, unknown>)[c]]))
+      );
       assert.deepEqual(kept, rows, `rows of ${table}`);
     }
     assert.deepEqual((await sql`PRAGMA foreign_key_check`.execute(db)).rows, []);
