@@ -34,6 +34,27 @@ export async function insertCompany(
   return row.id;
 }
 
+/** A company's first admin (signup, or a company created with a password by a super user). */
+export async function insertFirstAdmin(
+  db: Database,
+  companyId: number,
+  admin: { name: string; email: string; passwordHash: string },
+  now: string,
+) {
+  await db.insertInto("users").values({
+    companyId,
+    name: admin.name,
+    email: admin.email,
+    passwordHash: admin.passwordHash,
+    profile: "admin",
+    super: 0,
+    whatsappId: null,
+    lastSeenAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }).execute();
+}
+
 export async function setCompanySchedules(
   db: Database,
   id: number,

@@ -2,7 +2,7 @@ import { hashPassword } from "../auth/passwords.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { seedCompanySettings } from "../seed.ts";
-import { emailTaken, insertUser } from "../users/repository.ts";
+import { emailTaken } from "../users/repository.ts";
 import { addDays } from "./due_dates.ts";
 import * as repo from "./repository.ts";
 
@@ -55,18 +55,11 @@ export async function signup(deps: AppDeps, input: SignupInput): Promise<{ compa
     }, stamp);
     await seedCompanySettings(trx, companyId, stamp);
     await repo.setCampaignsEnabled(trx, companyId, true, stamp);
-    await insertUser(trx, {
-      companyId,
+    await repo.insertFirstAdmin(trx, companyId, {
       name: input.name,
       email: input.email,
       passwordHash,
-      profile: "admin",
-      super: 0,
-      whatsappId: null,
-      lastSeenAt: null,
-      createdAt: stamp,
-      updatedAt: stamp,
-    });
+    }, stamp);
     return { companyId };
   });
 }
