@@ -35,7 +35,6 @@ export const ROUTE_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze(
   "/api/campaign-settings": "useCampaigns",
   "/api/contact-lists": "useCampaigns",
   "/api/contact-list-items": "useCampaigns",
-  "/api/files": "useCampaigns",
   "/api/chats": "useInternalChat",
   "/api/queueIntegration": "useIntegrations",
   "/api/prompt": "useOpenAi",
