@@ -73,6 +73,7 @@ try {
   }
   const left = await sql<{ n: number }>`SELECT count(*) AS n FROM messages WHERE companyId = ${c}`
     .execute(db);
+  // deno-lint-ignore no-console
   console.log(
     `company delete: ${TICKETS} tickets, ${TICKETS / 2} contacts, ${TICKETS * 10} messages ` +
       `(generated in ${generated.toFixed(1)} s): deleted in ${(took / 1000).toFixed(2)} s; ` +
