@@ -13,6 +13,7 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import TagsPage from "../../islands/TagsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -110,6 +111,11 @@ export function pageRoutes(_deps: AppDeps) {
       props: {},
       title: "settings.title",
     }));
+  pages.get(
+    "/tags",
+    (c) =>
+      renderPage(c, { island: "TagsPage", component: TagsPage, props: {}, title: "tags.title" }),
+  );
 
   return pages;
 }
