@@ -14,6 +14,7 @@ import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
 import TagsPage from "../../islands/TagsPage.tsx";
+import QuickMessagesPage from "../../islands/QuickMessagesPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -116,6 +117,13 @@ export function pageRoutes(_deps: AppDeps) {
     (c) =>
       renderPage(c, { island: "TagsPage", component: TagsPage, props: {}, title: "tags.title" }),
   );
+  pages.get("/quick-messages", (c) =>
+    renderPage(c, {
+      island: "QuickMessagesPage",
+      component: QuickMessagesPage,
+      props: {},
+      title: "quickMessages.title",
+    }));
 
   return pages;
 }

@@ -1,6 +1,29 @@
 import assert from "node:assert/strict";
-import { createCompany } from "../helpers/app.ts";
+import { Buffer } from "node:buffer";
+import { createCompany, type TestApp } from "../helpers/app.ts";
 import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
+
+async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
+  const res = await t.request(method, path, { token, body });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Polls the simulator's record of what the company's connection sent until `match` finds one. */
+async function sentBySimulator<T>(page: Page, whatsappId: number, match: string): Promise<T> {
+  const found = await page.waitForFunction(
+    async ([path, match]) => {
+      const token = localStorage.getItem("token");
+      const res = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
+      const { sent } = await res.json();
+      return sent.find((s: { body: string }) => s.body.includes(match)) ?? false;
+    },
+    [`/api/simulator/${whatsappId}/sent`, match],
+    { polling: 200 },
+  );
+  return await found.jsonValue() as T;
+}
 
 /** The row of a list whose text contains `text`. */
 function row(page: Page, testId: string, text: string) {
@@ -12,6 +35,23 @@ function row(page: Page, testId: string, text: string) {
 Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
   withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
     const c = await createCompany(t, "Acme");
+    // A simulator connection and a ticket from the phone, accepted by the admin (before the browser's login ends
+    // this API session).
+    const whatsapp = await api<{ id: number }>(t, c.admin.token, "POST", "/api/whatsapp", {
+      name: "Simulador",
+      provider: "simulator",
+      isDefault: true,
+    });
+    await api(t, c.admin.token, "POST", `/api/simulator/${whatsapp.id}/scan`);
+    await api(t, c.admin.token, "POST", `/api/simulator/${whatsapp.id}/messages`, {
+      from: "5511988887777",
+      name: "Carlos Cliente",
+      body: "Qual o preço?",
+    });
+    const ticket = await t.deps.db.selectFrom("tickets").select(["id", "uuid"])
+      .where("companyId", "=", c.id).executeTakeFirstOrThrow();
+    await api(t, c.admin.token, "PUT", `/api/tickets/${ticket.id}`, { status: "open" });
+
     await loginAs(page, c.admin, { expectPath: "/" });
 
     // /tags: the dialog's rules, a kanban tag saved, its chip in the list, search, delete.
@@ -42,6 +82,44 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await page.getByRole("alertdialog").getByRole("button", { name: "Excluir" }).click();
     await toastWith(page, "Tag excluída com sucesso!").waitFor();
     await row(page, "tag-row", "Em negociação").waitFor({ state: "detached" });
+
+    // /quick-messages: shortcode required; an answer with a file (spaces shown as underscores).
+    await page.goto(`${url}/quick-messages`);
+    await page.getByText("Nenhuma resposta rápida encontrada").waitFor();
+    await page.getByRole("button", { name: "Adicionar" }).click();
+    await dialog.getByTestId("quick-message-submit").click();
+    await dialog.getByText("Obrigatório").waitFor();
+    await dialog.locator("input[name=shortcode]").fill("tabela");
+    await dialog.locator("textarea[name=message]").fill("Segue a tabela de preços");
+    const pdf = Buffer.from("%PDF-1.4 tabela de preços");
+    await dialog.getByTestId("quick-message-file").setInputFiles({
+      name: "Tabela de preços.pdf",
+      mimeType: "application/pdf",
+      buffer: pdf,
+    });
+    await dialog.getByTestId("quick-message-attachment").getByText("Tabela_de_preços.pdf")
+      .waitFor();
+    await dialog.getByTestId("quick-message-submit").click();
+    await toastWith(page, "Resposta rápida salva com sucesso!").waitFor();
+    await row(page, "quick-row", "Tabela_de_preços.pdf").waitFor();
+
+    // In the ticket, '/' offers it; picking it puts the text and the file in the input.
+    await page.goto(`${url}/tickets/${ticket.uuid}`);
+    const input = page.getByTestId("message-text");
+    await input.fill("/tab");
+    await page.getByTestId("quick-answers").getByText(/tabela - Segue/).waitFor();
+    await input.press("Enter");
+    await page.getByTestId("attachments").getByText("Tabela_de_preços.pdf").waitFor();
+    assert.equal(await input.inputValue(), "Segue a tabela de preços");
+    await input.press("Enter");
+    const sent = await sentBySimulator<
+      { body: string; to: string; media: { filename: string; size: number } | null }
+    >(page, whatsapp.id, "Segue a tabela");
+    assert.deepEqual(
+      { to: sent.to, filename: sent.media?.filename, size: sent.media?.size },
+      { to: "5511988887777", filename: "Tabela_de_preços.pdf", size: pdf.byteLength },
+      JSON.stringify(sent),
+    );
 
     assert.deepEqual(pageErrors, []);
   }));
