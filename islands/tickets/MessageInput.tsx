@@ -21,7 +21,7 @@ import { INPUT_MAX_ROWS, isBlank, quickAnswerQuery, signedBody } from "./format.
 import { quoteText } from "./MessageBubble.tsx";
 import { matchQuickAnswers, QuickAnswers } from "./QuickAnswers.tsx";
 import type { Message, QuickMessage } from "./types.ts";
-import { useLookup } from "./use_lookup.ts";
+import { useLookup } from "../lib/use_lookup.ts";
 
 /** A quick answer's attachment as a file of the input (GET /quick-messages/:id/media). */
 async function quickAnswerFile(item: QuickMessage): Promise<File> {
