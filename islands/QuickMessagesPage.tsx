@@ -6,6 +6,7 @@ import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/ho
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import type { QuickMessageView } from "./lib/quick_message_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import "./lib/ui/form_styles.ts";
 
 const QuickMessageDialog = whenOpen(() =>
   import("./quick_messages/QuickMessageDialog.tsx").then((m) => m.QuickMessageDialog)

@@ -29,3 +29,19 @@ export type ScheduleView = {
 
 /** seeds/001 section 9: the list shows the body cut at 25 characters. */
 export const SCHEDULE_BODY_SHOWN = 25;
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** seeds/001 section 9: schedule dates as DD/MM/YYYY HH:mm:ss, in the browser's time. */
+export function formatScheduleDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${
+    pad(d.getMinutes())
+  }:${pad(d.getSeconds())}`;
+}
+
+/** The body as the list shows it: at most 25 characters, an ellipsis when cut. */
+export function shortBody(body: string): string {
+  return body.length > SCHEDULE_BODY_SHOWN ? `${body.slice(0, SCHEDULE_BODY_SHOWN)}…` : body;
+}

@@ -150,12 +150,12 @@ export function QuickMessageDialog(
       <div className="qm-attachment">
         {attachedName !== null
           ? (
-            <span className="qm-file" data-testid="quick-message-attachment">
+            <span className="file-chip" data-testid="quick-message-attachment">
               <Paperclip size={14} aria-hidden="true" />
               <span>{attachedName}</span>
               <button
                 type="button"
-                className="qm-file-x"
+                className="file-chip-x"
                 aria-label={t("quickMessages.removeFile", { name: attachedName })}
                 onClick={() => setAttachment(null)}
               >

@@ -15,6 +15,7 @@ import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
 import TagsPage from "../../islands/TagsPage.tsx";
 import QuickMessagesPage from "../../islands/QuickMessagesPage.tsx";
+import SchedulesPage from "../../islands/SchedulesPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -124,6 +125,15 @@ export function pageRoutes(_deps: AppDeps) {
       props: {},
       title: "quickMessages.title",
     }));
+  pages.get("/schedules", (c) => {
+    const contactId = Number(c.req.query("contactId"));
+    return renderPage(c, {
+      island: "SchedulesPage",
+      component: SchedulesPage,
+      props: { contactId: Number.isSafeInteger(contactId) && contactId > 0 ? contactId : null },
+      title: "schedules.title",
+    });
+  });
 
   return pages;
 }

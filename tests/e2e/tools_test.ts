@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createCompany, type TestApp } from "../helpers/app.ts";
+import { sendDueSchedules } from "../../jobs/schedules.ts";
 import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
 
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
@@ -120,6 +121,42 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
       { to: "5511988887777", filename: "Tabela_de_preços.pdf", size: pdf.byteLength },
       JSON.stringify(sent),
     );
+
+    // /schedules?contactId=N opens the dialog for that contact; the job sends it; the row turns
+    // sent live. The send time is typed in the browser's local time, 5 minutes after the app's
+    // (test) clock.
+    const contact = await t.deps.db.selectFrom("contacts").select("id")
+      .where("companyId", "=", c.id).executeTakeFirstOrThrow();
+    await page.goto(`${url}/schedules?contactId=${contact.id}`);
+    await dialog.getByText("Para Carlos Cliente").waitFor();
+    await dialog.getByTestId("schedule-body").fill("Oi");
+    await dialog.getByTestId("schedule-submit").click();
+    await dialog.getByText("Mensagem muito curta").waitFor();
+    await dialog.getByTestId("schedule-body").fill("Lembrete: sua proposta vence amanhã");
+    const due = new Date(t.clock.now().getTime() + 5 * 60_000).toISOString();
+    const local = await page.evaluate((iso) => {
+      const d = new Date(iso);
+      const p = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${
+        p(d.getMinutes())
+      }`;
+    }, due);
+    await dialog.getByTestId("schedule-at").fill(local);
+    await dialog.getByTestId("schedule-submit").click();
+    await toastWith(page, "Agendamento criado com sucesso!").waitFor();
+    const scheduled = row(page, "schedule-row", "Carlos Cliente");
+    await scheduled.getByText("Pendente").waitFor();
+    assert.match(await scheduled.innerText(), /\tLembrete: sua proposta ve…\t/);
+    t.clock.advance(10 * 60_000);
+    const outcomes = await sendDueSchedules(t.deps);
+    assert.deepEqual(outcomes.map((o) => o.status), ["ENVIADA"]);
+    await scheduled.getByText("Enviada").waitFor();
+    const delivered = await sentBySimulator<{ to: string }>(page, whatsapp.id, "sua proposta");
+    assert.equal(delivered.to, "5511988887777");
+    // Sent: it opens read-only, without the save button.
+    await scheduled.getByRole("button", { name: "Editar" }).click();
+    await dialog.getByText("Este agendamento já foi enviado.").waitFor();
+    assert.equal(await dialog.getByTestId("schedule-submit").count(), 0);
 
     assert.deepEqual(pageErrors, []);
   }));
