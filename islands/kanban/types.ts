@@ -16,11 +16,3 @@ export type KanbanCard = {
 
 /** One page of a lane: `lane` is "open" ('Em aberto') or a kanban tag's id. */
 export type KanbanPage = { tickets: KanbanCard[]; count: number; hasMore: boolean };
-
-/** The lane a card sits in: its first kanban tag among the board's lanes, else 'Em aberto'. */
-export function laneOf(
-  card: Pick<KanbanCard, "tags">,
-  laneIds: ReadonlySet<number>,
-): number | null {
-  return card.tags.find((g) => g.kanban && laneIds.has(g.id))?.id ?? null;
-}

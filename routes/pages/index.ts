@@ -16,6 +16,7 @@ import SettingsPage from "../../islands/SettingsPage.tsx";
 import TagsPage from "../../islands/TagsPage.tsx";
 import QuickMessagesPage from "../../islands/QuickMessagesPage.tsx";
 import SchedulesPage from "../../islands/SchedulesPage.tsx";
+import KanbanPage from "../../islands/KanbanPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -134,6 +135,13 @@ export function pageRoutes(_deps: AppDeps) {
       title: "schedules.title",
     });
   });
+  pages.get("/kanban", (c) =>
+    renderPage(c, {
+      island: "KanbanPage",
+      component: KanbanPage,
+      props: {},
+      title: "kanban.title",
+    }));
 
   return pages;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type TestApp, type TestCompany, twoCompanies, withApp } from "../helpers/app.ts";
 import { addContact } from "../helpers/tickets.ts";
-import { connectSimulator, eventually } from "../whatsapp/helpers.ts";
+import { eventually } from "../whatsapp/helpers.ts";
 import { sendDueSchedules } from "../../jobs/schedules.ts";
 
 /** A schedule due now, through the API. */
