@@ -17,6 +17,7 @@ import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
 import * as m0070 from "./migrations/0070_create_helps_and_due_dates.ts";
+import * as m0060 from "./migrations/0060_add_schedule_send_error.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "0050_rebuild_ids_autoincrement": m0050,
   "0051_create_sessions": m0051,
   "0070_create_helps_and_due_dates": m0070,
+  "0060_add_schedule_send_error": m0060,
 };
 
 class StaticProvider implements MigrationProvider {

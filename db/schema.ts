@@ -276,6 +276,10 @@ export interface SchedulesTable extends Timestamps {
   status: Generated<string>;
   mediaPath: string | null;
   mediaName: string | null;
+  /** Why the job did not send it (a catalogue code), migration 0060. */
+  errorCode: string | null;
+  /** The message the job queued (its sendError is a provider's refusal), migration 0060. */
+  messageId: number | null;
 }
 
 export interface UserRatingsTable {

@@ -5,6 +5,7 @@ import { messageRoutes } from "./messages.ts";
 import { quickMessageRoutes } from "./quick_messages.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { tagRoutes } from "./tags.ts";
+import { kanbanRoutes, ticketTagRoutes } from "./kanban.ts";
 import { ticketNoteRoutes } from "./ticket_notes.ts";
 import { ticketRoutes } from "./tickets.ts";
 import { companyRoutes } from "./companies.ts";
@@ -28,6 +29,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/messages", messageRoutes(deps));
   api.route("/ticket-notes", ticketNoteRoutes(deps));
   api.route("/tags", tagRoutes(deps));
+  api.route("/ticket", kanbanRoutes(deps));
+  api.route("/ticket-tags", ticketTagRoutes(deps));
   api.route("/quick-messages", quickMessageRoutes(deps));
   api.route("/schedules", scheduleRoutes(deps));
   api.route("/contacts", contactRoutes(deps));

@@ -15,6 +15,10 @@ import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
 import HelpsPage from "../../islands/HelpsPage.tsx";
 import SignupPage from "../../islands/SignupPage.tsx";
+import TagsPage from "../../islands/TagsPage.tsx";
+import QuickMessagesPage from "../../islands/QuickMessagesPage.tsx";
+import SchedulesPage from "../../islands/SchedulesPage.tsx";
+import KanbanPage from "../../islands/KanbanPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -127,6 +131,34 @@ export function pageRoutes(deps: AppDeps) {
       component: SettingsPage,
       props: {},
       title: "settings.title",
+    }));
+  pages.get(
+    "/tags",
+    (c) =>
+      renderPage(c, { island: "TagsPage", component: TagsPage, props: {}, title: "tags.title" }),
+  );
+  pages.get("/quick-messages", (c) =>
+    renderPage(c, {
+      island: "QuickMessagesPage",
+      component: QuickMessagesPage,
+      props: {},
+      title: "quickMessages.title",
+    }));
+  pages.get("/schedules", (c) => {
+    const contactId = Number(c.req.query("contactId"));
+    return renderPage(c, {
+      island: "SchedulesPage",
+      component: SchedulesPage,
+      props: { contactId: Number.isSafeInteger(contactId) && contactId > 0 ? contactId : null },
+      title: "schedules.title",
+    });
+  });
+  pages.get("/kanban", (c) =>
+    renderPage(c, {
+      island: "KanbanPage",
+      component: KanbanPage,
+      props: {},
+      title: "kanban.title",
     }));
 
   return pages;
