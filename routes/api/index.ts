@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { authRoutes } from "./auth.ts";
+import { chatRoutes } from "./chats.ts";
 import { messageRoutes } from "./messages.ts";
 import { quickMessageRoutes } from "./quick_messages.ts";
 import { scheduleRoutes } from "./schedules.ts";
@@ -39,5 +40,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
+  api.route("/chats", chatRoutes(deps));
   return api;
 }

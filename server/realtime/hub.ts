@@ -113,6 +113,25 @@ export class Hub {
     return targets.size;
   }
 
+  /**
+   * Sends `data` on `channel` to every connected member of every company, each under its own
+   * company's event name (platform-wide notices: announcements). Returns how many got it.
+   */
+  publishEveryCompany(channel: Channel, data: unknown): number {
+    const texts = new Map<number, string>();
+    let sent = 0;
+    for (const member of [...this.#members]) {
+      let text = texts.get(member.companyId);
+      if (text === undefined) {
+        text = JSON.stringify({ event: eventName(member.companyId, channel), data });
+        texts.set(member.companyId, text);
+      }
+      this.#send(member, text);
+      sent++;
+    }
+    return sent;
+  }
+
   sendTo(member: Member, event: string, data?: unknown) {
     this.#send(member, JSON.stringify({ event, data }));
   }
