@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
+import { announcementRoutes } from "./announcements.ts";
 import { authRoutes } from "./auth.ts";
 import { chatRoutes } from "./chats.ts";
 import { messageRoutes } from "./messages.ts";
@@ -41,5 +42,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
   api.route("/chats", chatRoutes(deps));
+  api.route("/announcements", announcementRoutes(deps));
   return api;
 }

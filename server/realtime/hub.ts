@@ -15,6 +15,8 @@ export type SocketIdentity = {
   queueIds: number[];
   /** users.allTicket 'enable': unassigned pending tickets of every queue reach their bell. */
   allTicket?: boolean;
+  /** A platform super user (announcements they manage reach them even when inactive). */
+  isSuper?: boolean;
 };
 
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };
@@ -115,16 +117,19 @@ export class Hub {
 
   /**
    * Sends `data` on `channel` to every connected member of every company, each under its own
-   * company's event name (platform-wide notices: announcements). Returns how many got it.
+   * company's event name (platform-wide notices: announcements); super users get `superData`
+   * when given. Returns how many got it.
    */
-  publishEveryCompany(channel: Channel, data: unknown): number {
-    const texts = new Map<number, string>();
+  publishEveryCompany(channel: Channel, data: unknown, superData: unknown = data): number {
+    const texts = new Map<string, string>();
     let sent = 0;
     for (const member of [...this.#members]) {
-      let text = texts.get(member.companyId);
+      const key = `${member.companyId}:${member.isSuper === true}`;
+      let text = texts.get(key);
       if (text === undefined) {
-        text = JSON.stringify({ event: eventName(member.companyId, channel), data });
-        texts.set(member.companyId, text);
+        const payload = member.isSuper === true ? superData : data;
+        text = JSON.stringify({ event: eventName(member.companyId, channel), data: payload });
+        texts.set(key, text);
       }
       this.#send(member, text);
       sent++;

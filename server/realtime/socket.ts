@@ -146,6 +146,7 @@ export function socketHandler(deps: AppDeps) {
         profile: auth.profile,
         queueIds,
         allTicket: auth.user.allTicket === "enable",
+        isSuper: auth.isSuper,
       }, new FrameCoalescer(socket));
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };

@@ -97,6 +97,20 @@ const kinds: Record<string, Kind> = {
       await t.deps.db.deleteFrom("chat_messages").where("id", "=", id).execute();
     },
   },
+  announcements: {
+    table: "announcements",
+    // Super users write announcements: the scene's admin is made one.
+    create: async (t, s, n) => {
+      await t.deps.db.updateTable("users").set({ super: 1 })
+        .where("id", "=", s.company.admin.id).execute();
+      return await post("/api/announcements", () => ({ title: `Aviso ${n}`, text: "texto" }))(
+        t,
+        s,
+        n,
+      );
+    },
+    remove: del("/api/announcements"),
+  },
   tags: {
     table: "tags",
     create: post("/api/tags", (_, n) => ({ name: `Etiqueta ${n}` })),
