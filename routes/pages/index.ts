@@ -13,6 +13,8 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import AnnouncementsPage from "../../islands/AnnouncementsPage.tsx";
+import ChatsPage from "../../islands/ChatsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -109,6 +111,21 @@ export function pageRoutes(_deps: AppDeps) {
       component: SettingsPage,
       props: {},
       title: "settings.title",
+    }));
+  pages.get("/announcements", (c) =>
+    renderPage(c, {
+      island: "AnnouncementsPage",
+      component: AnnouncementsPage,
+      props: {},
+      title: "announcements.title",
+    }));
+  // seeds/002 section 2.1: /chats/:id? where the id is the chat's uuid.
+  pages.get("/chats/:id?", (c) =>
+    renderPage(c, {
+      island: "ChatsPage",
+      component: ChatsPage,
+      props: { chatUuid: c.req.param("id")?.slice(0, 64) ?? null },
+      title: "chats.title",
     }));
 
   return pages;

@@ -2,15 +2,7 @@ import assert from "node:assert/strict";
 import { type TestApp, type TestUser, twoCompanies, withApp } from "../helpers/app.ts";
 import { TestSocket, withServer } from "../helpers/server.ts";
 import type { AnnouncementView } from "../../islands/lib/team_types.ts";
-
-/** The smallest valid PNG (1x1) and a JPEG header: what the upload's byte check looks for. */
-export const PNG_BYTES = Uint8Array.from(
-  atob(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  ),
-  (c) => c.charCodeAt(0),
-);
-const JPEG_BYTES = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]);
+import { JPEG_BYTES, PNG_BYTES } from "../helpers/images.ts";
 
 /** Company A's admin becomes a platform super user; B is any other company. */
 async function platform(t: TestApp) {
