@@ -18,6 +18,8 @@ import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
 import * as m0070 from "./migrations/0070_create_helps_and_due_dates.ts";
 import * as m0060 from "./migrations/0060_add_schedule_send_error.ts";
+import * as m0100 from "./migrations/0100_create_chats.ts";
+import * as m0101 from "./migrations/0101_create_announcements.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -33,6 +35,8 @@ const migrations: Record<string, Migration> = {
   "0051_create_sessions": m0051,
   "0070_create_helps_and_due_dates": m0070,
   "0060_add_schedule_send_error": m0060,
+  "0100_create_chats": m0100,
+  "0101_create_announcements": m0101,
 };
 
 class StaticProvider implements MigrationProvider {

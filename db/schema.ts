@@ -365,6 +365,51 @@ export interface HelpsTable extends Timestamps {
   video: Generated<string>;
 }
 
+/** 0100: an internal chat of one company (seeds/002 section 3 'Chat'). */
+export interface ChatsTable extends Timestamps {
+  id: Generated<number>;
+  uuid: string;
+  companyId: number;
+  ownerId: number | null;
+  title: string;
+  lastMessage: Generated<string>;
+}
+
+/** 0100: a participant of a chat and their unread counter. */
+export interface ChatUsersTable extends Timestamps {
+  companyId: number;
+  chatId: number;
+  userId: number;
+  unreads: Generated<number>;
+}
+
+export interface ChatMessagesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  chatId: number;
+  senderId: number | null;
+  message: string;
+}
+
+/** 0101: a platform notice by a super user; companyId is the author's company. */
+export interface AnnouncementsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  title: string;
+  text: string;
+  priority: Generated<number>;
+  status: Generated<Flag>;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+export interface AnnouncementReadsTable {
+  announcementId: number;
+  userId: number;
+  companyId: number;
+  readAt: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -394,6 +439,11 @@ export interface DB {
   simulator_sent: SimulatorSentTable;
   baileys_auth: BaileysAuthTable;
   helps: HelpsTable;
+  chats: ChatsTable;
+  chat_users: ChatUsersTable;
+  chat_messages: ChatMessagesTable;
+  announcements: AnnouncementsTable;
+  announcement_reads: AnnouncementReadsTable;
 }
 
 export type Plan = Selectable<PlansTable>;
@@ -416,3 +466,7 @@ export type QuickMessage = Selectable<QuickMessagesTable>;
 export type Schedule = Selectable<SchedulesTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type SimulatorSent = Selectable<SimulatorSentTable>;
+export type Chat = Selectable<ChatsTable>;
+export type ChatUser = Selectable<ChatUsersTable>;
+export type ChatMessage = Selectable<ChatMessagesTable>;
+export type Announcement = Selectable<AnnouncementsTable>;

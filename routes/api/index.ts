@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
+import { announcementRoutes } from "./announcements.ts";
 import { authRoutes } from "./auth.ts";
+import { chatRoutes } from "./chats.ts";
 import { messageRoutes } from "./messages.ts";
 import { quickMessageRoutes } from "./quick_messages.ts";
 import { scheduleRoutes } from "./schedules.ts";
@@ -46,5 +48,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
+  api.route("/chats", chatRoutes(deps));
+  api.route("/announcements", announcementRoutes(deps));
   return api;
 }

@@ -19,6 +19,8 @@ import TagsPage from "../../islands/TagsPage.tsx";
 import QuickMessagesPage from "../../islands/QuickMessagesPage.tsx";
 import SchedulesPage from "../../islands/SchedulesPage.tsx";
 import KanbanPage from "../../islands/KanbanPage.tsx";
+import AnnouncementsPage from "../../islands/AnnouncementsPage.tsx";
+import ChatsPage from "../../islands/ChatsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -159,6 +161,21 @@ export function pageRoutes(deps: AppDeps) {
       component: KanbanPage,
       props: {},
       title: "kanban.title",
+    }));
+  pages.get("/announcements", (c) =>
+    renderPage(c, {
+      island: "AnnouncementsPage",
+      component: AnnouncementsPage,
+      props: {},
+      title: "announcements.title",
+    }));
+  // seeds/002 section 2.1: /chats/:id? where the id is the chat's uuid.
+  pages.get("/chats/:id?", (c) =>
+    renderPage(c, {
+      island: "ChatsPage",
+      component: ChatsPage,
+      props: { chatUuid: c.req.param("id")?.slice(0, 64) ?? null },
+      title: "chats.title",
     }));
 
   return pages;

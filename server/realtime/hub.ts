@@ -22,6 +22,8 @@ export type SocketIdentity = {
    * member without it. Absent only for in-process probes (tests, benches), which hear everything.
    */
   flags?: ReadonlySet<string>;
+  /** A platform super user (announcements they manage reach them even when inactive). */
+  isSuper?: boolean;
 };
 
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };
@@ -125,6 +127,28 @@ export class Hub {
     const text = JSON.stringify({ event: eventName(companyId, channel), data });
     for (const member of targets) this.#send(member, text);
     return targets.size;
+  }
+
+  /**
+   * Sends `data` on `channel` to every connected member of every company, each under its own
+   * company's event name (platform-wide notices: announcements); super users get `superData`
+   * when given. Returns how many got it.
+   */
+  publishEveryCompany(channel: Channel, data: unknown, superData: unknown = data): number {
+    const texts = new Map<string, string>();
+    let sent = 0;
+    for (const member of [...this.#members]) {
+      const key = `${member.companyId}:${member.isSuper === true}`;
+      let text = texts.get(key);
+      if (text === undefined) {
+        const payload = member.isSuper === true ? superData : data;
+        text = JSON.stringify({ event: eventName(member.companyId, channel), data: payload });
+        texts.set(key, text);
+      }
+      this.#send(member, text);
+      sent++;
+    }
+    return sent;
   }
 
   sendTo(member: Member, event: string, data?: unknown) {

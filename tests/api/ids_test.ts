@@ -78,6 +78,39 @@ const kinds: Record<string, Kind> = {
       await t.deps.db.deleteFrom("messages").where("id", "=", id).execute();
     },
   },
+  chats: {
+    table: "chats",
+    create: post("/api/chats", (s, n) => ({ title: `Conversa ${n}`, users: [s.company.user.id] })),
+    remove: del("/api/chats"),
+  },
+  chat_messages: {
+    table: "chat_messages",
+    create: async (t, s, n) => {
+      const chat = await post("/api/chats", (s) => ({ title: "Fio", users: [s.company.user.id] }))(
+        t,
+        s,
+        n,
+      );
+      return await post(`/api/chats/${chat}/messages`, () => ({ message: `oi ${n}` }))(t, s, n);
+    },
+    remove: async (t, _, id) => {
+      await t.deps.db.deleteFrom("chat_messages").where("id", "=", id).execute();
+    },
+  },
+  announcements: {
+    table: "announcements",
+    // Super users write announcements: the scene's admin is made one.
+    create: async (t, s, n) => {
+      await t.deps.db.updateTable("users").set({ super: 1 })
+        .where("id", "=", s.company.admin.id).execute();
+      return await post("/api/announcements", () => ({ title: `Aviso ${n}`, text: "texto" }))(
+        t,
+        s,
+        n,
+      );
+    },
+    remove: del("/api/announcements"),
+  },
   tags: {
     table: "tags",
     create: post("/api/tags", (_, n) => ({ name: `Etiqueta ${n}` })),
