@@ -16,6 +16,8 @@ import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
 import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
+import { invoiceRoutes } from "./invoices.ts";
+import { billingWebhookRoutes, subscriptionRoutes } from "./subscription.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
@@ -39,5 +41,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
+  api.route("/invoices", invoiceRoutes(deps));
+  api.route("/subscription", subscriptionRoutes(deps));
+  api.route("/billing", billingWebhookRoutes(deps));
   return api;
 }
