@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Database } from "../../../db/client.ts";
 import type { Clock } from "../../clock.ts";
 import type { BillingConfig } from "../../config.ts";
-import { AppError } from "../../errors.ts";
+import { AppError, badRequest } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { findCustomer, saveCustomer } from "../repository.ts";
 import {
@@ -90,6 +90,12 @@ export function asaasProvider(config: BillingConfig, db: Database, clock: Clock)
   async function customerOf({ company, billing }: ChargeRequest): Promise<string> {
     const known = await findCustomer(db, company.id, "asaas");
     if (known) return known;
+    // Asaas charges only customers with a CPF or CNPJ.
+    if (!billing.cpfCnpj) {
+      throw badRequest("ERR_VALIDATION", "CPF/CNPJ é obrigatório", {
+        cpfCnpj: ["CPF/CNPJ é obrigatório"],
+      });
+    }
     const created = await call("POST", "/customers", customerAnswer, {
       name: billing.name,
       email: billing.email ?? undefined,
