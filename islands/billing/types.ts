@@ -34,3 +34,19 @@ export type PaymentEvent = {
   invoiceId: number;
   company: { id: number; dueDate: string };
 };
+
+/** GET /api/invoices/:id/checkout: what the checkout dialog shows and prefills. */
+export type CheckoutInfo = {
+  invoice: InvoiceView;
+  billing: {
+    name: string;
+    email: string;
+    zipcode: string;
+    address: string;
+    state: string;
+    city: string;
+  };
+  plan: { name: string; value: number; users: number; connections: number; queues: number } | null;
+  /** The provider making the charge; "asaas" needs a CPF or CNPJ. */
+  provider: "static" | "asaas";
+};

@@ -3,15 +3,16 @@ import { z } from "zod";
 import { requireAdmin, requireAuth, requireSuper } from "../../server/auth/middleware.ts";
 import { invoiceView, oldestOpenInvoice, pageInvoices } from "../../server/billing/repository.ts";
 import {
+  checkoutInfo,
   ensureCurrentInvoice,
   getInvoice,
   markPaidByHand,
+  noInvoice,
   scopeOf,
 } from "../../server/billing/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { noInvoice } from "../../server/billing/service.ts";
 
 /** /api/invoices (seeds/001 sections 2 'Invoices screen', 3, 7): company admins, super users. */
 export function invoiceRoutes(deps: AppDeps) {
@@ -40,6 +41,10 @@ export function invoiceRoutes(deps: AppDeps) {
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
     return c.json(await getInvoice(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.get("/:id{[0-9]+}/checkout", validate("param", idParam), async (c) => {
+    return c.json(await checkoutInfo(deps, authOf(c), c.req.valid("param").id));
   });
 
   app.put("/:id{[0-9]+}/paid", requireSuper, validate("param", idParam), async (c) => {

@@ -13,6 +13,8 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import FinancePage from "../../islands/FinancePage.tsx";
+import SubscriptionPage from "../../islands/SubscriptionPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -47,6 +49,20 @@ export function pageRoutes(_deps: AppDeps) {
       component: DashboardPage,
       props: {},
       title: "dashboard.title",
+    }));
+  pages.get("/financeiro", (c) =>
+    renderPage(c, {
+      island: "FinancePage",
+      component: FinancePage,
+      props: {},
+      title: "billing.title",
+    }));
+  pages.get("/subscription", (c) =>
+    renderPage(c, {
+      island: "SubscriptionPage",
+      component: SubscriptionPage,
+      props: {},
+      title: "billing.subscription.title",
     }));
   pages.get("/contacts", (c) =>
     renderPage(c, {

@@ -1,5 +1,5 @@
 import type { Company, Invoice } from "../../db/schema.ts";
-import type { InvoiceView, PaymentEvent } from "../../islands/billing/types.ts";
+import type { CheckoutInfo, InvoiceView, PaymentEvent } from "../../islands/billing/types.ts";
 import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
@@ -24,6 +24,33 @@ export async function getInvoice(deps: AppDeps, auth: AuthInfo, id: number): Pro
   const invoice = await repo.findInvoice(deps.db, scopeOf(auth), id);
   if (!invoice) throw noInvoice();
   return repo.invoiceView(invoice);
+}
+
+/** GET /api/invoices/:id/checkout: the caller's own company's invoice, billing data and plan. */
+export async function checkoutInfo(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<CheckoutInfo> {
+  const invoice = await repo.findInvoice(deps.db, { companyId: auth.companyId }, id);
+  if (!invoice) throw noInvoice();
+  const c = auth.company;
+  const plan = c.planId === null ? undefined : await deps.db.selectFrom("plans")
+    .select(["name", "value", "users", "connections", "queues"]).where("id", "=", c.planId)
+    .executeTakeFirst();
+  return {
+    invoice: repo.invoiceView(invoice),
+    billing: {
+      name: c.billingName ?? c.name,
+      email: c.email ?? "",
+      zipcode: c.addressZipCode ?? "",
+      address: c.addressStreet ?? "",
+      state: c.addressState ?? "",
+      city: c.addressCity ?? "",
+    },
+    plan: plan ?? null,
+    provider: deps.config.billing.provider,
+  };
 }
 
 /** Same amount to the cent (money arrives as decimal numbers from providers and forms). */
