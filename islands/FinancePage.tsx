@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import CheckCheck from "lucide-react/icons/check-check";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { formatDate } from "./lib/shell/TopBar.tsx";
-import { isAdmin, useUser } from "./lib/session.ts";
+import { useUser } from "./lib/session.ts";
 import { api } from "./lib/api.ts";
 import { languageOf } from "./lib/i18n.ts";
 import { toast } from "./lib/toast.ts";
@@ -11,9 +11,8 @@ import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import { useResourceList } from "./lib/list/hooks.ts";
 import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
-import type { SessionUser } from "./lib/types.ts";
 import type { InvoiceView } from "./billing/types.ts";
-import { invoiceDisplay, localToday } from "./billing/rules.ts";
+import { canSeeBilling, invoiceDisplay, localToday } from "./billing/rules.ts";
 import { formatBRL } from "./billing/format.ts";
 
 const ConfirmDialog = whenOpen(() =>
@@ -25,15 +24,13 @@ const CheckoutDialog = whenOpen(() =>
 
 export type FinancePageProps = Record<string, never>;
 
-const allowed = (user: SessionUser) => isAdmin(user) || user.super;
-
 /** /financeiro 'Faturas' (seeds/001 section 2 'Invoices screen'): company admins, super users. */
 export default function FinancePage(_props: FinancePageProps) {
   const { t } = useTranslation();
   return (
     <AppShell
       title={t("billing.title")}
-      guard={{ allow: allowed, message: "errors.accessDenied", redirectTo: "/tickets" }}
+      guard={{ allow: canSeeBilling, message: "errors.accessDenied", redirectTo: "/tickets" }}
     >
       <Invoices />
     </AppShell>

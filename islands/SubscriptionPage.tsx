@@ -2,13 +2,13 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { formatDate } from "./lib/shell/TopBar.tsx";
-import { daysUntil, isAdmin, useUser } from "./lib/session.ts";
+import { daysUntil, useUser } from "./lib/session.ts";
 import { api } from "./lib/api.ts";
 import { languageOf } from "./lib/i18n.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
-import type { SessionUser } from "./lib/types.ts";
 import type { InvoiceView } from "./billing/types.ts";
+import { canSeeBilling } from "./billing/rules.ts";
 
 const CheckoutDialog = whenOpen(() =>
   import("./billing/CheckoutDialog.tsx").then((m) => m.CheckoutDialog)
@@ -16,15 +16,13 @@ const CheckoutDialog = whenOpen(() =>
 
 export type SubscriptionPageProps = Record<string, never>;
 
-const allowed = (user: SessionUser) => isAdmin(user) || user.super;
-
 /** /subscription (seeds/002 section 2.10): the expiration, the billing e-mail, subscribe. */
 export default function SubscriptionPage(_props: SubscriptionPageProps) {
   const { t } = useTranslation();
   return (
     <AppShell
       title={t("billing.subscription.title")}
-      guard={{ allow: allowed, message: "errors.accessDenied", redirectTo: "/tickets" }}
+      guard={{ allow: canSeeBilling, message: "errors.accessDenied", redirectTo: "/tickets" }}
     >
       <Subscription />
     </AppShell>

@@ -1,3 +1,4 @@
+import type { SessionUser } from "../lib/types.ts";
 import type { InvoiceView } from "./types.ts";
 
 /** Pure billing rules shared by the pages and the server (issue 12). */
@@ -46,4 +47,9 @@ export function cpfCnpjDigits(text: string): string | null {
   const digits = text.replace(/[.\-/\s]/g, "");
   if (digits === "") return "";
   return /^(\d{11}|\d{14})$/.test(digits) ? digits : null;
+}
+
+/** /financeiro and /subscription: company admins and super users (the routes check the same). */
+export function canSeeBilling(user: SessionUser): boolean {
+  return user.profile.toLowerCase() === "admin" || user.super;
 }

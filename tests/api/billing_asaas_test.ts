@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { hasError, parsePix } from "pix-utils";
 import { createCompany, type TestApp, withApp } from "../helpers/app.ts";
 import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
-import { startFakeAsaas } from "../fakes/asaas.ts";
+import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
 import { createDueInvoices } from "../../jobs/invoices.ts";
 import { reconcileCharges } from "../../server/billing/checkout.ts";
 
@@ -25,12 +25,7 @@ async function withAsaas(
 ) {
   const fake = startFakeAsaas();
   try {
-    await withApp((t) => fn(t, fake), {
-      PAYMENT_PROVIDER: "asaas",
-      ASAAS_API_URL: fake.url,
-      ASAAS_API_KEY: fake.apiKey,
-      ASAAS_WEBHOOK_TOKEN: TOKEN,
-    });
+    await withApp((t) => fn(t, fake), asaasEnv(fake, TOKEN));
   } finally {
     await fake.close();
   }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createCompany } from "../helpers/app.ts";
 import { toastWith, withBrowser } from "../helpers/browser.ts";
-import { startFakeAsaas } from "../fakes/asaas.ts";
+import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
+import { ensurePeriodInvoice } from "../../server/billing/repository.ts";
 import { createDueInvoices } from "../../jobs/invoices.ts";
 
 const TOKEN = "whsec-asaas-e2e-token-0123456789abcdef";
@@ -19,21 +20,13 @@ Deno.test("financeiro - an admin pays an invoice: PAGAR, three steps, the Pix QR
       }).where("id", "=", c.id).execute();
       await createDueInvoices(t.deps);
       // An old unpaid invoice: overdue rows are tinted red.
-      const stamp = t.clock.now().toISOString();
-      await t.deps.db.insertInto("invoices").values({
+      await ensurePeriodInvoice(t.deps.db, {
         companyId: c.id,
         detail: "Antiga",
         value: 79.9,
         dueDate: "2020-01-01",
-        paidAt: null,
-        paidByUserId: null,
-        paidVia: null,
-        provider: null,
-        chargeId: null,
-        pixPayload: null,
-        createdAt: stamp,
-        updatedAt: stamp,
-      }).execute();
+        now: t.clock.now().toISOString(),
+      });
 
       await loginAs(page, c.admin, { expectPath: "/" });
       await page.goto(`${url}/financeiro`);
@@ -92,15 +85,29 @@ Deno.test("financeiro - an admin pays an invoice: PAGAR, three steps, the Pix QR
       const company = await t.deps.db.selectFrom("companies").select("dueDate")
         .where("id", "=", c.id).executeTakeFirstOrThrow();
       assert.equal(company.dueDate, "2027-01-01");
+
+      // /subscription: the new expiration, the billing e-mail, the days left; subscribing opens
+      // the checkout of the oldest unpaid invoice ('Antiga').
+      await page.goto(`${url}/subscription`);
+      const card = page.getByTestId("subscription");
+      await card.waitFor();
+      assert.equal(
+        await card.getByLabel("Expiração do período de teste").inputValue(),
+        "01/01/2027",
+      );
+      await card.getByLabel("E-mail de cobrança").and(page.locator('[value="Acme@example.test"]'))
+        .waitFor();
+      const now = new Date();
+      const days = Math.round(
+        (Date.UTC(2027, 0, 1) - Date.UTC(now.getFullYear(), now.getMonth(), now.getDate())) /
+          86_400_000,
+      );
+      assert.equal(await card.getByLabel("Dias restantes").inputValue(), String(Math.max(days, 0)));
+      await card.getByRole("button", { name: "Assine agora!" }).click();
+      await page.getByRole("dialog").getByLabel("Nome completo").waitFor();
+      assert.equal(await page.getByLabel("Nome completo").inputValue(), "Acme Ltda");
       assert.deepEqual(pageErrors, []);
-    }, {
-      env: {
-        PAYMENT_PROVIDER: "asaas",
-        ASAAS_API_URL: fake.url,
-        ASAAS_API_KEY: fake.apiKey,
-        ASAAS_WEBHOOK_TOKEN: TOKEN,
-      },
-    });
+    }, { env: asaasEnv(fake, TOKEN) });
   } finally {
     await fake.close();
   }

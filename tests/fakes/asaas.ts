@@ -124,3 +124,13 @@ export function startFakeAsaas(apiKey = "fake-asaas-key"): FakeAsaas {
     close: () => server.shutdown(),
   };
 }
+
+/** The app's environment for PAYMENT_PROVIDER=asaas against `fake`, with a webhook token. */
+export function asaasEnv(fake: FakeAsaas, webhookToken: string): Record<string, string> {
+  return {
+    PAYMENT_PROVIDER: "asaas",
+    ASAAS_API_URL: fake.url,
+    ASAAS_API_KEY: fake.apiKey,
+    ASAAS_WEBHOOK_TOKEN: webhookToken,
+  };
+}
