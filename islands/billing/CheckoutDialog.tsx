@@ -91,7 +91,7 @@ export function CheckoutDialog(
     event?.preventDefault();
     if (step === 0 && values) {
       const errors = checkoutErrors(values);
-      form.setErrors(Object.fromEntries(Object.entries(errors).map(([f, k]) => [f, t(k)])));
+      form.setErrors(errors);
       if (Object.keys(errors).length) return;
     }
     setStep((s) => Math.min(s + 1, STEPS.length - 1));

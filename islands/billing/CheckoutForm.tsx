@@ -59,35 +59,39 @@ export function CheckoutForm(
   return (
     <form id="checkout-data" className="people-form checkout-form" onSubmit={onSubmit} noValidate>
       <Field label={t("billing.checkout.fullName")} autoComplete="name" {...bind("name")} />
-      <FieldFrame
-        label={t("billing.checkout.country")}
-        error={errorOf("country")}
-        control={(wiring) => (
-          <select
-            {...wiring}
-            className="input"
-            name="country"
-            value={values.country}
-            onChange={(e) => onChange({ ...values, country: e.target.value })}
-          >
-            {COUNTRIES.map((c) => (
-              <option key={c} value={c}>{t(`billing.checkout.countries.${c}`)}</option>
-            ))}
-          </select>
-        )}
-      />
-      <Field
-        label={t("billing.checkout.zipcode")}
-        autoComplete="postal-code"
-        {...bind("zipcode")}
-      />
+      <div className="row">
+        <FieldFrame
+          label={t("billing.checkout.country")}
+          error={errorOf("country")}
+          control={(wiring) => (
+            <select
+              {...wiring}
+              className="input"
+              name="country"
+              value={values.country}
+              onChange={(e) => onChange({ ...values, country: e.target.value })}
+            >
+              {COUNTRIES.map((c) => (
+                <option key={c} value={c}>{t(`billing.checkout.countries.${c}`)}</option>
+              ))}
+            </select>
+          )}
+        />
+        <Field
+          label={t("billing.checkout.zipcode")}
+          autoComplete="postal-code"
+          {...bind("zipcode")}
+        />
+      </div>
       <Field
         label={t("billing.checkout.address")}
         autoComplete="street-address"
         {...bind("address")}
       />
-      <Field label={t("billing.checkout.state")} {...bind("state")} />
-      <Field label={t("billing.checkout.city")} {...bind("city")} />
+      <div className="row">
+        <Field label={t("billing.checkout.state")} {...bind("state")} />
+        <Field label={t("billing.checkout.city")} {...bind("city")} />
+      </div>
       <Field
         label={t("billing.checkout.cpfCnpj")}
         hint={needsTaxId ? t("billing.checkout.cpfCnpjHint") : undefined}

@@ -5,6 +5,7 @@ import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
 import { createDueInvoices } from "../../jobs/invoices.ts";
 import { reconcileCharges } from "../../server/billing/checkout.ts";
+import { ConfigError, loadConfig } from "../../server/config.ts";
 
 const TOKEN = "whsec-asaas-test-token-0123456789abcdef";
 
@@ -199,3 +200,22 @@ Deno.test("asaas - an amount that is not the invoice's pays nothing; the reconci
     assert.equal(await dueDateOf(t, b.id), "2026-12-26");
     assert.equal((await invoiceRow(t, aInvoice.id)).status, "open");
   }));
+
+Deno.test("asaas - the configuration needs the API key and a webhook token of 32+ characters", () => {
+  assert.throws(() => loadConfig({ PAYMENT_PROVIDER: "asaas" }), ConfigError);
+  assert.throws(
+    () =>
+      loadConfig({ PAYMENT_PROVIDER: "asaas", ASAAS_API_KEY: "k", ASAAS_WEBHOOK_TOKEN: "short" }),
+    /ASAAS_WEBHOOK_TOKEN/,
+  );
+  assert.throws(() => loadConfig({ PAYMENT_PROVIDER: "paypal" }), /PAYMENT_PROVIDER/);
+  const ok = loadConfig({
+    PAYMENT_PROVIDER: "asaas",
+    ASAAS_API_KEY: "k",
+    ASAAS_WEBHOOK_TOKEN: TOKEN,
+  });
+  assert.deepEqual([ok.billing.provider, ok.billing.asaasApiUrl], [
+    "asaas",
+    "https://api.asaas.com/v3",
+  ]);
+});

@@ -144,7 +144,7 @@ Deno.test("invoices - a super user marks one paid: who and when recorded, due da
     const [invoice] = await invoicesOf(t, a.id);
     const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
     await withServedApp(t, async (wsUrl) => {
-      const [sa, sb] = await sockets(wsUrl, a.user.token, b.admin.token);
+      const [sa, admin, sb] = await sockets(wsUrl, a.user.token, a.admin.token, b.admin.token);
       const res = await t.request("PUT", `/api/invoices/${invoice.id}/paid`, {
         token: root.token,
       });
@@ -160,8 +160,18 @@ Deno.test("invoices - a super user marks one paid: who and when recorded, due da
         invoiceId: invoice.id,
         company: { id: a.id, dueDate: "2026-12-25" },
       });
+      // The invoice list's live update reaches A's admins only.
+      const update = await admin.next((e) => e.event === `company-${a.id}-invoice`);
+      assert.deepEqual(
+        [
+          (update.data as { action: string }).action,
+          (update.data as { record: { status: string } }).record.status,
+        ],
+        ["update", "paid"],
+      );
       await sb.settle();
-      assert.equal(sb.events.filter((e) => e.event.endsWith("-payment")).length, 0);
+      assert.equal(sb.events.filter((e) => /-(payment|invoice)$/.test(e.event)).length, 0);
+      assert.equal(sa.events.filter((e) => e.event.endsWith("-invoice")).length, 0);
     });
     assert.equal(await dueDateOf(t, a.id), "2026-12-25");
     assert.equal(await dueDateOf(t, b.id), "2026-11-26");
