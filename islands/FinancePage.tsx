@@ -31,6 +31,11 @@ export default function FinancePage(_props: FinancePageProps) {
     <AppShell
       title={t("billing.title")}
       guard={{ allow: canSeeBilling, message: "errors.accessDenied", redirectTo: "/tickets" }}
+      actions={
+        <a className="btn btn-secondary" href="/subscription">
+          {t("billing.subscription.title")}
+        </a>
+      }
     >
       <Invoices />
     </AppShell>
