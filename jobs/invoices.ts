@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import { reconcileCharges } from "../server/billing/checkout.ts";
+import { reconcileCharges } from "../server/billing/confirmation.ts";
 import { addDays } from "../server/billing/recurrence.ts";
 import { ensureCurrentInvoice } from "../server/billing/service.ts";
 import { isoDate } from "../server/clock.ts";

@@ -7,7 +7,8 @@ import {
   cpfCnpjDigits,
 } from "../../islands/billing/rules.ts";
 import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
-import { checkout, receiveWebhook } from "../../server/billing/checkout.ts";
+import { checkout } from "../../server/billing/checkout.ts";
+import { receiveWebhook } from "../../server/billing/confirmation.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
 import { validate } from "../../server/http/validate.ts";

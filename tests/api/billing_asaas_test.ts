@@ -4,7 +4,7 @@ import { createCompany, type TestApp, withApp } from "../helpers/app.ts";
 import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
 import { createDueInvoices } from "../../jobs/invoices.ts";
-import { reconcileCharges } from "../../server/billing/checkout.ts";
+import { reconcileCharges } from "../../server/billing/confirmation.ts";
 import { ConfigError, loadConfig } from "../../server/config.ts";
 
 const TOKEN = "whsec-asaas-test-token-0123456789abcdef";
