@@ -4,6 +4,8 @@ import { AppShell } from "./lib/shell/AppShell.tsx";
 import { formatDate } from "./lib/shell/TopBar.tsx";
 import { daysUntil, useUser } from "./lib/session.ts";
 import { api } from "./lib/api.ts";
+import { ApiError } from "./lib/errors.ts";
+import { toast } from "./lib/toast.ts";
 import { languageOf } from "./lib/i18n.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
@@ -47,9 +49,14 @@ function Subscription() {
   const subscribe = async () => {
     setOpening(true);
     try {
-      setInvoiceId((await api.post<InvoiceView>("/invoices/current")).id);
-    } catch {
-      // the api client showed the error (e.g. a company whose plan costs nothing)
+      setInvoiceId(
+        (await api.post<InvoiceView>("/invoices/current", undefined, { quiet: true })).id,
+      );
+    } catch (error) {
+      // No invoice to make: the company's plan costs nothing (or it has none).
+      if (error instanceof ApiError && error.code === "ERR_NO_INVOICE_FOUND") {
+        toast.info({ key: "billing.subscription.nothingToPay" });
+      } else toast.error(error);
     } finally {
       setOpening(false);
     }

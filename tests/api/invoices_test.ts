@@ -291,4 +291,11 @@ Deno.test("invoices/current - the oldest unpaid invoice, or the current period's
     assert.equal(again.status, 200);
     assert.equal((await again.json()).id, invoice.id);
     assert.equal((await invoicesOf(t, a.id)).length, 1);
+    // A plan that costs nothing makes no invoice, by the job or on demand.
+    const free = await createCompany(t, "Free", { dueDate: "2026-11-25", plan: { value: 0 } });
+    await createDueInvoices(t.deps);
+    const none = await t.request("POST", "/api/invoices/current", { token: free.admin.token });
+    assert.equal(none.status, 404);
+    assert.equal((await none.json()).error, "ERR_NO_INVOICE_FOUND");
+    assert.deepEqual(await invoicesOf(t, free.id), []);
   }, PIX));
