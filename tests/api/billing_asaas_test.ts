@@ -96,6 +96,21 @@ Deno.test("asaas - checkout creates the customer once and a PIX charge; its copy
     assert.equal(fake.calls.length, calls);
   }));
 
+Deno.test("asaas - a Pix code from Asaas whose CRC does not hold is refused and not stored", () =>
+  withAsaas(async (t, fake) => {
+    const a = await createCompany(t, "Alpha", { dueDate: "2026-11-25" });
+    const invoice = await openInvoice(t, a.id);
+    fake.breakPix = true;
+    const res = await t.request("POST", "/api/subscription", {
+      token: a.admin.token,
+      body: { ...BILLING, invoiceId: invoice.id },
+    });
+    assert.equal(res.status, 502);
+    assert.equal((await res.json()).error, "ERR_PAYMENT_PROVIDER");
+    const row = await invoiceRow(t, invoice.id);
+    assert.deepEqual([row.provider, row.chargeId, row.pixPayload], [null, null, null]);
+  }));
+
 Deno.test("asaas - a forged webhook pays nothing; a real one pays once, delivered twice or confirmed again", () =>
   withAsaas(async (t, fake) => {
     const a = await createCompany(t, "Alpha", { dueDate: "2026-11-25" });

@@ -27,6 +27,8 @@ export type FakeAsaas = {
   payments: Map<string, FakePayment>;
   /** Every request, "METHOD /path". */
   calls: string[];
+  /** Set to answer pixQrCode with a payload whose CRC is wrong (a misbehaving provider). */
+  breakPix: boolean;
   /** Marks a payment RECEIVED and returns the PAYMENT_RECEIVED webhook body. */
   receive(paymentId: string, event?: string): { id: string; event: string; payment: FakePayment };
   close(): Promise<void>;
@@ -102,14 +104,14 @@ export function startFakeAsaas(apiKey = "fake-asaas-key"): FakeAsaas {
     }).throwIfError().toBRCode();
     return c.json({
       encodedImage: PNG_1PX,
-      payload,
+      payload: fake.breakPix ? `${payload.slice(0, -4)}0000` : payload,
       expirationDate: `${payment.dueDate} 23:59:59`,
     });
   });
 
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
   const { port } = server.addr as Deno.NetAddr;
-  return {
+  const fake: FakeAsaas = {
     url: `http://127.0.0.1:${port}/v3`,
     apiKey,
     customers,
@@ -121,8 +123,10 @@ export function startFakeAsaas(apiKey = "fake-asaas-key"): FakeAsaas {
       payment.status = event === "PAYMENT_CONFIRMED" ? "CONFIRMED" : "RECEIVED";
       return { id: `evt_${++events}&${paymentId}`, event, payment: { ...payment } };
     },
+    breakPix: false,
     close: () => server.shutdown(),
   };
+  return fake;
 }
 
 /** The app's environment for PAYMENT_PROVIDER=asaas against `fake`, with a webhook token. */

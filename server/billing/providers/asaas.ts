@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import { hasError, parsePix } from "pix-utils";
 import { z } from "zod";
 import type { Database } from "../../../db/client.ts";
 import type { Clock } from "../../clock.ts";
@@ -126,6 +127,11 @@ export function asaasProvider(config: BillingConfig, db: Database, clock: Clock)
         `/payments/${encodeURIComponent(payment.id)}/pixQrCode`,
         qrAnswer,
       );
+      // The copy-and-paste code goes to the payer's bank app: it must be a BR Code whose CRC holds.
+      if (hasError(parsePix(qr.payload))) {
+        log.warn("asaas answered a Pix code that does not parse", { chargeId: payment.id });
+        throw providerError();
+      }
       const image = /^[A-Za-z0-9+/=]+$/.test(qr.encodedImage)
         ? `data:image/png;base64,${qr.encodedImage}`
         : undefined;
