@@ -7,6 +7,7 @@ import { announceFirstStart } from "./server/seed.ts";
 import { log } from "./server/log.ts";
 import { startScheduleJob } from "./jobs/schedules.ts";
 import { startDueDateJob } from "./jobs/due_dates.ts";
+import { startInvoiceJobs } from "./jobs/invoices.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -42,6 +43,7 @@ deps.sessions.restoreAll().catch((error) => log.error("session restore failed", 
 // Jobs tick on croner; their state is in the database (DESIGN 'Jobs').
 const stopSchedules = startScheduleJob(deps);
 const stopDueDates = startDueDateJob(deps);
+const stopInvoices = startInvoiceJobs(deps);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -52,6 +54,7 @@ async function shutdown(signal: string) {
   // A tick in progress finishes its sends before the database closes.
   await stopSchedules();
   await stopDueDates();
+  await stopInvoices();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();

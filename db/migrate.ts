@@ -20,6 +20,7 @@ import * as m0070 from "./migrations/0070_create_helps_and_due_dates.ts";
 import * as m0060 from "./migrations/0060_add_schedule_send_error.ts";
 import * as m0100 from "./migrations/0100_create_chats.ts";
 import * as m0101 from "./migrations/0101_create_announcements.ts";
+import * as m0080 from "./migrations/0080_create_invoices.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "0060_add_schedule_send_error": m0060,
   "0100_create_chats": m0100,
   "0101_create_announcements": m0101,
+  "0080_create_invoices": m0080,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -410,6 +410,42 @@ export interface AnnouncementReadsTable {
   readAt: string;
 }
 
+/** Billing (migration 0080): one invoice per company and period. */
+export type InvoiceStatus = "open" | "paid";
+
+export interface InvoicesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  detail: string;
+  value: number;
+  /** YYYY-MM-DD: the company's due date this invoice pays (unique per company). */
+  dueDate: string;
+  status: Generated<InvoiceStatus>;
+  paidAt: string | null;
+  paidByUserId: number | null;
+  /** "manual" (a super user) or the provider whose confirmation paid it. */
+  paidVia: string | null;
+  /** The payment provider the charge was created at (server/billing/providers/). */
+  provider: string | null;
+  chargeId: string | null;
+  pixPayload: string | null;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  provider: string;
+  eventId: string;
+  invoiceId: number | null;
+  createdAt: string;
+}
+
+export interface BillingCustomersTable {
+  companyId: number;
+  provider: string;
+  customerId: string;
+  createdAt: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -444,11 +480,15 @@ export interface DB {
   chat_messages: ChatMessagesTable;
   announcements: AnnouncementsTable;
   announcement_reads: AnnouncementReadsTable;
+  invoices: InvoicesTable;
+  payment_events: PaymentEventsTable;
+  billing_customers: BillingCustomersTable;
 }
 
 export type Plan = Selectable<PlansTable>;
 export type Company = Selectable<CompaniesTable>;
 export type Help = Selectable<HelpsTable>;
+export type Invoice = Selectable<InvoicesTable>;
 export type Setting = Selectable<SettingsTable>;
 export type Queue = Selectable<QueuesTable>;
 export type QueueOption = Selectable<QueueOptionsTable>;

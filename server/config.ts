@@ -39,6 +39,15 @@ const schema = z.object({
   SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
   SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   DUE_DATE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  // Billing (README 'Payments'): which provider makes the invoices' Pix codes.
+  PAYMENT_PROVIDER: z.enum(["static", "asaas"]).default("static"),
+  PIX_KEY: z.string().trim().min(1).max(77).optional(),
+  PIX_MERCHANT_NAME: z.string().trim().min(1).max(25).default("Balcao"),
+  PIX_MERCHANT_CITY: z.string().trim().min(1).max(15).default("Sao Paulo"),
+  ASAAS_API_URL: z.url().default("https://api.asaas.com/v3"),
+  ASAAS_API_KEY: z.string().min(1).optional(),
+  ASAAS_WEBHOOK_TOKEN: z.string().min(32, "must be at least 32 characters").max(255).optional(),
+  INVOICE_DAYS_AHEAD: z.coerce.number().int().min(0).max(60).default(10),
 });
 
 export type Config = Readonly<{
@@ -66,6 +75,19 @@ export type Config = Readonly<{
   signupWindowSeconds: number;
   /** Days after the due date before the due-date job blocks an unpaid company. */
   dueDateGraceDays: number;
+  billing: BillingConfig;
+}>;
+
+export type BillingConfig = Readonly<{
+  provider: "static" | "asaas";
+  pixKey?: string;
+  pixMerchantName: string;
+  pixMerchantCity: string;
+  asaasApiUrl: string;
+  asaasApiKey?: string;
+  asaasWebhookToken?: string;
+  /** How many days before a company's due date its invoice is created. */
+  invoiceDaysAhead: number;
 }>;
 
 export class ConfigError extends Error {
@@ -89,6 +111,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.PAYMENT_PROVIDER === "asaas" && (!e.ASAAS_API_KEY || !e.ASAAS_WEBHOOK_TOKEN)) {
+    throw new ConfigError(
+      "Invalid configuration: PAYMENT_PROVIDER asaas needs ASAAS_API_KEY and ASAAS_WEBHOOK_TOKEN",
+    );
+  }
   const dataDir = e.DATA_DIR.replace(/\/+$/, "");
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return Object.freeze({
@@ -116,5 +143,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     signupMaxPerIp: e.SIGNUP_MAX_PER_IP,
     signupWindowSeconds: e.SIGNUP_WINDOW_SECONDS,
     dueDateGraceDays: e.DUE_DATE_GRACE_DAYS,
+    billing: Object.freeze({
+      provider: e.PAYMENT_PROVIDER,
+      pixKey: e.PIX_KEY,
+      pixMerchantName: e.PIX_MERCHANT_NAME,
+      pixMerchantCity: e.PIX_MERCHANT_CITY,
+      asaasApiUrl: e.ASAAS_API_URL.replace(/\/+$/, ""),
+      asaasApiKey: e.ASAAS_API_KEY,
+      asaasWebhookToken: e.ASAAS_WEBHOOK_TOKEN,
+      invoiceDaysAhead: e.INVOICE_DAYS_AHEAD,
+    }),
   });
 }

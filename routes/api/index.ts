@@ -21,6 +21,8 @@ import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
 import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
+import { invoiceRoutes } from "./invoices.ts";
+import { billingWebhookRoutes, subscriptionRoutes } from "./subscription.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
@@ -50,5 +52,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/messages", mediaRoutes(deps));
   api.route("/chats", chatRoutes(deps));
   api.route("/announcements", announcementRoutes(deps));
+  api.route("/invoices", invoiceRoutes(deps));
+  api.route("/subscription", subscriptionRoutes(deps));
+  api.route("/billing", billingWebhookRoutes(deps));
   return api;
 }

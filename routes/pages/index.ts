@@ -21,6 +21,8 @@ import SchedulesPage from "../../islands/SchedulesPage.tsx";
 import KanbanPage from "../../islands/KanbanPage.tsx";
 import AnnouncementsPage from "../../islands/AnnouncementsPage.tsx";
 import ChatsPage from "../../islands/ChatsPage.tsx";
+import FinancePage from "../../islands/FinancePage.tsx";
+import SubscriptionPage from "../../islands/SubscriptionPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -71,6 +73,20 @@ export function pageRoutes(deps: AppDeps) {
       component: DashboardPage,
       props: {},
       title: "dashboard.title",
+    }));
+  pages.get("/financeiro", (c) =>
+    renderPage(c, {
+      island: "FinancePage",
+      component: FinancePage,
+      props: {},
+      title: "billing.title",
+    }));
+  pages.get("/subscription", (c) =>
+    renderPage(c, {
+      island: "SubscriptionPage",
+      component: SubscriptionPage,
+      props: {},
+      title: "billing.subscription.title",
     }));
   pages.get("/contacts", (c) =>
     renderPage(c, {

@@ -22,6 +22,8 @@ export const CHANNELS = [
   "notification",
   "plan",
   "company",
+  "invoice",
+  "payment",
 ] as const;
 /**
  * `chat-<id>` carries one internal chat's messages (seeds/002 section 7 'Internal chat'); it is

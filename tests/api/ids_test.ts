@@ -9,6 +9,7 @@ import {
   type TestCompany,
 } from "../helpers/app.ts";
 import { addContact, addMessage, addTicket, scene } from "../helpers/tickets.ts";
+import { ensurePeriodInvoice } from "../../server/billing/repository.ts";
 
 /**
  * Ids are never handed out twice (issue 19): for every kind of record, deleting the newest one
@@ -174,6 +175,21 @@ const kinds: Record<string, Kind> = {
     },
     remove: async (t, _, id) => {
       await t.deps.db.deleteFrom("settings").where("id", "=", id).execute();
+    },
+  },
+  invoices: {
+    table: "invoices",
+    // Invoices are made by the daily job, one per period (no API deletes them).
+    create: async (t, s, n) =>
+      (await ensurePeriodInvoice(t.deps.db, {
+        companyId: s.company.id,
+        detail: `Fatura ${n}`,
+        value: 99,
+        dueDate: `2027-0${n}-01`,
+        now: t.clock.now().toISOString(),
+      })).invoice.id,
+    remove: async (t, _, id) => {
+      await t.deps.db.deleteFrom("invoices").where("id", "=", id).execute();
     },
   },
 };
