@@ -19,6 +19,11 @@ export const CHANNELS = [
   "quickMessage",
   "schedule",
   "notification",
+  // seeds/002 section 7 (issue 13): campaigns and their lists.
+  "contactList",
+  "contactListItem",
+  "campaign",
+  "file",
 ] as const;
 export type Channel = typeof CHANNELS[number];
 
