@@ -18,6 +18,8 @@ import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 import { contactListItemRoutes, contactListRoutes } from "./contact_lists.ts";
+import { campaignSettingRoutes } from "./campaign_settings.ts";
+import { campaignRoutes } from "./campaigns.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -42,5 +44,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/messages", mediaRoutes(deps));
   api.route("/contact-lists", contactListRoutes(deps));
   api.route("/contact-list-items", contactListItemRoutes(deps));
+  api.route("/campaign-settings", campaignSettingRoutes(deps));
+  api.route("/campaigns", campaignRoutes(deps));
   return api;
 }
