@@ -47,3 +47,28 @@ export function progressPercent(stats: CampaignStats): number {
   if (stats.validContacts === 0) return 0;
   return Math.min(100, Math.round(stats.delivered / stats.validContacts * 100));
 }
+
+/** A contact list as answered: seeds/002 section 3 'Contact list'. */
+export type ContactListView = {
+  id: number;
+  name: string;
+  companyId: number;
+  contactsCount: number;
+  /** Items whose WhatsApp check has not run yet (the page shows the check in progress). */
+  uncheckedCount: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** seeds/002 section 3 'Contact list item'. isWhatsappValid is null until checked. */
+export type ContactListItemView = {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  isWhatsappValid: boolean | null;
+  companyId: number;
+  contactListId: number;
+  createdAt: string;
+  updatedAt: string;
+};

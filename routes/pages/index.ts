@@ -13,6 +13,11 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import ContactListsPage from "../../islands/ContactListsPage.tsx";
+import ContactListItemsPage from "../../islands/ContactListItemsPage.tsx";
+import CampaignsPage from "../../islands/CampaignsPage.tsx";
+import CampaignReportPage from "../../islands/CampaignReportPage.tsx";
+import CampaignsConfigPage from "../../islands/CampaignsConfigPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -109,6 +114,43 @@ export function pageRoutes(_deps: AppDeps) {
       component: SettingsPage,
       props: {},
       title: "settings.title",
+    }));
+
+  // seeds/002 section 2.1: the campaign routes (the menu shows them only with the cshow flag).
+  pages.get("/contact-lists", (c) =>
+    renderPage(c, {
+      island: "ContactListsPage",
+      component: ContactListsPage,
+      props: {},
+      title: "contactLists.title",
+    }));
+  pages.get("/contact-lists/:contactListId{[0-9]+}/contacts", (c) =>
+    renderPage(c, {
+      island: "ContactListItemsPage",
+      component: ContactListItemsPage,
+      props: { contactListId: Number(c.req.param("contactListId")) },
+      title: "contactLists.itemsTitle",
+    }));
+  pages.get("/campaigns", (c) =>
+    renderPage(c, {
+      island: "CampaignsPage",
+      component: CampaignsPage,
+      props: {},
+      title: "campaigns.title",
+    }));
+  pages.get("/campaign/:campaignId{[0-9]+}/report", (c) =>
+    renderPage(c, {
+      island: "CampaignReportPage",
+      component: CampaignReportPage,
+      props: { campaignId: Number(c.req.param("campaignId")) },
+      title: "campaigns.reportTitle",
+    }));
+  pages.get("/campaigns-config", (c) =>
+    renderPage(c, {
+      island: "CampaignsConfigPage",
+      component: CampaignsConfigPage,
+      props: {},
+      title: "campaigns.configTitle",
     }));
 
   return pages;

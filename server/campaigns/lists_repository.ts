@@ -1,34 +1,13 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { ContactList, ContactListItem } from "../../db/schema.ts";
+import type {
+  ContactListItemView,
+  ContactListView,
+} from "../../islands/lib/campaign_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 /** SQL of contact lists and their items (seeds/002 section 3). Every function is company-scoped. */
-
-/** A contact list as answered: seeds/002 section 3 'Contact list'. */
-export type ContactListView = {
-  id: number;
-  name: string;
-  companyId: number;
-  contactsCount: number;
-  /** Items whose WhatsApp check has not run yet (the page shows the check in progress). */
-  uncheckedCount: number;
-  createdAt: string;
-  updatedAt: string;
-};
-
-/** seeds/002 section 3 'Contact list item'. isWhatsappValid is null until checked. */
-export type ContactListItemView = {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  isWhatsappValid: boolean | null;
-  companyId: number;
-  contactListId: number;
-  createdAt: string;
-  updatedAt: string;
-};
 
 export function itemView(item: ContactListItem): ContactListItemView {
   return {

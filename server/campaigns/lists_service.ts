@@ -114,6 +114,8 @@ export async function removeItem(deps: AppDeps, companyId: number, id: number) {
 export type ListImportReport = {
   total: number;
   created: number;
+  /** Always 0: an item already in the list is left as it is (same shape as the contacts'). */
+  updated: number;
   /** Valid rows whose number was already in the list. */
   unchanged: number;
   skipped: SkippedRow[];
@@ -185,5 +187,5 @@ export async function importItems(
     publishResource(deps.hub, companyId, "contactListItem", { action: "reload" });
     await publishList(deps, companyId, contactListId);
   }
-  return { total: answer.total, created, unchanged: items.length - created, skipped };
+  return { total: answer.total, created, updated: 0, unchanged: items.length - created, skipped };
 }
