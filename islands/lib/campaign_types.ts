@@ -72,3 +72,25 @@ export type ContactListItemView = {
   createdAt: string;
   updatedAt: string;
 };
+
+/** seeds/002 section 3 'File list': options each with name, path, mediaType, file and id. */
+export type FileListOptionView = {
+  id: number;
+  name: string;
+  /** Our stored file's key (we choose the name: server/media/store.ts). */
+  path: string;
+  mediaType: string;
+  /** The URL the file is served from (authorised). */
+  file: string;
+};
+
+export type FileListView = {
+  id: number;
+  name: string;
+  message: string;
+  userId: number | null;
+  companyId: number;
+  options: FileListOptionView[];
+  createdAt: string;
+  updatedAt: string;
+};

@@ -20,6 +20,7 @@ import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 import { contactListItemRoutes, contactListRoutes } from "./contact_lists.ts";
 import { campaignSettingRoutes } from "./campaign_settings.ts";
 import { campaignRoutes } from "./campaigns.ts";
+import { fileListRoutes } from "./files.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -46,5 +47,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/contact-list-items", contactListItemRoutes(deps));
   api.route("/campaign-settings", campaignSettingRoutes(deps));
   api.route("/campaigns", campaignRoutes(deps));
+  api.route("/files", fileListRoutes(deps));
   return api;
 }
