@@ -18,6 +18,7 @@ import ContactListItemsPage from "../../islands/ContactListItemsPage.tsx";
 import CampaignsPage from "../../islands/CampaignsPage.tsx";
 import CampaignReportPage from "../../islands/CampaignReportPage.tsx";
 import CampaignsConfigPage from "../../islands/CampaignsConfigPage.tsx";
+import FilesPage from "../../islands/FilesPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -145,6 +146,11 @@ export function pageRoutes(_deps: AppDeps) {
       props: { campaignId: Number(c.req.param("campaignId")) },
       title: "campaigns.reportTitle",
     }));
+  pages.get(
+    "/files",
+    (c) =>
+      renderPage(c, { island: "FilesPage", component: FilesPage, props: {}, title: "files.title" }),
+  );
   pages.get("/campaigns-config", (c) =>
     renderPage(c, {
       island: "CampaignsConfigPage",
