@@ -31,6 +31,8 @@ import { readCampaignSettings } from "./settings.ts";
  */
 export const SEND_BATCH = 500;
 export const MAX_IN_FLIGHT = 1000;
+/** Rows moved per transaction. */
+const CHUNK = 25;
 /** Numbers of a starting campaign's list checked per tick (the rest on the next ticks). */
 const START_CHECKS = 2000;
 
@@ -198,36 +200,44 @@ async function sendOnConnection(
       .execute()).map((o) => o.number),
   );
 
-  const sent = await deps.db.transaction().execute(async (trx) => {
-    let count = 0;
-    for (const row of rows) {
-      const campaign = byId.get(row.campaignId)!;
-      const moved = await moveRow(trx, campaign, row, files.get(campaign.id) ?? [], {
-        optedOut: optOuts.has(row.number),
-        stamp,
-      });
-      if (moved) count++;
-    }
-    let next = sinceLong + count;
-    let nextSendAt = new Date(now.getTime() + s.messageInterval * 1000);
-    if (longPauses && next >= s.longerIntervalAfter) {
-      next = 0;
-      nextSendAt = new Date(now.getTime() + s.greaterInterval * 1000);
-    }
-    await trx.insertInto("campaign_pacing").values({
-      whatsappId,
-      companyId,
-      nextSendAt: nextSendAt.toISOString(),
-      sentSinceLong: next,
-    }).onConflict((oc) =>
-      oc.column("whatsappId").doUpdateSet({
+  // Short transactions of CHUNK rows: each row and its outbox rows are still written together,
+  // and the database thread serves the rest of the app between two chunks.
+  let sent = 0;
+  let sinceLongNow = sinceLong;
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    sent += await deps.db.transaction().execute(async (trx) => {
+      let count = 0;
+      for (const row of chunk) {
+        const campaign = byId.get(row.campaignId)!;
+        const moved = await moveRow(trx, campaign, row, files.get(campaign.id) ?? [], {
+          optedOut: optOuts.has(row.number),
+          stamp,
+        });
+        if (moved) count++;
+      }
+      let next = sinceLongNow + count;
+      let nextSendAt = new Date(now.getTime() + s.messageInterval * 1000);
+      if (longPauses && next >= s.longerIntervalAfter) {
+        next = 0;
+        nextSendAt = new Date(now.getTime() + s.greaterInterval * 1000);
+      }
+      await trx.insertInto("campaign_pacing").values({
+        whatsappId,
+        companyId,
         nextSendAt: nextSendAt.toISOString(),
         sentSinceLong: next,
-      })
-    ).execute();
-    return count;
-  });
-  if (sent > 0) deps.sessions.kickOutbox(whatsappId);
+      }).onConflict((oc) =>
+        oc.column("whatsappId").doUpdateSet({
+          nextSendAt: nextSendAt.toISOString(),
+          sentSinceLong: next,
+        })
+      ).execute();
+      sinceLongNow = next;
+      return count;
+    });
+    if (sent > 0) deps.sessions.kickOutbox(whatsappId);
+  }
   return sent;
 }
 
