@@ -8,6 +8,7 @@ import { log } from "./server/log.ts";
 import { startScheduleJob } from "./jobs/schedules.ts";
 import { startDueDateJob } from "./jobs/due_dates.ts";
 import { startInvoiceJobs } from "./jobs/invoices.ts";
+import { startCampaignJob } from "./jobs/campaigns.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -44,6 +45,7 @@ deps.sessions.restoreAll().catch((error) => log.error("session restore failed", 
 const stopSchedules = startScheduleJob(deps);
 const stopDueDates = startDueDateJob(deps);
 const stopInvoices = startInvoiceJobs(deps);
+const stopCampaigns = startCampaignJob(deps);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -55,6 +57,7 @@ async function shutdown(signal: string) {
   await stopSchedules();
   await stopDueDates();
   await stopInvoices();
+  await stopCampaigns();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();

@@ -21,6 +21,7 @@ import * as m0060 from "./migrations/0060_add_schedule_send_error.ts";
 import * as m0100 from "./migrations/0100_create_chats.ts";
 import * as m0101 from "./migrations/0101_create_announcements.ts";
 import * as m0080 from "./migrations/0080_create_invoices.ts";
+import * as m0090 from "./migrations/0090_create_campaigns.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "0100_create_chats": m0100,
   "0101_create_announcements": m0101,
   "0080_create_invoices": m0080,
+  "0090_create_campaigns": m0090,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -446,6 +446,125 @@ export interface BillingCustomersTable {
   createdAt: string;
 }
 
+/** 0090 (issue 13): contact lists and items, file lists, campaigns and their shipping rows. */
+
+export interface ContactListsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+}
+
+export interface ContactListItemsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  contactListId: number;
+  name: string;
+  number: string;
+  email: Generated<string>;
+  /** null: not checked yet; 1 on WhatsApp; 0 not. */
+  isWhatsappValid: number | null;
+  checkedAt: string | null;
+}
+
+export interface FileListsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  message: Generated<string>;
+  userId: number | null;
+}
+
+export interface FileListOptionsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  fileListId: number;
+  name: string;
+  path: string;
+  mediaType: string;
+}
+
+export interface CampaignSettingsTable {
+  companyId: number;
+  key: string;
+  /** JSON text. */
+  value: string;
+  updatedAt: string;
+}
+
+export type CampaignStatus = "INATIVA" | "PROGRAMADA" | "EM_ANDAMENTO" | "CANCELADA" | "FINALIZADA";
+
+export interface CampaignsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  message1: string | null;
+  message2: string | null;
+  message3: string | null;
+  message4: string | null;
+  message5: string | null;
+  confirmationMessage1: string | null;
+  confirmationMessage2: string | null;
+  confirmationMessage3: string | null;
+  confirmationMessage4: string | null;
+  confirmationMessage5: string | null;
+  status: Generated<CampaignStatus>;
+  confirmation: Generated<Flag>;
+  scheduledAt: string | null;
+  completedAt: string | null;
+  whatsappId: number | null;
+  contactListId: number | null;
+  tagListId: number | null;
+  fileListId: number | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+/**
+ * pending: the next send is due (the confirmation request, or the message); awaiting: the
+ * confirmation request left, waiting for the contact's answer; queued: the message is in the
+ * outbox; delivered: the outbox sent it; failed: the outbox gave up; skipped: opted out.
+ */
+
+export type ShippingStatus = "pending" | "awaiting" | "queued" | "delivered" | "failed" | "skipped";
+
+export interface CampaignShippingTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  campaignId: number;
+  contactListItemId: number | null;
+  number: string;
+  name: Generated<string>;
+  message: Generated<string>;
+  confirmationMessage: string | null;
+  status: Generated<ShippingStatus>;
+  outboxId: number | null;
+  confirmationOutboxId: number | null;
+  confirmationRequestedAt: string | null;
+  confirmation: Generated<Flag>;
+  confirmedAt: string | null;
+  deliveredAt: string | null;
+}
+
+export interface CampaignPacingTable {
+  whatsappId: number;
+  companyId: number;
+  nextSendAt: string;
+  sentSinceLong: Generated<number>;
+}
+
+export interface CampaignOptOutsTable {
+  companyId: number;
+  number: string;
+  word: string;
+  messageId: number | null;
+  createdAt: string;
+}
+
+export interface CampaignJobStateTable {
+  key: string;
+  value: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -483,6 +602,16 @@ export interface DB {
   invoices: InvoicesTable;
   payment_events: PaymentEventsTable;
   billing_customers: BillingCustomersTable;
+  contact_lists: ContactListsTable;
+  contact_list_items: ContactListItemsTable;
+  file_lists: FileListsTable;
+  file_list_options: FileListOptionsTable;
+  campaign_settings: CampaignSettingsTable;
+  campaigns: CampaignsTable;
+  campaign_shipping: CampaignShippingTable;
+  campaign_pacing: CampaignPacingTable;
+  campaign_opt_outs: CampaignOptOutsTable;
+  campaign_job_state: CampaignJobStateTable;
 }
 
 export type Plan = Selectable<PlansTable>;
@@ -510,3 +639,9 @@ export type Chat = Selectable<ChatsTable>;
 export type ChatUser = Selectable<ChatUsersTable>;
 export type ChatMessage = Selectable<ChatMessagesTable>;
 export type Announcement = Selectable<AnnouncementsTable>;
+export type ContactList = Selectable<ContactListsTable>;
+export type ContactListItem = Selectable<ContactListItemsTable>;
+export type FileList = Selectable<FileListsTable>;
+export type FileListOption = Selectable<FileListOptionsTable>;
+export type Campaign = Selectable<CampaignsTable>;
+export type CampaignShipping = Selectable<CampaignShippingTable>;

@@ -72,7 +72,14 @@ export type OwnCode =
   | "ERR_INVALID_WEBHOOK"
   | "ERR_BILLING_NOT_CONFIGURED"
   | "ERR_PAYMENT_PROVIDER"
-  | "ERR_INTERNAL";
+  | "ERR_INTERNAL"
+  // issue 13: campaigns and their lists.
+  | "ERR_NO_CONTACT_LIST_FOUND"
+  | "ERR_NO_CONTACT_LIST_ITEM_FOUND"
+  | "ERR_NO_CAMPAIGN_FOUND"
+  | "ERR_NO_FILE_LIST_FOUND"
+  | "ERR_CAMPAIGN_NOT_EDITABLE"
+  | "ERR_CAMPAIGN_NO_RECIPIENTS";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

@@ -24,6 +24,10 @@ import { simulatorRoutes } from "./simulator.ts";
 import { invoiceRoutes } from "./invoices.ts";
 import { billingWebhookRoutes, subscriptionRoutes } from "./subscription.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
+import { contactListItemRoutes, contactListRoutes } from "./contact_lists.ts";
+import { campaignSettingRoutes } from "./campaign_settings.ts";
+import { campaignRoutes } from "./campaigns.ts";
+import { fileListRoutes } from "./files.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -55,5 +59,10 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/invoices", invoiceRoutes(deps));
   api.route("/subscription", subscriptionRoutes(deps));
   api.route("/billing", billingWebhookRoutes(deps));
+  api.route("/contact-lists", contactListRoutes(deps));
+  api.route("/contact-list-items", contactListItemRoutes(deps));
+  api.route("/campaign-settings", campaignSettingRoutes(deps));
+  api.route("/campaigns", campaignRoutes(deps));
+  api.route("/files", fileListRoutes(deps));
   return api;
 }

@@ -23,6 +23,12 @@ import AnnouncementsPage from "../../islands/AnnouncementsPage.tsx";
 import ChatsPage from "../../islands/ChatsPage.tsx";
 import FinancePage from "../../islands/FinancePage.tsx";
 import SubscriptionPage from "../../islands/SubscriptionPage.tsx";
+import ContactListsPage from "../../islands/ContactListsPage.tsx";
+import ContactListItemsPage from "../../islands/ContactListItemsPage.tsx";
+import CampaignsPage from "../../islands/CampaignsPage.tsx";
+import CampaignReportPage from "../../islands/CampaignReportPage.tsx";
+import CampaignsConfigPage from "../../islands/CampaignsConfigPage.tsx";
+import FilesPage from "../../islands/FilesPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -192,6 +198,48 @@ export function pageRoutes(deps: AppDeps) {
       component: ChatsPage,
       props: { chatUuid: c.req.param("id")?.slice(0, 64) ?? null },
       title: "chats.title",
+    }));
+
+  // seeds/002 section 2.1: the campaign routes (the menu shows them only with the cshow flag).
+  pages.get("/contact-lists", (c) =>
+    renderPage(c, {
+      island: "ContactListsPage",
+      component: ContactListsPage,
+      props: {},
+      title: "contactLists.title",
+    }));
+  pages.get("/contact-lists/:contactListId{[0-9]+}/contacts", (c) =>
+    renderPage(c, {
+      island: "ContactListItemsPage",
+      component: ContactListItemsPage,
+      props: { contactListId: Number(c.req.param("contactListId")) },
+      title: "contactLists.itemsTitle",
+    }));
+  pages.get("/campaigns", (c) =>
+    renderPage(c, {
+      island: "CampaignsPage",
+      component: CampaignsPage,
+      props: {},
+      title: "campaigns.title",
+    }));
+  pages.get("/campaign/:campaignId{[0-9]+}/report", (c) =>
+    renderPage(c, {
+      island: "CampaignReportPage",
+      component: CampaignReportPage,
+      props: { campaignId: Number(c.req.param("campaignId")) },
+      title: "campaigns.reportTitle",
+    }));
+  pages.get(
+    "/files",
+    (c) =>
+      renderPage(c, { island: "FilesPage", component: FilesPage, props: {}, title: "files.title" }),
+  );
+  pages.get("/campaigns-config", (c) =>
+    renderPage(c, {
+      island: "CampaignsConfigPage",
+      component: CampaignsConfigPage,
+      props: {},
+      title: "campaigns.configTitle",
     }));
 
   return pages;

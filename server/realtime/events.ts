@@ -24,6 +24,11 @@ export const CHANNELS = [
   "company",
   "invoice",
   "payment",
+  // seeds/002 section 7 (issue 13): campaigns and their lists.
+  "contactList",
+  "contactListItem",
+  "campaign",
+  "file",
 ] as const;
 /**
  * `chat-<id>` carries one internal chat's messages (seeds/002 section 7 'Internal chat'); it is
