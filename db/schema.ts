@@ -96,6 +96,8 @@ export interface WhatsappsTable extends Timestamps {
   timeUseBotQueues: Generated<number>;
   maxUseBotQueues: Generated<number>;
   promptId: number | null;
+  /** db/migrations/0110: every new ticket of the connection goes to this integration. */
+  integrationId: Generated<number | null>;
 }
 
 export interface WhatsappQueuesTable {
@@ -193,6 +195,9 @@ export interface TicketsTable extends Timestamps {
   useIntegration: Generated<Flag>;
   integrationId: number | null;
   promptId: number | null;
+  /** The outside bot's conversation (typebot sessionId) and its last activity (0110). */
+  botSession: Generated<string | null>;
+  botSessionAt: Generated<string | null>;
   lastMessage: Generated<string>;
   unreadMessages: Generated<number>;
   acceptedAt: string | null;
@@ -349,6 +354,44 @@ export interface TicketCountsTable {
   n: number;
 }
 
+export type IntegrationType = "webhook" | "n8n" | "typebot" | "dialogflow";
+
+/** db/migrations/0110: an outside bot. jsonContent is sealed at rest (server/crypto/sealed.ts). */
+export interface QueueIntegrationsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  type: IntegrationType;
+  name: string;
+  projectName: string;
+  jsonContent: string;
+  language: string;
+  urlN8N: string;
+  secret: string;
+  typebotSlug: string;
+  typebotExpires: number;
+  typebotDelayMessage: number;
+  typebotKeywordFinish: string;
+  typebotKeywordRestart: string;
+  typebotRestartMessage: string;
+  typebotUnknownMessage: string;
+}
+
+/** db/migrations/0110: an AI assistant bound to a queue. apiKey and voiceKey sealed at rest. */
+export interface PromptsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  apiKey: string;
+  prompt: string;
+  voice: string;
+  voiceKey: string;
+  voiceRegion: string;
+  temperature: number;
+  maxTokens: number;
+  maxMessages: number;
+  queueId: number;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -377,6 +420,8 @@ export interface DB {
   simulator_sessions: SimulatorSessionsTable;
   simulator_sent: SimulatorSentTable;
   baileys_auth: BaileysAuthTable;
+  queue_integrations: QueueIntegrationsTable;
+  prompts: PromptsTable;
 }
 
 export type Plan = Selectable<PlansTable>;
@@ -388,6 +433,8 @@ export type Whatsapp = Selectable<WhatsappsTable>;
 export type User = Selectable<UsersTable>;
 export type Contact = Selectable<ContactsTable>;
 export type Ticket = Selectable<TicketsTable>;
+export type QueueIntegration = Selectable<QueueIntegrationsTable>;
+export type Prompt = Selectable<PromptsTable>;
 export type NewTicket = Insertable<TicketsTable>;
 export type TicketUpdate = Updateable<TicketsTable>;
 export type Message = Selectable<MessagesTable>;

@@ -35,6 +35,17 @@ const schema = z.object({
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  DATA_ENCRYPTION_KEY: z.string().refine(
+    (v) => new TextEncoder().encode(v).length >= 32,
+    "must be at least 32 bytes",
+  ).optional(),
+  INTEGRATIONS_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).default("false"),
+  INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
+  DIALOGFLOW_API_URL: z.url().default("https://dialogflow.googleapis.com"),
+  TTS_URL: z.string().min(1).default(
+    "https://{region}.tts.speech.microsoft.com/cognitiveservices/v1",
+  ),
 });
 
 export type Config = Readonly<{
@@ -56,6 +67,16 @@ export type Config = Readonly<{
   loginMaxAttempts: number;
   loginWindowSeconds: number;
   cookieSecure: boolean;
+  /** Seals integration and prompt secrets at rest; generated and kept in the database if unset. */
+  dataEncryptionKey?: string;
+  /** Outside bots on private or loopback addresses (self-hosted n8n, tests' fake servers). */
+  integrationsAllowPrivateUrls: boolean;
+  /** One attempt's limit for a call to an outside bot service. */
+  integrationTimeoutMs: number;
+  openaiBaseUrl: string;
+  dialogflowApiUrl: string;
+  /** Text-to-speech endpoint (Azure Speech REST); `{region}` is the prompt's voiceRegion. */
+  ttsUrl: string;
 }>;
 
 export class ConfigError extends Error {
@@ -102,5 +123,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieSecure: e.COOKIE_SECURE === "auto"
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
+    integrationsAllowPrivateUrls: e.INTEGRATIONS_ALLOW_PRIVATE_URLS === "true",
+    integrationTimeoutMs: e.INTEGRATION_TIMEOUT_MS,
+    openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
+    dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ""),
+    ttsUrl: e.TTS_URL,
   });
 }

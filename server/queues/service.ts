@@ -1,3 +1,4 @@
+import { requireBotRefs } from "../integrations/service.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
 import type { Queue } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
@@ -102,6 +103,7 @@ export async function createQueue(
       }
       const conflict = conflictError(await repo.findConflict(trx, companyId, input));
       if (conflict) throw conflict;
+      await requireBotRefs(trx, companyId, input);
       return await repo.insertQueue(trx, {
         companyId,
         name: input.name,
@@ -142,6 +144,7 @@ export async function updateQueue(
       }
       const conflict = conflictError(await repo.findConflict(trx, companyId, input, id));
       if (conflict) throw conflict;
+      await requireBotRefs(trx, companyId, input);
       return (await repo.updateQueue(trx, companyId, id, {
         name: input.name,
         color: input.color,

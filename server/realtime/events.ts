@@ -19,6 +19,8 @@ export const CHANNELS = [
   "quickMessage",
   "schedule",
   "notification",
+  "queueIntegration",
+  "prompt",
 ] as const;
 export type Channel = typeof CHANNELS[number];
 

@@ -1,3 +1,4 @@
+import { requireBotRefs } from "../integrations/service.ts";
 import type { Whatsapp } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
@@ -40,6 +41,8 @@ export type ConnectionInput = {
   maxUseBotQueues?: number;
   queueIds?: number[];
   promptId?: number | null;
+  /** issue 15: the integration every new ticket of the connection goes to. */
+  integrationId?: number | null;
 };
 
 function isAdmin(auth: AuthInfo): boolean {
@@ -116,6 +119,7 @@ function scalarFields(input: ConnectionInput) {
     "timeUseBotQueues",
     "maxUseBotQueues",
     "promptId",
+    "integrationId",
   ] as const;
   for (const key of keys) {
     if (input[key] !== undefined) (fields as Record<string, unknown>)[key] = input[key];
@@ -149,6 +153,7 @@ export async function createConnection(
   const isDefault = count === 0 || input.isDefault === true;
   const now = clock.now().toISOString();
   const row = await db.transaction().execute(async (trx) => {
+    await requireBotRefs(trx, auth.companyId, input);
     const created = await insertWhatsapp(trx, auth.companyId, {
       ...scalarFields(input),
       name: input.name,
@@ -204,6 +209,7 @@ export async function updateConnection(
   const becameDefault = input.isDefault === true && current.isDefault === 0;
   const now = clock.now().toISOString();
   const row = await db.transaction().execute(async (trx) => {
+    await requireBotRefs(trx, auth.companyId, input);
     const updated = await updateWhatsapp(trx, auth.companyId, id, {
       ...scalarFields(input),
       ...(becameDefault ? { isDefault: 1 } : {}),

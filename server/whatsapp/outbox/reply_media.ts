@@ -35,6 +35,7 @@ export async function prepareReplyMedia(
   for (const m of media ?? []) {
     // linkMedia refuses a key of another company: only this company's files are ever sent.
     const path = await linkMedia(config, companyId, m.path);
+    if (m.transient) await deleteMedia(config, companyId, m.path).catch(() => {});
     if (!path) {
       log.warn("queue media file missing; not sent", { companyId, path: m.path });
       continue;

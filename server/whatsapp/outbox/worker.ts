@@ -90,7 +90,12 @@ export class OutboxWorker {
       for (const row of rows) {
         if (this.#stopped) return;
         if (held.has(row.toJid)) continue;
-        const due = this.#retryAt.get(row.id) ?? 0;
+        // A row never tried may be due later than written (a bot spacing its replies,
+        // typebotDelayMessage); it holds back the rest of its chat so the order stays.
+        const spaced = row.attempts === 0
+          ? Date.now() + Date.parse(row.nextAttemptAt) - this.deps.clock.now().getTime()
+          : 0;
+        const due = Math.max(this.#retryAt.get(row.id) ?? 0, spaced);
         if (due > Date.now()) {
           held.add(row.toJid);
           earliest = Math.min(earliest, due);
