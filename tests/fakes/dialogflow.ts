@@ -61,10 +61,13 @@ export async function fakeDialogflow() {
   });
   // Hono routes ":session:detectIntent" poorly; the path's last segment carries the verb.
   const server = serveFake(
-    new Hono().all("*", (c) => {
+    new Hono().all("*", async (c) => {
       const url = new URL(c.req.url);
       url.pathname = url.pathname.replace(/:detectIntent$/, "");
-      return app.fetch(new Request(url, c.req.raw));
+      const body = c.req.method === "GET" ? undefined : await c.req.arrayBuffer();
+      return app.fetch(
+        new Request(url, { method: c.req.method, headers: c.req.raw.headers, body }),
+      );
     }),
   );
   origin = server.url;

@@ -359,7 +359,8 @@ export class InboundPipeline {
                   contactId: contact.id,
                   toJid: normalizeJid(m.chatJid),
                   body,
-                  now: dueAt(i),
+                  now: stamp,
+                  dueAt: dueAt(i),
                 }),
               );
             }
