@@ -42,6 +42,8 @@ const schema = z.object({
   INTEGRATIONS_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).default("false"),
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
+  OPENAI_MODEL: z.string().min(1).max(100).default("gpt-4o-mini"),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).max(100).default("whisper-1"),
   DIALOGFLOW_API_URL: z.url().default("https://dialogflow.googleapis.com"),
   TTS_URL: z.string().min(1).default(
     "https://{region}.tts.speech.microsoft.com/cognitiveservices/v1",
@@ -74,6 +76,8 @@ export type Config = Readonly<{
   /** One attempt's limit for a call to an outside bot service. */
   integrationTimeoutMs: number;
   openaiBaseUrl: string;
+  openaiModel: string;
+  openaiTranscriptionModel: string;
   dialogflowApiUrl: string;
   /** Text-to-speech endpoint (Azure Speech REST); `{region}` is the prompt's voiceRegion. */
   ttsUrl: string;
@@ -127,6 +131,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     integrationsAllowPrivateUrls: e.INTEGRATIONS_ALLOW_PRIVATE_URLS === "true",
     integrationTimeoutMs: e.INTEGRATION_TIMEOUT_MS,
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
+    openaiModel: e.OPENAI_MODEL,
+    openaiTranscriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ""),
     ttsUrl: e.TTS_URL,
   });

@@ -14,6 +14,7 @@ import { integrationBot } from "./bots/integration.ts";
 import { webhookTurn } from "./bots/webhook.ts";
 import { typebotTurn } from "./bots/typebot.ts";
 import { dialogflowTurn } from "./bots/dialogflow.ts";
+import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
@@ -46,7 +47,7 @@ export async function buildDeps(
       typebot: typebotTurn,
       dialogflow: dialogflowTurn,
     }),
-  );
+  ).register(promptBot({ config, dataKey: secrets.data }));
   const sessions = new SessionManager({ config, db, hub, clock, providers, bots });
   const deps: AppDeps = {
     config,

@@ -30,3 +30,22 @@ export const PROMPT_VOICES = [
 /** seeds/002 section 9: prompt and typebot defaults. */
 export const PROMPT_DEFAULTS = { temperature: 1, maxTokens: 100, maxMessages: 10 } as const;
 export const TYPEBOT_DEFAULTS = { typebotExpires: 1, typebotDelayMessage: 1000 } as const;
+
+/** An AI prompt as the API answers it; apiKey and voiceKey come masked. */
+export type PromptView = {
+  id: number;
+  name: string;
+  apiKey: string;
+  prompt: string;
+  voice: string;
+  voiceKey: string;
+  voiceRegion: string;
+  temperature: number;
+  maxTokens: number;
+  maxMessages: number;
+  queueId: number;
+  queue: { id: number; name: string } | null;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+};

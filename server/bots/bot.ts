@@ -75,7 +75,7 @@ export type BotChanges = Partial<
  * A stored file (media store key) that goes out after the text replies. `transient`: the bot
  * saved it for this turn only (a typebot image), so its key is removed once the send has its own.
  */
-export type BotMedia = { path: string; name: string; transient?: boolean };
+export type BotMedia = { path: string; name: string; mimetype?: string; transient?: boolean };
 
 /**
  * What a bot decided for a turn. The pipeline writes `changes`, the inbound message and the

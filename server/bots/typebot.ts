@@ -90,7 +90,12 @@ async function fetchMedia(t: IntegrationTurn, url: string): Promise<BotMedia | u
       mimetype: cleanMimetype(headers.get("content-type") ?? undefined),
       filename: name,
     });
-    return { path: stored.path, name: stored.filename, transient: true };
+    return {
+      path: stored.path,
+      name: stored.filename,
+      mimetype: stored.mimetype,
+      transient: true,
+    };
   } catch (error) {
     // A missing picture does not stop the conversation: the texts still go out.
     log.warn("typebot: media not fetched", { url, error: String(error) });

@@ -20,6 +20,7 @@ import type { BotMedia } from "../../bots/bot.ts";
 
 /** The mimetype of an admin's file: from its stored key (typed at upload), else its name. */
 function mimetypeOf(media: BotMedia): string {
+  if (media.mimetype) return media.mimetype;
   const byKey = getMimeType(media.path);
   if (byKey && byKey !== "application/octet-stream") return byKey;
   return getMimeType(media.name) ?? "application/octet-stream";
