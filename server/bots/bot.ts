@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import type { Ticket } from "../../db/schema.ts";
+import { type MediaConfig, saveMedia } from "../media/store.ts";
 
 /**
  * Conversation automation (DESIGN 'Conversation automation'): what answers a contact before a
@@ -98,4 +99,15 @@ export const NOTHING: BotDecision = { replies: [], changes: {} };
 export interface Bot {
   readonly kind: string;
   decide(turn: BotTurn): Promise<BotDecision>;
+}
+
+/** Saves bytes a bot received (a typebot picture, a spoken answer) as a file for this turn. */
+export async function transientMedia(
+  config: MediaConfig,
+  companyId: number,
+  bytes: Uint8Array,
+  meta: { mimetype: string; filename: string },
+): Promise<BotMedia> {
+  const stored = await saveMedia(config, companyId, bytes, meta);
+  return { path: stored.path, name: stored.filename, mimetype: stored.mimetype, transient: true };
 }

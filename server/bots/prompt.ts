@@ -2,8 +2,8 @@ import OpenAI from "openai";
 import type { Config } from "../config.ts";
 import { unseal } from "../crypto/sealed.ts";
 import { log } from "../log.ts";
-import { readMedia, saveMedia } from "../media/store.ts";
-import type { Bot, BotDecision, BotMedia, BotTurn } from "./bot.ts";
+import { readMedia } from "../media/store.ts";
+import { type Bot, type BotDecision, type BotMedia, type BotTurn, transientMedia } from "./bot.ts";
 import { HANDED_OVER } from "./integration.ts";
 import { callServiceBytes, Circuit, ServiceError } from "./service_call.ts";
 
@@ -58,16 +58,10 @@ async function speak(
       retries: 1,
       maxBytes: config.mediaMaxBytes,
     });
-    const stored = await saveMedia(config, companyId, bytes, {
+    return await transientMedia(config, companyId, bytes, {
       mimetype: "audio/ogg",
       filename: "resposta.ogg",
     });
-    return {
-      path: stored.path,
-      name: stored.filename,
-      mimetype: stored.mimetype,
-      transient: true,
-    };
   } catch (error) {
     // The text answer still goes out.
     log.warn("prompt: text-to-speech failed", { companyId, error: String(error) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { cleanMimetype, saveMedia } from "../media/store.ts";
+import { cleanMimetype } from "../media/store.ts";
 import { log } from "../log.ts";
-import type { BotDecision, BotMedia } from "./bot.ts";
+import { type BotDecision, type BotMedia, transientMedia } from "./bot.ts";
 import { handOver, type IntegrationHandler, type IntegrationTurn } from "./integration.ts";
 import { callService, callServiceBytes, parseJson, ServiceError } from "./service_call.ts";
 
@@ -86,16 +86,10 @@ async function fetchMedia(t: IntegrationTurn, url: string): Promise<BotMedia | u
       maxBytes: t.deps.config.mediaMaxBytes,
     });
     const name = decodeURIComponent(new URL(url).pathname.split("/").pop() || "file");
-    const stored = await saveMedia(t.deps.config, t.turn.companyId, bytes, {
+    return await transientMedia(t.deps.config, t.turn.companyId, bytes, {
       mimetype: cleanMimetype(headers.get("content-type") ?? undefined),
       filename: name,
     });
-    return {
-      path: stored.path,
-      name: stored.filename,
-      mimetype: stored.mimetype,
-      transient: true,
-    };
   } catch (error) {
     // A missing picture does not stop the conversation: the texts still go out.
     log.warn("typebot: media not fetched", { url, error: String(error) });
