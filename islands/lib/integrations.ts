@@ -49,3 +49,28 @@ export type PromptView = {
   createdAt: string;
   updatedAt: string;
 };
+
+/** A queue integration as the API answers it (the service account never comes back). */
+export type IntegrationView = {
+  id: number;
+  type: IntegrationType;
+  name: string;
+  projectName: string;
+  jsonContent: "";
+  hasJsonContent: boolean;
+  serviceAccountEmail: string;
+  language: string;
+  urlN8N: string;
+  typebotSlug: string;
+  typebotExpires: number;
+  typebotDelayMessage: number;
+  typebotKeywordFinish: string;
+  typebotKeywordRestart: string;
+  typebotRestartMessage: string;
+  typebotUnknownMessage: string;
+  /** The webhook signing secret: only in the answer for one integration (admins). */
+  secret?: string;
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+};

@@ -13,6 +13,8 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import QueueIntegrationPage from "../../islands/QueueIntegrationPage.tsx";
+import PromptsPage from "../../islands/PromptsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -103,6 +105,20 @@ export function pageRoutes(_deps: AppDeps) {
         title: "queues.title",
       }),
   );
+  pages.get("/queue-integration", (c) =>
+    renderPage(c, {
+      island: "QueueIntegrationPage",
+      component: QueueIntegrationPage,
+      props: {},
+      title: "integrations.title",
+    }));
+  pages.get("/prompts", (c) =>
+    renderPage(c, {
+      island: "PromptsPage",
+      component: PromptsPage,
+      props: {},
+      title: "prompts.title",
+    }));
   pages.get("/settings", (c) =>
     renderPage(c, {
       island: "SettingsPage",

@@ -1,4 +1,5 @@
-import type { IntegrationType, QueueIntegration } from "../../db/schema.ts";
+import type { QueueIntegration } from "../../db/schema.ts";
+import type { IntegrationView } from "../../islands/lib/integrations.ts";
 
 /**
  * A queue integration as answered (seeds/002 section 3 'Queue integration'). The service
@@ -6,28 +7,7 @@ import type { IntegrationType, QueueIntegration } from "../../db/schema.ts";
  * whether one is stored and whose it is. The webhook signing `secret` is shown to admins who
  * open the integration (they configure their receiver with it), never in live events.
  */
-export type IntegrationView = {
-  id: number;
-  type: IntegrationType;
-  name: string;
-  projectName: string;
-  jsonContent: "";
-  hasJsonContent: boolean;
-  serviceAccountEmail: string;
-  language: string;
-  urlN8N: string;
-  typebotSlug: string;
-  typebotExpires: number;
-  typebotDelayMessage: number;
-  typebotKeywordFinish: string;
-  typebotKeywordRestart: string;
-  typebotRestartMessage: string;
-  typebotUnknownMessage: string;
-  secret?: string;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { IntegrationView };
 
 export function integrationView(
   row: QueueIntegration,

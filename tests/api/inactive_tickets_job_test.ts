@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import { createCompany, withApp } from "../helpers/app.ts";
 import { expireInactiveTickets } from "../../jobs/inactive_tickets.ts";
-import {
-  connectSimulator,
-  createQueue,
-  eventually,
-  phoneSends,
-  sentBy,
-} from "../whatsapp/helpers.ts";
+import { connectSimulator, createQueue, phoneSends } from "../whatsapp/helpers.ts";
 
 Deno.test("inactive tickets job - timeUseBotQueues hands over, expiresTicket closes with its message once", () =>
   withApp(async (t) => {
