@@ -9,6 +9,7 @@ import { startScheduleJob } from "./jobs/schedules.ts";
 import { startDueDateJob } from "./jobs/due_dates.ts";
 import { startInvoiceJobs } from "./jobs/invoices.ts";
 import { startCampaignJob } from "./jobs/campaigns.ts";
+import { startInactiveTicketsJob } from "./jobs/inactive_tickets.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -46,6 +47,7 @@ const stopSchedules = startScheduleJob(deps);
 const stopDueDates = startDueDateJob(deps);
 const stopInvoices = startInvoiceJobs(deps);
 const stopCampaigns = startCampaignJob(deps);
+const stopInactiveTickets = startInactiveTicketsJob(deps);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -58,6 +60,7 @@ async function shutdown(signal: string) {
   await stopDueDates();
   await stopInvoices();
   await stopCampaigns();
+  await stopInactiveTickets();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();

@@ -22,6 +22,7 @@ import * as m0100 from "./migrations/0100_create_chats.ts";
 import * as m0101 from "./migrations/0101_create_announcements.ts";
 import * as m0080 from "./migrations/0080_create_invoices.ts";
 import * as m0090 from "./migrations/0090_create_campaigns.ts";
+import * as m0110 from "./migrations/0110_create_queue_integrations.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "0101_create_announcements": m0101,
   "0080_create_invoices": m0080,
   "0090_create_campaigns": m0090,
+  "0110_create_queue_integrations": m0110,
 };
 
 class StaticProvider implements MigrationProvider {

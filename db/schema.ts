@@ -100,6 +100,8 @@ export interface WhatsappsTable extends Timestamps {
   timeUseBotQueues: Generated<number>;
   maxUseBotQueues: Generated<number>;
   promptId: number | null;
+  /** db/migrations/0110: every new ticket of the connection goes to this integration. */
+  integrationId: Generated<number | null>;
 }
 
 export interface WhatsappQueuesTable {
@@ -197,6 +199,9 @@ export interface TicketsTable extends Timestamps {
   useIntegration: Generated<Flag>;
   integrationId: number | null;
   promptId: number | null;
+  /** The outside bot's conversation (typebot sessionId) and its last activity (0110). */
+  botSession: Generated<string | null>;
+  botSessionAt: Generated<string | null>;
   lastMessage: Generated<string>;
   unreadMessages: Generated<number>;
   acceptedAt: string | null;
@@ -565,6 +570,44 @@ export interface CampaignJobStateTable {
   value: string;
 }
 
+export type IntegrationType = "webhook" | "n8n" | "typebot" | "dialogflow";
+
+/** db/migrations/0110: an outside bot. jsonContent is sealed at rest (server/crypto/sealed.ts). */
+export interface QueueIntegrationsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  type: IntegrationType;
+  name: string;
+  projectName: string;
+  jsonContent: string;
+  language: string;
+  urlN8N: string;
+  secret: string;
+  typebotSlug: string;
+  typebotExpires: number;
+  typebotDelayMessage: number;
+  typebotKeywordFinish: string;
+  typebotKeywordRestart: string;
+  typebotRestartMessage: string;
+  typebotUnknownMessage: string;
+}
+
+/** db/migrations/0110: an AI assistant bound to a queue. apiKey and voiceKey sealed at rest. */
+export interface PromptsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  apiKey: string;
+  prompt: string;
+  voice: string;
+  voiceKey: string;
+  voiceRegion: string;
+  temperature: number;
+  maxTokens: number;
+  maxMessages: number;
+  queueId: number;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -612,6 +655,8 @@ export interface DB {
   campaign_pacing: CampaignPacingTable;
   campaign_opt_outs: CampaignOptOutsTable;
   campaign_job_state: CampaignJobStateTable;
+  queue_integrations: QueueIntegrationsTable;
+  prompts: PromptsTable;
 }
 
 export type Plan = Selectable<PlansTable>;
@@ -645,3 +690,5 @@ export type FileList = Selectable<FileListsTable>;
 export type FileListOption = Selectable<FileListOptionsTable>;
 export type Campaign = Selectable<CampaignsTable>;
 export type CampaignShipping = Selectable<CampaignShippingTable>;
+export type QueueIntegration = Selectable<QueueIntegrationsTable>;
+export type Prompt = Selectable<PromptsTable>;

@@ -48,6 +48,19 @@ const schema = z.object({
   ASAAS_API_KEY: z.string().min(1).optional(),
   ASAAS_WEBHOOK_TOKEN: z.string().min(32, "must be at least 32 characters").max(255).optional(),
   INVOICE_DAYS_AHEAD: z.coerce.number().int().min(0).max(60).default(10),
+  DATA_ENCRYPTION_KEY: z.string().refine(
+    (v) => new TextEncoder().encode(v).length >= 32,
+    "must be at least 32 bytes",
+  ).optional(),
+  INTEGRATIONS_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).default("false"),
+  INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
+  OPENAI_MODEL: z.string().min(1).max(100).default("gpt-4o-mini"),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).max(100).default("whisper-1"),
+  DIALOGFLOW_API_URL: z.url().default("https://dialogflow.googleapis.com"),
+  TTS_URL: z.string().min(1).default(
+    "https://{region}.tts.speech.microsoft.com/cognitiveservices/v1",
+  ),
 });
 
 export type Config = Readonly<{
@@ -88,6 +101,18 @@ export type BillingConfig = Readonly<{
   asaasWebhookToken?: string;
   /** How many days before a company's due date its invoice is created. */
   invoiceDaysAhead: number;
+  /** Seals integration and prompt secrets at rest; generated and kept in the database if unset. */
+  dataEncryptionKey?: string;
+  /** Outside bots on private or loopback addresses (self-hosted n8n, tests' fake servers). */
+  integrationsAllowPrivateUrls: boolean;
+  /** One attempt's limit for a call to an outside bot service. */
+  integrationTimeoutMs: number;
+  openaiBaseUrl: string;
+  openaiModel: string;
+  openaiTranscriptionModel: string;
+  dialogflowApiUrl: string;
+  /** Text-to-speech endpoint (Azure Speech REST); `{region}` is the prompt's voiceRegion. */
+  ttsUrl: string;
 }>;
 
 export class ConfigError extends Error {
@@ -153,5 +178,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       asaasWebhookToken: e.ASAAS_WEBHOOK_TOKEN,
       invoiceDaysAhead: e.INVOICE_DAYS_AHEAD,
     }),
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
+    integrationsAllowPrivateUrls: e.INTEGRATIONS_ALLOW_PRIVATE_URLS === "true",
+    integrationTimeoutMs: e.INTEGRATION_TIMEOUT_MS,
+    openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
+    openaiModel: e.OPENAI_MODEL,
+    openaiTranscriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
+    dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ""),
+    ttsUrl: e.TTS_URL,
   });
 }

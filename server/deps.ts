@@ -10,6 +10,11 @@ import { wirePresence } from "./realtime/socket.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
 import { menuBot } from "./bots/menu.ts";
+import { integrationBot } from "./bots/integration.ts";
+import { webhookTurn } from "./bots/webhook.ts";
+import { typebotTurn } from "./bots/typebot.ts";
+import { dialogflowTurn } from "./bots/dialogflow.ts";
+import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
@@ -35,7 +40,14 @@ export async function buildDeps(
   providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
   providers.register("beta", createBaileysProvider);
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
-  const bots = new BotRegistry().register(menuBot);
+  const bots = new BotRegistry().register(menuBot).register(
+    integrationBot({ config, dataKey: secrets.data }, {
+      webhook: webhookTurn,
+      n8n: webhookTurn,
+      typebot: typebotTurn,
+      dialogflow: dialogflowTurn,
+    }),
+  ).register(promptBot({ config, dataKey: secrets.data }));
   const sessions = new SessionManager({ config, db, hub, clock, providers, bots });
   const deps: AppDeps = {
     config,

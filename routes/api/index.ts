@@ -17,6 +17,8 @@ import { contactRoutes } from "./contacts.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { queueOptionRoutes } from "./queue_options.ts";
 import { queueRoutes } from "./queues.ts";
+import { queueIntegrationRoutes } from "./queue_integrations.ts";
+import { promptRoutes } from "./prompts.ts";
 import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
 import { mediaRoutes } from "./media.ts";
@@ -45,6 +47,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/users", userRoutes(deps));
   api.route("/queue", queueRoutes(deps));
   api.route("/queue-options", queueOptionRoutes(deps));
+  api.route("/queueIntegration", queueIntegrationRoutes(deps));
+  api.route("/prompt", promptRoutes(deps));
   api.route("/settings", settingRoutes(deps));
   api.route("/companies", companyRoutes(deps));
   api.route("/plans", planRoutes(deps));

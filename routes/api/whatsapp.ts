@@ -35,6 +35,7 @@ const fields = {
   maxUseBotQueues: z.coerce.number().int().min(0).max(100).optional(),
   queueIds: z.array(z.coerce.number().int().positive()).max(500).optional(),
   promptId: z.coerce.number().int().positive().nullable().optional(),
+  integrationId: z.coerce.number().int().positive().nullable().optional(),
   // Sent back by the page's form; the session manager owns these, so they are ignored here.
   status: z.string().optional(),
   qrcode: z.string().optional(),

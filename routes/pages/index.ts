@@ -29,6 +29,8 @@ import CampaignsPage from "../../islands/CampaignsPage.tsx";
 import CampaignReportPage from "../../islands/CampaignReportPage.tsx";
 import CampaignsConfigPage from "../../islands/CampaignsConfigPage.tsx";
 import FilesPage from "../../islands/FilesPage.tsx";
+import QueueIntegrationPage from "../../islands/QueueIntegrationPage.tsx";
+import PromptsPage from "../../islands/PromptsPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -149,6 +151,20 @@ export function pageRoutes(deps: AppDeps) {
         title: "queues.title",
       }),
   );
+  pages.get("/queue-integration", (c) =>
+    renderPage(c, {
+      island: "QueueIntegrationPage",
+      component: QueueIntegrationPage,
+      props: {},
+      title: "integrations.title",
+    }));
+  pages.get("/prompts", (c) =>
+    renderPage(c, {
+      island: "PromptsPage",
+      component: PromptsPage,
+      props: {},
+      title: "prompts.title",
+    }));
   pages.get("/settings", (c) =>
     renderPage(c, {
       island: "SettingsPage",

@@ -29,6 +29,8 @@ export const CHANNELS = [
   "contactListItem",
   "campaign",
   "file",
+  "queueIntegration",
+  "prompt",
 ] as const;
 /**
  * `chat-<id>` carries one internal chat's messages (seeds/002 section 7 'Internal chat'); it is

@@ -1,4 +1,5 @@
 import { assertBelowLimit } from "../plans/features.ts";
+import { requireBotRefs } from "../integrations/service.ts";
 import type { Whatsapp } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
@@ -41,6 +42,8 @@ export type ConnectionInput = {
   maxUseBotQueues?: number;
   queueIds?: number[];
   promptId?: number | null;
+  /** issue 15: the integration every new ticket of the connection goes to. */
+  integrationId?: number | null;
 };
 
 function isAdmin(auth: AuthInfo): boolean {
@@ -117,6 +120,7 @@ function scalarFields(input: ConnectionInput) {
     "timeUseBotQueues",
     "maxUseBotQueues",
     "promptId",
+    "integrationId",
   ] as const;
   for (const key of keys) {
     if (input[key] !== undefined) (fields as Record<string, unknown>)[key] = input[key];
@@ -144,6 +148,7 @@ export async function createConnection(
   const isDefault = count === 0 || input.isDefault === true;
   const now = clock.now().toISOString();
   const row = await db.transaction().execute(async (trx) => {
+    await requireBotRefs(trx, auth.companyId, input);
     const created = await insertWhatsapp(trx, auth.companyId, {
       ...scalarFields(input),
       name: input.name,
@@ -199,6 +204,7 @@ export async function updateConnection(
   const becameDefault = input.isDefault === true && current.isDefault === 0;
   const now = clock.now().toISOString();
   const row = await db.transaction().execute(async (trx) => {
+    await requireBotRefs(trx, auth.companyId, input);
     const updated = await updateWhatsapp(trx, auth.companyId, id, {
       ...scalarFields(input),
       ...(becameDefault ? { isDefault: 1 } : {}),

@@ -122,6 +122,33 @@ const kinds: Record<string, Kind> = {
     create: post("/api/queue", (_, n) => ({ name: `Fila ${n}`, color: QUEUE_COLORS[n + 2] })),
     remove: del("/api/queue"),
   },
+  "queue integrations": {
+    table: "queue_integrations",
+    create: post("/api/queueIntegration", (_, n) => ({
+      type: "webhook",
+      name: `Integração ${n}`,
+      urlN8N: "https://93.184.215.14/hook",
+    })),
+    remove: del("/api/queueIntegration"),
+  },
+  prompts: {
+    table: "prompts",
+    create: async (t, s, n) => {
+      const queue = await created(
+        await t.request("POST", "/api/queue", {
+          token: s.company.admin.token,
+          body: { name: `Fila IA ${n}`, color: QUEUE_COLORS[n + 20] },
+        }),
+      );
+      return await created(
+        await t.request("POST", "/api/prompt", {
+          token: s.company.admin.token,
+          body: { name: `Prompt ${n}`, apiKey: "sk-x", prompt: "Olá", queueId: queue },
+        }),
+      );
+    },
+    remove: del("/api/prompt"),
+  },
   "queue options": {
     table: "queue_options",
     create: post("/api/queue-options", (s, n) => ({
