@@ -89,18 +89,6 @@ export type Config = Readonly<{
   /** Days after the due date before the due-date job blocks an unpaid company. */
   dueDateGraceDays: number;
   billing: BillingConfig;
-}>;
-
-export type BillingConfig = Readonly<{
-  provider: "static" | "asaas";
-  pixKey?: string;
-  pixMerchantName: string;
-  pixMerchantCity: string;
-  asaasApiUrl: string;
-  asaasApiKey?: string;
-  asaasWebhookToken?: string;
-  /** How many days before a company's due date its invoice is created. */
-  invoiceDaysAhead: number;
   /** Seals integration and prompt secrets at rest; generated and kept in the database if unset. */
   dataEncryptionKey?: string;
   /** Outside bots on private or loopback addresses (self-hosted n8n, tests' fake servers). */
@@ -113,6 +101,18 @@ export type BillingConfig = Readonly<{
   dialogflowApiUrl: string;
   /** Text-to-speech endpoint (Azure Speech REST); `{region}` is the prompt's voiceRegion. */
   ttsUrl: string;
+}>;
+
+export type BillingConfig = Readonly<{
+  provider: "static" | "asaas";
+  pixKey?: string;
+  pixMerchantName: string;
+  pixMerchantCity: string;
+  asaasApiUrl: string;
+  asaasApiKey?: string;
+  asaasWebhookToken?: string;
+  /** How many days before a company's due date its invoice is created. */
+  invoiceDaysAhead: number;
 }>;
 
 export class ConfigError extends Error {
