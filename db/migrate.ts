@@ -16,6 +16,8 @@ import * as m0032 from "./migrations/0032_create_ticket_counts.ts";
 import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
+import * as m0120 from "./migrations/0120_add_connection_api_tokens.ts";
+import * as m0121 from "./migrations/0121_create_api_idempotency_keys.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -29,6 +31,8 @@ const migrations: Record<string, Migration> = {
   "0040_add_admin_indexes": m0040,
   "0050_rebuild_ids_autoincrement": m0050,
   "0051_create_sessions": m0051,
+  "0120_add_connection_api_tokens": m0120,
+  "0121_create_api_idempotency_keys": m0121,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -88,6 +88,8 @@ export interface WhatsappsTable extends Timestamps {
   outOfHoursMessage: Generated<string>;
   ratingMessage: Generated<string>;
   token: Generated<string>;
+  /** SHA-256 of `token` (0120): the send API finds the connection by it. */
+  tokenHash: string | null;
   provider: Generated<string>;
   timeSendQueue: Generated<number>;
   sendIdQueue: Generated<number>;
@@ -349,6 +351,17 @@ export interface TicketCountsTable {
   n: number;
 }
 
+/** 0121: the answer of a send made with an Idempotency-Key, replayed on a retry. */
+export interface ApiIdempotencyKeysTable {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  key: string;
+  requestHash: string;
+  responseJson: string;
+  createdAt: string;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -377,6 +390,7 @@ export interface DB {
   simulator_sessions: SimulatorSessionsTable;
   simulator_sent: SimulatorSentTable;
   baileys_auth: BaileysAuthTable;
+  api_idempotency_keys: ApiIdempotencyKeysTable;
 }
 
 export type Plan = Selectable<PlansTable>;

@@ -35,6 +35,7 @@ const schema = z.object({
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
 });
 
 export type Config = Readonly<{
@@ -56,6 +57,8 @@ export type Config = Readonly<{
   loginMaxAttempts: number;
   loginWindowSeconds: number;
   cookieSecure: boolean;
+  /** Sends per minute allowed to one connection token on POST /api/messages/send. */
+  externalApiRateLimit: number;
 }>;
 
 export class ConfigError extends Error {
@@ -102,5 +105,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieSecure: e.COOKIE_SECURE === "auto"
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
+    externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
   });
 }

@@ -57,7 +57,9 @@ export type OwnCode =
   | "ERR_MEDIA_TOO_LARGE"
   | "ERR_FORBIDDEN"
   | "ERR_CONFLICT"
-  | "ERR_INTERNAL";
+  | "ERR_INTERNAL"
+  | "ERR_INVALID_NUMBER"
+  | "ERR_IDEMPOTENCY_KEY_REUSED";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { authRoutes } from "./auth.ts";
 import { messageRoutes } from "./messages.ts";
+import { externalMessageRoutes } from "./external_messages.ts";
 import { quickMessageRoutes } from "./quick_messages.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { tagRoutes } from "./tags.ts";
@@ -39,5 +40,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
+  api.route("/messages", externalMessageRoutes(deps));
   return api;
 }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import type { Plan } from "../../db/schema.ts";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { findUserWithCompany } from "../users/repository.ts";
@@ -70,17 +71,21 @@ export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 type FeatureFlag = Exclude<keyof PlanFlags, "id" | "name" | "users" | "connections" | "queues">;
 
+/** 403 ERR_PLAN_FEATURE_DISABLED unless the plan has the flag (also for token-less callers). */
+export function assertPlanFlag(plan: Plan | null | undefined, flag: FeatureFlag) {
+  if (!plan || plan[flag] !== 1) {
+    throw new AppError(
+      403,
+      "ERR_PLAN_FEATURE_DISABLED",
+      "Esta empresa não possui permissão para acessar essa página!",
+    );
+  }
+}
+
 /** Plan flags switch features off on the server too, not only in the menu. */
 export function requirePlan(flag: FeatureFlag): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const plan = c.get("auth")?.plan;
-    if (!plan || plan[flag] !== 1) {
-      throw new AppError(
-        403,
-        "ERR_PLAN_FEATURE_DISABLED",
-        "Esta empresa não possui permissão para acessar essa página!",
-      );
-    }
+    assertPlanFlag(c.get("auth")?.plan, flag);
     await next();
   };
 }
