@@ -13,6 +13,7 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import MessagesApiPage from "../../islands/MessagesApiPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -109,6 +110,13 @@ export function pageRoutes(_deps: AppDeps) {
       component: SettingsPage,
       props: {},
       title: "settings.title",
+    }));
+  pages.get("/messages-api", (c) =>
+    renderPage(c, {
+      island: "MessagesApiPage",
+      component: MessagesApiPage,
+      props: {},
+      title: "messagesApi.title",
     }));
 
   return pages;
