@@ -18,6 +18,7 @@ import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
 import * as m0120 from "./migrations/0120_add_connection_api_tokens.ts";
 import * as m0121 from "./migrations/0121_create_api_idempotency_keys.ts";
+import * as m0122 from "./migrations/0122_create_webhooks.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0051_create_sessions": m0051,
   "0120_add_connection_api_tokens": m0120,
   "0121_create_api_idempotency_keys": m0121,
+  "0122_create_webhooks": m0122,
 };
 
 class StaticProvider implements MigrationProvider {

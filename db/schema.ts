@@ -362,6 +362,43 @@ export interface ApiIdempotencyKeysTable {
   createdAt: string;
 }
 
+/** 0122: an admin's outgoing webhook (issue 16). `events` is a JSON array of event names. */
+export interface WebhooksTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  url: string;
+  events: Generated<string>;
+  secret: string;
+  active: Generated<Flag>;
+  failureCount: Generated<number>;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastDeliveryAt: string | null;
+}
+
+export type WebhookDeliveryStatus = "pending" | "sending" | "delivered" | "failed";
+
+/** 0122: the durable delivery queue, one row per (webhook, event). */
+export interface WebhookDeliveriesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  webhookId: number;
+  eventId: string;
+  event: string;
+  payload: string;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  claimId: string | null;
+  claimedUntil: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -391,6 +428,8 @@ export interface DB {
   simulator_sent: SimulatorSentTable;
   baileys_auth: BaileysAuthTable;
   api_idempotency_keys: ApiIdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Plan = Selectable<PlansTable>;
@@ -412,3 +451,5 @@ export type QuickMessage = Selectable<QuickMessagesTable>;
 export type Schedule = Selectable<SchedulesTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type SimulatorSent = Selectable<SimulatorSentTable>;
+export type Webhook = Selectable<WebhooksTable>;
+export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;

@@ -36,6 +36,9 @@ const schema = z.object({
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
   EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+  INTEGRATIONS_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).default("false"),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).max(10_000).default(15),
 });
 
 export type Config = Readonly<{
@@ -59,6 +62,12 @@ export type Config = Readonly<{
   cookieSecure: boolean;
   /** Sends per minute allowed to one connection token on POST /api/messages/send. */
   externalApiRateLimit: number;
+  /** Outside bots on private or loopback addresses (self-hosted n8n, tests' fake servers). */
+  integrationsAllowPrivateUrls: boolean;
+  /** One webhook delivery attempt's limit. */
+  webhookTimeoutMs: number;
+  /** Failed delivery attempts in a row that disable a webhook. */
+  webhookDisableAfter: number;
 }>;
 
 export class ConfigError extends Error {
@@ -106,5 +115,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
     externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
+    integrationsAllowPrivateUrls: e.INTEGRATIONS_ALLOW_PRIVATE_URLS === "true",
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookDisableAfter: e.WEBHOOK_DISABLE_AFTER,
   });
 }

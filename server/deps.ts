@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
+import { wireWebhooks } from "./webhooks/capture.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
 import { menuBot } from "./bots/menu.ts";
@@ -48,6 +49,7 @@ export async function buildDeps(
     simulator,
   };
   wirePresence(deps);
+  wireWebhooks(deps);
   return { deps, firstStart };
 }
 

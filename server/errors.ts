@@ -59,7 +59,9 @@ export type OwnCode =
   | "ERR_CONFLICT"
   | "ERR_INTERNAL"
   | "ERR_INVALID_NUMBER"
-  | "ERR_IDEMPOTENCY_KEY_REUSED";
+  | "ERR_IDEMPOTENCY_KEY_REUSED"
+  | "ERR_INTEGRATION_URL"
+  | "ERR_NO_WEBHOOK_FOUND";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

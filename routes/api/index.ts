@@ -3,6 +3,7 @@ import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { authRoutes } from "./auth.ts";
 import { messageRoutes } from "./messages.ts";
 import { externalMessageRoutes } from "./external_messages.ts";
+import { webhookRoutes } from "./webhooks.ts";
 import { quickMessageRoutes } from "./quick_messages.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { tagRoutes } from "./tags.ts";
@@ -41,5 +42,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
   api.route("/messages", externalMessageRoutes(deps));
+  api.route("/webhooks", webhookRoutes(deps));
   return api;
 }

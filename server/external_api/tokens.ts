@@ -10,12 +10,17 @@ import { timingSafeEqual } from "node:crypto";
  */
 export const TOKEN_PREFIX = "blc_";
 
-export function newConnectionToken(): string {
+/** `prefix` + 32 CSPRNG bytes in base64url (connection tokens, webhook secrets). */
+export function randomToken(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
   const base64url = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  return `${TOKEN_PREFIX}${base64url}`;
+  return `${prefix}${base64url}`;
+}
+
+export function newConnectionToken(): string {
+  return randomToken(TOKEN_PREFIX);
 }
 
 export async function tokenHash(token: string): Promise<string> {

@@ -19,6 +19,7 @@ export const CHANNELS = [
   "quickMessage",
   "schedule",
   "notification",
+  "webhook",
 ] as const;
 export type Channel = typeof CHANNELS[number];
 
