@@ -14,6 +14,7 @@ import { IconButton } from "./lib/ui/Button.tsx";
 import { applyUpdate } from "./connections/model.ts";
 import { curlExamples, maskToken, SEND_PATH } from "./messages_api/client.ts";
 import { TestForms } from "./messages_api/TestForms.tsx";
+import { Webhooks } from "./messages_api/Webhooks.tsx";
 
 export type MessagesApiPageProps = Record<string, never>;
 
@@ -154,6 +155,8 @@ function MessagesApi() {
       </section>
 
       <TestForms connections={connections ?? []} />
+
+      <Webhooks />
     </div>
   );
 }

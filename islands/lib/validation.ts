@@ -21,6 +21,8 @@ export const LIMITS = {
   shortcode: { min: 1, max: 60 },
   /** seeds/001 section 5 'Schedule': body at least 5 ('Mensagem muito curta'). */
   scheduleBody: { min: 5, max: 10_000 },
+  /** Issue 16: a webhook's URL. */
+  url: { min: 1, max: 2000 },
 } as const satisfies Record<string, Limit>;
 
 /** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */

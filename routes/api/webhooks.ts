@@ -4,7 +4,8 @@ import { requireAdmin, requireAuth, requirePlan } from "../../server/auth/middle
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { name2to50 } from "../../server/http/fields.ts";
+import { limitedText, name2to50 } from "../../server/http/fields.ts";
+import { LIMITS } from "../../islands/lib/validation.ts";
 import { pageWebhooks } from "../../server/webhooks/repository.ts";
 import {
   createWebhook,
@@ -15,7 +16,7 @@ import {
 } from "../../server/webhooks/service.ts";
 import { WEBHOOK_EVENTS } from "../../islands/lib/webhook_types.ts";
 
-const url = z.string().trim().min(1, "Required").max(2000, "Too Long!");
+const url = limitedText(LIMITS.url);
 const events = z.array(z.enum(WEBHOOK_EVENTS)).min(1, "Escolha ao menos um evento").max(
   WEBHOOK_EVENTS.length,
 ).transform((list) => [...new Set(list)]);
