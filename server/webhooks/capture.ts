@@ -52,6 +52,11 @@ export function webhookEventOf(channel: Channel, raw: unknown): CapturedEvent | 
 export class WebhookCapture {
   /** Active webhooks per company, read on first need; emptied by every change to them. */
   readonly #cache = new Map<number, Promise<Webhook[]>>();
+  /**
+   * The events each company's active webhooks want, once read: the inbound pipeline publishes
+   * several events per message, and a company without a subscriber costs no work past this.
+   */
+  readonly #wanted = new Map<number, Set<WebhookEvent>>();
   #queue: Promise<void> = Promise.resolve();
   #kick: () => void = () => {};
 
@@ -64,6 +69,7 @@ export class WebhookCapture {
 
   invalidate(companyId: number) {
     this.#cache.delete(companyId);
+    this.#wanted.delete(companyId);
   }
 
   /** A webhook was re-enabled or changed: its waiting deliveries may be due. */
@@ -79,6 +85,8 @@ export class WebhookCapture {
   hear(companyId: number, channel: Channel, data: unknown) {
     const captured = webhookEventOf(channel, data);
     if (!captured) return;
+    const wanted = this.#wanted.get(companyId);
+    if (wanted && !wanted.has(captured.event)) return;
     // Serialised now: the objects may change after the publisher returns.
     const createdAt = this.deps.clock.now().toISOString();
     const eventId = crypto.randomUUID();
@@ -97,9 +105,15 @@ export class WebhookCapture {
   async #subscribers(companyId: number, event: WebhookEvent): Promise<Webhook[]> {
     let hooks = this.#cache.get(companyId);
     if (!hooks) {
-      hooks = activeWebhooks(this.deps.db, companyId);
-      this.#cache.set(companyId, hooks);
-      hooks.catch(() => this.#cache.delete(companyId));
+      const loading = activeWebhooks(this.deps.db, companyId);
+      hooks = loading;
+      this.#cache.set(companyId, loading);
+      loading.then((rows) => {
+        // Only if no change came in meanwhile (it replaced or removed the entry).
+        if (this.#cache.get(companyId) === loading) {
+          this.#wanted.set(companyId, new Set(rows.flatMap((row) => eventsOf(row))));
+        }
+      }, () => this.#cache.delete(companyId));
     }
     return (await hooks).filter((hook) => eventsOf(hook).includes(event));
   }

@@ -284,3 +284,29 @@ Deno.test("webhooks - admins of a plan with the flag only; another company canno
       assert.equal((await t.deps.db.selectFrom("webhooks").select("id").execute()).length, 0);
     });
   }, ALLOW_PRIVATE));
+
+Deno.test("webhooks - only the chosen events are queued; an edit of the events applies at once", () =>
+  withApp(async (t) => {
+    await withReceiver(async (receiver) => {
+      const { a } = await twoCompanies(t);
+      const hook = await addHook(t, a, receiver, ["message.created"]);
+      await addContact(t, a, "5513912344321");
+      assert.equal(await tick(t), 0);
+      const res = await t.request("PUT", `/api/webhooks/${hook.id}`, {
+        token: a.admin.token,
+        body: { events: ["contact.created"] },
+      });
+      assert.equal(res.status, 200);
+      await addContact(t, a, "5513912344322");
+      assert.equal(await tick(t), 1);
+      assert.deepEqual(receiver.accepted().map((r) => r.event), ["contact.created"]);
+      const paused = await t.request("PUT", `/api/webhooks/${hook.id}`, {
+        token: a.admin.token,
+        body: { active: false },
+      });
+      assert.equal((await paused.json()).active, false);
+      await addContact(t, a, "5513912344323");
+      assert.equal(await tick(t), 0);
+      assert.equal((await deliveries(t)).length, 1);
+    });
+  }, ALLOW_PRIVATE));
