@@ -30,7 +30,7 @@ async function addHook(
   t: TestApp,
   company: TestCompany,
   receiver: WebhookReceiver,
-  events = ["contact.created", "message.created", "ticket.created"],
+  events = ["contact.created", "message.created", "ticket.created", "ticket.closed"],
 ) {
   const res = await t.request("POST", "/api/webhooks", {
     token: company.admin.token,
@@ -70,12 +70,19 @@ Deno.test("webhooks - signed deliveries of contact, ticket and message events; e
       const contact = await addContact(t, a, "5513912344321");
       await addContact(t, b, "5513912344321");
       const whatsappId = await connectSimulator(t, a);
-      await phoneSends(t, a.admin.token, whatsappId, {
+      const inbound = await phoneSends(t, a.admin.token, whatsappId, {
         from: "5511988887777",
         name: "Maria",
         body: "Oi",
       });
       assert.ok(await tick(t) >= 3);
+      t.clock.advance(1000);
+      const closed = await t.request("PUT", `/api/tickets/${inbound.ticketId}`, {
+        token: a.admin.token,
+        body: { status: "closed" },
+      });
+      assert.equal(closed.status, 200, await closed.clone().text());
+      assert.equal(await tick(t), 1);
       const got = receiver.accepted();
       assert.ok(got.every((r) => r.signatureValid), "every signature checks out");
       assert.ok(got.every((r) => r.body.companyId === a.id), "only company A's events");
@@ -88,6 +95,8 @@ Deno.test("webhooks - signed deliveries of contact, ticket and message events; e
       const message = byEvent.get("message.created")!.body.data.message as { body: string };
       assert.equal(message.body, "Oi");
       assert.ok(byEvent.has("ticket.created"));
+      const closedTicket = byEvent.get("ticket.closed")!.body.data.ticket as { id: number };
+      assert.equal(closedTicket.id, inbound.ticketId);
       // The receiver does not know the secret of another webhook: a wrong secret fails the check.
       receiver.secret = "whsec_wrong";
       await addContact(t, a, "5513912344322");
