@@ -10,6 +10,7 @@ import { startDueDateJob } from "./jobs/due_dates.ts";
 import { startInvoiceJobs } from "./jobs/invoices.ts";
 import { startCampaignJob } from "./jobs/campaigns.ts";
 import { startInactiveTicketsJob } from "./jobs/inactive_tickets.ts";
+import { startWebhookJob } from "./jobs/webhooks.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -48,6 +49,7 @@ const stopDueDates = startDueDateJob(deps);
 const stopInvoices = startInvoiceJobs(deps);
 const stopCampaigns = startCampaignJob(deps);
 const stopInactiveTickets = startInactiveTicketsJob(deps);
+const stopWebhooks = startWebhookJob(deps);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -61,6 +63,7 @@ async function shutdown(signal: string) {
   await stopInvoices();
   await stopCampaigns();
   await stopInactiveTickets();
+  await stopWebhooks();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();

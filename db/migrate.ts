@@ -23,6 +23,9 @@ import * as m0101 from "./migrations/0101_create_announcements.ts";
 import * as m0080 from "./migrations/0080_create_invoices.ts";
 import * as m0090 from "./migrations/0090_create_campaigns.ts";
 import * as m0110 from "./migrations/0110_create_queue_integrations.ts";
+import * as m0120 from "./migrations/0120_add_connection_api_tokens.ts";
+import * as m0121 from "./migrations/0121_create_api_idempotency_keys.ts";
+import * as m0122 from "./migrations/0122_create_webhooks.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -43,6 +46,9 @@ const migrations: Record<string, Migration> = {
   "0080_create_invoices": m0080,
   "0090_create_campaigns": m0090,
   "0110_create_queue_integrations": m0110,
+  "0120_add_connection_api_tokens": m0120,
+  "0121_create_api_idempotency_keys": m0121,
+  "0122_create_webhooks": m0122,
 };
 
 class StaticProvider implements MigrationProvider {

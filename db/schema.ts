@@ -92,6 +92,8 @@ export interface WhatsappsTable extends Timestamps {
   outOfHoursMessage: Generated<string>;
   ratingMessage: Generated<string>;
   token: Generated<string>;
+  /** SHA-256 of `token` (0120): the send API finds the connection by it. */
+  tokenHash: string | null;
   provider: Generated<string>;
   timeSendQueue: Generated<number>;
   sendIdQueue: Generated<number>;
@@ -608,6 +610,54 @@ export interface PromptsTable extends Timestamps {
   queueId: number;
 }
 
+/** 0121: the answer of a send made with an Idempotency-Key, replayed on a retry. */
+export interface ApiIdempotencyKeysTable {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  key: string;
+  requestHash: string;
+  responseJson: string;
+  createdAt: string;
+}
+
+/** 0122: an admin's outgoing webhook (issue 16). `events` is a JSON array of event names. */
+export interface WebhooksTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  url: string;
+  events: Generated<string>;
+  secret: string;
+  active: Generated<Flag>;
+  failureCount: Generated<number>;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastDeliveryAt: string | null;
+}
+
+export type WebhookDeliveryStatus = "pending" | "sending" | "delivered" | "failed";
+
+/** 0122: the durable delivery queue, one row per (webhook, event). */
+export interface WebhookDeliveriesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  webhookId: number;
+  eventId: string;
+  event: string;
+  payload: string;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  claimId: string | null;
+  claimedUntil: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -657,6 +707,9 @@ export interface DB {
   campaign_job_state: CampaignJobStateTable;
   queue_integrations: QueueIntegrationsTable;
   prompts: PromptsTable;
+  api_idempotency_keys: ApiIdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Plan = Selectable<PlansTable>;
@@ -692,3 +745,5 @@ export type Campaign = Selectable<CampaignsTable>;
 export type CampaignShipping = Selectable<CampaignShippingTable>;
 export type QueueIntegration = Selectable<QueueIntegrationsTable>;
 export type Prompt = Selectable<PromptsTable>;
+export type Webhook = Selectable<WebhooksTable>;
+export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;

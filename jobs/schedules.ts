@@ -5,6 +5,7 @@ import { log } from "../server/log.ts";
 import { findScheduleView } from "../server/schedules/repository.ts";
 import { renderVariables } from "../server/messages/variables.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
+import { insertClosedTicket } from "../server/tickets/repository.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
@@ -98,24 +99,13 @@ async function sendOne(
       .where("companyId", "=", companyId).where("contactId", "=", contact.id)
       .where("whatsappId", "=", whatsapp.id).where("status", "<>", "closed").executeTakeFirst();
     if (!ticket) {
-      const created = await trx.insertInto("tickets").values({
-        uuid: crypto.randomUUID(),
-        companyId,
+      const id = await insertClosedTicket(trx, companyId, {
         contactId: contact.id,
         whatsappId: whatsapp.id,
         userId: schedule.userId,
-        queueId: null,
-        queueOptionId: null,
-        status: "closed",
         isGroup: contact.isGroup,
-        integrationId: null,
-        promptId: null,
-        acceptedAt: null,
-        closedAt: stamp,
-        createdAt: stamp,
-        updatedAt: stamp,
-      }).returning(["id", "status", "queueId", "userId"]).executeTakeFirstOrThrow();
-      ticket = created;
+      }, stamp);
+      ticket = { id, status: "closed" as const, queueId: null, userId: schedule.userId };
     }
     const body = renderVariables(schedule.body, { contact, ticketId: ticket.id, now });
     const media = schedule.mediaPath

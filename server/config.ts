@@ -61,6 +61,9 @@ const schema = z.object({
   TTS_URL: z.string().min(1).default(
     "https://{region}.tts.speech.microsoft.com/cognitiveservices/v1",
   ),
+  EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).max(10_000).default(15),
 });
 
 export type Config = Readonly<{
@@ -101,6 +104,12 @@ export type Config = Readonly<{
   dialogflowApiUrl: string;
   /** Text-to-speech endpoint (Azure Speech REST); `{region}` is the prompt's voiceRegion. */
   ttsUrl: string;
+  /** Sends per minute allowed to one connection token on POST /api/messages/send. */
+  externalApiRateLimit: number;
+  /** One webhook delivery attempt's limit. */
+  webhookTimeoutMs: number;
+  /** Failed delivery attempts in a row that disable a webhook. */
+  webhookDisableAfter: number;
 }>;
 
 export type BillingConfig = Readonly<{
@@ -186,5 +195,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     openaiTranscriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ""),
     ttsUrl: e.TTS_URL,
+    externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookDisableAfter: e.WEBHOOK_DISABLE_AFTER,
   });
 }

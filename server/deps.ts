@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
+import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
 import { menuBot } from "./bots/menu.ts";
@@ -60,6 +61,7 @@ export async function buildDeps(
     simulator,
   };
   wirePresence(deps);
+  wireWebhooks(deps);
   return { deps, firstStart };
 }
 
@@ -68,5 +70,7 @@ export async function closeDeps(deps: AppDeps) {
   // Sessions first: in-flight sends and inbound messages finish while the database is open.
   await deps.sessions.closeAll();
   deps.hub.closeAll();
+  // Events heard until now are written to the webhook queue before the database closes.
+  await webhookCapture(deps.hub)?.idle();
   await deps.db.destroy();
 }

@@ -4,6 +4,8 @@ import { announcementRoutes } from "./announcements.ts";
 import { authRoutes } from "./auth.ts";
 import { chatRoutes } from "./chats.ts";
 import { messageRoutes } from "./messages.ts";
+import { externalMessageRoutes } from "./external_messages.ts";
+import { webhookRoutes } from "./webhooks.ts";
 import { quickMessageRoutes } from "./quick_messages.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { tagRoutes } from "./tags.ts";
@@ -68,5 +70,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/campaign-settings", campaignSettingRoutes(deps));
   api.route("/campaigns", campaignRoutes(deps));
   api.route("/files", fileListRoutes(deps));
+  api.route("/messages", externalMessageRoutes(deps));
+  api.route("/webhooks", webhookRoutes(deps));
   return api;
 }

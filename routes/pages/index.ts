@@ -31,6 +31,7 @@ import CampaignsConfigPage from "../../islands/CampaignsConfigPage.tsx";
 import FilesPage from "../../islands/FilesPage.tsx";
 import QueueIntegrationPage from "../../islands/QueueIntegrationPage.tsx";
 import PromptsPage from "../../islands/PromptsPage.tsx";
+import MessagesApiPage from "../../islands/MessagesApiPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -256,6 +257,13 @@ export function pageRoutes(deps: AppDeps) {
       component: CampaignsConfigPage,
       props: {},
       title: "campaigns.configTitle",
+    }));
+  pages.get("/messages-api", (c) =>
+    renderPage(c, {
+      island: "MessagesApiPage",
+      component: MessagesApiPage,
+      props: {},
+      title: "messagesApi.title",
     }));
 
   return pages;

@@ -31,6 +31,7 @@ export const CHANNELS = [
   "file",
   "queueIntegration",
   "prompt",
+  "webhook",
 ] as const;
 /**
  * `chat-<id>` carries one internal chat's messages (seeds/002 section 7 'Internal chat'); it is

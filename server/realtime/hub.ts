@@ -26,6 +26,8 @@ export type SocketIdentity = {
   isSuper?: boolean;
 };
 
+export type PublishObserver = (companyId: number, channel: Channel, data: unknown) => void;
+
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };
 
 /** A gated channel reaches only members whose company's plan has its flag. */
@@ -41,6 +43,25 @@ export class Hub {
   readonly #rooms = new Map<string, Set<Member>>();
   readonly #members = new Set<Member>();
   #onPresence?: (companyId: number, userId: number, online: boolean) => void;
+  readonly #observers: PublishObserver[] = [];
+
+  /**
+   * Hears every event published, once per publish, whoever is connected (outgoing webhooks:
+   * server/webhooks/capture.ts). An observer must not throw nor block: it runs inline.
+   */
+  observe(observer: PublishObserver) {
+    this.#observers.push(observer);
+  }
+
+  #notify(companyId: number, channel: Channel, data: unknown) {
+    for (const observer of this.#observers) {
+      try {
+        observer(companyId, channel, data);
+      } catch (error) {
+        log.error("publish observer failed", { channel, error });
+      }
+    }
+  }
 
   /** Called when a user's first socket joins or last socket leaves. */
   onPresence(listener: (companyId: number, userId: number, online: boolean) => void) {
@@ -97,6 +118,7 @@ export class Hub {
     data: unknown,
     audiences: Audience[] = [{ kind: "company" }],
   ): number {
+    this.#notify(companyId, channel, data);
     const targets = new Set<Member>();
     const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
@@ -117,6 +139,7 @@ export class Hub {
     audiences: Audience[],
     filter: (member: Member) => boolean,
   ): number {
+    this.#notify(companyId, channel, data);
     const targets = new Set<Member>();
     const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
