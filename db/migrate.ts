@@ -16,6 +16,7 @@ import * as m0032 from "./migrations/0032_create_ticket_counts.ts";
 import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
+import * as m0130 from "./migrations/0130_add_outbox_waiting_index.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0040_add_admin_indexes": m0040,
   "0050_rebuild_ids_autoincrement": m0050,
   "0051_create_sessions": m0051,
+  "0130_add_outbox_waiting_index": m0130,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -53,6 +55,11 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Every migration this build knows, in the order they apply (GET /api/version). */
+export function knownMigrations(): string[] {
+  return Object.keys(migrations).sort();
 }
 
 /** Applies the migrations up to and including `name` (tests build an older schema with it). */

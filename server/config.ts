@@ -1,3 +1,4 @@
+import { Cron } from "croner";
 import { z } from "zod";
 
 /**
@@ -35,6 +36,14 @@ const schema = z.object({
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  // Operations (issue 17): metrics, backups, password recovery mail.
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_CRON: z.string().min(1).refine(isCron, "must be a cron expression").optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
 });
 
 export type Config = Readonly<{
@@ -56,6 +65,16 @@ export type Config = Readonly<{
   loginMaxAttempts: number;
   loginWindowSeconds: number;
   cookieSecure: boolean;
+  /** /metrics answers only with this bearer token; unset, /metrics is off (404). */
+  metricsToken?: string;
+  /** Where backups go (default `$DATA_DIR/backups`), when (`BACKUP_CRON`) and how many stay. */
+  backupDir: string;
+  backupCron?: string;
+  backupKeep: number;
+  /** Password recovery mail; without it only admins reset passwords. */
+  smtpUrl?: string;
+  smtpFrom: string;
+  passwordResetTtlSeconds: number;
 }>;
 
 export class ConfigError extends Error {
@@ -102,5 +121,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieSecure: e.COOKIE_SECURE === "auto"
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
+    metricsToken: e.METRICS_TOKEN,
+    backupDir: (e.BACKUP_DIR ?? `${dataDir}/backups`).replace(/\/+$/, ""),
+    backupCron: e.BACKUP_CRON,
+    backupKeep: e.BACKUP_KEEP,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
+    passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
   });
+}
+
+function isCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }

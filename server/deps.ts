@@ -1,6 +1,7 @@
 import { openDatabase } from "../db/client.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { RateLimiter } from "./auth/rate_limit.ts";
+import { dbQueryDuration } from "./metrics/registry.ts";
 import { loadSecrets } from "./auth/secrets.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -24,7 +25,9 @@ export async function buildDeps(
   clock: Clock,
 ): Promise<{ deps: AppDeps; firstStart: FirstStart }> {
   await Deno.mkdir(config.dataDir, { recursive: true });
-  const db = await openDatabase(config.databaseUrl, config.databaseAuthToken);
+  const db = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
+    onQuery: (seconds) => dbQueryDuration.observe(seconds),
+  });
   await migrateToLatest(db);
   const firstStart = await seedFirstStart(db, config, clock);
   const secrets = await loadSecrets(db, config);

@@ -17,6 +17,7 @@ import { userRoutes } from "./users.ts";
 import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
+import { versionRoutes } from "./version.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -39,5 +40,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
+  api.route("/version", versionRoutes(deps));
   return api;
 }

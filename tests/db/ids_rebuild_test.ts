@@ -119,7 +119,8 @@ Deno.test("migration 0050 - a database from today's schema keeps every row and r
     const before = await dump(db);
     assert.deepEqual(await searchIds(db, "boleto"), [1]);
 
-    assert.deepEqual(await migrateToLatest(db), [
+    // Later migrations (other number blocks) follow these two.
+    assert.deepEqual((await migrateToLatest(db)).slice(0, 2), [
       "0050_rebuild_ids_autoincrement",
       "0051_create_sessions",
     ]);

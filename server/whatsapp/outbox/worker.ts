@@ -1,5 +1,6 @@
 import type { OutboxRow } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
+import { outboundMessages } from "../../metrics/registry.ts";
 import { readMedia } from "../../media/store.ts";
 import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view.ts";
@@ -97,6 +98,9 @@ export class OutboxWorker {
           continue;
         }
         const outcome = await this.#send(row, provider);
+        if (outcome !== "skipped") {
+          outboundMessages.inc({ provider: provider.kind, result: outcome });
+        }
         if (outcome === "retry") {
           held.add(row.toJid);
           earliest = Math.min(earliest, this.#retryAt.get(row.id) ?? Infinity);

@@ -9,6 +9,7 @@ import { notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
 import type { Hub } from "../../realtime/hub.ts";
 import { type InboundDeps, InboundPipeline } from "../inbound/pipeline.ts";
+import { inboundMessages } from "../../metrics/registry.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
 import { KeyedQueue } from "../keyed_queue.ts";
 import { OutboxWorker } from "../outbox/worker.ts";
@@ -88,6 +89,11 @@ export class SessionManager implements RunningProviders {
   connectedProvider(whatsappId: number): Provider | undefined {
     const session = this.#sessions.get(whatsappId);
     return session?.status === "CONNECTED" ? session.provider : undefined;
+  }
+
+  /** Sessions running in this process (metrics). */
+  get runningCount(): number {
+    return this.#sessions.size;
   }
 
   status(whatsappId: number): SessionStatus | undefined {
@@ -268,11 +274,13 @@ export class SessionManager implements RunningProviders {
       case "edit":
       case "revoke":
       case "call":
-      case "contact":
-        return this.inbound.handle(
+      case "contact": {
+        const handled = this.inbound.handle(
           { id: session.whatsappId, companyId: session.companyId },
           event,
         );
+        return type === "message" ? countInbound(session.provider?.kind, handled) : handled;
+      }
       default:
         log.warn("malformed provider event ignored", { whatsappId: session.whatsappId, type });
         return Promise.resolve({ ignored: "malformed event" });
@@ -393,4 +401,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Counts an inbound message by provider and what the pipeline did with it. */
+function countInbound(
+  provider: string | undefined,
+  handled: Promise<DeliveryOutcome>,
+): Promise<DeliveryOutcome> {
+  const labels = (result: string) => ({ provider: provider ?? "unknown", result });
+  return handled.then((outcome) => {
+    const result = outcome.duplicate ? "duplicate" : outcome.ignored ? "ignored" : "stored";
+    inboundMessages.inc(labels(result));
+    return outcome;
+  }, (error) => {
+    inboundMessages.inc(labels("error"));
+    throw error;
+  });
 }
