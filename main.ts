@@ -6,6 +6,7 @@ import { startHeartbeat } from "./server/realtime/socket.ts";
 import { announceFirstStart } from "./server/seed.ts";
 import { log } from "./server/log.ts";
 import { startScheduleJob } from "./jobs/schedules.ts";
+import { startBackupJob } from "./jobs/backups.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -40,6 +41,7 @@ const server = Deno.serve(
 deps.sessions.restoreAll().catch((error) => log.error("session restore failed", { error }));
 // Jobs tick on croner; their state is in the database (DESIGN 'Jobs').
 const stopSchedules = startScheduleJob(deps);
+const stopBackups = startBackupJob(deps);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -49,6 +51,7 @@ async function shutdown(signal: string) {
   stopHeartbeat();
   // A tick in progress finishes its sends before the database closes.
   await stopSchedules();
+  await stopBackups();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();

@@ -57,6 +57,17 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
+/** How many migrations this database has run, and which of this build's it has not. */
+export async function migrationState(
+  db: Database,
+): Promise<{ applied: number; pending: string[] }> {
+  const all = await migrator(db).getMigrations();
+  return {
+    applied: all.filter((m) => m.executedAt !== undefined).length,
+    pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),
+  };
+}
+
 /** Every migration this build knows, in the order they apply (GET /api/version). */
 export function knownMigrations(): string[] {
   return Object.keys(migrations).sort();

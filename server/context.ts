@@ -22,6 +22,8 @@ export type AppDeps = {
   sessions: SessionManager;
   /** The built-in phone network behind "simulator" connections. */
   simulator: SimulatorNetwork;
+  /** The server's shared lock on a local database (server/ops/data_lock.ts). */
+  dataLock?: Deno.FsFile;
 };
 
 /** Who is calling, set once by the auth middleware from the verified token. */

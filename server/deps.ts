@@ -1,7 +1,11 @@
 import { openDatabase } from "../db/client.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { migrateToLatest, migrationState } from "../db/migrate.ts";
+import type { Database } from "../db/client.ts";
+import { databasePathOf, takeBackup } from "./ops/backup.ts";
+import { log } from "./log.ts";
 import { RateLimiter } from "./auth/rate_limit.ts";
 import { dbQueryDuration } from "./metrics/registry.ts";
+import { holdServerLock } from "./ops/data_lock.ts";
 import { loadSecrets } from "./auth/secrets.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -25,10 +29,19 @@ export async function buildDeps(
   clock: Clock,
 ): Promise<{ deps: AppDeps; firstStart: FirstStart }> {
   await Deno.mkdir(config.dataDir, { recursive: true });
-  const db = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
-    onQuery: (seconds) => dbQueryDuration.observe(seconds),
-  });
-  await migrateToLatest(db);
+  // Held while the process runs: `deno task restore` refuses to run under it (server/ops/).
+  const dataLock = await holdServerLock(config);
+  let db;
+  try {
+    db = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
+      onQuery: (seconds) => dbQueryDuration.observe(seconds),
+    });
+    await backupBeforeMigrating(db, config, clock);
+    await migrateToLatest(db);
+  } catch (error) {
+    dataLock?.close();
+    throw error;
+  }
   const firstStart = await seedFirstStart(db, config, clock);
   const secrets = await loadSecrets(db, config);
   const hub = new Hub();
@@ -49,9 +62,24 @@ export async function buildDeps(
     loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
     sessions,
     simulator,
+    dataLock,
   };
   wirePresence(deps);
   return { deps, firstStart };
+}
+
+/**
+ * An upgrade migrates at start; a database that already holds data is backed up first (into
+ * BACKUP_DIR), so a migration that goes wrong can be undone with `deno task restore`. If that
+ * backup fails, the start fails too: no migration runs without one.
+ */
+async function backupBeforeMigrating(db: Database, config: Config, clock: Clock) {
+  if (!databasePathOf(config)) return;
+  const { applied, pending } = await migrationState(db);
+  if (applied === 0 || pending.length === 0) return;
+  log.info("backing up before migrating", { pending });
+  const backup = await takeBackup(config, clock, { thread: "worker" });
+  log.info("backup before migrating written", { name: backup.name, size: backup.size });
 }
 
 /** Closes what buildDeps opened. */
@@ -60,4 +88,5 @@ export async function closeDeps(deps: AppDeps) {
   await deps.sessions.closeAll();
   deps.hub.closeAll();
   await deps.db.destroy();
+  deps.dataLock?.close();
 }

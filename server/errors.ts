@@ -57,7 +57,13 @@ export type OwnCode =
   | "ERR_MEDIA_TOO_LARGE"
   | "ERR_FORBIDDEN"
   | "ERR_CONFLICT"
-  | "ERR_INTERNAL";
+  | "ERR_INTERNAL"
+  // Operations (issue 17)
+  | "ERR_BACKUP_UNAVAILABLE"
+  | "ERR_BACKUP_DIR_NOT_WRITABLE"
+  | "ERR_BACKUP_FAILED"
+  | "ERR_INVALID_RESET_TOKEN"
+  | "ERR_MAIL_NOT_CONFIGURED";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

@@ -18,6 +18,7 @@ import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 import { versionRoutes } from "./version.ts";
+import { backupRoutes } from "./backups.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -41,5 +42,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
   api.route("/version", versionRoutes(deps));
+  api.route("/backups", backupRoutes(deps));
   return api;
 }
