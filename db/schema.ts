@@ -148,6 +148,16 @@ export interface SessionsTable {
   endReason: string | null;
 }
 
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -361,6 +371,7 @@ export interface DB {
   user_queues: UserQueuesTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;

@@ -6,6 +6,7 @@ import { log } from "./log.ts";
 import { RateLimiter } from "./auth/rate_limit.ts";
 import { dbQueryDuration } from "./metrics/registry.ts";
 import { holdServerLock } from "./ops/data_lock.ts";
+import { createMailer } from "./mail/mailer.ts";
 import { loadSecrets } from "./auth/secrets.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
@@ -62,6 +63,7 @@ export async function buildDeps(
     loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
     sessions,
     simulator,
+    mailer: createMailer(config),
     dataLock,
   };
   wirePresence(deps);
@@ -88,5 +90,6 @@ export async function closeDeps(deps: AppDeps) {
   await deps.sessions.closeAll();
   deps.hub.closeAll();
   await deps.db.destroy();
+  deps.mailer?.close();
   deps.dataLock?.close();
 }

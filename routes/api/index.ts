@@ -19,6 +19,7 @@ import { simulatorRoutes } from "./simulator.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
 import { versionRoutes } from "./version.ts";
 import { backupRoutes } from "./backups.ts";
+import { passwordResetRoutes } from "./password_reset.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -43,5 +44,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/messages", mediaRoutes(deps));
   api.route("/version", versionRoutes(deps));
   api.route("/backups", backupRoutes(deps));
+  api.route("/", passwordResetRoutes(deps));
   return api;
 }
