@@ -7,6 +7,7 @@ import { announceFirstStart } from "./server/seed.ts";
 import { log } from "./server/log.ts";
 import { startScheduleJob } from "./jobs/schedules.ts";
 import { startBackupJob } from "./jobs/backups.ts";
+import { startLeaseLoop } from "./server/whatsapp/sessions/lease_loop.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -42,6 +43,8 @@ deps.sessions.restoreAll().catch((error) => log.error("session restore failed", 
 // Jobs tick on croner; their state is in the database (DESIGN 'Jobs').
 const stopSchedules = startScheduleJob(deps);
 const stopBackups = startBackupJob(deps);
+// Several processes on one database (SESSION_LEASE_SECONDS): renew, hand over, take over.
+const stopLeases = startLeaseLoop(deps.sessions);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -52,6 +55,7 @@ async function shutdown(signal: string) {
   // A tick in progress finishes its sends before the database closes.
   await stopSchedules();
   await stopBackups();
+  await stopLeases();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();

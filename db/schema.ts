@@ -158,6 +158,14 @@ export interface PasswordResetsTable {
   usedAt: string | null;
 }
 
+export interface WhatsappLeasesTable {
+  whatsappId: number;
+  companyId: number;
+  holder: string;
+  expiresAt: string;
+  acquiredAt: string;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -372,6 +380,7 @@ export interface DB {
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
+  whatsapp_leases: WhatsappLeasesTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;

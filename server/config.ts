@@ -44,6 +44,9 @@ const schema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   SMTP_FROM: z.string().min(3).optional(),
   PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
+  // Several processes on one database (docs/scaling.md): session leases and this process's name.
+  SESSION_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).optional(),
+  INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
 });
 
 export type Config = Readonly<{
@@ -75,6 +78,9 @@ export type Config = Readonly<{
   smtpUrl?: string;
   smtpFrom: string;
   passwordResetTtlSeconds: number;
+  /** Set: WhatsApp sessions run under a lease row (several processes); unset: one process. */
+  sessionLeaseSeconds?: number;
+  instanceId: string;
 }>;
 
 export class ConfigError extends Error {
@@ -128,6 +134,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
+    sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
+    instanceId: e.INSTANCE_ID ?? `pid${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
   });
 }
 

@@ -24,6 +24,7 @@ import type {
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { findWhatsapp, resetStaleSessions, whatsappsToRestore } from "../repository.ts";
 import { publishSession } from "../view.ts";
+import { SessionLeases } from "./leases.ts";
 
 export type SessionDeps = {
   config: Config;
@@ -60,6 +61,8 @@ export class SessionManager implements RunningProviders {
   readonly #control = new KeyedQueue();
   readonly #state = new KeyedQueue();
   #closing = false;
+  /** Set when several processes share the database (SESSION_LEASE_SECONDS): see leases.ts. */
+  readonly leases?: SessionLeases;
 
   constructor(deps: SessionDeps) {
     this.providers = deps.providers;
@@ -72,6 +75,14 @@ export class SessionManager implements RunningProviders {
       sessions: this,
       bots: deps.bots,
     };
+    if (deps.config.sessionLeaseSeconds) {
+      this.leases = new SessionLeases(
+        deps.db,
+        deps.clock,
+        deps.config.instanceId,
+        deps.config.sessionLeaseSeconds,
+      );
+    }
     this.outbox = new OutboxWorker(this.#deps);
     this.inbound = new InboundPipeline(this.#deps);
   }
@@ -89,6 +100,16 @@ export class SessionManager implements RunningProviders {
   connectedProvider(whatsappId: number): Provider | undefined {
     const session = this.#sessions.get(whatsappId);
     return session?.status === "CONNECTED" ? session.provider : undefined;
+  }
+
+  /** Connections whose session runs in this process. */
+  runningIds(): number[] {
+    return [...this.#sessions.keys()];
+  }
+
+  /** This process lost the connection's lease: stop its session here, leaving its state alone. */
+  drop(whatsappId: number): Promise<void> {
+    return this.#control.run(String(whatsappId), () => this.#stop(whatsappId, false));
   }
 
   /** Sessions running in this process (metrics). */
@@ -144,9 +165,13 @@ export class SessionManager implements RunningProviders {
    */
   async restoreAll(): Promise<void> {
     const { db, hub, clock } = this.#deps;
-    await this.outbox.recover();
-    for (const row of await resetStaleSessions(db, clock.now().toISOString())) {
-      publishSession(hub, row);
+    // Under leases other processes may be sending and showing QR codes right now: recovery is
+    // per connection, when its lease is taken (#start).
+    if (!this.leases) {
+      await this.outbox.recover();
+      for (const row of await resetStaleSessions(db, clock.now().toISOString())) {
+        publishSession(hub, row);
+      }
     }
     for (const row of await whatsappsToRestore(db)) {
       if (this.#closing) return;
@@ -172,6 +197,8 @@ export class SessionManager implements RunningProviders {
     );
     await this.inbound.drain();
     await this.#state.drain();
+    // Handed over at once: the other processes need not wait for the leases to expire.
+    await this.leases?.releaseAll().catch((error) => log.warn("leases not released", { error }));
   }
 
   async #find(companyId: number, whatsappId: number): Promise<Whatsapp> {
@@ -182,6 +209,15 @@ export class SessionManager implements RunningProviders {
 
   async #start(row: Whatsapp): Promise<Whatsapp> {
     if (this.#closing) return row;
+    if (this.leases) {
+      const lease = await this.leases.acquire(row.companyId, row.id);
+      if (!lease.held) {
+        log.info("connection runs in another process", { whatsappId: row.id });
+        return row;
+      }
+      // Sends the previous holder left half done are resent under their WhatsApp ids.
+      if (lease.takenOver) await this.outbox.recover(row.id);
+    }
     const opening =
       await this.#setState(row.companyId, row.id, { status: "OPENING", qrcode: "" }) ??
         row;
@@ -211,6 +247,14 @@ export class SessionManager implements RunningProviders {
 
   /** Stops the running provider; with `logout` also forgets its credentials (even if not running). */
   async #stop(whatsappId: number, logout: boolean, row?: Whatsapp) {
+    try {
+      await this.#stopProvider(whatsappId, logout, row);
+    } finally {
+      await this.leases?.release(whatsappId);
+    }
+  }
+
+  async #stopProvider(whatsappId: number, logout: boolean, row?: Whatsapp) {
     const session = this.#sessions.get(whatsappId);
     this.#sessions.delete(whatsappId);
     let provider = session?.provider;
