@@ -142,6 +142,27 @@ Deno.test("leases - two processes on one database: each session runs in exactly 
         assert.equal(elsewhere.body.error, "ERR_WAPP_NOT_INITIALIZED");
       }
     }
+    // A reply written through B (its API served the attendant) is sent by A, which runs the
+    // connection: A's lease tick sends what other processes queued.
+    const first = await say(a, token, onA[0], "preciso de ajuda");
+    const ticketId = first.body.ticketId;
+    assert.equal(
+      (await call(b, "PUT", `/api/tickets/${ticketId}`, token, { action: "accept" })).status,
+      200,
+    );
+    const reply = await call(b, "POST", `/api/messages/${ticketId}`, token, {
+      body: "resposta via B",
+    });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    await until(
+      async () => {
+        const sent = await call(a, "GET", `/api/simulator/${onA[0]}/sent`, token);
+        return sent.body.sent.some((m: { body: string }) => m.body.endsWith("resposta via B"));
+      },
+      TAKEOVER_BOUND_MS,
+      "A sends the reply queued through B",
+    );
+
     // Renewals keep them where they are.
     await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1500));
     assert.equal(await running(b), 2);
