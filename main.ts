@@ -11,6 +11,8 @@ import { startInvoiceJobs } from "./jobs/invoices.ts";
 import { startCampaignJob } from "./jobs/campaigns.ts";
 import { startInactiveTicketsJob } from "./jobs/inactive_tickets.ts";
 import { startWebhookJob } from "./jobs/webhooks.ts";
+import { startBackupJob } from "./jobs/backups.ts";
+import { startLeaseLoop } from "./server/whatsapp/sessions/lease_loop.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -50,6 +52,9 @@ const stopInvoices = startInvoiceJobs(deps);
 const stopCampaigns = startCampaignJob(deps);
 const stopInactiveTickets = startInactiveTicketsJob(deps);
 const stopWebhooks = startWebhookJob(deps);
+const stopBackups = startBackupJob(deps);
+// Several processes on one database (SESSION_LEASE_SECONDS): renew, hand over, take over.
+const stopLeases = startLeaseLoop(deps.sessions);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -64,6 +69,8 @@ async function shutdown(signal: string) {
   await stopCampaigns();
   await stopInactiveTickets();
   await stopWebhooks();
+  await stopBackups();
+  await stopLeases();
   // Open WebSockets count as in-flight requests for server.shutdown(): close them first, and
   // bound the wait so that a stuck client cannot keep the process from stopping.
   deps.hub.closeAll();

@@ -156,6 +156,24 @@ export interface SessionsTable {
   endReason: string | null;
 }
 
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface WhatsappLeasesTable {
+  whatsappId: number;
+  companyId: number;
+  holder: string;
+  expiresAt: string;
+  acquiredAt: string;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -670,6 +688,8 @@ export interface DB {
   user_queues: UserQueuesTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  whatsapp_leases: WhatsappLeasesTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;

@@ -3,6 +3,7 @@ import { getMimeType } from "hono/utils/mime";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
 import { findScheduleView } from "../server/schedules/repository.ts";
+import { countedJob } from "../server/metrics/registry.ts";
 import { renderVariables } from "../server/messages/variables.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
 import { insertClosedTicket } from "../server/tickets/repository.ts";
@@ -176,7 +177,9 @@ async function sendOne(
 /** Starts the 30-second tick; the returned function stops it and waits for a running tick. */
 export function startScheduleJob(deps: AppDeps): () => Promise<void> {
   const job = new Cron("*/30 * * * * *", { protect: true, catch: true }, async () => {
-    await sendDueSchedules(deps).catch((error) => log.error("schedule tick failed", { error }));
+    await countedJob("schedules", () => sendDueSchedules(deps)).catch((error) =>
+      log.error("schedule tick failed", { error })
+    );
   });
   return async () => {
     job.stop();

@@ -1,3 +1,4 @@
+import { Cron } from "croner";
 import { z } from "zod";
 
 /**
@@ -64,7 +65,30 @@ const schema = z.object({
   EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).max(10_000).default(15),
+  // Operations (issue 17): metrics, backups, password recovery mail.
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_CRON: z.string().min(1).refine(isCron, "must be a cron expression").optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
+  // Several processes on one database (docs/scaling.md): session leases and this process's name.
+  SESSION_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).optional(),
+  INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
 });
+
+export type BillingConfig = Readonly<{
+  provider: "static" | "asaas";
+  pixKey?: string;
+  pixMerchantName: string;
+  pixMerchantCity: string;
+  asaasApiUrl: string;
+  asaasApiKey?: string;
+  asaasWebhookToken?: string;
+  /** How many days before a company's due date its invoice is created. */
+  invoiceDaysAhead: number;
+}>;
 
 export type Config = Readonly<{
   port: number;
@@ -110,18 +134,19 @@ export type Config = Readonly<{
   webhookTimeoutMs: number;
   /** Failed delivery attempts in a row that disable a webhook. */
   webhookDisableAfter: number;
-}>;
-
-export type BillingConfig = Readonly<{
-  provider: "static" | "asaas";
-  pixKey?: string;
-  pixMerchantName: string;
-  pixMerchantCity: string;
-  asaasApiUrl: string;
-  asaasApiKey?: string;
-  asaasWebhookToken?: string;
-  /** How many days before a company's due date its invoice is created. */
-  invoiceDaysAhead: number;
+  /** /metrics answers only with this bearer token; unset, /metrics is off (404). */
+  metricsToken?: string;
+  /** Where backups go (default `$DATA_DIR/backups`), when (`BACKUP_CRON`) and how many stay. */
+  backupDir: string;
+  backupCron?: string;
+  backupKeep: number;
+  /** Password recovery mail; without it only admins reset passwords. */
+  smtpUrl?: string;
+  smtpFrom: string;
+  passwordResetTtlSeconds: number;
+  /** Set: WhatsApp sessions run under a lease row (several processes); unset: one process. */
+  sessionLeaseSeconds?: number;
+  instanceId: string;
 }>;
 
 export class ConfigError extends Error {
@@ -198,5 +223,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     webhookDisableAfter: e.WEBHOOK_DISABLE_AFTER,
+    metricsToken: e.METRICS_TOKEN,
+    backupDir: (e.BACKUP_DIR ?? `${dataDir}/backups`).replace(/\/+$/, ""),
+    backupCron: e.BACKUP_CRON,
+    backupKeep: e.BACKUP_KEEP,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
+    passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
+    sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
+    instanceId: e.INSTANCE_ID ?? `pid${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
   });
+}
+
+function isCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -88,7 +88,13 @@ export type OwnCode =
   | "ERR_PROMPT_QUEUE_REQUIRED"
   | "ERR_INVALID_NUMBER"
   | "ERR_IDEMPOTENCY_KEY_REUSED"
-  | "ERR_NO_WEBHOOK_FOUND";
+  | "ERR_NO_WEBHOOK_FOUND"
+  // Operations (issue 17)
+  | "ERR_BACKUP_UNAVAILABLE"
+  | "ERR_BACKUP_DIR_NOT_WRITABLE"
+  | "ERR_BACKUP_FAILED"
+  | "ERR_INVALID_RESET_TOKEN"
+  | "ERR_MAIL_NOT_CONFIGURED";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

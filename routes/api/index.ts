@@ -32,6 +32,9 @@ import { contactListItemRoutes, contactListRoutes } from "./contact_lists.ts";
 import { campaignSettingRoutes } from "./campaign_settings.ts";
 import { campaignRoutes } from "./campaigns.ts";
 import { fileListRoutes } from "./files.ts";
+import { versionRoutes } from "./version.ts";
+import { backupRoutes } from "./backups.ts";
+import { passwordResetRoutes } from "./password_reset.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -72,5 +75,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/files", fileListRoutes(deps));
   api.route("/messages", externalMessageRoutes(deps));
   api.route("/webhooks", webhookRoutes(deps));
+  api.route("/version", versionRoutes(deps));
+  api.route("/backups", backupRoutes(deps));
+  api.route("/", passwordResetRoutes(deps));
   return api;
 }
