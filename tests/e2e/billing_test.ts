@@ -91,10 +91,8 @@ Deno.test("financeiro - an admin pays an invoice: PAGAR, three steps, the Pix QR
       await page.goto(`${url}/subscription`);
       const card = page.getByTestId("subscription");
       await card.waitFor();
-      assert.equal(
-        await card.getByLabel("Expiração do período de teste").inputValue(),
-        "01/01/2027",
-      );
+      await card.getByLabel("Expiração do período de teste")
+        .and(page.locator('[value="01/01/2027"]')).waitFor();
       await card.getByLabel("E-mail de cobrança").and(page.locator('[value="Acme@example.test"]'))
         .waitFor();
       const now = new Date();
