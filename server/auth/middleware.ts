@@ -56,13 +56,14 @@ export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const auth = await authenticate(deps, bearer(c.req.header("authorization")));
     c.set("auth", auth);
     const flag = flagForPath(c.req.path);
-    if (flag) assertPlanFlag(auth, flag);
+    if (flag) assertPlanFlag(auth?.plan, flag);
     await next();
   };
 }
 
-function assertPlanFlag(auth: AuthInfo | undefined, flag: FeatureFlag) {
-  if (!auth?.plan || auth.plan[flag] !== 1) {
+/** 403 ERR_PLAN_FEATURE_DISABLED unless the plan has the flag (also for callers with a connection token). */
+export function assertPlanFlag(plan: AuthInfo["plan"] | undefined, flag: FeatureFlag) {
+  if (!plan || plan[flag] !== 1) {
     throw new AppError(
       403,
       "ERR_PLAN_FEATURE_DISABLED",
@@ -96,7 +97,7 @@ export const PLAN_GATES = new WeakMap<MiddlewareHandler<AppEnv>, FeatureFlag>();
  */
 export function requirePlan(flag: FeatureFlag): MiddlewareHandler<AppEnv> {
   const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
-    assertPlanFlag(c.get("auth"), flag);
+    assertPlanFlag(c.get("auth")?.plan, flag);
     await next();
   };
   PLAN_GATES.set(gate, flag);

@@ -1,4 +1,5 @@
 import { assertBelowLimit } from "../plans/features.ts";
+import { requireBotRefs } from "../integrations/service.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
 import type { Queue } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
@@ -97,6 +98,7 @@ export async function createQueue(
       assertBelowLimit(auth.plan, "queues", await repo.countQueues(trx, companyId));
       const conflict = conflictError(await repo.findConflict(trx, companyId, input));
       if (conflict) throw conflict;
+      await requireBotRefs(trx, companyId, input);
       return await repo.insertQueue(trx, {
         companyId,
         name: input.name,
@@ -137,6 +139,7 @@ export async function updateQueue(
       }
       const conflict = conflictError(await repo.findConflict(trx, companyId, input, id));
       if (conflict) throw conflict;
+      await requireBotRefs(trx, companyId, input);
       return (await repo.updateQueue(trx, companyId, id, {
         name: input.name,
         color: input.color,

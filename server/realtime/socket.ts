@@ -148,6 +148,7 @@ export function socketHandler(deps: AppDeps) {
         queueIds,
         allTicket: auth.user.allTicket === "enable",
         flags: enabledFlags(auth.plan),
+        isSuper: auth.isSuper,
       }, new FrameCoalescer(socket));
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };
