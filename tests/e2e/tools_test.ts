@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createCompany, type TestApp } from "../helpers/app.ts";
 import { sendDueSchedules } from "../../jobs/schedules.ts";
+import { eventually } from "../whatsapp/helpers.ts";
 import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
 
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
@@ -11,19 +12,14 @@ async function api<T>(t: TestApp, token: string, method: string, path: string, b
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** Polls the simulator's record of what the company's connection sent until `match` finds one. */
-async function sentBySimulator<T>(page: Page, whatsappId: number, match: string): Promise<T> {
-  const found = await page.waitForFunction(
-    async ([path, match]) => {
-      const token = localStorage.getItem("token");
-      const res = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
-      const { sent } = await res.json();
-      return sent.find((s: { body: string }) => s.body.includes(match)) ?? false;
-    },
-    [`/api/simulator/${whatsappId}/sent`, match],
-    { polling: 200 },
+/** What the simulator's phone received (its record of the connection's sends) with `match`. */
+function sentBySimulator(t: TestApp, whatsappId: number, match: string) {
+  return eventually(
+    () =>
+      t.deps.db.selectFrom("simulator_sent").selectAll().where("whatsappId", "=", whatsappId)
+        .where("body", "like", `%${match}%`).executeTakeFirst(),
+    20_000,
   );
-  return await found.jsonValue() as T;
 }
 
 /** The row of a list whose text contains `text`. */
@@ -113,13 +109,14 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await page.getByTestId("attachments").getByText("Tabela_de_preços.pdf").waitFor();
     assert.equal(await input.inputValue(), "Segue a tabela de preços");
     await input.press("Enter");
-    const sent = await sentBySimulator<
-      { body: string; to: string; media: { filename: string; size: number } | null }
-    >(page, whatsapp.id, "Segue a tabela");
+    const sent = await sentBySimulator(t, whatsapp.id, "Segue a tabela");
     assert.deepEqual(
-      { to: sent.to, filename: sent.media?.filename, size: sent.media?.size },
-      { to: "5511988887777", filename: "Tabela_de_preços.pdf", size: pdf.byteLength },
-      JSON.stringify(sent),
+      { to: sent.toJid, filename: sent.mediaName, size: sent.mediaSize },
+      {
+        to: "5511988887777@s.whatsapp.net",
+        filename: "Tabela_de_preços.pdf",
+        size: pdf.byteLength,
+      },
     );
 
     // /schedules?contactId=N opens the dialog for that contact; the job sends it; the row turns
@@ -151,8 +148,8 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     const outcomes = await sendDueSchedules(t.deps);
     assert.deepEqual(outcomes.map((o) => o.status), ["ENVIADA"]);
     await scheduled.getByText("Enviada").waitFor();
-    const delivered = await sentBySimulator<{ to: string }>(page, whatsapp.id, "sua proposta");
-    assert.equal(delivered.to, "5511988887777");
+    const delivered = await sentBySimulator(t, whatsapp.id, "sua proposta");
+    assert.equal(delivered.toJid, "5511988887777@s.whatsapp.net");
     // Sent: it opens read-only, without the save button.
     await scheduled.getByRole("button", { name: "Editar" }).click();
     await dialog.getByText("Este agendamento já foi enviado.").waitFor();
