@@ -22,6 +22,17 @@ function sentBySimulator(t: TestApp, whatsappId: number, match: string) {
   );
 }
 
+/** A time as the browser's <input type="datetime-local"> takes it, in the browser's zone. */
+function inputTime(page: Page, at: Date): Promise<string> {
+  return page.evaluate((iso) => {
+    const d = new Date(iso);
+    const p = (n: number) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${
+      p(d.getMinutes())
+    }`;
+  }, at.toISOString());
+}
+
 /** The row of a list whose text contains `text`. */
 function row(page: Page, testId: string, text: string) {
   return page.getByTestId(testId).filter({ hasText: text });
@@ -119,6 +130,19 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
       },
     );
 
+    // The same dialog from the ticket's options, its contact fixed; a later send time waits.
+    await page.getByTestId("ticket-options").click();
+    await page.getByRole("menuitem", { name: "Agendar mensagem" }).click();
+    await dialog.getByText("Para Carlos Cliente").waitFor();
+    await dialog.getByTestId("schedule-body").fill("Retorno combinado no ticket");
+    await dialog.getByTestId("schedule-at")
+      .fill(await inputTime(page, new Date(t.clock.now().getTime() + 3 * 3600_000)));
+    await dialog.getByTestId("schedule-submit").click();
+    await toastWith(page, "Agendamento criado com sucesso!").waitFor();
+    const fromTicket = await t.deps.db.selectFrom("schedules").selectAll()
+      .where("body", "=", "Retorno combinado no ticket").executeTakeFirstOrThrow();
+    assert.deepEqual([fromTicket.ticketId, fromTicket.status], [ticket.id, "PENDENTE"]);
+
     // /schedules?contactId=N opens the dialog for that contact; the job sends it; the row turns
     // sent live. The send time is typed in the browser's local time, 5 minutes after the app's
     // (test) clock.
@@ -130,24 +154,18 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await dialog.getByTestId("schedule-submit").click();
     await dialog.getByText("Mensagem muito curta").waitFor();
     await dialog.getByTestId("schedule-body").fill("Lembrete: sua proposta vence amanhã");
-    const due = new Date(t.clock.now().getTime() + 5 * 60_000).toISOString();
-    const local = await page.evaluate((iso) => {
-      const d = new Date(iso);
-      const p = (n: number) => String(n).padStart(2, "0");
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${
-        p(d.getMinutes())
-      }`;
-    }, due);
+    const local = await inputTime(page, new Date(t.clock.now().getTime() + 5 * 60_000));
     await dialog.getByTestId("schedule-at").fill(local);
     await dialog.getByTestId("schedule-submit").click();
     await toastWith(page, "Agendamento criado com sucesso!").waitFor();
-    const scheduled = row(page, "schedule-row", "Carlos Cliente");
+    const scheduled = row(page, "schedule-row", "Lembrete: sua");
     await scheduled.getByText("Pendente").waitFor();
     assert.match(await scheduled.innerText(), /\tLembrete: sua proposta ve…\t/);
     t.clock.advance(10 * 60_000);
     const outcomes = await sendDueSchedules(t.deps);
     assert.deepEqual(outcomes.map((o) => o.status), ["ENVIADA"]);
     await scheduled.getByText("Enviada").waitFor();
+    await row(page, "schedule-row", "Retorno combinado").getByText("Pendente").waitFor();
     const delivered = await sentBySimulator(t, whatsapp.id, "sua proposta");
     assert.equal(delivered.toJid, "5511988887777@s.whatsapp.net");
     // Sent: it opens read-only, without the save button.
