@@ -19,6 +19,8 @@ const OPEN = Number(args.open ?? 10_000);
 const CLOSED = Number(args.closed ?? 50_000);
 const RUNS = Number(args.runs ?? 40);
 
+const out = (s: string) => Deno.stdout.writeSync(new TextEncoder().encode(s + "\n"));
+
 const t = await createTestApp();
 try {
   const c = await createCompany(t, "Kanban Bench");
@@ -97,7 +99,7 @@ try {
     }
     ms.sort((a, b) => a - b);
     const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))].toFixed(1);
-    console.log(
+    out(
       `${query.padEnd(28)} count ${String(count).padStart(6)}  p50 ${p(0.5)} ms  p95 ${p(0.95)} ms`,
     );
   };
@@ -124,14 +126,14 @@ try {
       const plan = await db.executeQuery<{ detail: string }>(
         CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
       );
-      console.log(`plan lane=${lane} ${label}: ${plan.rows.map((r) => r.detail).join(" | ")}`);
+      out(`plan lane=${lane} ${label}: ${plan.rows.map((r) => r.detail).join(" | ")}`);
     }
   }
-  console.log(`kanban: ${OPEN} open/pending tickets, ${CLOSED} closed, ${RUNS} runs each`);
-  console.log("admin:");
+  out(`kanban: ${OPEN} open/pending tickets, ${CLOSED} closed, ${RUNS} runs each`);
+  out("admin:");
   for (const lane of ["open", ...lanes.slice(0, 4)]) await time(c.admin.token, `lane=${lane}`);
   await time(c.admin.token, "lane=open&pageNumber=100");
-  console.log("user of one queue:");
+  out("user of one queue:");
   await time(user.token, "lane=open");
   await time(user.token, `lane=${lanes[0]}`);
 } finally {

@@ -3,7 +3,7 @@ import { Buffer } from "node:buffer";
 import { createCompany, type TestApp } from "../helpers/app.ts";
 import { sendDueSchedules } from "../../jobs/schedules.ts";
 import { eventually } from "../whatsapp/helpers.ts";
-import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
+import { type Page, toastShown, withBrowser } from "../helpers/browser.ts";
 
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
   const res = await t.request(method, path, { token, body });
@@ -76,7 +76,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await dialog.locator("input[name=color]").fill("#2196f3");
     await dialog.getByTestId("tag-kanban").check();
     await dialog.getByTestId("tag-submit").click();
-    await toastWith(page, "Tag salva com sucesso!").waitFor();
+    await toastShown(page, "Tag salva com sucesso!");
     await row(page, "tag-row", "Em negociação").waitFor();
     const tag = await t.deps.db.selectFrom("tags").selectAll().where("companyId", "=", c.id)
       .executeTakeFirstOrThrow();
@@ -88,7 +88,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await row(page, "tag-row", "Retornar").waitFor({ state: "detached" });
     await row(page, "tag-row", "Em negociação").getByRole("button", { name: "Excluir" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Excluir" }).click();
-    await toastWith(page, "Tag excluída com sucesso!").waitFor();
+    await toastShown(page, "Tag excluída com sucesso!");
     await row(page, "tag-row", "Em negociação").waitFor({ state: "detached" });
 
     // /quick-messages: shortcode required; an answer with a file (spaces shown as underscores).
@@ -108,7 +108,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await dialog.getByTestId("quick-message-attachment").getByText("Tabela_de_preços.pdf")
       .waitFor();
     await dialog.getByTestId("quick-message-submit").click();
-    await toastWith(page, "Resposta rápida salva com sucesso!").waitFor();
+    await toastShown(page, "Resposta rápida salva com sucesso!");
     await row(page, "quick-row", "Tabela_de_preços.pdf").waitFor();
 
     // In the ticket, '/' offers it; picking it puts the text and the file in the input.
@@ -138,7 +138,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await dialog.getByTestId("schedule-at")
       .fill(await inputTime(page, new Date(t.clock.now().getTime() + 3 * 3600_000)));
     await dialog.getByTestId("schedule-submit").click();
-    await toastWith(page, "Agendamento criado com sucesso!").waitFor();
+    await toastShown(page, "Agendamento criado com sucesso!");
     const fromTicket = await t.deps.db.selectFrom("schedules").selectAll()
       .where("body", "=", "Retorno combinado no ticket").executeTakeFirstOrThrow();
     assert.deepEqual([fromTicket.ticketId, fromTicket.status], [ticket.id, "PENDENTE"]);
@@ -157,7 +157,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     const local = await inputTime(page, new Date(t.clock.now().getTime() + 5 * 60_000));
     await dialog.getByTestId("schedule-at").fill(local);
     await dialog.getByTestId("schedule-submit").click();
-    await toastWith(page, "Agendamento criado com sucesso!").waitFor();
+    await toastShown(page, "Agendamento criado com sucesso!");
     const scheduled = row(page, "schedule-row", "Lembrete: sua");
     await scheduled.getByText("Pendente").waitFor();
     assert.match(await scheduled.innerText(), /\tLembrete: sua proposta ve…\t/);
