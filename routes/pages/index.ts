@@ -186,11 +186,15 @@ export function pageRoutes(deps: AppDeps) {
       title: "quickMessages.title",
     }));
   pages.get("/schedules", (c) => {
-    const contactId = Number(c.req.query("contactId"));
+    // ?contactId=N opens the create dialog for that contact (seeds/001 section 2); digits only.
+    const raw = c.req.query("contactId") ?? "";
+    const contactId = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
     return renderPage(c, {
       island: "SchedulesPage",
       component: SchedulesPage,
-      props: { contactId: Number.isSafeInteger(contactId) && contactId > 0 ? contactId : null },
+      props: {
+        contactId: contactId !== null && Number.isSafeInteger(contactId) ? contactId : null,
+      },
       title: "schedules.title",
     });
   });
