@@ -144,7 +144,10 @@ export function AnnouncementsBell() {
     key: "records",
     channels: ["announcement"],
   });
-  const active = items.filter((a) => a.status);
+  // The most urgent first (1 high), then the newest.
+  const active = items.filter((a) => a.status).sort((x, y) =>
+    x.priority - y.priority || y.id - x.id
+  );
   const unread = active.filter((a) => !a.read);
   const markSeen = () => {
     if (unread.length === 0) return;
