@@ -119,10 +119,13 @@ Deno.test("migration 0050 - a database from today's schema keeps every row and r
     const before = await dump(db);
     assert.deepEqual(await searchIds(db, "boleto"), [1]);
 
-    assert.deepEqual(await migrateToLatest(db), [
+    // 0050 and 0051 first; the blocks after them (0052 on, added in parallel) may follow.
+    const applied = await migrateToLatest(db);
+    assert.deepEqual(applied.slice(0, 2), [
       "0050_rebuild_ids_autoincrement",
       "0051_create_sessions",
     ]);
+    assert.ok(applied.slice(2).every((name) => name > "0051"), applied.join(", "));
 
     const after = await dump(db);
     for (const [table, rows] of before) {
