@@ -80,6 +80,16 @@ Deno.test("internal chat - two users chat live; the second one's dot and bell li
     await other.getByTestId("chat-messages").evaluate((el) => el.scrollTop = 0);
     await other.getByTestId("chat-message").filter({ hasText: "Alguém cobre a fila" }).waitFor();
     assert.equal(await other.getByTestId("chat-message").count(), 27);
+
+    // Under 600 px: tabs 'Chats' and 'Mensagens', the open chat's messages first.
+    await other.setViewportSize({ width: 420, height: 800 });
+    const messagesTab = other.getByRole("tab", { name: "Mensagens" });
+    await messagesTab.waitFor();
+    assert.equal(await messagesTab.getAttribute("aria-selected"), "true");
+    await other.getByRole("tab", { name: "Chats" }).click();
+    await other.getByTestId("chat-row").filter({ hasText: "Plantão" }).getByRole("button").click();
+    assert.equal(await messagesTab.getAttribute("aria-selected"), "true");
+    await other.getByTestId("chat-message").filter({ hasText: "Histórico 25" }).waitFor();
     assert.deepEqual(pageErrors, []);
   }));
 
