@@ -28,6 +28,8 @@ export const LIMITS = {
   /** seeds/002 section 5 'Announcement': title and text required ('Obrigatório'). */
   announcementTitle: { min: 1, max: 200 },
   announcementText: { min: 1, max: 5_000 },
+  /** Issue 16: a webhook's URL. */
+  url: { min: 1, max: 2000 },
 } as const satisfies Record<string, Limit>;
 
 /** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */

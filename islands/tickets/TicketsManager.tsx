@@ -14,7 +14,7 @@ import { Switch } from "./bits.tsx";
 import { MultiSelect } from "./MultiSelect.tsx";
 import { TicketList } from "./TicketList.tsx";
 import type { QueueOption, TagRef, Ticket, UserOption } from "./types.ts";
-import { useLookup } from "./use_lookup.ts";
+import { useLookup } from "../lib/use_lookup.ts";
 import { useTicketList } from "./use_ticket_list.ts";
 import { useMediaQuery } from "../lib/media_query.ts";
 

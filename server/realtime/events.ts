@@ -20,6 +20,18 @@ export const CHANNELS = [
   "quickMessage",
   "schedule",
   "notification",
+  "plan",
+  "company",
+  "invoice",
+  "payment",
+  // seeds/002 section 7 (issue 13): campaigns and their lists.
+  "contactList",
+  "contactListItem",
+  "campaign",
+  "file",
+  "queueIntegration",
+  "prompt",
+  "webhook",
 ] as const;
 /**
  * `chat-<id>` carries one internal chat's messages (seeds/002 section 7 'Internal chat'); it is

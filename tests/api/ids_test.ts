@@ -9,6 +9,7 @@ import {
   type TestCompany,
 } from "../helpers/app.ts";
 import { addContact, addMessage, addTicket, scene } from "../helpers/tickets.ts";
+import { ensurePeriodInvoice } from "../../server/billing/repository.ts";
 
 /**
  * Ids are never handed out twice (issue 19): for every kind of record, deleting the newest one
@@ -121,6 +122,33 @@ const kinds: Record<string, Kind> = {
     create: post("/api/queue", (_, n) => ({ name: `Fila ${n}`, color: QUEUE_COLORS[n + 2] })),
     remove: del("/api/queue"),
   },
+  "queue integrations": {
+    table: "queue_integrations",
+    create: post("/api/queueIntegration", (_, n) => ({
+      type: "webhook",
+      name: `Integração ${n}`,
+      urlN8N: "https://93.184.215.14/hook",
+    })),
+    remove: del("/api/queueIntegration"),
+  },
+  prompts: {
+    table: "prompts",
+    create: async (t, s, n) => {
+      const queue = await created(
+        await t.request("POST", "/api/queue", {
+          token: s.company.admin.token,
+          body: { name: `Fila IA ${n}`, color: QUEUE_COLORS[n + 20] },
+        }),
+      );
+      return await created(
+        await t.request("POST", "/api/prompt", {
+          token: s.company.admin.token,
+          body: { name: `Prompt ${n}`, apiKey: "sk-x", prompt: "Olá", queueId: queue },
+        }),
+      );
+    },
+    remove: del("/api/prompt"),
+  },
   "queue options": {
     table: "queue_options",
     create: post("/api/queue-options", (s, n) => ({
@@ -174,6 +202,21 @@ const kinds: Record<string, Kind> = {
     },
     remove: async (t, _, id) => {
       await t.deps.db.deleteFrom("settings").where("id", "=", id).execute();
+    },
+  },
+  invoices: {
+    table: "invoices",
+    // Invoices are made by the daily job, one per period (no API deletes them).
+    create: async (t, s, n) =>
+      (await ensurePeriodInvoice(t.deps.db, {
+        companyId: s.company.id,
+        detail: `Fatura ${n}`,
+        value: 99,
+        dueDate: `2027-0${n}-01`,
+        now: t.clock.now().toISOString(),
+      })).invoice.id,
+    remove: async (t, _, id) => {
+      await t.deps.db.deleteFrom("invoices").where("id", "=", id).execute();
     },
   },
 };
