@@ -1,8 +1,7 @@
 import { Cron } from "croner";
 import { reconcileCharges } from "../server/billing/confirmation.ts";
-import { addDays } from "../server/billing/recurrence.ts";
 import { ensureCurrentInvoice } from "../server/billing/service.ts";
-import { isoDate } from "../server/clock.ts";
+import { addDays } from "../server/companies/due_dates.ts";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
 
@@ -15,7 +14,7 @@ import { log } from "../server/log.ts";
  * company's due date moves and the next period's invoice comes when that date draws near.
  */
 export async function createDueInvoices(deps: AppDeps): Promise<number[]> {
-  const horizon = addDays(isoDate(deps.clock.now()), deps.config.billing.invoiceDaysAhead);
+  const horizon = addDays(deps.clock.now(), deps.config.billing.invoiceDaysAhead);
   const companies = await deps.db.selectFrom("companies")
     .select(["id", "dueDate", "planId", "recurrence"])
     .where("status", "=", 1).where("planId", "is not", null)

@@ -27,10 +27,12 @@ export function recurrenceMonths(recurrence: string | null): number {
 }
 
 /**
- * An invoice was paid: the company's due date moves one recurrence ahead of its current due date
- * (or of today, when it has none), and the due-date job's marks are cleared: a company that job
- * blocked is switched on again. Runs in the caller's transaction (the billing issue marks the
- * invoice paid in the same one). Returns the new due date.
+ * An invoice was paid: the company's due date moves one recurrence ahead of the later of its
+ * current due date and today (issue 12 point 5: paying early keeps the days already bought; paying
+ * late does not charge for the days the company was locked out), and the due-date job's marks are
+ * cleared: a company that job blocked is switched on again. Runs in the caller's transaction
+ * (server/billing/service.ts payInvoice marks the invoice paid in the same one). Returns the new
+ * due date.
  */
 export async function advanceDueDate(
   trx: Database,
@@ -40,7 +42,9 @@ export async function advanceDueDate(
   const company = await trx.selectFrom("companies").select(["dueDate", "recurrence", "blockedAt"])
     .where("id", "=", companyId).executeTakeFirst();
   if (!company) return undefined;
-  const from = company.dueDate?.slice(0, 10) ?? isoDate(now);
+  const today = isoDate(now);
+  const current = company.dueDate?.slice(0, 10);
+  const from = current && current > today ? current : today;
   const dueDate = addMonths(from, recurrenceMonths(company.recurrence));
   await trx.updateTable("companies").set({
     dueDate,

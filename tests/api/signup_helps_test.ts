@@ -189,11 +189,12 @@ Deno.test("due dates - the job marks overdue, blocks after the grace days once, 
     assert.equal(refused.status, 401);
     assert.match((await refused.json()).message, /20\/11\/2026/);
 
-    // An invoice paid: due date one recurrence ahead, marks cleared, switched on again.
+    // An invoice paid: due date one recurrence ahead (of today, 2026-11-28, as the old date has
+    // passed: issue 12), marks cleared, switched on again.
     const due = await t.deps.db.transaction().execute((trx) =>
       advanceDueDate(trx, late.id, t.clock.now())
     );
-    assert.equal(due, "2026-12-20");
+    assert.equal(due, "2026-12-28");
     const paid = await t.deps.db.selectFrom("companies").selectAll().where("id", "=", late.id)
       .executeTakeFirstOrThrow();
     assert.equal(paid.status, 1);
