@@ -50,7 +50,16 @@ export function CampaignDialog(
   const set = (field: string) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
   const form = useFormSubmit({
     validate: () => check({ name: values.name }, { name: length(LIMITS.name) }),
-    send: () => saveRecord<CampaignView>("/campaigns", campaignId, bodyOf(values, confirmation)),
+    send: () => {
+      const body = bodyOf(values, confirmation);
+      // A cancelled campaign takes its messages only (seeds/002 section 4).
+      const sent = parts === "messages"
+        ? Object.fromEntries(
+          [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS].map((f) => [f, body[f]]),
+        )
+        : body;
+      return saveRecord<CampaignView>("/campaigns", campaignId, sent);
+    },
     successKey: "campaigns.saved",
     onDone: (saved) => {
       onSaved(saved);

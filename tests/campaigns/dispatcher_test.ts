@@ -172,6 +172,13 @@ Deno.test("dispatcher - confirmation first, the message after the answer; opt-ou
     const optOut = await t.deps.db.selectFrom("campaign_opt_outs").selectAll().executeTakeFirst();
     assert.equal(optOut?.number, bia);
     assert.equal(optOut?.word, "PARAR");
+    // The contact's drawer reads it from the contact.
+    const contact = await t.deps.db.selectFrom("contacts").select("id").where("number", "=", bia)
+      .executeTakeFirstOrThrow();
+    const drawer = await (await t.request("GET", `/api/contacts/${contact.id}`, {
+      token: a.admin.token,
+    })).json();
+    assert.equal(drawer.campaignOptOut.word, "PARAR");
 
     // A later campaign to the same list never messages Bia.
     const later = await createCampaign(t, a, {
