@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTestApp, restartTestApp, type TestApp, twoCompanies } from "../helpers/app.ts";
 import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 import { dispatchTick } from "../../server/campaigns/dispatcher.ts";
+import { addContact, addTicket } from "../helpers/tickets.ts";
 import { createCampaign, numbers, saveSettings, seedList } from "./helpers.ts";
 
 async function status(t: TestApp, id: number) {
@@ -191,6 +192,60 @@ Deno.test("dispatcher - confirmation first, the message after the answer; opt-ou
     sent = await sentBy(t, a.admin.token, wid);
     assert.equal(sent.filter((s) => s.body === "Nova oferta").length, 1);
     assert.equal(sent.filter((s) => s.to.startsWith(bia)).length, 1);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("dispatcher - a campaign to a tag's contacts, with its own media", async () => {
+  const t = await createTestApp();
+  try {
+    const { a, b } = await twoCompanies(t);
+    t.deps.simulator.ackDelayMs = 5;
+    const wid = await connectSimulator(t, a);
+    await saveSettings(t, a, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const tag = await (await t.request("POST", "/api/tags", {
+      token: a.admin.token,
+      body: { name: "Clientes VIP" },
+    })).json();
+    const [vip, other] = numbers(2, 700);
+    for (const [name, number, tagged] of [["Vip", vip, true], ["Outro", other, false]] as const) {
+      const contactId = await addContact(t, a.id, name, number);
+      const ticket = await addTicket(t, a.id, { contactId, whatsappId: wid, status: "open" });
+      if (tagged) {
+        await t.deps.db.insertInto("ticket_tags").values({
+          companyId: a.id,
+          ticketId: ticket.id,
+          tagId: tag.id,
+        })
+          .execute();
+      }
+    }
+    // Another company cannot target this tag.
+    const foreign = await t.request("POST", "/api/campaigns", {
+      token: b.admin.token,
+      body: { name: "Alheia", tagListId: tag.id },
+    });
+    assert.equal(foreign.status, 404);
+    const campaign = await createCampaign(t, a, { whatsappId: wid, tagListId: tag.id });
+    const form = new FormData();
+    form.append("file", new File(["JPEGDATA"], "oferta.jpg", { type: "image/jpeg" }));
+    const upload = await t.request("POST", `/api/campaigns/${campaign.id}/media-upload`, {
+      token: a.admin.token,
+      body: form,
+    });
+    assert.equal(upload.status, 200, await upload.clone().text());
+    assert.equal((await upload.json()).mediaName, "oferta.jpg");
+    const scheduled = await t.request("PUT", `/api/campaigns/${campaign.id}`, {
+      token: a.admin.token,
+      body: { scheduledAt: t.clock.now().toISOString() },
+    });
+    assert.equal((await scheduled.json()).status, "PROGRAMADA");
+    await runToEnd(t, campaign.id);
+    const sent = await sentBy(t, a.admin.token, wid);
+    assert.deepEqual(sent.map((s) => [s.to, s.body, s.media?.mimetype]), [
+      [vip, "Olá Vip!", "image/jpeg"],
+    ]);
   } finally {
     await t.close();
   }
