@@ -17,6 +17,7 @@ import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
 import * as m0090 from "./migrations/0090_create_campaigns.ts";
+import * as m0091 from "./migrations/0091_add_campaign_started_at.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "0050_rebuild_ids_autoincrement": m0050,
   "0051_create_sessions": m0051,
   "0090_create_campaigns": m0090,
+  "0091_add_campaign_started_at": m0091,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -413,6 +413,8 @@ export interface CampaignsTable extends Timestamps {
   confirmation: Generated<Flag>;
   scheduledAt: string | null;
   completedAt: string | null;
+  /** 0091: when the shipping rows were all written and the campaign became EM_ANDAMENTO. */
+  startedAt: string | null;
   whatsappId: number | null;
   contactListId: number | null;
   tagListId: number | null;

@@ -17,7 +17,8 @@ import { readCampaignSettings } from "./settings.ts";
  * neither sends twice nor skips anyone:
  *
  * 1. start: a PROGRAMADA campaign whose scheduledAt has passed gets one shipping row per valid
- *    recipient (unique (campaignId, number)) and becomes EM_ANDAMENTO, in one transaction;
+ *    recipient (unique (campaignId, number): a resumed start adds only the missing ones), written
+ *    400 at a time, then becomes EM_ANDAMENTO with startedAt;
  * 2. send: per connection, when its pacing row allows, the next pending rows are written to the
  *    outbox IN THE SAME TRANSACTION that moves each row on (pending -> awaiting | queued, guarded
  *    by the expected status) and advances the pacing; the outbox then delivers each exactly once;
@@ -27,10 +28,11 @@ import { readCampaignSettings } from "./settings.ts";
  * Pacing (seeds/002 section 9) is per connection (campaign_pacing), so two campaigns on one number
  * share it: `messageInterval` seconds between messages and `greaterInterval` after every
  * `longerIntervalAfter` messages. With both at 0 the dispatcher writes up to SEND_BATCH rows a
- * tick, and stops writing while MAX_IN_FLIGHT messages still wait in the outbox.
+ * tick, and stops writing while MAX_IN_FLIGHT messages still wait in the outbox (the outbox sends
+ * in order per connection: an agent's reply on that number waits behind at most those).
  */
 export const SEND_BATCH = 500;
-export const MAX_IN_FLIGHT = 1000;
+export const MAX_IN_FLIGHT = 500;
 /** Rows moved per transaction. */
 const CHUNK = 25;
 /** Numbers of a starting campaign's list checked per tick (the rest on the next ticks). */
@@ -91,37 +93,43 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
   const settings = await readCampaignSettings(deps.db, companyId);
   const { messages, confirmations } = filledTexts(campaign);
   const stamp = now.toISOString();
-  const startedNow = await deps.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom("campaigns").select("status").where("id", "=", campaign.id)
-      .executeTakeFirst();
-    if (current?.status !== "PROGRAMADA") return false; // cancelled or started meanwhile
-    const recipients = await recipientsOf(trx, companyId, campaign);
-    const rows = recipients.map((r, i) => ({
-      companyId,
-      campaignId: campaign.id,
-      contactListItemId: r.itemId,
-      number: r.number,
-      name: r.name,
-      message: renderCampaignText(messages[i % messages.length] ?? "", r, settings.variables, now),
-      confirmationMessage: campaign.confirmation === 1 && confirmations.length > 0
-        ? renderCampaignText(confirmations[i % confirmations.length], r, settings.variables, now)
-        : null,
-      createdAt: stamp,
-      updatedAt: stamp,
-    }));
-    for (let i = 0; i < rows.length; i += 400) {
-      // (campaignId, number) unique: a number twice in the list still gets one row.
+  const recipients = await recipientsOf(deps.db, companyId, campaign);
+  const rows = recipients.map((r, i) => ({
+    companyId,
+    campaignId: campaign.id,
+    contactListItemId: r.itemId,
+    number: r.number,
+    name: r.name,
+    message: renderCampaignText(messages[i % messages.length] ?? "", r, settings.variables, now),
+    confirmationMessage: campaign.confirmation === 1 && confirmations.length > 0
+      ? renderCampaignText(confirmations[i % confirmations.length], r, settings.variables, now)
+      : null,
+    createdAt: stamp,
+    updatedAt: stamp,
+  }));
+  // Rows in short transactions (the app keeps answering), each only while the campaign is still
+  // PROGRAMADA; (campaignId, number) unique: a number twice in the list, or a start that resumes
+  // after a crash, still gets one row.
+  for (let i = 0; i < rows.length; i += 400) {
+    const stillDue = await deps.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom("campaigns").select("status")
+        .where("id", "=", campaign.id).executeTakeFirst();
+      if (current?.status !== "PROGRAMADA") return false;
       await trx.insertInto("campaign_shipping").values(rows.slice(i, i + 400))
         .onConflict((oc) => oc.columns(["campaignId", "number"]).doNothing()).execute();
-    }
-    await trx.updateTable("campaigns").set(
-      rows.length > 0
-        ? { status: "EM_ANDAMENTO", updatedAt: stamp }
-        : { status: "FINALIZADA", completedAt: stamp, updatedAt: stamp },
-    ).where("id", "=", campaign.id).execute();
-    if (rows.length === 0) log.warn("campaign had no valid recipient", { campaignId: campaign.id });
-    return true;
-  });
+      return true;
+    });
+    if (!stillDue) return false; // cancelled or edited meanwhile
+  }
+  const started = await deps.db.updateTable("campaigns").set(
+    rows.length > 0
+      ? { status: "EM_ANDAMENTO", startedAt: stamp, updatedAt: stamp }
+      : { status: "FINALIZADA", startedAt: stamp, completedAt: stamp, updatedAt: stamp },
+  ).where("id", "=", campaign.id).where("status", "=", "PROGRAMADA").executeTakeFirst();
+  const startedNow = Number(started.numUpdatedRows) > 0;
+  if (startedNow && rows.length === 0) {
+    log.warn("campaign had no valid recipient", { campaignId: campaign.id });
+  }
   if (startedNow) await publishCampaign(deps, companyId, campaign.id);
   return startedNow;
 }
@@ -310,8 +318,21 @@ async function moveRow(
 // ---- 3. reconcile ----
 
 async function reconcile(deps: AppDeps): Promise<{ delivered: number; finished: number }> {
+  // Running campaigns, and cancelled ones whose last messages are still in the outbox.
   const running = await deps.db.selectFrom("campaigns").select(["id", "companyId"])
-    .where("status", "in", ["EM_ANDAMENTO", "CANCELADA"]).execute();
+    .where((eb) =>
+      eb.or([
+        eb("status", "=", "EM_ANDAMENTO"),
+        eb.and([
+          eb("status", "=", "CANCELADA"),
+          eb.exists(
+            eb.selectFrom("campaign_shipping").select("campaign_shipping.id")
+              .whereRef("campaign_shipping.campaignId", "=", "campaigns.id")
+              .where("campaign_shipping.status", "=", "queued"),
+          ),
+        ]),
+      ])
+    ).execute();
   let delivered = 0;
   let finished = 0;
   const stamp = deps.clock.now().toISOString();

@@ -233,7 +233,7 @@ export async function cancelCampaign(deps: AppDeps, companyId: number, id: numbe
 
 /**
  * CANCELADA -> EM_ANDAMENTO (seeds/002 section 4): the dispatcher goes on with the rows not yet
- * sent. A campaign cancelled before it started has no rows: it is scheduled for now instead.
+ * sent. A campaign cancelled before it started (startedAt null) is scheduled for now instead.
  */
 export async function restartCampaign(deps: AppDeps, companyId: number, id: number) {
   const now = deps.clock.now().toISOString();
@@ -247,8 +247,8 @@ export async function restartCampaign(deps: AppDeps, companyId: number, id: numb
         "Só campanhas canceladas podem ser reiniciadas",
       );
     }
-    const started = await trx.selectFrom("campaign_shipping").select("id")
-      .where("campaignId", "=", id).limit(1).executeTakeFirst();
+    // Never started, or cancelled while its rows were being written: scheduled again for now.
+    const started = current.startedAt !== null;
     await trx.updateTable("campaigns").set(
       started
         ? { status: "EM_ANDAMENTO", completedAt: null, updatedAt: now }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTestApp, restartTestApp, type TestApp, twoCompanies } from "../helpers/app.ts";
 import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 import { dispatchTick } from "../../server/campaigns/dispatcher.ts";
+import { checkPendingNumbers } from "../../server/campaigns/number_check.ts";
 import { addContact, addTicket } from "../helpers/tickets.ts";
 import { createCampaign, numbers, saveSettings, seedList } from "./helpers.ts";
 
@@ -246,6 +247,52 @@ Deno.test("dispatcher - a campaign to a tag's contacts, with its own media", asy
     assert.deepEqual(sent.map((s) => [s.to, s.body, s.media?.mimetype]), [
       [vip, "Olá Vip!", "image/jpeg"],
     ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("dispatcher - a start interrupted while writing rows resumes after a restart of the campaign", async () => {
+  const t = await createTestApp();
+  try {
+    const { a } = await twoCompanies(t);
+    t.deps.simulator.ackDelayMs = 5;
+    const wid = await connectSimulator(t, a);
+    await saveSettings(t, a, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const listId = await seedList(t, a, 10, 800);
+    await checkPendingNumbers(t.deps);
+    const campaign = await createCampaign(t, a, {
+      whatsappId: wid,
+      contactListId: listId,
+      scheduledAt: t.clock.now().toISOString(),
+    });
+    // What a cancel in the middle of the start leaves: some rows, no startedAt.
+    const stamp = t.clock.now().toISOString();
+    const first = numbers(10, 800).slice(0, 4);
+    await t.deps.db.insertInto("campaign_shipping").values(first.map((number) => ({
+      companyId: a.id,
+      campaignId: campaign.id,
+      contactListItemId: null,
+      number,
+      name: "x",
+      message: "planned before the cancel",
+      confirmationMessage: null,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }))).execute();
+    const cancel = await t.request("POST", `/api/campaigns/${campaign.id}/cancel`, {
+      token: a.admin.token,
+    });
+    assert.equal((await cancel.json()).status, "CANCELADA");
+    const restart = await t.request("POST", `/api/campaigns/${campaign.id}/restart`, {
+      token: a.admin.token,
+    });
+    assert.equal((await restart.json()).status, "PROGRAMADA");
+    await runToEnd(t, campaign.id);
+    const sent = await sentBy(t, a.admin.token, wid);
+    assert.equal(sent.length, 10);
+    assert.equal(new Set(sent.map((s) => s.to)).size, 10);
+    assert.equal(sent.filter((s) => s.body === "planned before the cancel").length, 4);
   } finally {
     await t.close();
   }
