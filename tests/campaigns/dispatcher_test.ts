@@ -22,6 +22,15 @@ async function runToEnd(t: TestApp, id: number, maxTicks = 100) {
   throw new Error(`campaign ${id} did not finish in ${maxTicks} ticks`);
 }
 
+/** Two companies; A with a simulator connection (fast acks) and no intervals between messages. */
+async function unpacedCompany(t: TestApp) {
+  const { a, b } = await twoCompanies(t);
+  t.deps.simulator.ackDelayMs = 5;
+  const wid = await connectSimulator(t, a);
+  await saveSettings(t, a, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+  return { a, b, wid };
+}
+
 Deno.test("dispatcher - pacing per connection follows the settings on the test clock", async () => {
   const t = await createTestApp();
   try {
@@ -58,10 +67,7 @@ Deno.test("dispatcher - pacing per connection follows the settings on the test c
 Deno.test("dispatcher - a crash mid-campaign of 1,000 recipients: each gets exactly one message", async () => {
   let t = await createTestApp();
   try {
-    const { a } = await twoCompanies(t);
-    t.deps.simulator.ackDelayMs = 5;
-    const wid = await connectSimulator(t, a);
-    await saveSettings(t, a, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const { a, wid } = await unpacedCompany(t);
     const listId = await seedList(t, a, 1000);
     const campaign = await createCampaign(t, a, {
       whatsappId: wid,
@@ -131,10 +137,7 @@ Deno.test("dispatcher - a crash mid-campaign of 1,000 recipients: each gets exac
 Deno.test("dispatcher - confirmation first, the message after the answer; opt-out stops later campaigns", async () => {
   const t = await createTestApp();
   try {
-    const { a } = await twoCompanies(t);
-    t.deps.simulator.ackDelayMs = 5;
-    const wid = await connectSimulator(t, a);
-    await saveSettings(t, a, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const { a, wid } = await unpacedCompany(t);
     const listId = await seedList(t, a, 2, 500);
     const [ana, bia] = numbers(2, 500);
     await dispatchTick(t.deps); // the answers cursor starts here
@@ -201,10 +204,7 @@ Deno.test("dispatcher - confirmation first, the message after the answer; opt-ou
 Deno.test("dispatcher - a campaign to a tag's contacts, with its own media", async () => {
   const t = await createTestApp();
   try {
-    const { a, b } = await twoCompanies(t);
-    t.deps.simulator.ackDelayMs = 5;
-    const wid = await connectSimulator(t, a);
-    await saveSettings(t, a, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const { a, b, wid } = await unpacedCompany(t);
     const tag = await (await t.request("POST", "/api/tags", {
       token: a.admin.token,
       body: { name: "Clientes VIP" },
@@ -255,10 +255,7 @@ Deno.test("dispatcher - a campaign to a tag's contacts, with its own media", asy
 Deno.test("dispatcher - a start interrupted while writing rows resumes after a restart of the campaign", async () => {
   const t = await createTestApp();
   try {
-    const { a } = await twoCompanies(t);
-    t.deps.simulator.ackDelayMs = 5;
-    const wid = await connectSimulator(t, a);
-    await saveSettings(t, a, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const { a, wid } = await unpacedCompany(t);
     const listId = await seedList(t, a, 10, 800);
     await checkPendingNumbers(t.deps);
     const campaign = await createCampaign(t, a, {
