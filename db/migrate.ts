@@ -18,6 +18,7 @@ import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
 import * as m0090 from "./migrations/0090_create_campaigns.ts";
 import * as m0091 from "./migrations/0091_add_campaign_started_at.ts";
+import * as m0092 from "./migrations/0092_add_outbox_campaign_shipping.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0051_create_sessions": m0051,
   "0090_create_campaigns": m0090,
   "0091_add_campaign_started_at": m0091,
+  "0092_add_outbox_campaign_shipping": m0092,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -305,6 +305,8 @@ export interface OutboxTable extends Timestamps {
   nextAttemptAt: string;
   lastError: string | null;
   sentAt: string | null;
+  /** 0092: the campaign shipping row this send belongs to (null for every other send). */
+  campaignShippingId: Generated<number | null>;
 }
 
 export interface SimulatorSessionsTable {

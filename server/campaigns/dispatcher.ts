@@ -1,6 +1,7 @@
+import type { ExpressionBuilder } from "kysely";
 import { getMimeType } from "hono/utils/mime";
 import type { Database } from "../../db/client.ts";
-import type { Campaign, CampaignShipping } from "../../db/schema.ts";
+import type { Campaign, CampaignShipping, DB } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { publishResource } from "../realtime/resource_events.ts";
@@ -281,6 +282,7 @@ async function moveRow(
       mediaMimetype: file?.mimetype ?? null,
       mediaName: file?.name ?? null,
       quotedWid: null,
+      campaignShippingId: row.id,
       nextAttemptAt: o.stamp,
       createdAt: o.stamp,
       updatedAt: o.stamp,
@@ -317,6 +319,20 @@ async function moveRow(
 
 // ---- 3. reconcile ----
 
+/**
+ * The row's own outbox row has this status: a lookup by the outbox's primary key (an `IN` over
+ * every sent outbox row would read the whole, ever-growing table each tick).
+ */
+export function outboxIs(
+  eb: ExpressionBuilder<DB, "campaign_shipping">,
+  status: "pending" | "sent" | "failed",
+) {
+  return eb.exists(
+    eb.selectFrom("outbox").select("outbox.id")
+      .whereRef("outbox.id", "=", "campaign_shipping.outboxId").where("outbox.status", "=", status),
+  );
+}
+
 async function reconcile(deps: AppDeps): Promise<{ delivered: number; finished: number }> {
   // Running campaigns, and cancelled ones whose last messages are still in the outbox.
   const running = await deps.db.selectFrom("campaigns").select(["id", "companyId"])
@@ -343,21 +359,12 @@ async function reconcile(deps: AppDeps): Promise<{ delivered: number; finished: 
         .whereRef("outbox.id", "=", "campaign_shipping.outboxId"),
       updatedAt: stamp,
     })).where("campaignId", "=", id).where("status", "=", "queued")
-      .where(
-        "outboxId",
-        "in",
-        (eb) => eb.selectFrom("outbox").select("id").where("status", "=", "sent"),
-      )
-      .executeTakeFirst();
+      .where((eb) => outboxIs(eb, "sent")).executeTakeFirst();
     const failed = await deps.db.updateTable("campaign_shipping").set({
       status: "failed",
       updatedAt: stamp,
     }).where("campaignId", "=", id).where("status", "=", "queued")
-      .where(
-        "outboxId",
-        "in",
-        (eb) => eb.selectFrom("outbox").select("id").where("status", "=", "failed"),
-      ).executeTakeFirst();
+      .where((eb) => outboxIs(eb, "failed")).executeTakeFirst();
     const changed = Number(done.numUpdatedRows) + Number(failed.numUpdatedRows);
     delivered += Number(done.numUpdatedRows);
     const open = await deps.db.selectFrom("campaign_shipping").select("id")

@@ -94,7 +94,10 @@ async function dump(db: Database): Promise<Dump> {
       AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`.execute(db);
   const out: Dump = new Map();
   for (const { name } of tables.rows) {
-    const rows = await sql.raw(`SELECT * FROM "${name}" ORDER BY 1, 2, 3`).execute(db);
+    const columns = await sql<{ n: number }>`SELECT count(*) AS n FROM pragma_table_info(${name})`
+      .execute(db);
+    const order = [1, 2, 3].slice(0, Math.max(1, Math.min(3, columns.rows[0].n))).join(", ");
+    const rows = await sql.raw(`SELECT * FROM "${name}" ORDER BY ${order}`).execute(db);
     out.set(name, rows.rows);
   }
   return out;
@@ -119,7 +122,8 @@ Deno.test("migration 0050 - a database from today's schema keeps every row and r
     const before = await dump(db);
     assert.deepEqual(await searchIds(db, "boleto"), [1]);
 
-    assert.deepEqual(await migrateToLatest(db), [
+    // 0050 and 0051 first; later migrations (other features' blocks) follow them.
+    assert.deepEqual((await migrateToLatest(db)).slice(0, 2), [
       "0050_rebuild_ids_autoincrement",
       "0051_create_sessions",
     ]);
