@@ -7,7 +7,7 @@ import { log } from "../log.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import { newMessageId } from "../whatsapp/jid.ts";
 import { processAnswers } from "./answers.ts";
-import { checkItems, connectedProviderOf } from "./number_check.ts";
+import { checkBatchOf, checkItems, connectedProviderOf } from "./number_check.ts";
 import { filledTexts, recipientsOf, renderCampaignText } from "./recipients.ts";
 import { campaignView } from "./repository.ts";
 import { readCampaignSettings } from "./settings.ts";
@@ -36,8 +36,6 @@ export const SEND_BATCH = 500;
 export const MAX_IN_FLIGHT = 500;
 /** Rows moved per transaction. */
 const CHUNK = 25;
-/** Numbers of a starting campaign's list checked per tick (the rest on the next ticks). */
-const START_CHECKS = 2000;
 
 export type TickReport = { started: number; queued: number; delivered: number; finished: number };
 
@@ -78,17 +76,18 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
   const { companyId } = campaign;
   if (campaign.contactListId !== null) {
     // Numbers not checked yet are checked through the campaign's own connection first.
+    const provider = campaign.whatsappId === null
+      ? undefined
+      : await connectedProviderOf(deps, companyId, campaign.whatsappId);
+    const batch = provider ? checkBatchOf(provider) : 1;
     const unchecked = await deps.db.selectFrom("contact_list_items")
       .select(["id", "number", "contactListId"]).where("companyId", "=", companyId)
       .where("contactListId", "=", campaign.contactListId).where("isWhatsappValid", "is", null)
-      .orderBy("id").limit(START_CHECKS).execute();
+      .orderBy("id").limit(batch).execute();
     if (unchecked.length > 0) {
-      const provider = campaign.whatsappId === null
-        ? undefined
-        : await connectedProviderOf(deps, companyId, campaign.whatsappId);
       if (!provider) return false; // waits for the connection
       await checkItems(deps, companyId, provider, unchecked);
-      if (unchecked.length === START_CHECKS) return false; // more to check next tick
+      if (unchecked.length === batch) return false; // more to check next tick
     }
   }
   const settings = await readCampaignSettings(deps.db, companyId);
