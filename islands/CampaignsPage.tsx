@@ -3,6 +3,7 @@ import ChartBar from "lucide-react/icons/chart-bar";
 import CirclePause from "lucide-react/icons/circle-pause";
 import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
 import type { CampaignView } from "./lib/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
@@ -25,6 +26,7 @@ export default function CampaignsPage(_props: CampaignsPageProps) {
   const { t } = useTranslation();
   return (
     <AppShell
+      guard={CAMPAIGN_GUARD}
       title={t("campaigns.title")}
       actions={<AddButton event={OPEN_ADD} label={t("campaigns.add")} />}
     >

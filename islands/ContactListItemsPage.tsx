@@ -6,6 +6,7 @@ import CircleX from "lucide-react/icons/circle-x";
 import Clock from "lucide-react/icons/clock";
 import Upload from "lucide-react/icons/upload";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import type { ContactListItemView } from "./lib/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
@@ -35,6 +36,7 @@ export default function ContactListItemsPage({ contactListId }: ContactListItems
   const { t } = useTranslation();
   return (
     <AppShell
+      guard={CAMPAIGN_GUARD}
       title={t("contactLists.itemsTitle")}
       actions={
         <>

@@ -91,6 +91,13 @@ Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, wa
         "Olá Bia, ofertas hoje!",
         "Olá Caio, ofertas hoje!",
       ]);
+      // A plain user of the same company: no campaign pages (the API would answer 403 too).
+      await page.evaluate(() => localStorage.clear());
+      await loginAs(page, c.user, { expectPath: "/tickets" });
+      await page.goto(`${url}/campaigns`);
+      await toastWith(page, "Esta empresa não possui permissão para acessar essa página!")
+        .waitFor();
+      await page.waitForURL(/\/tickets$|\/$/);
       assert.deepEqual(pageErrors, []);
     } finally {
       await stopJob();
