@@ -41,6 +41,7 @@ Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, wa
       const listRow = page.getByTestId("contact-list-row").filter({ hasText: "Clientes" });
       await listRow.getByRole("button", { name: "Contatos" }).click();
       await page.waitForURL(/\/contact-lists\/\d+\/contacts$/);
+      await page.getByTestId("contact-list-name").filter({ hasText: "Clientes" }).waitFor();
       const good = numbers(3, 900);
       const file = await xlsxFile([
         ["nome", "numero", "email"],
