@@ -249,10 +249,7 @@ async function sendOnConnection(
   return sent;
 }
 
-/**
- * Moves one pending row on, writing its outbox rows in the caller's transaction. The update is
- * guarded by status 'pending', so a row another tick already moved is left alone.
- */
+/** Moves one pending row on, writing its outbox rows in the caller's transaction. */
 async function moveRow(
   trx: Database,
   campaign: Campaign,
@@ -267,6 +264,18 @@ async function moveRow(
   }
   const asksFirst = campaign.confirmation === 1 && row.confirmationMessage !== null &&
     row.confirmationRequestedAt === null;
+  // The claim comes first, guarded by the state this tick read (pending, and which of the two
+  // sends is due): a row another tick already moved is left alone and nothing is queued for it.
+  const claim = await trx.updateTable("campaign_shipping").set({
+    status: asksFirst ? "awaiting" : "queued",
+    ...(asksFirst ? { confirmationRequestedAt: o.stamp } : {}),
+    updatedAt: o.stamp,
+  }).where("id", "=", row.id).where("status", "=", "pending").where(
+    "confirmationRequestedAt",
+    row.confirmationRequestedAt === null ? "is" : "is not",
+    null,
+  ).executeTakeFirst();
+  if (Number(claim.numUpdatedRows) === 0) return false;
   const toJid = `${row.number}@s.whatsapp.net`;
   const enqueue = async (body: string, file?: OutgoingFile) => {
     const inserted = await trx.insertInto("outbox").values({
@@ -290,12 +299,8 @@ async function moveRow(
   };
   if (asksFirst) {
     const outboxId = await enqueue(row.confirmationMessage!);
-    await trx.updateTable("campaign_shipping").set({
-      status: "awaiting",
-      confirmationOutboxId: outboxId,
-      confirmationRequestedAt: o.stamp,
-      updatedAt: o.stamp,
-    }).where("id", "=", row.id).where("status", "=", "pending").execute();
+    await trx.updateTable("campaign_shipping").set({ confirmationOutboxId: outboxId })
+      .where("id", "=", row.id).execute();
     return true;
   }
   const media: OutgoingFile | undefined = campaign.mediaPath
@@ -308,11 +313,7 @@ async function moveRow(
     : undefined;
   const outboxId = await enqueue(row.message, media);
   for (const file of files) await enqueue(file.caption, file);
-  await trx.updateTable("campaign_shipping").set({
-    status: "queued",
-    outboxId,
-    updatedAt: o.stamp,
-  }).where("id", "=", row.id).where("status", "=", "pending").execute();
+  await trx.updateTable("campaign_shipping").set({ outboxId }).where("id", "=", row.id).execute();
   return true;
 }
 

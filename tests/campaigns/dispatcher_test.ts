@@ -295,3 +295,43 @@ Deno.test("dispatcher - a start interrupted while writing rows resumes after a r
     await t.close();
   }
 });
+
+Deno.test("dispatcher - two ticks at once (a tick that runs twice) still message each number once", async () => {
+  const t = await createTestApp();
+  try {
+    const { a, wid } = await unpacedCompany(t);
+    const listId = await seedList(t, a, 300, 1000);
+    const campaign = await createCampaign(t, a, {
+      whatsappId: wid,
+      contactListId: listId,
+      confirmation: true,
+      confirmationMessage1: "Posso enviar, {nome}?",
+      scheduledAt: t.clock.now().toISOString(),
+    });
+    for (let i = 0; i < 6; i++) {
+      await Promise.all([dispatchTick(t.deps), dispatchTick(t.deps)]);
+      await t.deps.sessions.outbox.idle();
+    }
+    // Everyone was asked once; then everyone answers and gets the message once.
+    let sent = await sentBy(t, a.admin.token, wid);
+    assert.equal(sent.length, 300);
+    assert.equal(new Set(sent.map((s) => s.to)).size, 300);
+    for (const number of numbers(300, 1000)) {
+      await phoneSends(t, a.admin.token, wid, { from: number, body: "sim" });
+    }
+    for (let i = 0; i < 20 && (await status(t, campaign.id)).status !== "FINALIZADA"; i++) {
+      await Promise.all([dispatchTick(t.deps), dispatchTick(t.deps)]);
+      await t.deps.sessions.outbox.idle();
+    }
+    assert.equal((await status(t, campaign.id)).status, "FINALIZADA");
+    // (simulator_sent itself: the simulator's /sent route answers the latest 500 only)
+    const all = await t.deps.db.selectFrom("simulator_sent").select(["toJid", "body"])
+      .where("whatsappId", "=", wid).execute();
+    const offers = all.filter((s) => s.body.startsWith("Olá"));
+    assert.equal(offers.length, 300);
+    assert.equal(new Set(offers.map((s) => s.toJid)).size, 300);
+    assert.equal(all.length, 600);
+  } finally {
+    await t.close();
+  }
+});
