@@ -215,8 +215,14 @@ async function sendOnConnection(
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     sent += await deps.db.transaction().execute(async (trx) => {
+      // Read again inside the transaction: a campaign cancelled since sends nothing more.
+      const live = new Set(
+        (await trx.selectFrom("campaigns").select("id").where("id", "in", [...byId.keys()])
+          .where("status", "=", "EM_ANDAMENTO").execute()).map((c) => c.id),
+      );
       let count = 0;
       for (const row of chunk) {
+        if (!live.has(row.campaignId)) continue;
         const campaign = byId.get(row.campaignId)!;
         const moved = await moveRow(trx, campaign, row, files.get(campaign.id) ?? [], {
           optedOut: optOuts.has(row.number),
