@@ -313,7 +313,7 @@ Deno.test("dispatcher - two ticks at once (a tick that runs twice) still message
       await t.deps.sessions.outbox.idle();
     }
     // Everyone was asked once; then everyone answers and gets the message once.
-    let sent = await sentBy(t, a.admin.token, wid);
+    const sent = await sentBy(t, a.admin.token, wid);
     assert.equal(sent.length, 300);
     assert.equal(new Set(sent.map((s) => s.to)).size, 300);
     for (const number of numbers(300, 1000)) {
