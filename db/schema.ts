@@ -338,6 +338,8 @@ export interface OutboxTable extends Timestamps {
   nextAttemptAt: string;
   lastError: string | null;
   sentAt: string | null;
+  /** 0092: the campaign shipping row this send belongs to (null for every other send). */
+  campaignShippingId: Generated<number | null>;
 }
 
 export interface SimulatorSessionsTable {
@@ -536,6 +538,8 @@ export interface CampaignsTable extends Timestamps {
   confirmation: Generated<Flag>;
   scheduledAt: string | null;
   completedAt: string | null;
+  /** 0091: when the shipping rows were all written and the campaign became EM_ANDAMENTO. */
+  startedAt: string | null;
   whatsappId: number | null;
   contactListId: number | null;
   tagListId: number | null;
