@@ -316,3 +316,53 @@ Deno.test("integrations - dialogflow: a token signed from the service account, f
     await google.close();
   }
 });
+
+Deno.test("integrations - a connection's integration takes every new ticket; a service down opens the circuit", async () => {
+  let secret = "";
+  let down = false;
+  const hook = fakeWebhook({
+    secret: () => secret,
+    reply: () => ({ replies: ["Oi, sou o bot da conexão."] }),
+    status: () => (down ? 503 : 200),
+  });
+  try {
+    await withApp(async (t) => {
+      const a = await createCompany(t, "Alpha");
+      const b = await createCompany(t, "Beta");
+      const created = await integration(t, a, {
+        type: "webhook",
+        name: "Eco",
+        urlN8N: hook.hookUrl,
+      });
+      secret = created.secret;
+      const foreign = await t.request("POST", "/api/whatsapp", {
+        token: b.admin.token,
+        body: { name: "Sim B", provider: "simulator", integrationId: created.id },
+      });
+      assert.equal(foreign.status, 404);
+      assert.equal((await foreign.json()).error, "ERR_NO_INTEGRATION_FOUND");
+      const wid = await connectSimulator(t, a, { integrationId: created.id });
+      const first = await phoneSends(t, a.user.token, wid, { from: "5511955550050", body: "oi" });
+      const ticket = await ticketOf(t, first.ticketId!);
+      assert.deepEqual([ticket.useIntegration, ticket.integrationId], [1, created.id]);
+      assert.equal((await bodiesSent(t, a, wid, 1))[0].body, "Oi, sou o bot da conexão.");
+
+      // Down: each message is tried 3 times (2 retries) and handed over; after 3 such messages
+      // the circuit opens and the 4th is handed over without calling the service at all.
+      down = true;
+      const before = hook.received.length;
+      for (let i = 0; i < 4; i++) {
+        const res = await phoneSends(t, a.user.token, wid, {
+          from: `55119555501${i}0`,
+          body: `tentativa ${i}`,
+        });
+        assert.equal(res.status, 201);
+        const handed = await ticketOf(t, res.ticketId!);
+        assert.deepEqual([handed.useIntegration, handed.status], [0, "pending"]);
+      }
+      assert.equal(hook.received.length - before, 9);
+    }, ENV);
+  } finally {
+    await hook.close();
+  }
+});
