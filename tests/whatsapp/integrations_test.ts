@@ -48,6 +48,7 @@ Deno.test("integrations - webhook: a signed POST per message, replies sent, hand
     secret: () => secret,
     reply: (body) => {
       const text = (body.message as { body: string }).body;
+      if (text === "tchau") return { replies: ["Até logo!"], action: { type: "close" } };
       return text === "humano"
         ? { replies: ["Chamando alguém."], action: { type: "handover" } }
         : { replies: [`Eco: ${text}`] };
@@ -110,6 +111,13 @@ Deno.test("integrations - webhook: a signed POST per message, replies sent, hand
       // With people now: the webhook hears no more.
       await phoneSends(t, a.user.token, wid, { from: "5511955550001", body: "ainda aí?" });
       assert.equal(hook.received.length, 2);
+
+      // The close action: another contact says goodbye and the ticket is closed.
+      await phoneSends(t, a.user.token, wid, { from: "5511955550009", body: "oi" });
+      const bye = await phoneSends(t, a.user.token, wid, { from: "5511955550009", body: "tchau" });
+      const closed = await ticketOf(t, bye.ticketId!);
+      assert.deepEqual([closed.status, closed.useIntegration], ["closed", 0]);
+      assert.ok(closed.closedAt);
     }, ENV);
   } finally {
     await hook.close();
