@@ -118,8 +118,20 @@ export const typebotTurn: IntegrationHandler = async (t) => {
   }
 
   let sessionId = botSession;
-  let answer: z.infer<typeof chatAnswer>;
-  if (!sessionId) {
+  let answer: z.infer<typeof chatAnswer> | undefined;
+  if (sessionId) {
+    try {
+      answer = await call(t, `/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`, {
+        message: { type: "text", text: turn.body },
+        textBubbleContentFormat: "markdown",
+      });
+    } catch (error) {
+      // typebot forgot the session (its own expiry, a redeploy): start the flow again.
+      if (!(error instanceof ServiceError && error.status === 404)) throw error;
+      sessionId = null;
+    }
+  }
+  if (!sessionId || !answer) {
     answer = await call(
       t,
       `/api/v1/typebots/${encodeURIComponent(integration.typebotSlug)}/startChat`,
@@ -137,14 +149,9 @@ export const typebotTurn: IntegrationHandler = async (t) => {
       },
     );
     if (!answer.sessionId) throw new ServiceError("typebot startChat gave no sessionId", false);
-    sessionId = answer.sessionId;
-  } else {
-    answer = await call(t, `/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`, {
-      message: { type: "text", text: turn.body },
-      textBubbleContentFormat: "markdown",
-    });
+    return await decisionOf(t, answer.sessionId, answer, false);
   }
-  return await decisionOf(t, sessionId, answer, botSession !== null);
+  return await decisionOf(t, sessionId, answer, true);
 };
 
 async function decisionOf(

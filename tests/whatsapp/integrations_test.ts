@@ -240,6 +240,12 @@ Deno.test("integrations - typebot: startChat with the contact, continueChat, unk
       await phoneSends(t, a.user.token, wid, { from, body: "oi de novo" });
       assert.equal(typebot.calls.at(-1)!.path, "/api/v1/typebots/support/startChat");
 
+      // typebot forgot the session (its own expiry): the flow starts again, the ticket stays.
+      typebot.sessions.clear();
+      await phoneSends(t, a.user.token, wid, { from, body: "1" });
+      assert.equal(typebot.calls.at(-1)!.path, "/api/v1/typebots/support/startChat");
+      assert.equal((await ticketOf(t, first.ticketId!)).useIntegration, 1);
+
       await phoneSends(t, a.user.token, wid, { from, body: "2" });
       ticket = await ticketOf(t, first.ticketId!);
       assert.deepEqual([ticket.useIntegration, ticket.integrationId, ticket.botSession], [
