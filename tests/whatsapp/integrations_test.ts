@@ -224,6 +224,13 @@ Deno.test("integrations - typebot: startChat with the contact, continueChat, unk
         "Digite 1 ou 2",
       ]);
       assert.equal(sent[2].media?.mimetype, "image/png");
+      // typebotDelayMessage: each text is due that much after the previous one.
+      const rows = await t.deps.db.selectFrom("outbox").select(["createdAt", "nextAttemptAt"])
+        .where("ticketId", "=", ticket.id).where("body", "<>", "").orderBy("id").execute();
+      assert.deepEqual(
+        rows.map((r) => Date.parse(r.nextAttemptAt) - Date.parse(r.createdAt)),
+        [0, 50],
+      );
 
       await phoneSends(t, a.user.token, wid, { from, body: "1" });
       assert.equal(typebot.calls[1].path, `/api/v1/sessions/${ticket.botSession}/continueChat`);
