@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { createCompany, type TestApp, type TestCompany, withApp } from "../helpers/app.ts";
+import {
+  createCompany,
+  createTestApp,
+  type TestApp,
+  type TestCompany,
+  withApp,
+} from "../helpers/app.ts";
+import { closeDeps } from "../../server/deps.ts";
 import { fakeDialogflow } from "../fakes/dialogflow.ts";
 import { fakeTypebot } from "../fakes/typebot.ts";
 import { fakeWebhook } from "../fakes/webhook.ts";
@@ -385,5 +392,34 @@ Deno.test("integrations - a connection's integration takes every new ticket; a s
     }, ENV);
   } finally {
     await hook.close();
+  }
+});
+
+Deno.test("integrations - after a restart the typebot conversation continues (its session is on the ticket)", async () => {
+  const typebot = fakeTypebot();
+  let t = await createTestApp(ENV);
+  try {
+    const a = await createCompany(t, "Alpha");
+    const created = await integration(t, a, {
+      type: "typebot",
+      name: "Suporte",
+      urlN8N: typebot.url,
+      typebotSlug: "support",
+      typebotDelayMessage: 0,
+    });
+    const { wid } = await routedTo(t, a, created.id);
+    const first = await phoneSends(t, a.user.token, wid, { from: "5511955550060", body: "oi" });
+    const session = (await ticketOf(t, first.ticketId!)).botSession;
+    assert.ok(session);
+    // The same data folder and settings, a new process.
+    await closeDeps(t.deps);
+    t = await createTestApp({ ...ENV, DATA_DIR: t.dir }, t.clock);
+    await t.deps.sessions.restoreAll();
+    await phoneSends(t, a.user.token, wid, { from: "5511955550060", body: "1" });
+    assert.equal(typebot.calls.at(-1)!.path, `/api/v1/sessions/${session}/continueChat`);
+    assert.equal((await ticketOf(t, first.ticketId!)).botSession, session);
+  } finally {
+    await t.close();
+    await typebot.close();
   }
 });
