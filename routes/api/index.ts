@@ -1,13 +1,20 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
+import { announcementRoutes } from "./announcements.ts";
 import { authRoutes } from "./auth.ts";
+import { chatRoutes } from "./chats.ts";
 import { messageRoutes } from "./messages.ts";
+import { externalMessageRoutes } from "./external_messages.ts";
+import { webhookRoutes } from "./webhooks.ts";
 import { quickMessageRoutes } from "./quick_messages.ts";
 import { scheduleRoutes } from "./schedules.ts";
 import { tagRoutes } from "./tags.ts";
+import { kanbanRoutes, ticketTagRoutes } from "./kanban.ts";
 import { ticketNoteRoutes } from "./ticket_notes.ts";
 import { ticketRoutes } from "./tickets.ts";
 import { companyRoutes } from "./companies.ts";
+import { helpRoutes } from "./helps.ts";
+import { planRoutes } from "./plans.ts";
 import { contactRoutes } from "./contacts.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { queueOptionRoutes } from "./queue_options.ts";
@@ -18,7 +25,16 @@ import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
 import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
+import { invoiceRoutes } from "./invoices.ts";
+import { billingWebhookRoutes, subscriptionRoutes } from "./subscription.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
+import { contactListItemRoutes, contactListRoutes } from "./contact_lists.ts";
+import { campaignSettingRoutes } from "./campaign_settings.ts";
+import { campaignRoutes } from "./campaigns.ts";
+import { fileListRoutes } from "./files.ts";
+import { versionRoutes } from "./version.ts";
+import { backupRoutes } from "./backups.ts";
+import { passwordResetRoutes } from "./password_reset.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -28,6 +44,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/messages", messageRoutes(deps));
   api.route("/ticket-notes", ticketNoteRoutes(deps));
   api.route("/tags", tagRoutes(deps));
+  api.route("/ticket", kanbanRoutes(deps));
+  api.route("/ticket-tags", ticketTagRoutes(deps));
   api.route("/quick-messages", quickMessageRoutes(deps));
   api.route("/schedules", scheduleRoutes(deps));
   api.route("/contacts", contactRoutes(deps));
@@ -38,10 +56,27 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/prompt", promptRoutes(deps));
   api.route("/settings", settingRoutes(deps));
   api.route("/companies", companyRoutes(deps));
+  api.route("/plans", planRoutes(deps));
+  api.route("/helps", helpRoutes(deps));
   api.route("/dashboard", dashboardRoutes(deps));
   api.route("/whatsapp", whatsappRoutes(deps));
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
+  api.route("/chats", chatRoutes(deps));
+  api.route("/announcements", announcementRoutes(deps));
+  api.route("/invoices", invoiceRoutes(deps));
+  api.route("/subscription", subscriptionRoutes(deps));
+  api.route("/billing", billingWebhookRoutes(deps));
+  api.route("/contact-lists", contactListRoutes(deps));
+  api.route("/contact-list-items", contactListItemRoutes(deps));
+  api.route("/campaign-settings", campaignSettingRoutes(deps));
+  api.route("/campaigns", campaignRoutes(deps));
+  api.route("/files", fileListRoutes(deps));
+  api.route("/messages", externalMessageRoutes(deps));
+  api.route("/webhooks", webhookRoutes(deps));
+  api.route("/version", versionRoutes(deps));
+  api.route("/backups", backupRoutes(deps));
+  api.route("/", passwordResetRoutes(deps));
   return api;
 }

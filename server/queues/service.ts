@@ -1,3 +1,4 @@
+import { assertBelowLimit } from "../plans/features.ts";
 import { requireBotRefs } from "../integrations/service.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
 import type { Queue } from "../../db/schema.ts";
@@ -94,13 +95,7 @@ export async function createQueue(
   let row: Queue;
   try {
     row = await deps.db.transaction().execute(async (trx) => {
-      if (auth.plan && await repo.countQueues(trx, companyId) >= auth.plan.queues) {
-        throw new AppError(
-          403,
-          "ERR_PLAN_LIMIT",
-          `O plano da empresa permite ${auth.plan.queues} filas`,
-        );
-      }
+      assertBelowLimit(auth.plan, "queues", await repo.countQueues(trx, companyId));
       const conflict = conflictError(await repo.findConflict(trx, companyId, input));
       if (conflict) throw conflict;
       await requireBotRefs(trx, companyId, input);

@@ -9,6 +9,7 @@ import {
   type TestCompany,
 } from "../helpers/app.ts";
 import { addContact, addMessage, addTicket, scene } from "../helpers/tickets.ts";
+import { ensurePeriodInvoice } from "../../server/billing/repository.ts";
 
 /**
  * Ids are never handed out twice (issue 19): for every kind of record, deleting the newest one
@@ -77,6 +78,39 @@ const kinds: Record<string, Kind> = {
     remove: async (t, _, id) => {
       await t.deps.db.deleteFrom("messages").where("id", "=", id).execute();
     },
+  },
+  chats: {
+    table: "chats",
+    create: post("/api/chats", (s, n) => ({ title: `Conversa ${n}`, users: [s.company.user.id] })),
+    remove: del("/api/chats"),
+  },
+  chat_messages: {
+    table: "chat_messages",
+    create: async (t, s, n) => {
+      const chat = await post("/api/chats", (s) => ({ title: "Fio", users: [s.company.user.id] }))(
+        t,
+        s,
+        n,
+      );
+      return await post(`/api/chats/${chat}/messages`, () => ({ message: `oi ${n}` }))(t, s, n);
+    },
+    remove: async (t, _, id) => {
+      await t.deps.db.deleteFrom("chat_messages").where("id", "=", id).execute();
+    },
+  },
+  announcements: {
+    table: "announcements",
+    // Super users write announcements: the scene's admin is made one.
+    create: async (t, s, n) => {
+      await t.deps.db.updateTable("users").set({ super: 1 })
+        .where("id", "=", s.company.admin.id).execute();
+      return await post("/api/announcements", () => ({ title: `Aviso ${n}`, text: "texto" }))(
+        t,
+        s,
+        n,
+      );
+    },
+    remove: del("/api/announcements"),
   },
   tags: {
     table: "tags",
@@ -168,6 +202,21 @@ const kinds: Record<string, Kind> = {
     },
     remove: async (t, _, id) => {
       await t.deps.db.deleteFrom("settings").where("id", "=", id).execute();
+    },
+  },
+  invoices: {
+    table: "invoices",
+    // Invoices are made by the daily job, one per period (no API deletes them).
+    create: async (t, s, n) =>
+      (await ensurePeriodInvoice(t.deps.db, {
+        companyId: s.company.id,
+        detail: `Fatura ${n}`,
+        value: 99,
+        dueDate: `2027-0${n}-01`,
+        now: t.clock.now().toISOString(),
+      })).invoice.id,
+    remove: async (t, _, id) => {
+      await t.deps.db.deleteFrom("invoices").where("id", "=", id).execute();
     },
   },
 };

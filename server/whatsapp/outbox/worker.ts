@@ -1,5 +1,6 @@
 import type { OutboxRow } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
+import { outboundMessages } from "../../metrics/registry.ts";
 import { readMedia } from "../../media/store.ts";
 import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view.ts";
@@ -35,14 +36,19 @@ export class OutboxWorker {
 
   constructor(private readonly deps: OutboxDeps) {}
 
-  /** Rows left 'sending' by a stopped process go back to 'pending' (see the class comment). */
-  async recover(): Promise<number> {
+  /**
+   * Rows left 'sending' by a stopped process go back to 'pending' (see the class comment): all of
+   * them at boot, or one connection's when this process takes its lease over from another.
+   */
+  async recover(whatsappId?: number): Promise<number> {
     const now = this.deps.clock.now().toISOString();
-    const result = await this.deps.db.updateTable("outbox").set({
+    let update = this.deps.db.updateTable("outbox").set({
       status: "pending",
       claimId: null,
       updatedAt: now,
-    }).where("status", "=", "sending").executeTakeFirst();
+    }).where("status", "=", "sending");
+    if (whatsappId !== undefined) update = update.where("whatsappId", "=", whatsappId);
+    const result = await update.executeTakeFirst();
     const count = Number(result.numUpdatedRows);
     if (count > 0) log.info("outbox: resuming interrupted sends", { count });
     return count;
@@ -98,6 +104,9 @@ export class OutboxWorker {
           continue;
         }
         const outcome = await this.#send(row, provider);
+        if (outcome !== "skipped") {
+          outboundMessages.inc({ provider: provider.kind, result: outcome });
+        }
         if (outcome === "retry") {
           held.add(row.toJid);
           earliest = Math.min(earliest, this.#retryAt.get(row.id) ?? Infinity);
