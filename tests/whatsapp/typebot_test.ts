@@ -35,31 +35,32 @@ Deno.test("integrations - typebot: startChat with the contact, continueChat, unk
       );
       let ticket = await ticketOf(t, first.ticketId!);
       assert.ok(ticket.botSession?.startsWith("s-"));
-      // Two text bubbles and the image, in that order of kinds (texts first), spaced.
-      const sent = await bodiesSent(t, a, wid, 3);
-      assert.deepEqual(sent.slice(0, 2).map((s) => s.body), [
+      // Two text bubbles, the choice input's options as text, then the image, spaced.
+      const sent = await bodiesSent(t, a, wid, 4);
+      assert.deepEqual(sent.slice(0, 3).map((s) => s.body), [
         "Olá João! Sou o bot.",
         "Digite 1 ou 2",
+        "▶️ 1\n▶️ 2",
       ]);
-      assert.equal(sent[2].media?.mimetype, "image/png");
+      assert.equal(sent[3].media?.mimetype, "image/png");
       // typebotDelayMessage: each text is due that much after the previous one.
       const rows = await t.deps.db.selectFrom("outbox").select(["createdAt", "nextAttemptAt"])
         .where("ticketId", "=", ticket.id).orderBy("id").execute();
       assert.deepEqual(
         rows.map((r) => Date.parse(r.nextAttemptAt) - Date.parse(r.createdAt)),
-        [0, 50, 100],
+        [0, 50, 100, 150],
       );
 
       await phoneSends(t, a.user.token, wid, { from, body: "1" });
       assert.equal(typebot.calls[1].path, `/api/v1/sessions/${ticket.botSession}/continueChat`);
       assert.deepEqual(typebot.calls[1].body.message, { type: "text", text: "1" });
-      assert.equal((await bodiesSent(t, a, wid, 4))[3].body, "Horário: 8h às 18h.");
+      assert.equal((await bodiesSent(t, a, wid, 6))[4].body, "Horário: 8h às 18h.");
 
       await phoneSends(t, a.user.token, wid, { from, body: "banana" });
-      assert.equal((await bodiesSent(t, a, wid, 5))[4].body, "Não entendi, digite 1 ou 2.");
+      assert.equal((await bodiesSent(t, a, wid, 8))[6].body, "Não entendi, digite 1 ou 2.");
 
       await phoneSends(t, a.user.token, wid, { from, body: "#reiniciar" });
-      assert.equal((await bodiesSent(t, a, wid, 6))[5].body, "Vamos recomeçar.");
+      assert.equal((await bodiesSent(t, a, wid, 9))[8].body, "Vamos recomeçar.");
       ticket = await ticketOf(t, first.ticketId!);
       assert.equal(ticket.botSession, null);
       await phoneSends(t, a.user.token, wid, { from, body: "oi de novo" });
