@@ -5,7 +5,7 @@ import EyeOff from "lucide-react/icons/eye-off";
 import LogIn from "lucide-react/icons/log-in";
 import { api } from "./lib/api.ts";
 import { ApiError, errorText } from "./lib/errors.ts";
-import { LanguageMenu, ThemeToggle } from "./lib/shell/Preferences.tsx";
+import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
 import { isAdmin, setSessionUser } from "./lib/session.ts";
 import type { LoginAnswer } from "./lib/types.ts";
@@ -55,62 +55,53 @@ export default function LoginPage(_props: LoginPageProps) {
   };
 
   return (
-    <div className="auth">
-      <div className="auth-tools">
-        <ThemeToggle />
-        <LanguageMenu />
-      </div>
-      <main className="auth-card card">
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true">B</span>
-          <span className="auth-brand-name">Balcão</span>
-        </div>
-        <h1 className="auth-title">{t("login.title")}</h1>
-        <p className="auth-subtitle">{t("login.subtitle")}</p>
-        {error
-          ? <div className="alert alert-error" role="alert" data-testid="login-error">{error}</div>
-          : null}
-        <form onSubmit={submit} method="post" noValidate>
+    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>
+      {error
+        ? <div className="alert alert-error" role="alert" data-testid="login-error">{error}</div>
+        : null}
+      <form onSubmit={submit} method="post" noValidate>
+        <Field
+          label={t("login.email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <div className="password-field">
           <Field
-            label={t("login.email")}
-            name="email"
-            type="email"
-            autoComplete="email"
+            label={t("login.password")}
+            name="password"
+            type={showPassword ? "text" : "password"}
+            autoComplete="current-password"
             required
-            autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
           />
-          <div className="password-field">
-            <Field
-              label={t("login.password")}
-              name="password"
-              type={showPassword ? "text" : "password"}
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <button
-              type="button"
-              className="icon-btn password-toggle"
-              aria-label={t(showPassword ? "login.hidePassword" : "login.showPassword")}
-              onClick={() => setShowPassword((v) => !v)}
-            >
-              {showPassword
-                ? <EyeOff size={18} aria-hidden="true" />
-                : <Eye size={18} aria-hidden="true" />}
-            </button>
-          </div>
-          <Button type="submit" variant="primary" block loading={busy} disabled={!ready}>
-            <LogIn size={18} aria-hidden="true" />
-            {t("login.submit")}
-          </Button>
-        </form>
-        <p className="auth-footer">
-          {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
-        </p>
-      </main>
-    </div>
+          <button
+            type="button"
+            className="icon-btn password-toggle"
+            aria-label={t(showPassword ? "login.hidePassword" : "login.showPassword")}
+            onClick={() => setShowPassword((v) => !v)}
+          >
+            {showPassword
+              ? <EyeOff size={18} aria-hidden="true" />
+              : <Eye size={18} aria-hidden="true" />}
+          </button>
+        </div>
+        <Button type="submit" variant="primary" block loading={busy} disabled={!ready}>
+          <LogIn size={18} aria-hidden="true" />
+          {t("login.submit")}
+        </Button>
+      </form>
+      <p className="auth-footer">
+        <a href="/resetpassword">{t("resetPassword.forgot")}</a>
+      </p>
+      <p className="auth-footer">
+        {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
+      </p>
+    </AuthCard>
   );
 }
