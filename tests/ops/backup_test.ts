@@ -133,7 +133,22 @@ Deno.test("restore - refused while a server runs on the database, and over a fil
       (error) => error instanceof RestoreError && /server is running/.test(error.message),
     );
 
-    // The same through the task, as an operator would run it.
+    // `deno task backup` works beside the running server (its own connection, online).
+    const backupTask = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "scripts/backup.ts"],
+      env: { DATA_DIR: t.dir, LOG_LEVEL: "warn" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(backupTask.code, 0, new TextDecoder().decode(backupTask.stderr));
+    const printed = JSON.parse(new TextDecoder().decode(backupTask.stdout));
+    assert.equal(printed.integrity, "ok");
+    assert.equal(
+      checkBackupFile(`${t.config.backupDir}/${printed.name}`).format,
+      "balcao-backup-1",
+    );
+
+    // The restore task, as an operator would run it, is refused.
     const task = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "scripts/restore.ts", file],
       env: { DATA_DIR: t.dir, LOG_LEVEL: "warn" },
