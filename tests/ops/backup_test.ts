@@ -78,7 +78,9 @@ Deno.test("backup drill - traffic, backup while serving, more traffic, restore: 
     assert.equal(backup.mediaFiles, 1);
     assert.match(backup.name, /^balcao-\d{4}-\d{2}-\d{2}T[\d-]+Z\.db$/);
     const file = `${t.config.backupDir}/${backup.name}`;
-    assert.equal((await Deno.stat(file)).size, backup.size);
+    const stat = await Deno.stat(file);
+    assert.equal(stat.size, backup.size);
+    assert.equal(stat.mode! & 0o777, 0o600, "only the owner reads a backup");
 
     const list = await t.request("GET", "/api/backups", { token });
     assert.deepEqual((await list.json()).backups.map((b: { name: string }) => b.name), [
