@@ -166,6 +166,12 @@ export interface WhatsappLeasesTable {
   acquiredAt: string;
 }
 
+export interface InstancesTable {
+  id: string;
+  startedAt: string;
+  seenAt: string;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -381,6 +387,7 @@ export interface DB {
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   whatsapp_leases: WhatsappLeasesTable;
+  instances: InstancesTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;
