@@ -9,17 +9,19 @@ import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
 import { isAdmin, setSessionUser } from "./lib/session.ts";
 import type { LoginAnswer } from "./lib/types.ts";
+import { SIGNUP_DONE_QUERY } from "./lib/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 
-export type LoginPageProps = Record<string, never>;
+/** `signupEnabled`: SIGNUP_ENABLED; without public signup the link to /signup is not shown. */
+export type LoginPageProps = { signupEnabled?: boolean };
 
 /**
  * /login (seeds/000 section 2): email and password, a link to /signup. A signed-in visitor is
  * sent to / before paint (head script); a refused login shows the server's message, e.g. the
  * expired subscription with its date.
  */
-export default function LoginPage(_props: LoginPageProps) {
+export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
   const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -27,8 +29,13 @@ export default function LoginPage(_props: LoginPageProps) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   // The form works only once hydrated: a click before that would submit a plain GET.
-  useEffect(() => setReady(true), []);
+  useEffect(() => {
+    setReady(true);
+    // seeds/001 'Signup': a new company lands here with the success message.
+    if (location.search.includes(SIGNUP_DONE_QUERY)) setNotice(t("platform.signup.success"));
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -56,6 +63,13 @@ export default function LoginPage(_props: LoginPageProps) {
 
   return (
     <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>
+      {notice && !error
+        ? (
+          <div className="alert alert-success" role="status" data-testid="login-notice">
+            {notice}
+          </div>
+        )
+        : null}
       {error
         ? <div className="alert alert-error" role="alert" data-testid="login-error">{error}</div>
         : null}
@@ -99,9 +113,13 @@ export default function LoginPage(_props: LoginPageProps) {
       <p className="auth-footer">
         <a href="/resetpassword">{t("resetPassword.forgot")}</a>
       </p>
-      <p className="auth-footer">
-        {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
-      </p>
+      {signupEnabled
+        ? (
+          <p className="auth-footer">
+            {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
+          </p>
+        )
+        : null}
     </AuthCard>
   );
 }

@@ -2,9 +2,11 @@ import { Cron } from "croner";
 import { getMimeType } from "hono/utils/mime";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
+import { findScheduleView } from "../server/schedules/repository.ts";
 import { countedJob } from "../server/metrics/registry.ts";
 import { renderVariables } from "../server/messages/variables.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
+import { insertClosedTicket } from "../server/tickets/repository.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
@@ -18,8 +20,15 @@ import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/o
  *
  * The message goes on the contact's open ticket on the company's default connection, or on a
  * new ticket created closed for the schedule's author (a reply then opens a fresh ticket as
- * usual). With no default connection the schedule is marked ERRO.
+ * usual). A schedule that cannot go is marked ERRO with why (`errorCode`): no default connection
+ * (ERR_NO_DEF_WAPP_FOUND), a default connection that is not connected (ERR_WAPP_NOT_INITIALIZED),
+ * a number WhatsApp cannot take (ERR_WAPP_INVALID_CONTACT). The queued message is kept in
+ * `messageId`: if the provider refuses it later, its sendError shows the schedule as failed too
+ * (server/schedules/repository.ts). POST /api/schedules/:id/retry puts a failed one back.
  */
+
+/** A contact number WhatsApp can address: 8 to 15 digits (groups and LIDs keep their ids). */
+const SENDABLE_NUMBER = /^\d{8,15}$/;
 export const SCHEDULE_BATCH = 50;
 
 type Outcome = { scheduleId: number; status: "ENVIADA" | "ERRO" };
@@ -38,7 +47,8 @@ export async function sendDueSchedules(deps: AppDeps): Promise<Outcome[]> {
       if (outcome) outcomes.push(outcome);
     } catch (error) {
       log.error("schedule send failed", { companyId, scheduleId: id, error });
-      await deps.db.updateTable("schedules").set({ status: "ERRO", updatedAt: stamp })
+      await deps.db.updateTable("schedules")
+        .set({ status: "ERRO", errorCode: "ERR_SENDING_WAPP_MSG", updatedAt: stamp })
         .where("id", "=", id).where("status", "=", "PENDENTE").execute();
       outcomes.push({ scheduleId: id, status: "ERRO" });
     }
@@ -72,34 +82,31 @@ async function sendOne(
       companyId,
     )
       .where("isDefault", "=", 1).orderBy("id").executeTakeFirst();
-    if (!contact || !whatsapp) {
-      await trx.updateTable("schedules").set({ status: "ERRO", updatedAt: stamp })
+    const errorCode = !whatsapp
+      ? "ERR_NO_DEF_WAPP_FOUND"
+      : !deps.sessions.connectedProvider(whatsapp.id)
+      ? "ERR_WAPP_NOT_INITIALIZED"
+      : !contact ||
+          (contact.isGroup !== 1 && !contact.lid && !SENDABLE_NUMBER.test(contact.number))
+      ? "ERR_WAPP_INVALID_CONTACT"
+      : null;
+    if (errorCode || !contact || !whatsapp) {
+      await trx.updateTable("schedules").set({ status: "ERRO", errorCode, updatedAt: stamp })
         .where("id", "=", schedule.id).execute();
-      log.warn("schedule not sent: no contact or default connection", { companyId, scheduleId });
+      log.warn("schedule not sent", { companyId, scheduleId, errorCode });
       return { status: "ERRO" as const, scheduleId: schedule.id, userId: schedule.userId };
     }
     let ticket = await trx.selectFrom("tickets").select(["id", "status", "queueId", "userId"])
       .where("companyId", "=", companyId).where("contactId", "=", contact.id)
       .where("whatsappId", "=", whatsapp.id).where("status", "<>", "closed").executeTakeFirst();
     if (!ticket) {
-      const created = await trx.insertInto("tickets").values({
-        uuid: crypto.randomUUID(),
-        companyId,
+      const id = await insertClosedTicket(trx, companyId, {
         contactId: contact.id,
         whatsappId: whatsapp.id,
         userId: schedule.userId,
-        queueId: null,
-        queueOptionId: null,
-        status: "closed",
         isGroup: contact.isGroup,
-        integrationId: null,
-        promptId: null,
-        acceptedAt: null,
-        closedAt: stamp,
-        createdAt: stamp,
-        updatedAt: stamp,
-      }).returning(["id", "status", "queueId", "userId"]).executeTakeFirstOrThrow();
-      ticket = created;
+      }, stamp);
+      ticket = { id, status: "closed" as const, queueId: null, userId: schedule.userId };
     }
     const body = renderVariables(schedule.body, { contact, ticketId: ticket.id, now });
     const media = schedule.mediaPath
@@ -127,6 +134,8 @@ async function sendOne(
       status: "ENVIADA",
       sentAt: stamp,
       ticketId: ticket.id,
+      messageId: message.id,
+      errorCode: null,
       updatedAt: stamp,
     }).where("id", "=", schedule.id).execute();
     return {
@@ -150,8 +159,12 @@ async function sendOne(
     }
     deps.sessions.outbox.kick(result.whatsappId);
   }
+  // The list kit's `record` (the /schedules row turns sent or failed live), and the seeds' fields.
+  const record = await findScheduleView(deps.db, companyId, result.scheduleId);
   deps.hub.publish(companyId, "schedule", {
     action: "update",
+    record,
+    schedule: record,
     scheduleId: result.scheduleId,
     status: result.status,
   }, [

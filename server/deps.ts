@@ -13,9 +13,15 @@ import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
+import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
 import { menuBot } from "./bots/menu.ts";
+import { integrationBot } from "./bots/integration.ts";
+import { webhookTurn } from "./bots/webhook.ts";
+import { typebotTurn } from "./bots/typebot.ts";
+import { dialogflowTurn } from "./bots/dialogflow.ts";
+import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
@@ -52,7 +58,14 @@ export async function buildDeps(
   providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
   providers.register("beta", createBaileysProvider);
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
-  const bots = new BotRegistry().register(menuBot);
+  const bots = new BotRegistry().register(menuBot).register(
+    integrationBot({ config, dataKey: secrets.data }, {
+      webhook: webhookTurn,
+      n8n: webhookTurn,
+      typebot: typebotTurn,
+      dialogflow: dialogflowTurn,
+    }),
+  ).register(promptBot({ config, dataKey: secrets.data }));
   const sessions = new SessionManager({ config, db, hub, clock, providers, bots });
   const deps: AppDeps = {
     config,
@@ -67,6 +80,7 @@ export async function buildDeps(
     dataLock,
   };
   wirePresence(deps);
+  wireWebhooks(deps);
   return { deps, firstStart };
 }
 
@@ -89,6 +103,8 @@ export async function closeDeps(deps: AppDeps) {
   // Sessions first: in-flight sends and inbound messages finish while the database is open.
   await deps.sessions.closeAll();
   deps.hub.closeAll();
+  // Events heard until now are written to the webhook queue before the database closes.
+  await webhookCapture(deps.hub)?.idle();
   await deps.db.destroy();
   deps.mailer?.close();
   deps.dataLock?.close();

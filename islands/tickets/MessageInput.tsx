@@ -21,7 +21,14 @@ import { INPUT_MAX_ROWS, isBlank, quickAnswerQuery, signedBody } from "./format.
 import { quoteText } from "./MessageBubble.tsx";
 import { matchQuickAnswers, QuickAnswers } from "./QuickAnswers.tsx";
 import type { Message, QuickMessage } from "./types.ts";
-import { useLookup } from "./use_lookup.ts";
+import { useLookup } from "../lib/use_lookup.ts";
+
+/** A quick answer's attachment as a file of the input (GET /quick-messages/:id/media). */
+async function quickAnswerFile(item: QuickMessage): Promise<File> {
+  const data = await api.get<Blob | string>(`/quick-messages/${item.id}/media`);
+  const blob = typeof data === "string" ? new Blob([data], { type: "text/plain" }) : data;
+  return new File([blob], item.mediaName ?? "arquivo", { type: blob.type });
+}
 
 export type MessageInputProps = {
   ticketId: number;
@@ -138,6 +145,10 @@ export function MessageInput(
   const pick = (item: QuickMessage) => {
     setText(item.message);
     setDismissed(item.message);
+    // An answer with a file sends it too (seeds/001 'Quick messages'): it joins the attachments.
+    if (item.isMedia) {
+      quickAnswerFile(item).then((file) => setFiles((old) => [...old, file])).catch(() => {});
+    }
     area.current?.focus();
   };
 

@@ -7,9 +7,9 @@ import { isAdmin, useUser } from "../lib/session.ts";
 import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { parseOtherTicket } from "./format.ts";
-import { SearchPick } from "./SearchPick.tsx";
+import { SearchPick } from "../lib/ui/SearchPick.tsx";
 import type { Contact, OtherOpenTicket, Ticket, WhatsappOption } from "./types.ts";
-import { useLookup } from "./use_lookup.ts";
+import { useLookup } from "../lib/use_lookup.ts";
 
 const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));
 

@@ -5,7 +5,7 @@ import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
 import type { TagRef, Ticket } from "./types.ts";
-import { useLookup } from "./use_lookup.ts";
+import { useLookup } from "../lib/use_lookup.ts";
 
 /** Colours offered to a tag created here (the tags page offers the full picker). */
 const TAG_COLORS = ["#0EA5E9", "#22C55E", "#F59E0B", "#EF4444", "#8B5CF6", "#EC4899", "#14B8A6"];

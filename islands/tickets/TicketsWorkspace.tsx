@@ -6,6 +6,7 @@ import MousePointerClick from "lucide-react/icons/mouse-pointer-click";
 import { realtime } from "../lib/socket.ts";
 import { requestNotificationPermission, setTicketOpener } from "../lib/ticket_notify.ts";
 import "./dialog_styles.ts";
+import "../lib/ui/form_styles.ts";
 import { TicketsManager } from "./TicketsManager.tsx";
 // The chat column (messages, media, input, the ticket's menus) loads when a ticket is opened: the
 // list paints first without it (the page's first-load weight, tests/bench/page_weight_bench.ts).

@@ -5,9 +5,9 @@ import { useUser } from "../lib/session.ts";
 import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { defaultConnection } from "./NewTicketDialog.tsx";
-import { SearchPick } from "./SearchPick.tsx";
+import { SearchPick } from "../lib/ui/SearchPick.tsx";
 import type { QueueOption, Ticket, UserOption, WhatsappOption } from "./types.ts";
-import { useLookup } from "./use_lookup.ts";
+import { useLookup } from "../lib/use_lookup.ts";
 
 /**
  * Transfer (seeds/000 sections 4, 5, 9): an attendant found from 3 typed characters (optional:

@@ -23,8 +23,6 @@ export const AUDIO_MIN_BYTES = 10_000;
 export const INPUT_MAX_ROWS = 5;
 /** seeds/000 section 5: a ticket note has at least 2 characters. */
 export const NOTE_MIN_CHARS = 2;
-/** seeds/000 section 5: a scheduled message has at least 5 characters. */
-export const SCHEDULE_MIN_CHARS = 5;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

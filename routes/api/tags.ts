@@ -9,11 +9,13 @@ import { findTag, listTags, pageTags, tagView } from "../../server/tags/reposito
 import { changeTag, createTag, removeTag, syncTicketTags } from "../../server/tags/service.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 import { LIMITS } from "../../islands/lib/validation.ts";
+import { HEX_COLOR_PATTERN } from "../../islands/lib/palette.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 
 // seeds/001 section 5: name required ('Obrigatório'), at least 3 characters ('Mensagem muito curta').
 const name = limitedText(LIMITS.tagName, ADMIN_TEXTS);
-const color = z.string().trim().regex(/^#[0-9a-fA-F]{3,8}$/, "Cor inválida");
+// A colour the browser can paint: #RGB, #RGBA, #RRGGBB or #RRGGBBAA (never a CSS expression).
+const color = z.string().trim().regex(HEX_COLOR_PATTERN, "Cor inválida");
 // Whaticket's modal sends kanban as 0/1.
 const kanban = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =>
   v === true || v === 1

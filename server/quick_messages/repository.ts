@@ -1,21 +1,10 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { DB, QuickMessage } from "../../db/schema.ts";
+import type { QuickMessageView } from "../../islands/lib/quick_message_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
-/** A quick answer as answered (seeds/001 section 3 'Quick message'); never a path on disk. */
-export type QuickMessageView = {
-  id: number;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  userId: number | null;
-  companyId: number;
-  isMedia: boolean;
-  mediaName: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { QuickMessageView };
 
 export function quickMessageView(q: QuickMessage): QuickMessageView {
   return {

@@ -1,32 +1,10 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { DB, Schedule } from "../../db/schema.ts";
+import type { ScheduleStatus, ScheduleView } from "../../islands/lib/schedule_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
-/**
- * Schedule status (seeds/001 section 4): PENDENTE waits for sendAt, AGENDADA is being sent by the
- * job, ENVIADA was sent (sentAt), ERRO failed (shown as a send error).
- */
-export type ScheduleStatus = "PENDENTE" | "AGENDADA" | "ENVIADA" | "ERRO";
-
-/** A schedule as answered (seeds/001 section 3 'Schedule'); media by route, never a disk path. */
-export type ScheduleView = {
-  id: number;
-  body: string;
-  contactId: number;
-  contact: { id: number; name: string; number: string } | null;
-  ticketId: number | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  sendAt: string;
-  sentAt: string | null;
-  status: string;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { ScheduleStatus, ScheduleView };
 
 export const SCHEDULES_PAGE_SIZE = 20;
 
@@ -35,7 +13,9 @@ export type ScheduleScope = { companyId: number; userId: number; all: boolean };
 function base(db: Database) {
   return db.selectFrom("schedules as s")
     .leftJoin("contacts as c", "c.id", "s.contactId")
-    .leftJoin("users as u", "u.id", "s.userId");
+    .leftJoin("users as u", "u.id", "s.userId")
+    // The queued message: its sendError is the provider's refusal after the job handed it over.
+    .leftJoin("messages as m", "m.id", "s.messageId");
 }
 
 const columns = [
@@ -55,6 +35,8 @@ const columns = [
   "c.name as contactName",
   "c.number as contactNumber",
   "u.name as userName",
+  "s.errorCode",
+  "m.sendError as messageError",
 ] as const;
 
 type Row = {
@@ -74,6 +56,8 @@ type Row = {
   contactName: string | null;
   contactNumber: string | null;
   userName: string | null;
+  errorCode: string | null;
+  messageError: string | null;
 };
 
 function view(r: Row): ScheduleView {
@@ -89,7 +73,9 @@ function view(r: Row): ScheduleView {
     user: r.userId !== null && r.userName !== null ? { id: r.userId, name: r.userName } : null,
     sendAt: r.sendAt,
     sentAt: r.sentAt,
-    status: r.status,
+    // Sent by the job but refused by the provider afterwards: a send error all the same.
+    status: r.status === "ENVIADA" && r.messageError ? "ERRO" : r.status as ScheduleStatus,
+    errorCode: r.errorCode ?? r.messageError,
     mediaName: r.mediaName,
     mediaUrl: r.mediaPath ? `/api/schedules/${r.id}/media` : null,
     companyId: r.companyId,
@@ -99,8 +85,8 @@ function view(r: Row): ScheduleView {
 }
 
 type Eb = ExpressionBuilder<
-  DB & { s: DB["schedules"]; c: DB["contacts"]; u: DB["users"] },
-  "s" | "c" | "u"
+  DB & { s: DB["schedules"]; c: DB["contacts"]; u: DB["users"]; m: DB["messages"] },
+  "s" | "c" | "u" | "m"
 >;
 
 function scoped(eb: Eb, scope: ScheduleScope): Expression<SqlBool> {

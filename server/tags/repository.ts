@@ -1,19 +1,10 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Tag } from "../../db/schema.ts";
+import type { TagView } from "../../islands/lib/tag_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
-/** A tag as answered (seeds/001 section 3 'Tag'). */
-export type TagView = {
-  id: number;
-  name: string;
-  color: string;
-  kanban: boolean;
-  companyId: number;
-  ticketsCount?: number;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { TagView };
 
 export function tagView(tag: Tag, ticketsCount?: number): TagView {
   const view: TagView = {
@@ -130,4 +121,28 @@ export async function replaceTicketTags(
   if (tagIds.length === 0) return;
   await db.insertInto("ticket_tags")
     .values(tagIds.map((tagId) => ({ companyId, ticketId, tagId }))).execute();
+}
+
+/** Ticket count per tag (the tags page's chips), for the given tags of the company. */
+export async function countTicketsOfTags(
+  db: Database,
+  companyId: number,
+  tagIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (tagIds.length === 0) return new Map();
+  const rows = await db.selectFrom("ticket_tags").select(["tagId"])
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("companyId", "=", companyId).where("tagId", "in", tagIds).groupBy("tagId").execute();
+  return new Map(rows.map((r) => [r.tagId, Number(r.n)]));
+}
+
+/** The ids of the tags a ticket carries. */
+export async function ticketTagIds(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+): Promise<number[]> {
+  const rows = await db.selectFrom("ticket_tags").select("tagId")
+    .where("companyId", "=", companyId).where("ticketId", "=", ticketId).execute();
+  return rows.map((r) => r.tagId);
 }

@@ -1,11 +1,13 @@
 import type { AppDeps } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
 import { publishTicketUpdate } from "../realtime/publish.ts";
+import { publishResource } from "../realtime/resource_events.ts";
 import type { Viewer } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
 import { loadTicketView, type TicketView } from "../tickets/view.ts";
 import {
   countCompanyTags,
+  countTicketsOfTags,
   deleteTag,
   findTag,
   findTagByName,
@@ -13,6 +15,7 @@ import {
   replaceTicketTags,
   type TagView,
   tagView,
+  ticketTagIds,
   updateTag,
 } from "./repository.ts";
 
@@ -27,8 +30,19 @@ function duplicated(): AppError {
   return new AppError(409, "ERR_DUPLICATED_NAME", "Já existe uma tag com este nome");
 }
 
-function publishTag(deps: AppDeps, companyId: number, data: Record<string, unknown>) {
-  deps.hub.publish(companyId, "tag", data);
+/**
+ * The tags page's live list (company-<id>-tag): the record carries its ticket count, so a chip
+ * keeps its number after a rename; `tag` / `tagId` repeat it for the seeds' client.
+ */
+export async function publishTags(deps: AppDeps, companyId: number, ids: readonly number[]) {
+  if (ids.length === 0) return;
+  const counts = await countTicketsOfTags(deps.db, companyId, ids);
+  for (const id of ids) {
+    const tag = await findTag(deps.db, companyId, id);
+    if (!tag) continue;
+    const record = tagView(tag, counts.get(id) ?? 0);
+    publishResource(deps.hub, companyId, "tag", { action: "update", record }, "tag");
+  }
 }
 
 export async function createTag(
@@ -49,8 +63,8 @@ export async function createTag(
       updatedAt: now,
     });
   });
-  const view = tagView(tag);
-  publishTag(deps, viewer.companyId, { action: "create", tag: view });
+  const view = tagView(tag, 0);
+  publishResource(deps.hub, viewer.companyId, "tag", { action: "create", record: view }, "tag");
   return view;
 }
 
@@ -75,8 +89,9 @@ export async function changeTag(
       updatedAt: now,
     }))!;
   });
-  const view = tagView(tag);
-  publishTag(deps, viewer.companyId, { action: "update", tag: view });
+  const counts = await countTicketsOfTags(deps.db, viewer.companyId, [tag.id]);
+  const view = tagView(tag, counts.get(tag.id) ?? 0);
+  publishResource(deps.hub, viewer.companyId, "tag", { action: "update", record: view }, "tag");
   return view;
 }
 
@@ -87,7 +102,7 @@ export async function removeTag(deps: AppDeps, viewer: Viewer, id: number): Prom
     }
     await deleteTag(trx, viewer.companyId, id);
   });
-  publishTag(deps, viewer.companyId, { action: "delete", tagId: id });
+  publishResource(deps.hub, viewer.companyId, "tag", { action: "delete", id }, "tag");
 }
 
 /** POST /api/tags/sync: the ticket's tags become exactly `tagIds`; the ticket update is published. */
@@ -103,9 +118,12 @@ export async function syncTicketTags(
     if (await countCompanyTags(trx, viewer.companyId, ids) !== ids.length) {
       throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
     }
+    const before = await ticketTagIds(trx, viewer.companyId, ticket.id);
     await replaceTicketTags(trx, viewer.companyId, ticket.id, ids);
-    return { ticket, view: (await loadTicketView(trx, viewer.companyId, ticket.id))! };
+    const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
+    return { ticket, view, touched: [...new Set([...before, ...ids])] };
   });
   publishTicketUpdate(deps.hub, view.view, placementOf(view.ticket));
+  await publishTags(deps, viewer.companyId, view.touched);
   return view.view;
 }

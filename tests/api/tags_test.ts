@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { twoCompanies, withApp } from "../helpers/app.ts";
 import { addContact, addTicket, scene } from "../helpers/tickets.ts";
+import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 
 Deno.test("tags - create with validation, page with ticketsCount, list, update, delete", () =>
   withApp(async (t) => {
@@ -115,4 +116,82 @@ Deno.test("tags - company B cannot read, change, delete or attach A's tags; A ca
     assert.equal((await cross.json()).error, "ERR_NO_TICKET_FOUND");
     const row = await t.deps.db.selectFrom("tags").select("name").executeTakeFirstOrThrow();
     assert.equal(row.name, "Segredo");
+  }));
+
+Deno.test("tags - a colour must be a hex colour; nothing is stored or changed otherwise", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    for (const color of ["red", "#12345", "#abcdeg", "#1234567", "url(x)", "#fff;x", ""]) {
+      const res = await t.request("POST", "/api/tags", {
+        token: a.admin.token,
+        body: { name: `Cor ${color}`, color },
+      });
+      assert.equal(res.status, 400, color);
+      const body = await res.json();
+      assert.equal(body.error, "ERR_VALIDATION");
+      assert.deepEqual(body.fields, { color: ["Cor inválida"] }, color);
+    }
+    assert.equal((await t.deps.db.selectFrom("tags").selectAll().execute()).length, 0);
+    const ok = [];
+    for (const color of ["#abc", "#ABCD", "#a1b2c3", "#A1B2C3D4"]) {
+      const res = await t.request("POST", "/api/tags", {
+        token: a.admin.token,
+        body: { name: `Cor ${color}`, color },
+      });
+      assert.equal(res.status, 201, color);
+      ok.push(await res.json());
+    }
+    const bad = await t.request("PUT", `/api/tags/${ok[0].id}`, {
+      token: a.admin.token,
+      body: { color: "blue" },
+    });
+    assert.equal(bad.status, 400);
+    const row = await t.deps.db.selectFrom("tags").select("color").where("id", "=", ok[0].id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.color, "#abc");
+  }));
+
+Deno.test("tags - live: create, update with its ticket count, a sync's counts and delete reach the company only", () =>
+  withApp(async (t) => {
+    const { a, b } = await twoCompanies(t);
+    const s = await scene(t, a);
+    await withServedApp(t, async (wsUrl) => {
+      const [sa, sb] = await sockets(wsUrl, a.user.token, b.admin.token);
+      const channel = `company-${a.id}-tag`;
+      const tag = await (await t.request("POST", "/api/tags", {
+        token: a.admin.token,
+        body: { name: "Urgente", color: "#ff0000" },
+      })).json();
+      const created = await sa.next((e) => e.event === channel);
+      assert.deepEqual(created.data, { action: "create", record: tag, tag });
+      assert.equal(tag.ticketsCount, 0);
+
+      const ticket = await addTicket(t, a.id, { contactId: s.contactId, queueId: s.q1 });
+      await t.request("POST", "/api/tags/sync", {
+        token: a.admin.token,
+        body: { ticketId: ticket.id, tags: [{ id: tag.id }] },
+      });
+      const counted = await sa.next((e) =>
+        e.event === channel && (e.data as { record?: { ticketsCount?: number } }).record
+            ?.ticketsCount === 1
+      );
+      assert.equal((counted.data as { action: string }).action, "update");
+
+      const renamed = await (await t.request("PUT", `/api/tags/${tag.id}`, {
+        token: a.admin.token,
+        body: { name: "Muito urgente" },
+      })).json();
+      assert.equal(renamed.ticketsCount, 1);
+      await sa.next((e) =>
+        e.event === channel && (e.data as { record?: { name?: string } }).record?.name ===
+          "Muito urgente"
+      );
+      await t.request("DELETE", `/api/tags/${tag.id}`, { token: a.admin.token });
+      const deleted = await sa.next((e) =>
+        e.event === channel && (e.data as { action: string }).action === "delete"
+      );
+      assert.deepEqual(deleted.data, { action: "delete", id: tag.id, tagId: tag.id });
+      await sb.settle();
+      assert.equal(sb.events.filter((e) => e.event.endsWith("-tag")).length, 0);
+    });
   }));

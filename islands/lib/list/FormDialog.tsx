@@ -106,6 +106,7 @@ export function FormDialog(
     submitTestId,
     width,
     disabled,
+    readOnly = false,
     formClassName = "people-form",
     children,
   }: {
@@ -121,6 +122,8 @@ export function FormDialog(
     width?: number;
     /** While the record loads: nothing to submit yet. */
     disabled?: boolean;
+    /** Nothing may change (e.g. a schedule already sent): no submit button at all. */
+    readOnly?: boolean;
     formClassName?: string;
     children: ReactNode;
   },
@@ -136,16 +139,18 @@ export function FormDialog(
       footer={
         <>
           <Button variant="ghost" onClick={() => onOpenChange(false)}>{t("common.cancel")}</Button>
-          <Button
-            variant="primary"
-            type="submit"
-            form={formId}
-            loading={form.saving}
-            disabled={disabled}
-            data-testid={submitTestId}
-          >
-            {submitLabel}
-          </Button>
+          {readOnly ? null : (
+            <Button
+              variant="primary"
+              type="submit"
+              form={formId}
+              loading={form.saving}
+              disabled={disabled}
+              data-testid={submitTestId}
+            >
+              {submitLabel}
+            </Button>
+          )}
         </>
       }
     >

@@ -2,10 +2,12 @@ import type { ReactNode } from "react";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
 
 /**
- * The signed-out pages' frame (/login, /resetpassword): theme and language at the top, the card
- * with the brand, a title and a subtitle, then the page's own content. Styles: styles/auth.css.
+ * The frame of the public pages (/login, /signup, /resetpassword): theme and language at the top, the brand,
+ * a title and subtitle, then the page's form (styles: lib/styles/auth.css).
  */
-export function AuthCard(props: { title: string; subtitle: string; children: ReactNode }) {
+export function AuthCard(
+  { title, subtitle, children }: { title: string; subtitle: string; children: ReactNode },
+) {
   return (
     <div className="auth">
       <div className="auth-tools">
@@ -17,9 +19,9 @@ export function AuthCard(props: { title: string; subtitle: string; children: Rea
           <span className="brand-mark" aria-hidden="true">B</span>
           <span className="auth-brand-name">Balcão</span>
         </div>
-        <h1 className="auth-title">{props.title}</h1>
-        <p className="auth-subtitle">{props.subtitle}</p>
-        {props.children}
+        <h1 className="auth-title">{title}</h1>
+        <p className="auth-subtitle">{subtitle}</p>
+        {children}
       </main>
     </div>
   );

@@ -30,6 +30,7 @@ export class OutboxWorker {
   readonly #running = new Map<number, Promise<void>>();
   readonly #again = new Set<number>();
   readonly #retryAt = new Map<number, number>();
+  readonly #firstSeen = new Map<number, number>();
   readonly #timers = new Map<number, ReturnType<typeof setTimeout>>();
   #stopped = false;
 
@@ -96,7 +97,7 @@ export class OutboxWorker {
       for (const row of rows) {
         if (this.#stopped) return;
         if (held.has(row.toJid)) continue;
-        const due = this.#retryAt.get(row.id) ?? 0;
+        const due = Math.max(this.#retryAt.get(row.id) ?? 0, this.#spacedUntil(row));
         if (due > Date.now()) {
           held.add(row.toJid);
           earliest = Math.min(earliest, due);
@@ -119,6 +120,24 @@ export class OutboxWorker {
         return;
       }
     }
+  }
+
+  /**
+   * A bot may space its replies (typebotDelayMessage): such a row is written due `offset` ms
+   * after it was created (nextAttemptAt - createdAt). It goes out that long after this worker
+   * first saw it, measured on the real clock, and holds back the rest of its chat meanwhile.
+   * Only differences of the row's own stamps count, so a test clock changes nothing.
+   */
+  #spacedUntil(row: OutboxRow): number {
+    if (row.attempts > 0) return 0;
+    const offset = Math.min(Date.parse(row.nextAttemptAt) - Date.parse(row.createdAt), 60_000);
+    if (!(offset > 0)) return 0;
+    let seen = this.#firstSeen.get(row.id);
+    if (seen === undefined) {
+      seen = Date.now();
+      this.#firstSeen.set(row.id, seen);
+    }
+    return seen + offset;
   }
 
   #schedule(whatsappId: number, delayMs: number) {
@@ -171,6 +190,7 @@ export class OutboxWorker {
       return "retry";
     }
     this.#retryAt.delete(row.id);
+    this.#firstSeen.delete(row.id);
     await this.#markSent(row, claimId, sent);
     return "sent";
   }
@@ -221,6 +241,7 @@ export class OutboxWorker {
       error,
     });
     this.#retryAt.delete(row.id);
+    this.#firstSeen.delete(row.id);
     await db.transaction().execute(async (trx) => {
       await trx.updateTable("outbox").set({
         status: "failed",

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { api, type Query } from "../lib/api.ts";
-import { listOf } from "../lib/shell/live.ts";
-import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "./format.ts";
+import { api, type Query } from "./api.ts";
+import { listOf } from "./shell/live.ts";
+import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "./list/list_controller.ts";
 
 /**
  * A small list read once (queues, tags, users, connections, quick answers). Quiet: a list that

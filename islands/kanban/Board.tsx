@@ -1,0 +1,161 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+} from "@dnd-kit/core";
+import { api } from "../lib/api.ts";
+import type { ListController } from "../lib/list/list_controller.ts";
+import { isAdmin, useUser } from "../lib/session.ts";
+import { realtime, type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
+import type { TagView } from "../lib/tag_types.ts";
+import { toast } from "../lib/toast.ts";
+import {
+  cardOf,
+  laneController,
+  type LaneKey,
+  laneOfCard,
+  onBoard,
+  type TicketEvent,
+} from "./board_state.ts";
+import { laneJump } from "./keyboard.ts";
+import { Lane } from "./Lane.tsx";
+import type { KanbanCard } from "./types.ts";
+
+/** Ticket updates reach a socket through the rooms of the statuses it follows. */
+const ROOMS: Room[] = [["joinTickets", "open"], ["joinTickets", "pending"]];
+
+/**
+ * The board (seeds/001 section 2 'Kanban board'): 'Em aberto' and one lane per kanban tag.
+ * A drop calls POST /ticket-tags/:id/move (one transaction) and shows 'Ticket Tag Removido!' /
+ * 'Ticket Tag Adicionado com Sucesso!'; cards follow the company's ticket updates live, so a
+ * card another attendant moves moves here too; a new, renamed or removed kanban tag redraws the
+ * lanes.
+ */
+export function Board() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const viewer = useMemo(
+    () => ({ id: user.id, admin: isAdmin(user), queueIds: user.queues.map((q) => q.id) }),
+    [user],
+  );
+  const [tags, setTags] = useState<TagView[] | null>(null);
+  const controllers = useRef(new Map<LaneKey, ListController<KanbanCard>>());
+  const laneIds = useMemo(() => new Set((tags ?? []).map((g) => g.id)), [tags]);
+  const laneIdsRef = useRef(laneIds);
+  laneIdsRef.current = laneIds;
+
+  const controllerOf = (lane: LaneKey) => {
+    let controller = controllers.current.get(lane);
+    if (!controller) {
+      controller = laneController(lane, () => markRead());
+      controllers.current.set(lane, controller);
+    }
+    return controller;
+  };
+  const readLanes = () =>
+    api.get<{ lista: TagView[] }>("/tags/kanban").then((a) => setTags(a.lista)).catch(() => {});
+  const markRead = useRoomSync(ROOMS, () => {
+    for (const controller of controllers.current.values()) void controller.reload();
+  });
+
+  useEffect(() => {
+    void readLanes();
+    const leaves = ROOMS.map(([event, data]) => realtime.join(event, data));
+    return () => leaves.forEach((leave) => leave());
+  }, []);
+  useRealtime("tag", () => void readLanes());
+  useRealtime("ticket", (data) => {
+    const event = data as { action?: string; ticket?: TicketEvent; ticketId?: number };
+    if (event.action === "delete" && typeof event.ticketId === "number") {
+      for (const c of controllers.current.values()) c.remove(event.ticketId);
+      return;
+    }
+    if (event.action !== "update" || !event.ticket) return;
+    place(cardOf(event.ticket, laneIdsRef.current));
+  });
+
+  /** Puts a card in the lane it belongs in now, and out of every other one. */
+  const place = (card: KanbanCard) => {
+    const target = onBoard(card, viewer) ? laneOfCard(card, laneIdsRef.current) : null;
+    for (const [lane, controller] of controllers.current) {
+      if (lane === target) controller.upsert(card);
+      else controller.remove(card.id);
+    }
+  };
+
+  const move = async ({ active, over }: DragEndEvent) => {
+    const from = active.data.current?.lane as LaneKey | undefined;
+    const to = over?.data.current?.lane as LaneKey | undefined;
+    if (from === undefined || to === undefined || from === to) return;
+    const card = controllerOf(from).state.items.find((c) => c.id === active.id);
+    if (!card) return;
+    const target = tags?.find((g) => g.id === to);
+    // Shown at once; the answer (or the live update) confirms it, a refusal puts it back.
+    place({
+      ...card,
+      tags: [
+        ...card.tags.filter((g) => !g.kanban),
+        ...(target
+          ? [{ id: target.id, name: target.name, color: target.color, kanban: true }]
+          : []),
+      ],
+    });
+    try {
+      await api.post(`/ticket-tags/${card.id}/move`, { tagId: to === "open" ? null : to });
+      if (from !== "open") toast.success({ key: "kanban.removed" });
+      if (to !== "open") toast.success({ key: "kanban.added" });
+    } catch {
+      place(card);
+    }
+  };
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: laneJump }),
+  );
+  const titleOf = (id: unknown) => {
+    const lane = (id as string).replace("lane-", "");
+    return lane === "open" ? t("kanban.openLane") : tags?.find((g) => String(g.id) === lane)?.name;
+  };
+
+  if (tags === null) {
+    return <div className="kb-board-note" role="status">{t("common.loading")}</div>;
+  }
+  return (
+    <DndContext
+      sensors={sensors}
+      onDragEnd={(e) => void move(e)}
+      accessibility={{
+        screenReaderInstructions: { draggable: t("kanban.a11y.instructions") },
+        announcements: {
+          onDragStart: ({ active }) => t("kanban.a11y.picked", { id: active.id }),
+          onDragOver: ({ active, over }) =>
+            over ? t("kanban.a11y.over", { id: active.id, lane: titleOf(over.id) }) : undefined,
+          onDragEnd: ({ active, over }) =>
+            over
+              ? t("kanban.a11y.dropped", { id: active.id, lane: titleOf(over.id) })
+              : t("kanban.a11y.cancelled", { id: active.id }),
+          onDragCancel: ({ active }) => t("kanban.a11y.cancelled", { id: active.id }),
+        },
+      }}
+    >
+      <div className="kb-board" data-testid="kanban-board">
+        <Lane lane="open" title={t("kanban.openLane")} controller={controllerOf("open")} />
+        {tags.map((tag) => (
+          <Lane
+            key={tag.id}
+            lane={tag.id}
+            title={tag.name}
+            color={tag.color}
+            controller={controllerOf(tag.id)}
+          />
+        ))}
+      </div>
+    </DndContext>
+  );
+}

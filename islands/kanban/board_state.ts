@@ -1,0 +1,72 @@
+import { api } from "../lib/api.ts";
+import { ListController } from "../lib/list/list_controller.ts";
+import type { KanbanCard, KanbanPage } from "./types.ts";
+
+/** A lane's key: "open" for 'Em aberto', else the kanban tag's id. */
+export type LaneKey = "open" | number;
+
+/** The ticket of a `company-<id>-ticket` update, as far as a card needs it. */
+export type TicketEvent = {
+  id: number;
+  uuid: string;
+  status: KanbanCard["status"];
+  lastMessage: string;
+  updatedAt: string;
+  queueId: number | null;
+  userId: number | null;
+  contact: { id: number; name: string; number: string };
+  tags: { id: number; name: string; color: string }[];
+};
+
+/** Newest activity first, as the API pages a lane. */
+export const byActivity = (a: KanbanCard, b: KanbanCard) =>
+  b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
+
+/**
+ * One lane's paged list (islands/lib/list/list_controller.ts): GET /ticket/kanban?lane=.
+ * `onRead` runs as each read starts (the board's useRoomSync markRead).
+ */
+export function laneController(lane: LaneKey, onRead: () => void): ListController<KanbanCard> {
+  return new ListController<KanbanCard>({
+    sort: byActivity,
+    fetch: async ({ pageNumber }) => {
+      onRead();
+      const page = await api.get<KanbanPage>("/ticket/kanban", { query: { lane, pageNumber } });
+      return { records: page.tickets, hasMore: page.hasMore };
+    },
+  });
+}
+
+/** A ticket update as a card; its tags marked kanban when they are one of the board's lanes. */
+export function cardOf(ticket: TicketEvent, lanes: ReadonlySet<number>): KanbanCard {
+  return {
+    id: ticket.id,
+    uuid: ticket.uuid,
+    status: ticket.status,
+    lastMessage: ticket.lastMessage,
+    updatedAt: ticket.updatedAt,
+    queueId: ticket.queueId,
+    userId: ticket.userId,
+    contact: { id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number },
+    tags: ticket.tags.map((g) => ({ ...g, kanban: lanes.has(g.id) })),
+  };
+}
+
+/**
+ * Who keeps a card on their board (the server's rule, server/kanban/repository.ts): not closed;
+ * admins all; a user the tickets of their queues that are theirs or nobody's.
+ */
+export function onBoard(
+  card: KanbanCard,
+  viewer: { id: number; admin: boolean; queueIds: number[] },
+): boolean {
+  if (card.status === "closed") return false;
+  if (viewer.admin) return true;
+  if (card.queueId === null || !viewer.queueIds.includes(card.queueId)) return false;
+  return card.userId === null || card.userId === viewer.id;
+}
+
+/** The lane a card belongs in: its first tag that is a lane, else 'Em aberto'. */
+export function laneOfCard(card: KanbanCard, lanes: ReadonlySet<number>): LaneKey {
+  return card.tags.find((g) => lanes.has(g.id))?.id ?? "open";
+}

@@ -1,0 +1,140 @@
+import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
+import type { Database } from "../../db/client.ts";
+import type { DB } from "../../db/schema.ts";
+import type { KanbanCard, KanbanPage } from "../../islands/kanban/types.ts";
+import { pageAnswer, pageWindow } from "../paging.ts";
+import type { Viewer } from "../tickets/access.ts";
+
+export type { KanbanCard, KanbanPage };
+
+/** Cards per lane page: a board shows a few lanes side by side; more load as a lane scrolls. */
+export const KANBAN_PAGE_SIZE = 20;
+
+/** "open": tickets without a kanban tag ('Em aberto'); a number: the kanban tag's lane. */
+export type Lane = "open" | number;
+
+type Eb = ExpressionBuilder<DB & { t: DB["tickets"] }, "t">;
+
+/**
+ * Which tickets a board holds (seeds/001 section 2 'Kanban board'): the company's tickets that are
+ * not closed, in the chosen queues; admins see all of them, a user those of their queues that are
+ * theirs or nobody's (the tickets whose changes reach them live: server/realtime/publish.ts).
+ */
+function onBoard(eb: Eb, viewer: Viewer, queueIds: number[] | undefined): Expression<SqlBool> {
+  const all: Expression<SqlBool>[] = [
+    eb("t.companyId", "=", viewer.companyId),
+    eb("t.status", "in", ["open", "pending"]),
+  ];
+  let queues = queueIds;
+  if (!viewer.isAdmin) {
+    queues = (queues ?? viewer.queueIds).filter((id) => viewer.queueIds.includes(id));
+    all.push(eb.or([eb("t.userId", "is", null), eb("t.userId", "=", viewer.userId)]));
+  }
+  if (queues !== undefined) {
+    all.push(queues.length ? eb("t.queueId", "in", queues) : sql<SqlBool>`0`);
+  }
+  return eb.and(all);
+}
+
+/** A kanban tag of the ticket (a lane it sits in). */
+function kanbanTagOf(tagId?: number) {
+  return (eb: Eb) => {
+    let q = eb.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
+      .select(sql`1`.as("one")).whereRef("tt.ticketId", "=", "t.id").where("g.kanban", "=", 1);
+    if (tagId !== undefined) q = q.where("tt.tagId", "=", tagId);
+    return eb.exists(q);
+  };
+}
+
+/** One page of a lane, newest activity first (tickets_status index: companyId, status, updatedAt). */
+export async function pageLane(
+  db: Database,
+  viewer: Viewer,
+  lane: Lane | undefined,
+  queueIds: number[] | undefined,
+  pageNumber: number,
+): Promise<KanbanPage> {
+  let q = db.selectFrom("tickets as t").where((eb) => onBoard(eb, viewer, queueIds));
+  if (lane === "open") q = q.where((eb) => eb.not(kanbanTagOf()(eb)));
+  else if (lane !== undefined) q = q.where(kanbanTagOf(lane));
+  const window = pageWindow(pageNumber, KANBAN_PAGE_SIZE);
+  const rows = await q.innerJoin("contacts as c", "c.id", "t.contactId")
+    .select([
+      "t.id",
+      "t.uuid",
+      "t.status",
+      "t.lastMessage",
+      "t.updatedAt",
+      "t.queueId",
+      "t.userId",
+      "c.id as contactId",
+      "c.name as contactName",
+      "c.number as contactNumber",
+    ])
+    .orderBy("t.updatedAt", "desc").orderBy("t.id", "desc")
+    .limit(window.limit).offset(window.offset).execute();
+  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const tags = await tagsOf(db, viewer.companyId, rows.map((r) => r.id));
+  const cards: KanbanCard[] = rows.map((r) => ({
+    id: r.id,
+    uuid: r.uuid,
+    status: r.status as KanbanCard["status"],
+    lastMessage: r.lastMessage,
+    updatedAt: r.updatedAt,
+    queueId: r.queueId,
+    userId: r.userId,
+    contact: { id: r.contactId, name: r.contactName, number: r.contactNumber },
+    tags: tags.get(r.id) ?? [],
+  }));
+  return pageAnswer("tickets", cards, Number(total.n), window);
+}
+
+/** The tags of these tickets, by ticket (one query). */
+async function tagsOf(db: Database, companyId: number, ticketIds: number[]) {
+  const byTicket = new Map<number, KanbanCard["tags"]>();
+  if (ticketIds.length === 0) return byTicket;
+  const rows = await db.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
+    .select(["tt.ticketId", "g.id", "g.name", "g.color", "g.kanban"])
+    .where("tt.companyId", "=", companyId).where("tt.ticketId", "in", ticketIds)
+    .orderBy("g.name").execute();
+  for (const r of rows) {
+    const list = byTicket.get(r.ticketId) ?? [];
+    list.push({ id: r.id, name: r.name, color: r.color, kanban: r.kanban === 1 });
+    byTicket.set(r.ticketId, list);
+  }
+  return byTicket;
+}
+
+/** The kanban tags a ticket carries now. */
+export async function kanbanTagIdsOf(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+): Promise<number[]> {
+  const rows = await db.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
+    .select("tt.tagId").where("tt.companyId", "=", companyId).where("tt.ticketId", "=", ticketId)
+    .where("g.kanban", "=", 1).execute();
+  return rows.map((r) => r.tagId);
+}
+
+export async function removeTicketTags(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  tagIds: number[],
+) {
+  if (tagIds.length === 0) return;
+  await db.deleteFrom("ticket_tags").where("companyId", "=", companyId)
+    .where("ticketId", "=", ticketId).where("tagId", "in", tagIds).execute();
+}
+
+/** Adds a tag to a ticket; already there is fine (the primary key stops a second row). */
+export async function addTicketTag(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  tagId: number,
+) {
+  await db.insertInto("ticket_tags").values({ companyId, ticketId, tagId })
+    .onConflict((oc) => oc.doNothing()).execute();
+}

@@ -1,0 +1,73 @@
+import type { AppDeps } from "../context.ts";
+import { notFound } from "../errors.ts";
+import { publishTicketUpdate } from "../realtime/publish.ts";
+import { publishTags } from "../tags/service.ts";
+import { findTag } from "../tags/repository.ts";
+import { assertCanAct, type Viewer } from "../tickets/access.ts";
+import { placementOf, readableTicket } from "../tickets/service.ts";
+import { loadTicketView, type TicketView } from "../tickets/view.ts";
+import type { Database } from "../../db/client.ts";
+import { addTicketTag, kanbanTagIdsOf, removeTicketTags } from "./repository.ts";
+
+/**
+ * A change of a ticket's lanes, in ONE transaction (issue 10): the ticket is read and checked
+ * (another company's: 404; another attendant's: 403), then `change` runs against the same
+ * transaction; the ticket update (which moves the card on every board that shows it) and the
+ * touched tags' counts are published after the commit.
+ */
+async function changeLanes(
+  deps: AppDeps,
+  viewer: Viewer,
+  ticketId: number,
+  change: (trx: Database, ticketId: number) => Promise<number[]>,
+): Promise<TicketView> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const ticket = await readableTicket(trx, viewer, { id: ticketId });
+    assertCanAct(viewer, ticket);
+    const touched = await change(trx, ticket.id);
+    const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
+    return { ticket, view, touched };
+  });
+  publishTicketUpdate(deps.hub, result.view, placementOf(result.ticket));
+  await publishTags(deps, viewer.companyId, result.touched);
+  return result.view;
+}
+
+async function requireTag(trx: Database, viewer: Viewer, tagId: number) {
+  if (!await findTag(trx, viewer.companyId, tagId)) {
+    throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
+  }
+}
+
+/** DELETE /api/ticket-tags/:ticketId: the ticket leaves its kanban lanes ('Em aberto' again). */
+export function removeFromLanes(deps: AppDeps, viewer: Viewer, ticketId: number) {
+  return changeLanes(deps, viewer, ticketId, async (trx, id) => {
+    const current = await kanbanTagIdsOf(trx, viewer.companyId, id);
+    await removeTicketTags(trx, viewer.companyId, id, current);
+    return current;
+  });
+}
+
+/** PUT /api/ticket-tags/:ticketId/:tagId: the ticket gets the tag (its other tags stay). */
+export function addToLane(deps: AppDeps, viewer: Viewer, ticketId: number, tagId: number) {
+  return changeLanes(deps, viewer, ticketId, async (trx, id) => {
+    await requireTag(trx, viewer, tagId);
+    await addTicketTag(trx, viewer.companyId, id, tagId);
+    return [tagId];
+  });
+}
+
+/**
+ * POST /api/ticket-tags/:ticketId/move {tagId}: the board's drag and drop as one change: the
+ * kanban tags go and the new lane's tag comes (tagId null: back to 'Em aberto'), or nothing
+ * changes at all: never a ticket left without its lane because a second call failed.
+ */
+export function moveToLane(deps: AppDeps, viewer: Viewer, ticketId: number, tagId: number | null) {
+  return changeLanes(deps, viewer, ticketId, async (trx, id) => {
+    if (tagId !== null) await requireTag(trx, viewer, tagId);
+    const current = await kanbanTagIdsOf(trx, viewer.companyId, id);
+    await removeTicketTags(trx, viewer.companyId, id, current);
+    if (tagId !== null) await addTicketTag(trx, viewer.companyId, id, tagId);
+    return tagId === null ? current : [...new Set([...current, tagId])];
+  });
+}

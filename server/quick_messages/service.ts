@@ -1,0 +1,187 @@
+import type { QuickMessage } from "../../db/schema.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
+import { AppError, forbidden, notFound } from "../errors.ts";
+import { checkAttachment } from "../messages/attachments.ts";
+import { cleanFilename } from "../media/store.ts";
+import { removeUpload, storeUpload } from "../media/uploads.ts";
+import type { Audience } from "../realtime/events.ts";
+import {
+  deleteQuickMessage,
+  findQuickMessage,
+  insertQuickMessage,
+  type QuickMessageView,
+  quickMessageView,
+  updateQuickMessage,
+} from "./repository.ts";
+
+export type QuickMessageInput = { shortcode?: string; message?: string; geral?: boolean };
+
+const isAdmin = (auth: AuthInfo) => auth.profile === "admin";
+
+/** Readable: general ones, one's own, or any for admins; otherwise 404 like a missing one. */
+function canSee(auth: AuthInfo, q: QuickMessage): boolean {
+  return isAdmin(auth) || q.geral === 1 || q.userId === auth.userId;
+}
+
+/** Changeable: one's own, or any for admins. */
+function assertCanChange(auth: AuthInfo, q: QuickMessage) {
+  if (!isAdmin(auth) && q.userId !== auth.userId) throw forbidden();
+}
+
+/** Who hears a quick answer: the company for a general one; else its owner and the admins. */
+function audiencesOf(q: { geral: boolean; userId: number | null }): Audience[] {
+  if (q.geral) return [{ kind: "company" }];
+  return [
+    { kind: "admins" },
+    ...(q.userId !== null ? [{ kind: "user" as const, userId: q.userId }] : []),
+  ];
+}
+
+/**
+ * Live list events on company-<id>-quickMessage in the list kit's shape
+ * (server/realtime/resource_events.ts), each to those who may read the answer.
+ */
+function publishChange(deps: AppDeps, view: QuickMessageView, before?: QuickMessage) {
+  // A general answer made private leaves the others' lists first; its readers get it back next.
+  if (before?.geral === 1 && !view.geral) {
+    deps.hub.publish(view.companyId, "quickMessage", { action: "delete", id: view.id });
+  }
+  const action = before ? "update" : "create";
+  deps.hub.publish(view.companyId, "quickMessage", { action, record: view }, audiencesOf(view));
+}
+
+/** A quick answer of the caller's company that the caller may read; else 404. */
+export async function readableQuickMessage(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<QuickMessage> {
+  const q = await findQuickMessage(deps.db, auth.companyId, id);
+  if (!q || !canSee(auth, q)) {
+    throw notFound("ERR_NO_QUICK_MESSAGE_FOUND", "Quick message not found");
+  }
+  return q;
+}
+
+/** POST /api/quick-messages: the caller's own answer (general when `geral`). */
+export async function createQuickMessage(
+  deps: AppDeps,
+  auth: AuthInfo,
+  input: Required<Pick<QuickMessageInput, "shortcode">> & QuickMessageInput,
+): Promise<QuickMessageView> {
+  const now = deps.clock.now().toISOString();
+  const row = await insertQuickMessage(deps.db, {
+    companyId: auth.companyId,
+    userId: auth.userId,
+    shortcode: input.shortcode,
+    message: input.message ?? "",
+    geral: input.geral ? 1 : 0,
+    mediaPath: null,
+    mediaName: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const view = quickMessageView(row);
+  publishChange(deps, view);
+  return view;
+}
+
+async function change(
+  deps: AppDeps,
+  auth: AuthInfo,
+  current: QuickMessage,
+  patch: Parameters<typeof updateQuickMessage>[3],
+): Promise<QuickMessageView> {
+  const row = await updateQuickMessage(deps.db, auth.companyId, current.id, {
+    ...patch,
+    updatedAt: deps.clock.now().toISOString(),
+  });
+  if (!row) throw notFound("ERR_NO_QUICK_MESSAGE_FOUND", "Quick message not found");
+  const view = quickMessageView(row);
+  publishChange(deps, view, current);
+  return view;
+}
+
+/** PUT /api/quick-messages/:id (owner or admin). */
+export async function changeQuickMessage(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  input: QuickMessageInput,
+): Promise<QuickMessageView> {
+  const current = await readableQuickMessage(deps, auth, id);
+  assertCanChange(auth, current);
+  return await change(deps, auth, current, {
+    shortcode: input.shortcode,
+    message: input.message,
+    geral: input.geral === undefined ? undefined : input.geral ? 1 : 0,
+  });
+}
+
+/** DELETE /api/quick-messages/:id (owner or admin); its file goes too. */
+export async function removeQuickMessage(deps: AppDeps, auth: AuthInfo, id: number) {
+  const current = await readableQuickMessage(deps, auth, id);
+  assertCanChange(auth, current);
+  await deleteQuickMessage(deps.db, auth.companyId, current.id);
+  await removeUpload(deps, auth.companyId, current.mediaPath);
+  deps.hub.publish(
+    auth.companyId,
+    "quickMessage",
+    { action: "delete", id: current.id },
+    audiencesOf({ geral: current.geral === 1, userId: current.userId }),
+  );
+}
+
+/** Whaticket's `typeArch` names a folder there; here it is only checked, never used in a path. */
+const TYPE_ARCH = /^[A-Za-z]{1,40}$/;
+
+/**
+ * The answer's display name (seeds/001 section 2: spaces become underscores); the stored name is
+ * random (server/media/store.ts), never the client's.
+ */
+export function attachmentName(filename: string): string {
+  return cleanFilename(filename).replace(/\s+/g, "_");
+}
+
+/**
+ * POST /api/quick-messages/:id/media-upload: the file (the message input's allow-list, at most
+ * MEDIA_MAX_BYTES) replaces the answer's previous one, which is removed after the row changed.
+ */
+export async function attachQuickMessageMedia(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  file: File,
+  typeArch: unknown,
+): Promise<QuickMessageView> {
+  if (typeArch !== undefined && (typeof typeArch !== "string" || !TYPE_ARCH.test(typeArch))) {
+    throw new AppError(400, "ERR_VALIDATION", "typeArch inválido", {
+      fields: { typeArch: ["Invalid"] },
+    });
+  }
+  const current = await readableQuickMessage(deps, auth, id);
+  assertCanChange(auth, current);
+  const mimetype = checkAttachment(file, deps.config.mediaMaxBytes);
+  const name = attachmentName(file.name);
+  const stored = await storeUpload(
+    deps,
+    auth.companyId,
+    new File([file], name, { type: mimetype }),
+  );
+  const view = await change(deps, auth, current, { mediaPath: stored.path, mediaName: name });
+  await removeUpload(deps, auth.companyId, current.mediaPath);
+  return view;
+}
+
+/** DELETE /api/quick-messages/:id/media-upload. */
+export async function detachQuickMessageMedia(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<QuickMessageView> {
+  const current = await readableQuickMessage(deps, auth, id);
+  assertCanChange(auth, current);
+  const view = await change(deps, auth, current, { mediaPath: null, mediaName: null });
+  await removeUpload(deps, auth.companyId, current.mediaPath);
+  return view;
+}

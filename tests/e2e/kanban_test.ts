@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { createCompany, createUser } from "../helpers/app.ts";
+import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
+import { addContact, addQueue, addTicket } from "../helpers/tickets.ts";
+
+function lane(page: Page, key: string | number) {
+  return page.locator(`[data-testid=kanban-lane][data-lane="${key}"]`);
+}
+
+function card(page: Page, key: string | number, ticketId: number) {
+  return lane(page, key).locator(`[data-testid=kanban-card][data-ticket-id="${ticketId}"]`);
+}
+
+/** A pointer drag: press on the card, pass the 5 px activation distance, glide, release. */
+async function drag(page: Page, from: ReturnType<typeof card>, to: ReturnType<typeof lane>) {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + 12);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 10, a.y + 12, { steps: 2 });
+  await page.mouse.move(b.x + b.width / 2, b.y + 80, { steps: 12 });
+  await page.mouse.up();
+}
+
+Deno.test("kanban page - an admin's kanban tag becomes a lane; a dragged card moves on the attendant's board live, and back by keyboard", () =>
+  withBrowser(async ({ t, page, url, loginAs, secondBrowser, pageErrors }) => {
+    const c = await createCompany(t, "Acme");
+    const queueId = await addQueue(t, c.id, "Vendas");
+    const bia = await createUser(t, c.id, {
+      name: "Bia Atendente",
+      email: "bia@acme.test",
+      queueIds: [queueId],
+    });
+    const contactId = await addContact(t, c.id, "Carlos Cliente", "5511988887777");
+    const ticket = await addTicket(t, c.id, {
+      contactId,
+      queueId,
+      status: "open",
+      userId: bia.id,
+      lastMessage: "Quero um orçamento",
+    });
+
+    // The admin makes a kanban tag on /tags.
+    await loginAs(page, c.admin, { expectPath: "/" });
+    await page.goto(`${url}/tags`);
+    await page.getByRole("button", { name: "Nova tag" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.locator("input[name=name]").fill("Orçamento enviado");
+    await dialog.getByTestId("tag-kanban").check();
+    await dialog.getByTestId("tag-submit").click();
+    await toastWith(page, "Tag salva com sucesso!").waitFor();
+    const tag = await t.deps.db.selectFrom("tags").select("id").where("companyId", "=", c.id)
+      .executeTakeFirstOrThrow();
+
+    // Both boards: the card in 'Em aberto' with its number, contact, phone and last message.
+    await page.goto(`${url}/kanban`);
+    const other = await secondBrowser();
+    await loginAs(other, bia);
+    await other.goto(`${url}/kanban`);
+    for (const p of [page, other]) {
+      await lane(p, "open").getByRole("heading", { name: "Em aberto" }).waitFor();
+      await lane(p, tag.id).getByRole("heading", { name: "Orçamento enviado" }).waitFor();
+      await card(p, "open", ticket.id).waitFor();
+    }
+    const text = await card(page, "open", ticket.id).innerText();
+    for (const part of [`#${ticket.id}`, "Carlos Cliente", "5511988887777", "Quero um orçamento"]) {
+      assert.ok(text.includes(part), `${part} in ${text}`);
+    }
+    assert.equal(
+      await card(page, "open", ticket.id).getByRole("link", { name: "Ver Ticket" })
+        .getAttribute("href"),
+      `/tickets/${ticket.uuid}`,
+    );
+
+    // The admin drags it into the lane: the toast, the tag stored, Bia's board follows live.
+    await drag(page, card(page, "open", ticket.id), lane(page, tag.id));
+    await toastWith(page, "Ticket Tag Adicionado com Sucesso!").waitFor();
+    await card(page, tag.id, ticket.id).waitFor();
+    await card(other, tag.id, ticket.id).waitFor();
+    await card(other, "open", ticket.id).waitFor({ state: "detached" });
+    const stored = await t.deps.db.selectFrom("ticket_tags").select("tagId")
+      .where("ticketId", "=", ticket.id).execute();
+    assert.deepEqual(stored, [{ tagId: tag.id }]);
+
+    // Bia moves it back with the keyboard: focus, Space picks up, Left to 'Em aberto', Space.
+    await card(other, tag.id, ticket.id).focus();
+    await other.keyboard.press("Space");
+    await other.keyboard.press("ArrowLeft");
+    await other.keyboard.press("Space");
+    await toastWith(other, "Ticket Tag Removido!").waitFor();
+    await card(other, "open", ticket.id).waitFor();
+    await card(page, "open", ticket.id).waitFor();
+    await card(page, tag.id, ticket.id).waitFor({ state: "detached" });
+    const after = await t.deps.db.selectFrom("ticket_tags").selectAll()
+      .where("ticketId", "=", ticket.id).execute();
+    assert.deepEqual(after, []);
+
+    assert.deepEqual(pageErrors, []);
+  }));

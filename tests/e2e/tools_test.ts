@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { createCompany, type TestApp } from "../helpers/app.ts";
+import { sendDueSchedules } from "../../jobs/schedules.ts";
+import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
+
+async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
+  const res = await t.request(method, path, { token, body });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Polls the simulator's record of what the company's connection sent until `match` finds one. */
+async function sentBySimulator<T>(page: Page, whatsappId: number, match: string): Promise<T> {
+  const found = await page.waitForFunction(
+    async ([path, match]) => {
+      const token = localStorage.getItem("token");
+      const res = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
+      const { sent } = await res.json();
+      return sent.find((s: { body: string }) => s.body.includes(match)) ?? false;
+    },
+    [`/api/simulator/${whatsappId}/sent`, match],
+    { polling: 200 },
+  );
+  return await found.jsonValue() as T;
+}
+
+/** The row of a list whose text contains `text`. */
+function row(page: Page, testId: string, text: string) {
+  return page.getByTestId(testId).filter({ hasText: text });
+}
+
+// One browser and one company for the three list pages of issue 10 (tags, quick messages,
+// schedules): each part starts on its own page and waits for what the user sees.
+Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Acme");
+    // A simulator connection and a ticket from the phone, accepted by the admin (before the browser's login ends
+    // this API session).
+    const whatsapp = await api<{ id: number }>(t, c.admin.token, "POST", "/api/whatsapp", {
+      name: "Simulador",
+      provider: "simulator",
+      isDefault: true,
+    });
+    await api(t, c.admin.token, "POST", `/api/simulator/${whatsapp.id}/scan`);
+    await api(t, c.admin.token, "POST", `/api/simulator/${whatsapp.id}/messages`, {
+      from: "5511988887777",
+      name: "Carlos Cliente",
+      body: "Qual o preço?",
+    });
+    const ticket = await t.deps.db.selectFrom("tickets").select(["id", "uuid"])
+      .where("companyId", "=", c.id).executeTakeFirstOrThrow();
+    await api(t, c.admin.token, "PUT", `/api/tickets/${ticket.id}`, { status: "open" });
+
+    await loginAs(page, c.admin, { expectPath: "/" });
+
+    // /tags: the dialog's rules, a kanban tag saved, its chip in the list, search, delete.
+    await page.goto(`${url}/tags`);
+    await page.getByText("Nenhuma tag encontrada").waitFor();
+    await page.getByRole("button", { name: "Nova tag" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByTestId("tag-submit").click();
+    await dialog.getByText("Obrigatório").waitFor();
+    await dialog.locator("input[name=name]").fill("Ab");
+    await dialog.getByTestId("tag-submit").click();
+    await dialog.getByText("Mensagem muito curta").waitFor();
+    await dialog.locator("input[name=name]").fill("Em negociação");
+    await dialog.locator("input[name=color]").fill("#2196f3");
+    await dialog.getByTestId("tag-kanban").check();
+    await dialog.getByTestId("tag-submit").click();
+    await toastWith(page, "Tag salva com sucesso!").waitFor();
+    await row(page, "tag-row", "Em negociação").waitFor();
+    const tag = await t.deps.db.selectFrom("tags").selectAll().where("companyId", "=", c.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([tag.name, tag.color, tag.kanban], ["Em negociação", "#2196f3", 1]);
+    // Another tag arrives live (created by someone else through the API).
+    await t.request("POST", "/api/tags", { token: c.user.token, body: { name: "Retornar" } });
+    await row(page, "tag-row", "Retornar").waitFor();
+    await page.getByTestId("tags-search").fill("neg");
+    await row(page, "tag-row", "Retornar").waitFor({ state: "detached" });
+    await row(page, "tag-row", "Em negociação").getByRole("button", { name: "Excluir" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Excluir" }).click();
+    await toastWith(page, "Tag excluída com sucesso!").waitFor();
+    await row(page, "tag-row", "Em negociação").waitFor({ state: "detached" });
+
+    // /quick-messages: shortcode required; an answer with a file (spaces shown as underscores).
+    await page.goto(`${url}/quick-messages`);
+    await page.getByText("Nenhuma resposta rápida encontrada").waitFor();
+    await page.getByRole("button", { name: "Adicionar" }).click();
+    await dialog.getByTestId("quick-message-submit").click();
+    await dialog.getByText("Obrigatório").waitFor();
+    await dialog.locator("input[name=shortcode]").fill("tabela");
+    await dialog.locator("textarea[name=message]").fill("Segue a tabela de preços");
+    const pdf = Buffer.from("%PDF-1.4 tabela de preços");
+    await dialog.getByTestId("quick-message-file").setInputFiles({
+      name: "Tabela de preços.pdf",
+      mimeType: "application/pdf",
+      buffer: pdf,
+    });
+    await dialog.getByTestId("quick-message-attachment").getByText("Tabela_de_preços.pdf")
+      .waitFor();
+    await dialog.getByTestId("quick-message-submit").click();
+    await toastWith(page, "Resposta rápida salva com sucesso!").waitFor();
+    await row(page, "quick-row", "Tabela_de_preços.pdf").waitFor();
+
+    // In the ticket, '/' offers it; picking it puts the text and the file in the input.
+    await page.goto(`${url}/tickets/${ticket.uuid}`);
+    const input = page.getByTestId("message-text");
+    await input.fill("/tab");
+    await page.getByTestId("quick-answers").getByText(/tabela - Segue/).waitFor();
+    await input.press("Enter");
+    await page.getByTestId("attachments").getByText("Tabela_de_preços.pdf").waitFor();
+    assert.equal(await input.inputValue(), "Segue a tabela de preços");
+    await input.press("Enter");
+    const sent = await sentBySimulator<
+      { body: string; to: string; media: { filename: string; size: number } | null }
+    >(page, whatsapp.id, "Segue a tabela");
+    assert.deepEqual(
+      { to: sent.to, filename: sent.media?.filename, size: sent.media?.size },
+      { to: "5511988887777", filename: "Tabela_de_preços.pdf", size: pdf.byteLength },
+      JSON.stringify(sent),
+    );
+
+    // /schedules?contactId=N opens the dialog for that contact; the job sends it; the row turns
+    // sent live. The send time is typed in the browser's local time, 5 minutes after the app's
+    // (test) clock.
+    const contact = await t.deps.db.selectFrom("contacts").select("id")
+      .where("companyId", "=", c.id).executeTakeFirstOrThrow();
+    await page.goto(`${url}/schedules?contactId=${contact.id}`);
+    await dialog.getByText("Para Carlos Cliente").waitFor();
+    await dialog.getByTestId("schedule-body").fill("Oi");
+    await dialog.getByTestId("schedule-submit").click();
+    await dialog.getByText("Mensagem muito curta").waitFor();
+    await dialog.getByTestId("schedule-body").fill("Lembrete: sua proposta vence amanhã");
+    const due = new Date(t.clock.now().getTime() + 5 * 60_000).toISOString();
+    const local = await page.evaluate((iso) => {
+      const d = new Date(iso);
+      const p = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${
+        p(d.getMinutes())
+      }`;
+    }, due);
+    await dialog.getByTestId("schedule-at").fill(local);
+    await dialog.getByTestId("schedule-submit").click();
+    await toastWith(page, "Agendamento criado com sucesso!").waitFor();
+    const scheduled = row(page, "schedule-row", "Carlos Cliente");
+    await scheduled.getByText("Pendente").waitFor();
+    assert.match(await scheduled.innerText(), /\tLembrete: sua proposta ve…\t/);
+    t.clock.advance(10 * 60_000);
+    const outcomes = await sendDueSchedules(t.deps);
+    assert.deepEqual(outcomes.map((o) => o.status), ["ENVIADA"]);
+    await scheduled.getByText("Enviada").waitFor();
+    const delivered = await sentBySimulator<{ to: string }>(page, whatsapp.id, "sua proposta");
+    assert.equal(delivered.to, "5511988887777");
+    // Sent: it opens read-only, without the save button.
+    await scheduled.getByRole("button", { name: "Editar" }).click();
+    await dialog.getByText("Este agendamento já foi enviado.").waitFor();
+    assert.equal(await dialog.getByTestId("schedule-submit").count(), 0);
+
+    assert.deepEqual(pageErrors, []);
+  }));
