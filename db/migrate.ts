@@ -32,6 +32,7 @@ import * as m0122 from "./migrations/0122_create_webhooks.ts";
 import * as m0130 from "./migrations/0130_add_outbox_waiting_index.ts";
 import * as m0131 from "./migrations/0131_create_password_resets.ts";
 import * as m0132 from "./migrations/0132_create_whatsapp_leases.ts";
+import * as m0133 from "./migrations/0133_create_instances.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   "0130_add_outbox_waiting_index": m0130,
   "0131_create_password_resets": m0131,
   "0132_create_whatsapp_leases": m0132,
+  "0133_create_instances": m0133,
 };
 
 class StaticProvider implements MigrationProvider {

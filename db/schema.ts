@@ -174,6 +174,12 @@ export interface WhatsappLeasesTable {
   acquiredAt: string;
 }
 
+export interface InstancesTable {
+  id: string;
+  startedAt: string;
+  seenAt: string;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -694,6 +700,7 @@ export interface DB {
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   whatsapp_leases: WhatsappLeasesTable;
+  instances: InstancesTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;
