@@ -107,7 +107,17 @@ async function connection(server: Server, token: string, name: string): Promise<
     provider: "simulator",
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  const scan = await call(server, "POST", `/api/simulator/${created.body.id}/scan`, token);
+  // The session starts in the background once the lease is taken: scan when it is up.
+  let scan = await call(server, "POST", `/api/simulator/${created.body.id}/scan`, token);
+  await until(
+    async () => {
+      if (scan.status !== 409 || scan.body.error !== "ERR_WAPP_NOT_INITIALIZED") return true;
+      scan = await call(server, "POST", `/api/simulator/${created.body.id}/scan`, token);
+      return false;
+    },
+    20_000,
+    `session of ${name} started`,
+  );
   assert.equal(scan.status, 200, JSON.stringify(scan.body));
   return created.body.id;
 }
