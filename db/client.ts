@@ -9,7 +9,23 @@ export type Database = Kysely<DB>;
  * a busy timeout for other processes (a backup, the sqlite3 shell) and synchronous=NORMAL,
  * which is durable across process crashes in WAL mode.
  */
-export async function openDatabase(url: string, authToken?: string): Promise<Database> {
+export type DatabaseObserver = {
+  /** Called after every statement with its time, queue wait on the thread included. */
+  onQuery?: (seconds: number) => void;
+};
+
+const threads = new WeakMap<Database, DatabaseThread>();
+
+/** Statements waiting on the database thread of `db` (0 for a closed or foreign instance). */
+export function databaseQueueDepth(db: Database): number {
+  return threads.get(db)?.queued ?? 0;
+}
+
+export async function openDatabase(
+  url: string,
+  authToken?: string,
+  observer: DatabaseObserver = {},
+): Promise<Database> {
   if (url.startsWith("file:")) {
     const path = url.slice("file:".length);
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
@@ -22,7 +38,12 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
     : [];
   pragmas.push("PRAGMA foreign_keys = ON");
   const thread = await DatabaseThread.open(url, authToken, pragmas);
-  const db = new Kysely<DB>({ dialect: new LibsqlThreadDialect(thread) });
+  const onQuery = observer.onQuery;
+  const db = new Kysely<DB>({
+    dialect: new LibsqlThreadDialect(thread),
+    log: onQuery ? (event) => onQuery(event.queryDurationMillis / 1000) : undefined,
+  });
+  threads.set(db, thread);
   // Kysely's destroy() only reaches the driver (and ends the thread) once a query has gone
   // through it: a database opened and closed unused would leave its thread running.
   await sql`SELECT 1`.execute(db);

@@ -234,6 +234,11 @@ export class DatabaseThread {
     return thread;
   }
 
+  /** Requests posted and not yet answered (the thread's queue, for metrics). */
+  get queued(): number {
+    return this.#pending.size;
+  }
+
   request(request: Request): Promise<DbReply & { ok: true }> {
     if (this.#failed) return Promise.reject(this.#failed);
     if (this.#closed) return Promise.reject(new Error("database closed"));

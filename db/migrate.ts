@@ -16,7 +16,19 @@ import * as m0032 from "./migrations/0032_create_ticket_counts.ts";
 import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
+import * as m0070 from "./migrations/0070_create_helps_and_due_dates.ts";
 import * as m0060 from "./migrations/0060_add_schedule_send_error.ts";
+import * as m0100 from "./migrations/0100_create_chats.ts";
+import * as m0101 from "./migrations/0101_create_announcements.ts";
+import * as m0080 from "./migrations/0080_create_invoices.ts";
+import * as m0090 from "./migrations/0090_create_campaigns.ts";
+import * as m0110 from "./migrations/0110_create_queue_integrations.ts";
+import * as m0120 from "./migrations/0120_add_connection_api_tokens.ts";
+import * as m0121 from "./migrations/0121_create_api_idempotency_keys.ts";
+import * as m0122 from "./migrations/0122_create_webhooks.ts";
+import * as m0130 from "./migrations/0130_add_outbox_waiting_index.ts";
+import * as m0131 from "./migrations/0131_create_password_resets.ts";
+import * as m0132 from "./migrations/0132_create_whatsapp_leases.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -30,7 +42,19 @@ const migrations: Record<string, Migration> = {
   "0040_add_admin_indexes": m0040,
   "0050_rebuild_ids_autoincrement": m0050,
   "0051_create_sessions": m0051,
+  "0070_create_helps_and_due_dates": m0070,
   "0060_add_schedule_send_error": m0060,
+  "0100_create_chats": m0100,
+  "0101_create_announcements": m0101,
+  "0080_create_invoices": m0080,
+  "0090_create_campaigns": m0090,
+  "0110_create_queue_integrations": m0110,
+  "0120_add_connection_api_tokens": m0120,
+  "0121_create_api_idempotency_keys": m0121,
+  "0122_create_webhooks": m0122,
+  "0130_add_outbox_waiting_index": m0130,
+  "0131_create_password_resets": m0131,
+  "0132_create_whatsapp_leases": m0132,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -55,6 +79,22 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** How many migrations this database has run, and which of this build's it has not. */
+export async function migrationState(
+  db: Database,
+): Promise<{ applied: number; pending: string[] }> {
+  const all = await migrator(db).getMigrations();
+  return {
+    applied: all.filter((m) => m.executedAt !== undefined).length,
+    pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),
+  };
+}
+
+/** Every migration this build knows, in the order they apply (GET /api/version). */
+export function knownMigrations(): string[] {
+  return Object.keys(migrations).sort();
 }
 
 /** Applies the migrations up to and including `name` (tests build an older schema with it). */

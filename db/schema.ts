@@ -38,6 +38,10 @@ export interface CompaniesTable extends Timestamps {
   addressState: string | null;
   addressCity: string | null;
   addressDistrict: string | null;
+  /** 0070: the day the due-date job first saw the company overdue (YYYY-MM-DD). */
+  overdueSince: string | null;
+  /** 0070: when the due-date job blocked it (status 0) after the grace days; paying clears it. */
+  blockedAt: string | null;
 }
 
 export interface SettingsTable extends Timestamps {
@@ -88,6 +92,8 @@ export interface WhatsappsTable extends Timestamps {
   outOfHoursMessage: Generated<string>;
   ratingMessage: Generated<string>;
   token: Generated<string>;
+  /** SHA-256 of `token` (0120): the send API finds the connection by it. */
+  tokenHash: string | null;
   provider: Generated<string>;
   timeSendQueue: Generated<number>;
   sendIdQueue: Generated<number>;
@@ -96,6 +102,8 @@ export interface WhatsappsTable extends Timestamps {
   timeUseBotQueues: Generated<number>;
   maxUseBotQueues: Generated<number>;
   promptId: number | null;
+  /** db/migrations/0110: every new ticket of the connection goes to this integration. */
+  integrationId: Generated<number | null>;
 }
 
 export interface WhatsappQueuesTable {
@@ -148,6 +156,24 @@ export interface SessionsTable {
   endReason: string | null;
 }
 
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface WhatsappLeasesTable {
+  whatsappId: number;
+  companyId: number;
+  holder: string;
+  expiresAt: string;
+  acquiredAt: string;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -193,6 +219,9 @@ export interface TicketsTable extends Timestamps {
   useIntegration: Generated<Flag>;
   integrationId: number | null;
   promptId: number | null;
+  /** The outside bot's conversation (typebot sessionId) and its last activity (0110). */
+  botSession: Generated<string | null>;
+  botSessionAt: Generated<string | null>;
   lastMessage: Generated<string>;
   unreadMessages: Generated<number>;
   acceptedAt: string | null;
@@ -353,6 +382,300 @@ export interface TicketCountsTable {
   n: number;
 }
 
+/** 0070: help videos, platform-wide (written by super users, read by everyone). */
+export interface HelpsTable extends Timestamps {
+  id: Generated<number>;
+  title: string;
+  description: Generated<string>;
+  video: Generated<string>;
+}
+
+/** 0100: an internal chat of one company (seeds/002 section 3 'Chat'). */
+export interface ChatsTable extends Timestamps {
+  id: Generated<number>;
+  uuid: string;
+  companyId: number;
+  ownerId: number | null;
+  title: string;
+  lastMessage: Generated<string>;
+}
+
+/** 0100: a participant of a chat and their unread counter. */
+export interface ChatUsersTable extends Timestamps {
+  companyId: number;
+  chatId: number;
+  userId: number;
+  unreads: Generated<number>;
+}
+
+export interface ChatMessagesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  chatId: number;
+  senderId: number | null;
+  message: string;
+}
+
+/** 0101: a platform notice by a super user; companyId is the author's company. */
+export interface AnnouncementsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  title: string;
+  text: string;
+  priority: Generated<number>;
+  status: Generated<Flag>;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+export interface AnnouncementReadsTable {
+  announcementId: number;
+  userId: number;
+  companyId: number;
+  readAt: string;
+}
+
+/** Billing (migration 0080): one invoice per company and period. */
+export type InvoiceStatus = "open" | "paid";
+
+export interface InvoicesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  detail: string;
+  value: number;
+  /** YYYY-MM-DD: the company's due date this invoice pays (unique per company). */
+  dueDate: string;
+  status: Generated<InvoiceStatus>;
+  paidAt: string | null;
+  paidByUserId: number | null;
+  /** "manual" (a super user) or the provider whose confirmation paid it. */
+  paidVia: string | null;
+  /** The payment provider the charge was created at (server/billing/providers/). */
+  provider: string | null;
+  chargeId: string | null;
+  pixPayload: string | null;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  provider: string;
+  eventId: string;
+  invoiceId: number | null;
+  createdAt: string;
+}
+
+export interface BillingCustomersTable {
+  companyId: number;
+  provider: string;
+  customerId: string;
+  createdAt: string;
+}
+
+/** 0090 (issue 13): contact lists and items, file lists, campaigns and their shipping rows. */
+
+export interface ContactListsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+}
+
+export interface ContactListItemsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  contactListId: number;
+  name: string;
+  number: string;
+  email: Generated<string>;
+  /** null: not checked yet; 1 on WhatsApp; 0 not. */
+  isWhatsappValid: number | null;
+  checkedAt: string | null;
+}
+
+export interface FileListsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  message: Generated<string>;
+  userId: number | null;
+}
+
+export interface FileListOptionsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  fileListId: number;
+  name: string;
+  path: string;
+  mediaType: string;
+}
+
+export interface CampaignSettingsTable {
+  companyId: number;
+  key: string;
+  /** JSON text. */
+  value: string;
+  updatedAt: string;
+}
+
+export type CampaignStatus = "INATIVA" | "PROGRAMADA" | "EM_ANDAMENTO" | "CANCELADA" | "FINALIZADA";
+
+export interface CampaignsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  message1: string | null;
+  message2: string | null;
+  message3: string | null;
+  message4: string | null;
+  message5: string | null;
+  confirmationMessage1: string | null;
+  confirmationMessage2: string | null;
+  confirmationMessage3: string | null;
+  confirmationMessage4: string | null;
+  confirmationMessage5: string | null;
+  status: Generated<CampaignStatus>;
+  confirmation: Generated<Flag>;
+  scheduledAt: string | null;
+  completedAt: string | null;
+  whatsappId: number | null;
+  contactListId: number | null;
+  tagListId: number | null;
+  fileListId: number | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+}
+
+/**
+ * pending: the next send is due (the confirmation request, or the message); awaiting: the
+ * confirmation request left, waiting for the contact's answer; queued: the message is in the
+ * outbox; delivered: the outbox sent it; failed: the outbox gave up; skipped: opted out.
+ */
+
+export type ShippingStatus = "pending" | "awaiting" | "queued" | "delivered" | "failed" | "skipped";
+
+export interface CampaignShippingTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  campaignId: number;
+  contactListItemId: number | null;
+  number: string;
+  name: Generated<string>;
+  message: Generated<string>;
+  confirmationMessage: string | null;
+  status: Generated<ShippingStatus>;
+  outboxId: number | null;
+  confirmationOutboxId: number | null;
+  confirmationRequestedAt: string | null;
+  confirmation: Generated<Flag>;
+  confirmedAt: string | null;
+  deliveredAt: string | null;
+}
+
+export interface CampaignPacingTable {
+  whatsappId: number;
+  companyId: number;
+  nextSendAt: string;
+  sentSinceLong: Generated<number>;
+}
+
+export interface CampaignOptOutsTable {
+  companyId: number;
+  number: string;
+  word: string;
+  messageId: number | null;
+  createdAt: string;
+}
+
+export interface CampaignJobStateTable {
+  key: string;
+  value: string;
+}
+
+export type IntegrationType = "webhook" | "n8n" | "typebot" | "dialogflow";
+
+/** db/migrations/0110: an outside bot. jsonContent is sealed at rest (server/crypto/sealed.ts). */
+export interface QueueIntegrationsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  type: IntegrationType;
+  name: string;
+  projectName: string;
+  jsonContent: string;
+  language: string;
+  urlN8N: string;
+  secret: string;
+  typebotSlug: string;
+  typebotExpires: number;
+  typebotDelayMessage: number;
+  typebotKeywordFinish: string;
+  typebotKeywordRestart: string;
+  typebotRestartMessage: string;
+  typebotUnknownMessage: string;
+}
+
+/** db/migrations/0110: an AI assistant bound to a queue. apiKey and voiceKey sealed at rest. */
+export interface PromptsTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  apiKey: string;
+  prompt: string;
+  voice: string;
+  voiceKey: string;
+  voiceRegion: string;
+  temperature: number;
+  maxTokens: number;
+  maxMessages: number;
+  queueId: number;
+}
+
+/** 0121: the answer of a send made with an Idempotency-Key, replayed on a retry. */
+export interface ApiIdempotencyKeysTable {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  key: string;
+  requestHash: string;
+  responseJson: string;
+  createdAt: string;
+}
+
+/** 0122: an admin's outgoing webhook (issue 16). `events` is a JSON array of event names. */
+export interface WebhooksTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  name: string;
+  url: string;
+  events: Generated<string>;
+  secret: string;
+  active: Generated<Flag>;
+  failureCount: Generated<number>;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastDeliveryAt: string | null;
+}
+
+export type WebhookDeliveryStatus = "pending" | "sending" | "delivered" | "failed";
+
+/** 0122: the durable delivery queue, one row per (webhook, event). */
+export interface WebhookDeliveriesTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  webhookId: number;
+  eventId: string;
+  event: string;
+  payload: string;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  claimId: string | null;
+  claimedUntil: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
 export interface DB {
   plans: PlansTable;
   companies: CompaniesTable;
@@ -365,6 +688,8 @@ export interface DB {
   user_queues: UserQueuesTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  whatsapp_leases: WhatsappLeasesTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;
@@ -381,10 +706,36 @@ export interface DB {
   simulator_sessions: SimulatorSessionsTable;
   simulator_sent: SimulatorSentTable;
   baileys_auth: BaileysAuthTable;
+  helps: HelpsTable;
+  chats: ChatsTable;
+  chat_users: ChatUsersTable;
+  chat_messages: ChatMessagesTable;
+  announcements: AnnouncementsTable;
+  announcement_reads: AnnouncementReadsTable;
+  invoices: InvoicesTable;
+  payment_events: PaymentEventsTable;
+  billing_customers: BillingCustomersTable;
+  contact_lists: ContactListsTable;
+  contact_list_items: ContactListItemsTable;
+  file_lists: FileListsTable;
+  file_list_options: FileListOptionsTable;
+  campaign_settings: CampaignSettingsTable;
+  campaigns: CampaignsTable;
+  campaign_shipping: CampaignShippingTable;
+  campaign_pacing: CampaignPacingTable;
+  campaign_opt_outs: CampaignOptOutsTable;
+  campaign_job_state: CampaignJobStateTable;
+  queue_integrations: QueueIntegrationsTable;
+  prompts: PromptsTable;
+  api_idempotency_keys: ApiIdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Plan = Selectable<PlansTable>;
 export type Company = Selectable<CompaniesTable>;
+export type Help = Selectable<HelpsTable>;
+export type Invoice = Selectable<InvoicesTable>;
 export type Setting = Selectable<SettingsTable>;
 export type Queue = Selectable<QueuesTable>;
 export type QueueOption = Selectable<QueueOptionsTable>;
@@ -402,3 +753,17 @@ export type QuickMessage = Selectable<QuickMessagesTable>;
 export type Schedule = Selectable<SchedulesTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type SimulatorSent = Selectable<SimulatorSentTable>;
+export type Chat = Selectable<ChatsTable>;
+export type ChatUser = Selectable<ChatUsersTable>;
+export type ChatMessage = Selectable<ChatMessagesTable>;
+export type Announcement = Selectable<AnnouncementsTable>;
+export type ContactList = Selectable<ContactListsTable>;
+export type ContactListItem = Selectable<ContactListItemsTable>;
+export type FileList = Selectable<FileListsTable>;
+export type FileListOption = Selectable<FileListOptionsTable>;
+export type Campaign = Selectable<CampaignsTable>;
+export type CampaignShipping = Selectable<CampaignShippingTable>;
+export type QueueIntegration = Selectable<QueueIntegrationsTable>;
+export type Prompt = Selectable<PromptsTable>;
+export type Webhook = Selectable<WebhooksTable>;
+export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;

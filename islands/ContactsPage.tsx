@@ -11,7 +11,7 @@ import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { Avatar } from "./contacts/Avatar.tsx";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 
-import { downloadCsv } from "./contacts/download.ts";
+import { downloadFile } from "./lib/download.ts";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 
 import { openChat } from "./contacts/open_chat.ts";
@@ -24,7 +24,7 @@ const ContactDialog = whenOpen(() =>
   import("./lib/contact/ContactDialog.tsx").then((m) => m.default)
 );
 const ImportDialog = whenOpen(() =>
-  import("./contacts/ImportDialog.tsx").then((m) => m.ImportDialog)
+  import("./lib/contact/ImportDialog.tsx").then((m) => m.ImportDialog)
 );
 const QueuePickDialog = whenOpen(() =>
   import("./contacts/QueuePickDialog.tsx").then((m) => m.QueuePickDialog)
@@ -55,7 +55,7 @@ function ContactActions() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      await downloadCsv("/contacts/export", "contatos.csv");
+      await downloadFile("/contacts/export", "contatos.csv");
     } catch (error) {
       toast.error(error);
     } finally {

@@ -5,21 +5,23 @@ import EyeOff from "lucide-react/icons/eye-off";
 import LogIn from "lucide-react/icons/log-in";
 import { api } from "./lib/api.ts";
 import { ApiError, errorText } from "./lib/errors.ts";
-import { LanguageMenu, ThemeToggle } from "./lib/shell/Preferences.tsx";
+import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
 import { isAdmin, setSessionUser } from "./lib/session.ts";
 import type { LoginAnswer } from "./lib/types.ts";
+import { SIGNUP_DONE_QUERY } from "./lib/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 
-export type LoginPageProps = Record<string, never>;
+/** `signupEnabled`: SIGNUP_ENABLED; without public signup the link to /signup is not shown. */
+export type LoginPageProps = { signupEnabled?: boolean };
 
 /**
  * /login (seeds/000 section 2): email and password, a link to /signup. A signed-in visitor is
  * sent to / before paint (head script); a refused login shows the server's message, e.g. the
  * expired subscription with its date.
  */
-export default function LoginPage(_props: LoginPageProps) {
+export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
   const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -27,8 +29,13 @@ export default function LoginPage(_props: LoginPageProps) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   // The form works only once hydrated: a click before that would submit a plain GET.
-  useEffect(() => setReady(true), []);
+  useEffect(() => {
+    setReady(true);
+    // seeds/001 'Signup': a new company lands here with the success message.
+    if (location.search.includes(SIGNUP_DONE_QUERY)) setNotice(t("platform.signup.success"));
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -55,62 +62,61 @@ export default function LoginPage(_props: LoginPageProps) {
   };
 
   return (
-    <div className="auth">
-      <div className="auth-tools">
-        <ThemeToggle />
-        <LanguageMenu />
-      </div>
-      <main className="auth-card card">
-        <div className="auth-brand">
-          <span className="brand-mark" aria-hidden="true">B</span>
-          <span className="auth-brand-name">Balcão</span>
-        </div>
-        <h1 className="auth-title">{t("login.title")}</h1>
-        <p className="auth-subtitle">{t("login.subtitle")}</p>
-        {error
-          ? <div className="alert alert-error" role="alert" data-testid="login-error">{error}</div>
-          : null}
-        <form onSubmit={submit} method="post" noValidate>
-          <Field
-            label={t("login.email")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <div className="password-field">
-            <Field
-              label={t("login.password")}
-              name="password"
-              type={showPassword ? "text" : "password"}
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <button
-              type="button"
-              className="icon-btn password-toggle"
-              aria-label={t(showPassword ? "login.hidePassword" : "login.showPassword")}
-              onClick={() => setShowPassword((v) => !v)}
-            >
-              {showPassword
-                ? <EyeOff size={18} aria-hidden="true" />
-                : <Eye size={18} aria-hidden="true" />}
-            </button>
+    <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>
+      {notice && !error
+        ? (
+          <div className="alert alert-success" role="status" data-testid="login-notice">
+            {notice}
           </div>
-          <Button type="submit" variant="primary" block loading={busy} disabled={!ready}>
-            <LogIn size={18} aria-hidden="true" />
-            {t("login.submit")}
-          </Button>
-        </form>
-        <p className="auth-footer">
-          {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
-        </p>
-      </main>
-    </div>
+        )
+        : null}
+      {error
+        ? <div className="alert alert-error" role="alert" data-testid="login-error">{error}</div>
+        : null}
+      <form onSubmit={submit} method="post" noValidate>
+        <Field
+          label={t("login.email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          autoFocus
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <div className="password-field">
+          <Field
+            label={t("login.password")}
+            name="password"
+            type={showPassword ? "text" : "password"}
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <button
+            type="button"
+            className="icon-btn password-toggle"
+            aria-label={t(showPassword ? "login.hidePassword" : "login.showPassword")}
+            onClick={() => setShowPassword((v) => !v)}
+          >
+            {showPassword
+              ? <EyeOff size={18} aria-hidden="true" />
+              : <Eye size={18} aria-hidden="true" />}
+          </button>
+        </div>
+        <Button type="submit" variant="primary" block loading={busy} disabled={!ready}>
+          <LogIn size={18} aria-hidden="true" />
+          {t("login.submit")}
+        </Button>
+      </form>
+      {signupEnabled
+        ? (
+          <p className="auth-footer">
+            {t("login.noAccount")} <a href="/signup">{t("login.signup")}</a>
+          </p>
+        )
+        : null}
+    </AuthCard>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "./lib/api.ts";
 import { isAdmin, sessionUser, setSessionUser, useUser } from "./lib/session.ts";
@@ -9,6 +9,21 @@ import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Tabs } from "./lib/ui/Tabs.tsx";
 
+// The super users' tabs load when first opened: other admins never download them.
+const CompaniesTab = lazy(() =>
+  import("./settings/CompaniesTab.tsx").then((m) => ({ default: m.CompaniesTab }))
+);
+const PlansTab = lazy(() =>
+  import("./settings/PlansTab.tsx").then((m) => ({ default: m.PlansTab }))
+);
+const HelpsTab = lazy(() =>
+  import("./settings/HelpsTab.tsx").then((m) => ({ default: m.HelpsTab }))
+);
+
+function Deferred({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<div className="skeleton settings-skeleton" />}>{children}</Suspense>;
+}
+
 export type SettingsPageProps = Record<string, never>;
 
 type Setting = { key: string; value: string };
@@ -16,8 +31,8 @@ type Setting = { key: string; value: string };
 /**
  * /settings (seeds/001 section 2 'Settings screen', admins): the Options tab always, and the
  * Horarios tab while working hours are managed per company (it appears as soon as that is
- * chosen). The Empresas, Planos and Ajuda tabs of super users belong to the platform area and are
- * not part of this page yet.
+ * chosen), and for super users the platform's Empresas, Planos and Ajuda tabs (seeds/001
+ * section 6: super users only; their routes refuse everyone else on the server).
  */
 export default function SettingsPage(_props: SettingsPageProps) {
   const { t } = useTranslation();
@@ -107,6 +122,37 @@ function SettingsContent() {
               label: t("settings.tabs.schedules"),
               content: <SchedulesTab companyId={user.companyId} />,
             }]
+            : []),
+          ...(user.super
+            ? [
+              {
+                value: "companies",
+                label: t("platform.tabs.companies"),
+                content: (
+                  <Deferred>
+                    <CompaniesTab />
+                  </Deferred>
+                ),
+              },
+              {
+                value: "plans",
+                label: t("platform.tabs.plans"),
+                content: (
+                  <Deferred>
+                    <PlansTab />
+                  </Deferred>
+                ),
+              },
+              {
+                value: "helps",
+                label: t("platform.tabs.helps"),
+                content: (
+                  <Deferred>
+                    <HelpsTab />
+                  </Deferred>
+                ),
+              },
+            ]
             : []),
         ]}
       />

@@ -3,8 +3,10 @@ import { getMimeType } from "hono/utils/mime";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
 import { findScheduleView } from "../server/schedules/repository.ts";
+import { countedJob } from "../server/metrics/registry.ts";
 import { renderVariables } from "../server/messages/variables.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
+import { insertClosedTicket } from "../server/tickets/repository.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
@@ -98,24 +100,13 @@ async function sendOne(
       .where("companyId", "=", companyId).where("contactId", "=", contact.id)
       .where("whatsappId", "=", whatsapp.id).where("status", "<>", "closed").executeTakeFirst();
     if (!ticket) {
-      const created = await trx.insertInto("tickets").values({
-        uuid: crypto.randomUUID(),
-        companyId,
+      const id = await insertClosedTicket(trx, companyId, {
         contactId: contact.id,
         whatsappId: whatsapp.id,
         userId: schedule.userId,
-        queueId: null,
-        queueOptionId: null,
-        status: "closed",
         isGroup: contact.isGroup,
-        integrationId: null,
-        promptId: null,
-        acceptedAt: null,
-        closedAt: stamp,
-        createdAt: stamp,
-        updatedAt: stamp,
-      }).returning(["id", "status", "queueId", "userId"]).executeTakeFirstOrThrow();
-      ticket = created;
+      }, stamp);
+      ticket = { id, status: "closed" as const, queueId: null, userId: schedule.userId };
     }
     const body = renderVariables(schedule.body, { contact, ticketId: ticket.id, now });
     const media = schedule.mediaPath
@@ -232,10 +223,11 @@ export async function markRefusedSchedules(deps: AppDeps): Promise<number[]> {
 /** Starts the 30-second tick; the returned function stops it and waits for a running tick. */
 export function startScheduleJob(deps: AppDeps): () => Promise<void> {
   const job = new Cron("*/30 * * * * *", { protect: true, catch: true }, async () => {
-    await sendDueSchedules(deps).catch((error) => log.error("schedule tick failed", { error }));
-    await markRefusedSchedules(deps).catch((error) =>
-      log.error("schedule refusal check failed", { error })
-    );
+    // One counted run: the due ones are sent, then the provider's later refusals recorded.
+    await countedJob("schedules", async () => {
+      await sendDueSchedules(deps);
+      await markRefusedSchedules(deps);
+    }).catch((error) => log.error("schedule tick failed", { error }));
   });
   return async () => {
     job.stop();

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { apiRoutes } from "../routes/api/index.ts";
+import { metricsRoutes } from "../routes/metrics.ts";
+import { countRequests } from "./metrics/http.ts";
 import { notFoundPage, pageRoutes } from "../routes/pages/index.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";
@@ -13,6 +15,9 @@ const SIMULATOR_MESSAGES = /^\/api\/simulator\/[^/]+\/messages\/?$/;
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Not strict: the specification names some paths with a trailing slash (GET /whatsapp/, /chats/).
   const app = new Hono<AppEnv>({ strict: false });
+
+  // First, so that every answer is counted, errors and refusals included.
+  app.use("*", countRequests);
 
   // JSON bodies are small (BODY_LIMIT_BYTES); multipart uploads get MEDIA_MAX_BYTES.
   const tooLarge = () => {
@@ -41,6 +46,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/api", apiRoutes(deps));
   app.get("/socket", socketHandler(deps));
+  app.route("/metrics", metricsRoutes(deps));
   app.route("/", pageRoutes(deps));
 
   app.notFound((c) => {

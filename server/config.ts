@@ -1,3 +1,4 @@
+import { Cron } from "croner";
 import { z } from "zod";
 
 /**
@@ -35,7 +36,59 @@ const schema = z.object({
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  SIGNUP_ENABLED: z.enum(["true", "false"]).default("true"),
+  SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
+  SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  DUE_DATE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  // Billing (README 'Payments'): which provider makes the invoices' Pix codes.
+  PAYMENT_PROVIDER: z.enum(["static", "asaas"]).default("static"),
+  PIX_KEY: z.string().trim().min(1).max(77).optional(),
+  PIX_MERCHANT_NAME: z.string().trim().min(1).max(25).default("Balcao"),
+  PIX_MERCHANT_CITY: z.string().trim().min(1).max(15).default("Sao Paulo"),
+  ASAAS_API_URL: z.url().default("https://api.asaas.com/v3"),
+  ASAAS_API_KEY: z.string().min(1).optional(),
+  ASAAS_WEBHOOK_TOKEN: z.string().min(32, "must be at least 32 characters").max(255).optional(),
+  INVOICE_DAYS_AHEAD: z.coerce.number().int().min(0).max(60).default(10),
+  DATA_ENCRYPTION_KEY: z.string().refine(
+    (v) => new TextEncoder().encode(v).length >= 32,
+    "must be at least 32 bytes",
+  ).optional(),
+  INTEGRATIONS_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).default("false"),
+  INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
+  OPENAI_MODEL: z.string().min(1).max(100).default("gpt-4o-mini"),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).max(100).default("whisper-1"),
+  DIALOGFLOW_API_URL: z.url().default("https://dialogflow.googleapis.com"),
+  TTS_URL: z.string().min(1).default(
+    "https://{region}.tts.speech.microsoft.com/cognitiveservices/v1",
+  ),
+  EXTERNAL_API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).max(10_000).default(15),
+  // Operations (issue 17): metrics, backups, password recovery mail.
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_CRON: z.string().min(1).refine(isCron, "must be a cron expression").optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
+  // Several processes on one database (docs/scaling.md): session leases and this process's name.
+  SESSION_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).optional(),
+  INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
 });
+
+export type BillingConfig = Readonly<{
+  provider: "static" | "asaas";
+  pixKey?: string;
+  pixMerchantName: string;
+  pixMerchantCity: string;
+  asaasApiUrl: string;
+  asaasApiKey?: string;
+  asaasWebhookToken?: string;
+  /** How many days before a company's due date its invoice is created. */
+  invoiceDaysAhead: number;
+}>;
 
 export type Config = Readonly<{
   port: number;
@@ -56,6 +109,44 @@ export type Config = Readonly<{
   loginMaxAttempts: number;
   loginWindowSeconds: number;
   cookieSecure: boolean;
+  /** Public signup (/signup, POST /api/companies/cadastro) is open. */
+  signupEnabled: boolean;
+  signupMaxPerIp: number;
+  signupWindowSeconds: number;
+  /** Days after the due date before the due-date job blocks an unpaid company. */
+  dueDateGraceDays: number;
+  billing: BillingConfig;
+  /** Seals integration and prompt secrets at rest; generated and kept in the database if unset. */
+  dataEncryptionKey?: string;
+  /** Outside bots on private or loopback addresses (self-hosted n8n, tests' fake servers). */
+  integrationsAllowPrivateUrls: boolean;
+  /** One attempt's limit for a call to an outside bot service. */
+  integrationTimeoutMs: number;
+  openaiBaseUrl: string;
+  openaiModel: string;
+  openaiTranscriptionModel: string;
+  dialogflowApiUrl: string;
+  /** Text-to-speech endpoint (Azure Speech REST); `{region}` is the prompt's voiceRegion. */
+  ttsUrl: string;
+  /** Sends per minute allowed to one connection token on POST /api/messages/send. */
+  externalApiRateLimit: number;
+  /** One webhook delivery attempt's limit. */
+  webhookTimeoutMs: number;
+  /** Failed delivery attempts in a row that disable a webhook. */
+  webhookDisableAfter: number;
+  /** /metrics answers only with this bearer token; unset, /metrics is off (404). */
+  metricsToken?: string;
+  /** Where backups go (default `$DATA_DIR/backups`), when (`BACKUP_CRON`) and how many stay. */
+  backupDir: string;
+  backupCron?: string;
+  backupKeep: number;
+  /** Password recovery mail; without it only admins reset passwords. */
+  smtpUrl?: string;
+  smtpFrom: string;
+  passwordResetTtlSeconds: number;
+  /** Set: WhatsApp sessions run under a lease row (several processes); unset: one process. */
+  sessionLeaseSeconds?: number;
+  instanceId: string;
 }>;
 
 export class ConfigError extends Error {
@@ -79,6 +170,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}`);
   }
   const e = parsed.data;
+  if (e.PAYMENT_PROVIDER === "asaas" && (!e.ASAAS_API_KEY || !e.ASAAS_WEBHOOK_TOKEN)) {
+    throw new ConfigError(
+      "Invalid configuration: PAYMENT_PROVIDER asaas needs ASAAS_API_KEY and ASAAS_WEBHOOK_TOKEN",
+    );
+  }
   const dataDir = e.DATA_DIR.replace(/\/+$/, "");
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return Object.freeze({
@@ -102,5 +198,48 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cookieSecure: e.COOKIE_SECURE === "auto"
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
+    signupEnabled: e.SIGNUP_ENABLED === "true",
+    signupMaxPerIp: e.SIGNUP_MAX_PER_IP,
+    signupWindowSeconds: e.SIGNUP_WINDOW_SECONDS,
+    dueDateGraceDays: e.DUE_DATE_GRACE_DAYS,
+    billing: Object.freeze({
+      provider: e.PAYMENT_PROVIDER,
+      pixKey: e.PIX_KEY,
+      pixMerchantName: e.PIX_MERCHANT_NAME,
+      pixMerchantCity: e.PIX_MERCHANT_CITY,
+      asaasApiUrl: e.ASAAS_API_URL.replace(/\/+$/, ""),
+      asaasApiKey: e.ASAAS_API_KEY,
+      asaasWebhookToken: e.ASAAS_WEBHOOK_TOKEN,
+      invoiceDaysAhead: e.INVOICE_DAYS_AHEAD,
+    }),
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
+    integrationsAllowPrivateUrls: e.INTEGRATIONS_ALLOW_PRIVATE_URLS === "true",
+    integrationTimeoutMs: e.INTEGRATION_TIMEOUT_MS,
+    openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
+    openaiModel: e.OPENAI_MODEL,
+    openaiTranscriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
+    dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ""),
+    ttsUrl: e.TTS_URL,
+    externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookDisableAfter: e.WEBHOOK_DISABLE_AFTER,
+    metricsToken: e.METRICS_TOKEN,
+    backupDir: (e.BACKUP_DIR ?? `${dataDir}/backups`).replace(/\/+$/, ""),
+    backupCron: e.BACKUP_CRON,
+    backupKeep: e.BACKUP_KEEP,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
+    passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
+    sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
+    instanceId: e.INSTANCE_ID ?? `pid${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
   });
+}
+
+function isCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -7,6 +7,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import type { Hub } from "./realtime/hub.ts";
+import type { Mailer } from "./mail/mailer.ts";
 import type { SessionManager } from "./whatsapp/sessions/manager.ts";
 import type { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
 
@@ -22,6 +23,10 @@ export type AppDeps = {
   sessions: SessionManager;
   /** The built-in phone network behind "simulator" connections. */
   simulator: SimulatorNetwork;
+  /** SMTP for password recovery; undefined without SMTP_URL (server/mail/mailer.ts). */
+  mailer?: Mailer;
+  /** The server's shared lock on a local database (server/ops/data_lock.ts). */
+  dataLock?: Deno.FsFile;
 };
 
 /** Who is calling, set once by the auth middleware from the verified token. */

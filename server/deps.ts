@@ -1,15 +1,27 @@
 import { openDatabase } from "../db/client.ts";
-import { migrateToLatest } from "../db/migrate.ts";
+import { migrateToLatest, migrationState } from "../db/migrate.ts";
+import type { Database } from "../db/client.ts";
+import { databasePathOf, takeBackup } from "./ops/backup.ts";
+import { log } from "./log.ts";
 import { RateLimiter } from "./auth/rate_limit.ts";
+import { dbQueryDuration } from "./metrics/registry.ts";
+import { holdServerLock } from "./ops/data_lock.ts";
+import { createMailer } from "./mail/mailer.ts";
 import { loadSecrets } from "./auth/secrets.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
+import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
 import { menuBot } from "./bots/menu.ts";
+import { integrationBot } from "./bots/integration.ts";
+import { webhookTurn } from "./bots/webhook.ts";
+import { typebotTurn } from "./bots/typebot.ts";
+import { dialogflowTurn } from "./bots/dialogflow.ts";
+import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
@@ -24,8 +36,19 @@ export async function buildDeps(
   clock: Clock,
 ): Promise<{ deps: AppDeps; firstStart: FirstStart }> {
   await Deno.mkdir(config.dataDir, { recursive: true });
-  const db = await openDatabase(config.databaseUrl, config.databaseAuthToken);
-  await migrateToLatest(db);
+  // Held while the process runs: `deno task restore` refuses to run under it (server/ops/).
+  const dataLock = await holdServerLock(config);
+  let db;
+  try {
+    db = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
+      onQuery: (seconds) => dbQueryDuration.observe(seconds),
+    });
+    await backupBeforeMigrating(db, config, clock);
+    await migrateToLatest(db);
+  } catch (error) {
+    dataLock?.close();
+    throw error;
+  }
   const firstStart = await seedFirstStart(db, config, clock);
   const secrets = await loadSecrets(db, config);
   const hub = new Hub();
@@ -35,7 +58,14 @@ export async function buildDeps(
   providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
   providers.register("beta", createBaileysProvider);
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
-  const bots = new BotRegistry().register(menuBot);
+  const bots = new BotRegistry().register(menuBot).register(
+    integrationBot({ config, dataKey: secrets.data }, {
+      webhook: webhookTurn,
+      n8n: webhookTurn,
+      typebot: typebotTurn,
+      dialogflow: dialogflowTurn,
+    }),
+  ).register(promptBot({ config, dataKey: secrets.data }));
   const sessions = new SessionManager({ config, db, hub, clock, providers, bots });
   const deps: AppDeps = {
     config,
@@ -46,9 +76,26 @@ export async function buildDeps(
     loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
     sessions,
     simulator,
+    mailer: createMailer(config),
+    dataLock,
   };
   wirePresence(deps);
+  wireWebhooks(deps);
   return { deps, firstStart };
+}
+
+/**
+ * An upgrade migrates at start; a database that already holds data is backed up first (into
+ * BACKUP_DIR), so a migration that goes wrong can be undone with `deno task restore`. If that
+ * backup fails, the start fails too: no migration runs without one.
+ */
+async function backupBeforeMigrating(db: Database, config: Config, clock: Clock) {
+  if (!databasePathOf(config)) return;
+  const { applied, pending } = await migrationState(db);
+  if (applied === 0 || pending.length === 0) return;
+  log.info("backing up before migrating", { pending });
+  const backup = await takeBackup(config, clock, { thread: "worker" });
+  log.info("backup before migrating written", { name: backup.name, size: backup.size });
 }
 
 /** Closes what buildDeps opened. */
@@ -56,5 +103,9 @@ export async function closeDeps(deps: AppDeps) {
   // Sessions first: in-flight sends and inbound messages finish while the database is open.
   await deps.sessions.closeAll();
   deps.hub.closeAll();
+  // Events heard until now are written to the webhook queue before the database closes.
+  await webhookCapture(deps.hub)?.idle();
   await deps.db.destroy();
+  deps.mailer?.close();
+  deps.dataLock?.close();
 }

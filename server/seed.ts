@@ -3,6 +3,7 @@ import { generatePassword, hashPassword } from "./auth/passwords.ts";
 import type { Clock } from "./clock.ts";
 import { isoDate } from "./clock.ts";
 import type { Config } from "./config.ts";
+import { insertCompany } from "./companies/repository.ts";
 import { log } from "./log.ts";
 import { DEFAULT_SETTINGS } from "./settings/defaults.ts";
 
@@ -60,7 +61,7 @@ export async function seedFirstStart(
     }).returning("id").executeTakeFirstOrThrow();
     const due = new Date(now);
     due.setUTCFullYear(due.getUTCFullYear() + 1);
-    const company = await trx.insertInto("companies").values({
+    const companyId = await insertCompany(trx, {
       name: "Empresa 1",
       email: config.adminEmail,
       phone: null,
@@ -68,19 +69,11 @@ export async function seedFirstStart(
       status: 1,
       dueDate: isoDate(due),
       recurrence: "MENSAL",
-      billingName: null,
-      addressZipCode: null,
-      addressStreet: null,
-      addressState: null,
-      addressCity: null,
-      addressDistrict: null,
-      createdAt: stamp,
-      updatedAt: stamp,
-    }).returning("id").executeTakeFirstOrThrow();
-    await seedCompanySettings(trx, company.id, stamp);
+    }, stamp);
+    await seedCompanySettings(trx, companyId, stamp);
     const password = config.adminPassword ?? generatePassword();
     await trx.insertInto("users").values({
-      companyId: company.id,
+      companyId,
       name: "Admin",
       email: config.adminEmail.toLowerCase(),
       passwordHash: await hashPassword(password, config.bcryptCost),

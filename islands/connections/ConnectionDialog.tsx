@@ -43,10 +43,6 @@ const TAB_OF: Record<string, "general" | "messages" | "automation"> = {
   maxUseBotQueues: "automation",
 };
 
-function newToken(): string {
-  return crypto.randomUUID().replace(/-/g, "");
-}
-
 /**
  * Add/edit a connection (seeds/000 sections 2, 3, 5 and 9): name (2 to 50), provider (real
  * WhatsApp by default, or the simulator), default flag, queues, prompt (when the prompts area
@@ -118,6 +114,20 @@ export function ConnectionDialog(
       toast.error(error);
     } finally {
       setSaving(false);
+    }
+  };
+
+  const regenerateToken = async () => {
+    if (!editing) return;
+    try {
+      const saved = await api.post<Connection>(`/whatsapp/${editing.id}/token`, {}, {
+        quiet: true,
+      });
+      set("token", saved.token ?? "");
+      onSaved(saved, false);
+      toast.success({ key: "connections.toasts.tokenRegenerated" });
+    } catch (error) {
+      toast.error(error);
     }
   };
 
@@ -222,21 +232,24 @@ export function ConnectionDialog(
   const automation = (
     <div className="form-grid">
       <div className="span-2 token-row">
+        {/* The server generates the API token (issue 16); regenerating replaces it at once. */}
         <Field
           label={t("connections.form.token")}
           name="token"
           value={form.token}
-          onChange={(e) => set("token", e.target.value)}
-          error={errors.token}
+          readOnly
+          hint={editing ? undefined : t("connections.form.tokenOnSave")}
           autoComplete="off"
           spellCheck={false}
         />
-        <IconButton
-          label={t("connections.form.generateToken")}
-          onClick={() => set("token", newToken())}
-        >
-          <RefreshCw size={18} aria-hidden="true" />
-        </IconButton>
+        {editing && (
+          <IconButton
+            label={t("connections.form.generateToken")}
+            onClick={regenerateToken}
+          >
+            <RefreshCw size={18} aria-hidden="true" />
+          </IconButton>
+        )}
       </div>
       <Field
         label={t("connections.form.expiresTicket")}

@@ -26,6 +26,8 @@ export type Connection = {
   timeUseBotQueues: number;
   maxUseBotQueues: number;
   promptId: number | null;
+  /** issue 15: the integration every new ticket of the connection goes to. */
+  integrationId?: number | null;
   queues: QueueItem[];
   queueIds: number[];
   updatedAt: string;

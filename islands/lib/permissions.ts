@@ -1,4 +1,5 @@
-import type { SessionUser } from "./types.ts";
+import type { PageGuard } from "./shell/AppShell.tsx";
+import type { PlanFlags, SessionUser } from "./types.ts";
 
 /**
  * The named actions of seeds/000 section 6 and who may do them. Admins have every one; users
@@ -31,4 +32,28 @@ const ADMIN_ACTIONS: ReadonlySet<Action> = new Set<Action>([
 export function can(user: Pick<SessionUser, "profile"> | null, action: Action): boolean {
   if (!user) return false;
   return user.profile.toLowerCase() === "admin" && ADMIN_ACTIONS.has(action);
+}
+
+/** The plan flags a page can depend on (seeds/001 section 6; server/plans/features.ts). */
+export type PlanFeature = Exclude<
+  keyof PlanFlags,
+  "id" | "name" | "users" | "connections" | "queues"
+>;
+
+/** Does the company's current plan have this feature? */
+export function hasFeature(user: Pick<SessionUser, "company"> | null, flag: PlanFeature): boolean {
+  return user?.company.plan?.[flag] === true;
+}
+
+/**
+ * The AppShell guard of a page behind a plan flag (/kanban: `guard={planGuard("useKanban")}`).
+ * The shell re-reads the session when the company's plan changes (company-<id>-plan), so a page
+ * left open is left, with the catalogue's text, as soon as the flag goes.
+ */
+export function planGuard(flag: PlanFeature): PageGuard {
+  return {
+    allow: (user) => hasFeature(user, flag),
+    message: "errors.ERR_PLAN_FEATURE_DISABLED",
+    redirectTo: "/tickets",
+  };
 }

@@ -21,6 +21,15 @@ export const LIMITS = {
   shortcode: { min: 1, max: 60 },
   /** seeds/001 section 5 'Schedule': body at least 5 ('Mensagem muito curta'). */
   scheduleBody: { min: 5, max: 10_000 },
+  /** seeds/002 section 5 'Chat dialog': title required. */
+  chatTitle: { min: 1, max: 100 },
+  /** seeds/002 section 5 'Chat message': not blank; the maximum is ours (ERR_MESSAGE_TOO_LONG). */
+  chatMessage: { min: 1, max: 4_000 },
+  /** seeds/002 section 5 'Announcement': title and text required ('Obrigatório'). */
+  announcementTitle: { min: 1, max: 200 },
+  announcementText: { min: 1, max: 5_000 },
+  /** Issue 16: a webhook's URL. */
+  url: { min: 1, max: 2000 },
 } as const satisfies Record<string, Limit>;
 
 /** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */
@@ -32,6 +41,9 @@ export const RULE_TEXTS = {
   obrigatorio: "Obrigatório",
   shortMessage: "Mensagem muito curta",
 } as const;
+
+/** At most this many participants in one internal chat (ours: keeps a chat's fan-out bounded). */
+export const CHAT_MAX_USERS = 200;
 
 export type Rule = (value: string) => string | null;
 

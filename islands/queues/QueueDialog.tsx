@@ -17,6 +17,7 @@ import {
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
+import { QueueBots, type QueueBotsValue } from "./QueueBots.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
@@ -59,6 +60,7 @@ export function QueueDialog(
   const [greetingMessage, setGreeting] = useState("");
   const [outOfHoursMessage, setOutOfHours] = useState("");
   const [orderQueue, setOrderQueue] = useState("");
+  const [bots, setBots] = useState<QueueBotsValue>({ integrationId: null, promptId: null });
   const [week, setWeek] = useState<EditableDay[]>(weekFrom(null));
   const [hoursProblems, setHoursProblems] = useState<Record<string, HoursProblem>>({});
   const [file, setFile] = useState<File | null>(null);
@@ -75,6 +77,7 @@ export function QueueDialog(
     setGreeting(queue?.greetingMessage ?? "");
     setOutOfHours(queue?.outOfHoursMessage ?? "");
     setOrderQueue(queue?.orderQueue === null || queue === null ? "" : String(queue.orderQueue));
+    setBots({ integrationId: queue?.integrationId ?? null, promptId: queue?.promptId ?? null });
     setWeek(weekFrom(queue?.schedules));
     setHoursProblems({});
     setFile(null);
@@ -120,6 +123,7 @@ export function QueueDialog(
         greetingMessage,
         outOfHoursMessage,
         orderQueue: orderQueue.trim() === "" ? null : Number(orderQueue),
+        ...bots,
       };
       // Hours are only edited (and sent) when they are managed per queue.
       if (hoursEnabled) body.schedules = toEntries(days);
@@ -224,6 +228,7 @@ export function QueueDialog(
             error={errors.orderQueue}
           />
         </div>
+        <QueueBots open={open} value={bots} onChange={setBots} />
         <TextAreaField
           label={t("queues.fields.greetingMessage")}
           name="greetingMessage"

@@ -16,7 +16,7 @@ import { TicketList } from "./TicketList.tsx";
 import type { QueueOption, TagRef, Ticket, UserOption } from "./types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 import { useTicketList } from "./use_ticket_list.ts";
-import { useMediaQuery } from "./wa_text.tsx";
+import { useMediaQuery } from "../lib/media_query.ts";
 
 const NewTicketDialog = lazy(() => import("./NewTicketDialog.tsx"));
 const PeekDialog = lazy(() => import("./PeekDialog.tsx"));

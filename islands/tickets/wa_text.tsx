@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode, useEffect, useState } from "react";
+import { Fragment, type ReactNode } from "react";
 
 /**
  * WhatsApp's text formatting as React nodes (never HTML): *bold*, _italic_, ~strike~,
@@ -37,18 +37,4 @@ export function waText(text: string, depth = 0): ReactNode[] {
 export function plainText(text: string): string {
   return text.replace(/```([\s\S]+?)```/g, "$1").replace(/\*([^*\n]+)\*/g, "$1")
     .replace(/_([^_\n]+)_/g, "$1").replace(/~([^~\n]+)~/g, "$1");
-}
-
-/** A media query's current answer (false on the server and before hydration). */
-export function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(false);
-  useEffect(() => {
-    const list = globalThis.matchMedia?.(query);
-    if (!list) return;
-    setMatches(list.matches);
-    const listener = () => setMatches(list.matches);
-    list.addEventListener("change", listener);
-    return () => list.removeEventListener("change", listener);
-  }, [query]);
-  return matches;
 }

@@ -29,7 +29,7 @@ const sendJson = z.object({
 
 const MAX_FILES = 10;
 
-function filesOf(value: unknown): File[] {
+export function filesOf(value: unknown): File[] {
   const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
   if (list.some((v) => !(v instanceof File))) {
     throw badRequest("ERR_VALIDATION", "medias: expected files", { medias: ["Expected files"] });

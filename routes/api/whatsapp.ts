@@ -7,6 +7,7 @@ import {
   createConnection,
   deleteConnection,
   listConnections,
+  regenerateToken,
   requestPairingCode,
   sessionAction,
   showConnection,
@@ -25,6 +26,7 @@ const fields = {
   complationMessage: text(5000).optional(),
   outOfHoursMessage: text(5000).optional(),
   ratingMessage: text(5000).optional(),
+  // Accepted for older clients and ignored: the token is generated (POST /:id/token).
   token: text(200).optional(),
   provider: z.enum(["beta", "simulator"]).optional(),
   timeSendQueue: minutes.optional(),
@@ -35,6 +37,7 @@ const fields = {
   maxUseBotQueues: z.coerce.number().int().min(0).max(100).optional(),
   queueIds: z.array(z.coerce.number().int().positive()).max(500).optional(),
   promptId: z.coerce.number().int().positive().nullable().optional(),
+  integrationId: z.coerce.number().int().positive().nullable().optional(),
   // Sent back by the page's form; the session manager owns these, so they are ignored here.
   status: z.string().optional(),
   qrcode: z.string().optional(),
@@ -80,6 +83,10 @@ export function whatsappRoutes(deps: AppDeps) {
       return c.json(await updateConnection(deps, authOf(c), id, editable(c.req.valid("json"))));
     },
   );
+
+  app.post("/:id/token", requireAdmin, validate("param", idParam), async (c) => {
+    return c.json(await regenerateToken(deps, authOf(c), c.req.valid("param").id));
+  });
 
   app.delete("/:id", requireAdmin, validate("param", idParam), async (c) => {
     await deleteConnection(deps, authOf(c), c.req.valid("param").id);

@@ -13,10 +13,25 @@ import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
 import QueuesPage from "../../islands/QueuesPage.tsx";
 import SettingsPage from "../../islands/SettingsPage.tsx";
+import HelpsPage from "../../islands/HelpsPage.tsx";
+import SignupPage from "../../islands/SignupPage.tsx";
 import TagsPage from "../../islands/TagsPage.tsx";
 import QuickMessagesPage from "../../islands/QuickMessagesPage.tsx";
 import SchedulesPage from "../../islands/SchedulesPage.tsx";
 import KanbanPage from "../../islands/KanbanPage.tsx";
+import AnnouncementsPage from "../../islands/AnnouncementsPage.tsx";
+import ChatsPage from "../../islands/ChatsPage.tsx";
+import FinancePage from "../../islands/FinancePage.tsx";
+import SubscriptionPage from "../../islands/SubscriptionPage.tsx";
+import ContactListsPage from "../../islands/ContactListsPage.tsx";
+import ContactListItemsPage from "../../islands/ContactListItemsPage.tsx";
+import CampaignsPage from "../../islands/CampaignsPage.tsx";
+import CampaignReportPage from "../../islands/CampaignReportPage.tsx";
+import CampaignsConfigPage from "../../islands/CampaignsConfigPage.tsx";
+import FilesPage from "../../islands/FilesPage.tsx";
+import QueueIntegrationPage from "../../islands/QueueIntegrationPage.tsx";
+import PromptsPage from "../../islands/PromptsPage.tsx";
+import MessagesApiPage from "../../islands/MessagesApiPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
@@ -25,7 +40,7 @@ import { renderPage } from "./render.tsx";
  * Server-rendered pages (one line per route: `renderPage` with the island that makes the page),
  * static files and the locale files. Unknown page paths get the 404 page (see notFoundPage).
  */
-export function pageRoutes(_deps: AppDeps) {
+export function pageRoutes(deps: AppDeps) {
   const pages = new Hono<AppEnv>();
   pages.get("/healthz", (c) => c.json({ ok: true }));
   pages.use("*", compress());
@@ -41,9 +56,25 @@ export function pageRoutes(_deps: AppDeps) {
     renderPage(c, {
       island: "LoginPage",
       component: LoginPage,
-      props: {},
+      props: { signupEnabled: deps.config.signupEnabled },
       title: "login.title",
       access: "public",
+    }));
+  // SIGNUP_ENABLED=false: no public signup page (its API refuses too).
+  pages.get("/signup", (c) =>
+    !deps.config.signupEnabled ? notFoundPage(c) : renderPage(c, {
+      island: "SignupPage",
+      component: SignupPage,
+      props: { companyId: c.req.query("companyId")?.slice(0, 20) ?? null },
+      title: "platform.signup.title",
+      access: "public",
+    }));
+  pages.get("/helps", (c) =>
+    renderPage(c, {
+      island: "HelpsPage",
+      component: HelpsPage,
+      props: {},
+      title: "platform.helps.pageTitle",
     }));
   pages.get("/", (c) =>
     renderPage(c, {
@@ -51,6 +82,20 @@ export function pageRoutes(_deps: AppDeps) {
       component: DashboardPage,
       props: {},
       title: "dashboard.title",
+    }));
+  pages.get("/financeiro", (c) =>
+    renderPage(c, {
+      island: "FinancePage",
+      component: FinancePage,
+      props: {},
+      title: "billing.title",
+    }));
+  pages.get("/subscription", (c) =>
+    renderPage(c, {
+      island: "SubscriptionPage",
+      component: SubscriptionPage,
+      props: {},
+      title: "billing.subscription.title",
     }));
   pages.get("/contacts", (c) =>
     renderPage(c, {
@@ -107,6 +152,20 @@ export function pageRoutes(_deps: AppDeps) {
         title: "queues.title",
       }),
   );
+  pages.get("/queue-integration", (c) =>
+    renderPage(c, {
+      island: "QueueIntegrationPage",
+      component: QueueIntegrationPage,
+      props: {},
+      title: "integrations.title",
+    }));
+  pages.get("/prompts", (c) =>
+    renderPage(c, {
+      island: "PromptsPage",
+      component: PromptsPage,
+      props: {},
+      title: "prompts.title",
+    }));
   pages.get("/settings", (c) =>
     renderPage(c, {
       island: "SettingsPage",
@@ -145,6 +204,70 @@ export function pageRoutes(_deps: AppDeps) {
       component: KanbanPage,
       props: {},
       title: "kanban.title",
+    }));
+  pages.get("/announcements", (c) =>
+    renderPage(c, {
+      island: "AnnouncementsPage",
+      component: AnnouncementsPage,
+      props: {},
+      title: "announcements.title",
+    }));
+  // seeds/002 section 2.1: /chats/:id? where the id is the chat's uuid.
+  pages.get("/chats/:id?", (c) =>
+    renderPage(c, {
+      island: "ChatsPage",
+      component: ChatsPage,
+      props: { chatUuid: c.req.param("id")?.slice(0, 64) ?? null },
+      title: "chats.title",
+    }));
+
+  // seeds/002 section 2.1: the campaign routes (the menu shows them only with the cshow flag).
+  pages.get("/contact-lists", (c) =>
+    renderPage(c, {
+      island: "ContactListsPage",
+      component: ContactListsPage,
+      props: {},
+      title: "contactLists.title",
+    }));
+  pages.get("/contact-lists/:contactListId{[0-9]+}/contacts", (c) =>
+    renderPage(c, {
+      island: "ContactListItemsPage",
+      component: ContactListItemsPage,
+      props: { contactListId: Number(c.req.param("contactListId")) },
+      title: "contactLists.itemsTitle",
+    }));
+  pages.get("/campaigns", (c) =>
+    renderPage(c, {
+      island: "CampaignsPage",
+      component: CampaignsPage,
+      props: {},
+      title: "campaigns.title",
+    }));
+  pages.get("/campaign/:campaignId{[0-9]+}/report", (c) =>
+    renderPage(c, {
+      island: "CampaignReportPage",
+      component: CampaignReportPage,
+      props: { campaignId: Number(c.req.param("campaignId")) },
+      title: "campaigns.reportTitle",
+    }));
+  pages.get(
+    "/files",
+    (c) =>
+      renderPage(c, { island: "FilesPage", component: FilesPage, props: {}, title: "files.title" }),
+  );
+  pages.get("/campaigns-config", (c) =>
+    renderPage(c, {
+      island: "CampaignsConfigPage",
+      component: CampaignsConfigPage,
+      props: {},
+      title: "campaigns.configTitle",
+    }));
+  pages.get("/messages-api", (c) =>
+    renderPage(c, {
+      island: "MessagesApiPage",
+      component: MessagesApiPage,
+      props: {},
+      title: "messagesApi.title",
     }));
 
   return pages;

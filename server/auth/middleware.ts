@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { findUserWithCompany } from "../users/repository.ts";
-import type { PlanFlags } from "./service.ts";
+import { type FeatureFlag, flagForPath } from "../plans/features.ts";
 import { findLiveSession } from "./repository.ts";
 import { assertCompanyActive } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
@@ -46,11 +46,30 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
   };
 }
 
+/**
+ * Authenticates the caller, then applies the plan gate of server/plans/features.ts ROUTE_FLAGS
+ * to the request path: every route under a gated prefix is refused for a company whose current
+ * plan lacks the flag, whichever sub-app serves it.
+ */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set("auth", await authenticate(deps, bearer(c.req.header("authorization"))));
+    const auth = await authenticate(deps, bearer(c.req.header("authorization")));
+    c.set("auth", auth);
+    const flag = flagForPath(c.req.path);
+    if (flag) assertPlanFlag(auth?.plan, flag);
     await next();
   };
+}
+
+/** 403 ERR_PLAN_FEATURE_DISABLED unless the plan has the flag (also for callers with a connection token). */
+export function assertPlanFlag(plan: AuthInfo["plan"] | undefined, flag: FeatureFlag) {
+  if (!plan || plan[flag] !== 1) {
+    throw new AppError(
+      403,
+      "ERR_PLAN_FEATURE_DISABLED",
+      "Esta empresa não possui permissão para acessar essa página!",
+    );
+  }
 }
 
 /** Company admins (and super users, who administer the platform). */
@@ -68,19 +87,19 @@ export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-type FeatureFlag = Exclude<keyof PlanFlags, "id" | "name" | "users" | "connections" | "queues">;
+/** Which flag a requirePlan middleware checks (tests/api/plan_gates_test.ts walks the routes). */
+export const PLAN_GATES = new WeakMap<MiddlewareHandler<AppEnv>, FeatureFlag>();
 
-/** Plan flags switch features off on the server too, not only in the menu. */
+/**
+ * Plan flags switch features off on the server too, not only in the menu. Routes under a prefix
+ * of ROUTE_FLAGS are gated by requireAuth already; this is for routes that authenticate another
+ * way (a connection token) and set `auth` themselves.
+ */
 export function requirePlan(flag: FeatureFlag): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const plan = c.get("auth")?.plan;
-    if (!plan || plan[flag] !== 1) {
-      throw new AppError(
-        403,
-        "ERR_PLAN_FEATURE_DISABLED",
-        "Esta empresa não possui permissão para acessar essa página!",
-      );
-    }
+  const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
+    assertPlanFlag(c.get("auth")?.plan, flag);
     await next();
   };
+  PLAN_GATES.set(gate, flag);
+  return gate;
 }

@@ -1,7 +1,10 @@
 import type { Database } from "../../db/client.ts";
 import type { Config } from "../config.ts";
 
-export type Secrets = Readonly<{ access: Uint8Array; refresh: Uint8Array }>;
+import { dataKey } from "../crypto/sealed.ts";
+
+/** `data` seals integration and prompt secrets at rest (server/crypto/sealed.ts). */
+export type Secrets = Readonly<{ access: Uint8Array; refresh: Uint8Array; data: CryptoKey }>;
 
 /** `size` random bytes as base64url text: secrets, and sessions' public ids. */
 export function randomSecret(size = 48): string {
@@ -26,6 +29,11 @@ export async function loadSecrets(db: Database, config: Config): Promise<Secrets
   const now = new Date().toISOString();
   const access = config.jwtSecret ?? await storedSecret(db, "jwt_secret", now);
   const refresh = config.jwtRefreshSecret ?? await storedSecret(db, "jwt_refresh_secret", now);
+  const data = await dataKey(config.dataEncryptionKey ?? await storedSecret(db, "data_key", now));
   const encoder = new TextEncoder();
-  return Object.freeze({ access: encoder.encode(access), refresh: encoder.encode(refresh) });
+  return Object.freeze({
+    access: encoder.encode(access),
+    refresh: encoder.encode(refresh),
+    data,
+  });
 }

@@ -81,16 +81,13 @@ function formatDate(isoDate: string): string {
   return `${d}/${m}/${y}`;
 }
 
-/** A company can be used until the end of its due date; super users are never locked out. */
-export function assertCompanyActive(user: User, company: Company, now: Date) {
+/**
+ * A company can be used until the end of its due date and while it is on (status); super users
+ * are never locked out.
+ */
+export function assertCompanyActive(user: Pick<User, "super">, company: Company, now: Date) {
   if (user.super === 1) return;
-  if (company.status !== 1) {
-    throw new AppError(
-      401,
-      "ERR_SUBSCRIPTION_EXPIRED",
-      "Empresa inativa. Entre em contato com o suporte.",
-    );
-  }
+  // The date first: a company the due-date job switched off is told when its subscription ended.
   if (company.dueDate && company.dueDate.slice(0, 10) < now.toISOString().slice(0, 10)) {
     throw new AppError(
       401,
@@ -98,6 +95,13 @@ export function assertCompanyActive(user: User, company: Company, now: Date) {
       `Sua assinatura expirou em ${
         formatDate(company.dueDate)
       }. Entre em contato com o suporte para mais informações!`,
+    );
+  }
+  if (company.status !== 1) {
+    throw new AppError(
+      401,
+      "ERR_SUBSCRIPTION_EXPIRED",
+      "Empresa inativa. Entre em contato com o suporte.",
     );
   }
 }

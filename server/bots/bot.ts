@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import type { Ticket } from "../../db/schema.ts";
+import { type MediaConfig, saveMedia } from "../media/store.ts";
 
 /**
  * Conversation automation (DESIGN 'Conversation automation'): what answers a contact before a
@@ -11,6 +12,8 @@ import type { Ticket } from "../../db/schema.ts";
 /** The ticket as a bot sees it; a new ticket is not written yet (`isNew`, no id). */
 export type BotTicket = {
   isNew: boolean;
+  /** null while the ticket is not written yet (`isNew`). */
+  id: number | null;
   status: string;
   userId: number | null;
   queueId: number | null;
@@ -20,7 +23,16 @@ export type BotTicket = {
   useIntegration: number;
   integrationId: number | null;
   promptId: number | null;
+  /** The outside bot's conversation (typebot sessionId) and its last activity. */
+  botSession: string | null;
+  botSessionAt: string | null;
 };
+
+/** Who writes (seeds/000 section 3 Contact): outside bots receive it. */
+export type BotContact = { id: number; name: string; number: string; email: string };
+
+/** The inbound message's stored file, if any (audio is transcribed for AI prompts). */
+export type BotInboundMedia = { type: string; path: string; mimetype: string };
 
 /** One inbound message on a ticket that may be with a bot. */
 export type BotTurn = {
@@ -28,7 +40,9 @@ export type BotTurn = {
   companyId: number;
   whatsappId: number;
   ticket: BotTicket;
+  contact: BotContact;
   body: string;
+  media: BotInboundMedia | null;
   /** The company's `scheduleType` setting: "company", "queue" or disabled. */
   scheduleType: string;
   now: Date;
@@ -50,11 +64,19 @@ export type BotChanges = Partial<
     | "useIntegration"
     | "integrationId"
     | "promptId"
+    | "botSession"
+    | "botSessionAt"
+    | "status"
+    | "userId"
+    | "closedAt"
   >
 >;
 
-/** A stored file (media store key) that goes out after the text replies. */
-export type BotMedia = { path: string; name: string };
+/**
+ * A stored file (media store key) that goes out after the text replies. `transient`: the bot
+ * saved it for this turn only (a typebot image), so its key is removed once the send has its own.
+ */
+export type BotMedia = { path: string; name: string; mimetype?: string; transient?: boolean };
 
 /**
  * What a bot decided for a turn. The pipeline writes `changes`, the inbound message and the
@@ -67,6 +89,8 @@ export type BotDecision = {
   changes: BotChanges;
   /** The queue a new ticket is created in (the connection's only queue, say). */
   newTicketQueueId?: number | null;
+  /** Milliseconds between consecutive replies going out (typebotDelayMessage). */
+  spacingMs?: number;
 };
 
 export const NOTHING: BotDecision = { replies: [], changes: {} };
@@ -75,4 +99,15 @@ export const NOTHING: BotDecision = { replies: [], changes: {} };
 export interface Bot {
   readonly kind: string;
   decide(turn: BotTurn): Promise<BotDecision>;
+}
+
+/** Saves bytes a bot received (a typebot picture, a spoken answer) as a file for this turn. */
+export async function transientMedia(
+  config: MediaConfig,
+  companyId: number,
+  bytes: Uint8Array,
+  meta: { mimetype: string; filename: string },
+): Promise<BotMedia> {
+  const stored = await saveMedia(config, companyId, bytes, meta);
+  return { path: stored.path, name: stored.filename, mimetype: stored.mimetype, transient: true };
 }

@@ -3,6 +3,7 @@ import type { QueueOption, Whatsapp } from "../../db/schema.ts";
 import { defaultWorkingHours, isWithinHours, parseWorkingHours } from "../queues/hours.ts";
 import {
   type Bot,
+  type BotChanges,
   type BotDecision,
   type BotMedia,
   type BotTicket,
@@ -24,6 +25,9 @@ export type RoutingQueue = {
   schedules: string;
   mediaPath: string | null;
   mediaName: string | null;
+  /** The queue's bot (issue 15): an integration, else a prompt, takes over once it is entered. */
+  integrationId?: number | null;
+  promptId?: number | null;
 };
 
 export type RoutingTicket = Pick<
@@ -31,8 +35,15 @@ export type RoutingTicket = Pick<
   "isNew" | "status" | "userId" | "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues"
 >;
 
-export type RoutingChanges = Partial<
-  Pick<RoutingTicket, "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues">
+export type RoutingChanges = Pick<
+  BotChanges,
+  | "queueId"
+  | "chatbot"
+  | "queueOptionId"
+  | "amountUsedBotQueues"
+  | "useIntegration"
+  | "integrationId"
+  | "promptId"
 >;
 
 /** A stored file (media store key) of a queue or option that goes out after the replies. */
@@ -135,6 +146,19 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
       return;
     }
     attach(queue);
+    if (queue.integrationId || queue.promptId) {
+      // The queue's own bot answers from here (server/bots/registry.ts chains to it at once).
+      const greeting = join(text(intro), text(queue.greetingMessage));
+      if (greeting) result.replies.push(greeting);
+      result.changes.chatbot = 0;
+      if (queue.integrationId) {
+        result.changes.useIntegration = 1;
+        result.changes.integrationId = queue.integrationId;
+      } else {
+        result.changes.promptId = queue.promptId;
+      }
+      return;
+    }
     const roots = await input.options(queue.id, null);
     if (roots.length > 0) {
       result.replies.push(
@@ -248,8 +272,20 @@ export const menuBot: Bot = {
       "greetingMessage",
       "outOfHoursMessage",
       "maxUseBotQueues",
+      "integrationId",
+      "promptId",
     ]).where("companyId", "=", companyId).where("id", "=", whatsappId).executeTakeFirst();
     if (!whatsapp) return NOTHING;
+    // A connection with its own bot (seeds/000 section 3 Connection.promptId; issue 15 a
+    // connection's integration) gives it every new ticket; the registry chains to it at once.
+    if (ticket.isNew && turn.answer && (whatsapp.integrationId || whatsapp.promptId)) {
+      return {
+        replies: [],
+        changes: whatsapp.integrationId
+          ? { useIntegration: 1, integrationId: whatsapp.integrationId }
+          : { promptId: whatsapp.promptId },
+      };
+    }
     const queues: RoutingQueue[] = await db.selectFrom("whatsapp_queues as wq")
       .innerJoin("queues as q", "q.id", "wq.queueId")
       .select([
@@ -260,6 +296,13 @@ export const menuBot: Bot = {
         "q.schedules",
         "q.mediaPath",
         "q.mediaName",
+        "q.integrationId",
+        (eb) =>
+          eb.fn.coalesce(
+            "q.promptId",
+            eb.selectFrom("prompts as p").select("p.id").where("p.companyId", "=", companyId)
+              .whereRef("p.queueId", "=", "q.id").orderBy("p.id").limit(1),
+          ).as("promptId"),
       ])
       .where("wq.companyId", "=", companyId).where("wq.whatsappId", "=", whatsappId)
       .where("q.companyId", "=", companyId)

@@ -36,9 +36,34 @@ export class BotRegistry {
     return "menu";
   }
 
+  /**
+   * The owner's decision. When it hands the ticket to another bot (the queue menu entering a
+   * queue with an integration or a prompt), that bot answers the same message at once, so the
+   * contact does not have to write again; one hop only.
+   */
   async decide(turn: BotTurn): Promise<BotDecision> {
     const kind = this.ownerOf(turn.ticket);
     if (!kind) return NOTHING;
+    const first = await this.#decideWith(kind, turn);
+    if (!turn.answer) return first;
+    const next = this.ownerOf({ ...turn.ticket, ...first.changes, isNew: false });
+    if (!next || next === kind || next === "menu") return first;
+    const ticket = {
+      ...turn.ticket,
+      ...first.changes,
+      queueId: first.changes.queueId ?? first.newTicketQueueId ?? turn.ticket.queueId,
+    };
+    const second = await this.#decideWith(next, { ...turn, ticket });
+    return {
+      replies: [...first.replies, ...second.replies],
+      media: [...first.media ?? [], ...second.media ?? []],
+      changes: { ...first.changes, ...second.changes },
+      newTicketQueueId: first.newTicketQueueId,
+      spacingMs: second.spacingMs ?? first.spacingMs,
+    };
+  }
+
+  async #decideWith(kind: string, turn: BotTurn): Promise<BotDecision> {
     const bot = this.#bots.get(kind);
     if (!bot) {
       log.warn("bots: no bot of this kind; the ticket goes to people", {

@@ -1,5 +1,7 @@
+import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Company, Plan } from "../../db/schema.ts";
+import { likePattern, pageWindow } from "../paging.ts";
 
 export async function findCompany(db: Database, id: number): Promise<Company | undefined> {
   return await db.selectFrom("companies").selectAll().where("id", "=", id).executeTakeFirst();
@@ -7,6 +9,29 @@ export async function findCompany(db: Database, id: number): Promise<Company | u
 
 export async function findPlan(db: Database, id: number): Promise<Plan | undefined> {
   return await db.selectFrom("plans").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** A new company row; the billing address stays empty until the checkout fills it. */
+export async function insertCompany(
+  db: Database,
+  fields: Pick<
+    Company,
+    "name" | "email" | "phone" | "planId" | "status" | "dueDate" | "recurrence"
+  >,
+  now: string,
+): Promise<number> {
+  const row = await db.insertInto("companies").values({
+    ...fields,
+    billingName: null,
+    addressZipCode: null,
+    addressStreet: null,
+    addressState: null,
+    addressCity: null,
+    addressDistrict: null,
+    createdAt: now,
+    updatedAt: now,
+  }).returning("id").executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export async function setCompanySchedules(
@@ -17,4 +42,125 @@ export async function setCompanySchedules(
 ): Promise<Company | undefined> {
   return await db.updateTable("companies").set({ schedules, updatedAt: now }).where("id", "=", id)
     .returningAll().executeTakeFirst();
+}
+
+/** A company row with what its admin view shows next to it: the plan's name, campaignsEnabled. */
+export type CompanyRow = Company & { planName: string | null; campaignsEnabled: string | null };
+
+function withExtras(db: Database) {
+  return db.selectFrom("companies")
+    .leftJoin("plans", "plans.id", "companies.planId")
+    .leftJoin(
+      "settings",
+      (join) =>
+        join.onRef("settings.companyId", "=", "companies.id").on(
+          "settings.key",
+          "=",
+          "campaignsEnabled",
+        ),
+    )
+    .selectAll("companies")
+    .select(["plans.name as planName", "settings.value as campaignsEnabled"]);
+}
+
+export async function findCompanyRow(db: Database, id: number): Promise<CompanyRow | undefined> {
+  return await withExtras(db).where("companies.id", "=", id).executeTakeFirst();
+}
+
+export async function listCompanyRows(db: Database): Promise<CompanyRow[]> {
+  return await withExtras(db).orderBy("companies.name").orderBy("companies.id").execute();
+}
+
+export async function pageCompanyRows(
+  db: Database,
+  searchParam: string | undefined,
+  pageNumber: number,
+): Promise<{ rows: CompanyRow[]; count: number; window: ReturnType<typeof pageWindow> }> {
+  const window = pageWindow(pageNumber);
+  const search = searchParam?.trim() ? likePattern(searchParam.trim()) : undefined;
+  let rows = withExtras(db);
+  let counted = db.selectFrom("companies").select((eb) => eb.fn.countAll<number>().as("n"));
+  if (search) {
+    const like = sql<string>`${search} ESCAPE '\\'`;
+    rows = rows.where((eb) =>
+      eb.or([eb("companies.name", "like", like), eb("companies.email", "like", like)])
+    );
+    counted = counted.where((eb) =>
+      eb.or([eb("companies.name", "like", like), eb("companies.email", "like", like)])
+    );
+  }
+  const [list, total] = await Promise.all([
+    rows.orderBy("companies.name").orderBy("companies.id").limit(window.limit)
+      .offset(window.offset).execute(),
+    counted.executeTakeFirstOrThrow(),
+  ]);
+  return { rows: list, count: Number(total.n), window };
+}
+
+/** Names and emails compare case-insensitively. */
+export async function companyTaken(
+  db: Database,
+  field: "name" | "email",
+  value: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let q = db.selectFrom("companies").select("id").where(
+    (eb) => eb(eb.fn("lower", [field]), "=", value.toLowerCase()),
+  );
+  if (exceptId !== undefined) q = q.where("id", "!=", exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** The platform's own company: the one a super user belongs to. It cannot be deleted. */
+export async function hasSuperUser(db: Database, companyId: number): Promise<boolean> {
+  const row = await db.selectFrom("users").select("id").where("companyId", "=", companyId)
+    .where("super", "=", 1).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function setCampaignsEnabled(
+  db: Database,
+  companyId: number,
+  enabled: boolean,
+  now: string,
+) {
+  await db.insertInto("settings").values({
+    companyId,
+    key: "campaignsEnabled",
+    value: enabled ? "true" : "false",
+    createdAt: now,
+    updatedAt: now,
+  }).onConflict((oc) =>
+    oc.columns(["companyId", "key"]).doUpdateSet({
+      value: enabled ? "true" : "false",
+      updatedAt: now,
+    })
+  ).execute();
+}
+
+/**
+ * Every table holding a companyId column (tenant data, ours and any later feature's), virtual
+ * tables excluded (the FTS indexes follow their content tables through triggers).
+ */
+export async function tenantTables(db: Database): Promise<string[]> {
+  const rows = await sql<{ name: string }>`
+    SELECT m.name AS name FROM sqlite_master m, pragma_table_info(m.name) p
+    WHERE m.type = 'table' AND p.name = 'companyId' AND m.name <> 'companies'
+      AND m.sql NOT LIKE 'CREATE VIRTUAL TABLE%'
+    ORDER BY m.name`.execute(db);
+  return rows.rows.map((r) => r.name);
+}
+
+/**
+ * Deletes a company and every row of it, in the caller's transaction. Foreign keys are checked
+ * at commit (defer_foreign_keys), so the order of the tables does not matter and a table without
+ * ON DELETE CASCADE cannot stop it half-way: the transaction commits with nothing left, or not at
+ * all.
+ */
+export async function deleteCompanyData(trx: Database, companyId: number) {
+  await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+  for (const table of await tenantTables(trx)) {
+    await sql`DELETE FROM ${sql.table(table)} WHERE companyId = ${companyId}`.execute(trx);
+  }
+  await trx.deleteFrom("companies").where("id", "=", companyId).execute();
 }

@@ -1,34 +1,21 @@
 import type { Company } from "../../db/schema.ts";
+import type { CompanyView, Recurrence } from "../../islands/lib/platform_types.ts";
 import { type PlanFlags, planFlags } from "../auth/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
+import { type PageAnswer, pageAnswer } from "../paging.ts";
+import { announcePlan } from "../plans/service.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "../queues/hours.ts";
+import { disconnectCompany } from "../realtime/members.ts";
+import { seedCompanySettings } from "../seed.ts";
 import * as repo from "./repository.ts";
+import { stopCompanyConnections, sweepCompanyFiles } from "./teardown.ts";
 
-/** A company as its users see it (seeds/001 section 3 'Company'). */
-export type CompanyView = {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  planId: number | null;
-  status: boolean;
-  dueDate: string | null;
-  recurrence: string | null;
-  /**
-   * Weekly working hours for scheduleType "company". A company that never saved any shows the
-   * defaults (Mon-Fri 08-18, Sat 08-12, Sun closed), which is also what routing should assume.
-   */
-  schedules: WorkingHoursEntry[];
-  billingName: string | null;
-  addressZipCode: string | null;
-  addressStreet: string | null;
-  addressState: string | null;
-  addressCity: string | null;
-  addressDistrict: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { CompanyView };
+
+/** seeds/001 section 2 'Companies admin': the save-failure text. */
+export const COMPANY_SAVE_FAILED =
+  "Não foi possível realizar a operação. Verifique se já existe uma empresa com o mesmo nome ou se os campos foram preenchidos corretamente.";
 
 /** The company's hours as routing should use them: saved ones, else the defaults. */
 export function companyWorkingHours(company: Pick<Company, "schedules">): WorkingHoursEntry[] {
@@ -36,14 +23,16 @@ export function companyWorkingHours(company: Pick<Company, "schedules">): Workin
   return saved.length ? saved : defaultWorkingHours();
 }
 
-function view(c: Company): CompanyView {
+function view(c: repo.CompanyRow): CompanyView {
   return {
     id: c.id,
     name: c.name,
     email: c.email,
     phone: c.phone,
     planId: c.planId,
+    plan: c.planId !== null && c.planName !== null ? { id: c.planId, name: c.planName } : null,
     status: c.status === 1,
+    campaignsEnabled: c.campaignsEnabled === "true",
     dueDate: c.dueDate,
     recurrence: c.recurrence,
     schedules: companyWorkingHours(c),
@@ -58,12 +47,29 @@ function view(c: Company): CompanyView {
   };
 }
 
+/** The platform's own company (a super user's) is never deleted nor switched off. */
+function protectedCompany() {
+  return new AppError(
+    403,
+    "ERR_COMPANY_PROTECTED",
+    "A empresa da plataforma não pode ser excluída nem desativada.",
+  );
+}
+
+function missing() {
+  return notFound("ERR_NO_COMPANY_FOUND", "Empresa não encontrada");
+}
+
 /** Users read their own company; super users any. Anything else looks missing. */
-async function visibleCompany(deps: AppDeps, auth: AuthInfo, id: number): Promise<Company> {
+async function visibleCompany(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<repo.CompanyRow> {
   const company = id === auth.companyId || auth.isSuper
-    ? await repo.findCompany(deps.db, id)
+    ? await repo.findCompanyRow(deps.db, id)
     : undefined;
-  if (!company) throw notFound("ERR_NO_COMPANY_FOUND", "Empresa não encontrada");
+  if (!company) throw missing();
   return company;
 }
 
@@ -93,6 +99,137 @@ export async function updateCompanySchedules(
   await visibleCompany(deps, auth, id);
   const now = deps.clock.now().toISOString();
   const row = await repo.setCompanySchedules(deps.db, id, JSON.stringify(schedules), now);
-  if (!row) throw notFound("ERR_NO_COMPANY_FOUND", "Empresa não encontrada");
-  return view(row);
+  if (!row) throw missing();
+  return view((await repo.findCompanyRow(deps.db, id))!);
+}
+
+/** GET /api/companies (super): a page by name, `searchParam` on name and email. */
+export async function pageCompanies(
+  deps: AppDeps,
+  searchParam: string | undefined,
+  pageNumber: number,
+): Promise<PageAnswer<"companies", CompanyView>> {
+  const { rows, count, window } = await repo.pageCompanyRows(deps.db, searchParam, pageNumber);
+  return pageAnswer("companies", rows.map(view), count, window);
+}
+
+/** GET /api/companies/list (super): every company. */
+export async function listCompanies(deps: AppDeps): Promise<CompanyView[]> {
+  return (await repo.listCompanyRows(deps.db)).map(view);
+}
+
+export type CompanyInput = {
+  name: string;
+  email: string;
+  phone: string | null;
+  planId: number;
+  status: boolean;
+  campaignsEnabled: boolean;
+  dueDate: string | null;
+  recurrence: Recurrence;
+};
+
+async function checkCompany(
+  trx: AppDeps["db"],
+  input: Partial<CompanyInput>,
+  exceptId?: number,
+) {
+  if (input.planId !== undefined && !await repo.findPlan(trx, input.planId)) {
+    throw notFound("ERR_NO_PLAN_FOUND", "Plano não encontrado");
+  }
+  if (input.name !== undefined && await repo.companyTaken(trx, "name", input.name, exceptId)) {
+    throw new AppError(409, "ERR_DUPLICATED_NAME", COMPANY_SAVE_FAILED);
+  }
+  if (input.email && await repo.companyTaken(trx, "email", input.email, exceptId)) {
+    throw new AppError(409, "ERR_DUPLICATED_EMAIL", COMPANY_SAVE_FAILED);
+  }
+}
+
+/** POST /api/companies (super): the company and its default settings, in one transaction. */
+export async function createCompany(deps: AppDeps, input: CompanyInput): Promise<CompanyView> {
+  const now = deps.clock.now().toISOString();
+  const id = await deps.db.transaction().execute(async (trx) => {
+    await checkCompany(trx, input);
+    const id = await repo.insertCompany(trx, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      planId: input.planId,
+      status: input.status ? 1 : 0,
+      dueDate: input.dueDate,
+      recurrence: input.recurrence,
+    }, now);
+    await seedCompanySettings(trx, id, now);
+    await repo.setCampaignsEnabled(trx, id, input.campaignsEnabled, now);
+    return id;
+  });
+  return view((await repo.findCompanyRow(deps.db, id))!);
+}
+
+/**
+ * PUT /api/companies/:id (super). A new plan applies at once (announcePlan); a company switched
+ * off (status false) has its sockets closed and its connections stopped, and its users cannot
+ * sign in again until it is switched on.
+ */
+export async function updateCompany(
+  deps: AppDeps,
+  id: number,
+  input: Partial<CompanyInput>,
+): Promise<CompanyView> {
+  const now = deps.clock.now().toISOString();
+  const { before, after } = await deps.db.transaction().execute(async (trx) => {
+    const before = await repo.findCompany(trx, id);
+    if (!before) throw missing();
+    if (input.status === false && await repo.hasSuperUser(trx, id)) throw protectedCompany();
+    await checkCompany(trx, input, id);
+    await trx.updateTable("companies").set({
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      planId: input.planId,
+      status: input.status === undefined ? undefined : input.status ? 1 : 0,
+      dueDate: input.dueDate,
+      recurrence: input.recurrence,
+      // A company switched on by hand is no longer the due-date job's block.
+      ...(input.status === true ? { blockedAt: null } : {}),
+      ...(input.dueDate !== undefined ? { overdueSince: null } : {}),
+      updatedAt: now,
+    }).where("id", "=", id).execute();
+    if (input.campaignsEnabled !== undefined) {
+      await repo.setCampaignsEnabled(trx, id, input.campaignsEnabled, now);
+    }
+    return { before, after: (await repo.findCompanyRow(trx, id))! };
+  });
+  if (after.planId !== before.planId) {
+    announcePlan(
+      deps,
+      id,
+      after.planId === null ? null : (await repo.findPlan(deps.db, after.planId)) ?? null,
+    );
+  }
+  const result = view(after);
+  if (before.status === 1 && after.status !== 1) await suspendCompany(deps, id);
+  else deps.hub.publish(id, "company", { action: "update", company: result });
+  return result;
+}
+
+/** A company switched off (by hand or by the due-date job): its sockets close, connections stop. */
+export async function suspendCompany(deps: AppDeps, companyId: number) {
+  disconnectCompany(deps.hub, companyId, "company inactive");
+  await stopCompanyConnections(deps, companyId);
+}
+
+/**
+ * DELETE /api/companies/:id (super): every row of the company in one transaction (tickets,
+ * messages, contacts, users, connections and their WhatsApp auth state, and every other tenant
+ * table), then its media folder. The platform's own company (a super user's) is refused.
+ */
+export async function deleteCompany(deps: AppDeps, auth: AuthInfo, id: number) {
+  const company = await repo.findCompany(deps.db, id);
+  if (!company) throw missing();
+  if (id === auth.companyId || await repo.hasSuperUser(deps.db, id)) throw protectedCompany();
+  disconnectCompany(deps.hub, id, "company deleted");
+  await stopCompanyConnections(deps, id);
+  await deps.db.transaction().execute((trx) => repo.deleteCompanyData(trx, id));
+  await sweepCompanyFiles(deps, id);
 }

@@ -26,7 +26,7 @@ export type ImportReport = {
 export const IMPORT_MAX_ROWS = 20_000;
 
 /** Accepted header names (case, accents and punctuation ignored), Portuguese and English. */
-const COLUMNS = {
+export const COLUMNS = {
   name: ["name", "nome", "contact", "contato", "fullname", "nomecompleto"],
   number: ["number", "numero", "telefone", "phone", "phonenumber", "whatsapp", "celular", "mobile"],
   email: ["email", "mail", "correio"],
@@ -43,9 +43,16 @@ function columnIndexes(header: string[]) {
   return { name: find(COLUMNS.name), number: find(COLUMNS.number), email: find(COLUMNS.email) };
 }
 
-type ValidRow = { row: number; name: string; number: string; email: string; isGroup: boolean };
+export type ValidRow = {
+  row: number;
+  name: string;
+  number: string;
+  email: string;
+  isGroup: boolean;
+};
 
-function checkRows(sheet: Sheet, skipped: SkippedRow[]): ValidRow[] {
+/** The rows of a sheet that can be imported; the others are added to `skipped` with the reason. */
+export function checkRows(sheet: Sheet, skipped: SkippedRow[]): ValidRow[] {
   const cols = columnIndexes(sheet.header);
   if (cols.number < 0) {
     throw new AppError(

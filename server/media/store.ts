@@ -60,6 +60,18 @@ function companyDir(config: MediaConfig, companyId: number): string {
   return `${config.dataDir}/media/${companyId}`;
 }
 
+/**
+ * Removes every stored file of a company (it was deleted): the sweep that follows the database
+ * transaction. A missing folder is fine; anything else is the caller's to log.
+ */
+export async function removeCompanyMedia(config: MediaConfig, companyId: number) {
+  try {
+    await Deno.remove(companyDir(config, companyId), { recursive: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
 /** The file of a stored key, only if the key belongs to the company and has no path tricks. */
 function fileOf(config: MediaConfig, companyId: number, path: string): string | undefined {
   const match = /^(\d+)\/([A-Za-z0-9-]+\.[a-z0-9]{1,8})$/.exec(path);

@@ -1,3 +1,5 @@
+import { assertBelowLimit } from "../plans/features.ts";
+import { requireBotRefs } from "../integrations/service.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
 import type { Queue } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
@@ -93,15 +95,10 @@ export async function createQueue(
   let row: Queue;
   try {
     row = await deps.db.transaction().execute(async (trx) => {
-      if (auth.plan && await repo.countQueues(trx, companyId) >= auth.plan.queues) {
-        throw new AppError(
-          403,
-          "ERR_PLAN_LIMIT",
-          `O plano da empresa permite ${auth.plan.queues} filas`,
-        );
-      }
+      assertBelowLimit(auth.plan, "queues", await repo.countQueues(trx, companyId));
       const conflict = conflictError(await repo.findConflict(trx, companyId, input));
       if (conflict) throw conflict;
+      await requireBotRefs(trx, companyId, input);
       return await repo.insertQueue(trx, {
         companyId,
         name: input.name,
@@ -142,6 +139,7 @@ export async function updateQueue(
       }
       const conflict = conflictError(await repo.findConflict(trx, companyId, input, id));
       if (conflict) throw conflict;
+      await requireBotRefs(trx, companyId, input);
       return (await repo.updateQueue(trx, companyId, id, {
         name: input.name,
         color: input.color,

@@ -8,6 +8,7 @@ export const CHANNELS = [
   "whatsappSession",
   "user",
   "chat",
+  "chat-user",
   "appMessage",
   "ticket",
   "contact",
@@ -19,8 +20,24 @@ export const CHANNELS = [
   "quickMessage",
   "schedule",
   "notification",
+  "plan",
+  "company",
+  "invoice",
+  "payment",
+  // seeds/002 section 7 (issue 13): campaigns and their lists.
+  "contactList",
+  "contactListItem",
+  "campaign",
+  "file",
+  "queueIntegration",
+  "prompt",
+  "webhook",
 ] as const;
-export type Channel = typeof CHANNELS[number];
+/**
+ * `chat-<id>` carries one internal chat's messages (seeds/002 section 7 'Internal chat'); it is
+ * only ever sent to the chat's participants (server/chats/events.ts).
+ */
+export type Channel = typeof CHANNELS[number] | `chat-${number}`;
 
 /** Events a client sends. */
 export const CLIENT_EVENTS = [

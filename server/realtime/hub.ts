@@ -1,4 +1,5 @@
 import { log } from "../log.ts";
+import { CHANNEL_FLAGS } from "../plans/features.ts";
 import { type Audience, type Channel, eventName, roomKey } from "./events.ts";
 
 /** What the hub needs of a socket: send text, close. Real WebSockets and test doubles both fit. */
@@ -15,9 +16,24 @@ export type SocketIdentity = {
   queueIds: number[];
   /** users.allTicket 'enable': unassigned pending tickets of every queue reach their bell. */
   allTicket?: boolean;
+  /**
+   * The plan flags of the company when the socket opened, refreshed in place when its plan
+   * changes (members.ts setCompanyFlags). A channel gated by a flag (CHANNEL_FLAGS) never reaches a
+   * member without it. Absent only for in-process probes (tests, benches), which hear everything.
+   */
+  flags?: ReadonlySet<string>;
+  /** A platform super user (announcements they manage reach them even when inactive). */
+  isSuper?: boolean;
 };
 
+export type PublishObserver = (companyId: number, channel: Channel, data: unknown) => void;
+
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };
+
+/** A gated channel reaches only members whose company's plan has its flag. */
+function hears(member: Member, flag: string | undefined): boolean {
+  return flag === undefined || member.flags === undefined || member.flags.has(flag);
+}
 
 /**
  * Rooms of sockets, one set per company. Publishing serialises the payload once and writes it
@@ -27,6 +43,25 @@ export class Hub {
   readonly #rooms = new Map<string, Set<Member>>();
   readonly #members = new Set<Member>();
   #onPresence?: (companyId: number, userId: number, online: boolean) => void;
+  readonly #observers: PublishObserver[] = [];
+
+  /**
+   * Hears every event published, once per publish, whoever is connected (outgoing webhooks:
+   * server/webhooks/capture.ts). An observer must not throw nor block: it runs inline.
+   */
+  observe(observer: PublishObserver) {
+    this.#observers.push(observer);
+  }
+
+  #notify(companyId: number, channel: Channel, data: unknown) {
+    for (const observer of this.#observers) {
+      try {
+        observer(companyId, channel, data);
+      } catch (error) {
+        log.error("publish observer failed", { channel, error });
+      }
+    }
+  }
 
   /** Called when a user's first socket joins or last socket leaves. */
   onPresence(listener: (companyId: number, userId: number, online: boolean) => void) {
@@ -83,10 +118,12 @@ export class Hub {
     data: unknown,
     audiences: Audience[] = [{ kind: "company" }],
   ): number {
+    this.#notify(companyId, channel, data);
     const targets = new Set<Member>();
+    const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
       const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) targets.add(m); }
+      if (room) { for (const m of room) if (hears(m, flag)) targets.add(m); }
     }
     if (targets.size === 0) return 0;
     const text = JSON.stringify({ event: eventName(companyId, channel), data });
@@ -102,15 +139,39 @@ export class Hub {
     audiences: Audience[],
     filter: (member: Member) => boolean,
   ): number {
+    this.#notify(companyId, channel, data);
     const targets = new Set<Member>();
+    const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
       const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) if (filter(m)) targets.add(m); }
+      if (room) { for (const m of room) if (hears(m, flag) && filter(m)) targets.add(m); }
     }
     if (targets.size === 0) return 0;
     const text = JSON.stringify({ event: eventName(companyId, channel), data });
     for (const member of targets) this.#send(member, text);
     return targets.size;
+  }
+
+  /**
+   * Sends `data` on `channel` to every connected member of every company, each under its own
+   * company's event name (platform-wide notices: announcements); super users get `superData`
+   * when given. Returns how many got it.
+   */
+  publishEveryCompany(channel: Channel, data: unknown, superData: unknown = data): number {
+    const texts = new Map<string, string>();
+    let sent = 0;
+    for (const member of [...this.#members]) {
+      const key = `${member.companyId}:${member.isSuper === true}`;
+      let text = texts.get(key);
+      if (text === undefined) {
+        const payload = member.isSuper === true ? superData : data;
+        text = JSON.stringify({ event: eventName(member.companyId, channel), data: payload });
+        texts.set(key, text);
+      }
+      this.#send(member, text);
+      sent++;
+    }
+    return sent;
   }
 
   sendTo(member: Member, event: string, data?: unknown) {

@@ -37,3 +37,26 @@ export function disconnectUser(hub: Hub, companyId: number, userId: number, reas
     hub.remove(member);
   }
 }
+
+/**
+ * A company's plan changed (another plan, or its plan edited): its open sockets take the new
+ * flags at once, so gated channels stop (or start) reaching them without a reconnect.
+ */
+export function setCompanyFlags(hub: Hub, companyId: number, flags: ReadonlySet<string>) {
+  for (const member of hub.members()) {
+    if (member.companyId === companyId) member.flags = new Set(flags);
+  }
+}
+
+/** Closes every socket of a company (it was deactivated or deleted). */
+export function disconnectCompany(hub: Hub, companyId: number, reason: string) {
+  for (const member of [...hub.members()]) {
+    if (member.companyId !== companyId) continue;
+    try {
+      member.socket.close(4001, reason);
+    } catch {
+      // already closed
+    }
+    hub.remove(member);
+  }
+}

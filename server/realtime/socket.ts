@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { authenticate } from "../auth/middleware.ts";
+import { enabledFlags } from "../plans/features.ts";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -146,6 +147,8 @@ export function socketHandler(deps: AppDeps) {
         profile: auth.profile,
         queueIds,
         allTicket: auth.user.allTicket === "enable",
+        flags: enabledFlags(auth.plan),
+        isSuper: auth.isSuper,
       }, new FrameCoalescer(socket));
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };

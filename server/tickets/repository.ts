@@ -42,6 +42,32 @@ export async function insertTicket(db: Database, row: NewTicket): Promise<number
   return inserted.id;
 }
 
+/**
+ * A ticket created already closed, to carry an automatic outgoing message (a schedule, the send
+ * API) without filling the attendants' lists; the contact's reply opens a new pending ticket.
+ */
+export async function insertClosedTicket(
+  db: Database,
+  companyId: number,
+  values: { contactId: number; whatsappId: number; userId: number | null; isGroup: number },
+  now: string,
+): Promise<number> {
+  return await insertTicket(db, {
+    uuid: crypto.randomUUID(),
+    companyId,
+    ...values,
+    queueId: null,
+    queueOptionId: null,
+    status: "closed",
+    integrationId: null,
+    promptId: null,
+    acceptedAt: null,
+    closedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
 /** Updates when the row still matches `expectStatus` (if given); returns whether it did. */
 export async function updateTicketRow(
   db: Database,

@@ -348,7 +348,18 @@ export async function updateTicket(
       case "none":
         break;
       case "accept": {
-        patch = { status: "open", userId: viewer.userId, acceptedAt: stamp };
+        // The attendant takes the ticket from any bot (issue 15): it does not come back to it.
+        patch = {
+          status: "open",
+          userId: viewer.userId,
+          acceptedAt: stamp,
+          chatbot: 0,
+          useIntegration: 0,
+          integrationId: null,
+          promptId: null,
+          botSession: null,
+          botSessionAt: null,
+        };
         if (isEnabled(settings.sendGreetingAccepted) && !group) {
           const name = await userName(viewer.userId);
           automatic.push({
@@ -369,6 +380,8 @@ export async function updateTicket(
           useIntegration: 0,
           integrationId: null,
           promptId: null,
+          botSession: null,
+          botSessionAt: null,
           chatbot: 0,
         };
         if (input.queueId !== undefined && input.queueId !== ticket.queueId) {

@@ -1,3 +1,4 @@
+import { assertBelowLimit } from "../plans/features.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
 import type { User } from "../../db/schema.ts";
 import { hashPassword } from "../auth/passwords.ts";
@@ -156,13 +157,7 @@ export async function createUser(
   let id: number;
   try {
     id = await deps.db.transaction().execute(async (trx) => {
-      if (auth.plan && await repo.countUsers(trx, companyId) >= auth.plan.users) {
-        throw new AppError(
-          403,
-          "ERR_PLAN_LIMIT",
-          `O plano da empresa permite ${auth.plan.users} usuários`,
-        );
-      }
+      assertBelowLimit(auth.plan, "users", await repo.countUsers(trx, companyId));
       if (await repo.emailTaken(trx, input.email)) throw duplicatedEmail();
       const row = await repo.insertUser(trx, {
         companyId,

@@ -132,11 +132,16 @@ export async function setWhatsappQueues(
 }
 
 /** Connections to bring back after a restart, across companies (the session manager's boot). */
+/** Connections to start again at boot: those that were up, of companies still active. */
 export async function whatsappsToRestore(db: Database): Promise<Whatsapp[]> {
   return await db.selectFrom("whatsapps").selectAll().where("status", "in", [
     "CONNECTED",
     "OPENING",
-  ]).orderBy("id").execute();
+  ]).where(
+    "companyId",
+    "in",
+    db.selectFrom("companies").select("id").where("status", "=", 1),
+  ).orderBy("id").execute();
 }
 
 /** After a restart a shown QR or pairing code is stale: those sessions are DISCONNECTED. */

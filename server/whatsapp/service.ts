@@ -1,7 +1,10 @@
+import { assertBelowLimit } from "../plans/features.ts";
+import { requireBotRefs } from "../integrations/service.ts";
 import type { Whatsapp } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
+import { tokenColumns } from "../external_api/tokens.ts";
 import {
   clearOtherDefaults,
   countWhatsapps,
@@ -30,7 +33,6 @@ export type ConnectionInput = {
   complationMessage?: string;
   outOfHoursMessage?: string;
   ratingMessage?: string;
-  token?: string;
   provider?: "beta" | "simulator";
   timeSendQueue?: number;
   sendIdQueue?: number;
@@ -40,6 +42,8 @@ export type ConnectionInput = {
   maxUseBotQueues?: number;
   queueIds?: number[];
   promptId?: number | null;
+  /** issue 15: the integration every new ticket of the connection goes to. */
+  integrationId?: number | null;
 };
 
 function isAdmin(auth: AuthInfo): boolean {
@@ -107,7 +111,6 @@ function scalarFields(input: ConnectionInput) {
     "complationMessage",
     "outOfHoursMessage",
     "ratingMessage",
-    "token",
     "provider",
     "timeSendQueue",
     "sendIdQueue",
@@ -116,6 +119,7 @@ function scalarFields(input: ConnectionInput) {
     "timeUseBotQueues",
     "maxUseBotQueues",
     "promptId",
+    "integrationId",
   ] as const;
   for (const key of keys) {
     if (input[key] !== undefined) (fields as Record<string, unknown>)[key] = input[key];
@@ -134,13 +138,7 @@ export async function createConnection(
 ): Promise<WhatsappView> {
   const { db, clock } = deps;
   const count = await countWhatsapps(db, auth.companyId);
-  if (auth.plan && count >= auth.plan.connections) {
-    throw new AppError(
-      403,
-      "ERR_PLAN_LIMIT",
-      `O plano permite no máximo ${auth.plan.connections} conexões`,
-    );
-  }
+  assertBelowLimit(auth.plan, "connections", count);
   const queueIds = [...new Set(input.queueIds ?? [])];
   await checkQueues(deps, auth, queueIds);
   if (input.sendIdQueue) await checkQueues(deps, auth, [input.sendIdQueue]);
@@ -149,9 +147,12 @@ export async function createConnection(
   const isDefault = count === 0 || input.isDefault === true;
   const now = clock.now().toISOString();
   const row = await db.transaction().execute(async (trx) => {
+    await requireBotRefs(trx, auth.companyId, input);
     const created = await insertWhatsapp(trx, auth.companyId, {
       ...scalarFields(input),
       name: input.name,
+      // The API token comes from the CSPRNG, never from the form (server/external_api/tokens.ts).
+      ...await tokenColumns(),
       provider: input.provider ?? "beta",
       status: "DISCONNECTED",
       isDefault: isDefault ? 1 : 0,
@@ -204,6 +205,7 @@ export async function updateConnection(
   const becameDefault = input.isDefault === true && current.isDefault === 0;
   const now = clock.now().toISOString();
   const row = await db.transaction().execute(async (trx) => {
+    await requireBotRefs(trx, auth.companyId, input);
     const updated = await updateWhatsapp(trx, auth.companyId, id, {
       ...scalarFields(input),
       ...(becameDefault ? { isDefault: 1 } : {}),
@@ -250,6 +252,24 @@ export async function deleteConnection(deps: AppDeps, auth: AuthInfo, id: number
     throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
   }
   publishWhatsappDelete(deps.hub, auth.companyId, id);
+}
+
+/**
+ * POST /api/whatsapp/:id/token (admins): a new API token from the CSPRNG; the old one stops
+ * working at once (requests are looked up by the new hash). The connection is answered with it.
+ */
+export async function regenerateToken(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<WhatsappView> {
+  await requireConnection(deps, auth, id);
+  const row = await updateWhatsapp(deps.db, auth.companyId, id, {
+    ...await tokenColumns(),
+    updatedAt: deps.clock.now().toISOString(),
+  });
+  if (!row) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+  return await viewOf(deps, auth, row);
 }
 
 /** POST/PUT/DELETE /api/whatsappsession/:id. */

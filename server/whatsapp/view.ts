@@ -36,6 +36,7 @@ export function whatsappView(
     timeUseBotQueues: w.timeUseBotQueues,
     maxUseBotQueues: w.maxUseBotQueues,
     promptId: w.promptId,
+    integrationId: w.integrationId ?? null,
     queues,
     queueIds: queues.map((q) => q.id),
     createdAt: w.createdAt,

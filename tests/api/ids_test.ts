@@ -9,6 +9,7 @@ import {
   type TestCompany,
 } from "../helpers/app.ts";
 import { addContact, addMessage, addTicket, scene } from "../helpers/tickets.ts";
+import { ensurePeriodInvoice } from "../../server/billing/repository.ts";
 
 /**
  * Ids are never handed out twice (issue 19): for every kind of record, deleting the newest one
@@ -78,6 +79,39 @@ const kinds: Record<string, Kind> = {
       await t.deps.db.deleteFrom("messages").where("id", "=", id).execute();
     },
   },
+  chats: {
+    table: "chats",
+    create: post("/api/chats", (s, n) => ({ title: `Conversa ${n}`, users: [s.company.user.id] })),
+    remove: del("/api/chats"),
+  },
+  chat_messages: {
+    table: "chat_messages",
+    create: async (t, s, n) => {
+      const chat = await post("/api/chats", (s) => ({ title: "Fio", users: [s.company.user.id] }))(
+        t,
+        s,
+        n,
+      );
+      return await post(`/api/chats/${chat}/messages`, () => ({ message: `oi ${n}` }))(t, s, n);
+    },
+    remove: async (t, _, id) => {
+      await t.deps.db.deleteFrom("chat_messages").where("id", "=", id).execute();
+    },
+  },
+  announcements: {
+    table: "announcements",
+    // Super users write announcements: the scene's admin is made one.
+    create: async (t, s, n) => {
+      await t.deps.db.updateTable("users").set({ super: 1 })
+        .where("id", "=", s.company.admin.id).execute();
+      return await post("/api/announcements", () => ({ title: `Aviso ${n}`, text: "texto" }))(
+        t,
+        s,
+        n,
+      );
+    },
+    remove: del("/api/announcements"),
+  },
   tags: {
     table: "tags",
     create: post("/api/tags", (_, n) => ({ name: `Etiqueta ${n}` })),
@@ -87,6 +121,33 @@ const kinds: Record<string, Kind> = {
     table: "queues",
     create: post("/api/queue", (_, n) => ({ name: `Fila ${n}`, color: QUEUE_COLORS[n + 2] })),
     remove: del("/api/queue"),
+  },
+  "queue integrations": {
+    table: "queue_integrations",
+    create: post("/api/queueIntegration", (_, n) => ({
+      type: "webhook",
+      name: `Integração ${n}`,
+      urlN8N: "https://93.184.215.14/hook",
+    })),
+    remove: del("/api/queueIntegration"),
+  },
+  prompts: {
+    table: "prompts",
+    create: async (t, s, n) => {
+      const queue = await created(
+        await t.request("POST", "/api/queue", {
+          token: s.company.admin.token,
+          body: { name: `Fila IA ${n}`, color: QUEUE_COLORS[n + 20] },
+        }),
+      );
+      return await created(
+        await t.request("POST", "/api/prompt", {
+          token: s.company.admin.token,
+          body: { name: `Prompt ${n}`, apiKey: "sk-x", prompt: "Olá", queueId: queue },
+        }),
+      );
+    },
+    remove: del("/api/prompt"),
   },
   "queue options": {
     table: "queue_options",
@@ -141,6 +202,21 @@ const kinds: Record<string, Kind> = {
     },
     remove: async (t, _, id) => {
       await t.deps.db.deleteFrom("settings").where("id", "=", id).execute();
+    },
+  },
+  invoices: {
+    table: "invoices",
+    // Invoices are made by the daily job, one per period (no API deletes them).
+    create: async (t, s, n) =>
+      (await ensurePeriodInvoice(t.deps.db, {
+        companyId: s.company.id,
+        detail: `Fatura ${n}`,
+        value: 99,
+        dueDate: `2027-0${n}-01`,
+        now: t.clock.now().toISOString(),
+      })).invoice.id,
+    remove: async (t, _, id) => {
+      await t.deps.db.deleteFrom("invoices").where("id", "=", id).execute();
     },
   },
 };

@@ -199,16 +199,39 @@ Deno.test("queues update - hours and messages change; fields left out stay", () 
       color: "#FFF",
       greetingMessage: "Oi",
     })).json();
+    // The prompt a queue binds must be the company's own (404 ERR_NO_PROMPT_FOUND otherwise).
+    const missing = await t.request("PUT", `/api/queue/${queue.id}`, {
+      token: a.admin.token,
+      body: { promptId: 999 },
+    });
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).error, "ERR_NO_PROMPT_FOUND");
+    const stamp = t.clock.now().toISOString();
+    const prompt = await t.deps.db.insertInto("prompts").values({
+      companyId: a.id,
+      name: "Assistente",
+      apiKey: "",
+      prompt: "Você é um assistente.",
+      voice: "texto",
+      voiceKey: "",
+      voiceRegion: "",
+      temperature: 1,
+      maxTokens: 100,
+      maxMessages: 10,
+      queueId: queue.id,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).returning("id").executeTakeFirstOrThrow();
     const res = await t.request("PUT", `/api/queue/${queue.id}`, {
       token: a.admin.token,
-      body: { schedules: week, outOfHoursMessage: "Volte amanhã", promptId: 3 },
+      body: { schedules: week, outOfHoursMessage: "Volte amanhã", promptId: prompt.id },
     });
     assert.equal(res.status, 200);
     const body = await res.json();
     assert.deepEqual(body.schedules, week);
     assert.equal(body.outOfHoursMessage, "Volte amanhã");
     assert.equal(body.greetingMessage, "Oi");
-    assert.equal(body.promptId, 3);
+    assert.equal(body.promptId, prompt.id);
     const row = await t.deps.db.selectFrom("queues").selectAll().where("id", "=", queue.id)
       .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(row.schedules), week);

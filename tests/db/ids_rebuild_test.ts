@@ -94,7 +94,11 @@ async function dump(db: Database): Promise<Dump> {
       AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`.execute(db);
   const out: Dump = new Map();
   for (const { name } of tables.rows) {
-    const rows = await sql.raw(`SELECT * FROM "${name}" ORDER BY 1, 2, 3`).execute(db);
+    // Order by the first three columns, or all of them when a later migration's table has fewer.
+    const columns = await sql<{ n: number }>`
+      SELECT count(*) AS n FROM pragma_table_info(${name})`.execute(db);
+    const terms = [1, 2, 3].slice(0, Math.min(3, columns.rows[0].n)).join(", ");
+    const rows = await sql.raw(`SELECT * FROM "${name}" ORDER BY ${terms}`).execute(db);
     out.set(name, rows.rows);
   }
   return out;
@@ -127,13 +131,21 @@ Deno.test("migration 0050 - a database from today's schema keeps every row and r
 
     const after = await dump(db);
     for (const [table, rows] of before) {
+      const expected = table === "whatsapps"
+        ? rows.map((row) => {
+          const { token: _token, ...rest } = row as Record<string, unknown>;
+          return rest;
+        })
+        : rows;
       const kept = (after.get(table) ?? []).map((row) => {
         // refresh_tokens gained sessionId (0051): compare the columns it had.
         const copy = { ...(row as Record<string, unknown>) };
         if (table === "refresh_tokens") delete copy.sessionId;
+        // 0120 gives every connection without an API token a new one (the external API).
+        if (table === "whatsapps") delete copy.token;
         return copy;
       });
-      assert.deepEqual(kept, rows, `rows of ${table}`);
+      assert.deepEqual(kept, expected, `rows of ${table}`);
     }
     assert.deepEqual((await sql`PRAGMA foreign_key_check`.execute(db)).rows, []);
     assert.deepEqual((await sql`PRAGMA integrity_check`.execute(db)).rows, [{

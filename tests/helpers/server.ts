@@ -1,4 +1,4 @@
-import type { TestApp } from "./app.ts";
+import { createTestApp, type TestApp } from "./app.ts";
 
 /** The test app on a real port (for real WebSockets and the browser). */
 export function serve(t: TestApp): { url: string; wsUrl: string; close: () => Promise<void> } {
@@ -113,5 +113,20 @@ export class TestSocket {
     if (this.ws.readyState === WebSocket.CLOSED) return;
     this.ws.close();
     await this.closed;
+  }
+}
+
+/** A fresh app on a real port for `fn`; sockets, server and app always closed after. */
+export async function withServer(
+  fn: (t: TestApp, wsUrl: string, url: string) => Promise<void>,
+): Promise<void> {
+  const t = await createTestApp();
+  const s = serve(t);
+  try {
+    await fn(t, s.wsUrl, s.url);
+  } finally {
+    t.deps.hub.closeAll();
+    await s.close();
+    await t.close();
   }
 }

@@ -1,19 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestApp, login, type TestApp, twoCompanies } from "../helpers/app.ts";
-import { serve, TestSocket } from "../helpers/server.ts";
+import { serve, TestSocket, withServer } from "../helpers/server.ts";
 import { SOCKET_AUTH_FAILED } from "../../server/realtime/socket.ts";
-
-async function withServer(fn: (t: TestApp, wsUrl: string, url: string) => Promise<void>) {
-  const t = await createTestApp();
-  const s = serve(t);
-  try {
-    await fn(t, s.wsUrl, s.url);
-  } finally {
-    t.deps.hub.closeAll();
-    await s.close();
-    await t.close();
-  }
-}
 
 async function insertTicket(t: TestApp, companyId: number) {
   const stamp = t.clock.now().toISOString();

@@ -1,19 +1,7 @@
 import assert from "node:assert/strict";
-import { createTestApp, createUser, type TestApp, twoCompanies } from "../helpers/app.ts";
-import { serve, type SocketEvent, TestSocket } from "../helpers/server.ts";
+import { createUser, twoCompanies } from "../helpers/app.ts";
+import { type SocketEvent, TestSocket, withServer } from "../helpers/server.ts";
 import { addMessage, addQueue, addTicket, addUserToQueues, scene } from "../helpers/tickets.ts";
-
-async function withServer(fn: (t: TestApp, wsUrl: string) => Promise<void>) {
-  const t = await createTestApp();
-  const s = serve(t);
-  try {
-    await fn(t, s.wsUrl);
-  } finally {
-    t.deps.hub.closeAll();
-    await s.close();
-    await t.close();
-  }
-}
 
 /** Connects and joins the status lists and the notification room, as the tickets page does. */
 async function attendant(wsUrl: string, token: string): Promise<TestSocket> {

@@ -136,6 +136,15 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     }, 1000);
   });
 
+  // The company's plan or data changed (a super user moved it to another plan, edited its plan or
+  // its due date): read the session again, so the menu and page guards follow without a login.
+  useRealtime("plan", () => {
+    if (user) loadSession().catch(() => {});
+  });
+  useRealtime("company", () => {
+    if (user) loadSession().catch(() => {});
+  });
+
   // The server says the user changed (name, profile, queues): keep the shell current.
   useRealtime("user", (data) => {
     const d = data as { action?: string; user?: Partial<SessionUser> } | null;

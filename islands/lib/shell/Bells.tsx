@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Popover } from "../ui/Popover.tsx";
 import { useTranslation } from "react-i18next";
 import Bell from "lucide-react/icons/bell";
@@ -9,6 +9,9 @@ import { realtime } from "../socket.ts";
 import type { SessionUser } from "../types.ts";
 import { useLiveList } from "./live.ts";
 import { type NotifiableEvent, notifyNewMessage } from "../ticket_notify.ts";
+import { api } from "../api.ts";
+import type { AnnouncementView, ChatView } from "../team_types.ts";
+import { PRIORITY_CLASS } from "./priority.ts";
 
 /** What the bells read of the tickets, announcements and chats APIs (their areas own them). */
 type TicketNote = {
@@ -18,20 +21,7 @@ type TicketNote = {
   lastMessage?: string | null;
   contact?: { name?: string } | null;
 };
-type Announcement = {
-  id: number;
-  title: string;
-  text?: string;
-  priority?: number;
-  status?: unknown;
-};
-type Chat = {
-  id: number;
-  uuid: string;
-  title?: string;
-  lastMessage?: string | null;
-  users?: { userId: number; unreads?: number }[];
-};
+type Chat = Pick<ChatView, "id" | "uuid" | "title" | "lastMessage" | "users">;
 
 function BellPopover(
   { label, icon, count, children, onOpen, testId }: {
@@ -124,32 +114,63 @@ function mergeById<T extends { id: number }>(first: T[], second: T[]): T[] {
   return [...first, ...second.filter((item) => !seen.has(item.id))];
 }
 
-const PRIORITY_CLASS: Record<number, string> = { 1: "prio-high", 2: "prio-medium", 3: "prio-low" };
+/** An announcement's picture: an authorised route, so fetched as a blob (seeds/000 section 7). */
+function AnnouncementImage({ id, alt }: { id: number; alt: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let objectUrl: string | null = null;
+    api.get<Blob>(`/announcements/${id}/media`, { quiet: true }).then((blob) => {
+      if (!(blob instanceof Blob)) return;
+      objectUrl = URL.createObjectURL(blob);
+      setUrl(objectUrl);
+    }).catch(() => {});
+    return () => {
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [id]);
+  return url ? <img className="popover-image" src={url} alt={alt} /> : null;
+}
 
-/** Announcements from the platform (seeds/002 section 2.6; priority colours 1 red, 2 orange, 3 grey). */
+/**
+ * The platform's active announcements (seeds/002 section 2.6; priority colours 1 red, 2 orange,
+ * 3 grey) with the count of those the user has not seen; opening the bell marks them seen.
+ */
 export function AnnouncementsBell() {
   const { t } = useTranslation();
-  const { items } = useLiveList<Announcement>({
+  const { items, reload } = useLiveList<AnnouncementView>({
     enabled: true,
     path: "/announcements",
     query: { pageNumber: 1 },
     key: "records",
     channels: ["announcement"],
   });
-  const active = items.filter((a) => a.status !== false && a.status !== 0);
+  const active = items.filter((a) => a.status);
+  const unread = active.filter((a) => !a.read);
+  const markSeen = () => {
+    if (unread.length === 0) return;
+    api.post("/announcements/read", { ids: unread.map((a) => a.id) }, { quiet: true })
+      .then(reload).catch(() => {});
+  };
   return (
     <BellPopover
       label={t("shell.bells.announcements")}
       icon={<Megaphone size={20} aria-hidden="true" />}
-      count={active.length}
+      count={unread.length}
+      onOpen={markSeen}
       testId="bell-announcements"
     >
       {active.length === 0
         ? <Empty>{t("shell.bells.noAnnouncements")}</Empty>
         : active.map((a) => (
-          <div key={a.id} className={`popover-item ${PRIORITY_CLASS[a.priority ?? 3] ?? ""}`}>
+          <div
+            key={a.id}
+            className={`popover-item ${PRIORITY_CLASS[a.priority] ?? PRIORITY_CLASS[3]}`}
+            data-testid="announcement-item"
+            data-priority={a.priority}
+          >
             <strong>{a.title}</strong>
-            <span className="popover-sub">{a.text ?? ""}</span>
+            <span className="popover-text">{a.text}</span>
+            {a.mediaName ? <AnnouncementImage id={a.id} alt={a.title} /> : null}
           </div>
         ))}
     </BellPopover>
@@ -157,9 +178,7 @@ export function AnnouncementsBell() {
 }
 
 export function unreadChats(chats: Chat[], userId: number): Chat[] {
-  return chats.filter((chat) =>
-    (chat.users ?? []).some((u) => u.userId === userId && (u.unreads ?? 0) > 0)
-  );
+  return chats.filter((chat) => chat.users.some((u) => u.userId === userId && u.unreads > 0));
 }
 
 /** Internal chats with unread messages (seeds/002 section 2.7). */
@@ -177,7 +196,7 @@ export function ChatBell({ user, chats }: { user: SessionUser; chats: Chat[] }) 
         ? <Empty>{t("shell.bells.noChats")}</Empty>
         : unread.map((chat) => (
           <a key={chat.id} className="popover-item" href={`/chats/${chat.uuid}`}>
-            <strong>{chat.title ?? `#${chat.id}`}</strong>
+            <strong>{chat.title}</strong>
             <span className="popover-sub">{chat.lastMessage ?? ""}</span>
           </a>
         ))}
@@ -192,6 +211,7 @@ export function useChats(enabled: boolean): Chat[] {
     path: "/chats",
     query: { pageNumber: 1 },
     key: "records",
-    channels: ["chat"],
+    // New messages and reads move the counters (chat); a chat made or changed: chat-user.
+    channels: ["chat", "chat-user"],
   }).items;
 }

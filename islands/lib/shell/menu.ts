@@ -21,6 +21,7 @@ import Tag from "lucide-react/icons/tag";
 import Users from "lucide-react/icons/users";
 import Wallet from "lucide-react/icons/wallet";
 import Zap from "lucide-react/icons/zap";
+import { hasFeature, type PlanFeature } from "../permissions.ts";
 import type { SessionUser } from "../types.ts";
 
 /**
@@ -70,8 +71,7 @@ export function isAdminProfile(user: SessionUser): boolean {
 }
 
 export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
-  const plan = user.company.plan;
-  const on = (flag: keyof NonNullable<typeof plan>) => plan?.[flag] === true;
+  const on = (flag: PlanFeature) => hasFeature(user, flag);
   const admin = isAdminProfile(user);
 
   const service: MenuGroup = {

@@ -16,7 +16,13 @@ export type TicketState =
     TicketViewRow,
     "contactName" | "contactNumber" | "contactEmail" | "contactPic" | "contactIsGroup"
   >
-  & { queueOptionId: number | null; amountUsedBotQueues: number; awaitingRating: number };
+  & {
+    queueOptionId: number | null;
+    amountUsedBotQueues: number;
+    awaitingRating: number;
+    botSession: string | null;
+    botSessionAt: string | null;
+  };
 
 export type InboundLookup = {
   settings: PipelineSettings;
@@ -75,7 +81,8 @@ export async function lookupInbound(
           'lastMessage', t.lastMessage, 'unreadMessages', t.unreadMessages,
           'companyId', t.companyId, 'createdAt', t.createdAt, 'updatedAt', t.updatedAt,
           'queueOptionId', t.queueOptionId, 'amountUsedBotQueues', t.amountUsedBotQueues,
-          'awaitingRating', t.awaitingRating, 'userName', u.name, 'queueName', q.name,
+          'awaitingRating', t.awaitingRating, 'botSession', t.botSession,
+          'botSessionAt', t.botSessionAt, 'userName', u.name, 'queueName', q.name,
           'queueColor', q.color, 'whatsappName', w.name, 'whatsappStatus', w.status,
           'tagsJson', json(${TAGS_JSON}))
         FROM tickets t

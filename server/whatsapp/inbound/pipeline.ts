@@ -21,7 +21,7 @@ import type {
   ProviderEvent,
 } from "../providers/provider.ts";
 import { enqueueReplyMedia, forgetReplyMedia, prepareReplyMedia } from "../outbox/reply_media.ts";
-import type { BotDecision, BotTicket } from "../../bots/bot.ts";
+import type { BotDecision, BotInboundMedia, BotTicket } from "../../bots/bot.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
 import { renderTemplate } from "../template.ts";
 
@@ -46,6 +46,7 @@ const PICTURE_TIMEOUT_MS = 10_000;
 /** A ticket the pipeline is about to open, as the bots see it. */
 const NEW_TICKET: BotTicket = {
   isNew: true,
+  id: null,
   status: "pending",
   userId: null,
   queueId: null,
@@ -55,6 +56,8 @@ const NEW_TICKET: BotTicket = {
   useIntegration: 0,
   integrationId: null,
   promptId: null,
+  botSession: null,
+  botSessionAt: null,
 };
 
 export type InboundDeps = OutboxDeps & { bots: BotRegistry };
@@ -262,6 +265,10 @@ export class InboundPipeline {
       settings,
       open,
       m,
+      contact,
+      media.kind === "stored"
+        ? { type: media.mediaType, path: media.stored.path, mimetype: media.stored.mimetype }
+        : null,
       options.botAnswers !== false && !m.fromMe && !group,
     );
     const replyMedia = await prepareReplyMedia(config, companyId, bot.media);
@@ -339,7 +346,11 @@ export class InboundPipeline {
             const inbound = await insertMessageOnce(trx, values);
             if (!inbound) throw new Duplicate();
             rows = [inbound];
-            for (const body of replyBodies) {
+            // A bot may space its replies (typebotDelayMessage): each is due that much later.
+            const spacing = bot.spacingMs ?? 0;
+            const dueAt = (i: number) =>
+              spacing > 0 ? new Date(now.getTime() + i * spacing).toISOString() : stamp;
+            for (const [i, body] of replyBodies.entries()) {
               rows.push(
                 await enqueueInTransaction(trx, {
                   companyId,
@@ -349,6 +360,7 @@ export class InboundPipeline {
                   toJid: normalizeJid(m.chatJid),
                   body,
                   now: stamp,
+                  dueAt: dueAt(i),
                 }),
               );
             }
@@ -434,11 +446,14 @@ export class InboundPipeline {
     settings: PipelineSettings,
     open: TicketState | undefined,
     m: InboundMessage,
+    contact: Contact,
+    media: BotInboundMedia | null,
     answer: boolean,
   ): Promise<BotDecision> {
     const ticket: BotTicket = open
       ? {
         isNew: false,
+        id: open.id,
         status: open.status,
         userId: open.userId,
         queueId: open.queueId,
@@ -448,6 +463,8 @@ export class InboundPipeline {
         useIntegration: open.useIntegration,
         integrationId: open.integrationId,
         promptId: open.promptId,
+        botSession: open.botSession ?? null,
+        botSessionAt: open.botSessionAt ?? null,
       }
       : { ...NEW_TICKET };
     return this.deps.bots.decide({
@@ -455,7 +472,14 @@ export class InboundPipeline {
       companyId: ref.companyId,
       whatsappId: ref.id,
       ticket,
+      contact: {
+        id: contact.id,
+        name: contact.name,
+        number: contact.number,
+        email: contact.email,
+      },
       body: m.body,
+      media,
       scheduleType: settings.scheduleType,
       now: this.deps.clock.now(),
       answer,

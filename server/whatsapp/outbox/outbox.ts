@@ -60,6 +60,8 @@ export async function enqueueInTransaction(
     quoted?: { id: number; wid: string | null } | null;
     media?: OutgoingMedia;
     now: string;
+    /** When it may go out, if later than `now` (a bot spacing its replies). */
+    dueAt?: string;
   },
 ): Promise<Message> {
   const wid = newMessageId();
@@ -98,7 +100,7 @@ export async function enqueueInTransaction(
     mediaName: args.media?.filename ?? null,
     ptt: args.media?.ptt ? 1 : 0,
     quotedWid: args.quoted?.wid ?? null,
-    nextAttemptAt: args.now,
+    nextAttemptAt: args.dueAt ?? args.now,
     createdAt: args.now,
     updatedAt: args.now,
   }).execute();

@@ -20,6 +20,7 @@ import type { BotMedia } from "../../bots/bot.ts";
 
 /** The mimetype of an admin's file: from its stored key (typed at upload), else its name. */
 function mimetypeOf(media: BotMedia): string {
+  if (media.mimetype) return media.mimetype;
   const byKey = getMimeType(media.path);
   if (byKey && byKey !== "application/octet-stream") return byKey;
   return getMimeType(media.name) ?? "application/octet-stream";
@@ -35,6 +36,7 @@ export async function prepareReplyMedia(
   for (const m of media ?? []) {
     // linkMedia refuses a key of another company: only this company's files are ever sent.
     const path = await linkMedia(config, companyId, m.path);
+    if (m.transient) await deleteMedia(config, companyId, m.path).catch(() => {});
     if (!path) {
       log.warn("queue media file missing; not sent", { companyId, path: m.path });
       continue;

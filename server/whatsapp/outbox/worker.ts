@@ -1,5 +1,6 @@
 import type { OutboxRow } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
+import { outboundMessages } from "../../metrics/registry.ts";
 import { readMedia } from "../../media/store.ts";
 import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view.ts";
@@ -29,19 +30,25 @@ export class OutboxWorker {
   readonly #running = new Map<number, Promise<void>>();
   readonly #again = new Set<number>();
   readonly #retryAt = new Map<number, number>();
+  readonly #firstSeen = new Map<number, number>();
   readonly #timers = new Map<number, ReturnType<typeof setTimeout>>();
   #stopped = false;
 
   constructor(private readonly deps: OutboxDeps) {}
 
-  /** Rows left 'sending' by a stopped process go back to 'pending' (see the class comment). */
-  async recover(): Promise<number> {
+  /**
+   * Rows left 'sending' by a stopped process go back to 'pending' (see the class comment): all of
+   * them at boot, or one connection's when this process takes its lease over from another.
+   */
+  async recover(whatsappId?: number): Promise<number> {
     const now = this.deps.clock.now().toISOString();
-    const result = await this.deps.db.updateTable("outbox").set({
+    let update = this.deps.db.updateTable("outbox").set({
       status: "pending",
       claimId: null,
       updatedAt: now,
-    }).where("status", "=", "sending").executeTakeFirst();
+    }).where("status", "=", "sending");
+    if (whatsappId !== undefined) update = update.where("whatsappId", "=", whatsappId);
+    const result = await update.executeTakeFirst();
     const count = Number(result.numUpdatedRows);
     if (count > 0) log.info("outbox: resuming interrupted sends", { count });
     return count;
@@ -90,13 +97,16 @@ export class OutboxWorker {
       for (const row of rows) {
         if (this.#stopped) return;
         if (held.has(row.toJid)) continue;
-        const due = this.#retryAt.get(row.id) ?? 0;
+        const due = Math.max(this.#retryAt.get(row.id) ?? 0, this.#spacedUntil(row));
         if (due > Date.now()) {
           held.add(row.toJid);
           earliest = Math.min(earliest, due);
           continue;
         }
         const outcome = await this.#send(row, provider);
+        if (outcome !== "skipped") {
+          outboundMessages.inc({ provider: provider.kind, result: outcome });
+        }
         if (outcome === "retry") {
           held.add(row.toJid);
           earliest = Math.min(earliest, this.#retryAt.get(row.id) ?? Infinity);
@@ -110,6 +120,24 @@ export class OutboxWorker {
         return;
       }
     }
+  }
+
+  /**
+   * A bot may space its replies (typebotDelayMessage): such a row is written due `offset` ms
+   * after it was created (nextAttemptAt - createdAt). It goes out that long after this worker
+   * first saw it, measured on the real clock, and holds back the rest of its chat meanwhile.
+   * Only differences of the row's own stamps count, so a test clock changes nothing.
+   */
+  #spacedUntil(row: OutboxRow): number {
+    if (row.attempts > 0) return 0;
+    const offset = Math.min(Date.parse(row.nextAttemptAt) - Date.parse(row.createdAt), 60_000);
+    if (!(offset > 0)) return 0;
+    let seen = this.#firstSeen.get(row.id);
+    if (seen === undefined) {
+      seen = Date.now();
+      this.#firstSeen.set(row.id, seen);
+    }
+    return seen + offset;
   }
 
   #schedule(whatsappId: number, delayMs: number) {
@@ -162,6 +190,7 @@ export class OutboxWorker {
       return "retry";
     }
     this.#retryAt.delete(row.id);
+    this.#firstSeen.delete(row.id);
     await this.#markSent(row, claimId, sent);
     return "sent";
   }
@@ -212,6 +241,7 @@ export class OutboxWorker {
       error,
     });
     this.#retryAt.delete(row.id);
+    this.#firstSeen.delete(row.id);
     await db.transaction().execute(async (trx) => {
       await trx.updateTable("outbox").set({
         status: "failed",

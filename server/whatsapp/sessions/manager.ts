@@ -9,6 +9,7 @@ import { notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
 import type { Hub } from "../../realtime/hub.ts";
 import { type InboundDeps, InboundPipeline } from "../inbound/pipeline.ts";
+import { inboundMessages } from "../../metrics/registry.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
 import { KeyedQueue } from "../keyed_queue.ts";
 import { OutboxWorker } from "../outbox/worker.ts";
@@ -23,6 +24,7 @@ import type {
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { findWhatsapp, resetStaleSessions, whatsappsToRestore } from "../repository.ts";
 import { publishSession } from "../view.ts";
+import { SessionLeases } from "./leases.ts";
 
 export type SessionDeps = {
   config: Config;
@@ -59,6 +61,8 @@ export class SessionManager implements RunningProviders {
   readonly #control = new KeyedQueue();
   readonly #state = new KeyedQueue();
   #closing = false;
+  /** Set when several processes share the database (SESSION_LEASE_SECONDS): see leases.ts. */
+  readonly leases?: SessionLeases;
 
   constructor(deps: SessionDeps) {
     this.providers = deps.providers;
@@ -71,6 +75,14 @@ export class SessionManager implements RunningProviders {
       sessions: this,
       bots: deps.bots,
     };
+    if (deps.config.sessionLeaseSeconds) {
+      this.leases = new SessionLeases(
+        deps.db,
+        deps.clock,
+        deps.config.instanceId,
+        deps.config.sessionLeaseSeconds,
+      );
+    }
     this.outbox = new OutboxWorker(this.#deps);
     this.inbound = new InboundPipeline(this.#deps);
   }
@@ -88,6 +100,21 @@ export class SessionManager implements RunningProviders {
   connectedProvider(whatsappId: number): Provider | undefined {
     const session = this.#sessions.get(whatsappId);
     return session?.status === "CONNECTED" ? session.provider : undefined;
+  }
+
+  /** Connections whose session runs in this process. */
+  runningIds(): number[] {
+    return [...this.#sessions.keys()];
+  }
+
+  /** This process lost the connection's lease: stop its session here, leaving its state alone. */
+  drop(whatsappId: number): Promise<void> {
+    return this.#control.run(String(whatsappId), () => this.#stop(whatsappId, false));
+  }
+
+  /** Sessions running in this process (metrics). */
+  get runningCount(): number {
+    return this.#sessions.size;
   }
 
   status(whatsappId: number): SessionStatus | undefined {
@@ -138,9 +165,13 @@ export class SessionManager implements RunningProviders {
    */
   async restoreAll(): Promise<void> {
     const { db, hub, clock } = this.#deps;
-    await this.outbox.recover();
-    for (const row of await resetStaleSessions(db, clock.now().toISOString())) {
-      publishSession(hub, row);
+    // Under leases other processes may be sending and showing QR codes right now: recovery is
+    // per connection, when its lease is taken (#start).
+    if (!this.leases) {
+      await this.outbox.recover();
+      for (const row of await resetStaleSessions(db, clock.now().toISOString())) {
+        publishSession(hub, row);
+      }
     }
     for (const row of await whatsappsToRestore(db)) {
       if (this.#closing) return;
@@ -166,6 +197,8 @@ export class SessionManager implements RunningProviders {
     );
     await this.inbound.drain();
     await this.#state.drain();
+    // Handed over at once: the other processes need not wait for the leases to expire.
+    await this.leases?.releaseAll().catch((error) => log.warn("leases not released", { error }));
   }
 
   async #find(companyId: number, whatsappId: number): Promise<Whatsapp> {
@@ -176,6 +209,15 @@ export class SessionManager implements RunningProviders {
 
   async #start(row: Whatsapp): Promise<Whatsapp> {
     if (this.#closing) return row;
+    if (this.leases) {
+      const lease = await this.leases.acquire(row.companyId, row.id);
+      if (!lease.held) {
+        log.info("connection runs in another process", { whatsappId: row.id });
+        return row;
+      }
+      // Sends the previous holder left half done are resent under their WhatsApp ids.
+      if (lease.takenOver) await this.outbox.recover(row.id);
+    }
     const opening =
       await this.#setState(row.companyId, row.id, { status: "OPENING", qrcode: "" }) ??
         row;
@@ -205,6 +247,14 @@ export class SessionManager implements RunningProviders {
 
   /** Stops the running provider; with `logout` also forgets its credentials (even if not running). */
   async #stop(whatsappId: number, logout: boolean, row?: Whatsapp) {
+    try {
+      await this.#stopProvider(whatsappId, logout, row);
+    } finally {
+      await this.leases?.release(whatsappId);
+    }
+  }
+
+  async #stopProvider(whatsappId: number, logout: boolean, row?: Whatsapp) {
     const session = this.#sessions.get(whatsappId);
     this.#sessions.delete(whatsappId);
     let provider = session?.provider;
@@ -268,11 +318,13 @@ export class SessionManager implements RunningProviders {
       case "edit":
       case "revoke":
       case "call":
-      case "contact":
-        return this.inbound.handle(
+      case "contact": {
+        const handled = this.inbound.handle(
           { id: session.whatsappId, companyId: session.companyId },
           event,
         );
+        return type === "message" ? countInbound(session.provider?.kind, handled) : handled;
+      }
       default:
         log.warn("malformed provider event ignored", { whatsappId: session.whatsappId, type });
         return Promise.resolve({ ignored: "malformed event" });
@@ -393,4 +445,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Counts an inbound message by provider and what the pipeline did with it. */
+function countInbound(
+  provider: string | undefined,
+  handled: Promise<DeliveryOutcome>,
+): Promise<DeliveryOutcome> {
+  const labels = (result: string) => ({ provider: provider ?? "unknown", result });
+  return handled.then((outcome) => {
+    const result = outcome.duplicate ? "duplicate" : outcome.ignored ? "ignored" : "stored";
+    inboundMessages.inc(labels(result));
+    return outcome;
+  }, (error) => {
+    inboundMessages.inc(labels("error"));
+    throw error;
+  });
 }

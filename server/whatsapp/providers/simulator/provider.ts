@@ -136,11 +136,14 @@ export class SimulatorProvider implements Provider {
       .where("toJid", "=", chatJid).execute();
   }
 
-  /** Numbers of 10 to 15 digits are "on WhatsApp" in the simulator; others are not. */
+  /**
+   * Numbers of 10 to 15 digits are "on WhatsApp" in the simulator, except those ending in 404
+   * (a deterministic "not on WhatsApp" for demos and tests of contact lists and campaigns).
+   */
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }> {
     this.#assertConnected();
     const digits = number.replace(/\D/g, "");
-    const exists = digits.length >= 10 && digits.length <= 15;
+    const exists = digits.length >= 10 && digits.length <= 15 && !digits.endsWith("404");
     return Promise.resolve(exists ? { exists, jid: `${digits}@s.whatsapp.net` } : { exists });
   }
 

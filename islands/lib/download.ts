@@ -1,12 +1,12 @@
-import { refreshAccessToken } from "../lib/api.ts";
-import { ApiError } from "../lib/errors.ts";
-import { storedToken } from "../lib/storage.ts";
+import { refreshAccessToken } from "./api.ts";
+import { ApiError } from "./errors.ts";
+import { storedToken } from "./storage.ts";
 
 /**
  * Downloads an API file with the bearer token (a plain link cannot carry it): fetch, blob, a
  * temporary object URL clicked as a download. The server's file name wins when it sends one.
  */
-export async function downloadCsv(path: string, fallbackName: string): Promise<void> {
+export async function downloadFile(path: string, fallbackName: string): Promise<void> {
   const get = (token: string | null) =>
     fetch(`/api${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   let res = await get(storedToken());

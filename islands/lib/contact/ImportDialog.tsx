@@ -1,20 +1,25 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../lib/api.ts";
-import { Button } from "../lib/ui/Button.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
-import type { ImportReport } from "../lib/people_types.ts";
+import { api } from "../api.ts";
+import { Button } from "../ui/Button.tsx";
+import { Modal } from "../ui/Modal.tsx";
+import type { ImportReport } from "../people_types.ts";
+
+const SHEETS =
+  ".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /**
- * Import contacts from a CSV or XLSX file (POST /api/contacts/import) and show the server's
+ * Import a spreadsheet (POST `path`: contacts, or a contact list's items) and show the server's
  * per-row report: how many were created, updated or already there, and each skipped row with its
- * reason. The server applies all valid rows or none, so the report is the whole truth.
+ * reason. The contacts import applies all valid rows or none, so the report is the whole truth.
  */
 export function ImportDialog(
-  { open, onOpenChange, onImported }: {
+  { open, onOpenChange, onImported, path = "/contacts/import", accept = SHEETS }: {
     open: boolean;
     onOpenChange: (open: boolean) => void;
     onImported: () => void;
+    path?: string;
+    accept?: string;
   },
 ) {
   const { t } = useTranslation();
@@ -35,7 +40,7 @@ export function ImportDialog(
     try {
       const form = new FormData();
       form.set("file", file);
-      setReport(await api.post<ImportReport>("/contacts/import", form));
+      setReport(await api.post<ImportReport>(path, form));
       onImported();
     } catch {
       // the api client showed the error
@@ -125,7 +130,7 @@ export function ImportDialog(
                 name="file"
                 type="file"
                 className="input"
-                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                accept={accept}
                 onChange={(e) => setFile(e.target.files?.[0] ?? null)}
               />
             </div>

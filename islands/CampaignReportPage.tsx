@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AppShell } from "./lib/shell/AppShell.tsx";
+import { api } from "./lib/api.ts";
+import { type CampaignView, progressPercent } from "./lib/campaign_types.ts";
+import { useRealtime } from "./lib/socket.ts";
+
+export type CampaignReportPageProps = { campaignId: number };
+
+/** seeds/002 section 2.2 / 4: the report reloads 5 seconds after the campaign is FINALIZADA. */
+export const RELOAD_AFTER_FINISH_MS = 5000;
+
+/** /campaign/:campaignId/report: status, progress and the four figures, live. */
+export default function CampaignReportPage({ campaignId }: CampaignReportPageProps) {
+  const { t } = useTranslation();
+  return (
+    <AppShell title={t("campaigns.reportTitle")}>
+      <Report campaignId={campaignId} />
+    </AppShell>
+  );
+}
+
+function Report({ campaignId }: CampaignReportPageProps) {
+  const { t } = useTranslation();
+  const [campaign, setCampaign] = useState<CampaignView | null>(null);
+  const reload = () =>
+    api.get<CampaignView>(`/campaigns/${campaignId}`).then(setCampaign).catch(() => {});
+  useEffect(() => {
+    void reload();
+  }, [campaignId]);
+  useRealtime("campaign", (data) => {
+    const event = data as { action?: string; record?: CampaignView };
+    if (event.action === "reload") return void reload();
+    if (event.record?.id === campaignId) setCampaign(event.record);
+  });
+  // Only a change seen on this page (not a campaign already FINALIZADA when opened) reloads it.
+  const seen = useRef<string | null>(null);
+  const status = campaign?.status ?? null;
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = status;
+    if (status !== "FINALIZADA" || before === null || before === "FINALIZADA") return;
+    const timer = setTimeout(() => location.reload(), RELOAD_AFTER_FINISH_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  if (!campaign) return <div className="skeleton" style={{ height: 200 }} />;
+  const percent = progressPercent(campaign.stats);
+  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
+  const cards: [string, number][] = [
+    ["validContacts", campaign.stats.validContacts],
+    ["delivered", campaign.stats.delivered],
+    ["confirmationRequested", campaign.stats.confirmationRequested],
+    ["confirmed", campaign.stats.confirmed],
+  ];
+  return (
+    <div className="campaign-report">
+      <h2 data-testid="report-status">
+        {campaign.name} — {t(`campaigns.statuses.${campaign.status}`)}
+      </h2>
+      <div
+        className="campaign-progress"
+        role="progressbar"
+        aria-label={t("campaigns.progress")}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
+        <div className="campaign-progress-bar" style={{ width: `${percent}%` }} />
+      </div>
+      <p data-testid="report-percent">{percent}%</p>
+      <div className="campaign-cards">
+        {cards.map(([key, value]) => (
+          <div key={key} className="card campaign-card" data-testid={`report-${key}`}>
+            <span className="campaign-card-label">{t(`campaigns.${key}`)}</span>
+            <strong>{value}</strong>
+          </div>
+        ))}
+      </div>
+      <dl className="campaign-facts">
+        <dt>{t("campaigns.whatsapp")}</dt>
+        <dd>{campaign.whatsapp?.name ?? "—"}</dd>
+        <dt>{t("campaigns.contactList")}</dt>
+        <dd>{campaign.contactList?.name ?? t("campaigns.none")}</dd>
+        <dt>{t("campaigns.scheduledAt")}</dt>
+        <dd>{when(campaign.scheduledAt)}</dd>
+        <dt>{t("campaigns.completedAt")}</dt>
+        <dd data-testid="report-completed">{when(campaign.completedAt)}</dd>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AppShell } from "./lib/shell/AppShell.tsx";
+import { api } from "./lib/api.ts";
+import { useUser } from "./lib/session.ts";
+import { useMediaQuery } from "./lib/media_query.ts";
+import type { ChatView } from "./lib/team_types.ts";
+import { Tabs } from "./lib/ui/Tabs.tsx";
+import { ChatList, useChatList } from "./chats/ChatList.tsx";
+import { ChatPane } from "./chats/ChatPane.tsx";
+
+export type ChatsPageProps = { chatUuid: string | null };
+
+/**
+ * /chats and /chats/:uuid (seeds/002 section 2.7): the conversations left and the open one's
+ * messages right; under 600 px, tabs 'Chats' and 'Mensagens'.
+ */
+export default function ChatsPage({ chatUuid }: ChatsPageProps) {
+  const { t } = useTranslation();
+  return (
+    <AppShell title={t("chats.title")} layout="full">
+      <Chats chatUuid={chatUuid} />
+    </AppShell>
+  );
+}
+
+function Chats({ chatUuid }: ChatsPageProps) {
+  const { t } = useTranslation();
+  const me = useUser();
+  const narrow = useMediaQuery("(max-width: 599.98px)");
+  const [current, setCurrent] = useState<ChatView | null>(null);
+  const [tab, setTab] = useState(chatUuid ? "messages" : "chats");
+  const list = useChatList(current, setCurrent);
+
+  useEffect(() => {
+    if (!chatUuid) return;
+    // Failures of chat calls are silent (seeds/002 section 7): a stale link shows the list.
+    api.get<ChatView>(`/chats/${encodeURIComponent(chatUuid)}`, { quiet: true })
+      .then(setCurrent).catch(() => setTab("chats"));
+  }, [chatUuid]);
+
+  const open = (chat: ChatView) => {
+    setCurrent(chat);
+    setTab("messages");
+    history.replaceState(null, "", `/chats/${chat.uuid}`);
+  };
+
+  const left = <ChatList list={list} me={me} current={current} onOpen={open} />;
+  const right = current
+    ? <ChatPane key={current.id} chat={current} me={me} />
+    : <div className="chat-empty empty-state">{t("chats.pick")}</div>;
+
+  if (narrow) {
+    return (
+      <div className="chats-page chats-narrow">
+        <Tabs
+          value={tab}
+          onValueChange={setTab}
+          label={t("chats.title")}
+          tabs={[
+            { value: "chats", label: t("chats.tabChats"), content: left },
+            { value: "messages", label: t("chats.tabMessages"), content: right },
+          ]}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className="chats-page">
+      <section className="chats-left" aria-label={t("chats.tabChats")}>{left}</section>
+      <section className="chats-right" aria-label={t("chats.tabMessages")}>{right}</section>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import CheckCheck from "lucide-react/icons/check-check";
+import { AppShell } from "./lib/shell/AppShell.tsx";
+import { formatDate } from "./lib/shell/TopBar.tsx";
+import { useUser } from "./lib/session.ts";
+import { api } from "./lib/api.ts";
+import { languageOf } from "./lib/i18n.ts";
+import { toast } from "./lib/toast.ts";
+import { Button, IconButton } from "./lib/ui/Button.tsx";
+import { whenOpen } from "./lib/ui/deferred.tsx";
+import { useResourceList } from "./lib/list/hooks.ts";
+import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import type { InvoiceView } from "./billing/types.ts";
+import { canSeeBilling, invoiceDisplay, localToday } from "./billing/rules.ts";
+import { formatBRL } from "./billing/format.ts";
+
+const ConfirmDialog = whenOpen(() =>
+  import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
+);
+const CheckoutDialog = whenOpen(() =>
+  import("./billing/CheckoutDialog.tsx").then((m) => m.CheckoutDialog)
+);
+
+export type FinancePageProps = Record<string, never>;
+
+/** /financeiro 'Faturas' (seeds/001 section 2 'Invoices screen'): company admins, super users. */
+export default function FinancePage(_props: FinancePageProps) {
+  const { t } = useTranslation();
+  return (
+    <AppShell
+      title={t("billing.title")}
+      guard={{ allow: canSeeBilling, message: "errors.accessDenied", redirectTo: "/tickets" }}
+      actions={
+        <a className="btn btn-secondary" href="/subscription">
+          {t("billing.subscription.title")}
+        </a>
+      }
+    >
+      <Invoices />
+    </AppShell>
+  );
+}
+
+/** GET /api/invoices/all pages, live on company-<id>-invoice. */
+const INVOICES = { path: "/invoices/all", records: "invoices", channel: "invoice" };
+
+function Invoices() {
+  const { t, i18n } = useTranslation();
+  const lng = languageOf(i18n);
+  const user = useUser();
+  const list = useResourceList<InvoiceView>(INVOICES);
+  const [paying, setPaying] = useState<number | null>(null);
+  const [marking, setMarking] = useState<InvoiceView | null>(null);
+  const today = localToday();
+
+  const markPaid = async (invoice: InvoiceView) => {
+    const saved = await api.put<InvoiceView>(`/invoices/${invoice.id}/paid`);
+    list.upsert({ ...saved, companyName: invoice.companyName });
+    toast.success({ key: "billing.markedPaid" });
+  };
+
+  return (
+    <div className="people-page">
+      <ListSearch
+        list={list}
+        placeholder={t("billing.searchPlaceholder")}
+        testId="invoices-search"
+      />
+      <ResourceTable
+        list={list}
+        testId="invoices-list"
+        empty={t("billing.empty")}
+        head={
+          <>
+            <th>{t("billing.id")}</th>
+            {user.super ? <th>{t("billing.company")}</th> : null}
+            <th>{t("billing.detail")}</th>
+            <th>{t("billing.value")}</th>
+            <th>{t("billing.dueDate")}</th>
+            <th>{t("billing.status")}</th>
+            <th className="col-actions">{t("billing.action")}</th>
+          </>
+        }
+      >
+        {list.items.map((invoice) => {
+          const display = invoiceDisplay(invoice, today);
+          const own = invoice.companyId === user.companyId;
+          return (
+            <tr
+              key={invoice.id}
+              className={display === "overdue" ? "invoice-overdue" : undefined}
+              data-testid="invoice-row"
+              data-status={display}
+            >
+              <td>{invoice.id}</td>
+              {user.super ? <td>{invoice.companyName ?? ""}</td> : null}
+              <td>{invoice.detail}</td>
+              <td>{formatBRL(invoice.value, lng)}</td>
+              <td>{formatDate(invoice.dueDate, lng)}</td>
+              <td>{t(`billing.statuses.${display}`)}</td>
+              <td className="col-actions">
+                {display !== "paid" && own
+                  ? (
+                    <Button variant="primary" onClick={() => setPaying(invoice.id)}>
+                      {t("billing.pay")}
+                    </Button>
+                  )
+                  : null}
+                {display !== "paid" && user.super
+                  ? (
+                    <IconButton label={t("billing.markPaid")} onClick={() => setMarking(invoice)}>
+                      <CheckCheck size={18} aria-hidden="true" />
+                    </IconButton>
+                  )
+                  : null}
+              </td>
+            </tr>
+          );
+        })}
+      </ResourceTable>
+      <CheckoutDialog
+        open={paying !== null}
+        invoiceId={paying ?? 0}
+        onOpenChange={(open) => !open && setPaying(null)}
+      />
+      <ConfirmDialog
+        open={marking !== null}
+        onOpenChange={(open) => !open && setMarking(null)}
+        title={t("billing.markPaidTitle", { id: marking?.id ?? "" })}
+        description={t("billing.markPaidMessage")}
+        confirmLabel={t("billing.markPaid")}
+        onConfirm={() => marking && markPaid(marking)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Copy from "lucide-react/icons/copy";
+import Eye from "lucide-react/icons/eye";
+import EyeOff from "lucide-react/icons/eye-off";
+import { api } from "./lib/api.ts";
+import type { Connection } from "./lib/connection.ts";
+import { isAdmin } from "./lib/session.ts";
+import { AppShell } from "./lib/shell/AppShell.tsx";
+import { useRealtime } from "./lib/socket.ts";
+import { toast } from "./lib/toast.ts";
+import type { SessionUser } from "./lib/types.ts";
+import { IconButton } from "./lib/ui/Button.tsx";
+import { applyUpdate } from "./connections/model.ts";
+import { curlExamples, maskToken, SEND_PATH } from "./messages_api/client.ts";
+import { TestForms } from "./messages_api/TestForms.tsx";
+import { Webhooks } from "./messages_api/Webhooks.tsx";
+
+export type MessagesApiPageProps = Record<string, never>;
+
+/** Admins of a plan with useExternalApi (the server refuses the rest: requirePlan, admin). */
+function allowed(user: SessionUser): boolean {
+  return isAdmin(user) && user.company.plan?.useExternalApi === true;
+}
+
+/**
+ * /messages-api (issue 16, seeds/002 section 2.1): the send API's endpoint, each connection's
+ * token (masked, shown on demand, copied), curl examples, and two test forms that call the API
+ * with a connection's token as an outside system would.
+ */
+export default function MessagesApiPage(_props: MessagesApiPageProps) {
+  const { t } = useTranslation();
+  return (
+    <AppShell
+      title={t("messagesApi.title")}
+      guard={{ allow: allowed, message: "errors.accessDenied", redirectTo: "/tickets" }}
+    >
+      <MessagesApi />
+    </AppShell>
+  );
+}
+
+async function copy(text: string, what: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast.success({ key: "messagesApi.copied", values: { what } });
+  } catch (error) {
+    toast.error(error);
+  }
+}
+
+function MessagesApi() {
+  const { t } = useTranslation();
+  const [connections, setConnections] = useState<Connection[] | null>(null);
+  const [shown, setShown] = useState<number | null>(null);
+  const [origin, setOrigin] = useState("");
+
+  useEffect(() => {
+    setOrigin(location.origin);
+    api.get<Connection[]>("/whatsapp", { query: { session: 0 } })
+      .then(setConnections).catch(() => setConnections([]));
+  }, []);
+
+  useRealtime("whatsapp", (data) => {
+    const d = data as { action?: string; whatsapp?: Connection; whatsappId?: number } | null;
+    if (d?.action === "update" && d.whatsapp) {
+      const w = d.whatsapp;
+      setConnections((old) => applyUpdate(old ?? [], w));
+    } else if (d?.action === "delete") {
+      setConnections((old) => (old ?? []).filter((c) => c.id !== d.whatsappId));
+    }
+  });
+
+  const endpoint = `${origin}${SEND_PATH}`;
+  const examples = curlExamples(origin, "$TOKEN");
+  return (
+    <div className="api-page">
+      <section className="card api-card">
+        <h2 className="api-card-title">{t("messagesApi.endpoint")}</h2>
+        <p className="api-hint">{t("messagesApi.endpointHint")}</p>
+        <div className="api-endpoint">
+          <code data-testid="api-endpoint">POST {endpoint}</code>
+          <IconButton
+            label={t("messagesApi.copy")}
+            onClick={() => copy(endpoint, t("messagesApi.endpoint"))}
+          >
+            <Copy size={16} aria-hidden="true" />
+          </IconButton>
+        </div>
+        <ul className="api-rules">
+          <li>{t("messagesApi.rules.auth")}</li>
+          <li>{t("messagesApi.rules.number")}</li>
+          <li>{t("messagesApi.rules.ticket")}</li>
+          <li>{t("messagesApi.rules.idempotency")}</li>
+          <li>{t("messagesApi.rules.limit")}</li>
+        </ul>
+      </section>
+
+      <section className="card api-card">
+        <h2 className="api-card-title">{t("messagesApi.tokens")}</h2>
+        {connections === null
+          ? <p>{t("common.loading")}</p>
+          : connections.length === 0
+          ? <p>{t("messagesApi.noConnections")}</p>
+          : (
+            <table className="api-tokens" data-testid="api-tokens">
+              <thead>
+                <tr>
+                  <th>{t("messagesApi.connection")}</th>
+                  <th>{t("messagesApi.status")}</th>
+                  <th>{t("messagesApi.token")}</th>
+                  <th className="col-actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {connections.map((c) => (
+                  <tr key={c.id}>
+                    <td>{c.name}</td>
+                    <td>{c.status}</td>
+                    <td>
+                      <code className="api-token">
+                        {shown === c.id ? c.token : maskToken(c.token)}
+                      </code>
+                    </td>
+                    <td className="col-actions">
+                      <IconButton
+                        label={shown === c.id ? t("messagesApi.hide") : t("messagesApi.show")}
+                        onClick={() => setShown(shown === c.id ? null : c.id)}
+                      >
+                        {shown === c.id
+                          ? <EyeOff size={16} aria-hidden="true" />
+                          : <Eye size={16} aria-hidden="true" />}
+                      </IconButton>
+                      <IconButton
+                        label={t("messagesApi.copy")}
+                        onClick={() => copy(c.token ?? "", t("messagesApi.token"))}
+                      >
+                        <Copy size={16} aria-hidden="true" />
+                      </IconButton>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+      </section>
+
+      <section className="card api-card">
+        <h2 className="api-card-title">{t("messagesApi.examples")}</h2>
+        <p className="api-hint">{t("messagesApi.examplesHint")}</p>
+        <h3 className="api-sub">{t("messagesApi.textMessage")}</h3>
+        <pre className="api-code">{examples.text}</pre>
+        <h3 className="api-sub">{t("messagesApi.fileMessage")}</h3>
+        <pre className="api-code">{examples.file}</pre>
+      </section>
+
+      <TestForms connections={connections ?? []} />
+
+      <Webhooks />
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../lib/campaign_rules.ts";
+import type { CampaignView } from "../lib/campaign_types.ts";
+
+/** The campaign dialog's values as typed (strings; "none" for no selection). */
+export type CampaignForm = Record<string, string> & {
+  name: string;
+  whatsappId: string;
+  contactListId: string;
+  tagListId: string;
+  fileListId: string;
+  /** datetime-local: YYYY-MM-DDTHH:mm */
+  scheduledAt: string;
+};
+
+export const NONE = "none";
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** An instant as the datetime-local input shows it, in the browser's zone. */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${
+    pad(d.getMinutes())
+  }`;
+}
+
+export function emptyForm(): CampaignForm {
+  const form: CampaignForm = {
+    name: "",
+    whatsappId: NONE,
+    contactListId: NONE,
+    tagListId: NONE,
+    fileListId: NONE,
+    scheduledAt: "",
+  };
+  for (const f of [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]) form[f] = "";
+  return form;
+}
+
+export function formOf(c: CampaignView): CampaignForm {
+  const form = emptyForm();
+  form.name = c.name;
+  form.whatsappId = c.whatsappId === null ? NONE : String(c.whatsappId);
+  form.contactListId = c.contactListId === null ? NONE : String(c.contactListId);
+  form.tagListId = c.tagListId === null ? NONE : String(c.tagListId);
+  form.fileListId = c.fileListId === null ? NONE : String(c.fileListId);
+  form.scheduledAt = toLocalInput(c.scheduledAt);
+  for (const f of [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]) form[f] = c[f] ?? "";
+  return form;
+}
+
+/**
+ * seeds/002 section 5: empty strings are sent as null, scheduledAt as YYYY-MM-DD HH:mm:ss.
+ */
+export function bodyOf(form: CampaignForm, confirmation: boolean) {
+  const text = (v: string) => (v.trim() === "" ? null : v);
+  const ref = (v: string) => (v === NONE || v === "" ? null : Number(v));
+  const body: Record<string, unknown> = {
+    name: form.name.trim(),
+    confirmation,
+    whatsappId: ref(form.whatsappId),
+    contactListId: ref(form.contactListId),
+    tagListId: ref(form.tagListId),
+    fileListId: ref(form.fileListId),
+    scheduledAt: form.scheduledAt ? `${form.scheduledAt.replace("T", " ").slice(0, 16)}:00` : null,
+  };
+  for (const f of [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]) body[f] = text(form[f]);
+  return body;
+}

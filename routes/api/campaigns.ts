@@ -1,0 +1,119 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { requireCampaigns } from "../../server/campaigns/gate.ts";
+import { campaignView, pageCampaigns } from "../../server/campaigns/repository.ts";
+import {
+  attachCampaignMedia,
+  campaignNotFound,
+  cancelCampaign,
+  createCampaign,
+  deleteCampaign,
+  restartCampaign,
+  updateCampaign,
+} from "../../server/campaigns/service.ts";
+import { name2to50 } from "../../server/http/fields.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
+import { validate } from "../../server/http/validate.ts";
+import { fileField } from "../../server/media/uploads.ts";
+import { zonedInstant } from "../../server/time_zone.ts";
+import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../../islands/lib/campaign_rules.ts";
+
+/** seeds/002 section 5: empty strings are sent as null; treat "" the same. */
+const emptyAsNull = (v: unknown) => (v === "" ? null : v);
+const text = z.preprocess(emptyAsNull, z.string().max(4096, "Too Long!").nullable()).optional();
+const ref = z.preprocess(emptyAsNull, z.coerce.number().int().positive().nullable()).optional();
+
+/**
+ * seeds/002 section 5: scheduledAt is sent as YYYY-MM-DD HH:mm:ss, read as the company's wall
+ * clock (America/Sao_Paulo); an ISO instant with an offset is accepted too.
+ */
+const scheduledAt = z.preprocess(
+  emptyAsNull,
+  z.string().nullable().transform((value, ctx) => {
+    if (value === null) return null;
+    const local = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+    if (local) {
+      const [, y, mo, d, h, mi, s] = local.map(Number);
+      return zonedInstant({ year: y, month: mo, day: d, hour: h, minute: mi, second: s || 0 })
+        .toISOString();
+    }
+    const parsed = z.iso.datetime({ offset: true }).safeParse(value);
+    if (parsed.success) return new Date(parsed.data).toISOString();
+    ctx.addIssue({ code: "custom", message: "Use o formato YYYY-MM-DD HH:mm:ss" });
+    return z.NEVER;
+  }),
+).optional();
+
+const fields = {
+  name: name2to50,
+  ...Object.fromEntries([...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS].map((f) => [f, text])),
+  confirmation: z.boolean().optional(),
+  scheduledAt,
+  whatsappId: ref,
+  contactListId: ref,
+  tagListId: ref,
+  fileListId: ref,
+} as const;
+const createBody = z.object(fields);
+const updateBody = z.object(fields).partial();
+
+/** /api/campaigns (seeds/002 section 7 'Campaigns'). */
+export function campaignRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", requireAuth(deps), ...requireCampaigns(deps), requireAdmin);
+
+  app.get(
+    "/",
+    validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
+    async (c) => {
+      const { searchParam, pageNumber } = c.req.valid("query");
+      return c.json(await pageCampaigns(deps.db, authOf(c).companyId, searchParam, pageNumber));
+    },
+  );
+
+  app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
+    const view = await campaignView(deps.db, authOf(c).companyId, c.req.valid("param").id);
+    if (!view) throw campaignNotFound();
+    return c.json(view);
+  });
+
+  app.post("/", validate("json", createBody), async (c) => {
+    const input = c.req.valid("json") as Parameters<typeof createCampaign>[2];
+    return c.json(await createCampaign(deps, authOf(c).companyId, input), 201);
+  });
+
+  app.put("/:id{[0-9]+}", validate("param", idParam), validate("json", updateBody), async (c) => {
+    const input = c.req.valid("json") as Parameters<typeof updateCampaign>[3];
+    return c.json(
+      await updateCampaign(deps, authOf(c).companyId, c.req.valid("param").id, input),
+    );
+  });
+
+  app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
+    await deleteCampaign(deps, authOf(c).companyId, c.req.valid("param").id);
+    return c.body(null, 204);
+  });
+
+  app.post("/:id{[0-9]+}/cancel", validate("param", idParam), async (c) => {
+    return c.json(await cancelCampaign(deps, authOf(c).companyId, c.req.valid("param").id));
+  });
+
+  app.post("/:id{[0-9]+}/restart", validate("param", idParam), async (c) => {
+    return c.json(await restartCampaign(deps, authOf(c).companyId, c.req.valid("param").id));
+  });
+
+  app.post("/:id{[0-9]+}/media-upload", validate("param", idParam), async (c) => {
+    const file = fileField(await c.req.parseBody());
+    const id = c.req.valid("param").id;
+    return c.json(await attachCampaignMedia(deps, authOf(c).companyId, id, file));
+  });
+
+  app.delete("/:id{[0-9]+}/media-upload", validate("param", idParam), async (c) => {
+    const id = c.req.valid("param").id;
+    return c.json(await attachCampaignMedia(deps, authOf(c).companyId, id, null));
+  });
+
+  return app;
+}

@@ -1,0 +1,78 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { RateLimiter } from "../../server/auth/rate_limit.ts";
+import type { AppDeps, AppEnv } from "../../server/context.ts";
+import { AppError, badRequest } from "../../server/errors.ts";
+import { connectionOfToken } from "../../server/external_api/auth.ts";
+import { sendThroughApi } from "../../server/external_api/send.ts";
+import { filesOf } from "./messages.ts";
+
+/** The JSON body of POST /api/messages/send; multipart sends the same fields plus `medias`. */
+export const apiSendJson = z.object({
+  number: z.string({ error: "Required" }).trim().min(1, "Required").max(50, "Too Long!"),
+  body: z.string().max(65_536, "Too Long!").default(""),
+});
+
+/** An Idempotency-Key: printable ASCII, as the IETF draft and the payment APIs use it. */
+const idempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 printable characters");
+
+/**
+ * POST /api/messages/send (issue 16): the external API, authorised by a connection's token
+ * (`Authorization: Bearer <token>`), not by a user's session. One fixed window of
+ * EXTERNAL_API_RATE_LIMIT sends per minute per connection (429 ERR_RATE_LIMITED with
+ * Retry-After), counted after the token is verified so that wrong tokens cannot use up a
+ * connection's allowance. Answers 201 ApiSendAnswer; a replayed Idempotency-Key answer also
+ * carries `Idempotent-Replayed: true`.
+ */
+export function externalMessageRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  const limiter = new RateLimiter(deps.config.externalApiRateLimit, 60_000);
+
+  app.post("/send", async (c) => {
+    const whatsapp = await connectionOfToken(deps, c.req.header("authorization"));
+    const wait = limiter.hit(`whatsapp:${whatsapp.id}`, deps.clock.now().getTime());
+    if (wait > 0) {
+      return c.json(
+        {
+          error: "ERR_RATE_LIMITED",
+          message: `Limite de ${deps.config.externalApiRateLimit} envios por minuto atingido`,
+        },
+        429,
+        { "retry-after": String(wait) },
+      );
+    }
+    const keyHeader = c.req.header("idempotency-key");
+    const key = keyHeader === undefined ? undefined : idempotencyKey.safeParse(keyHeader);
+    if (key && !key.success) {
+      throw badRequest("ERR_VALIDATION", "Idempotency-Key inválida", {
+        "Idempotency-Key": ["1 to 255 printable characters"],
+      });
+    }
+    const type = c.req.header("content-type") ?? "";
+    let input;
+    if (type.startsWith("multipart/form-data")) {
+      const form = await c.req.parseBody({ all: true });
+      const fields = apiSendJson.parse({
+        number: typeof form.number === "string" ? form.number : undefined,
+        body: typeof form.body === "string" ? form.body : "",
+      });
+      input = { ...fields, files: filesOf(form.medias) };
+    } else if (type.startsWith("application/json")) {
+      const json = await c.req.json().catch(() => {
+        throw badRequest("ERR_VALIDATION", "Invalid JSON body");
+      });
+      input = { ...apiSendJson.parse(json), files: [] };
+    } else {
+      throw new AppError(
+        415,
+        "ERR_VALIDATION",
+        "Envie application/json {number, body} ou multipart/form-data {number, body?, medias}",
+      );
+    }
+    const { answer, replayed } = await sendThroughApi(deps, whatsapp, input, key?.data);
+    // A replay answers as the first request did (201), marked so that a client can tell.
+    return c.json(answer, 201, replayed ? { "idempotent-replayed": "true" } : {});
+  });
+
+  return app;
+}

@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAdmin, requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { invoiceView, oldestOpenInvoice, pageInvoices } from "../../server/billing/repository.ts";
+import {
+  checkoutInfo,
+  ensureCurrentInvoice,
+  getInvoice,
+  markPaidByHand,
+  noInvoice,
+  scopeOf,
+} from "../../server/billing/service.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
+import { validate } from "../../server/http/validate.ts";
+
+/** /api/invoices (seeds/001 sections 2 'Invoices screen', 3, 7): company admins, super users. */
+export function invoiceRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", requireAuth(deps), requireAdmin);
+
+  app.get(
+    "/all",
+    validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
+    async (c) => {
+      const { searchParam, pageNumber } = c.req.valid("query");
+      return c.json(await pageInvoices(deps.db, scopeOf(authOf(c)), searchParam, pageNumber));
+    },
+  );
+
+  // The /subscription page's button: the oldest unpaid invoice, or the current period's, made now.
+  app.post("/current", async (c) => {
+    const auth = authOf(c);
+    const open = await oldestOpenInvoice(deps.db, auth.companyId);
+    if (open) return c.json(invoiceView(open));
+    const current = await ensureCurrentInvoice(deps, auth.company);
+    if (!current) throw noInvoice();
+    if (current.invoice.status === "paid") throw noInvoice();
+    return c.json(invoiceView(current.invoice), current.created ? 201 : 200);
+  });
+
+  app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
+    return c.json(await getInvoice(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.get("/:id{[0-9]+}/checkout", validate("param", idParam), async (c) => {
+    return c.json(await checkoutInfo(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.put("/:id{[0-9]+}/paid", requireSuper, validate("param", idParam), async (c) => {
+    return c.json(await markPaidByHand(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  return app;
+}

@@ -1,0 +1,165 @@
+import { sql } from "kysely";
+import type { Database } from "../../db/client.ts";
+import type { Invoice } from "../../db/schema.ts";
+import type { InvoiceView } from "../../islands/billing/types.ts";
+import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
+
+export function invoiceView(row: Invoice, companyName?: string): InvoiceView {
+  const view: InvoiceView = {
+    id: row.id,
+    companyId: row.companyId,
+    detail: row.detail,
+    value: row.value,
+    dueDate: row.dueDate,
+    status: row.status,
+    paidAt: row.paidAt,
+    paidByUserId: row.paidByUserId,
+    paidVia: row.paidVia,
+    provider: row.provider,
+    chargeId: row.chargeId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+  if (companyName !== undefined) view.companyName = companyName;
+  return view;
+}
+
+/** Whose invoices a read covers: one company's, or every company's (super users). */
+export type InvoiceScope = { companyId: number } | { allCompanies: true };
+
+/** GET /api/invoices/all: newest due date first; the search matches the detail or the id. */
+export async function pageInvoices(
+  db: Database,
+  scope: InvoiceScope,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  let q = db.selectFrom("invoices").innerJoin("companies", "companies.id", "invoices.companyId");
+  if ("companyId" in scope) q = q.where("invoices.companyId", "=", scope.companyId);
+  const text = searchParam?.trim();
+  if (text) {
+    const pattern = likePattern(text);
+    q = q.where((eb) =>
+      eb.or([
+        sql<boolean>`invoices.detail LIKE ${pattern} ESCAPE '\\'`,
+        sql<boolean>`companies.name LIKE ${pattern} ESCAPE '\\'`,
+        ...(/^\d+$/.test(text) ? [eb("invoices.id", "=", Number(text))] : []),
+      ])
+    );
+  }
+  const window = pageWindow(pageNumber);
+  const rows = await q.selectAll("invoices").select("companies.name as companyName")
+    .orderBy("invoices.dueDate", "desc").orderBy("invoices.id", "desc")
+    .limit(window.limit).offset(window.offset).execute();
+  const total = await q.select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const all = "allCompanies" in scope;
+  const invoices = rows.map(({ companyName, ...row }) =>
+    invoiceView(row, all ? companyName : undefined)
+  );
+  return pageAnswer("invoices", invoices, Number(total.n), window);
+}
+
+export async function findInvoice(
+  db: Database,
+  scope: InvoiceScope,
+  id: number,
+): Promise<Invoice | undefined> {
+  let q = db.selectFrom("invoices").selectAll().where("id", "=", id);
+  if ("companyId" in scope) q = q.where("companyId", "=", scope.companyId);
+  return await q.executeTakeFirst();
+}
+
+export async function oldestOpenInvoice(
+  db: Database,
+  companyId: number,
+): Promise<Invoice | undefined> {
+  return await db.selectFrom("invoices").selectAll().where("companyId", "=", companyId)
+    .where("status", "=", "open").orderBy("dueDate").orderBy("id").executeTakeFirst();
+}
+
+/**
+ * The invoice of one company's period, created unless it exists: the unique index
+ * invoices_period (companyId, dueDate) makes a second insert for the same period a no-op.
+ * Returns the row of that period either way.
+ */
+export async function ensurePeriodInvoice(
+  db: Database,
+  row: { companyId: number; detail: string; value: number; dueDate: string; now: string },
+): Promise<{ invoice: Invoice; created: boolean }> {
+  const inserted = await db.insertInto("invoices").values({
+    companyId: row.companyId,
+    detail: row.detail,
+    value: row.value,
+    dueDate: row.dueDate,
+    paidAt: null,
+    paidByUserId: null,
+    paidVia: null,
+    provider: null,
+    chargeId: null,
+    pixPayload: null,
+    createdAt: row.now,
+    updatedAt: row.now,
+  }).onConflict((oc) => oc.columns(["companyId", "dueDate"]).doNothing())
+    .returningAll().executeTakeFirst();
+  if (inserted) return { invoice: inserted, created: true };
+  const existing = await db.selectFrom("invoices").selectAll()
+    .where("companyId", "=", row.companyId).where("dueDate", "=", row.dueDate)
+    .executeTakeFirstOrThrow();
+  return { invoice: existing, created: false };
+}
+
+export async function setInvoiceCharge(
+  db: Database,
+  companyId: number,
+  id: number,
+  charge: { provider: string; chargeId: string | null; pixPayload: string; now: string },
+) {
+  await db.updateTable("invoices").set({
+    provider: charge.provider,
+    chargeId: charge.chargeId,
+    pixPayload: charge.pixPayload,
+    updatedAt: charge.now,
+  }).where("id", "=", id).where("companyId", "=", companyId).where("status", "=", "open")
+    .execute();
+}
+
+/** Unpaid invoices with a charge at `provider`, oldest first (the reconciliation job's batch). */
+export async function openCharges(db: Database, provider: string, limit: number) {
+  return await db.selectFrom("invoices").select(["id", "companyId", "chargeId"])
+    .where("status", "=", "open").where("provider", "=", provider)
+    .where("chargeId", "is not", null).orderBy("updatedAt").limit(limit).execute();
+}
+
+export async function findInvoiceByCharge(
+  db: Database,
+  provider: string,
+  chargeId: string,
+): Promise<Invoice | undefined> {
+  return await db.selectFrom("invoices").selectAll().where("provider", "=", provider)
+    .where("chargeId", "=", chargeId).executeTakeFirst();
+}
+
+export async function findCustomer(db: Database, companyId: number, provider: string) {
+  const row = await db.selectFrom("billing_customers").select("customerId")
+    .where("companyId", "=", companyId).where("provider", "=", provider).executeTakeFirst();
+  return row?.customerId;
+}
+
+/** Keeps the first customer stored for the company (two checkouts at once keep one). */
+export async function saveCustomer(
+  db: Database,
+  companyId: number,
+  provider: string,
+  customerId: string,
+  now: string,
+): Promise<string> {
+  await db.insertInto("billing_customers").values({
+    companyId,
+    provider,
+    customerId,
+    createdAt: now,
+  })
+    .onConflict((oc) => oc.columns(["companyId", "provider"]).doNothing()).execute();
+  return (await findCustomer(db, companyId, provider)) ?? customerId;
+}

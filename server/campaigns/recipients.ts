@@ -1,0 +1,84 @@
+import type { Database } from "../../db/client.ts";
+import type { Campaign } from "../../db/schema.ts";
+import {
+  type CampaignVariable,
+  CONFIRMATION_FIELDS,
+  MESSAGE_FIELDS,
+} from "../../islands/lib/campaign_rules.ts";
+import { renderVariables } from "../messages/variables.ts";
+
+/**
+ * Who a campaign messages and with what text (issue 13 deliverable 5). Each recipient gets one
+ * of the filled messages in turn (row i gets message i mod n), its variables resolved when the
+ * shipping rows are written, so a restart sends exactly the text that was planned.
+ */
+export type Recipient = { itemId: number | null; name: string; number: string; email: string };
+
+/**
+ * The valid list items, or the non-group contacts with a ticket tagged `tagListId`, minus the
+ * numbers that opted out.
+ */
+export async function recipientsOf(
+  db: Database,
+  companyId: number,
+  campaign: Pick<Campaign, "contactListId" | "tagListId">,
+): Promise<Recipient[]> {
+  const optedOut = db.selectFrom("campaign_opt_outs").select("number")
+    .where("companyId", "=", companyId);
+  if (campaign.contactListId !== null) {
+    const rows = await db.selectFrom("contact_list_items")
+      .select(["id", "name", "number", "email"]).where("companyId", "=", companyId)
+      .where("contactListId", "=", campaign.contactListId).where("isWhatsappValid", "=", 1)
+      .where("number", "not in", optedOut).orderBy("id").execute();
+    return rows.map((r) => ({ itemId: r.id, name: r.name, number: r.number, email: r.email }));
+  }
+  if (campaign.tagListId !== null) {
+    const rows = await db.selectFrom("contacts")
+      .select(["contacts.name", "contacts.number", "contacts.email"])
+      .where("contacts.companyId", "=", companyId).where("contacts.isGroup", "=", 0)
+      .where("contacts.number", "not in", optedOut)
+      .where(
+        "contacts.id",
+        "in",
+        (eb) =>
+          eb.selectFrom("tickets").innerJoin("ticket_tags", "ticket_tags.ticketId", "tickets.id")
+            .select("tickets.contactId").where("tickets.companyId", "=", companyId)
+            .where("ticket_tags.tagId", "=", campaign.tagListId),
+      )
+      .orderBy("contacts.id").execute();
+    return rows.map((r) => ({ itemId: null, name: r.name, number: r.number, email: r.email }));
+  }
+  return [];
+}
+
+/**
+ * Resolves a campaign text: the variables of every automatic message ({{name}}, {{firstName}},
+ * {{ms}}, ...: server/messages/variables.ts), then the campaign's single-brace ones: {nome},
+ * {name}, {numero}, {number}, {email} and the settings' variables (seeds/002 section 2.3).
+ */
+export function renderCampaignText(
+  text: string,
+  recipient: Recipient,
+  variables: CampaignVariable[],
+  now: Date,
+): string {
+  const withCore = renderVariables(text, { contact: { name: recipient.name }, now });
+  const values = new Map<string, string>([
+    ["nome", recipient.name],
+    ["name", recipient.name],
+    ["numero", recipient.number],
+    ["number", recipient.number],
+    ["email", recipient.email],
+  ]);
+  for (const v of variables) if (!values.has(v.key)) values.set(v.key, v.value);
+  return withCore.replace(/\{([\w.-]+)\}/g, (whole, key: string) => values.get(key) ?? whole);
+}
+
+/** The filled messages and confirmation messages of a campaign, in field order. */
+export function filledTexts(campaign: Campaign) {
+  const pick = (fields: readonly (keyof Campaign)[]) =>
+    fields.map((f) => campaign[f]).filter((v): v is string =>
+      typeof v === "string" && v.trim() !== ""
+    );
+  return { messages: pick(MESSAGE_FIELDS), confirmations: pick(CONFIRMATION_FIELDS) };
+}

@@ -1,0 +1,281 @@
+import type { Database } from "../../db/client.ts";
+import type { Updateable } from "kysely";
+import type { Campaign, CampaignsTable } from "../../db/schema.ts";
+import {
+  CONFIRMATION_FIELDS,
+  editableParts,
+  MESSAGE_FIELDS,
+} from "../../islands/lib/campaign_rules.ts";
+import type { CampaignView } from "../../islands/lib/campaign_types.ts";
+import type { AppDeps } from "../context.ts";
+import { AppError, badRequest, notFound } from "../errors.ts";
+import { removeUpload, storeUpload } from "../media/uploads.ts";
+import { publishResource } from "../realtime/resource_events.ts";
+import { listNotFound } from "./lists_service.ts";
+import { campaignView, findCampaign } from "./repository.ts";
+
+/**
+ * Campaign rules (seeds/002 sections 3, 4; issue 13 deliverable 4). A campaign with a schedule is
+ * PROGRAMADA, without one INATIVA; the dispatcher (dispatcher.ts) starts it at scheduledAt.
+ * Editing follows `editableParts` (islands/lib/campaign_rules.ts), shared with the dialog.
+ */
+type MessageField = typeof MESSAGE_FIELDS[number] | typeof CONFIRMATION_FIELDS[number];
+
+export type CampaignInput = Partial<Record<MessageField, string | null>> & {
+  name?: string;
+  confirmation?: boolean;
+  /** ISO instant, or null for none. */
+  scheduledAt?: string | null;
+  whatsappId?: number | null;
+  contactListId?: number | null;
+  tagListId?: number | null;
+  fileListId?: number | null;
+};
+
+export function campaignNotFound(): AppError {
+  return notFound("ERR_NO_CAMPAIGN_FOUND", "Campanha não encontrada");
+}
+
+function notEditable(why: string): AppError {
+  return badRequest("ERR_CAMPAIGN_NOT_EDITABLE", why);
+}
+
+/** Every id of the body must be the caller's company's (404 with the resource's code). */
+async function checkReferences(db: Database, companyId: number, input: CampaignInput) {
+  const owned = async (table: "whatsapps" | "contact_lists" | "tags" | "file_lists", id: number) =>
+    !!await db.selectFrom(table).select("id").where("companyId", "=", companyId)
+      .where("id", "=", id).executeTakeFirst();
+  if (input.whatsappId != null && !await owned("whatsapps", input.whatsappId)) {
+    throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+  }
+  if (input.contactListId != null && !await owned("contact_lists", input.contactListId)) {
+    throw listNotFound();
+  }
+  if (input.tagListId != null && !await owned("tags", input.tagListId)) {
+    throw notFound("ERR_NO_TAG_FOUND", "Tag não encontrada");
+  }
+  if (input.fileListId != null && !await owned("file_lists", input.fileListId)) {
+    throw notFound("ERR_NO_FILE_LIST_FOUND", "Lista de arquivos não encontrada");
+  }
+}
+
+/** Recipients a campaign can reach now: valid or not yet checked list items, or tagged contacts. */
+export async function reachableCount(
+  db: Database,
+  companyId: number,
+  target: Pick<Campaign, "contactListId" | "tagListId">,
+): Promise<number> {
+  if (target.contactListId !== null) {
+    const row = await db.selectFrom("contact_list_items").where("companyId", "=", companyId)
+      .where("contactListId", "=", target.contactListId)
+      .where((eb) => eb.or([eb("isWhatsappValid", "is", null), eb("isWhatsappValid", "=", 1)]))
+      .select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  if (target.tagListId !== null) {
+    const row = await db.selectFrom("ticket_tags")
+      .innerJoin("tickets", "tickets.id", "ticket_tags.ticketId")
+      .innerJoin("contacts", "contacts.id", "tickets.contactId")
+      .where("tickets.companyId", "=", companyId).where("ticket_tags.tagId", "=", target.tagListId)
+      .where("contacts.isGroup", "=", 0)
+      .select((eb) => eb.fn.count<number>("contacts.id").distinct().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  return 0;
+}
+
+/** What a campaign needs before it is scheduled: a connection, recipients and a message. */
+async function assertReady(db: Database, companyId: number, c: Campaign) {
+  const fields: Record<string, string[]> = {};
+  if (c.whatsappId === null) fields.whatsappId = ["Obrigatório"];
+  if (c.contactListId === null && c.tagListId === null) fields.contactListId = ["Obrigatório"];
+  if (!MESSAGE_FIELDS.some((f) => c[f]?.trim())) fields.message1 = ["Obrigatório"];
+  if (c.confirmation === 1 && !CONFIRMATION_FIELDS.some((f) => c[f]?.trim())) {
+    fields.confirmationMessage1 = ["Obrigatório"];
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new AppError(400, "ERR_VALIDATION", "A campanha não está completa", { fields });
+  }
+  if (await reachableCount(db, companyId, c) === 0) {
+    throw badRequest("ERR_CAMPAIGN_NO_RECIPIENTS", "A campanha não tem nenhum destinatário válido");
+  }
+}
+
+function columns(input: CampaignInput): Updateable<CampaignsTable> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    out[key] = key === "confirmation" ? (value ? 1 : 0) : value;
+  }
+  return out as Updateable<CampaignsTable>;
+}
+
+async function publishCampaign(deps: AppDeps, companyId: number, id: number) {
+  const view = await campaignView(deps.db, companyId, id);
+  if (view) publishResource(deps.hub, companyId, "campaign", { action: "update", record: view });
+  return view;
+}
+
+export async function createCampaign(
+  deps: AppDeps,
+  companyId: number,
+  input: CampaignInput & { name: string },
+): Promise<CampaignView> {
+  await checkReferences(deps.db, companyId, input);
+  const now = deps.clock.now().toISOString();
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto("campaigns").values(
+      {
+        ...columns(input),
+        companyId,
+        name: input.name,
+        status: input.scheduledAt ? "PROGRAMADA" as const : "INATIVA" as const,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ).returningAll().executeTakeFirstOrThrow();
+    if (row.status === "PROGRAMADA") await assertReady(trx, companyId, row);
+    return row.id;
+  });
+  const view = (await campaignView(deps.db, companyId, id))!;
+  publishResource(deps.hub, companyId, "campaign", { action: "create", record: view });
+  return view;
+}
+
+export async function updateCampaign(
+  deps: AppDeps,
+  companyId: number,
+  id: number,
+  input: CampaignInput,
+): Promise<CampaignView> {
+  await checkReferences(deps.db, companyId, input);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await findCampaign(trx, companyId, id);
+    if (!current) throw campaignNotFound();
+    const parts = editableParts(current, now);
+    if (parts === "none") throw notEditable("Esta campanha não pode ser alterada agora");
+    const changes = columns(input);
+    if (parts === "messages") {
+      const allowed = new Set<string>([...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]);
+      const other = Object.entries(changes).filter(([k, v]) =>
+        !allowed.has(k) && (current as Record<string, unknown>)[k] !== v
+      );
+      if (other.length > 0) {
+        throw notEditable("Numa campanha cancelada só as mensagens podem ser alteradas");
+      }
+      for (const key of Object.keys(changes)) {
+        if (!allowed.has(key)) delete (changes as Record<string, unknown>)[key];
+      }
+    } else if (input.scheduledAt !== undefined) {
+      changes.status = input.scheduledAt ? "PROGRAMADA" as const : "INATIVA" as const;
+    }
+    const row = await trx.updateTable("campaigns").set({ ...changes, updatedAt: now.toISOString() })
+      .where("companyId", "=", companyId).where("id", "=", id).returningAll()
+      .executeTakeFirstOrThrow();
+    if (row.status === "PROGRAMADA") await assertReady(trx, companyId, row);
+  });
+  return (await publishCampaign(deps, companyId, id))!;
+}
+
+export async function deleteCampaign(deps: AppDeps, companyId: number, id: number) {
+  const current = await findCampaign(deps.db, companyId, id);
+  if (!current) throw campaignNotFound();
+  if (current.status === "EM_ANDAMENTO") {
+    throw notEditable("Cancele a campanha antes de apagá-la");
+  }
+  await deps.db.deleteFrom("campaigns").where("companyId", "=", companyId).where("id", "=", id)
+    .execute();
+  await removeUpload(deps, companyId, current.mediaPath);
+  publishResource(deps.hub, companyId, "campaign", { action: "delete", id });
+}
+
+/**
+ * EM_ANDAMENTO (or PROGRAMADA) -> CANCELADA (seeds/002 section 4). Sending stops at once: the
+ * campaign's messages still waiting in the outbox are withdrawn in the same transaction, and
+ * their rows go back to pending, so a restart sends them; a message the outbox already took is
+ * left to finish (it is then counted as delivered).
+ */
+export async function cancelCampaign(deps: AppDeps, companyId: number, id: number) {
+  const now = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await findCampaign(trx, companyId, id);
+    if (!current) throw campaignNotFound();
+    if (current.status !== "EM_ANDAMENTO" && current.status !== "PROGRAMADA") {
+      throw new AppError(
+        409,
+        "ERR_INVALID_TRANSITION",
+        "Só campanhas em andamento ou programadas podem ser canceladas",
+      );
+    }
+    await trx.updateTable("campaigns").set({ status: "CANCELADA", updatedAt: now })
+      .where("id", "=", id).execute();
+    const queued = trx.selectFrom("campaign_shipping").select("outboxId")
+      .where("campaignId", "=", id).where("status", "=", "queued");
+    await trx.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
+      .where("id", "in", queued).where("status", "=", "pending").execute();
+    await trx.updateTable("campaign_shipping").set({
+      status: "pending",
+      outboxId: null,
+      updatedAt: now,
+    })
+      .where("campaignId", "=", id).where("status", "=", "queued")
+      .where(
+        "outboxId",
+        "in",
+        trx.selectFrom("outbox").select("id").where("status", "=", "cancelled"),
+      )
+      .execute();
+  });
+  return (await publishCampaign(deps, companyId, id))!;
+}
+
+/**
+ * CANCELADA -> EM_ANDAMENTO (seeds/002 section 4): the dispatcher goes on with the rows not yet
+ * sent. A campaign cancelled before it started has no rows: it is scheduled for now instead.
+ */
+export async function restartCampaign(deps: AppDeps, companyId: number, id: number) {
+  const now = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await findCampaign(trx, companyId, id);
+    if (!current) throw campaignNotFound();
+    if (current.status !== "CANCELADA") {
+      throw new AppError(
+        409,
+        "ERR_INVALID_TRANSITION",
+        "Só campanhas canceladas podem ser reiniciadas",
+      );
+    }
+    const started = await trx.selectFrom("campaign_shipping").select("id")
+      .where("campaignId", "=", id).limit(1).executeTakeFirst();
+    await trx.updateTable("campaigns").set(
+      started
+        ? { status: "EM_ANDAMENTO", completedAt: null, updatedAt: now }
+        : { status: "PROGRAMADA", scheduledAt: now, completedAt: null, updatedAt: now },
+    ).where("id", "=", id).execute();
+  });
+  return (await publishCampaign(deps, companyId, id))!;
+}
+
+/** POST /api/campaigns/:id/media-upload: the campaign's own attachment (while editable). */
+export async function attachCampaignMedia(
+  deps: AppDeps,
+  companyId: number,
+  id: number,
+  file: File | null,
+) {
+  const current = await findCampaign(deps.db, companyId, id);
+  if (!current) throw campaignNotFound();
+  if (editableParts(current, deps.clock.now()) !== "all") {
+    throw notEditable("Esta campanha não pode ser alterada agora");
+  }
+  const stored = file ? await storeUpload(deps, companyId, file) : null;
+  await deps.db.updateTable("campaigns").set({
+    mediaPath: stored?.path ?? null,
+    mediaName: stored?.filename ?? null,
+    updatedAt: deps.clock.now().toISOString(),
+  }).where("companyId", "=", companyId).where("id", "=", id).execute();
+  await removeUpload(deps, companyId, current.mediaPath);
+  return (await publishCampaign(deps, companyId, id))!;
+}

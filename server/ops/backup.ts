@@ -1,0 +1,158 @@
+import { writeBackupFile } from "../../db/backup_file.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
+import { APP_VERSION } from "./version.ts";
+
+export type BackupConfig = Pick<
+  Config,
+  "dataDir" | "databaseUrl" | "backupDir" | "backupKeep"
+>;
+
+export type BackupView = { name: string; size: number; createdAt: string };
+export type BackupResult = BackupView & {
+  integrity: "ok";
+  mediaFiles: number;
+  mediaBytes: number;
+  /** Older backups deleted to keep BACKUP_KEEP. */
+  removed: string[];
+};
+
+const NAME = /^balcao-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)\.db$/;
+
+/** The database file of a `file:` URL; undefined for a libSQL server (it has its own backups). */
+export function databasePathOf(config: Pick<Config, "databaseUrl">): string | undefined {
+  const url = config.databaseUrl;
+  if (!url.startsWith("file:")) return undefined;
+  const path = url.slice("file:".length);
+  return path === ":memory:" ? undefined : path;
+}
+
+/** The backups in BACKUP_DIR, newest first, with their size. */
+export async function listBackups(config: BackupConfig): Promise<BackupView[]> {
+  const found: BackupView[] = [];
+  try {
+    for await (const entry of Deno.readDir(config.backupDir)) {
+      const match = NAME.exec(entry.name);
+      if (!entry.isFile || !match) continue;
+      const { size } = await Deno.stat(`${config.backupDir}/${entry.name}`);
+      found.push({ name: entry.name, size, createdAt: isoOfStamp(match[1]) });
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found.sort((a, b) => b.name.localeCompare(a.name));
+}
+
+/**
+ * Takes a verified backup now (seeds nothing, changes nothing in the live database): VACUUM INTO
+ * a hidden `.partial` file, the media added, PRAGMA integrity_check, then renamed to its final
+ * name, so a file named `balcao-*.db` is always complete. Its name is the time to the
+ * millisecond; VACUUM INTO refuses an existing file, which stops a tick that runs twice from
+ * writing the same backup twice. Then the oldest beyond BACKUP_KEEP are deleted.
+ *
+ * `thread`: run the copy on a worker (the server), or on this thread (the CLI task).
+ */
+export async function takeBackup(
+  config: BackupConfig,
+  clock: Clock,
+  options: { thread: "worker" | "inline" },
+): Promise<BackupResult> {
+  const source = databasePathOf(config);
+  if (!source) {
+    throw new AppError(
+      400,
+      "ERR_BACKUP_UNAVAILABLE",
+      "Backups need a local database file (DATABASE_URL=file:...); a libSQL server keeps its own",
+    );
+  }
+  await ensureWritable(config.backupDir);
+  const now = clock.now();
+  const name = `balcao-${stampOf(now)}.db`;
+  const partial = `${config.backupDir}/.${name}.partial`;
+  const info = { createdAt: now.toISOString(), version: APP_VERSION };
+  let result;
+  try {
+    result = options.thread === "worker"
+      ? await inWorker(source, partial, `${config.dataDir}/media`, info)
+      : writeBackupFile(source, partial, `${config.dataDir}/media`, info);
+    await Deno.rename(partial, `${config.backupDir}/${name}`);
+  } catch (error) {
+    await Deno.remove(partial).catch(() => {});
+    log.error("backup failed", { name, error });
+    throw new AppError(500, "ERR_BACKUP_FAILED", "O backup falhou; nada foi gravado", {
+      cause: error,
+    });
+  }
+  const { size } = await Deno.stat(`${config.backupDir}/${name}`);
+  const removed = await prune(config);
+  log.info("backup written", { name, size, mediaFiles: result.mediaFiles, removed });
+  return {
+    name,
+    size,
+    createdAt: now.toISOString(),
+    integrity: "ok",
+    mediaFiles: result.mediaFiles,
+    mediaBytes: result.mediaBytes,
+    removed,
+  };
+}
+
+/** Creates the folder if needed and proves it takes a file; a clear error otherwise. */
+async function ensureWritable(dir: string) {
+  const probe = `${dir}/.write-test-${crypto.randomUUID()}`;
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeFile(probe, new Uint8Array(), { createNew: true });
+    await Deno.remove(probe);
+  } catch (error) {
+    throw new AppError(
+      500,
+      "ERR_BACKUP_DIR_NOT_WRITABLE",
+      `A pasta de backups não pode ser gravada: ${dir}`,
+      { cause: error },
+    );
+  }
+}
+
+async function prune(config: BackupConfig): Promise<string[]> {
+  const old = (await listBackups(config)).slice(config.backupKeep);
+  for (const backup of old) await Deno.remove(`${config.backupDir}/${backup.name}`);
+  return old.map((backup) => backup.name);
+}
+
+function inWorker(
+  sourcePath: string,
+  targetPath: string,
+  mediaDir: string,
+  info: Record<string, string>,
+) {
+  const worker = new Worker(new URL("../../db/backup_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  return new Promise<{ mediaFiles: number; mediaBytes: number }>((resolve, reject) => {
+    worker.onmessage = (event) => {
+      const reply = event.data as
+        | { ok: true; result: { mediaFiles: number; mediaBytes: number } }
+        | { ok: false; message: string };
+      if (reply.ok) resolve(reply.result);
+      else reject(new Error(reply.message));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(`backup thread failed: ${event.message}`));
+    };
+    worker.postMessage({ sourcePath, targetPath, mediaDir, info });
+  }).finally(() => worker.terminate());
+}
+
+/** 2026-11-24T18:30:00.123Z -> 2026-11-24T18-30-00-123Z (a file name, sorted by time). */
+function stampOf(date: Date): string {
+  return date.toISOString().replace(/[:.]/g, "-");
+}
+
+function isoOfStamp(stamp: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/.exec(stamp)!;
+  return `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`;
+}

@@ -1,0 +1,135 @@
+import type { Database } from "../../db/client.ts";
+import type { Webhook, WebhookDelivery, WebhooksTable } from "../../db/schema.ts";
+import type { Updateable } from "kysely";
+import {
+  WEBHOOK_EVENTS,
+  type WebhookDeliveryView,
+  type WebhookEvent,
+  type WebhookView,
+} from "../../islands/lib/webhook_types.ts";
+import { pageAnswer, pageWindow } from "../paging.ts";
+import type { Hub } from "../realtime/hub.ts";
+import type { ResourceEvent } from "../realtime/resource_events.ts";
+
+/** Webhook rows; every function takes the company (DESIGN: tenancy). */
+
+export function eventsOf(row: Pick<Webhook, "events">): WebhookEvent[] {
+  try {
+    const parsed = JSON.parse(row.events);
+    return Array.isArray(parsed) ? WEBHOOK_EVENTS.filter((e) => parsed.includes(e)) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function webhookView(row: Webhook): WebhookView {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    events: eventsOf(row),
+    secret: row.secret,
+    active: row.active === 1,
+    failureCount: row.failureCount,
+    disabledAt: row.disabledAt,
+    disabledReason: row.disabledReason,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
+    lastDeliveryAt: row.lastDeliveryAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function deliveryView(row: WebhookDelivery): WebhookDeliveryView {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    event: row.event,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
+    deliveredAt: row.deliveredAt,
+    createdAt: row.createdAt,
+  };
+}
+
+export async function pageWebhooks(db: Database, companyId: number, pageNumber: number) {
+  const window = pageWindow(pageNumber);
+  const q = db.selectFrom("webhooks").where("companyId", "=", companyId);
+  const rows = await q.selectAll().orderBy("name").orderBy("id").limit(window.limit)
+    .offset(window.offset).execute();
+  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return pageAnswer("webhooks", rows.map(webhookView), Number(total.n), window);
+}
+
+export async function findWebhook(
+  db: Database,
+  companyId: number,
+  id: number,
+): Promise<Webhook | undefined> {
+  return await db.selectFrom("webhooks").selectAll().where("companyId", "=", companyId)
+    .where("id", "=", id).executeTakeFirst();
+}
+
+export async function activeWebhooks(db: Database, companyId: number): Promise<Webhook[]> {
+  return await db.selectFrom("webhooks").selectAll().where("companyId", "=", companyId)
+    .where("active", "=", 1).execute();
+}
+
+export async function insertWebhook(
+  db: Database,
+  companyId: number,
+  values: { name: string; url: string; events: string; secret: string },
+  now: string,
+): Promise<Webhook> {
+  return await db.insertInto("webhooks").values({
+    ...values,
+    companyId,
+    disabledAt: null,
+    disabledReason: null,
+    lastStatus: null,
+    lastError: null,
+    lastDeliveryAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateWebhook(
+  db: Database,
+  companyId: number,
+  id: number,
+  patch: Updateable<WebhooksTable>,
+): Promise<Webhook | undefined> {
+  return await db.updateTable("webhooks").set(patch).where("companyId", "=", companyId)
+    .where("id", "=", id).returningAll().executeTakeFirst();
+}
+
+export async function deleteWebhook(db: Database, companyId: number, id: number) {
+  const result = await db.deleteFrom("webhooks").where("companyId", "=", companyId)
+    .where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** The newest deliveries of a webhook, for its status on the page. */
+export async function recentDeliveries(
+  db: Database,
+  companyId: number,
+  webhookId: number,
+  limit = 20,
+): Promise<WebhookDeliveryView[]> {
+  const rows = await db.selectFrom("webhook_deliveries").selectAll()
+    .where("companyId", "=", companyId).where("webhookId", "=", webhookId)
+    .orderBy("id", "desc").limit(limit).execute();
+  return rows.map(deliveryView);
+}
+
+export type WebhookEventOut = ResourceEvent<WebhookView>;
+
+/** `company-<id>-webhook` list events, to admins only: the record carries the signing secret. */
+export function publishWebhook(hub: Hub, companyId: number, event: ResourceEvent<WebhookView>) {
+  hub.publish(companyId, "webhook", event, [{ kind: "admins" }]);
+}

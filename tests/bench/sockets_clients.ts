@@ -1,0 +1,27 @@
+/**
+ * The sockets bench's browsers, in a process of their own (so that the server's memory is the
+ * server's): opens `count` sockets with one token, prints "ready" once all are accepted, then
+ * prints "got <n>" each time every socket has received one more `company-*-tag` event.
+ */
+const [wsUrl, token, countText] = Deno.args;
+const count = Number(countText);
+let received = 0;
+let round = 0;
+const out = (line: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${line}\n`));
+
+const sockets: WebSocket[] = [];
+let ready = 0;
+for (let i = 0; i < count; i++) {
+  const ws = new WebSocket(`${wsUrl}/socket?token=${token}`);
+  ws.onmessage = (message) => {
+    const text = String(message.data);
+    if (text.includes('"event":"ready"')) {
+      if (++ready === count) out("ready");
+    } else if (text.includes("-tag")) {
+      if (++received === count * (round + 1)) out(`got ${++round}`);
+    }
+  };
+  sockets.push(ws);
+  // Opening thousands at once overruns the listen backlog: a few at a time.
+  if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 20));
+}

@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import Database from "libsql";
+import { deadline } from "../helpers/server.ts";
+
+/**
+ * Two real server processes (main.ts) on one database with SESSION_LEASE_SECONDS: each
+ * connection's WhatsApp session runs in exactly one of them, and when one is killed (SIGKILL, no
+ * goodbye) the other takes its connections over within a bound.
+ */
+const LEASE_SECONDS = 2;
+/** Lease expiry plus a claim tick, with a wide margin for a loaded 2-core machine. */
+const TAKEOVER_BOUND_MS = 30_000;
+const ADMIN = { email: "root@lease.test", password: "root-password" };
+const METRICS_TOKEN = "lease-metrics-token-0123";
+
+type Server = { name: string; url: string; child: Deno.ChildProcess; output: string[] };
+
+async function startServer(name: string, dir: string): Promise<Server> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    env: {
+      DATA_DIR: dir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      BCRYPT_COST: "4",
+      SESSION_LEASE_SECONDS: String(LEASE_SECONDS),
+      INSTANCE_ID: name,
+      METRICS_TOKEN,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output: string[] = [];
+  const listening = Promise.withResolvers<string>();
+  const read = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    let pending = "";
+    for await (const chunk of stream) {
+      pending += decoder.decode(chunk, { stream: true });
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines.filter(Boolean)) {
+        output.push(line);
+        const url = /"msg":"listening","url":"(http:\/\/localhost:\d+)"/.exec(line)?.[1];
+        if (url) listening.resolve(url.replace("localhost", "127.0.0.1"));
+      }
+    }
+  };
+  read(child.stdout);
+  read(child.stderr);
+  const url = await deadline(
+    listening.promise,
+    60_000,
+    () => `${name} did not start:\n${output.join("\n")}`,
+  );
+  return { name, url, child, output };
+}
+
+async function call(server: Server, method: string, path: string, token?: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function running(server: Server): Promise<number> {
+  const res = await fetch(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await res.text();
+  return Number(/^balcao_whatsapp_sessions_running (\d+)$/m.exec(text)?.[1]);
+}
+
+function holders(dir: string): Map<number, string> {
+  const db = new Database(`${dir}/balcao.db`);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    const rows = db.prepare("SELECT whatsappId, holder FROM whatsapp_leases").raw(true)
+      .all() as [number, string][];
+    return new Map(rows);
+  } finally {
+    db.close();
+  }
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms: number, what: string) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A connection on `server` (it takes the lease, since it starts the session), scanned. */
+async function connection(server: Server, token: string, name: string): Promise<number> {
+  const created = await call(server, "POST", "/api/whatsapp", token, {
+    name,
+    provider: "simulator",
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const scan = await call(server, "POST", `/api/simulator/${created.body.id}/scan`, token);
+  assert.equal(scan.status, 200, JSON.stringify(scan.body));
+  return created.body.id;
+}
+
+const say = (server: Server, token: string, id: number, body: string) =>
+  call(server, "POST", `/api/simulator/${id}/messages`, token, { from: "5511955554444", body });
+
+Deno.test("leases - two processes on one database: each session runs in exactly one; a killed process's sessions move to the other", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "balcao-leases-" });
+  const servers: Server[] = [];
+  try {
+    const a = await startServer("A", dir);
+    servers.push(a);
+    const b = await startServer("B", dir);
+    servers.push(b);
+    // One database: a token issued by A is honoured by B.
+    const token = (await call(a, "POST", "/api/auth/login", undefined, ADMIN)).body.token;
+    const onA = [await connection(a, token, "A1"), await connection(a, token, "A2")];
+    const onB = [await connection(b, token, "B1"), await connection(b, token, "B2")];
+
+    const leases = holders(dir);
+    for (const id of onA) assert.equal(leases.get(id), "A");
+    for (const id of onB) assert.equal(leases.get(id), "B");
+    assert.equal(await running(a), 2);
+    assert.equal(await running(b), 2);
+    // A session runs in one process only: the other has no provider for it.
+    for (const [holder, other, ids] of [[a, b, onA], [b, a, onB]] as const) {
+      for (const id of ids) {
+        assert.equal((await say(holder, token, id, "oi")).status, 201);
+        const elsewhere = await say(other, token, id, "oi");
+        assert.equal(elsewhere.status, 409);
+        assert.equal(elsewhere.body.error, "ERR_WAPP_NOT_INITIALIZED");
+      }
+    }
+    // A reply written through B (its API served the attendant) is sent by A, which runs the
+    // connection: A's lease tick sends what other processes queued.
+    const first = await say(a, token, onA[0], "preciso de ajuda");
+    const ticketId = first.body.ticketId;
+    assert.equal(
+      (await call(b, "PUT", `/api/tickets/${ticketId}`, token, { action: "accept" })).status,
+      200,
+    );
+    const reply = await call(b, "POST", `/api/messages/${ticketId}`, token, {
+      body: "resposta via B",
+    });
+    assert.equal(reply.status, 201, JSON.stringify(reply.body));
+    await until(
+      async () => {
+        const sent = await call(a, "GET", `/api/simulator/${onA[0]}/sent`, token);
+        return sent.body.sent.some((m: { body: string }) => m.body.endsWith("resposta via B"));
+      },
+      TAKEOVER_BOUND_MS,
+      "A sends the reply queued through B",
+    );
+
+    // Renewals keep them where they are.
+    await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1500));
+    assert.equal(await running(b), 2);
+
+    a.child.kill("SIGKILL");
+    await a.child.status;
+    const killedAt = Date.now();
+    await until(
+      async () => {
+        const now = holders(dir);
+        return onA.every((id) => now.get(id) === "B") && await running(b) === 4;
+      },
+      TAKEOVER_BOUND_MS,
+      "B runs A's connections",
+    );
+    const tookMs = Date.now() - killedAt;
+    for (const id of [...onA, ...onB]) {
+      const sent = await say(b, token, id, "depois");
+      assert.equal(sent.status, 201, JSON.stringify(sent.body));
+    }
+    // deno-lint-ignore no-console
+    console.log(`takeover after SIGKILL: ${tookMs} ms (lease ${LEASE_SECONDS} s)`);
+
+    // A graceful stop hands its leases back at once.
+    b.child.kill("SIGTERM");
+    assert.equal((await b.child.status).code, 0);
+    assert.equal(holders(dir).size, 0);
+  } finally {
+    for (const server of servers) {
+      try {
+        server.child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+      await server.child.status;
+    }
+    await Deno.remove(dir, { recursive: true });
+  }
+});
