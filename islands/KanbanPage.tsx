@@ -1,16 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
-import type { SessionUser } from "./lib/types.ts";
+import { planGuard } from "./lib/permissions.ts";
 import { Board } from "./kanban/Board.tsx";
 
 export type KanbanPageProps = Record<string, never>;
-
-/** The plan's useKanban flag (every kanban route refuses without it too). */
-const GUARD = {
-  allow: (user: SessionUser) => user.company.plan?.useKanban === true,
-  message: "errors.noPermissionPage",
-  redirectTo: "/",
-};
 
 /**
  * /kanban (seeds/001 section 2 'Kanban board'). The drag-and-drop library (@dnd-kit/core, with
@@ -19,7 +12,7 @@ const GUARD = {
 export default function KanbanPage(_props: KanbanPageProps) {
   const { t } = useTranslation();
   return (
-    <AppShell title={t("kanban.title")} guard={GUARD} layout="full">
+    <AppShell title={t("kanban.title")} guard={planGuard("useKanban")} layout="full">
       <Board />
     </AppShell>
   );

@@ -223,12 +223,11 @@ export async function markRefusedSchedules(deps: AppDeps): Promise<number[]> {
 /** Starts the 30-second tick; the returned function stops it and waits for a running tick. */
 export function startScheduleJob(deps: AppDeps): () => Promise<void> {
   const job = new Cron("*/30 * * * * *", { protect: true, catch: true }, async () => {
-    await countedJob("schedules", () => sendDueSchedules(deps)).catch((error) =>
-      log.error("schedule tick failed", { error })
-    );
-    await markRefusedSchedules(deps).catch((error) =>
-      log.error("schedule refusal check failed", { error })
-    );
+    // One counted run: the due ones are sent, then the provider's later refusals recorded.
+    await countedJob("schedules", async () => {
+      await sendDueSchedules(deps);
+      await markRefusedSchedules(deps);
+    }).catch((error) => log.error("schedule tick failed", { error }));
   });
   return async () => {
     job.stop();
