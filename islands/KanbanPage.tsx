@@ -1,16 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
-import type { SessionUser } from "./lib/types.ts";
+import { planGuard } from "./lib/permissions.ts";
 import { Board } from "./kanban/Board.tsx";
 
 export type KanbanPageProps = Record<string, never>;
 
-/** The plan's useKanban flag (every kanban route refuses without it too). */
-const GUARD = {
-  allow: (user: SessionUser) => user.company.plan?.useKanban === true,
-  message: "errors.noPermissionPage",
-  redirectTo: "/",
-};
+/** The plan's useKanban flag (the API refuses without it too). */
+const GUARD = planGuard("useKanban");
 
 /**
  * /kanban (seeds/001 section 2 'Kanban board'). The drag-and-drop library (@dnd-kit/core, with

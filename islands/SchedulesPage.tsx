@@ -3,13 +3,13 @@ import { useTranslation } from "react-i18next";
 import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { api } from "./lib/api.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { planGuard } from "./lib/permissions.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { formatScheduleDate, type ScheduleView, shortBody } from "./lib/schedule_types.ts";
 import type { ScheduleContact } from "./lib/schedules/ScheduleDialog.tsx";
 import { toast } from "./lib/toast.ts";
-import type { SessionUser } from "./lib/types.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import "./lib/ui/form_styles.ts";
@@ -26,11 +26,7 @@ export type SchedulesPageProps = {
 const OPEN_ADD = "schedules:add";
 
 /** The plan's useSchedules flag (the API refuses without it too). */
-const GUARD = {
-  allow: (user: SessionUser) => user.company.plan?.useSchedules === true,
-  message: "errors.noPermissionPage",
-  redirectTo: "/",
-};
+const GUARD = planGuard("useSchedules");
 
 /** /schedules (seeds/001 section 2 'Schedules'). */
 export default function SchedulesPage({ contactId }: SchedulesPageProps) {

@@ -47,7 +47,8 @@ Deno.test("plan guard and menu - a flag off hides its entry and its page; no pla
   const guard = planGuard("useKanban");
   assert.equal(guard.allow(user(plan())), true);
   assert.equal(guard.allow(user(plan({ useKanban: false }))), false);
-  assert.equal(guard.message, "errors.ERR_PLAN_FEATURE_DISABLED");
+  assert.equal(guard.message, "errors.noPermissionPage");
+  assert.equal(guard.redirectTo, "/");
   assert.equal(hasFeature(null, "useKanban"), false);
 });
 
