@@ -1,5 +1,6 @@
 import type { Plan } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
+import type { Channel } from "../realtime/events.ts";
 
 /**
  * The one place that says which plan flag gates what (seeds/000 section 3 'Plan', seeds/001
@@ -44,15 +45,18 @@ export const ROUTE_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze(
   "/api/webhooks": "useExternalApi",
 });
 
-/** Realtime channels (server/realtime/events.ts) whose events only plans with the flag hear. */
-export const CHANNEL_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze({
+/** Realtime channels whose events only sockets of a plan with the flag hear (the hub drops them). */
+export const CHANNEL_FLAGS: Readonly<Partial<Record<Channel, FeatureFlag>>> = Object.freeze({
   schedule: "useSchedules",
   chat: "useInternalChat",
+  "chat-user": "useInternalChat",
   campaign: "useCampaigns",
   contactList: "useCampaigns",
   contactListItem: "useCampaigns",
+  file: "useCampaigns",
   prompt: "useOpenAi",
   queueIntegration: "useIntegrations",
+  webhook: "useExternalApi",
 });
 
 /** The flag a request path needs, if any (whole path segments: /api/chats never gates /api/chatsX). */
