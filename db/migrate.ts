@@ -23,6 +23,8 @@ import * as m0100 from "./migrations/0100_create_chats.ts";
 import * as m0101 from "./migrations/0101_create_announcements.ts";
 import * as m0080 from "./migrations/0080_create_invoices.ts";
 import * as m0090 from "./migrations/0090_create_campaigns.ts";
+import * as m0091 from "./migrations/0091_add_campaign_started_at.ts";
+import * as m0092 from "./migrations/0092_add_outbox_campaign_shipping.ts";
 import * as m0110 from "./migrations/0110_create_queue_integrations.ts";
 import * as m0120 from "./migrations/0120_add_connection_api_tokens.ts";
 import * as m0121 from "./migrations/0121_create_api_idempotency_keys.ts";
@@ -30,6 +32,7 @@ import * as m0122 from "./migrations/0122_create_webhooks.ts";
 import * as m0130 from "./migrations/0130_add_outbox_waiting_index.ts";
 import * as m0131 from "./migrations/0131_create_password_resets.ts";
 import * as m0132 from "./migrations/0132_create_whatsapp_leases.ts";
+import * as m0133 from "./migrations/0133_create_instances.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -50,6 +53,8 @@ const migrations: Record<string, Migration> = {
   "0101_create_announcements": m0101,
   "0080_create_invoices": m0080,
   "0090_create_campaigns": m0090,
+  "0091_add_campaign_started_at": m0091,
+  "0092_add_outbox_campaign_shipping": m0092,
   "0110_create_queue_integrations": m0110,
   "0120_add_connection_api_tokens": m0120,
   "0121_create_api_idempotency_keys": m0121,
@@ -57,6 +62,7 @@ const migrations: Record<string, Migration> = {
   "0130_add_outbox_waiting_index": m0130,
   "0131_create_password_resets": m0131,
   "0132_create_whatsapp_leases": m0132,
+  "0133_create_instances": m0133,
 };
 
 class StaticProvider implements MigrationProvider {
