@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { planGuard } from "./lib/permissions.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { PromptView } from "./lib/integrations.ts";
-import type { SessionUser } from "./lib/types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 
 const PromptDialog = whenOpen(() =>
@@ -23,11 +23,7 @@ export default function PromptsPage(_props: PromptsPageProps) {
     <AppShell
       title={t("prompts.title")}
       actions={<AddButton event={OPEN_ADD} label={t("prompts.add")} />}
-      guard={{
-        allow: (user: SessionUser) => user.company.plan?.useOpenAi === true,
-        message: "errors.noPermissionPage",
-        redirectTo: "/",
-      }}
+      guard={planGuard("useOpenAi")}
     >
       <Prompts />
     </AppShell>

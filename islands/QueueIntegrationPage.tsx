@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { planGuard } from "./lib/permissions.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { IntegrationView } from "./lib/integrations.ts";
-import type { SessionUser } from "./lib/types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 
 const IntegrationDialog = whenOpen(() =>
@@ -26,11 +26,7 @@ export default function QueueIntegrationPage(_props: QueueIntegrationPageProps) 
     <AppShell
       title={t("integrations.title")}
       actions={<AddButton event={OPEN_ADD} label={t("integrations.add")} />}
-      guard={{
-        allow: (user: SessionUser) => user.company.plan?.useIntegrations === true,
-        message: "errors.noPermissionPage",
-        redirectTo: "/",
-      }}
+      guard={planGuard("useIntegrations")}
     >
       <Integrations />
     </AppShell>

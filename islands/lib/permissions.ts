@@ -46,14 +46,15 @@ export function hasFeature(user: Pick<SessionUser, "company"> | null, flag: Plan
 }
 
 /**
- * The AppShell guard of a page behind a plan flag (/kanban: `guard={planGuard("useKanban")}`).
- * The shell re-reads the session when the company's plan changes (company-<id>-plan), so a page
- * left open is left, with the catalogue's text, as soon as the flag goes.
+ * The AppShell guard of a page behind a plan flag (/kanban: `guard={planGuard("useKanban")}`):
+ * 'Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.' and /
+ * after 1 second (seeds/002 section 6). The shell re-reads the session when the company's plan
+ * changes (company-<id>-plan), so a page left open is left as soon as the flag goes.
  */
 export function planGuard(flag: PlanFeature): PageGuard {
   return {
     allow: (user) => hasFeature(user, flag),
-    message: "errors.ERR_PLAN_FEATURE_DISABLED",
-    redirectTo: "/tickets",
+    message: "errors.noPermissionPage",
+    redirectTo: "/",
   };
 }

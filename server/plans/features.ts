@@ -1,5 +1,6 @@
 import type { Plan } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
+import type { Channel } from "../realtime/events.ts";
 
 /**
  * The one place that says which plan flag gates what (seeds/000 section 3 'Plan', seeds/001
@@ -23,8 +24,10 @@ export type FeatureFlag = typeof FEATURE_FLAGS[number];
 
 /**
  * API path prefixes (under /api, matched on whole segments) and the flag each needs. A new gated
- * area adds one line here; routes that authenticate otherwise (connection tokens of the external
- * API) also call requirePlan(flag) after their own authentication.
+ * area adds one line here. A sub-app may also say requirePlan(flag) itself; the route walk
+ * (tests/api/plan_gates_test.ts) fails when such a route is missing here or names another flag.
+ * The send API authenticates with connection tokens and checks useExternalApi itself
+ * (server/external_api/auth.ts).
  */
 export const ROUTE_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze({
   "/api/schedules": "useSchedules",
@@ -35,20 +38,25 @@ export const ROUTE_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze(
   "/api/campaign-settings": "useCampaigns",
   "/api/contact-lists": "useCampaigns",
   "/api/contact-list-items": "useCampaigns",
+  "/api/files": "useCampaigns",
   "/api/chats": "useInternalChat",
   "/api/queueIntegration": "useIntegrations",
   "/api/prompt": "useOpenAi",
+  "/api/webhooks": "useExternalApi",
 });
 
-/** Realtime channels (server/realtime/events.ts) whose events only plans with the flag hear. */
-export const CHANNEL_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze({
+/** Realtime channels whose events only sockets of a plan with the flag hear (the hub drops them). */
+export const CHANNEL_FLAGS: Readonly<Partial<Record<Channel, FeatureFlag>>> = Object.freeze({
   schedule: "useSchedules",
   chat: "useInternalChat",
+  "chat-user": "useInternalChat",
   campaign: "useCampaigns",
   contactList: "useCampaigns",
   contactListItem: "useCampaigns",
+  file: "useCampaigns",
   prompt: "useOpenAi",
   queueIntegration: "useIntegrations",
+  webhook: "useExternalApi",
 });
 
 /** The flag a request path needs, if any (whole path segments: /api/chats never gates /api/chatsX). */

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { PLAN_GATES } from "../../server/auth/middleware.ts";
-import { FEATURE_FLAGS, flagForPath } from "../../server/plans/features.ts";
+import { CHANNEL_FLAGS, FEATURE_FLAGS, flagForPath } from "../../server/plans/features.ts";
+import { Hub } from "../../server/realtime/hub.ts";
+import type { Channel } from "../../server/realtime/events.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createCompany, login, withApp } from "../helpers/app.ts";
 import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 
@@ -30,11 +32,14 @@ Deno.test("plan gates - every gated route of the route table refuses a plan with
     for (const route of t.app.routes) {
       if (route.method === "ALL" || !route.path.startsWith("/api/")) continue;
       const path = params(route.path);
-      const flag = flagForPath(path) ?? PLAN_GATES.get(route.handler as Handler) ??
+      const declared = PLAN_GATES.get(route.handler as Handler) ??
         gatePrefixes.find(([prefix]) =>
           route.path === prefix || route.path.startsWith(`${prefix}/`)
         )
           ?.[1];
+      // One place: a route a sub-app gates itself is in ROUTE_FLAGS too, with the same flag.
+      if (declared) assert.equal(flagForPath(path), declared, `${route.method} ${path}`);
+      const flag = flagForPath(path) ?? declared;
       const key = `${route.method} ${path}`;
       if (!flag || seen.has(key)) continue;
       seen.add(key);
@@ -149,3 +154,27 @@ Deno.test("plan limits - users, connections and queues counted per company; 0 me
       assert.equal(q.status, 201);
     }
   }));
+
+Deno.test("plan gates - every gated channel reaches only sockets whose plan has its flag", () => {
+  const hub = new Hub();
+  const heard = (label: string) => {
+    const got: string[] = [];
+    return { got, socket: { send: (text: string) => got.push(`${label} ${text}`), close() {} } };
+  };
+  const on = heard("on");
+  const off = heard("off");
+  // What enabledFlags gives for a plan with every flag, and for one with none.
+  const every = new Set<string>(FEATURE_FLAGS);
+  hub.add({ companyId: 1, userId: 1, profile: "admin", queueIds: [], flags: every }, on.socket);
+  hub.add(
+    { companyId: 1, userId: 2, profile: "admin", queueIds: [], flags: new Set() },
+    off.socket,
+  );
+  for (const channel of Object.keys(CHANNEL_FLAGS) as Channel[]) {
+    assert.equal(hub.publish(1, channel, { action: "reload" }), 1, channel);
+  }
+  assert.equal(on.got.length, Object.keys(CHANNEL_FLAGS).length);
+  assert.deepEqual(off.got, []);
+  // Channels without a flag reach both.
+  assert.equal(hub.publish(1, "ticket", { action: "reload" }), 2);
+});

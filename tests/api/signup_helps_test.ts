@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { dueDateTick } from "../../jobs/due_dates.ts";
+import { ensureCurrentInvoice } from "../../server/billing/service.ts";
 import { advanceDueDate } from "../../server/companies/due_dates.ts";
 import {
   ADMIN_EMAIL,
@@ -193,5 +194,29 @@ Deno.test("due dates - the job marks overdue, blocks after the grace days once, 
     assert.equal(paid.status, 1);
     assert.equal(paid.overdueSince, null);
     assert.equal(paid.blockedAt, null);
+    await login(t, late.admin.email, late.admin.password);
+  }));
+
+Deno.test("due dates - a super user marking the invoice of a blocked company paid switches it back on", () =>
+  withApp(async (t) => {
+    const root = (await login(t, ADMIN_EMAIL, ADMIN_PASSWORD)).token;
+    const late = await createCompany(t, "Atrasada");
+    await t.deps.db.updateTable("companies").set({ dueDate: "2026-11-01" })
+      .where("id", "=", late.id).execute();
+    assert.deepEqual((await dueDateTick(t.deps)).blocked, [late.id]);
+    const company = await t.deps.db.selectFrom("companies").selectAll().where("id", "=", late.id)
+      .executeTakeFirstOrThrow();
+    const current = await ensureCurrentInvoice(t.deps, company);
+    assert.ok(current);
+    const paid = await t.request("PUT", `/api/invoices/${current.invoice.id}/paid`, {
+      token: root,
+    });
+    assert.equal(paid.status, 200, await paid.clone().text());
+    const after = await t.deps.db.selectFrom("companies").selectAll().where("id", "=", late.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(after.status, 1);
+    assert.equal(after.blockedAt, null);
+    assert.equal(after.overdueSince, null);
+    assert.equal(after.dueDate, "2026-12-22"); // a month from today (the old date was past)
     await login(t, late.admin.email, late.admin.password);
   }));

@@ -90,11 +90,12 @@ Deno.test("platform tabs - a super user creates a plan without kanban and moves 
     await t.deps.db.updateTable("companies").set({ dueDate: isoDaysAhead(5) })
       .where("id", "=", alpha.id).execute();
 
-    // Alpha's admin, in another browser, has a page open with the kanban entry.
+    // Alpha's admin, in another browser, has /kanban open, with its menu entry.
     const other = await secondBrowser();
     await loginAs(other, alpha.admin, { expectPath: "/" });
     const kanbanEntry = other.locator('aside [data-menu="kanban"]');
-    await kanbanEntry.waitFor();
+    await kanbanEntry.click();
+    await other.waitForURL(`${url}/kanban`);
 
     await loginAs(page, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     await page.goto(`${url}/settings`);
@@ -129,7 +130,8 @@ Deno.test("platform tabs - a super user creates a plan without kanban and moves 
     await toastWith(page, "Operação realizada com sucesso!").last().waitFor();
     await alphaRow.getByText("Sem Kanban").waitFor();
 
-    // Alpha's open page: the entry goes, without a reload or a new login.
+    // Alpha's open page: /kanban is left for / and the entry goes, without a new login.
+    await other.waitForURL(`${url}/`);
     await kanbanEntry.waitFor({ state: "detached" });
     const status = await other.evaluate(async () => {
       const token = localStorage.getItem("token") ?? "";

@@ -43,11 +43,14 @@ Deno.test("plan guard and menu - a flag off hides its entry and its page; no pla
   assert.ok(ids(user(plan())).includes("kanban"));
   assert.ok(!ids(user(plan({ useKanban: false }))).includes("kanban"));
   assert.ok(!ids(user(plan({ useSchedules: false }))).includes("schedules"));
+  assert.ok(ids(user(plan())).includes("files"));
+  assert.ok(!ids(user(plan({ useCampaigns: false }))).includes("files"));
   assert.ok(!ids(user(null)).includes("kanban"));
   const guard = planGuard("useKanban");
   assert.equal(guard.allow(user(plan())), true);
   assert.equal(guard.allow(user(plan({ useKanban: false }))), false);
-  assert.equal(guard.message, "errors.ERR_PLAN_FEATURE_DISABLED");
+  assert.equal(guard.message, "errors.noPermissionPage");
+  assert.equal(guard.redirectTo, "/");
   assert.equal(hasFeature(null, "useKanban"), false);
 });
 

@@ -115,7 +115,8 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
       ...(on("useOpenAi") ? [link("prompts", "/prompts", Bot)] : []),
       ...(on("useIntegrations") ? [link("queueIntegration", "/queue-integration", Network)] : []),
       link("connections", "/connections", Plug, "connections"),
-      link("files", "/files", FileStack),
+      // File lists' API is behind useCampaigns (server/plans/features.ts): so is their entry.
+      ...(on("useCampaigns") ? [link("files", "/files", FileStack)] : []),
       link("queues", "/queues", ListTree),
       link("users", "/users", Users),
       ...(on("useExternalApi") ? [link("messagesApi", "/messages-api", Code)] : []),
