@@ -332,10 +332,12 @@ async function moveRow(
 export function outboxIs(
   eb: ExpressionBuilder<DB, "campaign_shipping">,
   status: "pending" | "sent" | "failed",
+  column: "outboxId" | "confirmationOutboxId" = "outboxId",
 ) {
   return eb.exists(
     eb.selectFrom("outbox").select("outbox.id")
-      .whereRef("outbox.id", "=", "campaign_shipping.outboxId").where("outbox.status", "=", status),
+      .whereRef("outbox.id", "=", `campaign_shipping.${column}`)
+      .where("outbox.status", "=", status),
   );
 }
 
@@ -371,7 +373,14 @@ async function reconcile(deps: AppDeps): Promise<{ delivered: number; finished: 
       updatedAt: stamp,
     }).where("campaignId", "=", id).where("status", "=", "queued")
       .where((eb) => outboxIs(eb, "failed")).executeTakeFirst();
-    const changed = Number(done.numUpdatedRows) + Number(failed.numUpdatedRows);
+    // A confirmation request the outbox gave up on will never be answered.
+    const unasked = await deps.db.updateTable("campaign_shipping").set({
+      status: "failed",
+      updatedAt: stamp,
+    }).where("campaignId", "=", id).where("status", "=", "awaiting")
+      .where((eb) => outboxIs(eb, "failed", "confirmationOutboxId")).executeTakeFirst();
+    const changed = Number(done.numUpdatedRows) + Number(failed.numUpdatedRows) +
+      Number(unasked.numUpdatedRows);
     delivered += Number(done.numUpdatedRows);
     const open = await deps.db.selectFrom("campaign_shipping").select("id")
       .where("campaignId", "=", id).where("status", "in", ["pending", "awaiting", "queued"])

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTestApp, restartTestApp, type TestApp, twoCompanies } from "../helpers/app.ts";
 import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 import { dispatchTick } from "../../server/campaigns/dispatcher.ts";
+import { type Provider, ProviderSendError } from "../../server/whatsapp/providers/provider.ts";
 import { checkPendingNumbers } from "../../server/campaigns/number_check.ts";
 import { addContact, addTicket } from "../helpers/tickets.ts";
 import { createCampaign, numbers, saveSettings, seedList } from "./helpers.ts";
@@ -331,6 +332,30 @@ Deno.test("dispatcher - two ticks at once (a tick that runs twice) still message
     assert.equal(offers.length, 300);
     assert.equal(new Set(offers.map((s) => s.toJid)).size, 300);
     assert.equal(all.length, 600);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("dispatcher - a confirmation request the outbox gives up on fails the row; the campaign ends", async () => {
+  const t = await createTestApp();
+  try {
+    const { a, wid } = await unpacedCompany(t);
+    const listId = await seedList(t, a, 2, 1500);
+    const campaign = await createCampaign(t, a, {
+      whatsappId: wid,
+      contactListId: listId,
+      confirmation: true,
+      confirmationMessage1: "Posso enviar?",
+      scheduledAt: t.clock.now().toISOString(),
+    });
+    const provider = t.deps.sessions.connectedProvider(wid) as Provider;
+    provider.sendText = () =>
+      Promise.reject(new ProviderSendError("blocked by the contact", { permanent: true }));
+    await runToEnd(t, campaign.id);
+    const rows = await t.deps.db.selectFrom("campaign_shipping").select("status")
+      .where("campaignId", "=", campaign.id).execute();
+    assert.deepEqual(rows.map((r) => r.status), ["failed", "failed"]);
   } finally {
     await t.close();
   }
