@@ -42,3 +42,22 @@ Deno.test("openapi - every /api route of the app is in the document", () =>
     assert.ok(routes > 100, `only ${routes} routes found`);
     assert.deepEqual(missing, [], "routes without an entry in the document");
   }));
+
+Deno.test("openapi - /api-docs serves the Swagger UI page and its files from our own server", () =>
+  withApp(async (t) => {
+    const page = await t.request("GET", "/api-docs");
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /src="\/api-docs\/swagger-ui-bundle\.js"/);
+    assert.match(html, /url: "\/api\/openapi\.json"/);
+    assert.doesNotMatch(html, /https?:\/\//, "no outside address");
+    const bundle = await t.request("GET", "/api-docs/swagger-ui-bundle.js");
+    assert.equal(bundle.status, 200);
+    assert.match(bundle.headers.get("content-type") ?? "", /javascript/);
+    assert.match(await bundle.text(), /SwaggerUIBundle/);
+    for (const path of ["/api-docs/package.json", "/api-docs/..%2F..%2Fdeno.json"]) {
+      const res = await t.request("GET", path);
+      assert.equal(res.status, 404, path);
+      await res.body?.cancel();
+    }
+  }));
