@@ -17,11 +17,14 @@ import * as m0040 from "./migrations/0040_add_admin_indexes.ts";
 import * as m0050 from "./migrations/0050_rebuild_ids_autoincrement.ts";
 import * as m0051 from "./migrations/0051_create_sessions.ts";
 import * as m0070 from "./migrations/0070_create_helps_and_due_dates.ts";
+import * as m0071 from "./migrations/0071_add_foreign_key_indexes.ts";
 import * as m0060 from "./migrations/0060_add_schedule_send_error.ts";
 import * as m0100 from "./migrations/0100_create_chats.ts";
 import * as m0101 from "./migrations/0101_create_announcements.ts";
 import * as m0080 from "./migrations/0080_create_invoices.ts";
 import * as m0090 from "./migrations/0090_create_campaigns.ts";
+import * as m0091 from "./migrations/0091_add_campaign_started_at.ts";
+import * as m0092 from "./migrations/0092_add_outbox_campaign_shipping.ts";
 import * as m0110 from "./migrations/0110_create_queue_integrations.ts";
 import * as m0120 from "./migrations/0120_add_connection_api_tokens.ts";
 import * as m0121 from "./migrations/0121_create_api_idempotency_keys.ts";
@@ -29,6 +32,7 @@ import * as m0122 from "./migrations/0122_create_webhooks.ts";
 import * as m0130 from "./migrations/0130_add_outbox_waiting_index.ts";
 import * as m0131 from "./migrations/0131_create_password_resets.ts";
 import * as m0132 from "./migrations/0132_create_whatsapp_leases.ts";
+import * as m0133 from "./migrations/0133_create_instances.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -43,11 +47,14 @@ const migrations: Record<string, Migration> = {
   "0050_rebuild_ids_autoincrement": m0050,
   "0051_create_sessions": m0051,
   "0070_create_helps_and_due_dates": m0070,
+  "0071_add_foreign_key_indexes": m0071,
   "0060_add_schedule_send_error": m0060,
   "0100_create_chats": m0100,
   "0101_create_announcements": m0101,
   "0080_create_invoices": m0080,
   "0090_create_campaigns": m0090,
+  "0091_add_campaign_started_at": m0091,
+  "0092_add_outbox_campaign_shipping": m0092,
   "0110_create_queue_integrations": m0110,
   "0120_add_connection_api_tokens": m0120,
   "0121_create_api_idempotency_keys": m0121,
@@ -55,6 +62,7 @@ const migrations: Record<string, Migration> = {
   "0130_add_outbox_waiting_index": m0130,
   "0131_create_password_resets": m0131,
   "0132_create_whatsapp_leases": m0132,
+  "0133_create_instances": m0133,
 };
 
 class StaticProvider implements MigrationProvider {

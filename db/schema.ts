@@ -174,6 +174,12 @@ export interface WhatsappLeasesTable {
   acquiredAt: string;
 }
 
+export interface InstancesTable {
+  id: string;
+  startedAt: string;
+  seenAt: string;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -338,6 +344,8 @@ export interface OutboxTable extends Timestamps {
   nextAttemptAt: string;
   lastError: string | null;
   sentAt: string | null;
+  /** 0092: the campaign shipping row this send belongs to (null for every other send). */
+  campaignShippingId: Generated<number | null>;
 }
 
 export interface SimulatorSessionsTable {
@@ -536,6 +544,8 @@ export interface CampaignsTable extends Timestamps {
   confirmation: Generated<Flag>;
   scheduledAt: string | null;
   completedAt: string | null;
+  /** 0091: when the shipping rows were all written and the campaign became EM_ANDAMENTO. */
+  startedAt: string | null;
   whatsappId: number | null;
   contactListId: number | null;
   tagListId: number | null;
@@ -690,6 +700,7 @@ export interface DB {
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   whatsapp_leases: WhatsappLeasesTable;
+  instances: InstancesTable;
   app_secrets: AppSecretsTable;
   contacts: ContactsTable;
   contact_custom_fields: ContactCustomFieldsTable;

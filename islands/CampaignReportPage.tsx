@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
 import { type CampaignView, progressPercent } from "./lib/campaign_types.ts";
 import { useRealtime } from "./lib/socket.ts";
@@ -14,7 +15,10 @@ export const RELOAD_AFTER_FINISH_MS = 5000;
 export default function CampaignReportPage({ campaignId }: CampaignReportPageProps) {
   const { t } = useTranslation();
   return (
-    <AppShell title={t("campaigns.reportTitle")}>
+    <AppShell
+      guard={CAMPAIGN_GUARD}
+      title={t("campaigns.reportTitle")}
+    >
       <Report campaignId={campaignId} />
     </AppShell>
   );

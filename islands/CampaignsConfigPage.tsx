@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Trash2 from "lucide-react/icons/trash-2";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
 import {
   addVariable,
@@ -22,7 +23,10 @@ export type CampaignsConfigPageProps = Record<string, never>;
 export default function CampaignsConfigPage(_props: CampaignsConfigPageProps) {
   const { t } = useTranslation();
   return (
-    <AppShell title={t("campaigns.configTitle")}>
+    <AppShell
+      guard={CAMPAIGN_GUARD}
+      title={t("campaigns.configTitle")}
+    >
       <Config />
     </AppShell>
   );

@@ -3,8 +3,9 @@ import ChartBar from "lucide-react/icons/chart-bar";
 import CirclePause from "lucide-react/icons/circle-pause";
 import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
-import type { CampaignView } from "./lib/campaign_types.ts";
+import { type CampaignView, progressPercent } from "./lib/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
@@ -25,6 +26,7 @@ export default function CampaignsPage(_props: CampaignsPageProps) {
   const { t } = useTranslation();
   return (
     <AppShell
+      guard={CAMPAIGN_GUARD}
       title={t("campaigns.title")}
       actions={<AddButton event={OPEN_ADD} label={t("campaigns.add")} />}
     >
@@ -66,6 +68,7 @@ function Campaigns() {
           <>
             <th>{t("campaigns.name")}</th>
             <th>{t("campaigns.status")}</th>
+            <th>{t("campaigns.progress")}</th>
             <th className="col-hide-sm">{t("campaigns.contactList")}</th>
             <th className="col-hide-sm">{t("campaigns.whatsapp")}</th>
             <th className="col-hide-sm">{t("campaigns.scheduledAt")}</th>
@@ -79,6 +82,9 @@ function Campaigns() {
             <td className="people-name">{c.name}</td>
             <td>
               <span className="people-badge">{t(`campaigns.statuses.${c.status}`)}</span>
+            </td>
+            <td data-testid="campaign-progress">
+              {`${c.stats.delivered}/${c.stats.validContacts} (${progressPercent(c.stats)}%)`}
             </td>
             <td className="col-hide-sm">{c.contactList?.name ?? t("campaigns.none")}</td>
             <td className="col-hide-sm">{c.whatsapp?.name ?? "—"}</td>

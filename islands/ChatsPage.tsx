@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { AppShell } from "./lib/shell/AppShell.tsx";
+import { AppShell, type PageGuard } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { useUser } from "./lib/session.ts";
 import { useMediaQuery } from "./lib/media_query.ts";
@@ -15,10 +15,17 @@ export type ChatsPageProps = { chatUuid: string | null };
  * /chats and /chats/:uuid (seeds/002 section 2.7): the conversations left and the open one's
  * messages right; under 600 px, tabs 'Chats' and 'Mensagens'.
  */
+/** The plan flag useInternalChat (the API refuses without it too). */
+const PLAN_CHAT: PageGuard = {
+  allow: (user) => user.company.plan?.useInternalChat === true,
+  message: "errors.noPermissionPage",
+  redirectTo: "/",
+};
+
 export default function ChatsPage({ chatUuid }: ChatsPageProps) {
   const { t } = useTranslation();
   return (
-    <AppShell title={t("chats.title")} layout="full">
+    <AppShell title={t("chats.title")} layout="full" guard={PLAN_CHAT}>
       <Chats chatUuid={chatUuid} />
     </AppShell>
   );

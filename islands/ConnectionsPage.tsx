@@ -104,6 +104,7 @@ function Connections() {
   const [list, setList] = useState<Connection[] | null>(null);
   const [queues, setQueues] = useState<QueueItem[]>([]);
   const [prompts, setPrompts] = useState<PromptItem[] | null>(null);
+  const [integrations, setIntegrations] = useState<PromptItem[] | null>(null);
   const [editing, setEditing] = useState<Connection | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [qrId, setQrId] = useState<number | null>(null);
@@ -129,6 +130,11 @@ function Connections() {
       api.get<unknown>("/prompt", { quiet: true })
         .then((answer) => setPrompts(listOf<PromptItem>(answer, "prompts")))
         .catch(() => setPrompts(null));
+      if (user.company.plan?.useIntegrations) {
+        api.get<unknown>("/queueIntegration", { quiet: true })
+          .then((answer) => setIntegrations(listOf<PromptItem>(answer, "queueIntegrations")))
+          .catch(() => setIntegrations(null));
+      }
     }
     const add = () => {
       setEditing(null);
@@ -349,6 +355,7 @@ function Connections() {
             editing={editing}
             queues={queues}
             prompts={prompts}
+            integrations={integrations}
             onSaved={(saved, created) => {
               setList((old) => applyUpdate(old ?? [], saved));
               const s = normalStatus(saved.status);

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import CircleCheck from "lucide-react/icons/circle-check";
@@ -6,7 +6,9 @@ import CircleX from "lucide-react/icons/circle-x";
 import Clock from "lucide-react/icons/clock";
 import Upload from "lucide-react/icons/upload";
 import { AppShell } from "./lib/shell/AppShell.tsx";
-import type { ContactListItemView } from "./lib/campaign_types.ts";
+import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
+import type { ContactListItemView, ContactListView } from "./lib/campaign_types.ts";
+import { api } from "./lib/api.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
@@ -35,6 +37,7 @@ export default function ContactListItemsPage({ contactListId }: ContactListItems
   const { t } = useTranslation();
   return (
     <AppShell
+      guard={CAMPAIGN_GUARD}
       title={t("contactLists.itemsTitle")}
       actions={
         <>
@@ -69,8 +72,14 @@ function Items({ contactListId }: ContactListItemsPageProps) {
   const dialogs = useRecordDialogs<ContactListItemView>();
   useWindowEvent(OPEN_ADD, dialogs.add);
   useWindowEvent(OPEN_IMPORT, () => setImporting(true));
+  const [listName, setListName] = useState("");
+  useEffect(() => {
+    api.get<ContactListView>(`/contact-lists/${contactListId}`).then((l) => setListName(l.name))
+      .catch(() => {});
+  }, [contactListId]);
   return (
     <div className="people-page">
+      <h2 data-testid="contact-list-name">{listName}</h2>
       <ListSearch list={list} placeholder={t("common.search")} testId="contact-list-items-search" />
       <ResourceTable
         list={list}

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import Users from "lucide-react/icons/users";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import type { ContactListView } from "./lib/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
@@ -25,6 +26,7 @@ export default function ContactListsPage(_props: ContactListsPageProps) {
   const { t } = useTranslation();
   return (
     <AppShell
+      guard={CAMPAIGN_GUARD}
       title={t("contactLists.title")}
       actions={<AddButton event={OPEN_ADD} label={t("contactLists.add")} />}
     >

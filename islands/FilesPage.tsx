@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { FILES_GUARD } from "./lib/campaign_guard.ts";
 import type { FileListView } from "./lib/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
@@ -20,6 +21,7 @@ export default function FilesPage(_props: FilesPageProps) {
   const { t } = useTranslation();
   return (
     <AppShell
+      guard={FILES_GUARD}
       title={t("files.title")}
       actions={<AddButton event={OPEN_ADD} label={t("files.add")} />}
     >

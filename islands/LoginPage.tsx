@@ -110,6 +110,9 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
           {t("login.submit")}
         </Button>
       </form>
+      <p className="auth-footer">
+        <a href="/resetpassword">{t("resetPassword.forgot")}</a>
+      </p>
       {signupEnabled
         ? (
           <p className="auth-footer">

@@ -2,6 +2,7 @@ import { Cron } from "croner";
 import { sql } from "kysely";
 import type { Message } from "../db/schema.ts";
 import type { AppDeps } from "../server/context.ts";
+import { HAND_OVER } from "../server/bots/registry.ts";
 import { log } from "../server/log.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view.ts";
@@ -52,14 +53,8 @@ export async function expireInactiveTickets(
     .where("t.updatedAt", "<", cutoff(stamp, "w.timeUseBotQueues"))
     .limit(INACTIVE_BATCH).execute();
   for (const ticket of withBot) {
-    const result = await deps.db.updateTable("tickets").set({
-      chatbot: 0,
-      useIntegration: 0,
-      integrationId: null,
-      promptId: null,
-      botSession: null,
-      botSessionAt: null,
-    }).where("id", "=", ticket.id).where("status", "=", "pending")
+    const result = await deps.db.updateTable("tickets").set(HAND_OVER).where("id", "=", ticket.id)
+      .where("status", "=", "pending")
       .where("updatedAt", "=", ticket.updatedAt).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) continue;
     handedOver.push(ticket.id);
@@ -92,12 +87,7 @@ export async function expireInactiveTickets(
       const result = await trx.updateTable("tickets").set({
         status: "closed",
         closedAt: stamp,
-        chatbot: 0,
-        useIntegration: 0,
-        integrationId: null,
-        promptId: null,
-        botSession: null,
-        botSessionAt: null,
+        ...HAND_OVER,
         updatedAt: stamp,
       }).where("id", "=", ticket.id).where("status", "=", ticket.status)
         .where("updatedAt", "=", ticket.updatedAt).executeTakeFirst();

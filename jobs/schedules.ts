@@ -174,11 +174,60 @@ async function sendOne(
   return { scheduleId: result.scheduleId, status: result.status };
 }
 
+/** How far back a sent schedule's message is checked for a refusal. */
+export const REFUSAL_WINDOW_MS = 86_400_000;
+
+/**
+ * Schedules whose queued message the provider refused after the job handed it over (the outbox
+ * gave up: messages.sendError) become ERRO with that code, and their authors' /schedules rows
+ * turn to a send error live. The state is the status itself: a tick that runs twice finds
+ * nothing more to change. Returns the ids it changed.
+ */
+export async function markRefusedSchedules(deps: AppDeps): Promise<number[]> {
+  const stamp = deps.clock.now().toISOString();
+  const refused = await deps.db.updateTable("schedules")
+    .set((eb) => ({
+      status: "ERRO",
+      errorCode: eb.selectFrom("messages").select("sendError")
+        .whereRef("messages.id", "=", "schedules.messageId"),
+      updatedAt: stamp,
+    }))
+    // schedules_due (status, sendAt): only the last day's sends are looked at (the outbox gives a
+    // message up within minutes), each message by its id.
+    .where("status", "=", "ENVIADA")
+    .where("sendAt", ">=", new Date(deps.clock.now().getTime() - REFUSAL_WINDOW_MS).toISOString())
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom("messages").select("messages.id")
+          .whereRef("messages.id", "=", "schedules.messageId")
+          .where("messages.sendError", "is not", null),
+      )
+    )
+    .returning(["id", "companyId", "userId"]).execute();
+  for (const s of refused) {
+    const record = await findScheduleView(deps.db, s.companyId, s.id);
+    deps.hub.publish(s.companyId, "schedule", {
+      action: "update",
+      record,
+      schedule: record,
+      scheduleId: s.id,
+      status: "ERRO",
+    }, [
+      { kind: "admins" },
+      ...(s.userId !== null ? [{ kind: "user" as const, userId: s.userId }] : []),
+    ]);
+  }
+  return refused.map((s) => s.id);
+}
+
 /** Starts the 30-second tick; the returned function stops it and waits for a running tick. */
 export function startScheduleJob(deps: AppDeps): () => Promise<void> {
   const job = new Cron("*/30 * * * * *", { protect: true, catch: true }, async () => {
     await countedJob("schedules", () => sendDueSchedules(deps)).catch((error) =>
       log.error("schedule tick failed", { error })
+    );
+    await markRefusedSchedules(deps).catch((error) =>
+      log.error("schedule refusal check failed", { error })
     );
   });
   return async () => {

@@ -46,11 +46,29 @@ export function CampaignDialog(
   const [values, setValues] = useState<CampaignForm>(emptyForm);
   const [confirmation, setConfirmation] = useState(false);
   const [parts, setParts] = useState<"all" | "messages" | "none">("all");
+  const [media, setMedia] = useState<File | null>(null);
+  const [mediaName, setMediaName] = useState<string | null>(null);
   const choices = useChoices(open);
   const set = (field: string) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
   const form = useFormSubmit({
     validate: () => check({ name: values.name }, { name: length(LIMITS.name) }),
-    send: () => saveRecord<CampaignView>("/campaigns", campaignId, bodyOf(values, confirmation)),
+    send: async () => {
+      const body = bodyOf(values, confirmation);
+      // A cancelled campaign takes its messages only (seeds/002 section 4).
+      const sent = parts === "messages"
+        ? Object.fromEntries(
+          [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS].map((f) => [f, body[f]]),
+        )
+        : body;
+      const saved = await saveRecord<CampaignView>("/campaigns", campaignId, sent);
+      if (!media || parts !== "all") return saved;
+      // The campaign's own attachment goes after the save (POST /campaigns/:id/media-upload).
+      const data = new FormData();
+      data.append("file", media);
+      return await api.post<CampaignView>(`/campaigns/${saved.id}/media-upload`, data, {
+        quiet: true,
+      });
+    },
     successKey: "campaigns.saved",
     onDone: (saved) => {
       onSaved(saved);
@@ -62,12 +80,15 @@ export function CampaignDialog(
     setValues(emptyForm());
     setConfirmation(false);
     setParts("all");
+    setMedia(null);
+    setMediaName(null);
     form.setErrors({});
     if (campaignId !== null) {
       api.get<CampaignView>(`/campaigns/${campaignId}`).then((c) => {
         setValues(formOf(c));
         setConfirmation(c.confirmation);
         setParts(editableParts(c, new Date()));
+        setMediaName(c.mediaName);
       }).catch(() => {});
     }
   }, [open, campaignId]);
@@ -131,6 +152,17 @@ export function CampaignDialog(
         disabled={locked}
         {...form.bind("scheduledAt", values.scheduledAt, set("scheduledAt"))}
       />
+      <div className="field">
+        <label htmlFor="campaign-media">{t("campaigns.media")}</label>
+        {mediaName ? <span className="field-hint">{mediaName}</span> : null}
+        <input
+          id="campaign-media"
+          type="file"
+          className="input"
+          disabled={locked}
+          onChange={(e) => setMedia(e.target.files?.[0] ?? null)}
+        />
+      </div>
       <label className="checkbox-row">
         <input
           type="checkbox"

@@ -30,6 +30,7 @@ const TAB_OF: Record<string, "general" | "messages" | "automation"> = {
   isDefault: "general",
   queueIds: "general",
   promptId: "general",
+  integrationId: "general",
   greetingMessage: "messages",
   complationMessage: "messages",
   outOfHoursMessage: "messages",
@@ -50,7 +51,7 @@ const TAB_OF: Record<string, "general" | "messages" | "automation"> = {
  * ERR_NO_OTHER_WHATSAPP, ERR_PLAN_LIMIT...) are shown as translated toasts.
  */
 export function ConnectionDialog(
-  { open, onOpenChange, editing, queues, prompts, onSaved }: {
+  { open, onOpenChange, editing, queues, prompts, integrations = null, onSaved }: {
     open: boolean;
     onOpenChange: (open: boolean) => void;
     /** The connection being edited; null adds a new one. */
@@ -58,6 +59,8 @@ export function ConnectionDialog(
     queues: QueueItem[];
     /** null: the prompts area does not exist here, the field is hidden. */
     prompts: PromptItem[] | null;
+    /** null: the plan has no integrations, the field is hidden. */
+    integrations?: PromptItem[] | null;
     onSaved: (saved: Connection, created: boolean) => void;
   },
 ) {
@@ -175,6 +178,22 @@ export function ConnectionDialog(
               options={[
                 { value: "none", label: t("connections.form.noPrompt") },
                 ...prompts.map((p) => ({ value: String(p.id), label: p.name })),
+              ]}
+            />
+          </div>
+        )
+        : null}
+      {integrations
+        ? (
+          <div className="span-2">
+            <SelectField
+              label={t("connections.form.integration")}
+              name="integrationId"
+              value={form.integrationId ? String(form.integrationId) : "none"}
+              onValueChange={(v) => set("integrationId", v === "none" ? null : Number(v))}
+              options={[
+                { value: "none", label: t("connections.form.noPrompt") },
+                ...integrations.map((p) => ({ value: String(p.id), label: p.name })),
               ]}
             />
           </div>

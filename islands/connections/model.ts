@@ -131,6 +131,8 @@ export type ConnectionForm = {
   maxUseBotQueues: number;
   queueIds: number[];
   promptId: number | null;
+  /** The queue integration every new ticket goes to (issue 15). */
+  integrationId: number | null;
 };
 
 /** Seeds/000 section 9 defaults; provider beta. */
@@ -152,6 +154,7 @@ export function emptyForm(): ConnectionForm {
     maxUseBotQueues: 3,
     queueIds: [],
     promptId: null,
+    integrationId: null,
   };
 }
 
@@ -173,6 +176,7 @@ export function formOf(c: Connection): ConnectionForm {
     maxUseBotQueues: c.maxUseBotQueues ?? 3,
     queueIds: c.queueIds ?? c.queues.map((q) => q.id),
     promptId: c.promptId ?? null,
+    integrationId: c.integrationId ?? null,
   };
 }
 

@@ -57,8 +57,16 @@ export function Board() {
     }
     return controller;
   };
+  // Lanes come and go with the kanban tags; when they change, the cards are read again (a card
+  // of a lane that went back to being a plain tag now belongs in 'Em aberto').
   const readLanes = () =>
-    api.get<{ lista: TagView[] }>("/tags/kanban").then((a) => setTags(a.lista)).catch(() => {});
+    api.get<{ lista: TagView[] }>("/tags/kanban").then((a) => {
+      const before = [...laneIdsRef.current].join();
+      setTags(a.lista);
+      if (tags !== null && a.lista.map((g) => g.id).join() !== before) {
+        for (const controller of controllers.current.values()) void controller.reload();
+      }
+    }).catch(() => {});
   const markRead = useRoomSync(ROOMS, () => {
     for (const controller of controllers.current.values()) void controller.reload();
   });

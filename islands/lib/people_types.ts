@@ -13,6 +13,8 @@ export type Contact = {
   isGroup: boolean;
   whatsappId: number | null;
   extraInfo?: ExtraInfo[];
+  /** GET /api/contacts/:id only: the contact answered a campaign with an opt-out word (issue 13). */
+  campaignOptOut?: { word: string; at: string } | null;
   createdAt: string;
   updatedAt: string;
 };

@@ -32,14 +32,16 @@ export function CompanyDialog(
   const [campaigns, setCampaigns] = useState("true");
   const [dueDate, setDueDate] = useState("");
   const [recurrence, setRecurrence] = useState("MENSAL");
+  const [password, setPassword] = useState("");
   const [plans, setPlans] = useState<PlanView[]>([]);
   const [loading, setLoading] = useState(false);
   const form = useFormSubmit<CompanyView>({
     admin: true,
     validate: () => {
-      const errors = check({ name, email: mail }, {
+      const errors = check({ name, email: mail, password }, {
         name: length(LIMITS.name),
         email: email(true),
+        password: length(LIMITS.password, false),
       });
       if (planId === NO_PLAN) errors.planId = "people.validation.required";
       return errors;
@@ -54,6 +56,7 @@ export function CompanyDialog(
         campaignsEnabled: campaigns === "true",
         dueDate: /^\d{4}-\d{2}-\d{2}$/.test(dueDate) ? dueDate : null,
         recurrence,
+        ...(companyId === null && password ? { password } : {}),
       }, t("platform.companies.saveFailed")),
     successKey: "platform.done",
     onDone: (saved) => {
@@ -73,6 +76,7 @@ export function CompanyDialog(
     setCampaigns("true");
     setDueDate("");
     setRecurrence("MENSAL");
+    setPassword("");
     api.get<PlanView[]>("/plans/all").then(setPlans).catch(() => {});
     if (companyId === null) return;
     setLoading(true);
@@ -159,6 +163,17 @@ export function CompanyDialog(
           />
         </div>
       </div>
+      {companyId === null
+        ? (
+          <Field
+            label={t("platform.companies.password")}
+            type="password"
+            autoComplete="new-password"
+            hint={t("platform.companies.passwordHint")}
+            {...form.bind("password", password, setPassword)}
+          />
+        )
+        : null}
       <div className="row">
         <Field
           label={t("platform.companies.dueDate")}

@@ -70,6 +70,16 @@ export default function ContactDrawer(
                   </a>
                 )
                 : null}
+              {contact?.campaignOptOut
+                ? (
+                  <p className="field-hint" data-testid="contact-opt-out">
+                    {t("tickets.contact.campaignOptOut", {
+                      word: contact.campaignOptOut.word,
+                      date: ddMMyyyy(new Date(contact.campaignOptOut.at)),
+                    })}
+                  </p>
+                )
+                : null}
               <Button
                 variant="secondary"
                 onClick={() => setEditing(true)}

@@ -72,6 +72,8 @@ export type Contact = ContactRef & {
   uuid?: string;
   extraInfo?: ExtraInfo[];
   whatsappId?: number | null;
+  /** Answered a campaign with an opt-out word (GET /api/contacts/:id; issue 13). */
+  campaignOptOut?: { word: string; at: string } | null;
 };
 
 export type Note = {

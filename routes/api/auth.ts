@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { requireAuth } from "../../server/auth/middleware.ts";
+import { clientIp, limitAttempts } from "../../server/auth/rate_limit.ts";
 import { login, logout, refresh, sessionUser } from "../../server/auth/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { AppError } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
 
 export const REFRESH_COOKIE = "jrt";
@@ -14,11 +14,6 @@ const loginBody = z.object({
   email: z.string().trim().min(1, "Required").max(254),
   password: z.string().min(1, "Required").max(200),
 });
-
-/** Client address: Deno.serve's remote address, passed in as a binding by main.ts. */
-function clientIp(c: { env?: { remoteAddr?: string } }): string {
-  return c.env?.remoteAddr ?? "local";
-}
 
 export function authRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -34,18 +29,11 @@ export function authRoutes(deps: AppDeps) {
 
   app.post("/login", validate("json", loginBody), async (c) => {
     const { email, password } = c.req.valid("json");
-    const wait = Math.max(
-      deps.loginLimiter.hit(`ip:${clientIp(c)}`),
-      deps.loginLimiter.hit(`email:${email.toLowerCase()}`),
+    limitAttempts(
+      deps.loginLimiter,
+      [`ip:${clientIp(c)}`, `email:${email.toLowerCase()}`],
+      (wait) => c.header("Retry-After", String(wait)),
     );
-    if (wait > 0) {
-      c.header("Retry-After", String(wait));
-      throw new AppError(
-        429,
-        "ERR_RATE_LIMITED",
-        `Muitas tentativas. Tente novamente em ${wait} segundos.`,
-      );
-    }
     const session = await login(deps, email, password);
     deps.loginLimiter.reset(`email:${email.toLowerCase()}`);
     setRefreshCookie(c, session.refreshToken);

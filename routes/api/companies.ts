@@ -51,7 +51,7 @@ const companyFields = {
   dueDate: dueDate.default(null),
   recurrence: z.enum(RECURRENCES, "Recorrência inválida").default("MENSAL"),
 };
-const createBody = z.object(companyFields);
+const createBody = z.object({ ...companyFields, password: password5to50.optional() });
 const updateBody = z.object({
   name: companyFields.name,
   email: companyFields.email,

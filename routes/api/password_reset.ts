@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { clientIp, limitAttempts } from "../../server/auth/rate_limit.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
-import { AppError } from "../../server/errors.ts";
 import { password5to50 } from "../../server/http/fields.ts";
 import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -16,11 +16,6 @@ const email = z.string().trim().min(3).max(254);
 // A token is 32 random bytes in base64url (43 characters); anything else cannot be one.
 const token = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, "Invalid token");
 
-/** Client address: Deno.serve's remote address, passed in as a binding by main.ts. */
-function clientIp(c: { env?: { remoteAddr?: string } }): string {
-  return c.env?.remoteAddr ?? "local";
-}
-
 /**
  * Password recovery, at the paths the seeds' client calls (issue 17):
  * POST /forgetpassword/:email, POST /resetpasswords/:email/:token/:password; and, without mail,
@@ -29,20 +24,12 @@ function clientIp(c: { env?: { remoteAddr?: string } }): string {
 export function passwordResetRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
-  /** Attempts per IP and per email share the login limits (LOGIN_MAX_ATTEMPTS per window). */
-  const limit = (kind: string, ip: string, address: string) => {
-    const wait = Math.max(
-      deps.loginLimiter.hit(`${kind}-ip:${ip}`),
-      deps.loginLimiter.hit(`${kind}-email:${address.toLowerCase()}`),
-    );
-    if (wait > 0) {
-      throw new AppError(
-        429,
-        "ERR_RATE_LIMITED",
-        `Muitas tentativas. Tente novamente em ${wait} segundos.`,
-      );
-    }
-  };
+  /** Attempts per IP and per email count against the login limits (LOGIN_MAX_ATTEMPTS). */
+  const limit = (kind: string, ip: string, address: string) =>
+    limitAttempts(deps.loginLimiter, [
+      `${kind}-ip:${ip}`,
+      `${kind}-email:${address.toLowerCase()}`,
+    ]);
 
   app.post("/forgetpassword/:email", validate("param", z.object({ email })), async (c) => {
     const { email } = c.req.valid("param");

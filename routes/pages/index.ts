@@ -5,6 +5,7 @@ import { isLanguage } from "../../islands/lib/i18n.ts";
 import ContactsPage from "../../islands/ContactsPage.tsx";
 import DashboardPage from "../../islands/DashboardPage.tsx";
 import LoginPage from "../../islands/LoginPage.tsx";
+import ResetPasswordPage from "../../islands/ResetPasswordPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
 import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
@@ -62,6 +63,21 @@ export function pageRoutes(deps: AppDeps) {
       title: "login.title",
       access: "public",
     }));
+  // The recovery mail's link (issue 17); anything that cannot be a token is dropped.
+  pages.get("/resetpassword", (c) => {
+    const token = c.req.query("token");
+    const email = c.req.query("email");
+    return renderPage(c, {
+      island: "ResetPasswordPage",
+      component: ResetPasswordPage,
+      props: {
+        email: email && email.length <= 254 ? email : undefined,
+        token: token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined,
+      },
+      title: "resetPassword.title",
+      access: "any",
+    });
+  });
   // SIGNUP_ENABLED=false: no public signup page (its API refuses too).
   pages.get("/signup", (c) =>
     !deps.config.signupEnabled ? notFoundPage(c) : renderPage(c, {
@@ -188,11 +204,15 @@ export function pageRoutes(deps: AppDeps) {
       title: "quickMessages.title",
     }));
   pages.get("/schedules", (c) => {
-    const contactId = Number(c.req.query("contactId"));
+    // ?contactId=N opens the create dialog for that contact (seeds/001 section 2); digits only.
+    const raw = c.req.query("contactId") ?? "";
+    const contactId = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
     return renderPage(c, {
       island: "SchedulesPage",
       component: SchedulesPage,
-      props: { contactId: Number.isSafeInteger(contactId) && contactId > 0 ? contactId : null },
+      props: {
+        contactId: contactId !== null && Number.isSafeInteger(contactId) ? contactId : null,
+      },
       title: "schedules.title",
     });
   });

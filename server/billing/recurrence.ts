@@ -1,13 +1,8 @@
-/** seeds/001 sections 4 and 9: how many months one payment buys, per recurrence. */
-export const RECURRENCE_MONTHS = {
-  MENSAL: 1,
-  BIMESTRAL: 2,
-  TRIMESTRAL: 3,
-  SEMESTRAL: 6,
-  ANUAL: 12,
-} as const;
+import { type Recurrence, RECURRENCE_MONTHS } from "../../islands/lib/platform_types.ts";
 
-export type Recurrence = keyof typeof RECURRENCE_MONTHS;
+/** seeds/001 sections 4 and 9: how many months one payment buys, per recurrence (declared once in
+ * islands/lib/platform_types.ts, which the companies form reads too). */
+export { type Recurrence, RECURRENCE_MONTHS };
 
 /** Months of a company's recurrence; an unset or unknown one is MENSAL (the form's only option). */
 export function recurrenceMonths(recurrence: string | null): number {

@@ -4,7 +4,8 @@ import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
 import { log } from "../log.ts";
-import { advancedDueDate, recurrenceMonths } from "./recurrence.ts";
+import { advanceDueDate } from "../companies/due_dates.ts";
+import { recurrenceMonths } from "./recurrence.ts";
 import * as repo from "./repository.ts";
 
 export function noInvoice(): AppError {
@@ -141,11 +142,10 @@ export async function payInvoice(
     }).where("id", "=", invoice.id).where("status", "=", "open").returningAll()
       .executeTakeFirst();
     if (!paid) return { outcome: "alreadyPaid", invoice };
-    const company = await trx.selectFrom("companies").select(["dueDate", "recurrence"])
-      .where("id", "=", invoice.companyId).executeTakeFirstOrThrow();
-    const dueDate = advancedDueDate(company.dueDate, company.recurrence, isoDate(now));
-    await trx.updateTable("companies").set({ dueDate, updatedAt: stamp })
-      .where("id", "=", invoice.companyId).execute();
+    // The due date one recurrence ahead; the due-date job's marks cleared (a company it blocked
+    // is switched on again).
+    const dueDate = await advanceDueDate(trx, invoice.companyId, now);
+    if (!dueDate) throw noInvoice();
     return { outcome: "paid", invoice: paid, dueDate };
   });
   if (result.outcome === "paid") {

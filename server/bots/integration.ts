@@ -25,8 +25,8 @@ export type IntegrationTurn = {
 
 export type IntegrationHandler = (turn: IntegrationTurn) => Promise<BotDecision>;
 
-/** Hands the ticket to people and forgets the outside conversation. */
-export const HANDED_OVER: BotChanges = { ...HAND_OVER, botSession: null, botSessionAt: null };
+/** Hands the ticket to people (and forgets the outside conversation). */
+export const HANDED_OVER: BotChanges = HAND_OVER;
 
 export function handOver(replies: string[] = []): BotDecision {
   return { replies, changes: HANDED_OVER };

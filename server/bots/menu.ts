@@ -276,16 +276,6 @@ export const menuBot: Bot = {
       "promptId",
     ]).where("companyId", "=", companyId).where("id", "=", whatsappId).executeTakeFirst();
     if (!whatsapp) return NOTHING;
-    // A connection with its own bot (seeds/000 section 3 Connection.promptId; issue 15 a
-    // connection's integration) gives it every new ticket; the registry chains to it at once.
-    if (ticket.isNew && turn.answer && (whatsapp.integrationId || whatsapp.promptId)) {
-      return {
-        replies: [],
-        changes: whatsapp.integrationId
-          ? { useIntegration: 1, integrationId: whatsapp.integrationId }
-          : { promptId: whatsapp.promptId },
-      };
-    }
     const queues: RoutingQueue[] = await db.selectFrom("whatsapp_queues as wq")
       .innerJoin("queues as q", "q.id", "wq.queueId")
       .select([
@@ -311,6 +301,17 @@ export const menuBot: Bot = {
     // seeds: the connection's only queue takes a new ticket straight away.
     const newTicketQueueId = ticket.isNew && queues.length === 1 ? queues[0].id : null;
     if (!turn.answer) return { ...NOTHING, newTicketQueueId };
+    // A connection with its own bot (seeds/000 section 3 Connection.promptId; issue 15 a
+    // connection's integration) gives it every new ticket; the registry chains to it at once.
+    if (ticket.isNew && (whatsapp.integrationId || whatsapp.promptId)) {
+      return {
+        replies: [],
+        newTicketQueueId,
+        changes: whatsapp.integrationId
+          ? { useIntegration: 1, integrationId: whatsapp.integrationId }
+          : { promptId: whatsapp.promptId },
+      };
+    }
     const company = turn.scheduleType === "company"
       ? await db.selectFrom("companies").select(["schedules"]).where("id", "=", companyId)
         .executeTakeFirst()

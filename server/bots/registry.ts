@@ -13,12 +13,15 @@ import { type Bot, type BotChanges, type BotDecision, type BotTurn, NOTHING } fr
  * - otherwise the "menu" bot (greeting, queue menu, option tree, hours).
  * A kind with no bot registered hands the ticket to people.
  */
-export const HAND_OVER: BotChanges = {
+export const HAND_OVER = {
   chatbot: 0,
   useIntegration: 0,
   integrationId: null,
   promptId: null,
-};
+  // The outside bot's conversation (a typebot session) ends with it.
+  botSession: null,
+  botSessionAt: null,
+} as const satisfies BotChanges;
 
 export class BotRegistry {
   readonly #bots = new Map<string, Bot>();

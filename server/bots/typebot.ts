@@ -17,7 +17,8 @@ import { callService, callServiceBytes, parseJson, ServiceError } from "./servic
  * - an answer that only repeats the input (the bot rejected the reply) sends
  *   `typebotUnknownMessage` when set;
  * - a session idle for more than `typebotExpires` minutes has expired: people take the ticket;
- * - a bubble containing HANDOVER_MARKER, or the end of the flow (no input asked), hands over.
+ * - a bubble containing HANDOVER_MARKER, or the end of the flow (no input asked), hands over;
+ * - a choice input's options are sent as a list ("▶️ option"): the contact types one.
  */
 export const HANDOVER_MARKER = "#atendente";
 
@@ -40,7 +41,11 @@ const bubble = z.object({
 const chatAnswer = z.object({
   sessionId: z.string().min(1).max(200).optional(),
   messages: z.array(bubble).max(50).default([]),
-  input: z.object({ type: z.string() }).passthrough().nullish(),
+  input: z.object({
+    type: z.string(),
+    items: z.array(z.object({ content: z.string().max(500).optional() }).passthrough()).max(50)
+      .optional(),
+  }).passthrough().nullish(),
 });
 
 function flatten(nodes: readonly { text?: string; children?: unknown[] }[]): string {
@@ -118,8 +123,20 @@ export const typebotTurn: IntegrationHandler = async (t) => {
   }
 
   let sessionId = botSession;
-  let answer: z.infer<typeof chatAnswer>;
-  if (!sessionId) {
+  let answer: z.infer<typeof chatAnswer> | undefined;
+  if (sessionId) {
+    try {
+      answer = await call(t, `/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`, {
+        message: { type: "text", text: turn.body },
+        textBubbleContentFormat: "markdown",
+      });
+    } catch (error) {
+      // typebot forgot the session (its own expiry, a redeploy): start the flow again.
+      if (!(error instanceof ServiceError && error.status === 404)) throw error;
+      sessionId = null;
+    }
+  }
+  if (!sessionId || !answer) {
     answer = await call(
       t,
       `/api/v1/typebots/${encodeURIComponent(integration.typebotSlug)}/startChat`,
@@ -137,14 +154,9 @@ export const typebotTurn: IntegrationHandler = async (t) => {
       },
     );
     if (!answer.sessionId) throw new ServiceError("typebot startChat gave no sessionId", false);
-    sessionId = answer.sessionId;
-  } else {
-    answer = await call(t, `/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`, {
-      message: { type: "text", text: turn.body },
-      textBubbleContentFormat: "markdown",
-    });
+    return await decisionOf(t, answer.sessionId, answer, false);
   }
-  return await decisionOf(t, sessionId, answer, botSession !== null);
+  return await decisionOf(t, sessionId, answer, true);
 };
 
 async function decisionOf(
@@ -176,6 +188,10 @@ async function decisionOf(
   ) {
     replies.push(integration.typebotUnknownMessage);
   }
+  // WhatsApp shows no buttons: a choice input's options go out as text; the contact types one.
+  const choices = (answer.input?.type === "choice input" ? answer.input.items ?? [] : [])
+    .map((item) => item.content?.trim() ?? "").filter((content) => content !== "");
+  if (choices.length > 0 && !human) replies.push(choices.map((c) => `▶️ ${c}`).join("\n"));
   const spacingMs = integration.typebotDelayMessage;
   if (human || !answer.input) return { ...handOver(replies), media, spacingMs };
   return {

@@ -1,12 +1,13 @@
+import type { ExpressionBuilder } from "kysely";
 import { getMimeType } from "hono/utils/mime";
 import type { Database } from "../../db/client.ts";
-import type { Campaign, CampaignShipping } from "../../db/schema.ts";
+import type { Campaign, CampaignShipping, DB } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import { newMessageId } from "../whatsapp/jid.ts";
 import { processAnswers } from "./answers.ts";
-import { checkItems, connectedProviderOf } from "./number_check.ts";
+import { checkBatchOf, checkItems, connectedProviderOf } from "./number_check.ts";
 import { filledTexts, recipientsOf, renderCampaignText } from "./recipients.ts";
 import { campaignView } from "./repository.ts";
 import { readCampaignSettings } from "./settings.ts";
@@ -17,7 +18,8 @@ import { readCampaignSettings } from "./settings.ts";
  * neither sends twice nor skips anyone:
  *
  * 1. start: a PROGRAMADA campaign whose scheduledAt has passed gets one shipping row per valid
- *    recipient (unique (campaignId, number)) and becomes EM_ANDAMENTO, in one transaction;
+ *    recipient (unique (campaignId, number): a resumed start adds only the missing ones), written
+ *    400 at a time, then becomes EM_ANDAMENTO with startedAt;
  * 2. send: per connection, when its pacing row allows, the next pending rows are written to the
  *    outbox IN THE SAME TRANSACTION that moves each row on (pending -> awaiting | queued, guarded
  *    by the expected status) and advances the pacing; the outbox then delivers each exactly once;
@@ -27,14 +29,13 @@ import { readCampaignSettings } from "./settings.ts";
  * Pacing (seeds/002 section 9) is per connection (campaign_pacing), so two campaigns on one number
  * share it: `messageInterval` seconds between messages and `greaterInterval` after every
  * `longerIntervalAfter` messages. With both at 0 the dispatcher writes up to SEND_BATCH rows a
- * tick, and stops writing while MAX_IN_FLIGHT messages still wait in the outbox.
+ * tick, and stops writing while MAX_IN_FLIGHT messages still wait in the outbox (the outbox sends
+ * in order per connection: an agent's reply on that number waits behind at most those).
  */
 export const SEND_BATCH = 500;
-export const MAX_IN_FLIGHT = 1000;
+export const MAX_IN_FLIGHT = 500;
 /** Rows moved per transaction. */
 const CHUNK = 25;
-/** Numbers of a starting campaign's list checked per tick (the rest on the next ticks). */
-const START_CHECKS = 2000;
 
 export type TickReport = { started: number; queued: number; delivered: number; finished: number };
 
@@ -75,53 +76,60 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
   const { companyId } = campaign;
   if (campaign.contactListId !== null) {
     // Numbers not checked yet are checked through the campaign's own connection first.
+    const provider = campaign.whatsappId === null
+      ? undefined
+      : await connectedProviderOf(deps, companyId, campaign.whatsappId);
+    const batch = provider ? checkBatchOf(provider) : 1;
     const unchecked = await deps.db.selectFrom("contact_list_items")
       .select(["id", "number", "contactListId"]).where("companyId", "=", companyId)
       .where("contactListId", "=", campaign.contactListId).where("isWhatsappValid", "is", null)
-      .orderBy("id").limit(START_CHECKS).execute();
+      .orderBy("id").limit(batch).execute();
     if (unchecked.length > 0) {
-      const provider = campaign.whatsappId === null
-        ? undefined
-        : await connectedProviderOf(deps, companyId, campaign.whatsappId);
       if (!provider) return false; // waits for the connection
       await checkItems(deps, companyId, provider, unchecked);
-      if (unchecked.length === START_CHECKS) return false; // more to check next tick
+      if (unchecked.length === batch) return false; // more to check next tick
     }
   }
   const settings = await readCampaignSettings(deps.db, companyId);
   const { messages, confirmations } = filledTexts(campaign);
   const stamp = now.toISOString();
-  const startedNow = await deps.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom("campaigns").select("status").where("id", "=", campaign.id)
-      .executeTakeFirst();
-    if (current?.status !== "PROGRAMADA") return false; // cancelled or started meanwhile
-    const recipients = await recipientsOf(trx, companyId, campaign);
-    const rows = recipients.map((r, i) => ({
-      companyId,
-      campaignId: campaign.id,
-      contactListItemId: r.itemId,
-      number: r.number,
-      name: r.name,
-      message: renderCampaignText(messages[i % messages.length] ?? "", r, settings.variables, now),
-      confirmationMessage: campaign.confirmation === 1 && confirmations.length > 0
-        ? renderCampaignText(confirmations[i % confirmations.length], r, settings.variables, now)
-        : null,
-      createdAt: stamp,
-      updatedAt: stamp,
-    }));
-    for (let i = 0; i < rows.length; i += 400) {
-      // (campaignId, number) unique: a number twice in the list still gets one row.
+  const recipients = await recipientsOf(deps.db, companyId, campaign);
+  const rows = recipients.map((r, i) => ({
+    companyId,
+    campaignId: campaign.id,
+    contactListItemId: r.itemId,
+    number: r.number,
+    name: r.name,
+    message: renderCampaignText(messages[i % messages.length] ?? "", r, settings.variables, now),
+    confirmationMessage: campaign.confirmation === 1 && confirmations.length > 0
+      ? renderCampaignText(confirmations[i % confirmations.length], r, settings.variables, now)
+      : null,
+    createdAt: stamp,
+    updatedAt: stamp,
+  }));
+  // Rows in short transactions (the app keeps answering), each only while the campaign is still
+  // PROGRAMADA; (campaignId, number) unique: a number twice in the list, or a start that resumes
+  // after a crash, still gets one row.
+  for (let i = 0; i < rows.length; i += 400) {
+    const stillDue = await deps.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom("campaigns").select("status")
+        .where("id", "=", campaign.id).executeTakeFirst();
+      if (current?.status !== "PROGRAMADA") return false;
       await trx.insertInto("campaign_shipping").values(rows.slice(i, i + 400))
         .onConflict((oc) => oc.columns(["campaignId", "number"]).doNothing()).execute();
-    }
-    await trx.updateTable("campaigns").set(
-      rows.length > 0
-        ? { status: "EM_ANDAMENTO", updatedAt: stamp }
-        : { status: "FINALIZADA", completedAt: stamp, updatedAt: stamp },
-    ).where("id", "=", campaign.id).execute();
-    if (rows.length === 0) log.warn("campaign had no valid recipient", { campaignId: campaign.id });
-    return true;
-  });
+      return true;
+    });
+    if (!stillDue) return false; // cancelled or edited meanwhile
+  }
+  const started = await deps.db.updateTable("campaigns").set(
+    rows.length > 0
+      ? { status: "EM_ANDAMENTO", startedAt: stamp, updatedAt: stamp }
+      : { status: "FINALIZADA", startedAt: stamp, completedAt: stamp, updatedAt: stamp },
+  ).where("id", "=", campaign.id).where("status", "=", "PROGRAMADA").executeTakeFirst();
+  const startedNow = Number(started.numUpdatedRows) > 0;
+  if (startedNow && rows.length === 0) {
+    log.warn("campaign had no valid recipient", { campaignId: campaign.id });
+  }
   if (startedNow) await publishCampaign(deps, companyId, campaign.id);
   return startedNow;
 }
@@ -207,8 +215,14 @@ async function sendOnConnection(
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     sent += await deps.db.transaction().execute(async (trx) => {
+      // Read again inside the transaction: a campaign cancelled since sends nothing more.
+      const live = new Set(
+        (await trx.selectFrom("campaigns").select("id").where("id", "in", [...byId.keys()])
+          .where("status", "=", "EM_ANDAMENTO").execute()).map((c) => c.id),
+      );
       let count = 0;
       for (const row of chunk) {
+        if (!live.has(row.campaignId)) continue;
         const campaign = byId.get(row.campaignId)!;
         const moved = await moveRow(trx, campaign, row, files.get(campaign.id) ?? [], {
           optedOut: optOuts.has(row.number),
@@ -241,10 +255,7 @@ async function sendOnConnection(
   return sent;
 }
 
-/**
- * Moves one pending row on, writing its outbox rows in the caller's transaction. The update is
- * guarded by status 'pending', so a row another tick already moved is left alone.
- */
+/** Moves one pending row on, writing its outbox rows in the caller's transaction. */
 async function moveRow(
   trx: Database,
   campaign: Campaign,
@@ -259,6 +270,18 @@ async function moveRow(
   }
   const asksFirst = campaign.confirmation === 1 && row.confirmationMessage !== null &&
     row.confirmationRequestedAt === null;
+  // The claim comes first, guarded by the state this tick read (pending, and which of the two
+  // sends is due): a row another tick already moved is left alone and nothing is queued for it.
+  const claim = await trx.updateTable("campaign_shipping").set({
+    status: asksFirst ? "awaiting" : "queued",
+    ...(asksFirst ? { confirmationRequestedAt: o.stamp } : {}),
+    updatedAt: o.stamp,
+  }).where("id", "=", row.id).where("status", "=", "pending").where(
+    "confirmationRequestedAt",
+    row.confirmationRequestedAt === null ? "is" : "is not",
+    null,
+  ).executeTakeFirst();
+  if (Number(claim.numUpdatedRows) === 0) return false;
   const toJid = `${row.number}@s.whatsapp.net`;
   const enqueue = async (body: string, file?: OutgoingFile) => {
     const inserted = await trx.insertInto("outbox").values({
@@ -273,6 +296,7 @@ async function moveRow(
       mediaMimetype: file?.mimetype ?? null,
       mediaName: file?.name ?? null,
       quotedWid: null,
+      campaignShippingId: row.id,
       nextAttemptAt: o.stamp,
       createdAt: o.stamp,
       updatedAt: o.stamp,
@@ -281,12 +305,8 @@ async function moveRow(
   };
   if (asksFirst) {
     const outboxId = await enqueue(row.confirmationMessage!);
-    await trx.updateTable("campaign_shipping").set({
-      status: "awaiting",
-      confirmationOutboxId: outboxId,
-      confirmationRequestedAt: o.stamp,
-      updatedAt: o.stamp,
-    }).where("id", "=", row.id).where("status", "=", "pending").execute();
+    await trx.updateTable("campaign_shipping").set({ confirmationOutboxId: outboxId })
+      .where("id", "=", row.id).execute();
     return true;
   }
   const media: OutgoingFile | undefined = campaign.mediaPath
@@ -299,19 +319,42 @@ async function moveRow(
     : undefined;
   const outboxId = await enqueue(row.message, media);
   for (const file of files) await enqueue(file.caption, file);
-  await trx.updateTable("campaign_shipping").set({
-    status: "queued",
-    outboxId,
-    updatedAt: o.stamp,
-  }).where("id", "=", row.id).where("status", "=", "pending").execute();
+  await trx.updateTable("campaign_shipping").set({ outboxId }).where("id", "=", row.id).execute();
   return true;
 }
 
 // ---- 3. reconcile ----
 
+/**
+ * The row's own outbox row has this status: a lookup by the outbox's primary key (an `IN` over
+ * every sent outbox row would read the whole, ever-growing table each tick).
+ */
+export function outboxIs(
+  eb: ExpressionBuilder<DB, "campaign_shipping">,
+  status: "pending" | "sent" | "failed",
+) {
+  return eb.exists(
+    eb.selectFrom("outbox").select("outbox.id")
+      .whereRef("outbox.id", "=", "campaign_shipping.outboxId").where("outbox.status", "=", status),
+  );
+}
+
 async function reconcile(deps: AppDeps): Promise<{ delivered: number; finished: number }> {
+  // Running campaigns, and cancelled ones whose last messages are still in the outbox.
   const running = await deps.db.selectFrom("campaigns").select(["id", "companyId"])
-    .where("status", "in", ["EM_ANDAMENTO", "CANCELADA"]).execute();
+    .where((eb) =>
+      eb.or([
+        eb("status", "=", "EM_ANDAMENTO"),
+        eb.and([
+          eb("status", "=", "CANCELADA"),
+          eb.exists(
+            eb.selectFrom("campaign_shipping").select("campaign_shipping.id")
+              .whereRef("campaign_shipping.campaignId", "=", "campaigns.id")
+              .where("campaign_shipping.status", "=", "queued"),
+          ),
+        ]),
+      ])
+    ).execute();
   let delivered = 0;
   let finished = 0;
   const stamp = deps.clock.now().toISOString();
@@ -322,21 +365,12 @@ async function reconcile(deps: AppDeps): Promise<{ delivered: number; finished: 
         .whereRef("outbox.id", "=", "campaign_shipping.outboxId"),
       updatedAt: stamp,
     })).where("campaignId", "=", id).where("status", "=", "queued")
-      .where(
-        "outboxId",
-        "in",
-        (eb) => eb.selectFrom("outbox").select("id").where("status", "=", "sent"),
-      )
-      .executeTakeFirst();
+      .where((eb) => outboxIs(eb, "sent")).executeTakeFirst();
     const failed = await deps.db.updateTable("campaign_shipping").set({
       status: "failed",
       updatedAt: stamp,
     }).where("campaignId", "=", id).where("status", "=", "queued")
-      .where(
-        "outboxId",
-        "in",
-        (eb) => eb.selectFrom("outbox").select("id").where("status", "=", "failed"),
-      ).executeTakeFirst();
+      .where((eb) => outboxIs(eb, "failed")).executeTakeFirst();
     const changed = Number(done.numUpdatedRows) + Number(failed.numUpdatedRows);
     delivered += Number(done.numUpdatedRows);
     const open = await deps.db.selectFrom("campaign_shipping").select("id")

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { SkippedRow } from "../contacts/import.ts";
+import { log } from "../log.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import * as repo from "./lists_repository.ts";
 import type { ParseAnswer, ParseRequest } from "./import_worker.ts";
@@ -124,16 +125,33 @@ export type ListImportReport = {
 /** More than this in one sheet is refused before anything is written. */
 export const LIST_IMPORT_MAX_ROWS = 100_000;
 
+/** A sheet that takes longer than this to read is refused (a zip bomb, millions of rows). */
+export const PARSE_TIMEOUT_MS = 120_000;
+
+function unreadable(message: string): ParseAnswer {
+  return { ok: false, status: 400, code: "ERR_VALIDATION", message };
+}
+
 function parseOffThread(request: ParseRequest): Promise<ParseAnswer> {
   const worker = new Worker(new URL("./import_worker.ts", import.meta.url), { type: "module" });
-  return new Promise<ParseAnswer>((resolve, reject) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new Promise<ParseAnswer>((resolve) => {
     worker.onmessage = (event: MessageEvent<ParseAnswer>) => resolve(event.data);
+    // A worker that dies (out of memory on a hostile file) is the file's fault, not ours.
     worker.onerror = (event) => {
       event.preventDefault();
-      reject(new Error(event.message));
+      log.warn("contact list import: the sheet reader failed", { error: event.message });
+      resolve(unreadable("Planilha inválida ou grande demais"));
     };
+    timer = setTimeout(
+      () => resolve(unreadable("A planilha demorou demais para ser lida")),
+      PARSE_TIMEOUT_MS,
+    );
     worker.postMessage(request, [request.bytes.buffer]);
-  }).finally(() => worker.terminate());
+  }).finally(() => {
+    clearTimeout(timer);
+    worker.terminate();
+  });
 }
 
 /**

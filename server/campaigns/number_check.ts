@@ -13,6 +13,14 @@ import type { Provider } from "../whatsapp/providers/provider.ts";
  */
 export const CHECK_BATCH = 500;
 
+/**
+ * Numbers asked of one provider per tick: the simulator answers locally; a real number asks
+ * WhatsApp once per number, and hundreds of lookups a second is what gets numbers banned.
+ */
+export function checkBatchOf(provider: Provider): number {
+  return provider.kind === "simulator" ? CHECK_BATCH : 20;
+}
+
 type Unchecked = { id: number; number: string; contactListId: number };
 
 /** Checks `items` through `provider` and stores the answers; returns how many were stored. */
@@ -63,7 +71,7 @@ export async function connectedProviderOf(deps: AppDeps, companyId: number, what
   return undefined;
 }
 
-/** One background pass: up to CHECK_BATCH unchecked items of each company that has a connection. */
+/** One background pass: a batch of unchecked items of each company that has a connection. */
 export async function checkPendingNumbers(deps: AppDeps): Promise<number> {
   const companies = await deps.db.selectFrom("contact_list_items").select("companyId")
     .where("isWhatsappValid", "is", null).groupBy("companyId").execute();
@@ -73,7 +81,7 @@ export async function checkPendingNumbers(deps: AppDeps): Promise<number> {
     if (!provider) continue;
     const items = await deps.db.selectFrom("contact_list_items")
       .select(["id", "number", "contactListId"]).where("companyId", "=", companyId)
-      .where("isWhatsappValid", "is", null).orderBy("id").limit(CHECK_BATCH).execute();
+      .where("isWhatsappValid", "is", null).orderBy("id").limit(checkBatchOf(provider)).execute();
     stored += await checkItems(deps, companyId, provider, items);
   }
   return stored;

@@ -13,6 +13,7 @@ import { removeUpload, storeUpload } from "../media/uploads.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import { listNotFound } from "./lists_service.ts";
 import { campaignView, findCampaign } from "./repository.ts";
+import { outboxIs } from "./dispatcher.ts";
 
 /**
  * Campaign rules (seeds/002 sections 3, 4; issue 13 deliverable 4). A campaign with a schedule is
@@ -211,29 +212,29 @@ export async function cancelCampaign(deps: AppDeps, companyId: number, id: numbe
     }
     await trx.updateTable("campaigns").set({ status: "CANCELADA", updatedAt: now })
       .where("id", "=", id).execute();
-    const queued = trx.selectFrom("campaign_shipping").select("outboxId")
-      .where("campaignId", "=", id).where("status", "=", "queued");
-    await trx.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
-      .where("id", "in", queued).where("status", "=", "pending").execute();
-    await trx.updateTable("campaign_shipping").set({
-      status: "pending",
-      outboxId: null,
-      updatedAt: now,
-    })
+    // Recipients whose message has not left yet (its outbox row is still pending: the outbox
+    // sends a chat's rows in order, so their files have not left either).
+    const notLeft = await trx.selectFrom("campaign_shipping").select("campaign_shipping.id")
       .where("campaignId", "=", id).where("status", "=", "queued")
-      .where(
-        "outboxId",
-        "in",
-        trx.selectFrom("outbox").select("id").where("status", "=", "cancelled"),
-      )
-      .execute();
+      .where((eb) => outboxIs(eb, "pending")).execute();
+    const ids = notLeft.map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await trx.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
+        .where("campaignShippingId", "in", chunk).where("status", "=", "pending").execute();
+      await trx.updateTable("campaign_shipping").set({
+        status: "pending",
+        outboxId: null,
+        updatedAt: now,
+      }).where("id", "in", chunk).where("status", "=", "queued").execute();
+    }
   });
   return (await publishCampaign(deps, companyId, id))!;
 }
 
 /**
  * CANCELADA -> EM_ANDAMENTO (seeds/002 section 4): the dispatcher goes on with the rows not yet
- * sent. A campaign cancelled before it started has no rows: it is scheduled for now instead.
+ * sent. A campaign cancelled before it started (startedAt null) is scheduled for now instead.
  */
 export async function restartCampaign(deps: AppDeps, companyId: number, id: number) {
   const now = deps.clock.now().toISOString();
@@ -247,8 +248,8 @@ export async function restartCampaign(deps: AppDeps, companyId: number, id: numb
         "Só campanhas canceladas podem ser reiniciadas",
       );
     }
-    const started = await trx.selectFrom("campaign_shipping").select("id")
-      .where("campaignId", "=", id).limit(1).executeTakeFirst();
+    // Never started, or cancelled while its rows were being written: scheduled again for now.
+    const started = current.startedAt !== null;
     await trx.updateTable("campaigns").set(
       started
         ? { status: "EM_ANDAMENTO", completedAt: null, updatedAt: now }

@@ -186,7 +186,10 @@ export async function postMessage(
   return newMessage;
 }
 
-/** POST /api/chats/:id/read: the caller's unread counter goes back to 0 (seeds/002 section 4). */
+/**
+ * POST /api/chats/:id/read: the caller's unread counter goes back to 0 (seeds/002 section 4); the
+ * `update` reaches the caller's own sockets (their other tabs clear their dot and bell too).
+ */
 export async function markChatRead(deps: AppDeps, auth: AuthInfo, id: number): Promise<ChatView> {
   const now = deps.clock.now().toISOString();
   const chat = await deps.db.transaction().execute(async (trx) => {
@@ -194,13 +197,20 @@ export async function markChatRead(deps: AppDeps, auth: AuthInfo, id: number): P
     await resetUnreads(trx, auth.companyId, id, auth.userId, now);
     return (await loadChatView(trx, auth.companyId, id))!;
   });
-  publishChatChange(deps, auth.companyId, chat, { action: "update", chat });
+  // Only the reader's own counter changed, and only their screens show it: telling every
+  // participant would cost a big chat one event per reader per participant for each message.
+  publishChatChange(deps, auth.companyId, chat, { action: "update", chat }, [auth.userId]);
   return chat;
 }
 
 /** `chat-<id>` (the open conversation) and `chat` (lists, the menu dot, the bell). */
-function publishChatChange(deps: AppDeps, companyId: number, chat: ChatView, data: unknown) {
-  const users = chat.users.map((u) => u.userId);
+function publishChatChange(
+  deps: AppDeps,
+  companyId: number,
+  chat: ChatView,
+  data: unknown,
+  users = chat.users.map((u) => u.userId),
+) {
   toUsers(deps, companyId, users, `chat-${chat.id}`, data);
   toUsers(deps, companyId, users, "chat", data);
 }

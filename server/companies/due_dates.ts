@@ -1,36 +1,12 @@
 import type { Database } from "../../db/client.ts";
 import { isoDate } from "../clock.ts";
-import { RECURRENCE_MONTHS } from "../../islands/lib/platform_types.ts";
-
-/** YYYY-MM-DD `days` after `from` (UTC). */
-export function addDays(from: Date, days: number): string {
-  const d = new Date(from);
-  d.setUTCDate(d.getUTCDate() + days);
-  return isoDate(d);
-}
+import { addDays, advancedDueDate } from "../billing/recurrence.ts";
 
 /**
- * `date` (YYYY-MM-DD) plus whole months, clamped to the month's last day: 2026-01-31 + 1 month is
- * 2026-02-28, not March.
- */
-export function addMonths(date: string, months: number): string {
-  const y = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7)) - 1 + months;
-  const d = Number(date.slice(8, 10));
-  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return isoDate(new Date(Date.UTC(y, m, Math.min(d, last))));
-}
-
-/** Months a recurrence advances by; an unknown or missing one is monthly. */
-export function recurrenceMonths(recurrence: string | null): number {
-  return RECURRENCE_MONTHS[recurrence as keyof typeof RECURRENCE_MONTHS] ?? 1;
-}
-
-/**
- * An invoice was paid: the company's due date moves one recurrence ahead of its current due date
- * (or of today, when it has none), and the due-date job's marks are cleared: a company that job
- * blocked is switched on again. Runs in the caller's transaction (the billing issue marks the
- * invoice paid in the same one). Returns the new due date.
+ * An invoice was paid: the company's due date moves one recurrence ahead (billing's rule,
+ * server/billing/recurrence.ts: from the later of today and the old due date), and the due-date
+ * job's marks are cleared: a company that job blocked is switched on again. Runs in the caller's
+ * transaction (payInvoice marks the invoice paid in the same one). Returns the new due date.
  */
 export async function advanceDueDate(
   trx: Database,
@@ -40,8 +16,7 @@ export async function advanceDueDate(
   const company = await trx.selectFrom("companies").select(["dueDate", "recurrence", "blockedAt"])
     .where("id", "=", companyId).executeTakeFirst();
   if (!company) return undefined;
-  const from = company.dueDate?.slice(0, 10) ?? isoDate(now);
-  const dueDate = addMonths(from, recurrenceMonths(company.recurrence));
+  const dueDate = advancedDueDate(company.dueDate, company.recurrence, isoDate(now));
   await trx.updateTable("companies").set({
     dueDate,
     overdueSince: null,
@@ -69,7 +44,7 @@ export async function runDueDates(
   graceDays: number,
 ): Promise<DueDateRun> {
   const today = isoDate(now);
-  const lastAllowed = addDays(now, -graceDays);
+  const lastAllowed = addDays(today, -graceDays);
   const stamp = now.toISOString();
   return await db.transaction().execute(async (trx) => {
     const platform = trx.selectFrom("users").select("companyId").where("super", "=", 1);

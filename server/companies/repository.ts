@@ -34,6 +34,27 @@ export async function insertCompany(
   return row.id;
 }
 
+/** A company's first admin (signup, or a company created with a password by a super user). */
+export async function insertFirstAdmin(
+  db: Database,
+  companyId: number,
+  admin: { name: string; email: string; passwordHash: string },
+  now: string,
+) {
+  await db.insertInto("users").values({
+    companyId,
+    name: admin.name,
+    email: admin.email,
+    passwordHash: admin.passwordHash,
+    profile: "admin",
+    super: 0,
+    whatsappId: null,
+    lastSeenAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }).execute();
+}
+
 export async function setCompanySchedules(
   db: Database,
   id: number,
@@ -140,22 +161,43 @@ export async function setCampaignsEnabled(
 
 /**
  * Every table holding a companyId column (tenant data, ours and any later feature's), virtual
- * tables excluded (the FTS indexes follow their content tables through triggers).
+ * tables excluded (the FTS indexes follow their content tables through triggers), ordered
+ * children first: a table comes before every table it references, so deleting in this order
+ * never makes SQLite cascade from a parent row to its children one row at a time (2.5 times
+ * faster on a 200,000-message company; tests/bench/company_delete_bench.ts).
  */
 export async function tenantTables(db: Database): Promise<string[]> {
-  const rows = await sql<{ name: string }>`
-    SELECT m.name AS name FROM sqlite_master m, pragma_table_info(m.name) p
-    WHERE m.type = 'table' AND p.name = 'companyId' AND m.name <> 'companies'
-      AND m.sql NOT LIKE 'CREATE VIRTUAL TABLE%'
+  const rows = await sql<{ name: string; parent: string | null }>`
+    SELECT m.name AS name, f."table" AS parent
+    FROM sqlite_master m JOIN pragma_table_info(m.name) p ON p.name = 'companyId'
+    LEFT JOIN pragma_foreign_key_list(m.name) f ON f."table" <> m.name
+    WHERE m.type = 'table' AND m.name <> 'companies' AND m.sql NOT LIKE 'CREATE VIRTUAL TABLE%'
     ORDER BY m.name`.execute(db);
-  return rows.rows.map((r) => r.name);
+  const parents = new Map<string, Set<string>>();
+  for (const { name, parent } of rows.rows) {
+    const set = parents.get(name) ?? new Set<string>();
+    if (parent) set.add(parent);
+    parents.set(name, set);
+  }
+  // A table is next once no remaining table references it.
+  const order: string[] = [];
+  const left = new Set(parents.keys());
+  while (left.size > 0) {
+    const referenced = new Set([...left].flatMap((t) => [...parents.get(t)!]));
+    const ready = [...left].filter((t) => !referenced.has(t));
+    // A cycle between tables (none today) is still deleted: foreign keys are checked at commit.
+    for (const t of ready.length ? ready : [...left]) {
+      order.push(t);
+      left.delete(t);
+    }
+  }
+  return order;
 }
 
 /**
  * Deletes a company and every row of it, in the caller's transaction. Foreign keys are checked
- * at commit (defer_foreign_keys), so the order of the tables does not matter and a table without
- * ON DELETE CASCADE cannot stop it half-way: the transaction commits with nothing left, or not at
- * all.
+ * at commit (defer_foreign_keys), so a table without ON DELETE CASCADE cannot stop it half-way:
+ * the transaction commits with nothing left, or not at all.
  */
 export async function deleteCompanyData(trx: Database, companyId: number) {
   await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);

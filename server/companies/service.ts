@@ -7,7 +7,9 @@ import { type PageAnswer, pageAnswer } from "../paging.ts";
 import { announcePlan } from "../plans/service.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "../queues/hours.ts";
 import { disconnectCompany } from "../realtime/members.ts";
+import { hashPassword } from "../auth/passwords.ts";
 import { seedCompanySettings } from "../seed.ts";
+import { emailTaken } from "../users/repository.ts";
 import * as repo from "./repository.ts";
 import { stopCompanyConnections, sweepCompanyFiles } from "./teardown.ts";
 
@@ -127,6 +129,8 @@ export type CompanyInput = {
   campaignsEnabled: boolean;
   dueDate: string | null;
   recurrence: Recurrence;
+  /** On create only: also make the company's first admin (its name and email, this password). */
+  password?: string;
 };
 
 async function checkCompany(
@@ -145,11 +149,20 @@ async function checkCompany(
   }
 }
 
-/** POST /api/companies (super): the company and its default settings, in one transaction. */
+/**
+ * POST /api/companies (super): the company, its default settings and, given a password, its
+ * first admin (the company's name and email), in one transaction.
+ */
 export async function createCompany(deps: AppDeps, input: CompanyInput): Promise<CompanyView> {
   const now = deps.clock.now().toISOString();
+  const passwordHash = input.password === undefined
+    ? undefined
+    : await hashPassword(input.password, deps.config.bcryptCost);
   const id = await deps.db.transaction().execute(async (trx) => {
     await checkCompany(trx, input);
+    if (passwordHash && await emailTaken(trx, input.email)) {
+      throw new AppError(409, "ERR_DUPLICATED_EMAIL", COMPANY_SAVE_FAILED);
+    }
     const id = await repo.insertCompany(trx, {
       name: input.name,
       email: input.email,
@@ -161,6 +174,13 @@ export async function createCompany(deps: AppDeps, input: CompanyInput): Promise
     }, now);
     await seedCompanySettings(trx, id, now);
     await repo.setCampaignsEnabled(trx, id, input.campaignsEnabled, now);
+    if (passwordHash) {
+      await repo.insertFirstAdmin(trx, id, {
+        name: input.name,
+        email: input.email,
+        passwordHash,
+      }, now);
+    }
     return id;
   });
   return view((await repo.findCompanyRow(deps.db, id))!);

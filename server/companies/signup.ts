@@ -2,8 +2,9 @@ import { hashPassword } from "../auth/passwords.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { seedCompanySettings } from "../seed.ts";
-import { emailTaken, insertUser } from "../users/repository.ts";
-import { addDays } from "./due_dates.ts";
+import { emailTaken } from "../users/repository.ts";
+import { addDays } from "../billing/recurrence.ts";
+import { isoDate } from "../clock.ts";
 import * as repo from "./repository.ts";
 
 /** seeds/001 section 9: a new company is due 3 days after signing up. */
@@ -50,23 +51,16 @@ export async function signup(deps: AppDeps, input: SignupInput): Promise<{ compa
       phone: input.phone,
       planId: input.planId,
       status: 1,
-      dueDate: addDays(now, SIGNUP_TRIAL_DAYS),
+      dueDate: addDays(isoDate(now), SIGNUP_TRIAL_DAYS),
       recurrence: "MENSAL",
     }, stamp);
     await seedCompanySettings(trx, companyId, stamp);
     await repo.setCampaignsEnabled(trx, companyId, true, stamp);
-    await insertUser(trx, {
-      companyId,
+    await repo.insertFirstAdmin(trx, companyId, {
       name: input.name,
       email: input.email,
       passwordHash,
-      profile: "admin",
-      super: 0,
-      whatsappId: null,
-      lastSeenAt: null,
-      createdAt: stamp,
-      updatedAt: stamp,
-    });
+    }, stamp);
     return { companyId };
   });
 }

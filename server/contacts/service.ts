@@ -75,7 +75,12 @@ export async function getContact(
 ): Promise<ContactView> {
   const row = await repo.findContact(deps.db, companyId, id);
   if (!row) throw notFound("ERR_NO_CONTACT_FOUND", "Contato não encontrado");
-  return contactView(row, await repo.extraInfoOf(deps.db, companyId, id));
+  const view = contactView(row, await repo.extraInfoOf(deps.db, companyId, id));
+  // Shown in the contact's drawer: campaigns never message this number again.
+  const optOut = await deps.db.selectFrom("campaign_opt_outs").select(["word", "createdAt"])
+    .where("companyId", "=", companyId).where("number", "=", row.number).executeTakeFirst();
+  view.campaignOptOut = optOut ? { word: optOut.word, at: optOut.createdAt } : null;
+  return view;
 }
 
 /** Creates a contact with a normalised, unique number; announces it after commit. */

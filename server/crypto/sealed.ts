@@ -51,3 +51,15 @@ export function mask(plain: string): string {
   const tail = plain.length > 12 ? plain.slice(-4) : "";
   return `••••••••${tail}`;
 }
+
+/**
+ * For views: the plain text, or "" when it cannot be opened (DATA_ENCRYPTION_KEY changed), so a
+ * list still answers; the admin types the secret again.
+ */
+export async function unsealOrEmpty(key: CryptoKey, sealed: string): Promise<string> {
+  try {
+    return await unseal(key, sealed);
+  } catch {
+    return "";
+  }
+}

@@ -2,11 +2,12 @@ import type { Database } from "../../db/client.ts";
 import type { IntegrationType, QueueIntegration } from "../../db/schema.ts";
 import { randomSecret } from "../auth/secrets.ts";
 import type { AppDeps } from "../context.ts";
-import { seal, unseal } from "../crypto/sealed.ts";
+import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { pageAnswer } from "../paging.ts";
 import { parseServiceAccount, testDialogflow } from "../bots/dialogflow.ts";
+import type { LiveIntegration } from "../bots/integration.ts";
 import * as repo from "./repository.ts";
 import { type IntegrationView, integrationView } from "./view.ts";
 
@@ -29,7 +30,7 @@ export type IntegrationInput = {
 const notFoundError = () => notFound("ERR_NO_INTEGRATION_FOUND", "Integração não encontrada");
 
 /** The whole row with its secrets readable (bots and the test action only; never answered). */
-export type OpenIntegration = QueueIntegration & { secretPlain: string; jsonPlain: string };
+export type OpenIntegration = LiveIntegration;
 
 export async function openIntegration(
   key: CryptoKey,
@@ -37,13 +38,16 @@ export async function openIntegration(
 ): Promise<OpenIntegration> {
   return {
     ...row,
-    secretPlain: await unseal(key, row.secret),
-    jsonPlain: await unseal(key, row.jsonContent),
+    secretPlain: await unsealOrEmpty(key, row.secret),
+    jsonPlain: await unsealOrEmpty(key, row.jsonContent),
   };
 }
 
 async function viewOf(deps: AppDeps, row: QueueIntegration, withSecret = false) {
-  const open = await openIntegration(deps.secrets.data, row);
+  const open = {
+    secretPlain: await unsealOrEmpty(deps.secrets.data, row.secret),
+    jsonPlain: await unsealOrEmpty(deps.secrets.data, row.jsonContent),
+  };
   let email = "";
   if (open.jsonPlain) {
     try {
@@ -219,7 +223,7 @@ export async function testSession(
   if (!json.trim() && input.id !== undefined) {
     const row = await repo.findIntegration(deps.db, companyId, input.id);
     if (!row) throw notFoundError();
-    json = await unseal(deps.secrets.data, row.jsonContent);
+    json = await unsealOrEmpty(deps.secrets.data, row.jsonContent);
   }
   const account = parseServiceAccount(json);
   return await testDialogflow(deps.config, account, {

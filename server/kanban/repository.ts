@@ -36,17 +36,39 @@ function onBoard(eb: Eb, viewer: Viewer, queueIds: number[] | undefined): Expres
   return eb.and(all);
 }
 
-/** A kanban tag of the ticket (a lane it sits in). */
-function kanbanTagOf(tagId?: number) {
-  return (eb: Eb) => {
-    let q = eb.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
-      .select(sql`1`.as("one")).whereRef("tt.ticketId", "=", "t.id").where("g.kanban", "=", 1);
-    if (tagId !== undefined) q = q.where("tt.tagId", "=", tagId);
-    return eb.exists(q);
-  };
+/** The ticket carries a kanban tag (so it is not in 'Em aberto'). */
+function kanbanTagOf() {
+  return (eb: Eb) =>
+    eb.exists(
+      eb.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
+        .select(sql`1`.as("one")).whereRef("tt.ticketId", "=", "t.id").where("g.kanban", "=", 1),
+    );
 }
 
-/** One page of a lane, newest activity first (tickets_status index: companyId, status, updatedAt). */
+/** The tickets of a lane (exported for tests/bench/kanban_bench.ts to print its query plan). */
+export function laneQuery(
+  db: Database,
+  viewer: Viewer,
+  lane: Lane | undefined,
+  queueIds: number[] | undefined,
+) {
+  let q = db.selectFrom("tickets as t").where((eb) => onBoard(eb, viewer, queueIds));
+  if (lane === "open") q = q.where((eb) => eb.not(kanbanTagOf()(eb)));
+  else if (lane !== undefined) {
+    // Driven from the lane's tag (ticket_tags_tag), never by walking the company's tickets.
+    q = q.where(
+      "t.id",
+      "in",
+      (eb) =>
+        eb.selectFrom("ticket_tags as tt").innerJoin("tags as g", "g.id", "tt.tagId")
+          .select("tt.ticketId").where("tt.tagId", "=", lane)
+          .where("tt.companyId", "=", viewer.companyId).where("g.kanban", "=", 1),
+    );
+  }
+  return q;
+}
+
+/** One page of a lane, newest activity first. */
 export async function pageLane(
   db: Database,
   viewer: Viewer,
@@ -54,9 +76,7 @@ export async function pageLane(
   queueIds: number[] | undefined,
   pageNumber: number,
 ): Promise<KanbanPage> {
-  let q = db.selectFrom("tickets as t").where((eb) => onBoard(eb, viewer, queueIds));
-  if (lane === "open") q = q.where((eb) => eb.not(kanbanTagOf()(eb)));
-  else if (lane !== undefined) q = q.where(kanbanTagOf(lane));
+  const q = laneQuery(db, viewer, lane, queueIds);
   const window = pageWindow(pageNumber, KANBAN_PAGE_SIZE);
   const rows = await q.innerJoin("contacts as c", "c.id", "t.contactId")
     .select([
@@ -71,7 +91,9 @@ export async function pageLane(
       "c.name as contactName",
       "c.number as contactNumber",
     ])
-    .orderBy("t.updatedAt", "desc").orderBy("t.id", "desc")
+    // "+" keeps SQLite off tickets_updated, whose order would walk every ticket of the company
+    // (closed ones too) to find a lane's few; the lane's own rows are sorted instead.
+    .orderBy(sql`+t.updatedAt desc`).orderBy("t.id", "desc")
     .limit(window.limit).offset(window.offset).execute();
   const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const tags = await tagsOf(db, viewer.companyId, rows.map((r) => r.id));

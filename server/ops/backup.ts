@@ -77,6 +77,8 @@ export async function takeBackup(
     result = options.thread === "worker"
       ? await inWorker(source, partial, `${config.dataDir}/media`, info)
       : writeBackupFile(source, partial, `${config.dataDir}/media`, info);
+    // A backup holds password hashes and the token signing secrets: owner-only.
+    await Deno.chmod(partial, 0o600);
     await Deno.rename(partial, `${config.backupDir}/${name}`);
   } catch (error) {
     await Deno.remove(partial).catch(() => {});
@@ -103,7 +105,7 @@ export async function takeBackup(
 async function ensureWritable(dir: string) {
   const probe = `${dir}/.write-test-${crypto.randomUUID()}`;
   try {
-    await Deno.mkdir(dir, { recursive: true });
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     await Deno.writeFile(probe, new Uint8Array(), { createNew: true });
     await Deno.remove(probe);
   } catch (error) {

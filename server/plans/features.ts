@@ -35,12 +35,9 @@ export const ROUTE_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze(
   "/api/campaign-settings": "useCampaigns",
   "/api/contact-lists": "useCampaigns",
   "/api/contact-list-items": "useCampaigns",
-  "/api/files": "useCampaigns",
   "/api/chats": "useInternalChat",
   "/api/queueIntegration": "useIntegrations",
   "/api/prompt": "useOpenAi",
-  "/api/messages-api": "useExternalApi",
-  "/api/api": "useExternalApi",
 });
 
 /** Realtime channels (server/realtime/events.ts) whose events only plans with the flag hear. */
@@ -54,7 +51,7 @@ export const CHANNEL_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freez
   queueIntegration: "useIntegrations",
 });
 
-/** The flag a request path needs, if any (whole path segments: /api/files never gates /api/filesX). */
+/** The flag a request path needs, if any (whole path segments: /api/chats never gates /api/chatsX). */
 export function flagForPath(path: string): FeatureFlag | undefined {
   for (const [prefix, flag] of Object.entries(ROUTE_FLAGS)) {
     if (path === prefix || path.startsWith(`${prefix}/`)) return flag;

@@ -1,6 +1,6 @@
 import type { Prompt } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
-import { seal, unseal } from "../crypto/sealed.ts";
+import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import { PROMPT_DEFAULTS, type PromptView } from "../../islands/lib/integrations.ts";
@@ -29,8 +29,8 @@ async function viewOf(deps: AppDeps, row: Prompt): Promise<PromptView> {
   const queue = await deps.db.selectFrom("queues").select("name")
     .where("companyId", "=", row.companyId).where("id", "=", row.queueId).executeTakeFirst();
   return promptView(row, {
-    apiKey: await unseal(deps.secrets.data, row.apiKey),
-    voiceKey: await unseal(deps.secrets.data, row.voiceKey),
+    apiKey: await unsealOrEmpty(deps.secrets.data, row.apiKey),
+    voiceKey: await unsealOrEmpty(deps.secrets.data, row.voiceKey),
   }, queue?.name ?? null);
 }
 

@@ -1,3 +1,4 @@
+import { HAND_OVER } from "../bots/registry.ts";
 import type { Database } from "../../db/client.ts";
 import type { Ticket, TicketStatus, TicketUpdate } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
@@ -349,17 +350,7 @@ export async function updateTicket(
         break;
       case "accept": {
         // The attendant takes the ticket from any bot (issue 15): it does not come back to it.
-        patch = {
-          status: "open",
-          userId: viewer.userId,
-          acceptedAt: stamp,
-          chatbot: 0,
-          useIntegration: 0,
-          integrationId: null,
-          promptId: null,
-          botSession: null,
-          botSessionAt: null,
-        };
+        patch = { status: "open", userId: viewer.userId, acceptedAt: stamp, ...HAND_OVER };
         if (isEnabled(settings.sendGreetingAccepted) && !group) {
           const name = await userName(viewer.userId);
           automatic.push({
@@ -377,12 +368,7 @@ export async function updateTicket(
           status: "closed",
           userId: viewer.userId,
           closedAt: stamp,
-          useIntegration: 0,
-          integrationId: null,
-          promptId: null,
-          botSession: null,
-          botSessionAt: null,
-          chatbot: 0,
+          ...HAND_OVER,
         };
         if (input.queueId !== undefined && input.queueId !== ticket.queueId) {
           if (input.queueId !== null) await requireQueue(trx, viewer, input.queueId);

@@ -73,6 +73,18 @@ Deno.test("chats - the owner creates, renames, changes participants and deletes;
     assert.equal(memberList.hasMore, false);
     const byUuid = await t.request("GET", `/api/chats/${chat.uuid}`, { token: member.token });
     assert.equal((await byUuid.json()).id, chat.id);
+    // Hostile paths and parameters: a clear 400, never a 5xx.
+    for (
+      const path of [
+        "/api/chats/not-a-uuid",
+        "/api/chats/0",
+        `/api/chats/${chat.id}/messages?pageNumber=abc`,
+        "/api/chats?pageNumber=-1",
+      ]
+    ) {
+      const res = await t.request("GET", path, { token: member.token });
+      assert.deepEqual(await errorOf(res), { status: 400, error: "ERR_VALIDATION" }, path);
+    }
     const search = await (await t.request("GET", "/api/chats?searchParam=zzz", {
       token: member.token,
     })).json();

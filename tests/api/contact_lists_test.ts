@@ -128,6 +128,14 @@ Deno.test("contact lists - CRUD, items, import report, number check and isolatio
       const fake = await uploadList(app, a, listId, new File(["not a zip"], "x.xlsx"));
       assert.equal(fake.status, 400);
       assert.equal(fake.body.error, "ERR_VALIDATION");
+      // Starts like a zip, is not one: exceljs refuses it on the reader thread.
+      const broken = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Array(200).fill(7)]);
+      const zip = await uploadList(app, a, listId, new File([broken], "x.xlsx"));
+      assert.equal(zip.status, 400);
+      assert.equal(zip.body.error, "ERR_VALIDATION");
+      const legacy = await uploadList(app, a, listId, new File(["\xD0\xCF\x11\xE0"], "x.xls"));
+      assert.equal(legacy.status, 400);
+      assert.equal(legacy.body.error, "ERR_VALIDATION");
       const other = await uploadList(app, b, listId, await xlsxFile([["name", "number"]]));
       assert.equal(other.status, 404);
     });

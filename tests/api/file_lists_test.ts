@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { createTestApp, twoCompanies } from "../helpers/app.ts";
 import { connectSimulator, sentBy } from "../whatsapp/helpers.ts";
 import { dispatchTick } from "../../server/campaigns/dispatcher.ts";
+import { checkPendingNumbers } from "../../server/campaigns/number_check.ts";
+import type { Provider } from "../../server/whatsapp/providers/provider.ts";
 import { createCampaign, saveSettings, seedList } from "../campaigns/helpers.ts";
 
 Deno.test("file lists - CRUD, multi-file upload under our names, isolation, sent with a campaign", async (t) => {
@@ -85,34 +87,50 @@ Deno.test("file lists - CRUD, multi-file upload under our names, isolation, sent
       );
     });
 
-    await t.step("a campaign with the file list sends its message, then the files", async () => {
-      const wid = await connectSimulator(app, a);
-      await saveSettings(app, a, {
-        messageInterval: 0,
-        longerIntervalAfter: 0,
-        greaterInterval: 0,
-      });
-      const contactListId = await seedList(app, a, 1);
-      const c = await createCampaign(app, a, {
-        whatsappId: wid,
-        contactListId,
-        fileListId: listId,
-        message1: "Oi {nome}",
-        scheduledAt: app.clock.now().toISOString(),
-      });
-      for (let i = 0; i < 5; i++) {
+    await t.step(
+      "a campaign with the file list sends its message, then the files, once",
+      async () => {
+        const wid = await connectSimulator(app, a);
+        await saveSettings(app, a, {
+          messageInterval: 0,
+          longerIntervalAfter: 0,
+          greaterInterval: 0,
+        });
+        const contactListId = await seedList(app, a, 1);
+        const c = await createCampaign(app, a, {
+          whatsappId: wid,
+          contactListId,
+          fileListId: listId,
+          message1: "Oi {nome}",
+          scheduledAt: app.clock.now().toISOString(),
+        });
+        // The phone network hiccups, so the message waits for a retry and its files behind it;
+        // a cancel then withdraws all three, and the restart sends them once.
+        await checkPendingNumbers(app.deps);
+        const provider = app.deps.sessions.connectedProvider(wid) as Provider;
+        provider.sendText = () => Promise.reject(new Error("socket hiccup"));
         await dispatchTick(app.deps);
         await app.deps.sessions.outbox.idle();
-      }
-      const sent = await sentBy(app, token, wid);
-      assert.deepEqual(sent.map((s) => [s.body, s.media?.mimetype ?? null]), [
-        ["Oi Pessoa 0", null],
-        ["Veja nosso catálogo", "application/pdf"],
-        ["", "image/png"],
-      ]);
-      const view = await (await app.request("GET", `/api/campaigns/${c.id}`, { token })).json();
-      assert.equal(view.status, "FINALIZADA");
-    });
+        await app.request("POST", `/api/campaigns/${c.id}/cancel`, { token });
+        const withdrawn = await app.deps.db.selectFrom("outbox").select("status")
+          .where("whatsappId", "=", wid).execute();
+        assert.deepEqual(withdrawn.map((o) => o.status), ["cancelled", "cancelled", "cancelled"]);
+        delete (provider as Partial<Provider>).sendText; // the class's own method again
+        await app.request("POST", `/api/campaigns/${c.id}/restart`, { token });
+        for (let i = 0; i < 5; i++) {
+          await dispatchTick(app.deps);
+          await app.deps.sessions.outbox.idle();
+        }
+        const sent = await sentBy(app, token, wid);
+        assert.deepEqual(sent.map((s) => [s.body, s.media?.mimetype ?? null]), [
+          ["Oi Pessoa 0", null],
+          ["Veja nosso catálogo", "application/pdf"],
+          ["", "image/png"],
+        ]);
+        const view = await (await app.request("GET", `/api/campaigns/${c.id}`, { token })).json();
+        assert.equal(view.status, "FINALIZADA");
+      },
+    );
 
     await t.step("an option left out of a PUT is removed with its file", async () => {
       const view = await (await app.request("GET", `/api/files/${listId}`, { token })).json();

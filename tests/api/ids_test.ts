@@ -71,6 +71,21 @@ const kinds: Record<string, Kind> = {
     },
     remove: del("/api/tickets"),
   },
+  contact_lists: {
+    table: "contact_lists",
+    create: post("/api/contact-lists", (_, n) => ({ name: `Lista ${n}` })),
+    remove: del("/api/contact-lists"),
+  },
+  campaigns: {
+    table: "campaigns",
+    create: post("/api/campaigns", (_, n) => ({ name: `Campanha ${n}` })),
+    remove: del("/api/campaigns"),
+  },
+  file_lists: {
+    table: "file_lists",
+    create: post("/api/files", (_, n) => ({ name: `Arquivos ${n}`, message: "Oi" })),
+    remove: del("/api/files"),
+  },
   messages: {
     table: "messages",
     // Messages arrive from WhatsApp or leave through a connection: written as the pipeline does.

@@ -299,3 +299,31 @@ Deno.test("invoices/current - the oldest unpaid invoice, or the current period's
     assert.equal((await none.json()).error, "ERR_NO_INVOICE_FOUND");
     assert.deepEqual(await invoicesOf(t, free.id), []);
   }, PIX));
+
+Deno.test("invoices - paying switches a company the due-date job blocked back on, and its admin logs in", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha", { dueDate: "2026-11-25" });
+    await createDueInvoices(t.deps);
+    const [invoice] = await invoicesOf(t, a.id);
+    // Eight days late: the due-date job (issue 11) has marked and blocked it.
+    await t.deps.db.updateTable("companies").set({
+      dueDate: "2026-11-14",
+      status: 0,
+      overdueSince: "2026-11-15",
+      blockedAt: "2026-11-22",
+    }).where("id", "=", a.id).execute();
+    const refused = await t.request("POST", "/api/auth/login", {
+      body: { email: a.admin.email, password: a.admin.password },
+    });
+    assert.equal(refused.status, 401);
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const res = await t.request("PUT", `/api/invoices/${invoice.id}/paid`, { token: root.token });
+    assert.equal(res.status, 200);
+    const company = await t.deps.db.selectFrom("companies").selectAll().where("id", "=", a.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [company.dueDate, company.status, company.overdueSince, company.blockedAt],
+      ["2026-12-22", 1, null, null],
+    );
+    await login(t, a.admin.email, a.admin.password);
+  }, PIX));

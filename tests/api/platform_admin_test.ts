@@ -204,6 +204,21 @@ Deno.test("companies admin - create, list, search, edit; duplicates and bad date
       });
       assert.equal((await res.json()).recurrence, recurrence);
     }
+    // With a password the company's first admin is created too, and can log in.
+    const withAdmin = await t.request("POST", "/api/companies", {
+      token: root,
+      body: { name: "Zeta", email: "zeta@x.test", planId: plan.id, password: "segredo1" },
+    });
+    assert.equal(withAdmin.status, 201);
+    const zeta = await login(t, "zeta@x.test", "segredo1");
+    assert.equal(zeta.user.profile, "admin");
+    assert.equal(zeta.user.company.name, "Zeta");
+    const taken = await t.request("POST", "/api/companies", {
+      token: root,
+      body: { name: "Eta", email: ADMIN_EMAIL, planId: plan.id, password: "segredo1" },
+    });
+    assert.equal((await taken.json()).error, "ERR_DUPLICATED_EMAIL");
+
     const page = await (await t.request("GET", "/api/companies?searchParam=delt", { token: root }))
       .json();
     assert.deepEqual(page.companies.map((c: { name: string }) => c.name), ["Delta"]);

@@ -205,6 +205,14 @@ Deno.test("queue integrations - dialogflow: the service account is checked, seal
         intent: "Default Welcome Intent",
         replies: ["Olá! Em que posso ajudar?"],
       });
+      // Another company cannot test with this company's stored account.
+      const b = await createCompany(t, "Beta");
+      const foreign = await t.request("POST", "/api/queueIntegration/testSession", {
+        token: b.admin.token,
+        body: { id: created.id },
+      });
+      assert.equal(foreign.status, 404);
+      assert.equal((await foreign.json()).error, "ERR_NO_INTEGRATION_FOUND");
       // The stored account, by id; a wrong project fails with its code.
       const wrong = await t.request("POST", "/api/queueIntegration/testSession", {
         token: a.admin.token,

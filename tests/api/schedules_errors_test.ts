@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { type TestApp, type TestCompany, twoCompanies, withApp } from "../helpers/app.ts";
 import { addContact } from "../helpers/tickets.ts";
+import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 import { eventually } from "../whatsapp/helpers.ts";
-import { sendDueSchedules } from "../../jobs/schedules.ts";
+import { markRefusedSchedules, sendDueSchedules } from "../../jobs/schedules.ts";
 
 /** A schedule due now, through the API. */
 async function scheduleNow(t: TestApp, c: TestCompany, contactId: number, body = "Lembrete!") {
@@ -92,6 +93,18 @@ Deno.test("schedules job - records why a send failed: no connection, not connect
       return view.status === "ERRO" ? view : undefined;
     });
     assert.equal(refusedView.errorCode, "ERR_SENDING_WAPP_MSG");
+    // The job's next tick stores it (and tells the page); a second tick finds nothing more.
+    await withServedApp(t, async (wsUrl) => {
+      const [admin] = await sockets(wsUrl, a.admin.token);
+      assert.deepEqual(await markRefusedSchedules(t.deps), [refused.id]);
+      const event = await admin.next((e) => e.event === `company-${a.id}-schedule`);
+      const record = (event.data as { record: { id: number; status: string } }).record;
+      assert.deepEqual([record.id, record.status], [refused.id, "ERRO"]);
+    });
+    assert.deepEqual(await markRefusedSchedules(t.deps), []);
+    const stored = await t.deps.db.selectFrom("schedules").select(["status", "errorCode"])
+      .where("id", "=", refused.id).executeTakeFirstOrThrow();
+    assert.deepEqual(stored, { status: "ERRO", errorCode: "ERR_SENDING_WAPP_MSG" });
     const page = await (await t.request("GET", "/api/schedules", { token: a.admin.token })).json();
     assert.deepEqual(
       page.schedules.map((s: { id: number; status: string }) => [s.id, s.status]).sort((

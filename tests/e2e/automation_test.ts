@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany, login } from "../helpers/app.ts";
-import { toastWith, withBrowser } from "../helpers/browser.ts";
+import { seenToasts, toastWith, withBrowser } from "../helpers/browser.ts";
 import { fakeTypebot } from "../fakes/typebot.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 
@@ -12,7 +12,7 @@ import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 Deno.test("automation - an admin sets up a typebot on a queue; a contact talks to it and lands under pending", async () => {
   const typebot = fakeTypebot();
   try {
-    await withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    await withBrowser(async ({ t, page, url, loginAs, pageErrors, secondBrowser }) => {
       const c = await createCompany(t, "Acme");
       const queue = await (await t.request("POST", "/api/queue", {
         token: c.admin.token,
@@ -71,6 +71,18 @@ Deno.test("automation - an admin sets up a typebot on a queue; a contact talks t
         0,
       ]);
       assert.deepEqual(pageErrors, []);
+
+      // A plan without integrations: the seeds' message, then / after a second.
+      const other = await createCompany(t, "Basic", { plan: { useIntegrations: 0 } });
+      const second = await secondBrowser();
+      await loginAs(second, other.admin, { expectPath: "/" });
+      await second.goto(`${url}/queue-integration`);
+      await second.waitForURL(`${url}/`);
+      assert.ok(
+        (await seenToasts(second)).includes(
+          "Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.",
+        ),
+      );
     }, { env: { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" } });
   } finally {
     await typebot.close();

@@ -41,6 +41,7 @@ Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, wa
       const listRow = page.getByTestId("contact-list-row").filter({ hasText: "Clientes" });
       await listRow.getByRole("button", { name: "Contatos" }).click();
       await page.waitForURL(/\/contact-lists\/\d+\/contacts$/);
+      await page.getByTestId("contact-list-name").filter({ hasText: "Clientes" }).waitFor();
       const good = numbers(3, 900);
       const file = await xlsxFile([
         ["nome", "numero", "email"],
@@ -91,6 +92,13 @@ Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, wa
         "Olá Bia, ofertas hoje!",
         "Olá Caio, ofertas hoje!",
       ]);
+      // A plain user of the same company: no campaign pages (the API would answer 403 too).
+      await page.evaluate(() => localStorage.clear());
+      await loginAs(page, c.user, { expectPath: "/tickets" });
+      await page.goto(`${url}/campaigns`);
+      await toastWith(page, "Esta empresa não possui permissão para acessar essa página!")
+        .waitFor();
+      await page.waitForURL(/\/tickets$|\/$/);
       assert.deepEqual(pageErrors, []);
     } finally {
       await stopJob();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany, createUser } from "../helpers/app.ts";
-import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
+import { type Page, toastShown, toastWith, withBrowser } from "../helpers/browser.ts";
 import { addContact, addQueue, addTicket } from "../helpers/tickets.ts";
 
 function lane(page: Page, key: string | number) {
@@ -19,6 +19,7 @@ async function drag(page: Page, from: ReturnType<typeof card>, to: ReturnType<ty
   await page.mouse.down();
   await page.mouse.move(a.x + a.width / 2 + 10, a.y + 12, { steps: 2 });
   await page.mouse.move(b.x + b.width / 2, b.y + 80, { steps: 12 });
+  await to.and(page.locator("[data-over]")).waitFor();
   await page.mouse.up();
 }
 
@@ -56,6 +57,12 @@ Deno.test("kanban page - an admin's kanban tag becomes a lane; a dragged card mo
     await page.goto(`${url}/kanban`);
     const other = await secondBrowser();
     await loginAs(other, bia);
+    // The kanban switch of the tag dialog is an admin's: an attendant's dialog has none.
+    await other.goto(`${url}/tags`);
+    await other.getByRole("button", { name: "Nova tag" }).click();
+    await other.getByRole("dialog").locator("input[name=name]").waitFor();
+    assert.equal(await other.getByTestId("tag-kanban").count(), 0);
+    await other.getByRole("dialog").getByRole("button", { name: "Cancelar" }).click();
     await other.goto(`${url}/kanban`);
     for (const p of [page, other]) {
       await lane(p, "open").getByRole("heading", { name: "Em aberto" }).waitFor();
@@ -74,7 +81,7 @@ Deno.test("kanban page - an admin's kanban tag becomes a lane; a dragged card mo
 
     // The admin drags it into the lane: the toast, the tag stored, Bia's board follows live.
     await drag(page, card(page, "open", ticket.id), lane(page, tag.id));
-    await toastWith(page, "Ticket Tag Adicionado com Sucesso!").waitFor();
+    await toastShown(page, "Ticket Tag Adicionado com Sucesso!");
     await card(page, tag.id, ticket.id).waitFor();
     await card(other, tag.id, ticket.id).waitFor();
     await card(other, "open", ticket.id).waitFor({ state: "detached" });
@@ -83,11 +90,15 @@ Deno.test("kanban page - an admin's kanban tag becomes a lane; a dragged card mo
     assert.deepEqual(stored, [{ tagId: tag.id }]);
 
     // Bia moves it back with the keyboard: focus, Space picks up, Left to 'Em aberto', Space.
-    await card(other, tag.id, ticket.id).focus();
+    // Each key waits for what it shows: the card lifted, then the target lane highlighted.
+    const picked = card(other, tag.id, ticket.id);
+    await picked.focus();
     await other.keyboard.press("Space");
+    await other.locator("[data-testid=kanban-card][data-dragging]").waitFor();
     await other.keyboard.press("ArrowLeft");
+    await other.locator('[data-testid=kanban-lane][data-lane="open"][data-over]').waitFor();
     await other.keyboard.press("Space");
-    await toastWith(other, "Ticket Tag Removido!").waitFor();
+    await toastShown(other, "Ticket Tag Removido!");
     await card(other, "open", ticket.id).waitFor();
     await card(page, "open", ticket.id).waitFor();
     await card(page, tag.id, ticket.id).waitFor({ state: "detached" });

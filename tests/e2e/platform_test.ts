@@ -140,6 +140,20 @@ Deno.test("platform tabs - a super user creates a plan without kanban and moves 
     });
     assert.equal(status, 403);
 
+    // Deleting a company asks first, then removes it and its data.
+    const beta = await createCompany(t, "Beta");
+    await page.getByTestId("companies-search").fill("Beta");
+    const betaRow = page.locator(`[data-testid=company-row][data-company-id="${beta.id}"]`);
+    await betaRow.getByRole("button", { name: "Excluir" }).click();
+    const confirm = page.getByRole("alertdialog").or(page.getByRole("dialog"));
+    await confirm.getByText("Deseja realmente excluir este/esse registro?").waitFor();
+    await confirm.getByRole("button", { name: "Excluir" }).click();
+    await betaRow.waitFor({ state: "detached" });
+    await eventually(async () =>
+      (await t.deps.db.selectFrom("users").select("id").where("companyId", "=", beta.id)
+        .executeTakeFirst()) === undefined
+    );
+
     // The Ajuda tab: a pasted YouTube address is kept as its id.
     await page.getByRole("tab", { name: "Ajuda" }).click();
     await page.getByTestId("helps-add").click();

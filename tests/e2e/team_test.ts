@@ -59,6 +59,37 @@ Deno.test("internal chat - two users chat live; the second one's dot and bell li
     await other.getByTestId("chat-input").press("Enter");
     await page.getByTestId("chat-message").filter({ hasText: "Eu cubro!" }).waitFor();
     await page.getByRole("button", { name: "Excluir" }).waitFor();
+
+    // A long history: the newest page first, the older one when scrolled near the top.
+    // (Written to the database: an API login would end the browsers' sessions of these users.)
+    const chat = await t.deps.db.selectFrom("chats").select("id").executeTakeFirstOrThrow();
+    const stamp = t.clock.now().toISOString();
+    await t.deps.db.insertInto("chat_messages").values(
+      Array.from({ length: 25 }, (_, i) => ({
+        companyId: c.id,
+        chatId: chat.id,
+        senderId: c.admin.id,
+        message: `Histórico ${i + 1}`,
+        createdAt: stamp,
+        updatedAt: stamp,
+      })),
+    ).execute();
+    await other.reload();
+    await other.getByTestId("chat-message").filter({ hasText: "Histórico 25" }).waitFor();
+    assert.equal(await other.getByTestId("chat-message").count(), 20);
+    await other.getByTestId("chat-messages").evaluate((el) => el.scrollTop = 0);
+    await other.getByTestId("chat-message").filter({ hasText: "Alguém cobre a fila" }).waitFor();
+    assert.equal(await other.getByTestId("chat-message").count(), 27);
+
+    // Under 600 px: tabs 'Chats' and 'Mensagens', the open chat's messages first.
+    await other.setViewportSize({ width: 420, height: 800 });
+    const messagesTab = other.getByRole("tab", { name: "Mensagens" });
+    await messagesTab.waitFor();
+    assert.equal(await messagesTab.getAttribute("aria-selected"), "true");
+    await other.getByRole("tab", { name: "Chats" }).click();
+    await other.getByTestId("chat-row").filter({ hasText: "Plantão" }).getByRole("button").click();
+    assert.equal(await messagesTab.getAttribute("aria-selected"), "true");
+    await other.getByTestId("chat-message").filter({ hasText: "Histórico 25" }).waitFor();
     assert.deepEqual(pageErrors, []);
   }));
 

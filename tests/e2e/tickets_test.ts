@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany, createUser, type TestApp, type TestCompany } from "../helpers/app.ts";
-import { type Page, withBrowser } from "../helpers/browser.ts";
+import { type Page, toastShown, withBrowser } from "../helpers/browser.ts";
 
 /**
  * The /tickets workspace in a real browser against the real app, with a simulator connection
@@ -28,18 +28,6 @@ async function setup(t: TestApp, c: TestCompany, queueName = "Vendas") {
   });
   await api(t, c.admin.token, "POST", `/api/simulator/${whatsapp.id}/scan`);
   return { queueId: queue.id, whatsappId: whatsapp.id };
-}
-
-/**
- * Waits until a toast with `text` has been shown in the tab (toasts last 2 s: a busy machine may
- * not poll one in time, so the record the harness keeps of every toast is read instead).
- */
-async function toastShown(page: Page, text: string) {
-  await page.waitForFunction(
-    (wanted) => JSON.parse(sessionStorage.getItem("__seenToasts") ?? "[]").includes(wanted),
-    text,
-    { polling: 100 },
-  );
 }
 
 function list(page: Page, name: "open" | "pending" | "closed") {

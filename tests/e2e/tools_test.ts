@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createCompany, type TestApp } from "../helpers/app.ts";
 import { sendDueSchedules } from "../../jobs/schedules.ts";
-import { type Page, toastWith, withBrowser } from "../helpers/browser.ts";
+import { eventually } from "../whatsapp/helpers.ts";
+import { type Page, toastShown, withBrowser } from "../helpers/browser.ts";
 
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
   const res = await t.request(method, path, { token, body });
@@ -11,19 +12,25 @@ async function api<T>(t: TestApp, token: string, method: string, path: string, b
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** Polls the simulator's record of what the company's connection sent until `match` finds one. */
-async function sentBySimulator<T>(page: Page, whatsappId: number, match: string): Promise<T> {
-  const found = await page.waitForFunction(
-    async ([path, match]) => {
-      const token = localStorage.getItem("token");
-      const res = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
-      const { sent } = await res.json();
-      return sent.find((s: { body: string }) => s.body.includes(match)) ?? false;
-    },
-    [`/api/simulator/${whatsappId}/sent`, match],
-    { polling: 200 },
+/** What the simulator's phone received (its record of the connection's sends) with `match`. */
+function sentBySimulator(t: TestApp, whatsappId: number, match: string) {
+  return eventually(
+    () =>
+      t.deps.db.selectFrom("simulator_sent").selectAll().where("whatsappId", "=", whatsappId)
+        .where("body", "like", `%${match}%`).executeTakeFirst(),
+    20_000,
   );
-  return await found.jsonValue() as T;
+}
+
+/** A time as the browser's <input type="datetime-local"> takes it, in the browser's zone. */
+function inputTime(page: Page, at: Date): Promise<string> {
+  return page.evaluate((iso) => {
+    const d = new Date(iso);
+    const p = (n: number) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${
+      p(d.getMinutes())
+    }`;
+  }, at.toISOString());
 }
 
 /** The row of a list whose text contains `text`. */
@@ -69,7 +76,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await dialog.locator("input[name=color]").fill("#2196f3");
     await dialog.getByTestId("tag-kanban").check();
     await dialog.getByTestId("tag-submit").click();
-    await toastWith(page, "Tag salva com sucesso!").waitFor();
+    await toastShown(page, "Tag salva com sucesso!");
     await row(page, "tag-row", "Em negociação").waitFor();
     const tag = await t.deps.db.selectFrom("tags").selectAll().where("companyId", "=", c.id)
       .executeTakeFirstOrThrow();
@@ -81,7 +88,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await row(page, "tag-row", "Retornar").waitFor({ state: "detached" });
     await row(page, "tag-row", "Em negociação").getByRole("button", { name: "Excluir" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Excluir" }).click();
-    await toastWith(page, "Tag excluída com sucesso!").waitFor();
+    await toastShown(page, "Tag excluída com sucesso!");
     await row(page, "tag-row", "Em negociação").waitFor({ state: "detached" });
 
     // /quick-messages: shortcode required; an answer with a file (spaces shown as underscores).
@@ -101,7 +108,7 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await dialog.getByTestId("quick-message-attachment").getByText("Tabela_de_preços.pdf")
       .waitFor();
     await dialog.getByTestId("quick-message-submit").click();
-    await toastWith(page, "Resposta rápida salva com sucesso!").waitFor();
+    await toastShown(page, "Resposta rápida salva com sucesso!");
     await row(page, "quick-row", "Tabela_de_preços.pdf").waitFor();
 
     // In the ticket, '/' offers it; picking it puts the text and the file in the input.
@@ -113,14 +120,28 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await page.getByTestId("attachments").getByText("Tabela_de_preços.pdf").waitFor();
     assert.equal(await input.inputValue(), "Segue a tabela de preços");
     await input.press("Enter");
-    const sent = await sentBySimulator<
-      { body: string; to: string; media: { filename: string; size: number } | null }
-    >(page, whatsapp.id, "Segue a tabela");
+    const sent = await sentBySimulator(t, whatsapp.id, "Segue a tabela");
     assert.deepEqual(
-      { to: sent.to, filename: sent.media?.filename, size: sent.media?.size },
-      { to: "5511988887777", filename: "Tabela_de_preços.pdf", size: pdf.byteLength },
-      JSON.stringify(sent),
+      { to: sent.toJid, filename: sent.mediaName, size: sent.mediaSize },
+      {
+        to: "5511988887777@s.whatsapp.net",
+        filename: "Tabela_de_preços.pdf",
+        size: pdf.byteLength,
+      },
     );
+
+    // The same dialog from the ticket's options, its contact fixed; a later send time waits.
+    await page.getByTestId("ticket-options").click();
+    await page.getByRole("menuitem", { name: "Agendar mensagem" }).click();
+    await dialog.getByText("Para Carlos Cliente").waitFor();
+    await dialog.getByTestId("schedule-body").fill("Retorno combinado no ticket");
+    await dialog.getByTestId("schedule-at")
+      .fill(await inputTime(page, new Date(t.clock.now().getTime() + 3 * 3600_000)));
+    await dialog.getByTestId("schedule-submit").click();
+    await toastShown(page, "Agendamento criado com sucesso!");
+    const fromTicket = await t.deps.db.selectFrom("schedules").selectAll()
+      .where("body", "=", "Retorno combinado no ticket").executeTakeFirstOrThrow();
+    assert.deepEqual([fromTicket.ticketId, fromTicket.status], [ticket.id, "PENDENTE"]);
 
     // /schedules?contactId=N opens the dialog for that contact; the job sends it; the row turns
     // sent live. The send time is typed in the browser's local time, 5 minutes after the app's
@@ -133,26 +154,20 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await dialog.getByTestId("schedule-submit").click();
     await dialog.getByText("Mensagem muito curta").waitFor();
     await dialog.getByTestId("schedule-body").fill("Lembrete: sua proposta vence amanhã");
-    const due = new Date(t.clock.now().getTime() + 5 * 60_000).toISOString();
-    const local = await page.evaluate((iso) => {
-      const d = new Date(iso);
-      const p = (n: number) => String(n).padStart(2, "0");
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${
-        p(d.getMinutes())
-      }`;
-    }, due);
+    const local = await inputTime(page, new Date(t.clock.now().getTime() + 5 * 60_000));
     await dialog.getByTestId("schedule-at").fill(local);
     await dialog.getByTestId("schedule-submit").click();
-    await toastWith(page, "Agendamento criado com sucesso!").waitFor();
-    const scheduled = row(page, "schedule-row", "Carlos Cliente");
+    await toastShown(page, "Agendamento criado com sucesso!");
+    const scheduled = row(page, "schedule-row", "Lembrete: sua");
     await scheduled.getByText("Pendente").waitFor();
     assert.match(await scheduled.innerText(), /\tLembrete: sua proposta ve…\t/);
     t.clock.advance(10 * 60_000);
     const outcomes = await sendDueSchedules(t.deps);
     assert.deepEqual(outcomes.map((o) => o.status), ["ENVIADA"]);
     await scheduled.getByText("Enviada").waitFor();
-    const delivered = await sentBySimulator<{ to: string }>(page, whatsapp.id, "sua proposta");
-    assert.equal(delivered.to, "5511988887777");
+    await row(page, "schedule-row", "Retorno combinado").getByText("Pendente").waitFor();
+    const delivered = await sentBySimulator(t, whatsapp.id, "sua proposta");
+    assert.equal(delivered.toJid, "5511988887777@s.whatsapp.net");
     // Sent: it opens read-only, without the save button.
     await scheduled.getByRole("button", { name: "Editar" }).click();
     await dialog.getByText("Este agendamento já foi enviado.").waitFor();

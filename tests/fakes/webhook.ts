@@ -27,6 +27,8 @@ export function fakeWebhook(options: {
   reply: (body: Record<string, unknown>) => unknown | Promise<unknown>;
   /** Milliseconds to wait before answering (a slow service). */
   delayMs?: number;
+  /** When it answers something else than 200 (a service that is down: 503). */
+  status?: () => number;
 }) {
   const received: Received[] = [];
   const app = new Hono();
@@ -38,6 +40,8 @@ export function fakeWebhook(options: {
     received.push({ body, signatureOk });
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
     if (!signatureOk) return c.json({ error: "bad signature" }, 401);
+    const status = options.status?.() ?? 200;
+    if (status !== 200) return c.json({ error: "unavailable" }, status as 503);
     const answer = await options.reply(body);
     return typeof answer === "string" ? c.text(answer) : c.json(answer);
   });

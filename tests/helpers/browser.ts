@@ -334,6 +334,18 @@ export async function seenToasts(page: Page): Promise<string[]> {
   ) as string[];
 }
 
+/**
+ * Waits until a toast with `text` has been shown in the tab. Toasts last 2 s, and a busy machine
+ * may not poll one in time: the harness's record of every toast shown is read instead.
+ */
+export async function toastShown(page: Page, text: string) {
+  await page.waitForFunction(
+    (wanted) => JSON.parse(sessionStorage.getItem("__seenToasts") ?? "[]").includes(wanted),
+    text,
+    { polling: 100 },
+  );
+}
+
 /** Reads a localStorage key in the page. */
 export function storageItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((k) => localStorage.getItem(k), key);

@@ -78,7 +78,9 @@ Deno.test("backup drill - traffic, backup while serving, more traffic, restore: 
     assert.equal(backup.mediaFiles, 1);
     assert.match(backup.name, /^balcao-\d{4}-\d{2}-\d{2}T[\d-]+Z\.db$/);
     const file = `${t.config.backupDir}/${backup.name}`;
-    assert.equal((await Deno.stat(file)).size, backup.size);
+    const stat = await Deno.stat(file);
+    assert.equal(stat.size, backup.size);
+    assert.equal(stat.mode! & 0o777, 0o600, "only the owner reads a backup");
 
     const list = await t.request("GET", "/api/backups", { token });
     assert.deepEqual((await list.json()).backups.map((b: { name: string }) => b.name), [
@@ -133,7 +135,22 @@ Deno.test("restore - refused while a server runs on the database, and over a fil
       (error) => error instanceof RestoreError && /server is running/.test(error.message),
     );
 
-    // The same through the task, as an operator would run it.
+    // `deno task backup` works beside the running server (its own connection, online).
+    const backupTask = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "scripts/backup.ts"],
+      env: { DATA_DIR: t.dir, LOG_LEVEL: "warn" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(backupTask.code, 0, new TextDecoder().decode(backupTask.stderr));
+    const printed = JSON.parse(new TextDecoder().decode(backupTask.stdout));
+    assert.equal(printed.integrity, "ok");
+    assert.equal(
+      checkBackupFile(`${t.config.backupDir}/${printed.name}`).format,
+      "balcao-backup-1",
+    );
+
+    // The restore task, as an operator would run it, is refused.
     const task = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "scripts/restore.ts", file],
       env: { DATA_DIR: t.dir, LOG_LEVEL: "warn" },

@@ -107,7 +107,17 @@ async function connection(server: Server, token: string, name: string): Promise<
     provider: "simulator",
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  const scan = await call(server, "POST", `/api/simulator/${created.body.id}/scan`, token);
+  // The session starts in the background once the lease is taken: scan when it is up.
+  let scan = await call(server, "POST", `/api/simulator/${created.body.id}/scan`, token);
+  await until(
+    async () => {
+      if (scan.status !== 409 || scan.body.error !== "ERR_WAPP_NOT_INITIALIZED") return true;
+      scan = await call(server, "POST", `/api/simulator/${created.body.id}/scan`, token);
+      return false;
+    },
+    20_000,
+    `session of ${name} started`,
+  );
   assert.equal(scan.status, 200, JSON.stringify(scan.body));
   return created.body.id;
 }
@@ -115,35 +125,43 @@ async function connection(server: Server, token: string, name: string): Promise<
 const say = (server: Server, token: string, id: number, body: string) =>
   call(server, "POST", `/api/simulator/${id}/messages`, token, { from: "5511955554444", body });
 
-Deno.test("leases - two processes on one database: each session runs in exactly one; a killed process's sessions move to the other", async () => {
+Deno.test("leases - two processes on one database share the connections: each session runs in exactly one; a killed process's move to the other, and come back shared when it returns", async () => {
   const dir = await Deno.makeTempDir({ prefix: "balcao-leases-" });
   const servers: Server[] = [];
   try {
-    const a = await startServer("A", dir);
+    let a = await startServer("A", dir);
     servers.push(a);
     const b = await startServer("B", dir);
     servers.push(b);
+    const byName = (name: string) => name === "A" ? a : b;
     // One database: a token issued by A is honoured by B.
     const token = (await call(a, "POST", "/api/auth/login", undefined, ADMIN)).body.token;
-    const onA = [await connection(a, token, "A1"), await connection(a, token, "A2")];
-    const onB = [await connection(b, token, "B1"), await connection(b, token, "B2")];
+    const ids: number[] = [];
+    for (const name of ["W1", "W2", "W3", "W4"]) ids.push(await connection(a, token, name));
 
+    // A started all four; with two live processes each keeps a fair share of two.
+    const split = async () => {
+      const now = holders(dir);
+      const onA = ids.filter((id) => now.get(id) === "A");
+      const onB = ids.filter((id) => now.get(id) === "B");
+      return onA.length === 2 && onB.length === 2 && await running(a) === 2 &&
+        await running(b) === 2;
+    };
+    await until(split, TAKEOVER_BOUND_MS, "the connections are split two and two");
     const leases = holders(dir);
-    for (const id of onA) assert.equal(leases.get(id), "A");
-    for (const id of onB) assert.equal(leases.get(id), "B");
-    assert.equal(await running(a), 2);
-    assert.equal(await running(b), 2);
     // A session runs in one process only: the other has no provider for it.
-    for (const [holder, other, ids] of [[a, b, onA], [b, a, onB]] as const) {
-      for (const id of ids) {
-        assert.equal((await say(holder, token, id, "oi")).status, 201);
-        const elsewhere = await say(other, token, id, "oi");
-        assert.equal(elsewhere.status, 409);
-        assert.equal(elsewhere.body.error, "ERR_WAPP_NOT_INITIALIZED");
-      }
+    for (const id of ids) {
+      const holder = byName(leases.get(id)!);
+      const other = holder === a ? b : a;
+      assert.equal((await say(holder, token, id, "oi")).status, 201);
+      const elsewhere = await say(other, token, id, "oi");
+      assert.equal(elsewhere.status, 409);
+      assert.equal(elsewhere.body.error, "ERR_WAPP_NOT_INITIALIZED");
     }
+
     // A reply written through B (its API served the attendant) is sent by A, which runs the
     // connection: A's lease tick sends what other processes queued.
+    const onA = ids.filter((id) => leases.get(id) === "A");
     const first = await say(a, token, onA[0], "preciso de ajuda");
     const ticketId = first.body.ticketId;
     assert.equal(
@@ -165,7 +183,7 @@ Deno.test("leases - two processes on one database: each session runs in exactly 
 
     // Renewals keep them where they are.
     await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1500));
-    assert.equal(await running(b), 2);
+    assert.deepEqual(holders(dir), leases);
 
     a.child.kill("SIGKILL");
     await a.child.status;
@@ -173,20 +191,36 @@ Deno.test("leases - two processes on one database: each session runs in exactly 
     await until(
       async () => {
         const now = holders(dir);
-        return onA.every((id) => now.get(id) === "B") && await running(b) === 4;
+        return ids.every((id) => now.get(id) === "B") && await running(b) === 4;
       },
       TAKEOVER_BOUND_MS,
       "B runs A's connections",
     );
     const tookMs = Date.now() - killedAt;
-    for (const id of [...onA, ...onB]) {
+    for (const id of ids) {
       const sent = await say(b, token, id, "depois");
       assert.equal(sent.status, 201, JSON.stringify(sent.body));
     }
-    // deno-lint-ignore no-console
-    console.log(`takeover after SIGKILL: ${tookMs} ms (lease ${LEASE_SECONDS} s)`);
 
-    // A graceful stop hands its leases back at once.
+    // A comes back: B hands two over, and they are shared again.
+    a = await startServer("A", dir);
+    servers.push(a);
+    const backAt = Date.now();
+    await until(split, TAKEOVER_BOUND_MS, "shared again after A returns");
+    // deno-lint-ignore no-console
+    console.log(
+      `lease ${LEASE_SECONDS} s: takeover after SIGKILL ${tookMs} ms, ` +
+        `shared again ${Date.now() - backAt} ms after A returned`,
+    );
+
+    // A graceful stop hands its leases back at once; B takes them over.
+    a.child.kill("SIGTERM");
+    assert.equal((await a.child.status).code, 0);
+    await until(
+      async () => await running(b) === 4,
+      TAKEOVER_BOUND_MS,
+      "B runs everything after A's stop",
+    );
     b.child.kill("SIGTERM");
     assert.equal((await b.child.status).code, 0);
     assert.equal(holders(dir).size, 0);

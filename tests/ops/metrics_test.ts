@@ -4,6 +4,7 @@ import { createCompany, type TestApp, withApp } from "../helpers/app.ts";
 import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 import { countedJob } from "../../server/metrics/registry.ts";
 import { knownMigrations } from "../../db/migrate.ts";
+import { serve, TestSocket } from "../helpers/server.ts";
 
 const TOKEN = "metrics-token-0123456789";
 
@@ -159,6 +160,20 @@ Deno.test("metrics - the outbox's waiting rows are its depth and oldest age", as
     const families = await scrape(t);
     assert.equal(value(families, "balcao_outbox_pending"), 1);
     assert.equal(value(families, "balcao_outbox_oldest_pending_age_seconds"), 90);
+  }, { METRICS_TOKEN: TOKEN });
+});
+
+Deno.test("metrics - open sockets are counted", async () => {
+  await withApp(async (t) => {
+    const company = await createCompany(t, "Soquete");
+    const server = serve(t);
+    const socket = await TestSocket.connect(server.wsUrl, company.user.token);
+    try {
+      assert.equal(value(await scrape(t), "balcao_open_sockets"), 1);
+    } finally {
+      await socket.close();
+      await server.close();
+    }
   }, { METRICS_TOKEN: TOKEN });
 });
 

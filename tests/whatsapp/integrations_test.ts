@@ -1,53 +1,22 @@
 import assert from "node:assert/strict";
-import { createCompany, type TestApp, type TestCompany, withApp } from "../helpers/app.ts";
+import { createCompany, withApp } from "../helpers/app.ts";
 import { fakeDialogflow } from "../fakes/dialogflow.ts";
-import { fakeTypebot } from "../fakes/typebot.ts";
 import { fakeWebhook } from "../fakes/webhook.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "./helpers.ts";
+import { connectSimulator, phoneSends } from "./helpers.ts";
+import { bodiesSent, ENV, integration, routedTo, ticketOf } from "./integration_helpers.ts";
 
 /**
  * A simulator contact talks to each kind of queue integration, running against an in-process fake
  * of that service's documented API, until it is handed to a person. The pipeline, the bots, the
  * outbox and the simulator are the app's own.
  */
-const ENV = { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" };
-
-async function integration(t: TestApp, c: TestCompany, body: Record<string, unknown>) {
-  const res = await t.request("POST", "/api/queueIntegration", { token: c.admin.token, body });
-  assert.equal(res.status, 201, await res.clone().text());
-  return await res.json() as { id: number; secret: string };
-}
-
-/** A queue bound to the integration, and a connection whose only queue it is. */
-async function routedTo(t: TestApp, c: TestCompany, integrationId: number) {
-  const res = await t.request("POST", "/api/queue", {
-    token: c.admin.token,
-    body: { name: `Bot ${integrationId}`, color: `#0000${10 + integrationId}`, integrationId },
-  });
-  assert.equal(res.status, 201, await res.clone().text());
-  const queueId = (await res.json()).id as number;
-  const wid = await connectSimulator(t, c, { queueIds: [queueId] });
-  return { queueId, wid };
-}
-
-async function ticketOf(t: TestApp, id: number) {
-  return await t.deps.db.selectFrom("tickets").selectAll().where("id", "=", id)
-    .executeTakeFirstOrThrow();
-}
-
-async function bodiesSent(t: TestApp, c: TestCompany, wid: number, count: number) {
-  return await eventually(async () => {
-    const sent = await sentBy(t, c.admin.token, wid);
-    return sent.length >= count ? sent : undefined;
-  });
-}
-
 Deno.test("integrations - webhook: a signed POST per message, replies sent, handover on request", async () => {
   let secret = "";
   const hook = fakeWebhook({
     secret: () => secret,
     reply: (body) => {
       const text = (body.message as { body: string }).body;
+      if (text === "tchau") return { replies: ["Até logo!"], action: { type: "close" } };
       return text === "humano"
         ? { replies: ["Chamando alguém."], action: { type: "handover" } }
         : { replies: [`Eco: ${text}`] };
@@ -110,6 +79,13 @@ Deno.test("integrations - webhook: a signed POST per message, replies sent, hand
       // With people now: the webhook hears no more.
       await phoneSends(t, a.user.token, wid, { from: "5511955550001", body: "ainda aí?" });
       assert.equal(hook.received.length, 2);
+
+      // The close action: another contact says goodbye and the ticket is closed.
+      await phoneSends(t, a.user.token, wid, { from: "5511955550009", body: "oi" });
+      const bye = await phoneSends(t, a.user.token, wid, { from: "5511955550009", body: "tchau" });
+      const closed = await ticketOf(t, bye.ticketId!);
+      assert.deepEqual([closed.status, closed.useIntegration], ["closed", 0]);
+      assert.ok(closed.closedAt);
     }, ENV);
   } finally {
     await hook.close();
@@ -180,110 +156,6 @@ Deno.test("integrations - n8n: transfer to a queue of the company; a slow or gar
   }
 });
 
-Deno.test("integrations - typebot: startChat with the contact, continueChat, unknown input, handover", async () => {
-  const typebot = fakeTypebot();
-  try {
-    await withApp(async (t) => {
-      const a = await createCompany(t, "Alpha");
-      const created = await integration(t, a, {
-        type: "typebot",
-        name: "Suporte",
-        urlN8N: `${typebot.url}/`,
-        typebotSlug: "support",
-        typebotDelayMessage: 50,
-        typebotUnknownMessage: "Não entendi, digite 1 ou 2.",
-        typebotKeywordRestart: "#reiniciar",
-        typebotRestartMessage: "Vamos recomeçar.",
-      });
-      const { wid } = await routedTo(t, a, created.id);
-      const from = "5511955550020";
-      const first = await phoneSends(t, a.user.token, wid, { from, name: "João", body: "olá" });
-      const start = typebot.calls[0];
-      assert.equal(start.path, "/api/v1/typebots/support/startChat");
-      assert.deepEqual(
-        [
-          (start.body.prefilledVariables as Record<string, unknown>).number,
-          (start.body.prefilledVariables as Record<string, unknown>).name,
-        ],
-        [from, "João"],
-      );
-      let ticket = await ticketOf(t, first.ticketId!);
-      assert.ok(ticket.botSession?.startsWith("s-"));
-      // Two text bubbles and the image, in that order of kinds (texts first), spaced.
-      const sent = await bodiesSent(t, a, wid, 3);
-      assert.deepEqual(sent.slice(0, 2).map((s) => s.body), [
-        "Olá João! Sou o bot.",
-        "Digite 1 ou 2",
-      ]);
-      assert.equal(sent[2].media?.mimetype, "image/png");
-
-      await phoneSends(t, a.user.token, wid, { from, body: "1" });
-      assert.equal(typebot.calls[1].path, `/api/v1/sessions/${ticket.botSession}/continueChat`);
-      assert.deepEqual(typebot.calls[1].body.message, { type: "text", text: "1" });
-      assert.equal((await bodiesSent(t, a, wid, 4))[3].body, "Horário: 8h às 18h.");
-
-      await phoneSends(t, a.user.token, wid, { from, body: "banana" });
-      assert.equal((await bodiesSent(t, a, wid, 5))[4].body, "Não entendi, digite 1 ou 2.");
-
-      await phoneSends(t, a.user.token, wid, { from, body: "#reiniciar" });
-      assert.equal((await bodiesSent(t, a, wid, 6))[5].body, "Vamos recomeçar.");
-      ticket = await ticketOf(t, first.ticketId!);
-      assert.equal(ticket.botSession, null);
-      await phoneSends(t, a.user.token, wid, { from, body: "oi de novo" });
-      assert.equal(typebot.calls.at(-1)!.path, "/api/v1/typebots/support/startChat");
-
-      await phoneSends(t, a.user.token, wid, { from, body: "2" });
-      ticket = await ticketOf(t, first.ticketId!);
-      assert.deepEqual([ticket.useIntegration, ticket.integrationId, ticket.botSession], [
-        0,
-        null,
-        null,
-      ]);
-      const last = await eventually(async () => {
-        const all = await sentBy(t, a.admin.token, wid);
-        return all.find((s) => s.body === "Vou chamar uma pessoa.");
-      });
-      assert.ok(last);
-    }, ENV);
-  } finally {
-    await typebot.close();
-  }
-});
-
-Deno.test("integrations - typebot: an idle session expires after typebotExpires minutes and people take over", async () => {
-  const typebot = fakeTypebot();
-  try {
-    await withApp(async (t) => {
-      const a = await createCompany(t, "Alpha");
-      const created = await integration(t, a, {
-        type: "typebot",
-        name: "Suporte",
-        urlN8N: typebot.url,
-        typebotSlug: "support",
-        typebotDelayMessage: 0,
-        typebotExpires: 5,
-      });
-      const { wid } = await routedTo(t, a, created.id);
-      const first = await phoneSends(t, a.user.token, wid, { from: "5511955550030", body: "oi" });
-      t.clock.advance(4 * 60_000);
-      await phoneSends(t, a.user.token, wid, { from: "5511955550030", body: "1" });
-      assert.equal((await ticketOf(t, first.ticketId!)).useIntegration, 1);
-      t.clock.advance(6 * 60_000);
-      const calls = typebot.calls.length;
-      await phoneSends(t, a.user.token, wid, { from: "5511955550030", body: "1" });
-      const ticket = await ticketOf(t, first.ticketId!);
-      assert.deepEqual([ticket.useIntegration, ticket.botSession, ticket.status], [
-        0,
-        null,
-        "pending",
-      ]);
-      assert.equal(typebot.calls.length, calls);
-    }, ENV);
-  } finally {
-    await typebot.close();
-  }
-});
-
 Deno.test("integrations - dialogflow: a token signed from the service account, fulfilment texts, an endInteraction intent hands over", async () => {
   const google = await fakeDialogflow();
   try {
@@ -314,5 +186,55 @@ Deno.test("integrations - dialogflow: a token signed from the service account, f
     }, { ...ENV, DIALOGFLOW_API_URL: google.url });
   } finally {
     await google.close();
+  }
+});
+
+Deno.test("integrations - a connection's integration takes every new ticket; a service down opens the circuit", async () => {
+  let secret = "";
+  let down = false;
+  const hook = fakeWebhook({
+    secret: () => secret,
+    reply: () => ({ replies: ["Oi, sou o bot da conexão."] }),
+    status: () => (down ? 503 : 200),
+  });
+  try {
+    await withApp(async (t) => {
+      const a = await createCompany(t, "Alpha");
+      const b = await createCompany(t, "Beta");
+      const created = await integration(t, a, {
+        type: "webhook",
+        name: "Eco",
+        urlN8N: hook.hookUrl,
+      });
+      secret = created.secret;
+      const foreign = await t.request("POST", "/api/whatsapp", {
+        token: b.admin.token,
+        body: { name: "Sim B", provider: "simulator", integrationId: created.id },
+      });
+      assert.equal(foreign.status, 404);
+      assert.equal((await foreign.json()).error, "ERR_NO_INTEGRATION_FOUND");
+      const wid = await connectSimulator(t, a, { integrationId: created.id });
+      const first = await phoneSends(t, a.user.token, wid, { from: "5511955550050", body: "oi" });
+      const ticket = await ticketOf(t, first.ticketId!);
+      assert.deepEqual([ticket.useIntegration, ticket.integrationId], [1, created.id]);
+      assert.equal((await bodiesSent(t, a, wid, 1))[0].body, "Oi, sou o bot da conexão.");
+
+      // Down: each message is tried 3 times (2 retries) and handed over; after 3 such messages
+      // the circuit opens and the 4th is handed over without calling the service at all.
+      down = true;
+      const before = hook.received.length;
+      for (let i = 0; i < 4; i++) {
+        const res = await phoneSends(t, a.user.token, wid, {
+          from: `55119555501${i}0`,
+          body: `tentativa ${i}`,
+        });
+        assert.equal(res.status, 201);
+        const handed = await ticketOf(t, res.ticketId!);
+        assert.deepEqual([handed.useIntegration, handed.status], [0, "pending"]);
+      }
+      assert.equal(hook.received.length - before, 9);
+    }, ENV);
+  } finally {
+    await hook.close();
   }
 });

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
 
 /**
- * The frame of the public pages (/login, /signup): theme and language at the top, the brand,
+ * The frame of the public pages (/login, /signup, /resetpassword): theme and language at the top, the brand,
  * a title and subtitle, then the page's form (styles: lib/styles/auth.css).
  */
 export function AuthCard(

@@ -21,7 +21,7 @@ type TicketNote = {
   lastMessage?: string | null;
   contact?: { name?: string } | null;
 };
-type Chat = Pick<ChatView, "id" | "uuid" | "title" | "lastMessage" | "users">;
+type Chat = Pick<ChatView, "id" | "uuid" | "title" | "lastMessage" | "users" | "updatedAt">;
 
 function BellPopover(
   { label, icon, count, children, onOpen, testId }: {
@@ -144,7 +144,10 @@ export function AnnouncementsBell() {
     key: "records",
     channels: ["announcement"],
   });
-  const active = items.filter((a) => a.status);
+  // The most urgent first (1 high), then the newest.
+  const active = items.filter((a) => a.status).sort((x, y) =>
+    x.priority - y.priority || y.id - x.id
+  );
   const unread = active.filter((a) => !a.read);
   const markSeen = () => {
     if (unread.length === 0) return;
@@ -204,7 +207,22 @@ export function ChatBell({ user, chats }: { user: SessionUser; chats: Chat[] }) 
   );
 }
 
-/** The internal chats the user takes part in, kept fresh by the chat channel (quiet on errors). */
+/**
+ * What a chat event does to the shell's list: new messages, reads and changes carry the whole
+ * chat (replaced, latest activity first); a delete removes it (server/chats/service.ts).
+ */
+export function applyChatEvent(chats: Chat[], _channel: string, data: unknown): Chat[] | null {
+  const d = data as { action?: string; chat?: Chat; record?: Chat; id?: number } | null;
+  if (d?.action === "delete" && typeof d.id === "number") {
+    return chats.filter((chat) => chat.id !== d.id);
+  }
+  const chat = d?.chat ?? d?.record;
+  if (!chat || typeof chat.id !== "number") return null;
+  return [chat, ...chats.filter((c) => c.id !== chat.id)]
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
+}
+
+/** The internal chats the user takes part in, kept fresh by the chat events (quiet on errors). */
 export function useChats(enabled: boolean): Chat[] {
   return useLiveList<Chat>({
     enabled,
@@ -213,5 +231,6 @@ export function useChats(enabled: boolean): Chat[] {
     key: "records",
     // New messages and reads move the counters (chat); a chat made or changed: chat-user.
     channels: ["chat", "chat-user"],
+    apply: applyChatEvent,
   }).items;
 }

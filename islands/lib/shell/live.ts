@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, type Query } from "../api.ts";
-import { useRealtime } from "../socket.ts";
+import { useRealtime, useRoomSync } from "../socket.ts";
 import type { ConnectionSummary } from "../types.ts";
 import { connectionsNeedAttention } from "./menu.ts";
 
@@ -30,26 +30,57 @@ export function useLiveList<T>(
     key: string;
     channels: string[];
     onEvent?: (channel: string, data: unknown) => void;
+    /**
+     * The list after an event that carries everything needed (no read then); null: read again.
+     * Without it every event reads the list again.
+     */
+    apply?: (items: T[], channel: string, data: unknown) => T[] | null;
   },
 ): { items: T[]; reload: () => void } {
   const [items, setItems] = useState<T[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const { enabled, path, key } = options;
   const queryKey = JSON.stringify(options.query ?? {});
+  // A read made before the socket was ready may miss what changed until then (a chat read on
+  // the page that just opened): it is made again once the socket is ready.
+  const reread = useRef(() => {});
+  const markRead = useRoomSync([], () => reread.current());
+  // Only the latest read's answer counts (an older one may land after it).
+  const seq = useRef(0);
+  const inFlight = useRef(false);
   const load = useCallback(() => {
     if (!enabled) return;
+    markRead();
+    const mine = ++seq.current;
+    inFlight.current = true;
     api.get<unknown>(path, { query: JSON.parse(queryKey), quiet: true })
-      .then((answer) => setItems(listOf<T>(answer, key)))
-      .catch(() => {});
+      .then((answer) => {
+        if (mine === seq.current) setItems(listOf<T>(answer, key));
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (mine === seq.current) inFlight.current = false;
+      });
   }, [enabled, path, key, queryKey]);
+  reread.current = load;
   useEffect(load, [load]);
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
   }, []);
   const onEvent = options.onEvent;
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
   const schedule = (channel: string, data: unknown) => {
     if (!enabled) return;
     onEvent?.(channel, data);
+    const applied = options.apply?.(itemsRef.current, channel, data) ?? null;
+    if (applied) {
+      itemsRef.current = applied;
+      setItems(applied);
+      // A read still running may answer with the list from before this event: read again.
+      if (inFlight.current) load();
+      return;
+    }
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(load, 400);
   };

@@ -372,6 +372,7 @@ export class InboundPipeline {
                 contactId: contact.id,
                 toJid: normalizeJid(m.chatJid),
                 now: stamp,
+                dueAt: (i) => dueAt(replyBodies.length + i),
               }, media),
             );
             const last = rows[rows.length - 1];

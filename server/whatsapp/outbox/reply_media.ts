@@ -56,12 +56,17 @@ export async function enqueueReplyMedia(
     contactId: number;
     toJid: string;
     now: string;
+    /** When the i-th file may go out (a bot spacing its messages); default: at once. */
+    dueAt?: (i: number) => string;
   },
   files: readonly OutgoingMedia[],
 ): Promise<Message[]> {
   const rows: Message[] = [];
-  for (const media of files) {
-    rows.push(await enqueueInTransaction(trx, { ...args, body: "", media }));
+  const { dueAt, ...common } = args;
+  for (const [i, media] of files.entries()) {
+    rows.push(
+      await enqueueInTransaction(trx, { ...common, body: "", media, dueAt: dueAt?.(i) }),
+    );
   }
   return rows;
 }

@@ -7,16 +7,22 @@ import type { SessionManager } from "./manager.ts";
  *    process stalled past the expiry and another took the connection over);
  * 2. nudge the outbox of each held connection: a reply written by another process (its API
  *    served the attendant) is sent here within one tick;
- * 3. take over connections that should run and whose lease is free or expired (a process that
- *    died or stopped), through the same start as the API's.
+ * 3. keep a fair share: the connections that should run, divided by the live processes (each
+ *    says it is alive in `instances` at every tick); a process over its share hands the extra
+ *    connections over (stops them here and frees their leases);
+ * 4. take over, up to its share, connections that should run and whose lease is free or expired
+ *    (a process that died, stopped or handed them over), through the same start as the API's.
  * Returns the function that stops it.
  */
+const ACTIVE = new Set(["CONNECTED", "OPENING"]);
+
 export function startLeaseLoop(sessions: SessionManager): () => Promise<void> {
   const leases = sessions.leases;
   if (!leases) return () => Promise.resolve();
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const tick = async () => {
+    const fair = await leases.fairShare();
     const mine = sessions.runningIds();
     const kept = await leases.renew(mine);
     for (const id of mine) {
@@ -26,11 +32,24 @@ export function startLeaseLoop(sessions: SessionManager): () => Promise<void> {
         await sessions.drop(id);
       }
     }
-    for (const orphan of await leases.orphans()) {
+    // More than a fair share (another process joined): hand the newest connections over; their
+    // state stays CONNECTED, so the process with room takes them at its next tick.
+    // Only sessions that are (re)connecting count and move: one showing a QR code to somebody
+    // stays where it is.
+    const held = sessions.runningIds().filter((id) => ACTIVE.has(sessions.status(id) ?? ""))
+      .sort((x, y) => x - y);
+    for (const id of held.slice(fair)) {
       if (stopped) return;
+      log.info("handing a connection over to another process", { whatsappId: id, fair });
+      await sessions.drop(id);
+    }
+    let room = fair - Math.min(held.length, fair);
+    for (const orphan of await leases.orphans()) {
+      if (stopped || room <= 0) return;
       await sessions.start(orphan.companyId, orphan.id).catch((error) =>
         log.error("taking over a connection failed", { whatsappId: orphan.id, error })
       );
+      if (sessions.runningIds().includes(orphan.id)) room--;
     }
   };
   let busy = false;

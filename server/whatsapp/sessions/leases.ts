@@ -71,6 +71,35 @@ export class SessionLeases {
 
   async releaseAll() {
     await this.db.deleteFrom("whatsapp_leases").where("holder", "=", this.holder).execute();
+    await this.leave();
+  }
+
+  /**
+   * Says this process is alive, and answers how many connections each live process should hold:
+   * the connections that should run divided by the live processes, rounded up. Rows of processes
+   * not seen for a lease period are deleted.
+   */
+  async fairShare(): Promise<number> {
+    const now = this.clock.now();
+    const stamp = now.toISOString();
+    const stale = new Date(now.getTime() - this.seconds * 1000).toISOString();
+    await this.db.insertInto("instances").values({
+      id: this.holder,
+      startedAt: stamp,
+      seenAt: stamp,
+    })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ seenAt: stamp })).execute();
+    await this.db.deleteFrom("instances").where("seenAt", "<", stale).execute();
+    const [{ live }] = await this.db.selectFrom("instances")
+      .select(sql<number>`count(*)`.as("live")).execute();
+    const [{ total }] = await this.db.selectFrom("whatsapps")
+      .select(sql<number>`count(*)`.as("total")).where("status", "in", ["CONNECTED", "OPENING"])
+      .execute();
+    return Math.ceil(Number(total) / Math.max(1, Number(live)));
+  }
+
+  async leave() {
+    await this.db.deleteFrom("instances").where("id", "=", this.holder).execute();
   }
 
   /** Connections that should run (CONNECTED or OPENING) and that nobody holds a live lease on. */

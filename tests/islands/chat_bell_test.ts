@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { applyChatEvent, unreadChats } from "../../islands/lib/shell/Bells.tsx";
+import type { ChatView } from "../../islands/lib/team_types.ts";
+
+function chat(id: number, updatedAt: string, unreads: Record<number, number>): ChatView {
+  return {
+    id,
+    uuid: `uuid-${id}`,
+    title: `Chat ${id}`,
+    ownerId: 1,
+    lastMessage: "",
+    users: Object.entries(unreads).map(([userId, n]) => ({
+      userId: Number(userId),
+      unreads: n,
+      user: { id: Number(userId), name: `U${userId}` },
+    })),
+    createdAt: updatedAt,
+    updatedAt,
+  };
+}
+
+Deno.test("chat bell - events carry the whole chat: replaced, latest first; delete removes; the rest reads again", () => {
+  const a = chat(1, "2026-11-22T10:00:00.000Z", { 1: 0, 2: 0 });
+  const b = chat(2, "2026-11-22T11:00:00.000Z", { 1: 0, 2: 0 });
+  const list = [b, a];
+  assert.deepEqual(unreadChats(list, 2), []);
+
+  const message = chat(1, "2026-11-22T12:00:00.000Z", { 1: 0, 2: 1 });
+  const after = applyChatEvent(list, "chat", { action: "new-message", chat: message })!;
+  assert.deepEqual(after.map((c) => c.id), [1, 2]);
+  assert.deepEqual(unreadChats(after, 2).map((c) => c.id), [1]);
+  assert.deepEqual(unreadChats(after, 1), []);
+
+  const read = chat(1, "2026-11-22T12:00:00.000Z", { 1: 0, 2: 0 });
+  assert.deepEqual(
+    unreadChats(applyChatEvent(after, "chat", { action: "update", chat: read })!, 2),
+    [],
+  );
+
+  const created = chat(3, "2026-11-22T13:00:00.000Z", { 1: 0, 2: 0 });
+  const withNew = applyChatEvent(after, "chat-user", { action: "create", record: created })!;
+  assert.deepEqual(withNew.map((c) => c.id), [3, 1, 2]);
+  assert.deepEqual(
+    applyChatEvent(withNew, "chat", { action: "delete", id: 1 })!.map((c) => c.id),
+    [3, 2],
+  );
+  assert.equal(applyChatEvent(withNew, "chat", { action: "reload" }), null);
+});
