@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { describeRoute, resolver } from "hono-openapi";
 import { z } from "zod";
 import { RateLimiter } from "../../server/auth/rate_limit.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
@@ -12,6 +13,39 @@ export const apiSendJson = z.object({
   number: z.string({ error: "Required" }).trim().min(1, "Required").max(50, "Too Long!"),
   body: z.string().max(65_536, "Too Long!").default(""),
 });
+
+/** The send route's entry in /api/openapi.json: its body is read by hand (JSON or multipart). */
+const SEND_DOC = {
+  summary: "Send a message with a connection's API token",
+  security: [{ connectionToken: [] }],
+  parameters: [{
+    in: "header" as const,
+    name: "Idempotency-Key",
+    required: false,
+    schema: { type: "string" as const, minLength: 1, maxLength: 255 },
+  }],
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": { schema: resolver(apiSendJson) },
+      "multipart/form-data": {
+        schema: {
+          type: "object" as const,
+          required: ["number"],
+          properties: {
+            number: { type: "string" as const },
+            body: { type: "string" as const },
+            medias: {
+              type: "array" as const,
+              items: { type: "string" as const, contentMediaType: "application/octet-stream" },
+            },
+          },
+        },
+      },
+    },
+  },
+  responses: { 201: { description: "Queued: {messageId, messageIds, ticketId, contactId}" } },
+};
 
 /** An Idempotency-Key: printable ASCII, as the IETF draft and the payment APIs use it. */
 const idempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 printable characters");
@@ -28,7 +62,7 @@ export function externalMessageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const limiter = new RateLimiter(deps.config.externalApiRateLimit, 60_000);
 
-  app.post("/send", async (c) => {
+  app.post("/send", describeRoute(SEND_DOC), async (c) => {
     const whatsapp = await connectionOfToken(deps, c.req.header("authorization"));
     const wait = limiter.hit(`whatsapp:${whatsapp.id}`, deps.clock.now().getTime());
     if (wait > 0) {

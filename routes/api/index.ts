@@ -35,6 +35,7 @@ import { fileListRoutes } from "./files.ts";
 import { versionRoutes } from "./version.ts";
 import { backupRoutes } from "./backups.ts";
 import { passwordResetRoutes } from "./password_reset.ts";
+import { openApiHandler } from "./openapi.ts";
 
 /** Every API sub-app, mounted under /api. One line per resource. */
 export function apiRoutes(deps: AppDeps) {
@@ -78,5 +79,6 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/version", versionRoutes(deps));
   api.route("/backups", backupRoutes(deps));
   api.route("/", passwordResetRoutes(deps));
+  api.get("/openapi.json", openApiHandler(api));
   return api;
 }

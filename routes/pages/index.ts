@@ -34,6 +34,7 @@ import QueueIntegrationPage from "../../islands/QueueIntegrationPage.tsx";
 import PromptsPage from "../../islands/PromptsPage.tsx";
 import MessagesApiPage from "../../islands/MessagesApiPage.tsx";
 import { serveStatic } from "./assets.ts";
+import { apiDocsRoutes } from "./api_docs.ts";
 import { LOCALES } from "./i18n.ts";
 import { renderPage } from "./render.tsx";
 
@@ -45,6 +46,7 @@ export function pageRoutes(deps: AppDeps) {
   const pages = new Hono<AppEnv>();
   pages.get("/healthz", (c) => c.json({ ok: true }));
   pages.use("*", compress());
+  pages.route("/api-docs", apiDocsRoutes());
 
   pages.get("/static/*", async (c) => (await serveStatic(c)) ?? notFoundPage(c));
   pages.get("/locales/:file", (c) => {

@@ -81,6 +81,11 @@ Deno.test("messages-api page - the token is masked until shown; the test forms s
       assert.equal(await deliverDue(t.deps), 1);
       await row.getByText(/^200 · /).waitFor();
       assert.equal(receiver.accepted()[0].signatureValid, true);
+
+      // The API reference renders the generated document from our own files.
+      await page.goto(`${url}/api-docs`);
+      await page.getByRole("heading", { name: /Balcão API/ }).waitFor();
+      await page.locator(".opblock-summary-path").first().waitFor();
       assert.deepEqual(pageErrors, []);
     } finally {
       await receiver.close();

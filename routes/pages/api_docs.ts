@@ -1,0 +1,44 @@
+import { Hono } from "hono";
+import swaggerUiDist from "swagger-ui-dist";
+import type { AppEnv } from "../../server/context.ts";
+
+/**
+ * /api-docs (issue 16): the OpenAPI document (/api/openapi.json) rendered by Swagger UI, whose
+ * files come from the swagger-ui-dist package and are served by us (no CDN). Only the two files
+ * the page loads are served, by name.
+ */
+const FILES: Record<string, string> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Balcão API</title>
+<link rel="stylesheet" href="/api-docs/swagger-ui.css">
+</head>
+<body>
+<div id="docs"></div>
+<script src="/api-docs/swagger-ui-bundle.js"></script>
+<script>
+  SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#docs", deepLinking: true });
+</script>
+</body>
+</html>`;
+
+export function apiDocsRoutes() {
+  const app = new Hono<AppEnv>();
+  const dir = swaggerUiDist.getAbsoluteFSPath();
+  app.get("/", (c) => c.html(PAGE));
+  app.get("/:file", async (c) => {
+    const file = c.req.param("file");
+    const type = FILES[file];
+    if (!type) return c.notFound();
+    const body = await Deno.readFile(`${dir}/${file}`);
+    return c.body(body, 200, { "content-type": type, "cache-control": "public, max-age=86400" });
+  });
+  return app;
+}
