@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
+import { countedJob } from "../server/metrics/registry.ts";
 import { dispatchTick } from "../server/campaigns/dispatcher.ts";
 import { checkPendingNumbers } from "../server/campaigns/number_check.ts";
 
@@ -12,8 +13,10 @@ import { checkPendingNumbers } from "../server/campaigns/number_check.ts";
  */
 export function startCampaignJob(deps: AppDeps): () => Promise<void> {
   const job = new Cron("* * * * * *", { protect: true, catch: true }, async () => {
-    await dispatchTick(deps).catch((error) => log.error("campaign tick failed", { error }));
-    await checkPendingNumbers(deps).catch((error) =>
+    await countedJob("campaigns", () => dispatchTick(deps)).catch((error) =>
+      log.error("campaign tick failed", { error })
+    );
+    await countedJob("contact_list_check", () => checkPendingNumbers(deps)).catch((error) =>
       log.error("contact list check failed", { error })
     );
   });

@@ -3,6 +3,7 @@ import { suspendCompany } from "../server/companies/service.ts";
 import { runDueDates } from "../server/companies/due_dates.ts";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
+import { countedJob } from "../server/metrics/registry.ts";
 
 /**
  * The daily due-date pass (issue 11): marks overdue companies and, after DUE_DATE_GRACE_DAYS,
@@ -22,7 +23,9 @@ export async function dueDateTick(deps: AppDeps) {
 
 export function startDueDateJob(deps: AppDeps): () => Promise<void> {
   const tick = async () => {
-    await dueDateTick(deps).catch((error) => log.error("due-date tick failed", { error }));
+    await countedJob("due_dates", () => dueDateTick(deps)).catch((error) =>
+      log.error("due-date tick failed", { error })
+    );
   };
   const job = new Cron("0 0 3 * * *", { protect: true, catch: true, timezone: "UTC" }, tick);
   const first = tick();

@@ -4,6 +4,7 @@ import type { Message } from "../db/schema.ts";
 import type { AppDeps } from "../server/context.ts";
 import { HAND_OVER } from "../server/bots/registry.ts";
 import { log } from "../server/log.ts";
+import { countedJob } from "../server/metrics/registry.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
@@ -128,7 +129,7 @@ export async function expireInactiveTickets(
 /** Starts the 30-second tick; the returned function stops it and waits for a running tick. */
 export function startInactiveTicketsJob(deps: AppDeps): () => Promise<void> {
   const job = new Cron("*/30 * * * * *", { protect: true, catch: true }, async () => {
-    await expireInactiveTickets(deps).catch((error) =>
+    await countedJob("inactive_tickets", () => expireInactiveTickets(deps)).catch((error) =>
       log.error("inactive tickets tick failed", { error })
     );
   });

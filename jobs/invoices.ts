@@ -5,6 +5,7 @@ import { ensureCurrentInvoice } from "../server/billing/service.ts";
 import { isoDate } from "../server/clock.ts";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
+import { countedJob } from "../server/metrics/registry.ts";
 
 /**
  * Invoices (issue 12 point 1). Once a day, and once at start (a restart after a missed tick
@@ -42,10 +43,14 @@ export async function createDueInvoices(deps: AppDeps): Promise<number[]> {
 export function startInvoiceJobs(deps: AppDeps): () => Promise<void> {
   const options = { protect: true, catch: true, timezone: "UTC" };
   const daily = new Cron("0 0 3 * * *", options, async () => {
-    await createDueInvoices(deps).catch((error) => log.error("invoice tick failed", { error }));
+    await countedJob("invoices", () => createDueInvoices(deps)).catch((error) =>
+      log.error("invoice tick failed", { error })
+    );
   });
   const reconcile = new Cron("0 */10 * * * *", options, async () => {
-    await reconcileCharges(deps).catch((error) => log.error("reconcile tick failed", { error }));
+    await countedJob("reconcile", () => reconcileCharges(deps)).catch((error) =>
+      log.error("reconcile tick failed", { error })
+    );
   });
   daily.trigger();
   return async () => {

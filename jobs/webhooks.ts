@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
+import { countedJob } from "../server/metrics/registry.ts";
 import { webhookCapture } from "../server/webhooks/capture.ts";
 import { deliverDue } from "../server/webhooks/delivery.ts";
 
@@ -25,7 +26,9 @@ export function startWebhookJob(deps: AppDeps): () => Promise<void> {
       do {
         again = false;
         // A full batch may leave more due rows: keep going until a batch is short.
-        while (!stopped && await deliverDue(deps) > 0) { /* next batch */ }
+        while (!stopped && await countedJob("webhooks", () => deliverDue(deps)) > 0) {
+          /* next batch */
+        }
       } while (again && !stopped);
     })().catch((error) => log.error("webhook tick failed", { error }))
       .finally(() => running = null);
