@@ -209,6 +209,14 @@ export async function login(
   )
     .where("revokedAt", "is", null).where("expiresAt", ">", now.toISOString()).limit(1)
     .executeTakeFirst();
+  if (live !== undefined) {
+    // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
+    // Announced before its session ends: a request of that page refused in between would send it
+    // to /login before the notice arrived.
+    deps.hub.publish(found.companyId, "auth", { action: "otherLogin", user: { id: found.id } }, [
+      { kind: "user", userId: found.id },
+    ]);
+  }
   const version = await endUserSessions(
     deps.db,
     found.companyId,
@@ -219,12 +227,6 @@ export async function login(
   const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
   const session = await createSession(deps.db, found.companyId, found.id, now.toISOString());
   const issued = await issue(deps, user, loaded.company, loaded.plan, session);
-  if (live !== undefined) {
-    // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
-    deps.hub.publish(found.companyId, "auth", { action: "otherLogin", user: { id: found.id } }, [
-      { kind: "user", userId: found.id },
-    ]);
-  }
   // Every socket open now belongs to a session this login ended (the new one connects after this
   // answer): they close, after the event above (a close sends what is queued first).
   disconnectUser(deps.hub, found.companyId, found.id, "session ended");
