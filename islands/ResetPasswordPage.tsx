@@ -15,7 +15,7 @@ export type ResetPasswordPageProps = { email?: string; token?: string };
 /**
  * /resetpassword (issue 17): without a token, asks for the email and sends the recovery mail
  * (POST /forgetpassword/:email, the same answer for every address); with the mail's token, sets
- * the new password (POST /resetpasswords/:email/:token/:password) and points to /login.
+ * the new password (POST /resetpasswords {email, token, password}) and points to /login.
  */
 export default function ResetPasswordPage(props: ResetPasswordPageProps) {
   const { t } = useTranslation();
@@ -42,18 +42,15 @@ export default function ResetPasswordPage(props: ResetPasswordPageProps) {
     }
     setBusy(true);
     try {
-      const at = encodeURIComponent(address);
       if (token) {
-        await api.post(
-          `/resetpasswords/${at}/${token}/${encodeURIComponent(password)}`,
-          undefined,
-          {
-            auth: false,
-            quiet: true,
-          },
-        );
+        // In the body: a request line with the token and the password would land in proxy logs.
+        await api.post("/resetpasswords", { email: address, token, password }, {
+          auth: false,
+          quiet: true,
+        });
         setDone(t("resetPassword.changed"));
       } else {
+        const at = encodeURIComponent(address);
         await api.post(`/forgetpassword/${at}`, undefined, { auth: false, quiet: true });
         setDone(t("resetPassword.sent"));
       }

@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { z } from "zod";
+import { type IpRange, parseIpRange } from "./http/ip_address.ts";
 
 /**
  * Configuration from the environment, read once at boot, validated, frozen.
@@ -34,7 +35,13 @@ const schema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   MEDIA_MAX_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  // Reverse proxies whose X-Forwarded-For is believed (server/http/client_address.ts).
+  TRUSTED_PROXIES: z.string().refine(
+    (v) => ipRanges(v) !== undefined,
+    "must be IP addresses or CIDR ranges, separated by commas",
+  ).optional(),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
   SIGNUP_ENABLED: z.enum(["true", "false"]).default("true"),
   SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
@@ -106,8 +113,13 @@ export type Config = Readonly<{
   bcryptCost: number;
   bodyLimitBytes: number;
   mediaMaxBytes: number;
+  /** Failed logins (and recovery attempts) allowed per account in a window. */
   loginMaxAttempts: number;
+  /** The same, per client address (a shared office address holds many accounts). */
+  loginMaxAttemptsPerAddress: number;
   loginWindowSeconds: number;
+  /** Proxies whose X-Forwarded-For names the client (empty: the peer is the client). */
+  trustedProxies: readonly IpRange[];
   cookieSecure: boolean;
   /** Public signup (/signup, POST /api/companies/cadastro) is open. */
   signupEnabled: boolean;
@@ -194,7 +206,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
+    loginMaxAttemptsPerAddress: e.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,
+    trustedProxies: Object.freeze(ipRanges(e.TRUSTED_PROXIES ?? "") ?? []),
     cookieSecure: e.COOKIE_SECURE === "auto"
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
@@ -233,6 +247,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
     instanceId: e.INSTANCE_ID ?? `pid${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
   });
+}
+
+/** `127.0.0.1, 10.0.0.0/8, ::1`; undefined when any item is not an address or range. */
+function ipRanges(text: string): IpRange[] | undefined {
+  const ranges: IpRange[] = [];
+  for (const item of text.split(/[\s,]+/).filter((i) => i !== "")) {
+    const range = parseIpRange(item);
+    if (!range) return undefined;
+    ranges.push(range);
+  }
+  return ranges;
 }
 
 function isCron(pattern: string): boolean {

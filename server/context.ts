@@ -2,13 +2,14 @@ import type { Context } from "hono";
 import type { Database } from "../db/client.ts";
 import type { Company, Plan, User } from "../db/schema.ts";
 import type { Secrets } from "./auth/secrets.ts";
-import type { RateLimiter } from "./auth/rate_limit.ts";
+import type { AttemptLimits } from "./auth/rate_limit.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import type { Hub } from "./realtime/hub.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { SessionManager } from "./whatsapp/sessions/manager.ts";
+import type { KeyedQueue } from "./whatsapp/keyed_queue.ts";
 import type { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
 
 /** Everything the HTTP layer needs, built in main.ts (or a test) and passed in. */
@@ -18,13 +19,19 @@ export type AppDeps = {
   hub: Hub;
   secrets: Secrets;
   clock: Clock;
-  loginLimiter: RateLimiter;
+  /** Failed logins and password recovery attempts, per account and per address. */
+  attemptLimits: AttemptLimits;
   /** WhatsApp sessions, the inbound pipeline and the outbox worker (server/whatsapp/). */
   sessions: SessionManager;
   /** The built-in phone network behind "simulator" connections. */
   simulator: SimulatorNetwork;
   /** SMTP for password recovery; undefined without SMTP_URL (server/mail/mailer.ts). */
   mailer?: Mailer;
+  /**
+   * Work that runs after its request was answered (password recovery: the answer must not wait
+   * on whether the email has an account); per key in order. closeDeps waits for it.
+   */
+  afterAnswer: KeyedQueue;
   /** The server's shared lock on a local database (server/ops/data_lock.ts). */
   dataLock?: Deno.FsFile;
 };

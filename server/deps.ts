@@ -3,7 +3,7 @@ import { migrateToLatest, migrationState } from "../db/migrate.ts";
 import type { Database } from "../db/client.ts";
 import { databasePathOf, takeBackup } from "./ops/backup.ts";
 import { log } from "./log.ts";
-import { RateLimiter } from "./auth/rate_limit.ts";
+import { attemptLimits } from "./auth/rate_limit.ts";
 import { dbQueryDuration } from "./metrics/registry.ts";
 import { holdServerLock } from "./ops/data_lock.ts";
 import { createMailer } from "./mail/mailer.ts";
@@ -24,6 +24,7 @@ import { dialogflowTurn } from "./bots/dialogflow.ts";
 import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
+import { KeyedQueue } from "./whatsapp/keyed_queue.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
 import { createBaileysProvider } from "./whatsapp/providers/baileys/provider.ts";
 
@@ -73,10 +74,11 @@ export async function buildDeps(
     hub,
     secrets,
     clock,
-    loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
+    attemptLimits: attemptLimits(config),
     sessions,
     simulator,
     mailer: createMailer(config),
+    afterAnswer: new KeyedQueue(),
     dataLock,
   };
   wirePresence(deps);
@@ -103,6 +105,7 @@ export async function closeDeps(deps: AppDeps) {
   // Sessions first: in-flight sends and inbound messages finish while the database is open.
   await deps.sessions.closeAll();
   deps.hub.closeAll();
+  await deps.afterAnswer.drain();
   // Events heard until now are written to the webhook queue before the database closes.
   await webhookCapture(deps.hub)?.idle();
   await deps.db.destroy();

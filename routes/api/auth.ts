@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { requireAuth } from "../../server/auth/middleware.ts";
-import { clientIp, limitAttempts } from "../../server/auth/rate_limit.ts";
+import { guardAttempt } from "../../server/auth/rate_limit.ts";
 import { login, logout, refresh, sessionUser } from "../../server/auth/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
+import { clientAddress } from "../../server/http/client_address.ts";
 import { validate } from "../../server/http/validate.ts";
+import { AppError } from "../../server/errors.ts";
 
 export const REFRESH_COOKIE = "jrt";
 const COOKIE_PATH = "/api/auth";
@@ -29,13 +31,16 @@ export function authRoutes(deps: AppDeps) {
 
   app.post("/login", validate("json", loginBody), async (c) => {
     const { email, password } = c.req.valid("json");
-    limitAttempts(
-      deps.loginLimiter,
-      [`ip:${clientIp(c)}`, `email:${email.toLowerCase()}`],
-      (wait) => c.header("Retry-After", String(wait)),
+    // Only wrong passwords count (a blocked company or a disabled user is not a guess).
+    const session = await guardAttempt(
+      deps.attemptLimits,
+      { kind: "login", account: email, address: clientAddress(c, deps.config.trustedProxies) },
+      () => login(deps, email, password),
+      {
+        isFailure: (e) => e instanceof AppError && e.code === "ERR_INVALID_CREDENTIALS",
+        retryAfter: (wait) => c.header("Retry-After", String(wait)),
+      },
     );
-    const session = await login(deps, email, password);
-    deps.loginLimiter.reset(`email:${email.toLowerCase()}`);
     setRefreshCookie(c, session.refreshToken);
     return c.json({ token: session.token, user: session.user });
   });

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { requireAdmin, requireAuth, requireSuper } from "../../server/auth/middleware.ts";
-import { RateLimiter } from "../../server/auth/rate_limit.ts";
+import { rateLimited, RateLimiter } from "../../server/auth/rate_limit.ts";
+import { clientAddress } from "../../server/http/client_address.ts";
 import {
   companyPlan,
   createCompany,
@@ -14,7 +15,6 @@ import {
 } from "../../server/companies/service.ts";
 import { signup } from "../../server/companies/signup.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { AppError } from "../../server/errors.ts";
 import { limitedText, name2to50, password5to50, requiredEmail } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -73,11 +73,6 @@ const signupBody = z.object({
   planId,
 });
 
-/** Client address: Deno.serve's remote address, passed in as a binding by main.ts. */
-function clientIp(c: { env?: { remoteAddr?: string } }): string {
-  return c.env?.remoteAddr ?? "local";
-}
-
 /** /api/companies (seeds/001 section 7 'Companies'). */
 export function companyRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -90,15 +85,13 @@ export function companyRoutes(deps: AppDeps) {
   app.post(
     "/cadastro",
     async (c, next) => {
-      // Counted before the body is read: a flood of bad bodies is refused as well.
-      const wait = signupLimiter.hit(clientIp(c), deps.clock.now().getTime());
+      // Counted before the body is read: a flood of bad bodies is refused as well. Every
+      // signup counts, successful ones first (each creates a company), per client address.
+      const address = clientAddress(c, deps.config.trustedProxies);
+      const wait = signupLimiter.hit(address, deps.clock.now().getTime());
       if (wait > 0) {
         c.header("Retry-After", String(wait));
-        throw new AppError(
-          429,
-          "ERR_RATE_LIMITED",
-          `Muitas tentativas. Tente novamente em ${wait} segundos.`,
-        );
+        throw rateLimited(wait);
       }
       await next();
     },

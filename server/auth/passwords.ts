@@ -1,10 +1,13 @@
 import bcrypt from "bcryptjs";
+import { passwordHashes } from "../metrics/registry.ts";
 
 export function hashPassword(password: string, cost: number): Promise<string> {
+  passwordHashes.inc({ operation: "hash" });
   return bcrypt.hash(password, cost);
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  passwordHashes.inc({ operation: "verify" });
   return bcrypt.compare(password, hash);
 }
 

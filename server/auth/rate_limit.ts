@@ -1,23 +1,29 @@
 import { AppError } from "../errors.ts";
 
 /**
- * Fixed-window attempt counter per key (an IP, an email). In memory on purpose: it holds no
- * data that must survive a restart, only a short-lived count.
+ * Fixed-window attempt counter per key (an address, an account). In memory on purpose: it holds
+ * no data that must survive a restart, only a short-lived count.
  */
 export class RateLimiter {
   readonly #hits = new Map<string, { count: number; resetAt: number }>();
   constructor(private readonly max: number, private readonly windowMs: number) {}
 
-  /** Counts one attempt; returns seconds to wait when over the limit, else 0. */
-  hit(key: string, now = Date.now()): number {
+  /** Counts `n` attempts; returns seconds to wait when over the limit, else 0. */
+  hit(key: string, now = Date.now(), n = 1): number {
     const entry = this.#hits.get(key);
     if (!entry || entry.resetAt <= now) {
-      this.#hits.set(key, { count: 1, resetAt: now + this.windowMs });
+      this.#hits.set(key, { count: n, resetAt: now + this.windowMs });
       this.#sweep(now);
-      return 0;
+      return n > this.max ? Math.ceil(this.windowMs / 1000) : 0;
     }
-    entry.count++;
+    entry.count += n;
     return entry.count > this.max ? Math.ceil((entry.resetAt - now) / 1000) : 0;
+  }
+
+  /** Takes back one attempt counted by `hit` (it turned out not to count). */
+  refund(key: string) {
+    const entry = this.#hits.get(key);
+    if (entry && entry.count > 0) entry.count--;
   }
 
   reset(key: string) {
@@ -30,26 +36,94 @@ export class RateLimiter {
   }
 }
 
-/**
- * Counts one attempt under every key (an IP, an email); over the limit for any of them, a 429
- * ERR_RATE_LIMITED that says how long to wait (and sets Retry-After through `retryAfter`).
- */
-export function limitAttempts(
-  limiter: RateLimiter,
-  keys: string[],
-  retryAfter?: (seconds: number) => void,
-) {
-  const wait = Math.max(...keys.map((key) => limiter.hit(key)));
-  if (wait <= 0) return;
-  retryAfter?.(wait);
-  throw new AppError(
+export function rateLimited(wait: number): AppError {
+  return new AppError(
     429,
     "ERR_RATE_LIMITED",
     `Muitas tentativas. Tente novamente em ${wait} segundos.`,
   );
 }
 
-/** Client address: Deno.serve's remote address, passed in as a binding by main.ts. */
-export function clientIp(c: { env?: { remoteAddr?: string } }): string {
-  return c.env?.remoteAddr ?? "local";
+/**
+ * The limits of attempts that guess a secret (logins, password recovery): per account
+ * (LOGIN_MAX_ATTEMPTS) and per client address (LOGIN_MAX_ATTEMPTS_PER_ADDRESS), both over
+ * LOGIN_WINDOW_SECONDS. Keys are `<kind>:<account>` and `<kind>:<address>`, so each kind counts
+ * on its own.
+ */
+export type AttemptLimits = { account: RateLimiter; address: RateLimiter };
+
+export function attemptLimits(
+  config: {
+    loginMaxAttempts: number;
+    loginMaxAttemptsPerAddress: number;
+    loginWindowSeconds: number;
+  },
+): AttemptLimits {
+  const windowMs = config.loginWindowSeconds * 1000;
+  return {
+    account: new RateLimiter(config.loginMaxAttempts, windowMs),
+    address: new RateLimiter(config.loginMaxAttemptsPerAddress, windowMs),
+  };
+}
+
+export type AttemptKeys = { kind: string; account: string; address: string };
+
+function counted(limits: AttemptLimits, keys: AttemptKeys, now: number): number {
+  const account = `${keys.kind}:${keys.account.toLowerCase()}`;
+  const address = `${keys.kind}:${keys.address}`;
+  return Math.max(limits.account.hit(account, now), limits.address.hit(address, now));
+}
+
+function refundBoth(limits: AttemptLimits, keys: AttemptKeys) {
+  limits.account.refund(`${keys.kind}:${keys.account.toLowerCase()}`);
+  limits.address.refund(`${keys.kind}:${keys.address}`);
+}
+
+/**
+ * Counts every request against both keys (password recovery mails: each one is sent, whatever
+ * the answer says); over either limit, 429 ERR_RATE_LIMITED and not counted.
+ */
+export function limitRequests(
+  limits: AttemptLimits,
+  keys: AttemptKeys,
+  retryAfter?: (seconds: number) => void,
+) {
+  const wait = counted(limits, keys, Date.now());
+  if (wait <= 0) return;
+  refundBoth(limits, keys);
+  retryAfter?.(wait);
+  throw rateLimited(wait);
+}
+
+/**
+ * Runs an attempt that guesses a secret, counting it only when it fails (`isFailure`): behind a
+ * proxy, or in an office on one address, successful logins lock nobody out. The attempt is
+ * counted before it runs and given back after, so that many sent at once cannot all slip under
+ * the limit. A success clears its account's failures; the address keeps its count, so that a
+ * guesser cannot wipe it by logging into an account of their own between guesses. Over either
+ * limit, 429 ERR_RATE_LIMITED (with Retry-After through `retryAfter`), and the refused attempt
+ * counts nowhere: a locked account does not lock the address of whoever keeps trying it.
+ */
+export async function guardAttempt<T>(
+  limits: AttemptLimits,
+  keys: AttemptKeys,
+  attempt: () => Promise<T>,
+  options: { isFailure: (error: unknown) => boolean; retryAfter?: (seconds: number) => void },
+): Promise<T> {
+  const wait = counted(limits, keys, Date.now());
+  if (wait > 0) {
+    refundBoth(limits, keys);
+    options.retryAfter?.(wait);
+    throw rateLimited(wait);
+  }
+  let result: T;
+  try {
+    result = await attempt();
+  } catch (error) {
+    if (!options.isFailure(error)) refundBoth(limits, keys);
+    throw error;
+  }
+  limits.account.reset(`${keys.kind}:${keys.account.toLowerCase()}`);
+  limits.address.refund(`${keys.kind}:${keys.address}`);
+  return result;
 }

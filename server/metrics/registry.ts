@@ -96,6 +96,13 @@ export const openSockets = new Gauge({
   registers: [registry],
 });
 
+export const passwordHashes = new Counter({
+  name: "balcao_password_hashes_total",
+  help: "bcrypt runs, by operation (hash a new password, verify a login): CPU spent on passwords.",
+  labelNames: ["operation"] as const,
+  registers: [registry],
+});
+
 /** Runs one tick of a background job, counting the run and, if it throws, the failure. */
 export async function countedJob<T>(job: string, tick: () => Promise<T>): Promise<T> {
   jobRuns.inc({ job });

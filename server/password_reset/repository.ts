@@ -21,6 +21,27 @@ export async function storeResetToken(
 }
 
 /**
+ * The user a live (unspent, unexpired) token was issued to, if that user has this email
+ * (lowercase); undefined otherwise. One query whether or not the email has an account.
+ */
+export async function findResetTokenUser(
+  db: Database,
+  email: string,
+  tokenHash: string,
+  now: string,
+): Promise<{ id: number; companyId: number } | undefined> {
+  return await db.selectFrom("password_resets as r")
+    .innerJoin(
+      "users as u",
+      (join) => join.onRef("u.id", "=", "r.userId").onRef("u.companyId", "=", "r.companyId"),
+    )
+    .select(["u.id", "u.companyId"])
+    .where("r.tokenHash", "=", tokenHash).where("u.email", "=", email)
+    .where("r.usedAt", "is", null).where("r.expiresAt", ">", now)
+    .executeTakeFirst();
+}
+
+/**
  * Spends a token: true only for the one call that finds it unspent and unexpired (the check and
  * the write are one statement, so a token works once even under concurrent resets).
  */

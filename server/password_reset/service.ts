@@ -6,7 +6,8 @@ import { AppError, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { disconnectUser } from "../realtime/members.ts";
 import * as users from "../users/repository.ts";
-import { findAnyUser, spendResetToken, storeResetToken } from "./repository.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import { findAnyUser, findResetTokenUser, spendResetToken, storeResetToken } from "./repository.ts";
 import type { Database } from "../../db/client.ts";
 
 async function sha256(text: string): Promise<string> {
@@ -23,12 +24,13 @@ function invalidToken() {
 }
 
 /**
- * POST /forgetpassword/:email. The answer is the same whether the email exists or not, and it
- * leaves before the mail is sent (the mail runs in the background), so neither the answer nor its
- * timing tells who has an account. The token is 32 random bytes; only its SHA-256 is stored.
- * Returns the background send, for tests and shutdown to wait on.
+ * POST /forgetpassword/:email. Throws only what is the same for every email (mail not
+ * configured); the rest (finding the user, storing the token, the mail) runs after the answer, in
+ * `deps.afterAnswer`, so neither the answer nor its timing tells who has an account (issue 35).
+ * Requests for one email run in order there. The token is 32 random bytes; only its SHA-256 is
+ * stored. Returns the background work, for tests to wait on.
  */
-export async function requestPasswordReset(deps: AppDeps, email: string): Promise<Promise<void>> {
+export function requestPasswordReset(deps: AppDeps, email: string): Promise<void> {
   const mailer = deps.mailer;
   if (!mailer) {
     // 400, not 503: anyone may call this, and a 5xx would fill the error log on demand.
@@ -38,8 +40,18 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
       "O envio de e-mails não está configurado. Peça ao administrador para redefinir sua senha.",
     );
   }
+  return deps.afterAnswer.run(`password-reset:${email.trim().toLowerCase()}`, async () => {
+    try {
+      await sendResetMail(deps, mailer, email);
+    } catch (error) {
+      log.error("password recovery failed", { error });
+    }
+  });
+}
+
+async function sendResetMail(deps: AppDeps, mailer: Mailer, email: string) {
   const user = await users.findUserByEmail(deps.db, email);
-  if (!user) return Promise.resolve();
+  if (!user) return;
   const token = randomSecret(32);
   const now = deps.clock.now();
   const ttl = deps.config.passwordResetTtlSeconds;
@@ -53,7 +65,7 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
   const minutes = Math.round(ttl / 60);
   const link = `${deps.config.publicUrl}/resetpassword?email=${encodeURIComponent(user.email)}` +
     `&token=${token}`;
-  return mailer.send({
+  await mailer.send({
     to: user.email,
     subject: "Redefinição de senha",
     text: [
@@ -77,9 +89,12 @@ export async function requestPasswordReset(deps: AppDeps, email: string): Promis
 }
 
 /**
- * POST /resetpasswords/:email/:token/:password: spends the token (once, before it expires), sets
- * the password and ends every session of the user (tokens refused, sockets closed). An unknown
- * email, a wrong, spent or expired token all get the same ERR_INVALID_RESET_TOKEN.
+ * POST /resetpasswords/:email/:token/:password and POST /resetpassword {email, token, password}:
+ * spends the token (once, before it expires), sets the password and ends every session of the
+ * user (tokens refused, sockets closed). The token is looked up with the email in one query
+ * before any bcrypt runs, so an unknown email and a known one with a wrong token take the same
+ * path (issue 35); a wrong, spent or expired token, or an unknown email, all get the same
+ * ERR_INVALID_RESET_TOKEN.
  */
 export async function resetPassword(
   deps: AppDeps,
@@ -87,9 +102,14 @@ export async function resetPassword(
   token: string,
   password: string,
 ): Promise<void> {
-  const user = await users.findUserByEmail(deps.db, email);
-  if (!user) throw invalidToken();
   const tokenHash = await sha256(token);
+  const user = await findResetTokenUser(
+    deps.db,
+    email.trim().toLowerCase(),
+    tokenHash,
+    deps.clock.now().toISOString(),
+  );
+  if (!user) throw invalidToken();
   await applyPassword(
     deps,
     user,

@@ -38,7 +38,13 @@ export type TestApp = {
   request(
     method: string,
     path: string,
-    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+    options?: {
+      token?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      /** The peer's address, as Deno.serve gives it to main.ts (default: none, "local"). */
+      remoteAddr?: string;
+    },
   ): Promise<Response>;
   close(): Promise<void>;
 };
@@ -75,7 +81,8 @@ export async function createTestApp(
         headers["content-type"] = "application/json";
         body = JSON.stringify(options.body);
       }
-      return Promise.resolve(app.request(path, { method, headers, body }));
+      const bindings = options.remoteAddr ? { remoteAddr: options.remoteAddr } : undefined;
+      return Promise.resolve(app.request(path, { method, headers, body }, bindings));
     },
     async close() {
       await closeDeps(deps);

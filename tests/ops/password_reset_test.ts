@@ -7,6 +7,7 @@ import {
   type TestApp,
   withApp,
 } from "../helpers/app.ts";
+import { createClient } from "@libsql/client";
 import { decodeQuotedPrintable, type FakeSmtp, startFakeSmtp } from "../fakes/smtp.ts";
 
 const NEUTRAL = "Se o e-mail estiver cadastrado, você receberá as instruções em instantes.";
@@ -132,7 +133,7 @@ Deno.test("password recovery - attempts are rate limited per address and per ema
     const limited = await forget(t, "y@a.test");
     assert.equal(limited.status, 429);
     assert.equal((await limited.json()).error, "ERR_RATE_LIMITED");
-  }, { LOGIN_MAX_ATTEMPTS: "3" });
+  }, { LOGIN_MAX_ATTEMPTS: "3", LOGIN_MAX_ATTEMPTS_PER_ADDRESS: "3" });
 });
 
 Deno.test("password recovery - without SMTP: a clear error for every email; a super user sets any user's password, a company admin cannot", async () => {
@@ -166,5 +167,98 @@ Deno.test("password recovery - without SMTP: a clear error for every email; a su
     assert.equal(bySuper.status, 200);
     assert.equal((await t.request("GET", "/api/auth/me", { token: b.user.token })).status, 401);
     await login(t, b.user.email, "nova-senha");
+  });
+});
+
+/** bcrypt runs so far, as /metrics counts them (balcao_password_hashes_total). */
+async function hashesRun(t: TestApp): Promise<number> {
+  const res = await t.request("GET", "/metrics", {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await res.text();
+  const found = /^balcao_password_hashes_total\{operation="hash"\} (\d+)$/m.exec(text);
+  assert.ok(found, "bcrypt runs are counted on /metrics");
+  return Number(found[1]);
+}
+
+const METRICS_TOKEN = "metrics-token-0123456789";
+
+Deno.test("password recovery - the answer leaves before anything is written: the same for a known and an unknown email while the database is locked", async () => {
+  await withMail(async (t, smtp) => {
+    const company = await createCompany(t, "Tempo");
+    // Another connection holds the write lock: a request that wrote before answering would wait
+    // for it (busy_timeout) and fail.
+    const other = createClient({ url: t.config.databaseUrl });
+    const lock = await other.transaction("write");
+    try {
+      const answers = await Promise.all([
+        forget(t, "nobody@nowhere.test"),
+        forget(t, company.user.email),
+      ]);
+      for (const res of answers) {
+        assert.equal(res.status, 200);
+        assert.deepEqual(await res.json(), { message: NEUTRAL });
+      }
+      assert.equal(smtp.mails.length, 0);
+    } finally {
+      await lock.rollback();
+      other.close();
+    }
+    // Then the known email gets its token and its mail; the unknown one nothing.
+    const [mail] = await smtp.received(1);
+    assert.deepEqual(mail.to, [company.user.email]);
+    await t.deps.afterAnswer.drain();
+    const rows = await t.deps.db.selectFrom("password_resets").select("userId").execute();
+    assert.deepEqual(rows, [{ userId: company.user.id }]);
+    assert.equal(smtp.mails.length, 1);
+  });
+});
+
+Deno.test("password recovery - a reset runs bcrypt only for a live token: an unknown email and a known one with a wrong token take the same path", async () => {
+  await withMail(async (t, smtp) => {
+    const company = await createCompany(t, "Hash");
+    await forget(t, company.user.email);
+    const token = tokenOf((await smtp.received(1))[0].data);
+    const before = await hashesRun(t);
+
+    const unknown = await reset(t, "nobody@nowhere.test", "x".repeat(43), "nova-senha");
+    const wrong = await reset(t, company.user.email, "x".repeat(43), "nova-senha");
+    const otherUser = await reset(t, company.admin.email, token, "nova-senha");
+    const bodies = await Promise.all([unknown, wrong, otherUser].map((r) => r.json()));
+    assert.deepEqual([unknown.status, wrong.status, otherUser.status], [400, 400, 400]);
+    assert.deepEqual(bodies[1], bodies[0]);
+    assert.deepEqual(bodies[2], bodies[0]);
+    assert.equal(bodies[0].error, "ERR_INVALID_RESET_TOKEN");
+    assert.equal(await hashesRun(t), before, "no bcrypt ran for a token that is not live");
+
+    const done = await reset(t, company.user.email, token, "nova-senha");
+    assert.equal(done.status, 200);
+    assert.equal(await hashesRun(t), before + 1);
+    await login(t, company.user.email, "nova-senha");
+  }, { METRICS_TOKEN });
+});
+
+Deno.test("password recovery - POST /resetpasswords takes the email, token and password in a JSON body", async () => {
+  await withMail(async (t, smtp) => {
+    const company = await createCompany(t, "Corpo");
+    await forget(t, company.user.email);
+    const token = tokenOf((await smtp.received(1))[0].data);
+    const bad = await t.request("POST", "/api/resetpasswords", {
+      body: { email: company.user.email, token, password: "1234" },
+    });
+    assert.equal((await bad.json()).error, "ERR_VALIDATION");
+    const done = await t.request("POST", "/api/resetpasswords", {
+      body: { email: company.user.email.toUpperCase(), token, password: "nova-senha" },
+    });
+    assert.equal(done.status, 200, await done.clone().text());
+    assert.equal(
+      (await t.request("GET", "/api/auth/me", { token: company.user.token })).status,
+      401,
+    );
+    await login(t, company.user.email, "nova-senha");
+    const again = await t.request("POST", "/api/resetpasswords", {
+      body: { email: company.user.email, token, password: "outra-senha" },
+    });
+    assert.equal((await again.json()).error, "ERR_INVALID_RESET_TOKEN");
   });
 });
