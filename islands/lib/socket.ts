@@ -4,9 +4,10 @@ import { readStorage, STORAGE, storedToken } from "./storage.ts";
 import type { SocketMessage } from "./types.ts";
 
 /**
- * The page's one realtime connection to /socket?token=... (server/realtime/socket.ts). Messages
- * are JSON `{ event, data }`; company events are named `company-<companyId>-<channel>` and are
- * subscribed here by channel: `realtime.on("ticket", (data) => ...)`.
+ * The page's one realtime connection to /socket (server/realtime/socket.ts), authenticated by a
+ * first message `{event: "auth", data: {token}}`. Messages are JSON `{ event, data }`; company
+ * events are named `company-<companyId>-<channel>` and are subscribed here by channel:
+ * `realtime.on("ticket", (data) => ...)`.
  *
  * - answers the server's `ping` with `pong` (seeds/000 section 9: 18 s);
  * - reconnects with a growing delay (1 s doubling to 30 s, with jitter), refreshing an expired
@@ -151,11 +152,12 @@ export class RealtimeClient {
     if (this.#stopped) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.#mark("connecting");
-    const ws = new WebSocket(
-      `${scheme}//${location.host}/socket?token=${encodeURIComponent(token)}`,
-    );
+    // The token goes in the first message, not the URL: request lines land in proxy logs.
+    const ws = new WebSocket(`${scheme}//${location.host}/socket`);
     this.#ws = ws;
     this.token = token;
+    const sent = token;
+    ws.onopen = () => ws.send(JSON.stringify({ event: "auth", data: { token: sent } }));
     ws.onmessage = (message) => this.#onMessage(String(message.data));
     ws.onclose = () => {
       if (this.#ws !== ws) return;

@@ -98,15 +98,21 @@ async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, 
 /** Close code for a socket whose token was refused (4000-4999: the application's own). */
 export const SOCKET_AUTH_FAILED = 4001;
 
+/** How long a socket opened without `?token=` has to send its `auth` message. */
+export const SOCKET_AUTH_TIMEOUT_MS = 10_000;
+
 /**
- * GET /socket?token=<access token>: a WebSocket bound to the token's company and user.
- * Browsers cannot set headers on a WebSocket, hence the query parameter.
+ * GET /socket: a WebSocket bound to the token's company and user. The token comes in the first
+ * message, `{"event": "auth", "data": {"token": "<access token>"}}` (our pages), or, for the
+ * specification's client, in the query, `/socket?token=<access token>`: browsers cannot set
+ * headers on a WebSocket, and a request line lands in proxy logs, a message does not (issue 35).
  *
  * The upgrade is answered at once and the token checked once the socket is open: a refused token
- * gets an `error` event with its code and a close with SOCKET_AUTH_FAILED. Not checked before the
- * upgrade because an upgrade answered after an await, to a client that has gone meanwhile (a tab
- * closed mid-handshake), is never completed by Deno.serve and keeps `server.shutdown()` waiting
- * forever (Deno 2.9; tests/realtime/hub_test.ts reproduces it).
+ * (or no `auth` first message within SOCKET_AUTH_TIMEOUT_MS) gets an `error` event with its code
+ * and a close with SOCKET_AUTH_FAILED. Not checked before the upgrade because an upgrade answered
+ * after an await, to a client that has gone meanwhile (a tab closed mid-handshake), is never
+ * completed by Deno.serve and keeps `server.shutdown()` waiting forever (Deno 2.9;
+ * tests/realtime/hub_test.ts reproduces it).
  */
 export function socketHandler(deps: AppDeps) {
   return (c: Context<AppEnv>) => {
@@ -120,24 +126,32 @@ export function socketHandler(deps: AppDeps) {
       throw new AppError(400, "ERR_VALIDATION", "Expected a WebSocket upgrade");
     }
     const { socket, response } = upgraded;
-    const token = c.req.query("token");
+    const queryToken = c.req.query("token");
     let auth: AuthInfo | undefined;
     let member: Member | undefined;
-    socket.onopen = async () => {
+    /** Set once a token is being checked: later messages wait for `ready`, as clients do. */
+    let admitting = false;
+    let authTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const refuse = (code: string) => {
+      try {
+        socket.send(JSON.stringify({ event: "error", data: { error: code } }));
+        socket.close(SOCKET_AUTH_FAILED, code);
+      } catch {
+        // The client is already gone.
+      }
+    };
+
+    const admit = async (token: string | undefined) => {
+      admitting = true;
+      clearTimeout(authTimer);
       let queueIds: number[];
       try {
         auth = await authenticate(deps, token);
         queueIds = await userQueueIds(deps.db, auth.companyId, auth.userId);
       } catch (error) {
-        const code = error instanceof AppError ? error.code : "ERR_UNAUTHORIZED";
         if (!(error instanceof AppError)) log.error("socket authentication failed", { error });
-        try {
-          socket.send(JSON.stringify({ event: "error", data: { error: code } }));
-          socket.close(SOCKET_AUTH_FAILED, code);
-        } catch {
-          // The client is already gone.
-        }
-        return;
+        return refuse(error instanceof AppError ? error.code : "ERR_UNAUTHORIZED");
       }
       // The client may have left while its token was being checked.
       if (socket.readyState !== WebSocket.OPEN) return;
@@ -152,8 +166,16 @@ export function socketHandler(deps: AppDeps) {
       }, new FrameCoalescer(socket));
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };
+
+    socket.onopen = () => {
+      if (queryToken !== undefined) return void admit(queryToken);
+      authTimer = setTimeout(() => refuse("ERR_UNAUTHORIZED"), SOCKET_AUTH_TIMEOUT_MS);
+    };
     socket.onmessage = (event) => {
-      if (!member || !auth) return;
+      if (!member || !auth) {
+        if (!admitting) void admit(tokenOfAuthMessage(String(event.data)));
+        return;
+      }
       member.lastSeen = Date.now();
       let parsed: Incoming;
       try {
@@ -169,13 +191,26 @@ export function socketHandler(deps: AppDeps) {
       );
     };
     socket.onclose = () => {
+      clearTimeout(authTimer);
       if (member) deps.hub.remove(member);
     };
     socket.onerror = () => {
+      clearTimeout(authTimer);
       if (member) deps.hub.remove(member);
     };
     return response;
   };
+}
+
+/** The token of `{"event": "auth", "data": {"token": "..."}}`; undefined for anything else. */
+function tokenOfAuthMessage(text: string): string | undefined {
+  try {
+    const message = JSON.parse(text) as Incoming;
+    const data = message.data as { token?: unknown } | null | undefined;
+    return message.event === "auth" && typeof data?.token === "string" ? data.token : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -72,9 +72,21 @@ export class TestSocket {
     }
   }
 
-  /** Connects and waits for the server's 'ready'. */
-  static async connect(wsUrl: string, token: string): Promise<TestSocket> {
-    const ws = new WebSocket(`${wsUrl}/socket?token=${encodeURIComponent(token)}`);
+  /**
+   * Connects and waits for the server's 'ready'. The token goes in the query, as the
+   * specification's client sends it, or in the first message, as our pages do.
+   */
+  static async connect(
+    wsUrl: string,
+    token: string,
+    tokenIn: "query" | "message" = "query",
+  ): Promise<TestSocket> {
+    const ws = tokenIn === "query"
+      ? new WebSocket(`${wsUrl}/socket?token=${encodeURIComponent(token)}`)
+      : new WebSocket(`${wsUrl}/socket`);
+    if (tokenIn === "message") {
+      ws.onopen = () => ws.send(JSON.stringify({ event: "auth", data: { token } }));
+    }
     const socket = new TestSocket(ws);
     await socket.next((e) => e.event === "ready");
     return socket;

@@ -32,22 +32,55 @@ async function insertTicket(t: TestApp, companyId: number) {
   }).returning("id").executeTakeFirstOrThrow();
 }
 
+/** Opens /socket`query`, sends `first` once open, and answers what came before the close. */
+async function refused(wsUrl: string, query: string, first?: unknown) {
+  const ws = new WebSocket(`${wsUrl}/socket${query}`);
+  const events: unknown[] = [];
+  ws.onmessage = (m) => events.push(JSON.parse(String(m.data)));
+  if (first !== undefined) ws.onopen = () => ws.send(JSON.stringify(first));
+  const closed = await new Promise<CloseEvent>((resolve) => ws.onclose = resolve);
+  return { code: closed.code, reason: closed.reason, events };
+}
+
 Deno.test("socket - a bad or missing token gets an error event and a close; not a WebSocket is a 400", () =>
   withServer(async (t, wsUrl, url) => {
     const res = await fetch(`${url}/socket?token=bad`);
     assert.equal(res.status, 400);
     assert.equal((await res.json()).error, "ERR_VALIDATION");
-    for (const query of ["?token=bad", ""]) {
-      const ws = new WebSocket(`${wsUrl}/socket${query}`);
-      const events: unknown[] = [];
-      ws.onmessage = (m) => events.push(JSON.parse(String(m.data)));
-      const closed = await new Promise<CloseEvent>((resolve) => ws.onclose = resolve);
-      assert.equal(closed.code, SOCKET_AUTH_FAILED);
-      const code = query ? "ERR_UNAUTHORIZED" : "ERR_SESSION_EXPIRED";
-      assert.equal(closed.reason, code);
-      assert.deepEqual(events, [{ event: "error", data: { error: code } }]);
+    const cases: [string, unknown, string][] = [
+      ["?token=bad", undefined, "ERR_UNAUTHORIZED"],
+      ["?token=", undefined, "ERR_SESSION_EXPIRED"],
+      ["", { event: "auth", data: { token: "bad" } }, "ERR_UNAUTHORIZED"],
+      ["", { event: "joinNotification" }, "ERR_SESSION_EXPIRED"],
+      ["", "not an object", "ERR_SESSION_EXPIRED"],
+    ];
+    for (const [query, first, code] of cases) {
+      assert.deepEqual(await refused(wsUrl, query, first), {
+        code: SOCKET_AUTH_FAILED,
+        reason: code,
+        events: [{ event: "error", data: { error: code } }],
+      });
     }
     assert.equal([...t.deps.hub.members()].length, 0);
+  }));
+
+Deno.test("socket - the token in the first message (never in the URL) opens the socket; the query form still works", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const byMessage = await TestSocket.connect(wsUrl, a.admin.token, "message");
+    const byQuery = await TestSocket.connect(wsUrl, a.user.token, "query");
+    for (const socket of [byMessage, byQuery]) {
+      socket.send("joinNotification");
+      await socket.next((e) => e.event === "joined");
+    }
+    assert.deepEqual(byMessage.named("ready")[0].data, { companyId: a.id, userId: a.admin.id });
+    assert.deepEqual(byQuery.named("ready")[0].data, { companyId: a.id, userId: a.user.id });
+    // Only the first message is read as the token: a second `auth` is an unknown event.
+    byMessage.send("auth", { token: a.user.token });
+    const error = await byMessage.next((e) => e.event === "error");
+    assert.deepEqual(error.data, { error: "ERR_VALIDATION", message: "unknown event" });
+    await byMessage.close();
+    await byQuery.close();
   }));
 
 Deno.test("socket - a client gone in the middle of the handshake does not hold up shutdown", async () => {
