@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { describeRoute, resolver } from "hono-openapi";
 import { z } from "zod";
 import { RateLimiter } from "../../server/auth/rate_limit.ts";
@@ -53,28 +53,34 @@ const idempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 printa
 /**
  * POST /api/messages/send (issue 16): the external API, authorised by a connection's token
  * (`Authorization: Bearer <token>`), not by a user's session. One fixed window of
- * EXTERNAL_API_RATE_LIMIT sends per minute per connection (429 ERR_RATE_LIMITED with
- * Retry-After), counted after the token is verified so that wrong tokens cannot use up a
- * connection's allowance. Answers 201 ApiSendAnswer; a replayed Idempotency-Key answer also
+ * EXTERNAL_API_RATE_LIMIT messages per minute per connection (a request with ten files is ten;
+ * 429 ERR_RATE_LIMITED with Retry-After, and a request that does not fit whole sends nothing),
+ * counted after the token is verified so that wrong tokens cannot use up a connection's
+ * allowance. Answers 201 ApiSendAnswer; a replayed Idempotency-Key answer also
  * carries `Idempotent-Replayed: true`.
  */
 export function externalMessageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const limiter = new RateLimiter(deps.config.externalApiRateLimit, 60_000);
 
+  /** Counts `messages` sends of the connection; over the limit, 429 and nothing counted. */
+  const limit = (c: Context<AppEnv>, whatsappId: number, messages: number) => {
+    const key = `whatsapp:${whatsappId}`;
+    const wait = limiter.hit(key, deps.clock.now().getTime(), messages);
+    if (wait <= 0) return;
+    limiter.refund(key, messages);
+    c.header("retry-after", String(wait));
+    throw new AppError(
+      429,
+      "ERR_RATE_LIMITED",
+      `Limite de ${deps.config.externalApiRateLimit} envios por minuto atingido`,
+    );
+  };
+
   app.post("/send", describeRoute(SEND_DOC), async (c) => {
     const whatsapp = await connectionOfToken(deps, c.req.header("authorization"));
-    const wait = limiter.hit(`whatsapp:${whatsapp.id}`, deps.clock.now().getTime());
-    if (wait > 0) {
-      return c.json(
-        {
-          error: "ERR_RATE_LIMITED",
-          message: `Limite de ${deps.config.externalApiRateLimit} envios por minuto atingido`,
-        },
-        429,
-        { "retry-after": String(wait) },
-      );
-    }
+    // A connection already at its limit is refused before its body is read.
+    limit(c, whatsapp.id, 0);
     const keyHeader = c.req.header("idempotency-key");
     const key = keyHeader === undefined ? undefined : idempotencyKey.safeParse(keyHeader);
     if (key && !key.success) {
@@ -103,6 +109,8 @@ export function externalMessageRoutes(deps: AppDeps) {
         "Envie application/json {number, body} ou multipart/form-data {number, body?, medias}",
       );
     }
+    // Each file is a message of its own (the text goes with the first), a text alone is one.
+    limit(c, whatsapp.id, Math.max(1, input.files.length));
     const { answer, replayed } = await sendThroughApi(deps, whatsapp, input, key?.data);
     // A replay answers as the first request did (201), marked so that a client can tell.
     return c.json(answer, 201, replayed ? { "idempotent-replayed": "true" } : {});

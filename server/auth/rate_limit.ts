@@ -20,10 +20,10 @@ export class RateLimiter {
     return entry.count > this.max ? Math.ceil((entry.resetAt - now) / 1000) : 0;
   }
 
-  /** Takes back one attempt counted by `hit` (it turned out not to count). */
-  refund(key: string) {
+  /** Takes back `n` attempts counted by `hit` (they turned out not to count). */
+  refund(key: string, n = 1) {
     const entry = this.#hits.get(key);
-    if (entry && entry.count > 0) entry.count--;
+    if (entry) entry.count = Math.max(0, entry.count - n);
   }
 
   reset(key: string) {

@@ -280,3 +280,36 @@ Deno.test("send API - the per-token rate limit answers 429 with Retry-After", ()
     t.clock.advance(61_000);
     assert.equal((await send(t, one.token, body)).status, 201);
   }, { EXTERNAL_API_RATE_LIMIT: "2" }));
+
+Deno.test("send API - the rate limit counts messages, not requests: a request with three files is three", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const { whatsappId, token } = await apiConnection(t, a);
+    const withFiles = (count: number) => {
+      const form = new FormData();
+      form.set("number", "5513912344321");
+      for (let i = 0; i < count; i++) {
+        form.append("medias", new File([`${i};x\n`], `lista${i}.csv`, { type: "text/csv" }));
+      }
+      return t.request("POST", "/api/messages/send", { token, body: form });
+    };
+    // More files than the whole allowance: refused whole, nothing sent.
+    assert.equal(await errorOf(await withFiles(4), 429), "ERR_RATE_LIMITED");
+    const three = await withFiles(3);
+    assert.equal(three.status, 201, await three.clone().text());
+    assert.equal((await three.json()).messageIds.length, 3);
+    const limited = await send(t, token, { number: "5513912344321", body: "mais uma" });
+    assert.equal(await errorOf(limited, 429), "ERR_RATE_LIMITED");
+    assert.ok(Number(limited.headers.get("retry-after")) > 0);
+    const sent = await eventually(async () => {
+      const list = await sentBy(t, a.admin.token, whatsappId);
+      return list.length === 3 ? list : undefined;
+    });
+    assert.deepEqual(sent.map((s) => s.media?.filename), [
+      "lista0.csv",
+      "lista1.csv",
+      "lista2.csv",
+    ]);
+    t.clock.advance(61_000);
+    assert.equal((await send(t, token, { number: "5513912344321", body: "ok" })).status, 201);
+  }, { EXTERNAL_API_RATE_LIMIT: "3" }));
