@@ -4,6 +4,7 @@ import { buildDeps, closeDeps } from "./server/deps.ts";
 import { createApp } from "./server/app.ts";
 import { startHeartbeat } from "./server/realtime/socket.ts";
 import { announceFirstStart } from "./server/seed.ts";
+import { warnIfDataKeyInDatabase } from "./server/auth/secrets.ts";
 import { log } from "./server/log.ts";
 import { startScheduleJob } from "./jobs/schedules.ts";
 import { startDueDateJob } from "./jobs/due_dates.ts";
@@ -29,6 +30,7 @@ try {
 
 const { deps, firstStart } = await buildDeps(config, systemClock);
 announceFirstStart(firstStart);
+warnIfDataKeyInDatabase(config);
 const app = createApp(deps);
 const stopHeartbeat = startHeartbeat(deps.hub);
 

@@ -152,9 +152,11 @@ export function checkBackupFile(path: string): Record<string, string> {
  */
 export function extractBackupFile(backupPath: string, databasePath: string, mediaDir: string) {
   Deno.copyFileSync(backupPath, databasePath);
+  Deno.chmodSync(databasePath, 0o600);
   const db = new Database(databasePath);
   try {
-    Deno.mkdirSync(mediaDir, { recursive: true });
+    // Owner-only, as the server makes them (issue 35).
+    Deno.mkdirSync(mediaDir, { recursive: true, mode: 0o700 });
     const rows = db.prepare("SELECT path, data FROM _backup_media ORDER BY path").iterate();
     for (const row of rows as Iterable<{ path: string; data: Uint8Array }>) {
       // Paths came from our own walk of the media folder; refuse anything that climbs out.
@@ -162,8 +164,8 @@ export function extractBackupFile(backupPath: string, databasePath: string, medi
         throw new BackupFileError(`unsafe media path in backup: ${row.path}`);
       }
       const target = `${mediaDir}/${row.path}`;
-      Deno.mkdirSync(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-      Deno.writeFileSync(target, new Uint8Array(row.data));
+      Deno.mkdirSync(target.slice(0, target.lastIndexOf("/")), { recursive: true, mode: 0o700 });
+      Deno.writeFileSync(target, new Uint8Array(row.data), { mode: 0o600 });
     }
     db.exec("DROP TABLE _backup_media; DROP TABLE _backup_info; VACUUM");
   } finally {

@@ -16,6 +16,17 @@ export type DatabaseObserver = {
 
 const threads = new WeakMap<Database, DatabaseThread>();
 
+/**
+ * The database file is its owner's alone (0600; issue 35): made so before SQLite opens it, and
+ * narrowed if an older release left it readable. SQLite gives its -wal and -shm files the
+ * database file's permissions.
+ */
+async function ownerOnly(path: string) {
+  const file = await Deno.open(path, { create: true, write: true, mode: 0o600 });
+  file.close();
+  if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600);
+}
+
 /** Statements waiting on the database thread of `db` (0 for a closed or foreign instance). */
 export function databaseQueueDepth(db: Database): number {
   return threads.get(db)?.queued ?? 0;
@@ -29,7 +40,10 @@ export async function openDatabase(
   if (url.startsWith("file:")) {
     const path = url.slice("file:".length);
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-    if (dir && path !== ":memory:") await Deno.mkdir(dir, { recursive: true });
+    if (dir && path !== ":memory:") {
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      await ownerOnly(path);
+    }
   }
   // SQLite runs on the database thread (db/worker.ts): a writer connection and, for a file, a
   // reader; the thread schedules them (see dialect.ts).

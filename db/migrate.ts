@@ -33,6 +33,7 @@ import * as m0130 from "./migrations/0130_add_outbox_waiting_index.ts";
 import * as m0131 from "./migrations/0131_create_password_resets.ts";
 import * as m0132 from "./migrations/0132_create_whatsapp_leases.ts";
 import * as m0133 from "./migrations/0133_create_instances.ts";
+import * as m0140 from "./migrations/0140_hash_connection_tokens.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "0131_create_password_resets": m0131,
   "0132_create_whatsapp_leases": m0132,
   "0133_create_instances": m0133,
+  "0140_hash_connection_tokens": m0140,
 };
 
 class StaticProvider implements MigrationProvider {

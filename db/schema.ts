@@ -91,9 +91,12 @@ export interface WhatsappsTable extends Timestamps {
   complationMessage: Generated<string>;
   outOfHoursMessage: Generated<string>;
   ratingMessage: Generated<string>;
+  /** Empty since 0140: the token itself is never stored, only shown once when made. */
   token: Generated<string>;
-  /** SHA-256 of `token` (0120): the send API finds the connection by it. */
+  /** SHA-256 of the API token (0120): the send API finds the connection by it. */
   tokenHash: string | null;
+  /** What admins see of the token: its prefix and last four characters (0140). */
+  tokenHint: Generated<string>;
   provider: Generated<string>;
   timeSendQueue: Generated<number>;
   sendIdQueue: Generated<number>;

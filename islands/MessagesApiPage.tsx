@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Copy from "lucide-react/icons/copy";
-import Eye from "lucide-react/icons/eye";
-import EyeOff from "lucide-react/icons/eye-off";
+import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "./lib/api.ts";
 import type { Connection } from "./lib/connection.ts";
 import { isAdmin } from "./lib/session.ts";
@@ -11,12 +10,17 @@ import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import type { SessionUser } from "./lib/types.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
+import { whenOpen } from "./lib/ui/deferred.tsx";
 import { applyUpdate } from "./connections/model.ts";
-import { curlExamples, maskToken, SEND_PATH } from "./messages_api/client.ts";
+import { curlExamples, SEND_PATH } from "./messages_api/client.ts";
 import { TestForms } from "./messages_api/TestForms.tsx";
 import { Webhooks } from "./messages_api/Webhooks.tsx";
 
 export type MessagesApiPageProps = Record<string, never>;
+
+const ConfirmDialog = whenOpen(() =>
+  import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
+);
 
 /** Admins of a plan with useExternalApi (the server refuses the rest: requirePlan, admin). */
 function allowed(user: SessionUser): boolean {
@@ -25,8 +29,9 @@ function allowed(user: SessionUser): boolean {
 
 /**
  * /messages-api (issue 16, seeds/002 section 2.1): the send API's endpoint, each connection's
- * token (masked, shown on demand, copied), curl examples, and two test forms that call the API
- * with a connection's token as an outside system would.
+ * token, curl examples, and two test forms that call the API with a connection's token as an
+ * outside system would. The server keeps only a token's hash (issue 35): the table shows its hint,
+ * and a new token, made here, is shown (and copied) this once.
  */
 export default function MessagesApiPage(_props: MessagesApiPageProps) {
   const { t } = useTranslation();
@@ -52,8 +57,17 @@ async function copy(text: string, what: string) {
 function MessagesApi() {
   const { t } = useTranslation();
   const [connections, setConnections] = useState<Connection[] | null>(null);
-  const [shown, setShown] = useState<number | null>(null);
+  /** Tokens made on this page, by connection: shown until the page is left. */
+  const [fresh, setFresh] = useState<Record<number, string>>({});
+  const [regenerating, setRegenerating] = useState<Connection | null>(null);
   const [origin, setOrigin] = useState("");
+
+  const regenerate = async (connection: Connection) => {
+    const saved = await api.post<Connection>(`/whatsapp/${connection.id}/token`, {});
+    if (saved.token) setFresh((old) => ({ ...old, [connection.id]: saved.token! }));
+    setConnections((old) => applyUpdate(old ?? [], { ...saved, token: undefined }));
+    toast.success({ key: "messagesApi.tokenMade" });
+  };
 
   useEffect(() => {
     setOrigin(location.origin);
@@ -118,24 +132,25 @@ function MessagesApi() {
                     <td>{c.name}</td>
                     <td>{c.status}</td>
                     <td>
-                      <code className="api-token">
-                        {shown === c.id ? c.token : maskToken(c.token)}
+                      <code className="api-token" data-testid={`api-token-${c.id}`}>
+                        {fresh[c.id] ?? c.tokenHint}
                       </code>
+                      {fresh[c.id] && <p className="api-hint">{t("messagesApi.tokenOnce")}</p>}
                     </td>
                     <td className="col-actions">
+                      {fresh[c.id] && (
+                        <IconButton
+                          label={t("messagesApi.copy")}
+                          onClick={() => copy(fresh[c.id], t("messagesApi.token"))}
+                        >
+                          <Copy size={16} aria-hidden="true" />
+                        </IconButton>
+                      )}
                       <IconButton
-                        label={shown === c.id ? t("messagesApi.hide") : t("messagesApi.show")}
-                        onClick={() => setShown(shown === c.id ? null : c.id)}
+                        label={t("messagesApi.regenerate")}
+                        onClick={() => setRegenerating(c)}
                       >
-                        {shown === c.id
-                          ? <EyeOff size={16} aria-hidden="true" />
-                          : <Eye size={16} aria-hidden="true" />}
-                      </IconButton>
-                      <IconButton
-                        label={t("messagesApi.copy")}
-                        onClick={() => copy(c.token ?? "", t("messagesApi.token"))}
-                      >
-                        <Copy size={16} aria-hidden="true" />
+                        <RefreshCw size={16} aria-hidden="true" />
                       </IconButton>
                     </td>
                   </tr>
@@ -144,6 +159,16 @@ function MessagesApi() {
             </table>
           )}
       </section>
+
+      <ConfirmDialog
+        open={regenerating !== null}
+        onOpenChange={(open) => !open && setRegenerating(null)}
+        title={t("messagesApi.regenerateTitle", { name: regenerating?.name ?? "" })}
+        description={t("messagesApi.regenerateText")}
+        confirmLabel={t("messagesApi.regenerate")}
+        danger
+        onConfirm={() => regenerating && regenerate(regenerating)}
+      />
 
       <section className="card api-card">
         <h2 className="api-card-title">{t("messagesApi.examples")}</h2>
@@ -154,7 +179,7 @@ function MessagesApi() {
         <pre className="api-code">{examples.file}</pre>
       </section>
 
-      <TestForms connections={connections ?? []} />
+      <TestForms connections={connections ?? []} tokens={fresh} />
 
       <Webhooks />
     </div>

@@ -14,6 +14,7 @@ import type { AppDeps } from "./context.ts";
 import { Hub } from "./realtime/hub.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
+import { sealPlainSecrets } from "./webhooks/repository.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
 import { menuBot } from "./bots/menu.ts";
@@ -36,7 +37,10 @@ export async function buildDeps(
   config: Config,
   clock: Clock,
 ): Promise<{ deps: AppDeps; firstStart: FirstStart }> {
-  await Deno.mkdir(config.dataDir, { recursive: true });
+  // The data folder (database, media) is the service user's alone (issue 35), also when an
+  // older release made it readable to others.
+  await Deno.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  if (Deno.build.os !== "windows") await Deno.chmod(config.dataDir, 0o700);
   // Held while the process runs: `deno task restore` refuses to run under it (server/ops/).
   const dataLock = await holdServerLock(config);
   let db;
@@ -52,6 +56,10 @@ export async function buildDeps(
   }
   const firstStart = await seedFirstStart(db, config, clock);
   const secrets = await loadSecrets(db, config);
+  // Webhook secrets written before they were sealed (issue 35): sealed once, here, because the
+  // key is not known to migrations.
+  const sealed = await sealPlainSecrets(db, secrets.data);
+  if (sealed > 0) log.info("webhook signing secrets sealed", { count: sealed });
   const hub = new Hub();
   // WhatsApp providers by kind; an implementation plugs in with one register line.
   const providers = new ProviderRegistry();

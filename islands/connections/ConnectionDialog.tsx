@@ -35,7 +35,6 @@ const TAB_OF: Record<string, "general" | "messages" | "automation"> = {
   complationMessage: "messages",
   outOfHoursMessage: "messages",
   ratingMessage: "messages",
-  token: "automation",
   expiresTicket: "automation",
   expiresInactiveMessage: "automation",
   timeSendQueue: "automation",
@@ -69,12 +68,15 @@ export function ConnectionDialog(
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [tab, setTab] = useState("general");
   const [saving, setSaving] = useState(false);
+  /** A token regenerated here: shown this once (the server keeps only its hash). */
+  const [freshToken, setFreshToken] = useState<string | null>(null);
 
   useEffect(() => {
     if (!open) return;
     setForm(editing ? formOf(editing) : emptyForm());
     setErrors({});
     setTab("general");
+    setFreshToken(null);
   }, [open, editing?.id]);
 
   const set = <K extends keyof ConnectionForm>(key: K, value: ConnectionForm[K]) =>
@@ -95,7 +97,7 @@ export function ConnectionDialog(
     setSaving(true);
     await formSubmitDelay();
     try {
-      const body = requestBody(form, { withToken: true });
+      const body = requestBody(form);
       const saved = editing
         ? await api.put<Connection>(`/whatsapp/${editing.id}`, body, { quiet: true })
         : await api.post<Connection>("/whatsapp", body, { quiet: true });
@@ -126,8 +128,8 @@ export function ConnectionDialog(
       const saved = await api.post<Connection>(`/whatsapp/${editing.id}/token`, {}, {
         quiet: true,
       });
-      set("token", saved.token ?? "");
-      onSaved(saved, false);
+      setFreshToken(saved.token ?? null);
+      onSaved({ ...saved, token: undefined }, false);
       toast.success({ key: "connections.toasts.tokenRegenerated" });
     } catch (error) {
       toast.error(error);
@@ -251,13 +253,20 @@ export function ConnectionDialog(
   const automation = (
     <div className="form-grid">
       <div className="span-2 token-row">
-        {/* The server generates the API token (issue 16); regenerating replaces it at once. */}
+        {
+          /* The server generates the API token (issue 16); regenerating replaces it at once and
+            shows the new one this once: afterwards only its hint (issue 35). */
+        }
         <Field
           label={t("connections.form.token")}
           name="token"
-          value={form.token}
+          value={freshToken ?? editing?.tokenHint ?? ""}
           readOnly
-          hint={editing ? undefined : t("connections.form.tokenOnSave")}
+          hint={freshToken
+            ? t("connections.form.tokenOnce")
+            : editing
+            ? undefined
+            : t("connections.form.tokenOnSave")}
           autoComplete="off"
           spellCheck={false}
         />

@@ -95,12 +95,12 @@ export function applySession(list: Connection[], session: SessionUpdate): Connec
   );
 }
 
-/** Applies a `whatsapp` update: replaces the row (keeping the token events never carry) or adds it. */
+/** Applies a `whatsapp` update: replaces the row (keeping the token hint events never carry) or adds it. */
 export function applyUpdate(list: Connection[], whatsapp: Connection): Connection[] {
   const found = list.some((c) => c.id === whatsapp.id);
   if (!found) return sortConnections([...list, whatsapp]);
   return list.map((c) =>
-    c.id === whatsapp.id ? { ...whatsapp, token: whatsapp.token ?? c.token } : c
+    c.id === whatsapp.id ? { ...whatsapp, tokenHint: whatsapp.tokenHint ?? c.tokenHint } : c
   );
 }
 
@@ -122,7 +122,6 @@ export type ConnectionForm = {
   complationMessage: string;
   outOfHoursMessage: string;
   ratingMessage: string;
-  token: string;
   expiresTicket: number;
   expiresInactiveMessage: string;
   timeSendQueue: number;
@@ -145,7 +144,6 @@ export function emptyForm(): ConnectionForm {
     complationMessage: "",
     outOfHoursMessage: "",
     ratingMessage: "",
-    token: "",
     expiresTicket: 0,
     expiresInactiveMessage: "",
     timeSendQueue: 0,
@@ -167,7 +165,6 @@ export function formOf(c: Connection): ConnectionForm {
     complationMessage: c.complationMessage ?? "",
     outOfHoursMessage: c.outOfHoursMessage ?? "",
     ratingMessage: c.ratingMessage ?? "",
-    token: c.token ?? "",
     expiresTicket: c.expiresTicket ?? 0,
     expiresInactiveMessage: c.expiresInactiveMessage ?? "",
     timeSendQueue: c.timeSendQueue ?? 0,
@@ -189,8 +186,11 @@ export function nameError(name: string): "Required" | "Too Short!" | "Too Long!"
   return null;
 }
 
-/** The request body for POST/PUT /api/whatsapp (the session fields are not sent). */
-export function requestBody(form: ConnectionForm, options: { withToken: boolean }) {
+/**
+ * The request body for POST/PUT /api/whatsapp (the session fields are not sent; the API token is
+ * the server's: POST /api/whatsapp/:id/token).
+ */
+export function requestBody(form: ConnectionForm) {
   const body: Record<string, unknown> = {
     ...form,
     name: form.name.trim(),
@@ -200,7 +200,6 @@ export function requestBody(form: ConnectionForm, options: { withToken: boolean 
     maxUseBotQueues: wholeMinutes(form.maxUseBotQueues),
     sendIdQueue: wholeMinutes(form.sendIdQueue),
   };
-  if (!options.withToken) delete body.token;
   return body;
 }
 

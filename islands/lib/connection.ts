@@ -16,8 +16,10 @@ export type Connection = {
   complationMessage: string;
   outOfHoursMessage: string;
   ratingMessage: string;
-  /** Only admins read it. */
+  /** The API token, in the answers that make one only (creation, POST /whatsapp/:id/token). */
   token?: string;
+  /** What admins see of the token afterwards: `blc_…abcd`. */
+  tokenHint?: string;
   provider: string;
   timeSendQueue: number;
   sendIdQueue: number;

@@ -8,19 +8,25 @@ import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { type ClientAnswer, sendAsClient } from "./client.ts";
 
 /**
- * The two test forms of /messages-api (text; file): they send with the chosen connection's token
- * through the public endpoint, and show the answer (status and JSON) as an outside system gets it.
+ * The two test forms of /messages-api (text; file): they send with a connection's token through
+ * the public endpoint, and show the answer (status and JSON) as an outside system gets it. The
+ * server never answers a token again once made (issue 35): the field takes the one made on this
+ * page for the chosen connection, or one the admin pastes.
  */
-export function TestForms({ connections }: { connections: Connection[] }) {
+export function TestForms(
+  { connections, tokens }: { connections: Connection[]; tokens: Record<number, string> },
+) {
   const { t } = useTranslation();
   const [chosen, setChosen] = useState<number | null>(null);
   const connection = connections.find((c) => c.id === chosen) ?? connections[0];
+  const [typed, setTyped] = useState<Record<number, string>>({});
+  const token = connection ? typed[connection.id] ?? tokens[connection.id] ?? "" : "";
   const [answer, setAnswer] = useState<ClientAnswer | null>(null);
 
   const run = async (input: { number: string; body: string; file?: File | null }) => {
-    if (!connection?.token) return;
+    if (!token) return;
     try {
-      setAnswer(await sendAsClient({ ...input, token: connection.token }));
+      setAnswer(await sendAsClient({ ...input, token: token.trim() }));
     } catch (error) {
       setAnswer({ status: 0, body: String(error) });
     }
@@ -38,6 +44,17 @@ export function TestForms({ connections }: { connections: Connection[] }) {
             onValueChange={(v) => setChosen(Number(v))}
             options={connections.map((c) => ({ value: String(c.id), label: c.name }))}
           />
+          <Field
+            label={t("messagesApi.token")}
+            name="token"
+            value={token}
+            onChange={(e) =>
+              connection && setTyped((old) => ({ ...old, [connection.id]: e.target.value }))}
+            placeholder={connection?.tokenHint}
+            hint={t("messagesApi.tokenField")}
+            autoComplete="off"
+            spellCheck={false}
+          />
         </div>
       )}
       <div className="api-test-forms">
@@ -45,14 +62,14 @@ export function TestForms({ connections }: { connections: Connection[] }) {
           title={t("messagesApi.textMessage")}
           testId="api-test-text"
           withFile={false}
-          disabled={!connection?.token}
+          disabled={!token}
           onSend={run}
         />
         <SendForm
           title={t("messagesApi.fileMessage")}
           testId="api-test-file"
           withFile
-          disabled={!connection?.token}
+          disabled={!token}
           onSend={run}
         />
       </div>

@@ -37,13 +37,6 @@ export async function sendAsClient(
   return { status: res.status, body: parsed };
 }
 
-/** `blc_AbCd…wxyz`: enough to tell tokens apart, not enough to use one. */
-export function maskToken(token: string | undefined): string {
-  if (!token) return "";
-  if (token.length <= 12) return "•".repeat(token.length);
-  return `${token.slice(0, 6)}${"•".repeat(12)}${token.slice(-4)}`;
-}
-
 /** The curl commands the page shows, for the endpoint of this server. */
 export function curlExamples(origin: string, token: string) {
   const url = `${origin}${SEND_PATH}`;

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import type { Config } from "../config.ts";
+import { log } from "../log.ts";
 
 import { dataKey } from "../crypto/sealed.ts";
 
@@ -36,4 +37,18 @@ export async function loadSecrets(db: Database, config: Config): Promise<Secrets
     refresh: encoder.encode(refresh),
     data,
   });
+}
+
+/**
+ * Said at start (main.ts) while DATA_ENCRYPTION_KEY is unset: the key that seals API keys and
+ * webhook secrets is then kept in the database itself, so a copy of the database or of a backup
+ * opens them (issue 35). README 'Secrets at rest' says how to move it out.
+ */
+export function warnIfDataKeyInDatabase(config: Pick<Config, "dataEncryptionKey">) {
+  if (config.dataEncryptionKey) return;
+  log.warn(
+    "DATA_ENCRYPTION_KEY is not set: the key that seals API keys and webhook secrets is kept in " +
+      "the database, so a copy of the database or a backup opens them. Set DATA_ENCRYPTION_KEY " +
+      "to the stored key and delete it from the database (README 'Secrets at rest').",
+  );
 }

@@ -4,7 +4,7 @@ import { assertCompanyActive } from "../auth/service.ts";
 import { findCompany, findPlan } from "../companies/repository.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { sameToken, tokenHash } from "./tokens.ts";
+import { tokenHash } from "./tokens.ts";
 
 function refused(message: string): AppError {
   return new AppError(401, "ERR_UNAUTHORIZED", message);
@@ -29,7 +29,8 @@ export async function connectionOfToken(
   const hash = await tokenHash(token);
   const whatsapp = await deps.db.selectFrom("whatsapps").selectAll()
     .where("tokenHash", "=", hash).executeTakeFirst();
-  if (!whatsapp || !sameToken(token, whatsapp.token)) throw refused("Token inválido");
+  // Only the hash is stored: finding it is the match (a preimage of SHA-256 cannot be forged).
+  if (!whatsapp) throw refused("Token inválido");
   const company = await findCompany(deps.db, whatsapp.companyId);
   if (!company) throw refused("Token inválido");
   assertCompanyActive({ super: 0 }, company, deps.clock.now());

@@ -1,12 +1,11 @@
-import { timingSafeEqual } from "node:crypto";
-
 /**
  * Connection API tokens (issue 16, seeds/000 section 3 'Connection.token'). A token is 32 bytes
  * from the CSPRNG, base64url, with a prefix that makes it recognisable in logs and secret
- * scanners. The connection keeps it in the clear (admins see it on /messages-api and in the
- * connection dialog, to copy it) and also its SHA-256, which is what a request is looked up by:
- * the lookup's timing depends on the hash, which a caller cannot steer, and the match is then
- * confirmed with a constant-time comparison.
+ * scanners. It is shown once, in the answer that makes it (a new connection, a regenerated
+ * token); the connection keeps only its SHA-256, by which a request is looked up, and a hint
+ * (prefix and last four characters) for admins to tell tokens apart (issue 35: a copy of the
+ * database does not send messages). The lookup's timing depends on the hash, which a caller
+ * cannot steer.
  */
 export const TOKEN_PREFIX = "blc_";
 
@@ -28,14 +27,22 @@ export async function tokenHash(token: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Both columns a new or regenerated token writes. */
-export async function tokenColumns(): Promise<{ token: string; tokenHash: string }> {
-  const token = newConnectionToken();
-  return { token, tokenHash: await tokenHash(token) };
+/** What admins see of a token: `blc_…abcd`. */
+export function tokenHint(token: string): string {
+  return `${token.slice(0, TOKEN_PREFIX.length)}…${token.slice(-4)}`;
 }
 
-export function sameToken(given: string, stored: string): boolean {
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(stored);
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * A new token: `plain`, for the one answer that shows it, and the columns a connection stores
+ * (the token column stays empty).
+ */
+export async function newTokenColumns(): Promise<{
+  plain: string;
+  columns: { token: string; tokenHash: string; tokenHint: string };
+}> {
+  const plain = newConnectionToken();
+  return {
+    plain,
+    columns: { token: "", tokenHash: await tokenHash(plain), tokenHint: tokenHint(plain) },
+  };
 }

@@ -95,8 +95,12 @@ export async function saveMedia(
     `${mediaTypeOf(mimetype)}.${extensionOf(mimetype, "")}`,
   );
   const name = `${crypto.randomUUID()}.${extensionOf(mimetype, filename)}`;
-  await Deno.mkdir(companyDir(config, companyId), { recursive: true });
-  await Deno.writeFile(`${companyDir(config, companyId)}/${name}`, data, { createNew: true });
+  // Owner-only (issue 35): contacts' photos and documents.
+  await Deno.mkdir(companyDir(config, companyId), { recursive: true, mode: 0o700 });
+  await Deno.writeFile(`${companyDir(config, companyId)}/${name}`, data, {
+    createNew: true,
+    mode: 0o600,
+  });
   return { path: `${companyId}/${name}`, size: data.byteLength, mimetype, filename };
 }
 
@@ -180,6 +184,7 @@ export async function linkMedia(
     if (error instanceof Deno.errors.NotFound) return undefined;
     try {
       await Deno.copyFile(source, target);
+      await Deno.chmod(target, 0o600);
     } catch (copyError) {
       if (copyError instanceof Deno.errors.NotFound) return undefined;
       throw copyError;

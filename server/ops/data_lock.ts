@@ -21,8 +21,8 @@ export class DataLockError extends Error {
 
 async function openLockFile(path: string): Promise<Deno.FsFile> {
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-  await Deno.mkdir(dir, { recursive: true });
-  return await Deno.open(path, { read: true, write: true, create: true });
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  return await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
 }
 
 /** The running server's shared lock; undefined for a remote database. Throws during a restore. */

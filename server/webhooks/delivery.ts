@@ -4,6 +4,7 @@ import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { log } from "../log.ts";
 import { webhookCapture } from "./capture.ts";
 import { publishWebhook, webhookView } from "./repository.ts";
+import { unsealOrEmpty } from "../crypto/sealed.ts";
 
 /**
  * Sends the durable queue (webhook_deliveries). Each delivery is a POST of its stored JSON with
@@ -52,6 +53,12 @@ export async function signature(secret: string, timestamp: number, body: string)
 }
 
 type Outcome = { ok: boolean; status: number | null; error: string | null };
+
+const UNREADABLE_SECRET: Outcome = {
+  ok: false,
+  status: null,
+  error: "O segredo de assinatura não abre com a DATA_ENCRYPTION_KEY atual: gere um novo",
+};
 
 async function post(deps: AppDeps, url: string, secret: string, d: WebhookDelivery) {
   const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
@@ -112,7 +119,9 @@ async function deliverOne(deps: AppDeps, id: number): Promise<boolean> {
   const hook = await deps.db.selectFrom("webhooks").selectAll()
     .where("id", "=", d.webhookId).where("companyId", "=", d.companyId).executeTakeFirst();
   if (!hook) return false; // deleted meanwhile: its deliveries went with it
-  const outcome = await post(deps, hook.url, hook.secret, d);
+  // Sealed at rest; one that no longer opens (DATA_ENCRYPTION_KEY changed) cannot sign.
+  const secret = await unsealOrEmpty(deps.secrets.data, hook.secret);
+  const outcome = secret ? await post(deps, hook.url, secret, d) : UNREADABLE_SECRET;
   const done = deps.clock.now().toISOString();
   const attempts = d.attempts + 1;
   const final = outcome.ok || attempts >= MAX_ATTEMPTS;
@@ -162,5 +171,8 @@ async function recordOnWebhook(
     webhookCapture(deps.hub)?.invalidate(companyId);
     log.warn("webhook disabled after repeated failures", { companyId, webhookId, reason });
   }
-  publishWebhook(deps.hub, companyId, { action: "update", record: webhookView(current) });
+  publishWebhook(deps.hub, companyId, {
+    action: "update",
+    record: await webhookView(deps.secrets.data, current),
+  });
 }

@@ -8,6 +8,7 @@ import {
   type WebhookView,
 } from "../../islands/lib/webhook_types.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
+import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import type { Hub } from "../realtime/hub.ts";
 import type { ResourceEvent } from "../realtime/resource_events.ts";
 
@@ -22,13 +23,17 @@ export function eventsOf(row: Pick<Webhook, "events">): WebhookEvent[] {
   }
 }
 
-export function webhookView(row: Webhook): WebhookView {
+/**
+ * The webhook as admins read it, its signing secret opened (sealed at rest, issue 35; "" when
+ * DATA_ENCRYPTION_KEY changed since: the admin makes a new one).
+ */
+export async function webhookView(key: CryptoKey, row: Webhook): Promise<WebhookView> {
   return {
     id: row.id,
     name: row.name,
     url: row.url,
     events: eventsOf(row),
-    secret: row.secret,
+    secret: await unsealOrEmpty(key, row.secret),
     active: row.active === 1,
     failureCount: row.failureCount,
     disabledAt: row.disabledAt,
@@ -56,13 +61,35 @@ export function deliveryView(row: WebhookDelivery): WebhookDeliveryView {
   };
 }
 
-export async function pageWebhooks(db: Database, companyId: number, pageNumber: number) {
+export async function pageWebhooks(
+  db: Database,
+  key: CryptoKey,
+  companyId: number,
+  pageNumber: number,
+) {
   const window = pageWindow(pageNumber);
   const q = db.selectFrom("webhooks").where("companyId", "=", companyId);
   const rows = await q.selectAll().orderBy("name").orderBy("id").limit(window.limit)
     .offset(window.offset).execute();
   const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return pageAnswer("webhooks", rows.map(webhookView), Number(total.n), window);
+  const views = await Promise.all(rows.map((row) => webhookView(key, row)));
+  return pageAnswer("webhooks", views, Number(total.n), window);
+}
+
+/**
+ * Seals the signing secrets still stored in the clear (written before issue 35), once, at start:
+ * a sealed value starts with `v1:`, which no generated secret (`whsec_...`) does, so a second run
+ * finds nothing to do. Returns how many it sealed.
+ */
+export async function sealPlainSecrets(db: Database, key: CryptoKey): Promise<number> {
+  const plain = await db.selectFrom("webhooks").select(["id", "companyId", "secret"])
+    .where("secret", "not like", "v1:%").where("secret", "<>", "").execute();
+  for (const row of plain) {
+    await db.updateTable("webhooks").set({ secret: await seal(key, row.secret) })
+      .where("companyId", "=", row.companyId).where("id", "=", row.id)
+      .where("secret", "=", row.secret).execute();
+  }
+  return plain.length;
 }
 
 export async function findWebhook(

@@ -2,6 +2,7 @@ import type { WebhookEvent, WebhookView } from "../../islands/lib/webhook_types.
 import type { AppDeps } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { randomToken } from "../external_api/tokens.ts";
+import { seal } from "../crypto/sealed.ts";
 import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { webhookCapture } from "./capture.ts";
 import * as repo from "./repository.ts";
@@ -11,7 +12,7 @@ import * as repo from "./repository.ts";
  * route). URLs are checked against server-side request forgery when saved (and again before each
  * delivery): http(s) only, no loopback, private or link-local address unless
  * INTEGRATIONS_ALLOW_PRIVATE_URLS=true (400 ERR_INTEGRATION_URL). The secret that signs the
- * deliveries is generated here, never typed.
+ * deliveries is generated here, never typed, and stored sealed (server/crypto/sealed.ts).
  */
 export type WebhookInput = {
   name?: string;
@@ -43,9 +44,9 @@ export async function createWebhook(
     name: input.name,
     url: url.href,
     events: JSON.stringify(input.events),
-    secret: randomToken(SECRET_PREFIX),
+    secret: await seal(deps.secrets.data, randomToken(SECRET_PREFIX)),
   }, deps.clock.now().toISOString());
-  const view = repo.webhookView(row);
+  const view = await repo.webhookView(deps.secrets.data, row);
   changed(deps, companyId, { action: "create", record: view });
   return view;
 }
@@ -73,7 +74,7 @@ export async function updateWebhook(
     updatedAt: deps.clock.now().toISOString(),
   });
   if (!row) throw notFoundWebhook();
-  const view = repo.webhookView(row);
+  const view = await repo.webhookView(deps.secrets.data, row);
   changed(deps, companyId, { action: "update", record: view });
   return view;
 }
@@ -81,11 +82,11 @@ export async function updateWebhook(
 /** A new signing secret; deliveries signed from now on use it. */
 export async function regenerateSecret(deps: AppDeps, companyId: number, id: number) {
   const row = await repo.updateWebhook(deps.db, companyId, id, {
-    secret: randomToken(SECRET_PREFIX),
+    secret: await seal(deps.secrets.data, randomToken(SECRET_PREFIX)),
     updatedAt: deps.clock.now().toISOString(),
   });
   if (!row) throw notFoundWebhook();
-  const view = repo.webhookView(row);
+  const view = await repo.webhookView(deps.secrets.data, row);
   changed(deps, companyId, { action: "update", record: view });
   return view;
 }
@@ -94,6 +95,10 @@ export async function regenerateSecret(deps: AppDeps, companyId: number, id: num
 export async function deleteWebhook(deps: AppDeps, companyId: number, id: number) {
   if (!await repo.deleteWebhook(deps.db, companyId, id)) throw notFoundWebhook();
   changed(deps, companyId, { action: "delete", id });
+}
+
+export async function listWebhooks(deps: AppDeps, companyId: number, pageNumber: number) {
+  return await repo.pageWebhooks(deps.db, deps.secrets.data, companyId, pageNumber);
 }
 
 export async function webhookDeliveries(deps: AppDeps, companyId: number, id: number) {

@@ -4,7 +4,7 @@ import type { Whatsapp } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
-import { tokenColumns } from "../external_api/tokens.ts";
+import { newTokenColumns } from "../external_api/tokens.ts";
 import {
   clearOtherDefaults,
   countWhatsapps,
@@ -146,13 +146,15 @@ export async function createConnection(
   await checkName(deps, auth, input.name);
   const isDefault = count === 0 || input.isDefault === true;
   const now = clock.now().toISOString();
+  // The API token comes from the CSPRNG, never from the form, and is answered this once
+  // (server/external_api/tokens.ts).
+  const token = await newTokenColumns();
   const row = await db.transaction().execute(async (trx) => {
     await requireBotRefs(trx, auth.companyId, input);
     const created = await insertWhatsapp(trx, auth.companyId, {
       ...scalarFields(input),
       name: input.name,
-      // The API token comes from the CSPRNG, never from the form (server/external_api/tokens.ts).
-      ...await tokenColumns(),
+      ...token.columns,
       provider: input.provider ?? "beta",
       status: "DISCONNECTED",
       isDefault: isDefault ? 1 : 0,
@@ -169,7 +171,7 @@ export async function createConnection(
     log.error("connection created but its session did not start", { whatsappId: row.id, error });
     return row;
   });
-  return await viewOf(deps, auth, started);
+  return { ...await viewOf(deps, auth, started), token: token.plain };
 }
 
 /** When a connection became the default, the others' rows changed too. */
@@ -256,7 +258,8 @@ export async function deleteConnection(deps: AppDeps, auth: AuthInfo, id: number
 
 /**
  * POST /api/whatsapp/:id/token (admins): a new API token from the CSPRNG; the old one stops
- * working at once (requests are looked up by the new hash). The connection is answered with it.
+ * working at once (requests are looked up by the new hash). The connection is answered with the
+ * token, this once: only its hash and hint are kept.
  */
 export async function regenerateToken(
   deps: AppDeps,
@@ -264,12 +267,14 @@ export async function regenerateToken(
   id: number,
 ): Promise<WhatsappView> {
   await requireConnection(deps, auth, id);
+  const token = await newTokenColumns();
   const row = await updateWhatsapp(deps.db, auth.companyId, id, {
-    ...await tokenColumns(),
+    ...token.columns,
     updatedAt: deps.clock.now().toISOString(),
   });
   if (!row) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
-  return await viewOf(deps, auth, row);
+  await publishUpdate(deps, row);
+  return { ...await viewOf(deps, auth, row), token: token.plain };
 }
 
 /** POST/PUT/DELETE /api/whatsappsession/:id. */

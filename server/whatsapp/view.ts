@@ -7,8 +7,9 @@ import type { Connection, SessionUpdate } from "../../islands/lib/connection.ts"
 export type WhatsappView = Connection & { companyId: number; createdAt: string };
 
 /**
- * `withSecrets` (admins): the API token and the QR code. Anyone holding the QR could link their
- * own phone to the company's number, so only those who may act on sessions see it.
+ * `withSecrets` (admins): the API token's hint and the QR code. Anyone holding the QR could link
+ * their own phone to the company's number, so only those who may act on sessions see it. The
+ * token itself is in no view: only the answers that make one carry it (server/whatsapp/service.ts).
  */
 export function whatsappView(
   w: Whatsapp,
@@ -42,7 +43,7 @@ export function whatsappView(
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
   };
-  if (options.withSecrets) view.token = w.token;
+  if (options.withSecrets) view.tokenHint = w.tokenHint;
   return view;
 }
 

@@ -8,10 +8,15 @@ import {
 } from "../helpers/app.ts";
 import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 
-/** A connected simulator connection of the company and its API token (as admins read it). */
+/**
+ * A connected simulator connection of the company and an API token, made for it as an admin
+ * makes one (the answer that makes a token is the only one that carries it).
+ */
 async function apiConnection(t: TestApp, company: TestCompany) {
   const whatsappId = await connectSimulator(t, company);
-  const res = await t.request("GET", `/api/whatsapp/${whatsappId}`, { token: company.admin.token });
+  const res = await t.request("POST", `/api/whatsapp/${whatsappId}/token`, {
+    token: company.admin.token,
+  });
   const token = (await res.json()).token as string;
   assert.match(token, /^blc_[A-Za-z0-9_-]{43}$/);
   return { whatsappId, token };
@@ -125,7 +130,8 @@ Deno.test("send API - each company's token sends only on its own connection", ()
     const userView = await t.request("GET", `/api/whatsapp/${cb.whatsappId}`, {
       token: b.user.token,
     });
-    assert.equal((await userView.json()).token, undefined);
+    const seen = await userView.json();
+    assert.deepEqual([seen.token, seen.tokenHint], [undefined, undefined]);
   }));
 
 Deno.test("send API - a regenerated token replaces the old one at once", () =>
@@ -146,7 +152,8 @@ Deno.test("send API - a regenerated token replaces the old one at once", () =>
       token: a.admin.token,
       body: { token: "123" },
     });
-    assert.equal((await put.json()).token, fresh);
+    const edited = await put.json();
+    assert.deepEqual([edited.token, edited.tokenHint], [undefined, `blc_…${fresh.slice(-4)}`]);
   }));
 
 Deno.test("send API - an Idempotency-Key makes a retry send once", () =>

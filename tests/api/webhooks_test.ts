@@ -13,6 +13,7 @@ import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 import { closeDeps } from "../../server/deps.ts";
 import { webhookCapture } from "../../server/webhooks/capture.ts";
 import { deliverDue, RETRY_DELAYS_MS } from "../../server/webhooks/delivery.ts";
+import { dataKey, unseal } from "../../server/crypto/sealed.ts";
 
 /** The fake receiver listens on 127.0.0.1: allowed only with this switch (SSRF guard). */
 const ALLOW_PRIVATE = { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" };
@@ -280,7 +281,8 @@ Deno.test("webhooks - admins of a plan with the flag only; another company canno
         assert.equal((await res.json()).error, "ERR_NO_WEBHOOK_FOUND");
       }
       const row = await t.deps.db.selectFrom("webhooks").selectAll().executeTakeFirstOrThrow();
-      assert.deepEqual([row.name, row.secret], ["ERP", hook.secret]);
+      assert.equal(row.name, "ERP");
+      assert.equal(await unseal(t.deps.secrets.data, row.secret), hook.secret);
       const listA = await (await t.request("GET", "/api/webhooks", { token: a.admin.token }))
         .json();
       assert.equal(listA.webhooks[0].id, hook.id);
@@ -317,5 +319,30 @@ Deno.test("webhooks - only the chosen events are queued; an edit of the events a
       await addContact(t, a, "5513912344323");
       assert.equal(await tick(t), 0);
       assert.equal((await deliveries(t)).length, 1);
+    });
+  }, ALLOW_PRIVATE));
+
+Deno.test("webhooks - the signing secret is sealed at rest: the row alone does not give it; deliveries are still signed with it", () =>
+  withApp(async (t) => {
+    await withReceiver(async (receiver) => {
+      const { a } = await twoCompanies(t);
+      const hook = await addHook(t, a, receiver, ["contact.created"]);
+      const regen = await t.request("POST", `/api/webhooks/${hook.id}/secret`, {
+        token: a.admin.token,
+      });
+      const secret = (await regen.json()).secret as string;
+      receiver.secret = secret;
+      const row = await t.deps.db.selectFrom("webhooks").selectAll().executeTakeFirstOrThrow();
+      assert.ok(!JSON.stringify(row).includes(secret.slice(6)), "the secret is not stored as is");
+      assert.match(row.secret, /^v1:/);
+      // With another key (a copy of the database without DATA_ENCRYPTION_KEY) it does not open.
+      const otherKey = await dataKey("another-key-of-at-least-32-bytes!!");
+      await assert.rejects(() => unseal(otherKey, row.secret));
+      // The admin still reads it, and the receiver checks the signature with it.
+      const list = await (await t.request("GET", "/api/webhooks", { token: a.admin.token })).json();
+      assert.equal(list.webhooks[0].secret, secret);
+      await addContact(t, a, "5513912344321");
+      assert.equal(await tick(t), 1);
+      assert.equal(receiver.accepted()[0].signatureValid, true);
     });
   }, ALLOW_PRIVATE));

@@ -6,25 +6,40 @@ import { connectSimulator, eventually } from "../whatsapp/helpers.ts";
 import { WebhookReceiver } from "../fakes/webhook_receiver.ts";
 import { deliverDue } from "../../server/webhooks/delivery.ts";
 import { webhookCapture } from "../../server/webhooks/capture.ts";
+import { tokenHash } from "../../server/external_api/tokens.ts";
+import { unseal } from "../../server/crypto/sealed.ts";
 
-Deno.test("messages-api page - the token is masked until shown; the test forms send text and a file through the API to the simulator; a webhook added on the page shows its last delivery", () =>
+Deno.test("messages-api page - a token is shown once, when made (then only its hint); the test forms send text and a file through the API to the simulator; a webhook added on the page shows its last delivery", () =>
   withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
     const receiver = new WebhookReceiver();
     try {
       const c = await createCompany(t, "Alpha");
       // Before the browser's login, which ends this admin's earlier session.
       const whatsappId = await connectSimulator(t, c, { name: "Loja API" });
-      const token = (await t.deps.db.selectFrom("whatsapps").select("token")
-        .where("id", "=", whatsappId).executeTakeFirstOrThrow()).token;
+      const stored = async () =>
+        await t.deps.db.selectFrom("whatsapps").select(["token", "tokenHash", "tokenHint"])
+          .where("id", "=", whatsappId).executeTakeFirstOrThrow();
+      const before = await stored();
       await loginAs(page, c.admin, { expectPath: "/" });
       await page.goto(`${url}/messages-api`);
 
       await page.getByTestId("api-endpoint").getByText(`POST ${url}/api/messages/send`).waitFor();
       const tokens = page.getByTestId("api-tokens");
       await tokens.getByText("Loja API").waitFor();
-      assert.equal(await tokens.getByText(token).count(), 0, "the token is masked");
-      await tokens.getByRole("button", { name: "Mostrar token" }).click();
-      await tokens.getByText(token).waitFor();
+      // The server keeps no token to show: the row has its hint.
+      const cell = page.getByTestId(`api-token-${whatsappId}`);
+      await cell.getByText(before.tokenHint, { exact: true }).waitFor();
+      await tokens.getByRole("button", { name: "Gerar novo token" }).click();
+      await page.getByTestId("confirm-button").click();
+      await cell.getByText(/^blc_[A-Za-z0-9_-]{43}$/).waitFor();
+      const token = (await cell.textContent())!;
+      const after = await stored();
+      assert.equal(after.token, "");
+      assert.equal(after.tokenHash, await tokenHash(token));
+      assert.equal(after.tokenHint, `blc_…${token.slice(-4)}`);
+      await page.getByText("Copie agora: o token não será mostrado de novo.").first().waitFor();
+      // The test forms take the token just made.
+      assert.equal(await page.locator("input[name=token]").inputValue(), token);
 
       const text = page.getByTestId("api-test-text");
       await text.locator("input[name=number]").fill("+55 13 91234-4321");
@@ -70,7 +85,7 @@ Deno.test("messages-api page - the token is masked until shown; the test forms s
       await row.getByText("Nenhuma ainda").waitFor();
       const hook = await t.deps.db.selectFrom("webhooks").selectAll().executeTakeFirstOrThrow();
       assert.deepEqual(JSON.parse(hook.events), ["contact.created"]);
-      receiver.secret = hook.secret;
+      receiver.secret = await unseal(t.deps.secrets.data, hook.secret);
       // The browser's login ended the test's earlier session of this admin: use the browser's.
       const res = await t.request("POST", "/api/contacts", {
         token: (await page.evaluate(() => localStorage.getItem("token"))) ?? "",
@@ -81,6 +96,11 @@ Deno.test("messages-api page - the token is masked until shown; the test forms s
       assert.equal(await deliverDue(t.deps), 1);
       await row.getByText(/^200 · /).waitFor();
       assert.equal(receiver.accepted()[0].signatureValid, true);
+
+      // Once the page is left, the token is gone for good: only its hint is shown.
+      await page.reload();
+      await cell.getByText(`blc_…${token.slice(-4)}`, { exact: true }).waitFor();
+      assert.equal(await page.getByText(token).count(), 0);
 
       // The API reference renders the generated document from our own files.
       await page.goto(`${url}/api-docs`);

@@ -28,7 +28,7 @@ function connection(fields: Partial<Connection> = {}): Connection {
     complationMessage: "",
     outOfHoursMessage: "",
     ratingMessage: "",
-    token: "secret",
+    tokenHint: "blc_…cret",
     provider: "simulator",
     timeSendQueue: 0,
     sendIdQueue: 0,
@@ -71,7 +71,7 @@ Deno.test("connections model - the QR dialog closes once connected or when the Q
   assert.equal(qrDialogDone({ status: "PAIRING", qrcode: "" }, null), true);
 });
 
-Deno.test("connections model - live events update, add and remove rows; the token survives updates", () => {
+Deno.test("connections model - live events update, add and remove rows; the token hint survives updates", () => {
   const list = [connection()];
   const connected = applySession(list, {
     id: 1,
@@ -87,10 +87,10 @@ Deno.test("connections model - live events update, add and remove rows; the toke
   assert.equal(connected[0].status, "CONNECTED");
   assert.equal(connected[0].qrcode, "");
   assert.equal(connected[0].number, "5500000000001");
-  // whatsapp events never carry the token: keep the one the admin read.
-  const renamed = applyUpdate(connected, { ...connected[0], name: "Loja 2", token: undefined });
+  // whatsapp events never carry the token's hint: keep the one the admin read.
+  const renamed = applyUpdate(connected, { ...connected[0], name: "Loja 2", tokenHint: undefined });
   assert.equal(renamed[0].name, "Loja 2");
-  assert.equal(renamed[0].token, "secret");
+  assert.equal(renamed[0].tokenHint, "blc_…cret");
   const added = applyUpdate(renamed, connection({ id: 2, name: "Açougue" }));
   assert.deepEqual(added.map((c) => c.name), ["Açougue", "Loja 2"]);
   assert.deepEqual(removeConnection(added, 1).map((c) => c.id), [2]);
@@ -105,9 +105,7 @@ Deno.test("connections model - name rules and the request body with the seeds' d
   const form = emptyForm();
   assert.equal(form.provider, "beta");
   assert.equal(form.maxUseBotQueues, 3);
-  const body = requestBody({ ...form, name: "  Loja  ", expiresTicket: -5, timeSendQueue: 2.7 }, {
-    withToken: false,
-  });
+  const body = requestBody({ ...form, name: "  Loja  ", expiresTicket: -5, timeSendQueue: 2.7 });
   assert.equal(body.name, "Loja");
   assert.equal(body.expiresTicket, 0);
   assert.equal(body.timeSendQueue, 2);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import Database from "libsql";
-import { deadline } from "../helpers/server.ts";
+import { startMain } from "../helpers/main_process.ts";
 
 /**
  * Two real server processes (main.ts) on one database with SESSION_LEASE_SECONDS: each
@@ -16,47 +16,16 @@ const METRICS_TOKEN = "lease-metrics-token-0123";
 type Server = { name: string; url: string; child: Deno.ChildProcess; output: string[] };
 
 async function startServer(name: string, dir: string): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    env: {
-      DATA_DIR: dir,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      BCRYPT_COST: "4",
-      SESSION_LEASE_SECONDS: String(LEASE_SECONDS),
-      INSTANCE_ID: name,
-      METRICS_TOKEN,
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const output: string[] = [];
-  const listening = Promise.withResolvers<string>();
-  const read = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    let pending = "";
-    for await (const chunk of stream) {
-      pending += decoder.decode(chunk, { stream: true });
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines.filter(Boolean)) {
-        output.push(line);
-        const url = /"msg":"listening","url":"(http:\/\/localhost:\d+)"/.exec(line)?.[1];
-        if (url) listening.resolve(url.replace("localhost", "127.0.0.1"));
-      }
-    }
-  };
-  read(child.stdout);
-  read(child.stderr);
-  const url = await deadline(
-    listening.promise,
-    60_000,
-    () => `${name} did not start:\n${output.join("\n")}`,
-  );
-  return { name, url, child, output };
+  const started = await startMain({
+    DATA_DIR: dir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    BCRYPT_COST: "4",
+    SESSION_LEASE_SECONDS: String(LEASE_SECONDS),
+    INSTANCE_ID: name,
+    METRICS_TOKEN,
+  }, name);
+  return { name, ...started };
 }
 
 async function call(server: Server, method: string, path: string, token?: string, body?: unknown) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createCompany, twoCompanies, withApp } from "../helpers/app.ts";
 import { connectSimulator, createQueue } from "./helpers.ts";
+import { tokenHash } from "../../server/external_api/tokens.ts";
 
 Deno.test("connections - create answers the seeds' defaults; the first one is the default", async () => {
   await withApp(async (t) => {
@@ -42,7 +43,14 @@ Deno.test("connections - create answers the seeds' defaults; the first one is th
     const stored = await t.deps.db.selectFrom("whatsapps").selectAll().where("companyId", "=", a.id)
       .orderBy("id").execute();
     assert.deepEqual(stored.map((w) => w.isDefault), [1, 0]);
-    assert.equal(stored[0].token, body.token);
+    // The token is answered once: the row keeps its SHA-256 and a hint, never the token itself.
+    assert.ok(!JSON.stringify(stored).includes(body.token.slice(4)), "the token is not stored");
+    assert.equal(stored[0].tokenHash, await tokenHash(body.token));
+    const hint = `blc_…${body.token.slice(-4)}`;
+    assert.equal(stored[0].tokenHint, hint);
+    const read = await t.request("GET", `/api/whatsapp/${body.id}`, { token: a.admin.token });
+    const view = await read.json();
+    assert.deepEqual([view.token, view.tokenHint], [undefined, hint]);
   });
 });
 

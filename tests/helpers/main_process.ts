@@ -1,0 +1,47 @@
+import { deadline } from "./server.ts";
+
+/** A real server process (main.ts), as systemd runs it. */
+export type MainProcess = {
+  /** http://127.0.0.1:<port>, from its 'listening' line. */
+  url: string;
+  child: Deno.ChildProcess;
+  /** Every line it wrote to stdout and stderr so far (JSON log lines). */
+  output: string[];
+};
+
+/** Starts main.ts on a port of its own with `env` and waits until it listens. */
+export async function startMain(
+  env: Record<string, string>,
+  name = "main.ts",
+): Promise<MainProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    env: { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output: string[] = [];
+  const listening = Promise.withResolvers<string>();
+  const read = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    let pending = "";
+    for await (const chunk of stream) {
+      pending += decoder.decode(chunk, { stream: true });
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines.filter(Boolean)) {
+        output.push(line);
+        const url = /"msg":"listening","url":"(http:\/\/localhost:\d+)"/.exec(line)?.[1];
+        if (url) listening.resolve(url.replace("localhost", "127.0.0.1"));
+      }
+    }
+  };
+  read(child.stdout);
+  read(child.stderr);
+  const url = await deadline(
+    listening.promise,
+    60_000,
+    () => `${name} did not start:\n${output.join("\n")}`,
+  );
+  return { url, child, output };
+}
