@@ -10,6 +10,8 @@ import { renderError } from "./http/errors.ts";
 import { socketHandler } from "./realtime/socket.ts";
 
 const SIMULATOR_MESSAGES = /^\/api\/simulator\/[^/]+\/messages\/?$/;
+/** Spreadsheet imports: their own, smaller upload limit (IMPORT_MAX_BYTES). */
+const IMPORTS = /^\/api\/(contacts\/import|contact-lists\/[^/]+\/upload)\/?$/;
 
 /** The whole HTTP surface: /api, /socket, pages and static files. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -19,7 +21,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // First, so that every answer is counted, errors and refusals included.
   app.use("*", countRequests);
 
-  // JSON bodies are small (BODY_LIMIT_BYTES); multipart uploads get MEDIA_MAX_BYTES.
+  // JSON bodies are small (BODY_LIMIT_BYTES); multipart uploads get MEDIA_MAX_BYTES, spreadsheet
+  // imports IMPORT_MAX_BYTES.
   const tooLarge = () => {
     throw new AppError(413, "ERR_BODY_TOO_LARGE", "Request body too large");
   };
@@ -35,7 +38,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     maxSize: Math.ceil(deps.config.mediaMaxBytes * 4 / 3) + deps.config.bodyLimitBytes,
     onError: mediaTooLarge,
   });
+  const importTooLarge = () => {
+    throw new AppError(
+      413,
+      "ERR_IMPORT_TOO_LARGE",
+      `A planilha passa de ${Math.floor(deps.config.importMaxBytes / 1024 / 1024)} MB`,
+    );
+  };
+  const importLimit = bodyLimit({ maxSize: deps.config.importMaxBytes, onError: importTooLarge });
   app.use("/api/*", (c, next) => {
+    if (c.req.method === "POST" && IMPORTS.test(c.req.path)) return importLimit(c, next);
     const multipart = (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
     if (multipart) return uploadLimit(c, next);
     if (c.req.method === "POST" && SIMULATOR_MESSAGES.test(c.req.path)) {

@@ -34,6 +34,7 @@ const schema = z.object({
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(10),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   MEDIA_MAX_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
@@ -113,6 +114,8 @@ export type Config = Readonly<{
   bcryptCost: number;
   bodyLimitBytes: number;
   mediaMaxBytes: number;
+  /** Largest spreadsheet upload of an import (contacts, contact lists). */
+  importMaxBytes: number;
   /** Failed logins (and recovery attempts) allowed per account in a window. */
   loginMaxAttempts: number;
   /** The same, per client address (a shared office address holds many accounts). */
@@ -205,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bcryptCost: e.BCRYPT_COST,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    importMaxBytes: e.IMPORT_MAX_BYTES,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginMaxAttemptsPerAddress: e.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,

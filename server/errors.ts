@@ -94,7 +94,9 @@ export type OwnCode =
   | "ERR_BACKUP_DIR_NOT_WRITABLE"
   | "ERR_BACKUP_FAILED"
   | "ERR_INVALID_RESET_TOKEN"
-  | "ERR_MAIL_NOT_CONFIGURED";
+  | "ERR_MAIL_NOT_CONFIGURED"
+  // issue 35: a spreadsheet past an import's limits (upload, uncompressed size, rows, memory).
+  | "ERR_IMPORT_TOO_LARGE";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

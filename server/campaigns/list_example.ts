@@ -1,9 +1,9 @@
 import ExcelJS from "exceljs";
-import { COLUMNS } from "../contacts/import.ts";
+import { COLUMNS } from "../contacts/rows.ts";
 
 /**
  * The example spreadsheet the contact-list page offers (seeds/002 section 2.4). It is written with
- * the header names the import reads (COLUMNS of server/contacts/import.ts), so the template and
+ * the header names the import reads (COLUMNS of server/contacts/rows.ts), so the template and
  * the reader cannot drift apart; tests import the example back.
  */
 export async function exampleSpreadsheet(): Promise<Uint8Array> {

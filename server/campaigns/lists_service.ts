@@ -1,10 +1,9 @@
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
-import type { SkippedRow } from "../contacts/import.ts";
-import { log } from "../log.ts";
+import type { SkippedRow } from "../contacts/rows.ts";
+import { readSheetOffThread } from "../contacts/read_sheet.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import * as repo from "./lists_repository.ts";
-import type { ParseAnswer, ParseRequest } from "./import_worker.ts";
 
 /** Contact lists and their items (seeds/002 sections 2.4, 3, 5, 7; issue 13 deliverable 1). */
 
@@ -125,39 +124,11 @@ export type ListImportReport = {
 /** More than this in one sheet is refused before anything is written. */
 export const LIST_IMPORT_MAX_ROWS = 100_000;
 
-/** A sheet that takes longer than this to read is refused (a zip bomb, millions of rows). */
-export const PARSE_TIMEOUT_MS = 120_000;
-
-function unreadable(message: string): ParseAnswer {
-  return { ok: false, status: 400, code: "ERR_VALIDATION", message };
-}
-
-function parseOffThread(request: ParseRequest): Promise<ParseAnswer> {
-  const worker = new Worker(new URL("./import_worker.ts", import.meta.url), { type: "module" });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return new Promise<ParseAnswer>((resolve) => {
-    worker.onmessage = (event: MessageEvent<ParseAnswer>) => resolve(event.data);
-    // A worker that dies (out of memory on a hostile file) is the file's fault, not ours.
-    worker.onerror = (event) => {
-      event.preventDefault();
-      log.warn("contact list import: the sheet reader failed", { error: event.message });
-      resolve(unreadable("Planilha inválida ou grande demais"));
-    };
-    timer = setTimeout(
-      () => resolve(unreadable("A planilha demorou demais para ser lida")),
-      PARSE_TIMEOUT_MS,
-    );
-    worker.postMessage(request, [request.bytes.buffer]);
-  }).finally(() => {
-    clearTimeout(timer);
-    worker.terminate();
-  });
-}
-
 /**
  * POST /api/contact-lists/:id/upload (seeds/002 section 5: .xls and .xlsx only). The sheet is
- * read on a worker thread; valid rows are written 500 at a time, a number already in the list
- * being left alone, so running the same import twice adds nothing. Their WhatsApp check runs in
+ * read on a worker thread with a memory limit (server/contacts/read_sheet.ts); valid rows are
+ * written 500 at a time, a number already in the list being left alone, so running the same
+ * import twice adds nothing. Their WhatsApp check runs in
  * the background (jobs/campaigns.ts) and reaches the page live.
  */
 export async function importItems(
@@ -172,19 +143,7 @@ export async function importItems(
       fields: { file: ["Envie uma planilha .xls ou .xlsx"] },
     });
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const answer = await parseOffThread({ name: file.name, bytes });
-  if (!answer.ok) {
-    if (answer.status >= 500) throw new Error(answer.message);
-    throw new AppError(answer.status, "ERR_VALIDATION", answer.message);
-  }
-  if (answer.total > LIST_IMPORT_MAX_ROWS) {
-    throw new AppError(
-      400,
-      "ERR_VALIDATION",
-      `O arquivo tem ${answer.total} linhas; o limite é ${LIST_IMPORT_MAX_ROWS} por importação`,
-    );
-  }
+  const answer = await readSheetOffThread(file, LIST_IMPORT_MAX_ROWS);
   const skipped = [...answer.skipped];
   const items: repo.NewItem[] = [];
   for (const row of answer.valid) {

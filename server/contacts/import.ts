@@ -1,17 +1,15 @@
 import type { AppDeps } from "../context.ts";
-import { AppError, type ErrorCode } from "../errors.ts";
-import { name2to50, optionalEmail } from "../http/fields.ts";
-import { normalizeNumber } from "./numbers.ts";
 import * as repo from "./repository.ts";
-import { csvLines, parseSpreadsheet, type Sheet } from "./spreadsheet.ts";
+import { readSheetOffThread } from "./read_sheet.ts";
+import type { SkippedRow } from "./rows.ts";
+import { csvLines } from "./spreadsheet.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 
 /**
- * Contact import from CSV or XLSX (issue 5): every row is checked first, then all valid rows are
- * written in one transaction, so an import is either applied as reported or not at all. Rows
- * that cannot be imported are listed with their spreadsheet row number, the reason and a code.
+ * Contact import from CSV or XLSX (issue 5): every row is checked first, off the main thread
+ * (read_sheet.ts), then all valid rows are written in one transaction, so an import is either
+ * applied as reported or not at all.
  */
-export type SkippedRow = { row: number; reason: string; code: ErrorCode };
 export type ImportReport = {
   /** Data rows read (the header excluded). */
   total: number;
@@ -25,99 +23,6 @@ export type ImportReport = {
 
 export const IMPORT_MAX_ROWS = 20_000;
 
-/** Accepted header names (case, accents and punctuation ignored), Portuguese and English. */
-export const COLUMNS = {
-  name: ["name", "nome", "contact", "contato", "fullname", "nomecompleto"],
-  number: ["number", "numero", "telefone", "phone", "phonenumber", "whatsapp", "celular", "mobile"],
-  email: ["email", "mail", "correio"],
-} as const;
-
-function headerKey(header: string): string {
-  return header.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-    .replace(/[^a-z0-9]/g, "");
-}
-
-function columnIndexes(header: string[]) {
-  const keys = header.map(headerKey);
-  const find = (names: readonly string[]) => keys.findIndex((k) => names.includes(k));
-  return { name: find(COLUMNS.name), number: find(COLUMNS.number), email: find(COLUMNS.email) };
-}
-
-export type ValidRow = {
-  row: number;
-  name: string;
-  number: string;
-  email: string;
-  isGroup: boolean;
-};
-
-/** The rows of a sheet that can be imported; the others are added to `skipped` with the reason. */
-export function checkRows(sheet: Sheet, skipped: SkippedRow[]): ValidRow[] {
-  const cols = columnIndexes(sheet.header);
-  if (cols.number < 0) {
-    throw new AppError(
-      400,
-      "ERR_VALIDATION",
-      "Coluna de número não encontrada: a primeira linha deve ter os títulos name (ou nome), number (ou numero, telefone) e email",
-    );
-  }
-  const valid: ValidRow[] = [];
-  const firstRowOf = new Map<string, number>();
-  for (const { row, cells } of sheet.rows) {
-    const cell = (i: number) => (i >= 0 ? cells[i] ?? "" : "").trim();
-    const name = name2to50.safeParse(cell(cols.name));
-    if (!name.success) {
-      skipped.push({
-        row,
-        code: "ERR_VALIDATION",
-        reason: `name: ${name.error.issues[0].message}`,
-      });
-      continue;
-    }
-    const email = optionalEmail.safeParse(cell(cols.email));
-    if (!email.success) {
-      skipped.push({
-        row,
-        code: "ERR_VALIDATION",
-        reason: `email: ${email.error.issues[0].message}`,
-      });
-      continue;
-    }
-    const rawNumber = cell(cols.number);
-    if (rawNumber.length < 8 || rawNumber.length > 50) {
-      skipped.push({
-        row,
-        code: "ERR_VALIDATION",
-        reason: rawNumber ? "number: deve ter de 8 a 50 caracteres" : "number: Required",
-      });
-      continue;
-    }
-    const number = normalizeNumber(rawNumber);
-    if (!number.ok) {
-      skipped.push({ row, code: "ERR_WAPP_INVALID_CONTACT", reason: number.message });
-      continue;
-    }
-    const first = firstRowOf.get(number.number);
-    if (first !== undefined) {
-      skipped.push({
-        row,
-        code: "ERR_DUPLICATED_CONTACT",
-        reason: `O número ${number.number} já aparece na linha ${first}`,
-      });
-      continue;
-    }
-    firstRowOf.set(number.number, row);
-    valid.push({
-      row,
-      name: name.data,
-      number: number.number,
-      email: email.data,
-      isGroup: number.isGroup,
-    });
-  }
-  return valid;
-}
-
 /**
  * Imports a spreadsheet. Rows whose number already belongs to a contact update that contact's
  * name (and email, when the row has one) if `updateExisting`, else they are skipped as
@@ -129,16 +34,9 @@ export async function importContacts(
   file: File,
   options: { updateExisting: boolean },
 ): Promise<ImportReport> {
-  const sheet = await parseSpreadsheet(file);
-  if (sheet.rows.length > IMPORT_MAX_ROWS) {
-    throw new AppError(
-      400,
-      "ERR_VALIDATION",
-      `O arquivo tem ${sheet.rows.length} linhas; o limite é ${IMPORT_MAX_ROWS} por importação`,
-    );
-  }
-  const skipped: SkippedRow[] = [];
-  const valid = checkRows(sheet, skipped);
+  const sheet = await readSheetOffThread(file, IMPORT_MAX_ROWS);
+  const skipped = [...sheet.skipped];
+  const valid = sheet.valid;
   const now = deps.clock.now().toISOString();
   const counts = await deps.db.transaction().execute(async (trx) => {
     const existing = await repo.contactsByNumbers(trx, companyId, valid.map((v) => v.number));
@@ -179,7 +77,7 @@ export async function importContacts(
   if (counts.created + counts.updated > 0) {
     publishResource(deps.hub, companyId, "contact", { action: "reload" });
   }
-  return { total: sheet.rows.length, ...counts, skipped };
+  return { total: sheet.total, ...counts, skipped };
 }
 
 /** The CSV export as a stream: header, then the company's contacts 1,000 at a time. */

@@ -1,14 +1,51 @@
 import ExcelJS from "exceljs";
+import { Buffer } from "node:buffer";
+import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { AppError } from "../errors.ts";
+import { importableWorkbook, importTooLarge, isZip } from "./xlsx_archive.ts";
 
 /**
  * Reading and writing the contact spreadsheets: CSV (comma, semicolon or tab separated,
  * UTF-8 or the Windows-1252 that Excel in Portuguese writes) and XLSX (first worksheet).
- * Both become rows of strings; the first non-empty row is the header.
+ * Both become rows of strings; the first non-empty row is the header. Reading stops at the first
+ * row past `limits.maxRows` (413 ERR_IMPORT_TOO_LARGE); an XLSX is streamed (exceljs'
+ * WorkbookReader over the archive xlsx_archive.ts rebuilds), never unpacked whole. Imports run
+ * this on a worker thread with a memory limit (read_sheet.ts).
  */
 export type Sheet = { header: string[]; rows: { row: number; cells: string[] }[] };
+
+export type SheetLimits = {
+  /** Data rows (the header excluded) a sheet may have. */
+  maxRows: number;
+  /** Bytes an XLSX's entries may declare once uncompressed. */
+  maxUncompressed: number;
+};
+
+function tooManyRows(maxRows: number) {
+  return importTooLarge(
+    `A planilha tem mais de ${maxRows} linhas; o limite é ${maxRows} por importação`,
+  );
+}
+
+/** Collects non-empty rows: the first is the header; past `maxRows` data rows, a refusal. */
+class SheetBuilder {
+  readonly sheet: Sheet = { header: [], rows: [] };
+  #headed = false;
+  constructor(private readonly maxRows: number) {}
+
+  add(row: number, cells: string[]) {
+    if (!cells.some((c) => c.trim() !== "")) return;
+    if (!this.#headed) {
+      this.#headed = true;
+      this.sheet.header = cells.map((c) => c.trim());
+      return;
+    }
+    if (this.sheet.rows.length >= this.maxRows) throw tooManyRows(this.maxRows);
+    this.sheet.rows.push({ row, cells });
+  }
+}
 
 function decodeText(bytes: Uint8Array): string {
   try {
@@ -30,27 +67,28 @@ function unprotect(cell: string): string {
   return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }
 
-function toSheet(records: { row: number; cells: string[] }[]): Sheet {
-  const nonEmpty = records.filter((r) => r.cells.some((c) => c.trim() !== ""));
-  const [head, ...rows] = nonEmpty;
-  return { header: head?.cells.map((c) => c.trim()) ?? [], rows };
-}
-
-export function parseCsv(bytes: Uint8Array): Sheet {
+export function parseCsv(bytes: Uint8Array, maxRows: number): Sheet {
   const text = decodeText(bytes);
-  let records: string[][];
+  const builder = new SheetBuilder(maxRows);
+  let index = 0;
   try {
-    records = parse(text, {
+    parse(text, {
       bom: true,
       delimiter: detectDelimiter(text),
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: false,
-    }) as string[][];
+      // Record by record, none kept by the parser: reading stops at the first past the limit.
+      on_record: (record: string[]) => {
+        builder.add(++index, record.map(unprotect));
+        return null;
+      },
+    });
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError(400, "ERR_VALIDATION", "Arquivo CSV inválido", { cause: error });
   }
-  return toSheet(records.map((cells, i) => ({ row: i + 1, cells: cells.map(unprotect) })));
+  return builder.sheet;
 }
 
 function cellText(cell: ExcelJS.Cell): string {
@@ -64,42 +102,52 @@ function cellText(cell: ExcelJS.Cell): string {
   return cell.text ?? "";
 }
 
-export async function parseXlsx(bytes: Uint8Array): Promise<Sheet> {
-  const workbook = new ExcelJS.Workbook();
+/** The first worksheet, streamed row by row. */
+export async function parseXlsx(bytes: Uint8Array, limits: SheetLimits): Promise<Sheet> {
+  const archive = await importableWorkbook(bytes, limits.maxUncompressed);
+  const builder = new SheetBuilder(limits.maxRows);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(archive)]), {
+    sharedStrings: "cache",
+    styles: "ignore",
+    hyperlinks: "ignore",
+    worksheets: "emit",
+  });
   try {
-    // deno-lint-ignore no-explicit-any
-    await workbook.xlsx.load(bytes as any);
+    for await (const worksheet of reader) {
+      for await (const row of worksheet) {
+        const cells: string[] = [];
+        for (let col = 1; col <= row.cellCount; col++) cells.push(cellText(row.getCell(col)));
+        builder.add(row.number, cells);
+      }
+      break; // the first worksheet only
+    }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError(400, "ERR_VALIDATION", "Planilha XLSX inválida", { cause: error });
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return { header: [], rows: [] };
-  const records: { row: number; cells: string[] }[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const cells: string[] = [];
-    for (let col = 1; col <= row.cellCount; col++) cells.push(cellText(row.getCell(col)));
-    records.push({ row: rowNumber, cells });
-  });
-  return toSheet(records);
+  return builder.sheet;
 }
 
-/** XLSX files are zip archives ("PK\x03\x04"); anything else is read as CSV text. */
-export async function parseSpreadsheet(file: File): Promise<Sheet> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const isZip = bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
-  const name = file.name.toLowerCase();
-  if (isZip || name.endsWith(".xlsx")) {
-    if (!isZip) throw new AppError(400, "ERR_VALIDATION", "Planilha XLSX inválida");
-    return await parseXlsx(bytes);
+/** An XLSX is a zip archive; anything else is read as CSV text. */
+export async function readSpreadsheet(
+  name: string,
+  bytes: Uint8Array,
+  limits: SheetLimits,
+): Promise<Sheet> {
+  const zip = isZip(bytes);
+  const lower = name.toLowerCase();
+  if (zip || lower.endsWith(".xlsx")) {
+    if (!zip) throw new AppError(400, "ERR_VALIDATION", "Planilha XLSX inválida");
+    return await parseXlsx(bytes, limits);
   }
-  if (name.endsWith(".xls")) {
+  if (lower.endsWith(".xls")) {
     throw new AppError(
       400,
       "ERR_VALIDATION",
       "Formato .xls não suportado: salve como .xlsx ou .csv",
     );
   }
-  return parseCsv(bytes);
+  return parseCsv(bytes, limits.maxRows);
 }
 
 /**
