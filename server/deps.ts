@@ -1,4 +1,5 @@
-import { openDatabase } from "../db/client.ts";
+import { guardTenancy, openDatabase } from "../db/client.ts";
+import { TenancyBreaches } from "../db/tenancy.ts";
 import { migrateToLatest, migrationState } from "../db/migrate.ts";
 import type { Database } from "../db/client.ts";
 import { databasePathOf, takeBackup } from "./ops/backup.ts";
@@ -55,6 +56,9 @@ export async function buildDeps(
     throw error;
   }
   const firstStart = await seedFirstStart(db, config, clock);
+  // After migrations and the first-start seed, which work on every company by nature.
+  const tenancyBreaches = new TenancyBreaches();
+  if (config.tenancyGuard === "strict") db = guardTenancy(db, tenancyBreaches);
   const secrets = await loadSecrets(db, config);
   // Webhook secrets written before they were sealed (issue 35): sealed once, here, because the
   // key is not known to migrations.
@@ -88,6 +92,7 @@ export async function buildDeps(
     mailer: createMailer(config),
     afterAnswer: new KeyedQueue(),
     dataLock,
+    tenancyBreaches,
   };
   wirePresence(deps);
   wireWebhooks(deps);

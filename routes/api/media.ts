@@ -1,13 +1,11 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { notFound } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
+import { idParam } from "../../server/http/params.ts";
 import { openMedia } from "../../server/media/store.ts";
 import { canViewTicket } from "../../server/realtime/socket.ts";
-
-const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 /** Types a browser may show inline; anything else downloads (never rendered as a page). */
 const INLINE = /^(image\/(png|jpeg|gif|webp)|audio\/|video\/|application\/pdf$)/;
