@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
 
 /** A new recovery token (its hash) for a user; earlier unspent ones of the user are spent. */
 export async function storeResetToken(
@@ -30,7 +31,8 @@ export async function findResetTokenUser(
   tokenHash: string,
   now: string,
 ): Promise<{ id: number; companyId: number } | undefined> {
-  return await db.selectFrom("password_resets as r")
+  // The code is global: it names the company, as a login email does.
+  return await crossCompany(db).selectFrom("password_resets as r")
     .innerJoin(
       "users as u",
       (join) => join.onRef("u.id", "=", "r.userId").onRef("u.companyId", "=", "r.companyId"),

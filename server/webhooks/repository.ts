@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
 import type { Webhook, WebhookDelivery, WebhooksTable } from "../../db/schema.ts";
 import type { Updateable } from "kysely";
 import {
@@ -82,7 +83,8 @@ export async function pageWebhooks(
  * finds nothing to do. Returns how many it sealed.
  */
 export async function sealPlainSecrets(db: Database, key: CryptoKey): Promise<number> {
-  const plain = await db.selectFrom("webhooks").select(["id", "companyId", "secret"])
+  // Every company's rows, once, at start; each update below names its row's company.
+  const plain = await crossCompany(db).selectFrom("webhooks").select(["id", "companyId", "secret"])
     .where("secret", "not like", "v1:%").where("secret", "<>", "").execute();
   for (const row of plain) {
     await db.updateTable("webhooks").set({ secret: await seal(key, row.secret) })

@@ -13,7 +13,10 @@ import { COMPANY_TABLES, crossCompany, tenancyBreach, TenancyBreaches } from "..
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Files that may call crossCompany(), and why. */
-const CROSS_COMPANY: Record<string, string> = {};
+const CROSS_COMPANY: Record<string, string> = {
+  "server/password_reset/repository.ts": "a recovery code is looked up by its hash and the email",
+  "server/webhooks/repository.ts": "webhook secrets stored before sealing are sealed once at start",
+};
 
 async function* sources(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
