@@ -118,7 +118,6 @@ const PENDING_ROUTE_REPOSITORIES = new Set([
   "routes/api/simulator.ts",
   "routes/api/tags.ts",
   "routes/api/ticket_notes.ts",
-  "routes/api/webhooks.ts",
 ]);
 
 const isRepository = (file: string) => /(^|\/|_)repository\.ts$/.test(file);
