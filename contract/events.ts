@@ -3,8 +3,8 @@
  * sends `{ "event": "company-<companyId>-<channel>", "data": <payload> }` (seeds/000 section 7,
  * seeds/002 section 7); server/realtime/ publishes through these types and islands/lib/socket.ts
  * subscribes through them, so a payload that does not match its channel is a type error on both
- * sides. Adding a channel: one entry in RealtimeEvents (and CHANNELS), then its mapping from a
- * domain event in server/realtime/listeners.ts.
+ * sides. Adding a channel: one entry in RealtimeEvents (the compiler asks for it in CHANNEL_SET),
+ * then its route from a domain event in server/realtime/listeners.ts.
  */
 import type {
   CampaignView,

@@ -6,7 +6,6 @@ import type { Channel } from "../../contract/events.ts";
  * company's channels apart, exactly as the specification's channel names read. The channels and
  * their payloads are the catalogue of contract/events.ts.
  */
-export { CHANNELS } from "../../contract/events.ts";
 export type { Channel };
 
 /** Events a client sends. */
