@@ -12,7 +12,9 @@ import { loadSecrets } from "./auth/secrets.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
+import { EventBus } from "./events/bus.ts";
 import { Hub } from "./realtime/hub.ts";
+import { wireRealtime } from "./realtime/listeners.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { sealPlainSecrets } from "./webhooks/repository.ts";
@@ -65,6 +67,9 @@ export async function buildDeps(
   const sealed = await sealPlainSecrets(db, secrets.data);
   if (sealed > 0) log.info("webhook signing secrets sealed", { count: sealed });
   const hub = new Hub();
+  // Realtime hears the domain events first, then the webhooks (wireWebhooks below).
+  const events = new EventBus();
+  wireRealtime(events, hub);
   // WhatsApp providers by kind; an implementation plugs in with one register line.
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
@@ -79,11 +84,12 @@ export async function buildDeps(
       dialogflow: dialogflowTurn,
     }),
   ).register(promptBot({ config, dataKey: secrets.data }));
-  const sessions = new SessionManager({ config, db, hub, clock, providers, bots });
+  const sessions = new SessionManager({ config, db, events, clock, providers, bots });
   const deps: AppDeps = {
     config,
     db,
     hub,
+    events,
     secrets,
     clock,
     attemptLimits: attemptLimits(config),
@@ -120,7 +126,7 @@ export async function closeDeps(deps: AppDeps) {
   deps.hub.closeAll();
   await deps.afterAnswer.drain();
   // Events heard until now are written to the webhook queue before the database closes.
-  await webhookCapture(deps.hub)?.idle();
+  await webhookCapture(deps.events)?.idle();
   await deps.db.destroy();
   deps.mailer?.close();
   deps.dataLock?.close();

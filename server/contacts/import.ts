@@ -3,7 +3,6 @@ import * as repo from "./repository.ts";
 import { readSheetOffThread } from "./read_sheet.ts";
 import type { SkippedRow } from "./rows.ts";
 import { csvLines } from "./spreadsheet.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 
 /**
  * Contact import from CSV or XLSX (issue 5): every row is checked first, off the main thread
@@ -75,7 +74,7 @@ export async function importContacts(
   });
   skipped.sort((a, b) => a.row - b.row);
   if (counts.created + counts.updated > 0) {
-    publishResource(deps.hub, companyId, "contact", { action: "reload" });
+    deps.events.emit("contacts.reloaded", { companyId });
   }
   return { total: sheet.total, ...counts, skipped };
 }

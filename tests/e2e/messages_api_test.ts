@@ -92,7 +92,7 @@ Deno.test("messages-api page - a token is shown once, when made (then only its h
         body: { name: "Cliente Novo", number: "5511988880000" },
       });
       assert.equal(res.status, 201);
-      await webhookCapture(t.deps.hub)!.idle();
+      await webhookCapture(t.deps.events)!.idle();
       assert.equal(await deliverDue(t.deps), 1);
       await row.getByText(/^200 · /).waitFor();
       assert.equal(receiver.accepted()[0].signatureValid, true);
