@@ -68,15 +68,23 @@ export function attemptLimits(
 
 export type AttemptKeys = { kind: string; account: string; address: string };
 
+/** The two counters' keys of an attempt. */
+function keysOf(keys: AttemptKeys) {
+  return {
+    account: `${keys.kind}:${keys.account.toLowerCase()}`,
+    address: `${keys.kind}:${keys.address}`,
+  };
+}
+
 function counted(limits: AttemptLimits, keys: AttemptKeys, now: number): number {
-  const account = `${keys.kind}:${keys.account.toLowerCase()}`;
-  const address = `${keys.kind}:${keys.address}`;
-  return Math.max(limits.account.hit(account, now), limits.address.hit(address, now));
+  const k = keysOf(keys);
+  return Math.max(limits.account.hit(k.account, now), limits.address.hit(k.address, now));
 }
 
 function refundBoth(limits: AttemptLimits, keys: AttemptKeys) {
-  limits.account.refund(`${keys.kind}:${keys.account.toLowerCase()}`);
-  limits.address.refund(`${keys.kind}:${keys.address}`);
+  const k = keysOf(keys);
+  limits.account.refund(k.account);
+  limits.address.refund(k.address);
 }
 
 /**
@@ -123,7 +131,8 @@ export async function guardAttempt<T>(
     if (!options.isFailure(error)) refundBoth(limits, keys);
     throw error;
   }
-  limits.account.reset(`${keys.kind}:${keys.account.toLowerCase()}`);
-  limits.address.refund(`${keys.kind}:${keys.address}`);
+  const k = keysOf(keys);
+  limits.account.reset(k.account);
+  limits.address.refund(k.address);
   return result;
 }
