@@ -71,7 +71,7 @@ export const webhookTurn: IntegrationHandler = async ({ turn, integration, deps 
     body,
   }, {
     timeoutMs: deps.config.integrationTimeoutMs,
-    allowPrivate: deps.config.integrationsAllowPrivateUrls,
+    via: deps.via,
   });
   const json = parseJson(answer.text);
   if (json === undefined) return { replies: [], changes: {} };

@@ -1,6 +1,5 @@
 import type { WebhookDelivery } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
-import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { log } from "../log.ts";
 import { webhookCapture } from "./capture.ts";
 import { publishWebhook, webhookView } from "./repository.ts";
@@ -56,10 +55,11 @@ type Outcome = { ok: boolean; status: number | null; error: string | null };
 async function post(deps: AppDeps, url: string, secret: string, d: WebhookDelivery) {
   const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
   try {
-    await checkOutboundUrl(url, deps.config.integrationsAllowPrivateUrls);
-    const res = await fetch(url, {
+    // The address is checked where it is connected to (server/http/outbound_fetch.ts); a
+    // redirect is not followed: it is a failed attempt.
+    const res = await deps.outbound.fetch(url, {
       method: "POST",
-      redirect: "manual",
+      maxRedirects: 0,
       signal: AbortSignal.timeout(deps.config.webhookTimeoutMs),
       headers: {
         "content-type": "application/json",
