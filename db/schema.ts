@@ -524,7 +524,8 @@ export interface CampaignSettingsTable {
   updatedAt: string;
 }
 
-export type CampaignStatus = "INATIVA" | "PROGRAMADA" | "EM_ANDAMENTO" | "CANCELADA" | "FINALIZADA";
+export type { CampaignStatus } from "../contract/campaign_rules.ts";
+import type { CampaignStatus } from "../contract/campaign_rules.ts";
 
 export interface CampaignsTable extends Timestamps {
   id: Generated<number>;

@@ -3,7 +3,7 @@ import { AppShell, type PageGuard } from "./lib/shell/AppShell.tsx";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
-import type { AnnouncementView } from "./lib/team_types.ts";
+import type { AnnouncementView } from "../contract/team_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import { PriorityBadge } from "./announcements/PriorityBadge.tsx";
 

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
-import { type CampaignView, progressPercent } from "./lib/campaign_types.ts";
+import { type CampaignView, progressPercent } from "../contract/campaign_types.ts";
 import { useRealtime } from "./lib/socket.ts";
 
 export type CampaignReportPageProps = { campaignId: number };

@@ -11,7 +11,7 @@ import {
   DEFAULT_CAMPAIGN_SETTINGS,
   LONGER_INTERVALS,
   MESSAGE_INTERVALS,
-} from "./lib/campaign_rules.ts";
+} from "../contract/campaign_rules.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";

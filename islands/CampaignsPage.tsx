@@ -5,7 +5,7 @@ import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
-import { type CampaignView, progressPercent } from "./lib/campaign_types.ts";
+import { type CampaignView, progressPercent } from "../contract/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";

@@ -4,7 +4,7 @@ import { AppShell, type PageGuard } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { useUser } from "./lib/session.ts";
 import { useMediaQuery } from "./lib/media_query.ts";
-import type { ChatView } from "./lib/team_types.ts";
+import type { ChatView } from "../contract/team_types.ts";
 import { Tabs } from "./lib/ui/Tabs.tsx";
 import { ChatList, useChatList } from "./chats/ChatList.tsx";
 import { ChatPane } from "./chats/ChatPane.tsx";

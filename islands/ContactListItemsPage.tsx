@@ -7,7 +7,7 @@ import Clock from "lucide-react/icons/clock";
 import Upload from "lucide-react/icons/upload";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
-import type { ContactListItemView, ContactListView } from "./lib/campaign_types.ts";
+import type { ContactListItemView, ContactListView } from "../contract/campaign_types.ts";
 import { api } from "./lib/api.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";

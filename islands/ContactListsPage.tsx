@@ -3,7 +3,7 @@ import Download from "lucide-react/icons/download";
 import Users from "lucide-react/icons/users";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
-import type { ContactListView } from "./lib/campaign_types.ts";
+import type { ContactListView } from "../contract/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";

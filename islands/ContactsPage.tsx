@@ -18,7 +18,7 @@ import { openChat } from "./contacts/open_chat.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 
-import type { Contact } from "./lib/people_types.ts";
+import type { Contact } from "../contract/people_types.ts";
 
 const ContactDialog = whenOpen(() =>
   import("./lib/contact/ContactDialog.tsx").then((m) => m.default)

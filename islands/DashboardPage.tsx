@@ -20,7 +20,7 @@ import {
   switchType,
 } from "./dashboard/dashboard_filter.ts";
 import { HourlyChart } from "./dashboard/HourlyChart.tsx";
-import type { DashboardAnswer } from "./lib/people_types.ts";
+import type { DashboardAnswer } from "../contract/people_types.ts";
 
 export type DashboardPageProps = Record<string, never>;
 

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { FILES_GUARD } from "./lib/campaign_guard.ts";
-import type { FileListView } from "./lib/campaign_types.ts";
+import type { FileListView } from "../contract/campaign_types.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";

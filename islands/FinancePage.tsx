@@ -11,8 +11,8 @@ import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import { useResourceList } from "./lib/list/hooks.ts";
 import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
-import type { InvoiceView } from "./billing/types.ts";
-import { canSeeBilling, invoiceDisplay, localToday } from "./billing/rules.ts";
+import type { InvoiceView } from "../contract/billing_types.ts";
+import { canSeeBilling, invoiceDisplay, localToday } from "../contract/billing_rules.ts";
 import { formatBRL } from "./billing/format.ts";
 
 const ConfirmDialog = whenOpen(() =>

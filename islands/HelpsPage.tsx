@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import PlayCircle from "lucide-react/icons/circle-play";
 import { api } from "./lib/api.ts";
-import { type HelpView, youtubeThumbnail } from "./lib/platform_types.ts";
+import { type HelpView, youtubeThumbnail } from "../contract/platform_types.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 

@@ -8,8 +8,8 @@ import { ApiError, errorText } from "./lib/errors.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
 import { isAdmin, setSessionUser } from "./lib/session.ts";
-import type { LoginAnswer } from "./lib/types.ts";
-import { SIGNUP_DONE_QUERY } from "./lib/platform_types.ts";
+import type { LoginAnswer } from "../contract/types.ts";
+import { SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 

@@ -5,7 +5,7 @@ import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
-import type { PromptView } from "./lib/integrations.ts";
+import type { PromptView } from "../contract/integrations.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 
 const PromptDialog = whenOpen(() =>

@@ -6,7 +6,7 @@ import Plus from "lucide-react/icons/plus";
 import Search from "lucide-react/icons/search";
 import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "./lib/api.ts";
-import type { Queue, QueueEvent } from "./queues/types.ts";
+import type { Queue, QueueEvent } from "../contract/queue_types.ts";
 import { isAdmin, useSessionUser } from "./lib/session.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";

@@ -4,7 +4,7 @@ import { isAdmin, useUser } from "./lib/session.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
-import type { QuickMessageView } from "./lib/quick_message_types.ts";
+import type { QuickMessageView } from "../contract/quick_message_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import "./lib/ui/form_styles.ts";
 

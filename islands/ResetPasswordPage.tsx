@@ -7,7 +7,7 @@ import { errorText } from "./lib/errors.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
-import { LIMITS } from "./lib/validation.ts";
+import { LIMITS } from "../contract/validation.ts";
 
 /** `email` and `token` come from the recovery mail's link (?email=...&token=...). */
 export type ResetPasswordPageProps = { email?: string; token?: string };

@@ -7,7 +7,7 @@ import { planGuard } from "./lib/permissions.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
-import { formatScheduleDate, type ScheduleView, shortBody } from "./lib/schedule_types.ts";
+import { formatScheduleDate, type ScheduleView, shortBody } from "../contract/schedule_types.ts";
 import type { ScheduleContact } from "./lib/schedules/ScheduleDialog.tsx";
 import { toast } from "./lib/toast.ts";
 import { IconButton } from "./lib/ui/Button.tsx";

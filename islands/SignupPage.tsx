@@ -3,11 +3,11 @@ import { useTranslation } from "react-i18next";
 import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "./lib/api.ts";
 import { errorText, fieldErrors } from "./lib/errors.ts";
-import { type PlanView, SIGNUP_DONE_QUERY } from "./lib/platform_types.ts";
+import { type PlanView, SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
-import { check, email, length, LIMITS } from "./lib/validation.ts";
+import { check, email, length, LIMITS } from "../contract/validation.ts";
 
 export type SignupPageProps = { companyId: string | null };
 

@@ -9,8 +9,8 @@ import { toast } from "./lib/toast.ts";
 import { languageOf } from "./lib/i18n.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
-import type { InvoiceView } from "./billing/types.ts";
-import { canSeeBilling } from "./billing/rules.ts";
+import type { InvoiceView } from "../contract/billing_types.ts";
+import { canSeeBilling } from "../contract/billing_rules.ts";
 
 const CheckoutDialog = whenOpen(() =>
   import("./billing/CheckoutDialog.tsx").then((m) => m.CheckoutDialog)

@@ -5,7 +5,7 @@ import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
-import { type TagView, textOn } from "./lib/tag_types.ts";
+import { type TagView, textOn } from "../contract/tag_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 
 const TagDialog = whenOpen(() => import("./tags/TagDialog.tsx").then((m) => m.TagDialog));

@@ -5,7 +5,7 @@ import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
-import type { UserRow } from "./lib/people_types.ts";
+import type { UserRow } from "../contract/people_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 
 const UserDialog = whenOpen(() => import("./users/UserDialog.tsx").then((m) => m.UserDialog));

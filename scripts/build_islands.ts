@@ -3,7 +3,7 @@
  * esbuild into `static/build/` as hashed, minified ES modules with code splitting, so that React
  * and the shared client code ship once as chunks that every page reuses.
  *
- * Writes `static/build/manifest.json` (see islands/lib/manifest.ts), which the server reads to emit
+ * Writes `static/build/manifest.json` (see contract/manifest.ts), which the server reads to emit
  * the `<script type="module">`, `<link rel="modulepreload">` and `<link rel="stylesheet">` tags.
  *
  *   deno run -A scripts/build_islands.ts           production build (also writes .gz copies)
@@ -11,7 +11,7 @@
  */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
-import type { IslandAssets, Manifest } from "../islands/lib/manifest.ts";
+import type { IslandAssets, Manifest } from "../contract/manifest.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ISLANDS_DIR = `${ROOT}islands`;

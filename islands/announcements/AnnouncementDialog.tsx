@@ -7,12 +7,12 @@ import {
   ANNOUNCEMENT_IMAGE_EXTENSIONS,
   type AnnouncementView,
   DEFAULT_ANNOUNCEMENT_PRIORITY,
-} from "../lib/team_types.ts";
+} from "../../contract/team_types.ts";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { check, length, type Limit, LIMITS } from "../lib/validation.ts";
+import { check, length, type Limit, LIMITS } from "../../contract/validation.ts";
 
 /** 'Obrigatório' (seeds/002 section 5) instead of the people forms' 'Required'. */
 const required = (limit: Limit) => (value: string) => {

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { DEFAULT_ANNOUNCEMENT_PRIORITY } from "../lib/team_types.ts";
+import { DEFAULT_ANNOUNCEMENT_PRIORITY } from "../../contract/team_types.ts";
 import { PRIORITY_CLASS } from "../lib/shell/priority.ts";
 
 /** seeds/002 section 9: 1 red (high), 2 orange (medium), 3 grey (low). */

@@ -1,7 +1,7 @@
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, FieldFrame } from "../lib/ui/Field.tsx";
-import { CHECKOUT_TEXTS, COUNTRIES, cpfCnpjDigits } from "./rules.ts";
+import { CHECKOUT_TEXTS, COUNTRIES, cpfCnpjDigits } from "../../contract/billing_rules.ts";
 
 export type CheckoutValues = {
   name: string;

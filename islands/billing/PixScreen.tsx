@@ -4,7 +4,7 @@ import Copy from "lucide-react/icons/copy";
 import { languageOf } from "../lib/i18n.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { formatBRL } from "./format.ts";
-import type { CheckoutAnswer } from "./types.ts";
+import type { CheckoutAnswer } from "../../contract/billing_types.ts";
 
 /** seeds/001 section 9: the copy confirmation shows for 1 second. */
 export const COPIED_MS = 1000;

@@ -1,14 +1,18 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
-import { CONFIRMATION_FIELDS, editableParts, MESSAGE_FIELDS } from "../lib/campaign_rules.ts";
-import type { CampaignView } from "../lib/campaign_types.ts";
+import {
+  CONFIRMATION_FIELDS,
+  editableParts,
+  MESSAGE_FIELDS,
+} from "../../contract/campaign_rules.ts";
+import type { CampaignView } from "../../contract/campaign_types.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { Select, type SelectOption } from "../lib/ui/Select.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { check, length, LIMITS } from "../lib/validation.ts";
+import { check, length, LIMITS } from "../../contract/validation.ts";
 import { bodyOf, type CampaignForm, emptyForm, formOf, NONE } from "./form.ts";
 
 type Named = { id: number; name: string };

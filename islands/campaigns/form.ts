@@ -1,5 +1,5 @@
-import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../lib/campaign_rules.ts";
-import type { CampaignView } from "../lib/campaign_types.ts";
+import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../../contract/campaign_rules.ts";
+import type { CampaignView } from "../../contract/campaign_types.ts";
 
 /** The campaign dialog's values as typed (strings; "none" for no selection). */
 export type CampaignForm = Record<string, string> & {

@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { toast } from "../lib/toast.ts";
-import type { SessionUser } from "../lib/types.ts";
-import type { ChatView } from "../lib/team_types.ts";
+import type { SessionUser } from "../../contract/types.ts";
+import type { ChatView } from "../../contract/team_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
-import { LIMITS } from "../lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 type UserOption = { id: number; name: string };
 

@@ -8,8 +8,8 @@ import {
 } from "../lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "../lib/list/ResourceList.tsx";
 import { useRealtime } from "../lib/socket.ts";
-import type { SessionUser } from "../lib/types.ts";
-import type { ChatView } from "../lib/team_types.ts";
+import type { SessionUser } from "../../contract/types.ts";
+import type { ChatView } from "../../contract/team_types.ts";
 import { whenOpen } from "../lib/ui/deferred.tsx";
 
 const ChatDialog = whenOpen(() => import("./ChatDialog.tsx").then((m) => m.ChatDialog));

@@ -2,10 +2,10 @@ import { type FormEvent, type KeyboardEvent, useLayoutEffect, useRef, useState }
 import { useTranslation } from "react-i18next";
 import SendHorizontal from "lucide-react/icons/send-horizontal";
 import { api } from "../lib/api.ts";
-import type { SessionUser } from "../lib/types.ts";
-import type { ChatMessageView, ChatView } from "../lib/team_types.ts";
+import type { SessionUser } from "../../contract/types.ts";
+import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
 import { IconButton } from "../lib/ui/Button.tsx";
-import { LIMITS } from "../lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 import { useChatMessages } from "./use_chat_messages.ts";
 
 /** seeds/002 section 9: older messages load when scrolled within 600 px of the top. */

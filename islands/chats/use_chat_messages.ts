@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../lib/api.ts";
 import { useRealtime, useRoomSync } from "../lib/socket.ts";
-import type { ChatMessageView, ChatView } from "../lib/team_types.ts";
+import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
 
 export type ChatMessages = {
   messages: ChatMessageView[];

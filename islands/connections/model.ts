@@ -1,4 +1,4 @@
-import { LIMITS } from "../lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /**
  * The connections page's data (GET /api/whatsapp; server/whatsapp/view.ts WhatsappView) and the
@@ -11,7 +11,7 @@ import {
   type Provider,
   type SessionUpdate,
   type Status,
-} from "../lib/connection.ts";
+} from "../../contract/connection.ts";
 
 export {
   type Connection,
@@ -21,7 +21,7 @@ export {
   type QueueItem,
   type SessionUpdate,
   type Status,
-} from "../lib/connection.ts";
+} from "../../contract/connection.ts";
 
 /** How a status looks: a tone for the icon's colour. */
 export type Tone = "success" | "danger" | "warning" | "info" | "muted";

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
-import type { ContactListItemView } from "../lib/campaign_types.ts";
+import type { ContactListItemView } from "../../contract/campaign_types.ts";
 import { CONTACT_RULES } from "../lib/contact/ContactDialog.tsx";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
-import { check } from "../lib/validation.ts";
+import { check } from "../../contract/validation.ts";
 
 /** An item of a contact list: name, number and email (seeds/002 sections 2.4 and 5). */
 export function ItemDialog(

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
-import type { ContactListView } from "../lib/campaign_types.ts";
+import type { ContactListView } from "../../contract/campaign_types.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
-import { check, length, LIMITS } from "../lib/validation.ts";
+import { check, length, LIMITS } from "../../contract/validation.ts";
 
 /** Add or rename a contact list (seeds/002 section 5: name 2 to 50, required). */
 export function ListDialog(

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { QueueRef } from "../lib/types.ts";
+import type { QueueRef } from "../../contract/types.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { Select } from "../lib/ui/Select.tsx";

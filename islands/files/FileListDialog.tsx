@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";
-import type { FileListOptionView, FileListView } from "../lib/campaign_types.ts";
+import type { FileListOptionView, FileListView } from "../../contract/campaign_types.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";

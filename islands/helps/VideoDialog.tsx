@@ -1,4 +1,4 @@
-import type { HelpView } from "../lib/platform_types.ts";
+import type { HelpView } from "../../contract/platform_types.ts";
 import { Modal } from "../lib/ui/Modal.tsx";
 
 /**

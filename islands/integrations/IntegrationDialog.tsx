@@ -8,13 +8,13 @@ import {
   type IntegrationType,
   type IntegrationView,
   TYPEBOT_DEFAULTS,
-} from "../lib/integrations.ts";
+} from "../../contract/integrations.ts";
 import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { check, length, LIMITS, type Rule } from "../lib/validation.ts";
+import { check, length, LIMITS, type Rule } from "../../contract/validation.ts";
 
 const required: Rule = (v) => (v.trim() ? null : "people.validation.required");
 

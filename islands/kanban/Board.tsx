@@ -12,7 +12,7 @@ import { api } from "../lib/api.ts";
 import type { ListController } from "../lib/list/list_controller.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
 import { realtime, type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
-import type { TagView } from "../lib/tag_types.ts";
+import type { TagView } from "../../contract/tag_types.ts";
 import { toast } from "../lib/toast.ts";
 import {
   cardOf,
@@ -24,7 +24,7 @@ import {
 } from "./board_state.ts";
 import { laneJump } from "./keyboard.ts";
 import { Lane } from "./Lane.tsx";
-import type { KanbanCard } from "./types.ts";
+import type { KanbanCard } from "../../contract/kanban_types.ts";
 
 /** Ticket updates reach a socket through the rooms of the statuses it follows. */
 const ROOMS: Room[] = [["joinTickets", "open"], ["joinTickets", "pending"]];

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useDraggable } from "@dnd-kit/core";
-import type { KanbanCard } from "./types.ts";
+import type { KanbanCard } from "../../contract/kanban_types.ts";
 import type { LaneKey } from "./board_state.ts";
 
 /**

@@ -5,7 +5,7 @@ import { useInfiniteScroll } from "../lib/list/hooks.ts";
 import type { ListController } from "../lib/list/list_controller.ts";
 import { Card } from "./Card.tsx";
 import type { LaneKey } from "./board_state.ts";
-import type { KanbanCard } from "./types.ts";
+import type { KanbanCard } from "../../contract/kanban_types.ts";
 
 /**
  * One lane: a drop target holding its cards, read a page at a time (20) as it scrolls, so a

@@ -1,6 +1,6 @@
 import { api } from "../lib/api.ts";
 import { ListController } from "../lib/list/list_controller.ts";
-import type { KanbanCard, KanbanPage } from "./types.ts";
+import type { KanbanCard, KanbanPage } from "../../contract/kanban_types.ts";
 
 /** A lane's key: "open" for 'Em aberto', else the kanban tag's id. */
 export type LaneKey = "open" | number;

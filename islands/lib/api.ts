@@ -2,8 +2,8 @@ import { ApiError } from "./errors.ts";
 import { clearSession, storedToken } from "./storage.ts";
 import { rememberSession } from "./session_storage.ts";
 import { toast } from "./toast.ts";
-import type { LoginAnswer } from "./types.ts";
-import { safeBlob } from "./media_types.ts";
+import type { LoginAnswer } from "../../contract/types.ts";
+import { safeBlob } from "./safe_blob.ts";
 
 /**
  * The browser's client for /api (seeds/000 sections 4 'Session' and 8):

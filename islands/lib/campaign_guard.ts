@@ -2,7 +2,7 @@ import { isAdmin } from "./session.ts";
 import { campaignsEnabled } from "./session_storage.ts";
 import type { PageGuard } from "./shell/AppShell.tsx";
 import { readStorage, STORAGE } from "./storage.ts";
-import type { SessionUser } from "./types.ts";
+import type { SessionUser } from "../../contract/types.ts";
 
 /** The campaign API's rule (server/campaigns/gate.ts): an admin, the plan flag, the setting. */
 export function mayUseCampaigns(user: SessionUser): boolean {

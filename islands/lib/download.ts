@@ -1,6 +1,6 @@
 import { refreshAccessToken } from "./api.ts";
 import { ApiError } from "./errors.ts";
-import { safeBlob } from "./media_types.ts";
+import { safeBlob } from "./safe_blob.ts";
 import { storedToken } from "./storage.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { PageGuard } from "./shell/AppShell.tsx";
-import type { PlanFlags, SessionUser } from "./types.ts";
+import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 
 /**
  * The named actions of seeds/000 section 6 and who may do them. Admins have every one; users

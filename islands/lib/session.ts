@@ -3,7 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { api, endSession } from "./api.ts";
 import { rememberUser } from "./session_storage.ts";
 import { clearSession, SESSION_USER_CACHE } from "./storage.ts";
-import type { SessionUser } from "./types.ts";
+import type { SessionUser } from "../../contract/types.ts";
 
 /**
  * The signed-in user of this page, loaded by the shell from GET /api/auth/me. Inside

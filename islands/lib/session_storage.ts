@@ -1,4 +1,4 @@
-import type { LoginAnswer, SessionUser } from "./types.ts";
+import type { LoginAnswer, SessionUser } from "../../contract/types.ts";
 import { removeStorage, STORAGE, writeStorage } from "./storage.ts";
 
 /** Whether the company enabled campaigns (setting campaignsEnabled), the rule behind cshow. */

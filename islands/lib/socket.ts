@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import { api, refreshAccessToken } from "./api.ts";
 import { readStorage, STORAGE, storedToken } from "./storage.ts";
-import type { SocketMessage } from "./types.ts";
+import type { SocketMessage } from "../../contract/types.ts";
 
 /**
  * The page's one realtime connection to /socket?token=... (server/realtime/socket.ts). Messages

@@ -1,5 +1,5 @@
 import { signal } from "@preact/signals-react";
-import type { SessionUser } from "./types.ts";
+import type { SessionUser } from "../../contract/types.ts";
 import { playNotificationSound } from "./shell/sound.ts";
 
 /**

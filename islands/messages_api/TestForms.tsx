@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Connection } from "../lib/connection.ts";
+import type { Connection } from "../../contract/connection.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { Select } from "../lib/ui/Select.tsx";

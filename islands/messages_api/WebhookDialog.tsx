@@ -2,8 +2,12 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
-import { check, length, LIMITS } from "../lib/validation.ts";
-import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookView } from "../lib/webhook_types.ts";
+import { check, length, LIMITS } from "../../contract/validation.ts";
+import {
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+  type WebhookView,
+} from "../../contract/webhook_types.ts";
 
 /**
  * Add or edit a webhook (issue 16): name 2..50, an http(s) URL (the server refuses internal

@@ -8,7 +8,7 @@ import { AddButton, ResourceTable, RowActions } from "../lib/list/ResourceList.t
 import { toast } from "../lib/toast.ts";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { whenOpen } from "../lib/ui/deferred.tsx";
-import type { WebhookView } from "../lib/webhook_types.ts";
+import type { WebhookView } from "../../contract/webhook_types.ts";
 
 const WebhookDialog = whenOpen(() => import("./WebhookDialog.tsx").then((m) => m.WebhookDialog));
 

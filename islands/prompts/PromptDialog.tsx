@@ -2,12 +2,12 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import { PROMPT_DEFAULTS, PROMPT_VOICES, type PromptView } from "../lib/integrations.ts";
-import type { QueueRef } from "../lib/types.ts";
+import { PROMPT_DEFAULTS, PROMPT_VOICES, type PromptView } from "../../contract/integrations.ts";
+import type { QueueRef } from "../../contract/types.ts";
 import { Field } from "../lib/ui/Field.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { check, type Rule } from "../lib/validation.ts";
+import { check, type Rule } from "../../contract/validation.ts";
 
 const NO_QUEUE = "none";
 const required: Rule = (v) => (v.trim() ? null : "people.validation.required");

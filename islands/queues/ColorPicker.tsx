@@ -4,7 +4,7 @@ import * as Popover from "radix-ui/popover";
 import Check from "lucide-react/icons/check";
 import ChevronDown from "lucide-react/icons/chevron-down";
 import Palette from "lucide-react/icons/palette";
-import { HEX_COLOR_PATTERN, QUEUE_COLORS } from "../lib/palette.ts";
+import { HEX_COLOR_PATTERN, QUEUE_COLORS } from "../../contract/palette.ts";
 
 /**
  * The queue colour field (seeds/001 sections 2 and 9): a popover with the 50 preset colours and a

@@ -14,7 +14,7 @@ import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import type { QueueEvent, QueueOption, QueueOptionNode } from "./types.ts";
+import type { QueueEvent, QueueOption, QueueOptionNode } from "../../contract/queue_types.ts";
 
 /**
  * The chatbot options tree editor of the queue dialog (seeds/001 sections 2 and 3 'Queue

@@ -13,7 +13,7 @@ import {
   toEntries,
   weekFrom,
   weekProblems,
-} from "../lib/hours/working_hours.ts";
+} from "../../contract/working_hours.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
@@ -24,7 +24,7 @@ import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { ColorPicker } from "./ColorPicker.tsx";
 import { OptionsTree } from "./OptionsTree.tsx";
 import { queueProblems } from "./queue_form.ts";
-import type { Queue } from "./types.ts";
+import type { Queue } from "../../contract/queue_types.ts";
 
 type Tab = "data" | "hours";
 

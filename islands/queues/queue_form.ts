@@ -1,5 +1,5 @@
-import { HEX_COLOR_PATTERN } from "../lib/palette.ts";
-import { LIMITS } from "../lib/validation.ts";
+import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /**
  * The queue form's rules (seeds/001 section 5), checked before sending; the server checks the

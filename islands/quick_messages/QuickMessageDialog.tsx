@@ -4,11 +4,11 @@ import Paperclip from "lucide-react/icons/paperclip";
 import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import type { QuickMessageView } from "../lib/quick_message_types.ts";
+import type { QuickMessageView } from "../../contract/quick_message_types.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { LIMITS } from "../lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /** The attachment as the form holds it: the stored one, a file chosen now, or none. */
 type Attachment = { kind: "stored"; name: string } | { kind: "new"; file: File } | null;

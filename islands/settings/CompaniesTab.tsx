@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { CompanyView } from "../lib/platform_types.ts";
-import { dueDateTone } from "../lib/platform_types.ts";
+import type { CompanyView } from "../../contract/platform_types.ts";
+import { dueDateTone } from "../../contract/platform_types.ts";
 import { DeleteDialog } from "../lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList } from "../lib/list/hooks.ts";
 import { ResourceTable, RowActions } from "../lib/list/ResourceList.tsx";

@@ -2,10 +2,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import type { CompanyView, PlanView } from "../lib/platform_types.ts";
+import type { CompanyView, PlanView } from "../../contract/platform_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
 import { Select } from "../lib/ui/Select.tsx";
-import { check, email, length, LIMITS } from "../lib/validation.ts";
+import { check, email, length, LIMITS } from "../../contract/validation.ts";
 import { savePlatformRecord } from "./platform_form.ts";
 
 const NO_PLAN = "none";

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import { type HelpView, youtubeId } from "../lib/platform_types.ts";
+import { type HelpView, youtubeId } from "../../contract/platform_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { check, length } from "../lib/validation.ts";
+import { check, length } from "../../contract/validation.ts";
 import { savePlatformRecord } from "./platform_form.ts";
 
 /** The server's limits of a help (routes/api/helps.ts). */

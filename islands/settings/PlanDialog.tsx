@@ -2,9 +2,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import { PLAN_SWITCHES, type PlanView } from "../lib/platform_types.ts";
+import { PLAN_SWITCHES, type PlanView } from "../../contract/platform_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
-import { check, length, LIMITS } from "../lib/validation.ts";
+import { check, length, LIMITS } from "../../contract/validation.ts";
 import { savePlatformRecord } from "./platform_form.ts";
 import { Check } from "./PlatformTab.tsx";
 

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { PLAN_SWITCHES, type PlanView } from "../lib/platform_types.ts";
+import { PLAN_SWITCHES, type PlanView } from "../../contract/platform_types.ts";
 import { DeleteDialog } from "../lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList } from "../lib/list/hooks.ts";
 import { ResourceTable, RowActions } from "../lib/list/ResourceList.tsx";

@@ -11,7 +11,7 @@ import {
   weekFrom,
   weekProblems,
   type WorkingHoursEntry,
-} from "../lib/hours/working_hours.ts";
+} from "../../contract/working_hours.ts";
 import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
 

@@ -19,7 +19,7 @@ import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
 import { whenOpen } from "../lib/ui/deferred.tsx";
-import { type Connection, normalStatus } from "../lib/connection.ts";
+import { type Connection, normalStatus } from "../../contract/connection.ts";
 import { CompanyBubble, ContactBubble } from "./Bubbles.tsx";
 import {
   clearOwn,

@@ -2,10 +2,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import { HEX_COLOR_PATTERN } from "../lib/palette.ts";
-import type { TagView } from "../lib/tag_types.ts";
+import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";
+import type { TagView } from "../../contract/tag_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
-import { LIMITS } from "../lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 const DEFAULT_COLOR = "#A4CCCC";
 

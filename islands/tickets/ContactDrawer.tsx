@@ -11,7 +11,7 @@ import { useRealtime } from "../lib/socket.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Avatar } from "./bits.tsx";
 import { ddMMyyyy, hhmm } from "./format.ts";
-import type { Contact, ContactEvent, Ticket } from "./types.ts";
+import type { Contact, ContactEvent, Ticket } from "../../contract/ticket_types.ts";
 
 const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));
 

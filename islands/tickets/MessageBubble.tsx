@@ -11,7 +11,7 @@ import Trash2 from "lucide-react/icons/trash-2";
 import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
 import { hhmm } from "./format.ts";
 import { hasMedia, MessageMedia } from "./MessageMedia.tsx";
-import type { Message, MessageBase } from "./types.ts";
+import type { Message, MessageBase } from "../../contract/ticket_types.ts";
 import { plainText, waText } from "./wa_text.tsx";
 
 /**

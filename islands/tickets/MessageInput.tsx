@@ -20,7 +20,7 @@ import { Switch } from "./bits.tsx";
 import { INPUT_MAX_ROWS, isBlank, quickAnswerQuery, signedBody } from "./format.ts";
 import { quoteText } from "./MessageBubble.tsx";
 import { matchQuickAnswers, QuickAnswers } from "./QuickAnswers.tsx";
-import type { Message, QuickMessage } from "./types.ts";
+import type { Message, QuickMessage } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 
 /** A quick answer's attachment as a file of the input (GET /quick-messages/:id/media). */

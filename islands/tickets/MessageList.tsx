@@ -6,7 +6,7 @@ import MessagesSquare from "lucide-react/icons/messages-square";
 import { dayKind, ddMMyyyy, hhmm, MESSAGES_TOP_THRESHOLD_PX } from "./format.ts";
 import { MessageBubble } from "./MessageBubble.tsx";
 import { timeline } from "./messages_state.ts";
-import type { Message } from "./types.ts";
+import type { Message } from "../../contract/ticket_types.ts";
 import type { Conversation } from "./use_messages.ts";
 
 export type MessageListProps = {

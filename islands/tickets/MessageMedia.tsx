@@ -12,7 +12,7 @@ import { toast } from "../lib/toast.ts";
 import { Avatar } from "./bits.tsx";
 import { parseLocation, parseVcard } from "./format.ts";
 import { downloadMedia, useMediaUrl } from "./media.ts";
-import type { MessageBase } from "./types.ts";
+import type { MessageBase } from "../../contract/ticket_types.ts";
 
 function Loading() {
   return (

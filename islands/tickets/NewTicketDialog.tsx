@@ -8,7 +8,12 @@ import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { parseOtherTicket } from "./format.ts";
 import { SearchPick } from "../lib/ui/SearchPick.tsx";
-import type { Contact, OtherOpenTicket, Ticket, WhatsappOption } from "./types.ts";
+import type {
+  Contact,
+  OtherOpenTicket,
+  Ticket,
+  WhatsappOption,
+} from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 
 const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));

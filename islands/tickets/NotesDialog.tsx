@@ -10,7 +10,7 @@ import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { NOTE_MIN_CHARS, noteTime, submitDelay } from "./format.ts";
-import type { Note, Ticket } from "./types.ts";
+import type { Note, Ticket } from "../../contract/ticket_types.ts";
 
 /**
  * The ticket's notes (seeds/000 sections 3, 5, 8, 9): the list with author and DD/MM/YY HH:mm,

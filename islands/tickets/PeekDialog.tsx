@@ -4,7 +4,7 @@ import Eye from "lucide-react/icons/eye";
 import X from "lucide-react/icons/x";
 import { Avatar } from "./bits.tsx";
 import { MessageList } from "./MessageList.tsx";
-import type { Ticket } from "./types.ts";
+import type { Ticket } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
 
 const noop = () => {};

@@ -1,5 +1,5 @@
 import { ScheduleDialog as SharedScheduleDialog } from "../lib/schedules/ScheduleDialog.tsx";
-import type { Ticket } from "./types.ts";
+import type { Ticket } from "../../contract/ticket_types.ts";
 
 /** Schedules a message to the ticket's contact: the dialog of /schedules, its contact fixed. */
 export default function ScheduleDialog(

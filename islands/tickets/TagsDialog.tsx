@@ -4,7 +4,7 @@ import Plus from "lucide-react/icons/plus";
 import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
-import type { TagRef, Ticket } from "./types.ts";
+import type { TagRef, Ticket } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 
 /** Colours offered to a tag created here (the tags page offers the full picker). */

@@ -19,7 +19,7 @@ import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
 import { Avatar, Chip } from "./bits.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
-import type { Ticket } from "./types.ts";
+import type { Ticket } from "../../contract/ticket_types.ts";
 
 const TransferDialog = lazy(() => import("./TransferDialog.tsx"));
 const ScheduleDialog = lazy(() => import("./ScheduleDialog.tsx"));

@@ -6,7 +6,7 @@ import Smartphone from "lucide-react/icons/smartphone";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Avatar, Chip } from "./bits.tsx";
 import { cutName, listTime } from "./format.ts";
-import type { Ticket } from "./types.ts";
+import type { Ticket } from "../../contract/ticket_types.ts";
 import { plainText } from "./wa_text.tsx";
 
 export type TicketItemProps = {

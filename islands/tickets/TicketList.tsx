@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import Inbox from "lucide-react/icons/inbox";
 import { LIST_BOTTOM_THRESHOLD_PX } from "./format.ts";
 import { TicketItem } from "./TicketItem.tsx";
-import type { Ticket } from "./types.ts";
+import type { Ticket } from "../../contract/ticket_types.ts";
 import type { TicketList as ListData } from "./use_ticket_list.ts";
 
 export type TicketListProps = {

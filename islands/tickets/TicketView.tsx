@@ -14,7 +14,7 @@ import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { MessageInput } from "./MessageInput.tsx";
 import { MessageList } from "./MessageList.tsx";
 import { TicketHeader } from "./TicketHeader.tsx";
-import type { ContactEvent, Message, Ticket, TicketEvent } from "./types.ts";
+import type { ContactEvent, Message, Ticket, TicketEvent } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
 
 const ContactDrawer = lazy(() => import("./ContactDrawer.tsx"));

@@ -13,7 +13,7 @@ import { isAdmin, useUser } from "../lib/session.ts";
 import { Switch } from "./bits.tsx";
 import { MultiSelect } from "./MultiSelect.tsx";
 import { TicketList } from "./TicketList.tsx";
-import type { QueueOption, TagRef, Ticket, UserOption } from "./types.ts";
+import type { QueueOption, TagRef, Ticket, UserOption } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 import { useTicketList } from "./use_ticket_list.ts";
 import { useMediaQuery } from "../lib/media_query.ts";

@@ -6,7 +6,12 @@ import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { defaultConnection } from "./NewTicketDialog.tsx";
 import { SearchPick } from "../lib/ui/SearchPick.tsx";
-import type { QueueOption, Ticket, UserOption, WhatsappOption } from "./types.ts";
+import type {
+  QueueOption,
+  Ticket,
+  UserOption,
+  WhatsappOption,
+} from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 
 /**

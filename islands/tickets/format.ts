@@ -1,4 +1,4 @@
-import type { OtherOpenTicket } from "./types.ts";
+import type { OtherOpenTicket } from "../../contract/ticket_types.ts";
 
 /**
  * Pure rules of the tickets page (seeds/000 sections 2, 5 and 9), kept apart from the components

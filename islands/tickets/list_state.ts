@@ -1,4 +1,4 @@
-import type { ContactRef, Ticket, TicketStatus } from "./types.ts";
+import type { ContactRef, Ticket, TicketStatus } from "../../contract/ticket_types.ts";
 
 /**
  * One ticket list's state and its live rules (seeds/000 section 4 'Live list behaviour'):

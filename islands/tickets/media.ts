@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { refreshAccessToken } from "../lib/api.ts";
-import { safeBlob } from "../lib/media_types.ts";
+import { safeBlob } from "../lib/safe_blob.ts";
 import { storedToken } from "../lib/storage.ts";
 
 /**

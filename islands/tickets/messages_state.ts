@@ -1,4 +1,4 @@
-import type { Message } from "./types.ts";
+import type { Message } from "../../contract/ticket_types.ts";
 
 /**
  * The open conversation's messages: pages from GET /api/messages/:ticketId (newest page first,

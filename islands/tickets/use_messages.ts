@@ -3,7 +3,7 @@ import { api } from "../lib/api.ts";
 import { type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import { FETCH_DEBOUNCE_MS } from "./format.ts";
 import { EMPTY_MESSAGES, messagesReducer, type MessagesState } from "./messages_state.ts";
-import type { Message, MessageEvent, MessagePage } from "./types.ts";
+import type { Message, MessageEvent, MessagePage } from "../../contract/ticket_types.ts";
 
 export type Conversation = MessagesState & {
   loadOlder: () => void;

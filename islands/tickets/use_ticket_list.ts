@@ -3,7 +3,13 @@ import { api, type Query } from "../lib/api.ts";
 import { type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import { FETCH_DEBOUNCE_MS } from "./format.ts";
 import { EMPTY_LIST, listReducer, type ListScope, type ListState } from "./list_state.ts";
-import type { ContactEvent, MessageEvent, TicketEvent, TicketPage, TicketStatus } from "./types.ts";
+import type {
+  ContactEvent,
+  MessageEvent,
+  TicketEvent,
+  TicketPage,
+  TicketStatus,
+} from "../../contract/ticket_types.ts";
 
 export type TicketListParams = {
   status?: TicketStatus;

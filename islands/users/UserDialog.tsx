@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
-import type { QueueRef } from "../lib/types.ts";
+import type { QueueRef } from "../../contract/types.ts";
 import { Field } from "../lib/ui/Field.tsx";
 import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
-import type { ConnectionOption, UserRow } from "../lib/people_types.ts";
-import { check, email, length, LIMITS } from "../lib/validation.ts";
+import type { ConnectionOption, UserRow } from "../../contract/people_types.ts";
+import { check, email, length, LIMITS } from "../../contract/validation.ts";
 
 const NO_CONNECTION = "none";
 

@@ -21,7 +21,7 @@ import {
   readAnnouncement,
   removeAnnouncement,
 } from "../../server/announcements/service.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 // seeds/002 section 5: title and text required ('Obrigatório'); priority 1 to 3; status a flag.
 const title = limitedText(LIMITS.announcementTitle, ADMIN_TEXTS);

@@ -18,7 +18,7 @@ import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
 import { zonedInstant } from "../../server/time_zone.ts";
-import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../../islands/lib/campaign_rules.ts";
+import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../../contract/campaign_rules.ts";
 
 /** seeds/002 section 5: empty strings are sent as null; treat "" the same. */
 const emptyAsNull = (v: unknown) => (v === "" ? null : v);

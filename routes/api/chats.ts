@@ -15,7 +15,7 @@ import {
   readChat,
   removeChat,
 } from "../../server/chats/service.ts";
-import { CHAT_MAX_USERS, LIMITS, RULE_TEXTS } from "../../islands/lib/validation.ts";
+import { CHAT_MAX_USERS, LIMITS, RULE_TEXTS } from "../../contract/validation.ts";
 
 // seeds/002 section 5 'Chat dialog': a title and at least one user.
 const chatBody = z.object({

@@ -19,8 +19,8 @@ import { limitedText, name2to50, password5to50, requiredEmail } from "../../serv
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { workingHours } from "../../server/queues/hours_schema.ts";
-import { RECURRENCES } from "../../islands/lib/platform_types.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { RECURRENCES } from "../../contract/platform_types.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 const companyIdParam = z.object({ companyId: z.coerce.number().int().positive() });
 const schedulesBody = z.object({ schedules: workingHours });

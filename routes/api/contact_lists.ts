@@ -25,7 +25,7 @@ import { name2to50, optionalEmail } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 const search = z.object({ searchParam: z.string().max(100).optional(), pageNumber });
 

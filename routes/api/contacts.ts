@@ -11,17 +11,12 @@ import {
   updateContact,
 } from "../../server/contacts/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import {
-  idParam,
-  limitedText,
-  name2to50,
-  optionalEmail,
-  pageNumber,
-} from "../../server/http/fields.ts";
+import { limitedText, name2to50, optionalEmail } from "../../server/http/fields.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
 import { isoDate } from "../../server/clock.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /** seeds/000 section 5 'Contact form': number 8 to 50 characters, normalised by the service. */
 const number = limitedText(LIMITS.contactNumber);

@@ -12,7 +12,7 @@ import {
   pageHelps,
   removeHelp,
 } from "../../server/helps/service.ts";
-import { youtubeId } from "../../islands/lib/platform_types.ts";
+import { youtubeId } from "../../contract/platform_types.ts";
 
 /** A YouTube video id, or a pasted YouTube URL reduced to its id. */
 const video = z.string().trim().max(500).transform((text, ctx) => {

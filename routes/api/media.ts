@@ -1,14 +1,12 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { notFound } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
+import { idParam } from "../../server/http/params.ts";
 import { openMedia } from "../../server/media/store.ts";
 import { canViewTicket } from "../../server/realtime/socket.ts";
 import { fileResponse } from "../../server/media/uploads.ts";
-
-const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 /**
  * GET /api/messages/:id/media: a message's media file, the only way media leaves the server.

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { flag, pageNumber } from "../../server/http/params.ts";
+import { flag, idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { listMessages } from "../../server/messages/service.ts";
 import { deleteMessage, sendMessages } from "../../server/messages/send.ts";
@@ -10,7 +10,6 @@ import { badRequest } from "../../server/errors.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 
 const ticketParam = z.object({ ticketId: z.coerce.number().int().positive() });
-const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 /**
  * JSON send (seeds/000 section 7): {body, quotedMsg?, read?, fromMe?}. quotedMsg is the quoted

@@ -13,7 +13,7 @@ import {
   pagePlans,
   removePlan,
 } from "../../server/plans/service.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 const listQuery = z.object({ searchParam: z.string().max(100).optional(), pageNumber });
 

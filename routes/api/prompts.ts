@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireAdmin, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { idParam } from "../../server/http/fields.ts";
+import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import {
   changePrompt,
@@ -11,7 +11,7 @@ import {
   removePrompt,
   showPrompt,
 } from "../../server/prompts/service.ts";
-import { PROMPT_VOICES } from "../../islands/lib/integrations.ts";
+import { PROMPT_VOICES } from "../../contract/integrations.ts";
 
 const required = (max: number) =>
   z.string({ error: "Required" }).trim().min(1, { message: "Required", abort: true })

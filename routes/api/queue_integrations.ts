@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireAdmin, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { idParam, name2to50, pageNumber } from "../../server/http/fields.ts";
+import { name2to50 } from "../../server/http/fields.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import {
   changeIntegration,
@@ -12,7 +13,7 @@ import {
   showIntegration,
   testSession,
 } from "../../server/integrations/service.ts";
-import { INTEGRATION_LANGUAGES, INTEGRATION_TYPES } from "../../islands/lib/integrations.ts";
+import { INTEGRATION_LANGUAGES, INTEGRATION_TYPES } from "../../contract/integrations.ts";
 
 const text = (max: number) => z.string().max(max, "Too Long!");
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { idParam } from "../../server/http/fields.ts";
+import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { BACK } from "../../server/bots/menu.ts";
 import { fileField } from "../../server/media/uploads.ts";

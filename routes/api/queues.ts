@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { HEX_COLOR_PATTERN } from "../../islands/lib/palette.ts";
+import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";
 import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { idParam, limitedText, name2to50 } from "../../server/http/fields.ts";
+import { limitedText, name2to50 } from "../../server/http/fields.ts";
+import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
 import { workingHours } from "../../server/queues/hours_schema.ts";
@@ -17,7 +18,7 @@ import {
   setQueueMedia,
   updateQueue,
 } from "../../server/queues/service.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /** seeds/001 section 5: colour required, 3 to 9 characters; stored upper-case. */
 const color = limitedText(LIMITS.color).regex(

@@ -20,7 +20,7 @@ import {
   readableQuickMessage,
   removeQuickMessage,
 } from "../../server/quick_messages/service.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 
 // seeds/001 section 5: shortcode required ('Obrigatório').

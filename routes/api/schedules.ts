@@ -16,7 +16,7 @@ import {
   removeSchedule,
   retrySchedule,
 } from "../../server/schedules/service.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 
 // seeds/000 section 5 and seeds/001 section 5.

@@ -5,7 +5,7 @@ import {
   CHECKOUT_TEXTS,
   COUNTRIES,
   cpfCnpjDigits,
-} from "../../islands/billing/rules.ts";
+} from "../../contract/billing_rules.ts";
 import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { checkout } from "../../server/billing/checkout.ts";
 import { receiveWebhook } from "../../server/billing/confirmation.ts";

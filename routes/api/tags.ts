@@ -8,8 +8,8 @@ import { validate } from "../../server/http/validate.ts";
 import { findTag, listTags, pageTags, tagView } from "../../server/tags/repository.ts";
 import { changeTag, createTag, removeTag, syncTicketTags } from "../../server/tags/service.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
-import { HEX_COLOR_PATTERN } from "../../islands/lib/palette.ts";
+import { LIMITS } from "../../contract/validation.ts";
+import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 
 // seeds/001 section 5: name required ('Obrigatório'), at least 3 characters ('Mensagem muito curta').

@@ -2,13 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import {
-  idParam,
-  name2to50,
-  pageNumber,
-  password5to50,
-  requiredEmail,
-} from "../../server/http/fields.ts";
+import { name2to50, password5to50, requiredEmail } from "../../server/http/fields.ts";
+import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import {
   createUser,

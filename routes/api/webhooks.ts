@@ -5,7 +5,7 @@ import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { limitedText, name2to50 } from "../../server/http/fields.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 import { pageWebhooks } from "../../server/webhooks/repository.ts";
 import {
   createWebhook,
@@ -14,7 +14,7 @@ import {
   updateWebhook,
   webhookDeliveries,
 } from "../../server/webhooks/service.ts";
-import { WEBHOOK_EVENTS } from "../../islands/lib/webhook_types.ts";
+import { WEBHOOK_EVENTS } from "../../contract/webhook_types.ts";
 
 const url = limitedText(LIMITS.url);
 const events = z.array(z.enum(WEBHOOK_EVENTS)).min(1, "Escolha ao menos um evento").max(

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { validate } from "../../server/http/validate.ts";
+import { idParam } from "../../server/http/params.ts";
 import {
   createConnection,
   deleteConnection,
@@ -14,7 +15,6 @@ import {
   updateConnection,
 } from "../../server/whatsapp/service.ts";
 
-const idParam = z.object({ id: z.coerce.number().int().positive() });
 const text = (max: number) => z.string().max(max);
 const minutes = z.coerce.number().int().min(0).max(525_600);
 

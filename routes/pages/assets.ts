@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { extname, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { IslandAssets, Manifest } from "../../islands/lib/manifest.ts";
+import type { IslandAssets, Manifest } from "../../contract/manifest.ts";
 import { AppError } from "../../server/errors.ts";
 
 /** static/ next to the code, whatever the working directory. */

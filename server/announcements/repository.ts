@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Announcement } from "../../db/schema.ts";
-import type { AnnouncementView } from "../../islands/lib/team_types.ts";
+import type { AnnouncementView } from "../../contract/team_types.ts";
 import { likePattern, type PageAnswer, pageAnswer, pageWindow } from "../paging.ts";
 
 export const ANNOUNCEMENTS_PAGE_SIZE = 20;

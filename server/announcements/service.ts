@@ -2,10 +2,7 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import type { Announcement } from "../../db/schema.ts";
-import {
-  type AnnouncementView,
-  DEFAULT_ANNOUNCEMENT_PRIORITY,
-} from "../../islands/lib/team_types.ts";
+import { type AnnouncementView, DEFAULT_ANNOUNCEMENT_PRIORITY } from "../../contract/team_types.ts";
 import {
   announcementView,
   deleteAnnouncementRow,

@@ -14,7 +14,7 @@ import {
 } from "./repository.ts";
 
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
-import type { PlanFlags, SessionUser } from "../../islands/lib/types.ts";
+import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 
 let dummyHash: string | undefined;
 

@@ -1,4 +1,4 @@
-import type { CheckoutAnswer } from "../../islands/billing/types.ts";
+import type { CheckoutAnswer } from "../../contract/billing_types.ts";
 import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";

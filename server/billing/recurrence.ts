@@ -1,7 +1,7 @@
-import { type Recurrence, RECURRENCE_MONTHS } from "../../islands/lib/platform_types.ts";
+import { type Recurrence, RECURRENCE_MONTHS } from "../../contract/platform_types.ts";
 
 /** seeds/001 sections 4 and 9: how many months one payment buys, per recurrence (declared once in
- * islands/lib/platform_types.ts, which the companies form reads too). */
+ * contract/platform_types.ts, which the companies form reads too). */
 export { type Recurrence, RECURRENCE_MONTHS };
 
 /** Months of a company's recurrence; an unset or unknown one is MENSAL (the form's only option). */

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Invoice } from "../../db/schema.ts";
-import type { InvoiceView } from "../../islands/billing/types.ts";
+import type { InvoiceView } from "../../contract/billing_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 export function invoiceView(row: Invoice, companyName?: string): InvoiceView {

@@ -1,5 +1,5 @@
 import type { Company, Invoice } from "../../db/schema.ts";
-import type { CheckoutInfo, InvoiceView, PaymentEvent } from "../../islands/billing/types.ts";
+import type { CheckoutInfo, InvoiceView, PaymentEvent } from "../../contract/billing_types.ts";
 import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";

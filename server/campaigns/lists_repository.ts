@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { ContactList, ContactListItem } from "../../db/schema.ts";
-import type { ContactListItemView, ContactListView } from "../../islands/lib/campaign_types.ts";
+import type { ContactListItemView, ContactListView } from "../../contract/campaign_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 /** SQL of contact lists and their items (seeds/002 section 3). Every function is company-scoped. */

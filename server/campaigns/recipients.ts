@@ -4,7 +4,7 @@ import {
   type CampaignVariable,
   CONFIRMATION_FIELDS,
   MESSAGE_FIELDS,
-} from "../../islands/lib/campaign_rules.ts";
+} from "../../contract/campaign_rules.ts";
 import { renderVariables } from "../messages/variables.ts";
 
 /**

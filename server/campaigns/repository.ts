@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Campaign } from "../../db/schema.ts";
-import type { CampaignStats, CampaignView } from "../../islands/lib/campaign_types.ts";
+import type { CampaignStats, CampaignView } from "../../contract/campaign_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 /** SQL of campaigns and their report figures. Every function is company-scoped. */

@@ -5,8 +5,8 @@ import {
   CONFIRMATION_FIELDS,
   editableParts,
   MESSAGE_FIELDS,
-} from "../../islands/lib/campaign_rules.ts";
-import type { CampaignView } from "../../islands/lib/campaign_types.ts";
+} from "../../contract/campaign_rules.ts";
+import type { CampaignView } from "../../contract/campaign_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
@@ -18,7 +18,7 @@ import { outboxIs } from "./dispatcher.ts";
 /**
  * Campaign rules (seeds/002 sections 3, 4; issue 13 deliverable 4). A campaign with a schedule is
  * PROGRAMADA, without one INATIVA; the dispatcher (dispatcher.ts) starts it at scheduledAt.
- * Editing follows `editableParts` (islands/lib/campaign_rules.ts), shared with the dialog.
+ * Editing follows `editableParts` (contract/campaign_rules.ts), shared with the dialog.
  */
 type MessageField = typeof MESSAGE_FIELDS[number] | typeof CONFIRMATION_FIELDS[number];
 

@@ -5,7 +5,7 @@ import {
   DEFAULT_CAMPAIGN_SETTINGS,
   LONGER_INTERVALS,
   MESSAGE_INTERVALS,
-} from "../../islands/lib/campaign_rules.ts";
+} from "../../contract/campaign_rules.ts";
 import { log } from "../log.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Chat, ChatMessage } from "../../db/schema.ts";
-import type { ChatMessageView, ChatParticipant, ChatView } from "../../islands/lib/team_types.ts";
+import type { ChatMessageView, ChatParticipant, ChatView } from "../../contract/team_types.ts";
 import { likePattern, type PageAnswer, pageAnswer, pageWindow } from "../paging.ts";
 
 export const CHATS_PAGE_SIZE = 20;

@@ -3,8 +3,8 @@ import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
 import type { Audience, Channel } from "../realtime/events.ts";
 import type { Chat } from "../../db/schema.ts";
 import type { Database } from "../../db/client.ts";
-import type { ChatMessageView, ChatView } from "../../islands/lib/team_types.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
+import { LIMITS } from "../../contract/validation.ts";
 import {
   countCompanyUsers,
   deleteChatRow,

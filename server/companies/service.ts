@@ -1,5 +1,5 @@
 import type { Company } from "../../db/schema.ts";
-import type { CompanyView, Recurrence } from "../../islands/lib/platform_types.ts";
+import type { CompanyView, Recurrence } from "../../contract/platform_types.ts";
 import { type PlanFlags, planFlags } from "../auth/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";

@@ -7,7 +7,7 @@ import { normalizeNumber } from "./numbers.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import { publishResource } from "../realtime/resource_events.ts";
-import type { Contact as ContactShape } from "../../islands/lib/people_types.ts";
+import type { Contact as ContactShape } from "../../contract/people_types.ts";
 
 /** A contact as the API and the socket answer it (seeds/000 section 3 'Contact'). */
 export type ContactView = ContactShape;

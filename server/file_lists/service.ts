@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { FileList } from "../../db/schema.ts";
-import type { FileListOptionView, FileListView } from "../../islands/lib/campaign_types.ts";
+import type { FileListOptionView, FileListView } from "../../contract/campaign_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";

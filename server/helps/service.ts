@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Help } from "../../db/schema.ts";
-import type { HelpView } from "../../islands/lib/platform_types.ts";
+import type { HelpView } from "../../contract/platform_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { likePattern, type PageAnswer, pageAnswer, pageWindow } from "../paging.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Limit, LIMITS, RULE_TEXTS } from "../../islands/lib/validation.ts";
+import { type Limit, LIMITS, RULE_TEXTS } from "../../contract/validation.ts";
 
 /**
  * Form fields shared by several resources, with the specification's messages
@@ -7,7 +7,7 @@ import { type Limit, LIMITS, RULE_TEXTS } from "../../islands/lib/validation.ts"
  */
 
 /**
- * A required text within a LIMITS entry (islands/lib/validation.ts, shared with the forms),
+ * A required text within a LIMITS entry (contract/validation.ts, shared with the forms),
  * trimmed unless `trim` is false, with the specification's texts.
  */
 export function limitedText(
@@ -44,9 +44,3 @@ export const requiredEmail = z.string({ error: "Required" }).trim()
 export const optionalEmail = z.string().trim().max(254, "Too Long!")
   .refine((v) => v === "" || z.email().safeParse(v).success, "Invalid email")
   .transform((v) => v.toLowerCase());
-
-/** A positive integer id from a path parameter. */
-export const idParam = z.object({ id: z.coerce.number().int().positive() });
-
-/** pageNumber of list queries: 1-based, defaults to 1. */
-export const pageNumber = z.coerce.number().int().min(1).max(100_000).default(1);

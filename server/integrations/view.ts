@@ -1,5 +1,5 @@
 import type { QueueIntegration } from "../../db/schema.ts";
-import type { IntegrationView } from "../../islands/lib/integrations.ts";
+import type { IntegrationView } from "../../contract/integrations.ts";
 
 /**
  * A queue integration as answered (seeds/002 section 3 'Queue integration'). The service

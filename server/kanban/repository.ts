@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { DB } from "../../db/schema.ts";
-import type { KanbanCard, KanbanPage } from "../../islands/kanban/types.ts";
+import type { KanbanCard, KanbanPage } from "../../contract/kanban_types.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import type { Viewer } from "../tickets/access.ts";
 

@@ -1,4 +1,4 @@
-import { isImageType, OCTET_STREAM } from "../../islands/lib/media_types.ts";
+import { isImageType, OCTET_STREAM } from "../../contract/media_types.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 
@@ -13,7 +13,7 @@ export type StoredMedia = { path: string; size: number; mimetype: string; filena
 
 /**
  * seeds/000 section 3 media types of a file; anything unknown is an `application`, and so is an
- * image other than png, jpeg, gif or webp (an SVG is a document: islands/lib/media_types.ts).
+ * image other than png, jpeg, gif or webp (an SVG is a document: contract/media_types.ts).
  */
 export function mediaTypeOf(mimetype: string): "image" | "audio" | "video" | "application" {
   const top = mimetype.split("/")[0]?.toLowerCase();

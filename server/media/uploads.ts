@@ -1,5 +1,5 @@
 import { getMimeType } from "hono/utils/mime";
-import { isInlineType, servedType } from "../../islands/lib/media_types.ts";
+import { isInlineType, servedType } from "../../contract/media_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { deleteMedia, openMedia, saveMedia, type StoredMedia } from "./store.ts";

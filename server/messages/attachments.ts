@@ -1,7 +1,7 @@
 import { getMimeType } from "hono/utils/mime";
 import { AppError } from "../errors.ts";
 import { cleanMimetype } from "../media/store.ts";
-import { OCTET_STREAM } from "../../islands/lib/media_types.ts";
+import { OCTET_STREAM } from "../../contract/media_types.ts";
 
 /**
  * Which files an attendant may send (the message input's attachments and recorded audio).
@@ -25,7 +25,7 @@ export function isAllowedAttachment(mimetype: string): boolean {
 
 /**
  * The file's type (declared, else from its name: a browser that does not know a type, or a blob
- * the page typed as a download (islands/lib/media_types.ts), sends octet-stream), checked; throws
+ * the page typed as a download (contract/media_types.ts), sends octet-stream), checked; throws
  * the clear codes above.
  */
 export function checkAttachment(file: File, maxBytes: number): string {

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import { likePattern, pageWindow } from "../paging.ts";
 import type { Plan } from "../../db/schema.ts";
-import type { PlanView } from "../../islands/lib/platform_types.ts";
+import type { PlanView } from "../../contract/platform_types.ts";
 
 /** Plans are platform-wide (no companyId): only super users write them. */
 export function planView(p: Plan): PlanView {

@@ -1,5 +1,5 @@
 import type { Plan } from "../../db/schema.ts";
-import type { PlanView } from "../../islands/lib/platform_types.ts";
+import type { PlanView } from "../../contract/platform_types.ts";
 import { planFlags } from "../auth/service.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";

@@ -3,7 +3,7 @@ import type { AppDeps } from "../context.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { publishResource } from "../realtime/resource_events.ts";
-import { PROMPT_DEFAULTS, type PromptView } from "../../islands/lib/integrations.ts";
+import { PROMPT_DEFAULTS, type PromptView } from "../../contract/integrations.ts";
 import { promptView } from "./view.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Prompt } from "../../db/schema.ts";
 import { mask } from "../crypto/sealed.ts";
-import type { PromptView } from "../../islands/lib/integrations.ts";
+import type { PromptView } from "../../contract/integrations.ts";
 
 /**
  * A prompt as answered (seeds/002 section 3 'Prompt'): the API and voice keys only masked (the

@@ -4,7 +4,7 @@ import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { findQueue } from "../queues/repository.ts";
 import * as repo from "./repository.ts";
-import type { QueueOption as QueueOptionShape } from "../../islands/queues/types.ts";
+import type { QueueOption as QueueOptionShape } from "../../contract/queue_types.ts";
 
 export type QueueOptionView = QueueOptionShape & { createdAt: string; updatedAt: string };
 

@@ -9,7 +9,7 @@ import { publishTicketUpdate } from "../realtime/publish.ts";
 import { loadTicketViews } from "../tickets/view.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "./hours.ts";
 import * as repo from "./repository.ts";
-import type { Queue as QueueShape } from "../../islands/queues/types.ts";
+import type { Queue as QueueShape } from "../../contract/queue_types.ts";
 
 /** A queue as the API and the socket answer it (seeds/001 section 3 'Queue'). */
 export type QueueView = QueueShape & { createdAt: string; updatedAt: string };

@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { DB, QuickMessage } from "../../db/schema.ts";
-import type { QuickMessageView } from "../../islands/lib/quick_message_types.ts";
+import type { QuickMessageView } from "../../contract/quick_message_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 export type { QuickMessageView };

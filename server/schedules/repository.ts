@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { DB, Schedule } from "../../db/schema.ts";
-import type { ScheduleStatus, ScheduleView } from "../../islands/lib/schedule_types.ts";
+import type { ScheduleStatus, ScheduleView } from "../../contract/schedule_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 export type { ScheduleStatus, ScheduleView };

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Tag } from "../../db/schema.ts";
-import type { TagView } from "../../islands/lib/tag_types.ts";
+import type { TagView } from "../../contract/tag_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 export type { TagView };

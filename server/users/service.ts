@@ -12,7 +12,7 @@ import { loadTicketViews } from "../tickets/view.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import { publishResource } from "../realtime/resource_events.ts";
-import type { UserRow } from "../../islands/lib/people_types.ts";
+import type { UserRow } from "../../contract/people_types.ts";
 
 /** A user as the API and the socket answer it: never the password hash or token version. */
 export type UserView = UserRow;

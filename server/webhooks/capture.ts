@@ -1,5 +1,5 @@
 import type { Webhook } from "../../db/schema.ts";
-import type { WebhookEvent } from "../../islands/lib/webhook_types.ts";
+import type { WebhookEvent } from "../../contract/webhook_types.ts";
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import type { Channel } from "../realtime/events.ts";

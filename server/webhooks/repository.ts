@@ -6,7 +6,7 @@ import {
   type WebhookDeliveryView,
   type WebhookEvent,
   type WebhookView,
-} from "../../islands/lib/webhook_types.ts";
+} from "../../contract/webhook_types.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import type { Hub } from "../realtime/hub.ts";
 import type { ResourceEvent } from "../realtime/resource_events.ts";

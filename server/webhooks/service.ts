@@ -1,4 +1,4 @@
-import type { WebhookEvent, WebhookView } from "../../islands/lib/webhook_types.ts";
+import type { WebhookEvent, WebhookView } from "../../contract/webhook_types.ts";
 import type { AppDeps } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { randomToken } from "../external_api/tokens.ts";

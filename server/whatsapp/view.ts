@@ -1,7 +1,7 @@
 import type { Whatsapp } from "../../db/schema.ts";
 import type { Hub } from "../realtime/hub.ts";
 import type { WhatsappQueue } from "./repository.ts";
-import type { Connection, SessionUpdate } from "../../islands/lib/connection.ts";
+import type { Connection, SessionUpdate } from "../../contract/connection.ts";
 
 /** A connection as the API answers it (seeds/000 section 3 'Connection'). */
 export type WhatsappView = Connection & { companyId: number; createdAt: string };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type TestApp, type TestUser, twoCompanies, withApp } from "../helpers/app.ts";
 import { TestSocket, withServer } from "../helpers/server.ts";
-import type { AnnouncementView } from "../../islands/lib/team_types.ts";
+import type { AnnouncementView } from "../../contract/team_types.ts";
 import { JPEG_BYTES, PNG_BYTES } from "../helpers/images.ts";
 
 /** Company A's admin becomes a platform super user; B is any other company. */

@@ -3,7 +3,7 @@ import { createTestApp, twoCompanies } from "../helpers/app.ts";
 import { connectSimulator } from "../whatsapp/helpers.ts";
 import { dispatchTick } from "../../server/campaigns/dispatcher.ts";
 import { checkPendingNumbers } from "../../server/campaigns/number_check.ts";
-import { editableParts } from "../../islands/lib/campaign_rules.ts";
+import { editableParts } from "../../contract/campaign_rules.ts";
 import { createCampaign, createList, saveSettings, seedList } from "../campaigns/helpers.ts";
 
 Deno.test("campaign rules - editable when INATIVA or PROGRAMADA more than 1 hour ahead", () => {

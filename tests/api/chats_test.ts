@@ -8,8 +8,8 @@ import {
   twoCompanies,
   withApp,
 } from "../helpers/app.ts";
-import type { ChatView } from "../../islands/lib/team_types.ts";
-import { LIMITS } from "../../islands/lib/validation.ts";
+import type { ChatView } from "../../contract/team_types.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /** Company A's admin (the owner), A's user (a participant), A's Nina (not in the chat), and B. */
 async function cast(t: TestApp) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import { QUEUE_COLORS } from "../../islands/lib/palette.ts";
+import { QUEUE_COLORS } from "../../contract/palette.ts";
 import {
   createCompany,
   createTestApp,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import SwaggerParser from "@apidevtools/swagger-parser";
+import { SwaggerParser } from "../helpers/packages.ts";
 import { withApp } from "../helpers/app.ts";
 
 /** Hono's `/tags/:id{[0-9]+}` is OpenAPI's `/tags/{id}`. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { QUEUE_COLORS } from "../../islands/lib/palette.ts";
+import { QUEUE_COLORS } from "../../contract/palette.ts";
 import { defaultWorkingHours } from "../../server/queues/hours.ts";
 import { createCompany, type TestApp, twoCompanies, withApp } from "../helpers/app.ts";
 import { insertTicket, sockets, withServedApp } from "../helpers/admin_fixtures.ts";

@@ -12,7 +12,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { buildIslands, pageJsBytes } from "../../scripts/build_islands.ts";
-import type { IslandAssets } from "../../islands/lib/manifest.ts";
+import type { IslandAssets } from "../../contract/manifest.ts";
 import * as esbuild from "esbuild";
 
 const STATIC = fileURLToPath(new URL("../../static", import.meta.url));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Page } from "../helpers/packages.ts";
 import { createCompany, login } from "../helpers/app.ts";
 import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
 import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Page } from "../helpers/packages.ts";
 import { createCompany, type TestApp } from "../helpers/app.ts";
 import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
 import { eventually } from "../whatsapp/helpers.ts";

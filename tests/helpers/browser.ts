@@ -12,8 +12,7 @@
  *       await page.getByText("...").waitFor();   // wait for what the user sees, never sleep
  *     }));
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import sparticuz from "@sparticuz/chromium";
+import { type Browser, type BrowserContext, chromium, type Page, sparticuz } from "./packages.ts";
 import { tmpdir } from "node:os";
 import { createTestApp, type TestApp, type TestUser } from "./app.ts";
 import { deadline, DeadlineError, serve } from "./server.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpfCnpjDigits, invoiceDisplay } from "../../islands/billing/rules.ts";
+import { cpfCnpjDigits, invoiceDisplay } from "../../contract/billing_rules.ts";
 
 Deno.test("invoice display - Pago if paid, Vencido when past due and unpaid, else Em Aberto", () => {
   assert.equal(invoiceDisplay({ status: "paid", dueDate: "2020-01-01" }, "2026-11-24"), "paid");

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  addVariable,
-  LONGER_INTERVALS,
-  MESSAGE_INTERVALS,
-} from "../../islands/lib/campaign_rules.ts";
-import { progressPercent } from "../../islands/lib/campaign_types.ts";
+import { addVariable, LONGER_INTERVALS, MESSAGE_INTERVALS } from "../../contract/campaign_rules.ts";
+import { progressPercent } from "../../contract/campaign_types.ts";
 import { bodyOf, emptyForm } from "../../islands/campaigns/form.ts";
 
 Deno.test("campaign settings - a variable is added only if its key is not there yet", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { applyChatEvent, unreadChats } from "../../islands/lib/shell/Bells.tsx";
-import type { ChatView } from "../../islands/lib/team_types.ts";
+import type { ChatView } from "../../contract/team_types.ts";
 
 function chat(id: number, updatedAt: string, unreads: Record<number, number>): ChatView {
   return {

@@ -4,7 +4,7 @@ import { ApiError, errorText } from "../../islands/lib/errors.ts";
 import { daysUntil } from "../../islands/lib/session.ts";
 import { apiUrl } from "../../islands/lib/api.ts";
 import { connectionsNeedAttention, isActive, menuFor } from "../../islands/lib/shell/menu.ts";
-import type { PlanFlags, SessionUser } from "../../islands/lib/types.ts";
+import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 import type { SessionUser as ServerSessionUser } from "../../server/auth/service.ts";
 import pt from "../../locales/pt.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };

@@ -7,8 +7,8 @@ import {
   type TicketEvent,
 } from "../../islands/kanban/board_state.ts";
 import { laneJump } from "../../islands/kanban/keyboard.ts";
-import { formatScheduleDate, shortBody } from "../../islands/lib/schedule_types.ts";
-import { textOn } from "../../islands/lib/tag_types.ts";
+import { formatScheduleDate, shortBody } from "../../contract/schedule_types.ts";
+import { textOn } from "../../contract/tag_types.ts";
 
 const ticket: TicketEvent = {
   id: 7,

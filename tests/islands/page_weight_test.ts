@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import type { Manifest } from "../../islands/lib/manifest.ts";
+import type { Manifest } from "../../contract/manifest.ts";
 
 /**
  * Issue 9: no page makes the browser download more than 150 KB of gzipped JavaScript before it

@@ -7,7 +7,7 @@ import {
   switchType,
 } from "../../islands/dashboard/dashboard_filter.ts";
 import { addTask, deleteTask, editTask, parseTasks } from "../../islands/todo/tasks.ts";
-import { check, email, length, LIMITS } from "../../islands/lib/validation.ts";
+import { check, email, length, LIMITS } from "../../contract/validation.ts";
 
 Deno.test("dashboard filter - defaults to the first day of the month to today", () => {
   const f = defaultFilter(new Date(2026, 10, 22, 9, 30));

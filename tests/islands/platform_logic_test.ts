@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { dueDateTone, youtubeId } from "../../islands/lib/platform_types.ts";
+import { dueDateTone, youtubeId } from "../../contract/platform_types.ts";
 import { hasFeature, planGuard } from "../../islands/lib/permissions.ts";
 import { menuFor } from "../../islands/lib/shell/menu.ts";
-import type { PlanFlags, SessionUser } from "../../islands/lib/types.ts";
+import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 
 /** Issue 11's browser rules: due-date colours, video ids, plan guards and the menu's flags. */
 

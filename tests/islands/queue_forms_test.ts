@@ -6,11 +6,11 @@ import {
   toEntries,
   weekFrom,
   weekProblems,
-} from "../../islands/lib/hours/working_hours.ts";
+} from "../../contract/working_hours.ts";
 import { queueProblems } from "../../islands/queues/queue_form.ts";
 import { nextOptionNumber } from "../../islands/queues/OptionsTree.tsx";
 import { sortQueues } from "../../islands/QueuesPage.tsx";
-import { QUEUE_COLORS } from "../../islands/lib/palette.ts";
+import { QUEUE_COLORS } from "../../contract/palette.ts";
 import { defaultWorkingHours } from "../../server/queues/hours.ts";
 import { workingHours } from "../../server/queues/hours_schema.ts";
 

@@ -21,10 +21,10 @@ import {
 import { messagesReducer, timeline } from "../../islands/tickets/messages_state.ts";
 import { matchQuickAnswers } from "../../islands/tickets/QuickAnswers.tsx";
 import { CONTACT_RULES } from "../../islands/lib/contact/ContactDialog.tsx";
-import { check } from "../../islands/lib/validation.ts";
+import { check } from "../../contract/validation.ts";
 import { defaultConnection } from "../../islands/tickets/NewTicketDialog.tsx";
 import { shouldNotify, viewingTicketId } from "../../islands/lib/ticket_notify.ts";
-import type { Message, Ticket } from "../../islands/tickets/types.ts";
+import type { Message, Ticket } from "../../contract/ticket_types.ts";
 import type { MessageView, TicketView } from "../../server/tickets/view.ts";
 import { locationBody, vcardBody } from "../../server/whatsapp/inbound/bodies.ts";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { length, LIMITS } from "../../islands/lib/validation.ts";
+import { length, LIMITS } from "../../contract/validation.ts";
 import { limitedText } from "../../server/http/fields.ts";
 
 /**
- * The forms and the routes read the same LIMITS (islands/lib/validation.ts): for every rule and
+ * The forms and the routes read the same LIMITS (contract/validation.ts): for every rule and
  * every length from empty to one past the maximum, the form's check and the route's zod schema
  * accept and refuse the same texts.
  */

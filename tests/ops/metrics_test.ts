@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { parsePrometheusTextFormat } from "../helpers/packages.ts";
 import { createCompany, type TestApp, withApp } from "../helpers/app.ts";
 import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 import { countedJob } from "../../server/metrics/registry.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createUser, type TestApp, twoCompanies } from "../helpers/app.ts";
 import { type SocketEvent, TestSocket, withServer } from "../helpers/server.ts";
-import type { ChatMessageView, ChatView } from "../../islands/lib/team_types.ts";
+import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
 
 const named = (name: string) => (e: SocketEvent) => e.event === name;
 

@@ -6,8 +6,8 @@ import { api } from "../api.ts";
 import { Button, IconButton } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";
 import { FormDialog, saveRecord, useFormSubmit } from "../list/FormDialog.tsx";
-import type { Contact, ExtraInfo } from "../people_types.ts";
-import { check, email, length, LIMITS } from "../validation.ts";
+import type { Contact, ExtraInfo } from "../../../contract/people_types.ts";
+import { check, email, length, LIMITS } from "../../../contract/validation.ts";
 
 /** seeds/000 section 5 'Contact form': name 2..50, number 8..50, email valid when given. */
 export const CONTACT_RULES = {

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
 import { Button } from "../ui/Button.tsx";
 import { Modal } from "../ui/Modal.tsx";
-import type { ImportReport } from "../people_types.ts";
+import type { ImportReport } from "../../../contract/people_types.ts";
 
 const SHEETS =
   ".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";

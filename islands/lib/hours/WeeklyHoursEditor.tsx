@@ -1,5 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { type EditableDay, type HoursProblem, normaliseTime, OPENING } from "./working_hours.ts";
+import {
+  type EditableDay,
+  type HoursProblem,
+  normaliseTime,
+  OPENING,
+} from "../../../contract/working_hours.ts";
 
 /**
  * The week's working hours as a table: per day an open switch and start/end times typed as HH:MM

@@ -4,8 +4,8 @@ import ImagePlus from "lucide-react/icons/image-plus";
 import X from "lucide-react/icons/x";
 import { api } from "../api.ts";
 import { FormDialog, saveRecord, useFormSubmit } from "../list/FormDialog.tsx";
-import { LIMITS } from "../validation.ts";
-import type { ScheduleView } from "../schedule_types.ts";
+import { LIMITS } from "../../../contract/validation.ts";
+import type { ScheduleView } from "../../../contract/schedule_types.ts";
 import { Button } from "../ui/Button.tsx";
 import { SearchPick } from "../ui/SearchPick.tsx";
 

@@ -13,7 +13,7 @@ import {
 import { realtime, useRealtime } from "../socket.ts";
 import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
 import { toast } from "../toast.ts";
-import type { SessionUser } from "../types.ts";
+import type { SessionUser } from "../../../contract/types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { isAdminProfile } from "./menu.ts";
 import { SideMenu } from "./SideMenu.tsx";

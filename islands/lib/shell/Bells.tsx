@@ -6,11 +6,11 @@ import Megaphone from "lucide-react/icons/megaphone";
 import MessagesSquare from "lucide-react/icons/messages-square";
 import { IconButton } from "../ui/Button.tsx";
 import { realtime } from "../socket.ts";
-import type { SessionUser } from "../types.ts";
+import type { SessionUser } from "../../../contract/types.ts";
 import { useLiveList } from "./live.ts";
 import { type NotifiableEvent, notifyNewMessage } from "../ticket_notify.ts";
 import { api } from "../api.ts";
-import type { AnnouncementView, ChatView } from "../team_types.ts";
+import type { AnnouncementView, ChatView } from "../../../contract/team_types.ts";
 import { PRIORITY_CLASS } from "./priority.ts";
 
 /** What the bells read of the tickets, announcements and chats APIs (their areas own them). */

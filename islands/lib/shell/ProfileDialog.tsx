@@ -3,10 +3,10 @@ import { useTranslation } from "react-i18next";
 import { api, endSession } from "../api.ts";
 import { forgetCachedUser, setSessionUser } from "../session.ts";
 import { toast } from "../toast.ts";
-import type { SessionUser } from "../types.ts";
+import type { SessionUser } from "../../../contract/types.ts";
 import { Field } from "../ui/Field.tsx";
 import { FormDialog, useFormSubmit } from "../list/FormDialog.tsx";
-import { check, email as emailRule, length, LIMITS } from "../validation.ts";
+import { check, email as emailRule, length, LIMITS } from "../../../contract/validation.ts";
 
 /**
  * The user's own form, opened from the account menu (seeds/000 section 2 'Top bar'): name, email

@@ -5,7 +5,7 @@ import ChevronDown from "lucide-react/icons/chevron-down";
 import LogOut from "lucide-react/icons/log-out";
 import { usePage } from "../page_context.ts";
 import { logout } from "../session.ts";
-import type { SessionUser } from "../types.ts";
+import type { SessionUser } from "../../../contract/types.ts";
 import { isActive, menuFor, type MenuGroup, type MenuLink } from "./menu.ts";
 
 export type Markers = { connections: boolean; chat: boolean };

@@ -12,7 +12,7 @@ import VolumeX from "lucide-react/icons/volume-x";
 import { type Language, languageOf, LOCALE_TAGS } from "../i18n.ts";
 import { isAdmin, logout } from "../session.ts";
 import { STORAGE, storedVolume, writeStorage } from "../storage.ts";
-import type { SessionUser } from "../types.ts";
+import type { SessionUser } from "../../../contract/types.ts";
 import { IconButton } from "../ui/Button.tsx";
 import { Popover } from "../ui/Popover.tsx";
 import { richText } from "../ui/rich_text.tsx";

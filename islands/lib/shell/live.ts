@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, type Query } from "../api.ts";
 import { useRealtime, useRoomSync } from "../socket.ts";
-import type { ConnectionSummary } from "../types.ts";
+import type { ConnectionSummary } from "../../../contract/types.ts";
 import { connectionsNeedAttention } from "./menu.ts";
 
 /** Seeds/000 section 9: the connections alert appears after a 2 s delay. */

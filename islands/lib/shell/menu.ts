@@ -22,7 +22,7 @@ import Users from "lucide-react/icons/users";
 import Wallet from "lucide-react/icons/wallet";
 import Zap from "lucide-react/icons/zap";
 import { hasFeature, type PlanFeature } from "../permissions.ts";
-import type { SessionUser } from "../types.ts";
+import type { SessionUser } from "../../../contract/types.ts";
 
 /**
  * The side menu (seeds/000 section 2 'Side menu', seeds/002 section 2.1): group 'Atendimento'

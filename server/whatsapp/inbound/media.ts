@@ -70,7 +70,7 @@ export async function storeInboundMedia(
     filename: media.filename,
   });
   // The sender's word for image, audio or video holds only when the stored type agrees: an
-  // "image" message carrying an SVG is a document (islands/lib/media_types.ts).
+  // "image" message carrying an SVG is a document (contract/media_types.ts).
   const byMime = mediaTypeOf(stored.mimetype);
   const mediaType: MediaType = declared === "application" || declared === byMime
     ? declared

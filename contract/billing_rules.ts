@@ -1,5 +1,5 @@
-import type { SessionUser } from "../lib/types.ts";
-import type { InvoiceView } from "./types.ts";
+import type { SessionUser } from "./types.ts";
+import type { InvoiceView } from "./billing_types.ts";
 
 /** Pure billing rules shared by the pages and the server (issue 12). */
 

@@ -1,4 +1,4 @@
-import type { WorkingHoursEntry } from "./hours/working_hours.ts";
+import type { WorkingHoursEntry } from "./working_hours.ts";
 
 /**
  * API shapes of platform administration (issue 11: companies, plans, help videos, signup),

@@ -1,4 +1,4 @@
-import type { WorkingHoursEntry } from "../lib/hours/working_hours.ts";
+import type { WorkingHoursEntry } from "./working_hours.ts";
 
 /** A queue as GET/POST/PUT /api/queue answer it (seeds/001 section 3 'Queue'). */
 export type Queue = {

@@ -30,11 +30,3 @@ export function isInlineType(mimetype: string): boolean {
 export function servedType(mimetype: string | null | undefined): string {
   return mimetype && isInlineType(mimetype) ? baseOf(mimetype) : OCTET_STREAM;
 }
-
-/**
- * A response's body as a blob of a type chosen here: an object URL opened in a tab renders as its
- * blob's type on our origin, so anything but an image, audio or video we show is a download.
- */
-export async function safeBlob(res: Response): Promise<Blob> {
-  return new Blob([await res.blob()], { type: servedType(res.headers.get("content-type")) });
-}

@@ -1,0 +1,173 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The layers of ARCHITECTURE.md, read from the files (imports and query calls), so a breach fails
+ * here instead of waiting for a review:
+ * - `contract/` is pure: it imports only `contract/` (no package, no I/O);
+ * - the server side (server/, jobs/, db/, routes/api/, scripts/, main.ts) imports nothing of
+ *   `islands/`; only `routes/pages/` renders island components on the server;
+ * - routes never import a repository: a route validates and calls a service;
+ * - SQL (Kysely's query builders and the `sql` tag) only in `db/` and in repositories
+ *   (`repository.ts`, `*_repository.ts`), bar the few files of QUERY_ALLOWED with their reason.
+ *
+ * PENDING_* name what the restructuring has not reached yet; they only shrink, and the test fails
+ * when a file listed there is already clean (remove it) or a new file breaks a rule.
+ */
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+async function* sources(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* sources(path);
+    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
+async function filesOf(...dirs: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of dirs) {
+    if (dir.endsWith(".ts")) out.push(dir);
+    else for await (const file of sources(dir)) out.push(file);
+  }
+  return out.sort();
+}
+
+/** Every import specifier of a file (static, dynamic and re-exports), resolved from the root. */
+export async function importsOf(file: string): Promise<string[]> {
+  const text = await Deno.readTextFile(`${ROOT}${file}`);
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)[^"';]*?from\s*["']([^"']+)["']/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s*["']([^"']+)["']/g),
+    ...text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g),
+  ].map((m) => m[1]);
+  return specs.map((s) =>
+    s.startsWith(".") ? new URL(s, `file:///${file}`).pathname.slice(1) : `npm:${s}`
+  );
+}
+
+const QUERY_CALL =
+  /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|with|withRecursive)\(|\bsql(<[^>]*>)?`|\bsql\.(raw|ref|lit|id|join|val|table)\(/g;
+
+/** Files outside repositories that may still run SQL, each with its reason (at most 5). */
+const QUERY_ALLOWED: Record<string, string> = {};
+
+/** Not restructured yet (only shrinks). */
+const PENDING_QUERIES = new Set([
+  "jobs/inactive_tickets.ts",
+  "jobs/invoices.ts",
+  "jobs/schedules.ts",
+  "routes/api/media.ts",
+  "routes/api/simulator.ts",
+  "server/auth/secrets.ts",
+  "server/auth/service.ts",
+  "server/billing/checkout.ts",
+  "server/billing/service.ts",
+  "server/bots/integration.ts",
+  "server/bots/menu.ts",
+  "server/bots/prompt.ts",
+  "server/bots/webhook.ts",
+  "server/campaigns/answers.ts",
+  "server/campaigns/dispatcher.ts",
+  "server/campaigns/number_check.ts",
+  "server/campaigns/recipients.ts",
+  "server/campaigns/service.ts",
+  "server/campaigns/settings.ts",
+  "server/companies/due_dates.ts",
+  "server/companies/service.ts",
+  "server/companies/teardown.ts",
+  "server/contacts/service.ts",
+  "server/external_api/auth.ts",
+  "server/external_api/send.ts",
+  "server/file_lists/service.ts",
+  "server/helps/service.ts",
+  "server/integrations/service.ts",
+  "server/metrics/collect.ts",
+  "server/password_reset/service.ts",
+  "server/prompts/service.ts",
+  "server/realtime/socket.ts",
+  "server/seed.ts",
+  "server/settings/values.ts",
+  "server/tickets/list.ts",
+  "server/tickets/service.ts",
+  "server/tickets/view.ts",
+  "server/users/service.ts",
+  "server/webhooks/capture.ts",
+  "server/webhooks/delivery.ts",
+  "server/whatsapp/inbound/contacts.ts",
+  "server/whatsapp/inbound/lookup.ts",
+  "server/whatsapp/inbound/pipeline.ts",
+  "server/whatsapp/inbound/updates.ts",
+  "server/whatsapp/outbox/outbox.ts",
+  "server/whatsapp/outbox/worker.ts",
+  "server/whatsapp/providers/simulator/provider.ts",
+  "server/whatsapp/sessions/leases.ts",
+  "server/whatsapp/sessions/manager.ts",
+]);
+
+/** Routes that still import a repository (only shrinks). */
+const PENDING_ROUTE_REPOSITORIES = new Set([
+  "routes/api/announcements.ts",
+  "routes/api/campaigns.ts",
+  "routes/api/chats.ts",
+  "routes/api/contact_lists.ts",
+  "routes/api/invoices.ts",
+  "routes/api/kanban.ts",
+  "routes/api/quick_messages.ts",
+  "routes/api/schedules.ts",
+  "routes/api/simulator.ts",
+  "routes/api/tags.ts",
+  "routes/api/ticket_notes.ts",
+  "routes/api/webhooks.ts",
+]);
+
+const isRepository = (file: string) => /(^|\/|_)repository\.ts$/.test(file);
+
+/** Compares what a rule finds with what may still be found, both ways. */
+function assertOnly(found: string[], pending: Set<string>, label: string) {
+  const breaches = found.filter((f) => !pending.has(f));
+  const clean = [...pending].filter((f) => !found.includes(f));
+  assert.deepEqual(breaches, [], `${label}: new breaches`);
+  assert.deepEqual(clean, [], `${label}: clean now, remove from the pending list`);
+}
+
+Deno.test("architecture - contract/ is pure: it imports only contract/", async () => {
+  const offenders: string[] = [];
+  for (const file of await filesOf("contract")) {
+    for (const target of await importsOf(file)) {
+      if (!target.startsWith("contract/")) offenders.push(`${file} -> ${target}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
+Deno.test("architecture - the server side imports nothing of islands/ (routes/pages renders them)", async () => {
+  const offenders: string[] = [];
+  const files = await filesOf("server", "jobs", "db", "routes/api", "scripts", "main.ts");
+  assert.ok(files.length > 200, "the walk found the server's files");
+  for (const file of files) {
+    for (const target of await importsOf(file)) {
+      if (target.startsWith("islands/")) offenders.push(`${file} -> ${target}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
+Deno.test("architecture - routes import no repository", async () => {
+  const found: string[] = [];
+  for (const file of await filesOf("routes")) {
+    if ((await importsOf(file)).some(isRepository)) found.push(file);
+  }
+  assertOnly(found, PENDING_ROUTE_REPOSITORIES, "routes importing repositories");
+});
+
+Deno.test("architecture - SQL only in db/ and repositories", async () => {
+  const found: string[] = [];
+  for (const file of await filesOf("server", "routes", "jobs", "scripts", "main.ts")) {
+    if (isRepository(file) || file in QUERY_ALLOWED) continue;
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    if (text.match(QUERY_CALL)) found.push(file);
+  }
+  assertOnly(found, PENDING_QUERIES, "query calls outside repositories");
+  assert.ok(Object.keys(QUERY_ALLOWED).length <= 5, "at most five allowed exceptions");
+});
