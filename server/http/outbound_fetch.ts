@@ -116,7 +116,9 @@ export class Outbound {
     }
     if (isInternalName(host)) {
       if (!this.allowPrivate) throw urlError(INTERNAL);
-      return ["127.0.0.1", "::1"];
+      // RFC 6761: localhost is loopback, whatever a DNS server says; other names
+      // (host.docker.internal) are resolved like any.
+      if (/(^|\.)localhost\.?$/.test(host)) return ["127.0.0.1", "::1"];
     }
     const found = await abortable(this.#resolve(host, signal), signal);
     if (found.length === 0) throw urlError("Endereço não encontrado");
@@ -137,7 +139,12 @@ export class Outbound {
     let last: unknown;
     for (const hostname of addresses) {
       try {
-        const tcp = await abortable(this.#connect({ hostname, port }), signal);
+        const connecting = this.#connect({ hostname, port });
+        const tcp = await abortable(connecting, signal).catch((error) => {
+          // Given up on (timed out): a connection that still comes is closed, not leaked.
+          connecting.then((late) => late.close(), () => {});
+          throw error;
+        });
         if (url.protocol === "http:") return tcp;
         // The name, not the address, is the TLS server name and what the certificate must name.
         const tls = await Deno.startTls(tcp, {

@@ -244,6 +244,9 @@ Deno.test("outbound - the HTTP/1.1 client reads lengths, chunks, gzip, empty ans
     const base = `http://127.0.0.1:${listener.addr.port}`;
     const outbound = new Outbound({ allowPrivate: true });
     assert.equal(await (await outbound.fetch(`${base}/length`)).text(), "hello");
+    // INTEGRATIONS_ALLOW_PRIVATE_URLS (an own n8n on this machine): localhost is loopback.
+    const local = `http://localhost:${listener.addr.port}/length`;
+    assert.equal(await (await outbound.fetch(local)).text(), "hello");
     const chunked = await outbound.fetch(`${base}/chunked`);
     assert.equal(chunked.status, 200);
     assert.equal(chunked.headers.get("x-multi"), "a, b");
