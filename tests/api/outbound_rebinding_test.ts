@@ -155,7 +155,8 @@ Deno.test("rebinding - a webhook whose name turns into 127.0.0.1 is never delive
       assert.equal(await deliverDue(t.deps), 1);
       assert.deepEqual(receiver.received, [], "nothing reached the loopback receiver");
       assert.deepEqual(net.asked, [`${PUBLIC}:${port}`]);
-      const [delivery] = await t.deps.db.selectFrom("webhook_deliveries").selectAll().execute();
+      const [delivery] = await t.deps.db.selectFrom("webhook_deliveries").selectAll()
+        .where("companyId", "=", a.id).execute();
       assert.deepEqual([delivery.status, delivery.attempts, delivery.lastStatus], [
         "pending",
         2,

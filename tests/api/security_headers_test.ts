@@ -46,7 +46,7 @@ Deno.test("media - an SVG a contact sends is stored and served as a download, ne
     });
     const rows = await t.deps.db.selectFrom("messages")
       .select(["id", "mediaType", "mediaMimetype", "mediaName"])
-      .where("id", "in", [svg.id!, png.id!]).orderBy("id").execute();
+      .where("companyId", "=", a.id).where("id", "in", [svg.id!, png.id!]).orderBy("id").execute();
     assert.deepEqual(rows.map((r) => [r.mediaType, r.mediaMimetype]), [
       ["application", "application/octet-stream"],
       ["image", "image/png"],
@@ -65,7 +65,7 @@ Deno.test("media - an SVG a contact sends is stored and served as a download, ne
 
     // A row stored before this rule (an SVG typed as such) is served as a download too.
     await t.deps.db.updateTable("messages").set({ mediaMimetype: "image/svg+xml" })
-      .where("id", "=", svg.id!).execute();
+      .where("companyId", "=", a.id).where("id", "=", svg.id!).execute();
     headers = await mediaOf(t, a.admin.token, svg.id!);
     assert.equal(headers.get("content-type"), "application/octet-stream");
     assert.match(headers.get("content-disposition") ?? "", /^attachment;/);

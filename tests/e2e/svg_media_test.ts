@@ -41,7 +41,7 @@ Deno.test("svg media - a contact's SVG is a download in the chat and runs no scr
       media: { base64: base64(SVG), mimetype: "image/svg+xml", filename: "promo.svg" },
     });
     const ticket = await t.deps.db.selectFrom("tickets").select("uuid")
-      .where("id", "=", sent.ticketId!).executeTakeFirstOrThrow();
+      .where("companyId", "=", c.id).where("id", "=", sent.ticketId!).executeTakeFirstOrThrow();
     await loginAs(page, c.admin);
     await page.goto(`${url}/tickets/${ticket.uuid}`);
     const messages = page.getByTestId("messages");
