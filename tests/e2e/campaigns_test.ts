@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createCompany } from "../helpers/app.ts";
-import { toastShown, toastWith, withBrowser } from "../helpers/browser.ts";
+import { toastWith, withBrowser } from "../helpers/browser.ts";
 import { connectSimulator } from "../whatsapp/helpers.ts";
 import { startCampaignJob } from "../../jobs/campaigns.ts";
 import { numbers, xlsxFile } from "../campaigns/helpers.ts";
@@ -96,8 +96,8 @@ Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, wa
       await page.evaluate(() => localStorage.clear());
       await loginAs(page, c.user, { expectPath: "/tickets" });
       await page.goto(`${url}/campaigns`);
-      // The harness's record of toasts: a 2 s toast can come and go between two polls under load.
-      await toastShown(page, "Esta empresa não possui permissão para acessar essa página!");
+      await toastWith(page, "Esta empresa não possui permissão para acessar essa página!")
+        .waitFor();
       await page.waitForURL(/\/tickets$|\/$/);
       assert.deepEqual(pageErrors, []);
     } finally {
