@@ -8,6 +8,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Outbound } from "./http/outbound_fetch.ts";
 import { AppError } from "./errors.ts";
+import type { EventBus } from "./events/bus.ts";
 import type { Hub } from "./realtime/hub.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { SessionManager } from "./whatsapp/sessions/manager.ts";
@@ -18,6 +19,8 @@ export type AppDeps = {
   config: Config;
   db: Database;
   hub: Hub;
+  /** Domain events, told after commit (server/events/): sockets and webhooks listen. */
+  events: EventBus;
   secrets: Secrets;
   clock: Clock;
   loginLimiter: RateLimiter;

@@ -148,7 +148,7 @@ Deno.test("rebinding - a webhook whose name turns into 127.0.0.1 is never delive
         body: { name: "Cliente", number: "5513912340001" },
       });
       assert.equal(contact.status, 201);
-      await webhookCapture(t.deps.hub)!.idle();
+      await webhookCapture(t.deps.events)!.idle();
       assert.equal(await deliverDue(t.deps), 1);
       // Second attempt: the name now answers 127.0.0.1, refused before any connection.
       t.clock.advance(RETRY_DELAYS_MS[0] * 1.2);
