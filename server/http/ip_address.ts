@@ -1,51 +1,49 @@
 /**
- * IP address literals as 16 bytes (IPv4 as its IPv4-mapped IPv6 form, ::ffff:a.b.c.d), so that one
- * comparison serves both families, and address ranges (CIDR) over them.
+ * IP address literals, parsed in one place: the outbound URL guard reads their parts and groups
+ * (outbound_url.ts); client addresses and TRUSTED_PROXIES (client_address.ts) read them as 16
+ * bytes (IPv4 as its IPv4-mapped IPv6 form, ::ffff:a.b.c.d), so that one comparison serves both
+ * families, and address ranges (CIDR) over them.
  */
 
-function ipv4Bytes(text: string): number[] | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+/** The four parts of a dotted IPv4 literal, or undefined. */
+export function ipv4Parts(host: string): number[] | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (!m) return undefined;
   const parts = m.slice(1).map(Number);
   return parts.every((p) => p <= 255) ? parts : undefined;
 }
 
-function ipv6Bytes(text: string): number[] | undefined {
-  let head = text;
-  let tail: number[] = [];
-  // An IPv4 tail (::ffff:1.2.3.4) is the last two groups.
-  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(head);
+/** The eight 16-bit groups of an IPv6 literal (a trailing dotted quad allowed), or undefined. */
+export function ipv6Groups(host: string): number[] | undefined {
+  let text = host.toLowerCase();
+  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
-    const v4 = ipv4Bytes(dotted[2]);
-    if (!v4) return undefined;
-    tail = v4;
-    head = dotted[1].endsWith("::") ? dotted[1] : dotted[1].slice(0, -1);
+    const p = ipv4Parts(dotted[2]);
+    if (!p) return undefined;
+    text = `${dotted[1]}${((p[0] << 8) | p[1]).toString(16)}:${((p[2] << 8) | p[3]).toString(16)}`;
   }
-  const halves = head.split("::");
+  const halves = text.split("::");
   if (halves.length > 2) return undefined;
-  const groups = (part: string) => (part === "" ? [] : part.split(":"));
-  const left = groups(halves[0]);
-  const right = halves.length === 2 ? groups(halves[1]) : [];
-  const words = 8 - tail.length / 2;
-  const missing = words - left.length - right.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
-  const bytes: number[] = [];
-  for (const group of [...left, ...Array(missing).fill("0"), ...right]) {
-    if (!/^[0-9a-f]{1,4}$/i.test(group)) return undefined;
-    const value = parseInt(group, 16);
-    bytes.push(value >> 8, value & 0xff);
-  }
-  return [...bytes, ...tail];
+  const groups = (part: string) =>
+    part === ""
+      ? []
+      : part.split(":").map((g) => /^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : Number.NaN);
+  const head = groups(halves[0]);
+  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  if ([...head, ...tail].some(Number.isNaN)) return undefined;
+  if (halves.length === 1) return head.length === 8 ? head : undefined;
+  const fill = 8 - head.length - tail.length;
+  return fill >= 1 ? [...head, ...new Array(fill).fill(0), ...tail] : undefined;
 }
 
 /** The 16 bytes of an address literal (brackets and a zone allowed), or undefined. */
 export function parseIp(text: string): Uint8Array | undefined {
   const host = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
-  const v4 = ipv4Bytes(host);
+  const v4 = ipv4Parts(host);
   if (v4) return new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4]);
   if (!host.includes(":")) return undefined;
-  const v6 = ipv6Bytes(host);
-  return v6 ? new Uint8Array(v6) : undefined;
+  const v6 = ipv6Groups(host);
+  return v6 ? new Uint8Array(v6.flatMap((g) => [g >> 8, g & 0xff])) : undefined;
 }
 
 /** An address range: `10.0.0.0/8`, `fd00::/8`, or one address. */
@@ -56,7 +54,7 @@ export function parseIpRange(text: string): IpRange | undefined {
   if (extra !== undefined) return undefined;
   const bytes = parseIp(address);
   if (!bytes) return undefined;
-  const isV4 = ipv4Bytes(address.trim()) !== undefined;
+  const isV4 = ipv4Parts(address.trim()) !== undefined;
   const max = isV4 ? 32 : 128;
   if (bits !== undefined && !/^\d{1,3}$/.test(bits)) return undefined;
   const prefix = bits === undefined ? max : Number(bits);
