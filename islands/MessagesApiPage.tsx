@@ -5,7 +5,7 @@ import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
 import { api } from "./lib/api.ts";
 import type { Connection } from "../contract/connection.ts";
-import { isAdmin } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
@@ -20,7 +20,7 @@ export type MessagesApiPageProps = Record<string, never>;
 
 /** Admins of a plan with useExternalApi (the server refuses the rest: requirePlan, admin). */
 function allowed(user: SessionUser): boolean {
-  return isAdmin(user) && user.company.plan?.useExternalApi === true;
+  return can(user, "webhook:manage") && user.company.plan?.useExternalApi === true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { notFound } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -18,29 +18,35 @@ const INLINE = /^(image\/(png|jpeg|gif|webp)|audio\/|video\/|application\/pdf$)/
 export function mediaRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
-  app.get("/:id/media", requireAuth(deps), validate("param", idParam), async (c) => {
-    const auth = authOf(c);
-    const message = await deps.db.selectFrom("messages")
-      .select(["id", "ticketId", "mediaUrl", "mediaMimetype", "mediaName"])
-      .where("companyId", "=", auth.companyId).where("id", "=", c.req.valid("param").id)
-      .executeTakeFirst();
-    if (!message?.mediaUrl || !(await canViewTicket(deps, auth, message.ticketId))) {
-      throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
-    }
-    const opened = await openMedia(deps.config, auth.companyId, message.mediaUrl);
-    if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Arquivo não encontrado");
-    const mimetype = message.mediaMimetype ?? "application/octet-stream";
-    const name = encodeURIComponent(message.mediaName ?? "file");
-    const disposition = INLINE.test(mimetype) ? "inline" : "attachment";
-    return c.body(opened.file.readable, 200, {
-      "content-type": mimetype,
-      "content-length": String(opened.size),
-      "content-disposition": `${disposition}; filename*=UTF-8''${name}`,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      "cache-control": "private, max-age=3600",
-    });
-  });
+  app.get(
+    "/:id/media",
+    requireAuth(deps),
+    allow("ticket:work"),
+    validate("param", idParam),
+    async (c) => {
+      const auth = authOf(c);
+      const message = await deps.db.selectFrom("messages")
+        .select(["id", "ticketId", "mediaUrl", "mediaMimetype", "mediaName"])
+        .where("companyId", "=", auth.companyId).where("id", "=", c.req.valid("param").id)
+        .executeTakeFirst();
+      if (!message?.mediaUrl || !(await canViewTicket(deps, auth, message.ticketId))) {
+        throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
+      }
+      const opened = await openMedia(deps.config, auth.companyId, message.mediaUrl);
+      if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Arquivo não encontrado");
+      const mimetype = message.mediaMimetype ?? "application/octet-stream";
+      const name = encodeURIComponent(message.mediaName ?? "file");
+      const disposition = INLINE.test(mimetype) ? "inline" : "attachment";
+      return c.body(opened.file.readable, 200, {
+        "content-type": mimetype,
+        "content-length": String(opened.size),
+        "content-disposition": `${disposition}; filename*=UTF-8''${name}`,
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "cache-control": "private, max-age=3600",
+      });
+    },
+  );
 
   return app;
 }

@@ -63,7 +63,7 @@ async function viewOf(deps: AppDeps, row: QueueIntegration, withSecret = false) 
 }
 
 function publish(deps: AppDeps, companyId: number, data: Record<string, unknown>) {
-  // Admins only: the page and the routes are theirs (requireAdmin).
+  // Admins only: the page and the routes are theirs (allow("integration:manage")).
   deps.hub.publish(companyId, "queueIntegration", data, [{ kind: "admins" }]);
 }
 
