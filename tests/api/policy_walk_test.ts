@@ -70,8 +70,8 @@ Deno.test("policy - every /api route declares its action; each role is refused e
       email: "super-user@alpha.test",
       profile: "user",
     });
-    await t.deps.db.updateTable("users").set({ super: 1 }).where("id", "=", platformSuper.id)
-      .execute();
+    await t.deps.db.updateTable("users").set({ super: 1 }).where("companyId", "=", a.id)
+      .where("id", "=", platformSuper.id).execute();
     const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
     const callers: { name: string; roles: Role[]; token: string }[] = [
       { name: "user", roles: ["user"], token: a.user.token },
