@@ -5,6 +5,7 @@ import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/ho
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
 import type { AnnouncementView } from "../contract/team_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { can } from "./lib/permissions.ts";
 import { PriorityBadge } from "./announcements/PriorityBadge.tsx";
 
 const AnnouncementDialog = whenOpen(() =>
@@ -17,7 +18,7 @@ const OPEN_ADD = "announcements:add";
 
 /** seeds/002 section 6: super users only; others see the message and go to / after 1 s. */
 const SUPER_ONLY: PageGuard = {
-  allow: (user) => user.super,
+  allow: (user) => can(user, "announcement:manage"),
   message: "errors.noPermissionPage",
   redirectTo: "/",
 };

@@ -5,7 +5,8 @@ import Download from "lucide-react/icons/download";
 import MessageCircle from "lucide-react/icons/message-circle";
 import Upload from "lucide-react/icons/upload";
 import { AppShell } from "./lib/shell/AppShell.tsx";
-import { isAdmin, useSessionUser, useUser } from "./lib/session.ts";
+import { useSessionUser, useUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { Avatar } from "./contacts/Avatar.tsx";
@@ -49,7 +50,6 @@ const OPEN_IMPORT = "contacts:import";
 function ContactActions() {
   const { t } = useTranslation();
   const user = useSessionUser();
-  const admin = isAdmin(user);
   const [exporting, setExporting] = useState(false);
   if (!user) return null;
   const exportCsv = async () => {
@@ -64,18 +64,20 @@ function ContactActions() {
   };
   return (
     <>
-      {admin
+      {can(user, "contact:import")
         ? (
-          <>
-            <Button onClick={() => dispatchEvent(new Event(OPEN_IMPORT))}>
-              <Upload size={16} aria-hidden="true" />
-              <span className="btn-label">{t("contacts.import")}</span>
-            </Button>
-            <Button onClick={exportCsv} loading={exporting}>
-              <Download size={16} aria-hidden="true" />
-              <span className="btn-label">{t("contacts.export")}</span>
-            </Button>
-          </>
+          <Button onClick={() => dispatchEvent(new Event(OPEN_IMPORT))}>
+            <Upload size={16} aria-hidden="true" />
+            <span className="btn-label">{t("contacts.import")}</span>
+          </Button>
+        )
+        : null}
+      {can(user, "contact:export")
+        ? (
+          <Button onClick={exportCsv} loading={exporting}>
+            <Download size={16} aria-hidden="true" />
+            <span className="btn-label">{t("contacts.export")}</span>
+          </Button>
         )
         : null}
       <AddButton event={OPEN_ADD} label={t("contacts.add")} />
@@ -94,7 +96,7 @@ const CONTACTS = {
 function Contacts() {
   const { t } = useTranslation();
   const user = useUser();
-  const admin = isAdmin(user);
+  const skipQueue = can(user, "ticket:skip-queue");
   const list = useResourceList<Contact>(CONTACTS);
   const dialogs = useRecordDialogs<Contact>();
   const [importing, setImporting] = useState(false);
@@ -103,7 +105,7 @@ function Contacts() {
   useWindowEvent(OPEN_IMPORT, () => setImporting(true));
 
   const startChat = (contact: Contact) => {
-    if (user.queues.length > 1 || (!admin && user.queues.length === 0)) setChatFor(contact);
+    if (user.queues.length > 1 || (!skipQueue && user.queues.length === 0)) setChatFor(contact);
     else void openChat(contact.id, user, user.queues[0]?.id ?? null);
   };
 
@@ -138,7 +140,9 @@ function Contacts() {
             <td className="col-hide-sm">{c.email}</td>
             <RowActions
               onEdit={() => dialogs.edit(c.id)}
-              onDelete={admin ? () => dialogs.askDelete(c) : undefined}
+              onDelete={can(user, "contacts-page:deleteContact")
+                ? () => dialogs.askDelete(c)
+                : undefined}
             >
               <IconButton label={t("contacts.openChat")} onClick={() => startChat(c)}>
                 <MessageCircle size={18} aria-hidden="true" />
@@ -168,7 +172,7 @@ function Contacts() {
         open={chatFor !== null}
         onOpenChange={(open) => !open && setChatFor(null)}
         queues={user.queues}
-        optional={admin}
+        optional={skipQueue}
         onPick={(queueId) => {
           const contact = chatFor;
           setChatFor(null);

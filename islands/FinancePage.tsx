@@ -4,6 +4,7 @@ import CheckCheck from "lucide-react/icons/check-check";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { formatDate } from "./lib/shell/TopBar.tsx";
 import { useUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { api } from "./lib/api.ts";
 import { languageOf } from "./lib/i18n.ts";
 import { toast } from "./lib/toast.ts";
@@ -107,7 +108,7 @@ function Invoices() {
                     </Button>
                   )
                   : null}
-                {display !== "paid" && user.super
+                {display !== "paid" && can(user, "invoice:mark-paid")
                   ? (
                     <IconButton label={t("billing.markPaid")} onClick={() => setMarking(invoice)}>
                       <CheckCheck size={18} aria-hidden="true" />

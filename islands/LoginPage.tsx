@@ -7,7 +7,8 @@ import { api } from "./lib/api.ts";
 import { ApiError, errorText } from "./lib/errors.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
-import { isAdmin, setSessionUser } from "./lib/session.ts";
+import { setSessionUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import type { LoginAnswer } from "../contract/types.ts";
 import { SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
@@ -49,8 +50,8 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
       );
       rememberSession(answer);
       setSessionUser(answer.user);
-      // Admins land on the dashboard; attendants on their tickets (the dashboard is admin-only).
-      location.assign(isAdmin(answer.user) ? "/" : "/tickets");
+      // Who may read the dashboard lands there; attendants on their tickets.
+      location.assign(can(answer.user, "dashboard:read") ? "/" : "/tickets");
     } catch (caught) {
       setBusy(false);
       if (caught instanceof ApiError && caught.code === "ERR_SUBSCRIPTION_EXPIRED") {

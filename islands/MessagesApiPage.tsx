@@ -4,7 +4,7 @@ import Copy from "lucide-react/icons/copy";
 import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "./lib/api.ts";
 import type { Connection } from "../contract/connection.ts";
-import { isAdmin } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
@@ -24,7 +24,7 @@ const ConfirmDialog = whenOpen(() =>
 
 /** Admins of a plan with useExternalApi (the server refuses the rest: requirePlan, admin). */
 function allowed(user: SessionUser): boolean {
-  return isAdmin(user) && user.company.plan?.useExternalApi === true;
+  return can(user, "webhook:manage") && user.company.plan?.useExternalApi === true;
 }
 
 /**

@@ -7,7 +7,8 @@ import Search from "lucide-react/icons/search";
 import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "./lib/api.ts";
 import type { Queue } from "../contract/queue_types.ts";
-import { isAdmin, useSessionUser } from "./lib/session.ts";
+import { useSessionUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
@@ -41,7 +42,7 @@ export function sortQueues(list: Queue[]): Queue[] {
 export default function QueuesPage(_props: QueuesPageProps) {
   const { t } = useTranslation();
   const user = useSessionUser();
-  const ready = user !== null && isAdmin(user);
+  const ready = can(user, "queue:manage");
   const [queues, setQueues] = useState<Queue[] | null>(null);
   const [scheduleType, setScheduleType] = useState("disabled");
   const [search, setSearch] = useState("");
@@ -95,7 +96,11 @@ export default function QueuesPage(_props: QueuesPageProps) {
   return (
     <AppShell
       title={t("queues.title")}
-      guard={{ allow: isAdmin, message: "errors.accessDenied", redirectTo: "/tickets" }}
+      guard={{
+        allow: (user) => can(user, "queue:manage"),
+        message: "errors.accessDenied",
+        redirectTo: "/tickets",
+      }}
       actions={
         <>
           <label className="search-box">

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
-import { isAdmin, useUser } from "./lib/session.ts";
+import { useUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
@@ -43,7 +44,7 @@ const QUICK_MESSAGES = {
 function QuickMessages() {
   const { t } = useTranslation();
   const me = useUser();
-  const admin = isAdmin(me);
+  const manageAny = can(me, "quick-message:manage-any");
   const list = useResourceList<QuickMessageView>(QUICK_MESSAGES);
   const dialogs = useRecordDialogs<QuickMessageView>();
   useWindowEvent(OPEN_ADD, dialogs.add);
@@ -65,7 +66,7 @@ function QuickMessages() {
         }
       >
         {list.items.map((q) => {
-          const mine = admin || q.userId === me.id;
+          const mine = manageAny || q.userId === me.id;
           return (
             <tr key={q.id} data-testid="quick-row" data-quick-id={q.id}>
               <td className="people-name">

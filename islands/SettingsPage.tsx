@@ -1,7 +1,8 @@
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "./lib/api.ts";
-import { isAdmin, sessionUser, setSessionUser, useUser } from "./lib/session.ts";
+import { sessionUser, setSessionUser, useUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { OptionsTab } from "./settings/OptionsTab.tsx";
 import { SchedulesTab } from "./settings/SchedulesTab.tsx";
 import { AppShell } from "./lib/shell/AppShell.tsx";
@@ -39,7 +40,11 @@ export default function SettingsPage(_props: SettingsPageProps) {
   return (
     <AppShell
       title={t("settings.title")}
-      guard={{ allow: isAdmin, message: "errors.accessDenied", redirectTo: "/tickets" }}
+      guard={{
+        allow: (user) => can(user, "setting:manage"),
+        message: "errors.accessDenied",
+        redirectTo: "/tickets",
+      }}
     >
       <SettingsContent />
     </AppShell>
@@ -120,7 +125,7 @@ function SettingsContent() {
               content: <SchedulesTab companyId={user.companyId} />,
             }]
             : []),
-          ...(user.super
+          ...(can(user, "company:manage")
             ? [
               {
                 value: "companies",

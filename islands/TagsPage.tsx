@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
-import { isAdmin, useUser } from "./lib/session.ts";
+import { useUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
@@ -32,7 +33,7 @@ const TAGS = { path: "/tags", records: "tags", channel: "tag" as const, sort: by
 
 function Tags() {
   const { t } = useTranslation();
-  const admin = isAdmin(useUser());
+  const canKanban = can(useUser(), "tag:kanban");
   const list = useResourceList<TagView>(TAGS);
   const dialogs = useRecordDialogs<TagView>();
   useWindowEvent(OPEN_ADD, dialogs.add);
@@ -75,7 +76,7 @@ function Tags() {
         open={dialogs.editing !== null}
         onOpenChange={(open) => !open && dialogs.closeEdit()}
         tagId={dialogs.editing?.id ?? null}
-        canKanban={admin}
+        canKanban={canKanban}
         onSaved={list.upsert}
       />
       <DeleteDialog

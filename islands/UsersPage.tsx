@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
-import { isAdmin, setSessionUser, useSessionUser, useUser } from "./lib/session.ts";
+import { setSessionUser, useSessionUser, useUser } from "./lib/session.ts";
+import { can } from "./lib/permissions.ts";
 import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
 import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
 import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
@@ -27,7 +28,7 @@ export default function UsersPage(_props: UsersPageProps) {
 function AddUser() {
   const { t } = useTranslation();
   const user = useSessionUser();
-  if (!isAdmin(user)) return null;
+  if (!can(user, "user:create")) return null;
   return <AddButton event={OPEN_ADD} label={t("users.add")} />;
 }
 
@@ -37,7 +38,7 @@ const USERS = { path: "/users", records: "users", channel: "user" as const, sort
 function Users() {
   const { t } = useTranslation();
   const me = useUser();
-  const admin = isAdmin(me);
+  const manage = can(me, "user:manage");
   const list = useResourceList<UserRow>(USERS);
   const dialogs = useRecordDialogs<UserRow>();
   useWindowEvent(OPEN_ADD, dialogs.add);
@@ -68,8 +69,8 @@ function Users() {
               </span>
             </td>
             <RowActions
-              onEdit={admin || u.id === me.id ? () => dialogs.edit(u.id) : undefined}
-              onDelete={admin ? () => dialogs.askDelete(u) : undefined}
+              onEdit={manage || u.id === me.id ? () => dialogs.edit(u.id) : undefined}
+              onDelete={can(me, "user:delete") ? () => dialogs.askDelete(u) : undefined}
             />
           </tr>
         ))}
@@ -79,7 +80,7 @@ function Users() {
         open={dialogs.editing !== null}
         onOpenChange={(open) => !open && dialogs.closeEdit()}
         userId={dialogs.editing?.id ?? null}
-        canAdmin={admin}
+        canAdmin={can(me, "user-modal:editQueues")}
         onSaved={(saved) => {
           list.upsert(saved);
           // My own name or email changed: the greeting and the session follow.

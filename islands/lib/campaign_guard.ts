@@ -1,4 +1,4 @@
-import { isAdmin } from "./session.ts";
+import { can } from "./permissions.ts";
 import { campaignsEnabled } from "./session_storage.ts";
 import type { PageGuard } from "./shell/AppShell.tsx";
 import { readStorage, STORAGE } from "./storage.ts";
@@ -6,7 +6,8 @@ import type { SessionUser } from "../../contract/types.ts";
 
 /** The campaign API's rule (server/campaigns/gate.ts): an admin, the plan flag, the setting. */
 export function mayUseCampaigns(user: SessionUser): boolean {
-  return isAdmin(user) && user.company.plan?.useCampaigns === true && campaignsEnabled(user);
+  return can(user, "campaign:manage") && user.company.plan?.useCampaigns === true &&
+    campaignsEnabled(user);
 }
 
 /**

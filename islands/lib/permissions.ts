@@ -1,37 +1,23 @@
 import type { PageGuard } from "./shell/AppShell.tsx";
 import type { PlanFlags, SessionUser } from "../../contract/types.ts";
+import { type Action, allows, rolesOf, type SeedAction } from "../../contract/policy.ts";
+
+export type { Action, SeedAction };
 
 /**
- * The named actions of seeds/000 section 6 and who may do them. Admins have every one; users
- * have none ("no static permissions"); any other action is not shown (false).
+ * May this user do this action? One table decides, the server's (contract/policy.ts): an action
+ * of the table ("ticket:delete") or a named action of seeds/000 section 6
+ * ("ticket-options:deleteTicket", the same line). Profiles compare case-insensitively; an action
+ * the table does not list is not shown (false).
  *
  *   {can(user, "connections-page:addConnection") ? <Button>...</Button> : null}
  */
-export type Action =
-  | "tickets-manager:showall"
-  | "ticket-options:deleteTicket"
-  | "connections-page:addConnection"
-  | "connections-page:actionButtons"
-  | "connections-page:editOrDeleteConnection"
-  | "user-modal:editProfile"
-  | "user-modal:editQueues"
-  | "contacts-page:deleteContact";
-
-const ADMIN_ACTIONS: ReadonlySet<Action> = new Set<Action>([
-  "tickets-manager:showall",
-  "ticket-options:deleteTicket",
-  "connections-page:addConnection",
-  "connections-page:actionButtons",
-  "connections-page:editOrDeleteConnection",
-  "user-modal:editProfile",
-  "user-modal:editQueues",
-  "contacts-page:deleteContact",
-]);
-
-/** May this user do this action? (Profiles compare case-insensitively, section 6.) */
-export function can(user: Pick<SessionUser, "profile"> | null, action: Action): boolean {
+export function can(
+  user: Pick<SessionUser, "profile"> & Partial<Pick<SessionUser, "super">> | null,
+  action: Action | SeedAction,
+): boolean {
   if (!user) return false;
-  return user.profile.toLowerCase() === "admin" && ADMIN_ACTIONS.has(action);
+  return allows(rolesOf({ profile: user.profile, super: user.super === true }), action);
 }
 
 /** The plan flags a page can depend on (seeds/001 section 6; server/plans/features.ts). */

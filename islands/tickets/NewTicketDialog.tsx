@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
-import { isAdmin, useUser } from "../lib/session.ts";
+import { useUser } from "../lib/session.ts";
+import { can } from "../lib/permissions.ts";
 import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { parseOtherTicket } from "./format.ts";
@@ -43,7 +44,7 @@ export default function NewTicketDialog(
 ) {
   const { t } = useTranslation();
   const user = useUser();
-  const admin = isAdmin(user);
+  const skipQueue = can(user, "ticket:skip-queue");
   const [contact, setContact] = useState<Contact | null>(null);
   const [queue, setQueue] = useState<string>(
     user.queues.length === 1 ? String(user.queues[0].id) : NONE,
@@ -64,7 +65,7 @@ export default function NewTicketDialog(
       setOther(null);
       const found: Record<string, string> = {};
       if (!contact) found.contact = "tickets.newTicket.contactRequired";
-      if (queue === NONE && !admin) found.queueId = "tickets.newTicket.queueRequired";
+      if (queue === NONE && !skipQueue) found.queueId = "tickets.newTicket.queueRequired";
       return found;
     },
     send: async (): Promise<{ uuid?: string; other?: OtherOpenTicket }> => {
@@ -97,7 +98,7 @@ export default function NewTicketDialog(
   const errors = form.errors;
 
   const queueOptions = [
-    ...(admin ? [{ value: NONE, label: t("tickets.noQueue") }] : []),
+    ...(skipQueue ? [{ value: NONE, label: t("tickets.noQueue") }] : []),
     ...user.queues.map((q) => ({ value: String(q.id), label: q.name })),
   ];
 
@@ -144,7 +145,7 @@ export default function NewTicketDialog(
           <label>{t("tickets.newTicket.queue")}</label>
           <Select
             label={t("tickets.newTicket.queue")}
-            value={queue === NONE && !admin ? undefined : queue}
+            value={queue === NONE && !skipQueue ? undefined : queue}
             placeholder={t("tickets.newTicket.queuePlaceholder")}
             onValueChange={(v) => {
               setQueue(v);

@@ -4,7 +4,8 @@ import NotebookPen from "lucide-react/icons/notebook-pen";
 import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";
 import { listOf } from "../lib/shell/live.ts";
-import { isAdmin, useUser } from "../lib/session.ts";
+import { useUser } from "../lib/session.ts";
+import { can } from "../lib/permissions.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
@@ -20,7 +21,7 @@ import type { Note, Ticket } from "../../contract/ticket_types.ts";
 export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t } = useTranslation();
   const user = useUser();
-  const admin = isAdmin(user);
+  const deleteAny = can(user, "ticket-note:delete-any");
   const [notes, setNotes] = useState<Note[] | null>(null);
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -110,7 +111,7 @@ export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClo
             <div className="nd-head">
               <strong>{note.user?.name ?? "—"}</strong>
               <time dateTime={note.createdAt}>{noteTime(note.createdAt)}</time>
-              {admin || note.userId === user.id
+              {deleteAny || note.userId === user.id
                 ? (
                   <IconButton label={t("common.delete")} onClick={() => setRemoving(note)}>
                     <Trash2 size={15} aria-hidden="true" />

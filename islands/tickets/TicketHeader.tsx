@@ -13,7 +13,8 @@ import Trash2 from "lucide-react/icons/trash-2";
 import Undo2 from "lucide-react/icons/undo-2";
 import UserRound from "lucide-react/icons/user-round";
 import { api } from "../lib/api.ts";
-import { isAdmin, useUser } from "../lib/session.ts";
+import { useUser } from "../lib/session.ts";
+import { can } from "../lib/permissions.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
@@ -32,7 +33,7 @@ type Action = "accept" | "return" | "resolve" | "reopen";
 /**
  * The ticket's header (seeds/000 sections 2 and 4): contact name (opens the contact drawer),
  * ticket number, queue and assigned user; the actions of its status (accept; return, resolve,
- * transfer; reopen) and the options menu (schedule, notes, tags, contact, delete for admins).
+ * transfer; reopen) and the options menu (schedule, notes, tags, contact, delete: ticket-options:deleteTicket).
  * Return and resolve leave the chat for the list.
  */
 export function TicketHeader(
@@ -46,7 +47,6 @@ export function TicketHeader(
 ) {
   const { t } = useTranslation();
   const user = useUser();
-  const admin = isAdmin(user);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
@@ -197,7 +197,7 @@ export function TicketHeader(
           <MenuItem icon={<UserRound size={16} aria-hidden="true" />} onSelect={onContact}>
             {t("tickets.contact.details")}
           </MenuItem>
-          {admin
+          {can(user, "ticket-options:deleteTicket")
             ? (
               <>
                 <MenuSeparator />

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
+import { assertAllowed } from "../../server/auth/policy.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { forbidden } from "../../server/errors.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
@@ -38,7 +38,7 @@ const status = z.union([z.boolean(), z.literal(0), z.literal(1), z.enum(["true",
  */
 export function announcementRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("announcement:read"));
 
   app.get(
     "/",
@@ -54,7 +54,7 @@ export function announcementRoutes(deps: AppDeps) {
       const auth = authOf(c);
       const { searchParam, pageNumber, all } = c.req.valid("query");
       // The management list (inactive ones too) is the super users' page: refused to others.
-      if (all === "true" && !auth.isSuper) throw forbidden();
+      if (all === "true") assertAllowed(auth, "announcement:manage");
       return c.json(
         await pageAnnouncements(deps.db, auth, {
           activeOnly: all !== "true",
@@ -89,7 +89,7 @@ export function announcementRoutes(deps: AppDeps) {
 
   app.post(
     "/",
-    requireSuper,
+    allow("announcement:manage"),
     validate(
       "json",
       z.object({ title, text, priority: priority.optional(), status: status.optional() }),
@@ -99,7 +99,7 @@ export function announcementRoutes(deps: AppDeps) {
 
   app.put(
     "/:id{[0-9]+}",
-    requireSuper,
+    allow("announcement:manage"),
     validate("param", idParam),
     validate(
       "json",
@@ -114,21 +114,36 @@ export function announcementRoutes(deps: AppDeps) {
       c.json(await changeAnnouncement(deps, c.req.valid("param").id, c.req.valid("json"))),
   );
 
-  app.delete("/:id{[0-9]+}", requireSuper, validate("param", idParam), async (c) => {
-    await removeAnnouncement(deps, c.req.valid("param").id);
-    return c.body(null, 204);
-  });
+  app.delete(
+    "/:id{[0-9]+}",
+    allow("announcement:manage"),
+    validate("param", idParam),
+    async (c) => {
+      await removeAnnouncement(deps, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
 
-  app.post("/:id{[0-9]+}/media-upload", requireSuper, validate("param", idParam), async (c) => {
-    const file = fileField(await c.req.parseBody());
-    return c.json(
-      await attachAnnouncementImage(deps, authOf(c), c.req.valid("param").id, file),
-    );
-  });
+  app.post(
+    "/:id{[0-9]+}/media-upload",
+    allow("announcement:manage"),
+    validate("param", idParam),
+    async (c) => {
+      const file = fileField(await c.req.parseBody());
+      return c.json(
+        await attachAnnouncementImage(deps, authOf(c), c.req.valid("param").id, file),
+      );
+    },
+  );
 
-  app.delete("/:id{[0-9]+}/media-upload", requireSuper, validate("param", idParam), async (c) => {
-    return c.json(await detachAnnouncementImage(deps, c.req.valid("param").id));
-  });
+  app.delete(
+    "/:id{[0-9]+}/media-upload",
+    allow("announcement:manage"),
+    validate("param", idParam),
+    async (c) => {
+      return c.json(await detachAnnouncementImage(deps, c.req.valid("param").id));
+    },
+  );
 
   return app;
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { guardAttempt } from "../../server/auth/rate_limit.ts";
 import { login, logout, refresh, sessionUser } from "../../server/auth/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
@@ -56,14 +56,14 @@ export function authRoutes(deps: AppDeps) {
     }
   });
 
-  app.delete("/logout", requireAuth(deps), async (c) => {
+  app.delete("/logout", requireAuth(deps), allow("app:use"), async (c) => {
     const auth = authOf(c);
     await logout(deps, auth.companyId, auth.userId);
     deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH });
     return c.body(null, 204);
   });
 
-  app.get("/me", requireAuth(deps), async (c) => {
+  app.get("/me", requireAuth(deps), allow("app:use"), async (c) => {
     const auth = authOf(c);
     return c.json(await sessionUser(deps.db, auth.user, auth.company, auth.plan));
   });

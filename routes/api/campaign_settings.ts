@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { requireCampaigns } from "../../server/campaigns/gate.ts";
 import {
@@ -13,7 +13,7 @@ import { validate } from "../../server/http/validate.ts";
 /** /api/campaign-settings (seeds/002 section 7 'Campaign settings'). */
 export function campaignSettingRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), ...requireCampaigns(deps), requireAdmin);
+  app.use("*", requireAuth(deps), ...requireCampaigns(deps), allow("campaign:manage"));
 
   app.get("/", async (c) => c.json(await listCampaignSettings(deps.db, authOf(c).companyId)));
 

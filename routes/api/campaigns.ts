@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { requireCampaigns } from "../../server/campaigns/gate.ts";
 import { campaignView, pageCampaigns } from "../../server/campaigns/repository.ts";
@@ -62,7 +62,7 @@ const updateBody = z.object(fields).partial();
 /** /api/campaigns (seeds/002 section 7 'Campaigns'). */
 export function campaignRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), ...requireCampaigns(deps), requireAdmin);
+  app.use("*", requireAuth(deps), ...requireCampaigns(deps), allow("campaign:manage"));
 
   app.get(
     "/",

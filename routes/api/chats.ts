@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth, requirePlan } from "../../server/auth/middleware.ts";
+import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -43,7 +43,7 @@ const chatKey = z.object({
  */
 export function chatRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requirePlan("useInternalChat"));
+  app.use("*", requireAuth(deps), requirePlan("useInternalChat"), allow("chat:work"));
 
   app.get(
     "/",

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { rateLimited, RateLimiter } from "../../server/auth/rate_limit.ts";
 import { clientAddress } from "../../server/http/client_address.ts";
 import {
@@ -101,11 +101,11 @@ export function companyRoutes(deps: AppDeps) {
     },
   );
 
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("company:read"));
 
   app.get(
     "/",
-    requireSuper,
+    allow("company:manage"),
     validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
     async (c) => {
       const { searchParam, pageNumber } = c.req.valid("query");
@@ -113,7 +113,7 @@ export function companyRoutes(deps: AppDeps) {
     },
   );
 
-  app.get("/list", requireSuper, async (c) => c.json(await listCompanies(deps)));
+  app.get("/list", allow("company:manage"), async (c) => c.json(await listCompanies(deps)));
 
   app.get("/listPlan/:companyId", validate("param", companyIdParam), async (c) => {
     return c.json(await companyPlan(deps, authOf(c), c.req.valid("param").companyId));
@@ -123,26 +123,26 @@ export function companyRoutes(deps: AppDeps) {
     return c.json(await getCompany(deps, authOf(c), c.req.valid("param").id));
   });
 
-  app.post("/", requireSuper, validate("json", createBody), async (c) => {
+  app.post("/", allow("company:manage"), validate("json", createBody), async (c) => {
     return c.json(await createCompany(deps, c.req.valid("json")), 201);
   });
 
   app.put(
     "/:id{[0-9]+}",
-    requireSuper,
+    allow("company:manage"),
     validate("param", idParam),
     validate("json", updateBody),
     async (c) => c.json(await updateCompany(deps, c.req.valid("param").id, c.req.valid("json"))),
   );
 
-  app.delete("/:id{[0-9]+}", requireSuper, validate("param", idParam), async (c) => {
+  app.delete("/:id{[0-9]+}", allow("company:manage"), validate("param", idParam), async (c) => {
     await deleteCompany(deps, authOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
 
   app.put(
     "/:id/schedules",
-    requireAdmin,
+    allow("working-hours:manage"),
     validate("param", idParam),
     validate("json", schedulesBody),
     async (c) => {

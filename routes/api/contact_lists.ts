@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { requireCampaigns } from "../../server/campaigns/gate.ts";
 import { exampleSpreadsheet } from "../../server/campaigns/list_example.ts";
@@ -43,7 +43,7 @@ const itemNumber = z.string().trim().min(LIMITS.contactNumber.min, "Too Short!")
 /** /api/contact-lists (seeds/002 section 7 'Contact lists and items'). */
 export function contactListRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), ...requireCampaigns(deps), requireAdmin);
+  app.use("*", requireAuth(deps), ...requireCampaigns(deps), allow("contact-list:manage"));
 
   app.get("/", validate("query", search), async (c) => {
     const { searchParam, pageNumber } = c.req.valid("query");
@@ -99,7 +99,7 @@ export function contactListRoutes(deps: AppDeps) {
 /** /api/contact-list-items (seeds/002 section 7). */
 export function contactListItemRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), ...requireCampaigns(deps), requireAdmin);
+  app.use("*", requireAuth(deps), ...requireCampaigns(deps), allow("contact-list:manage"));
   const fields = { name: name2to50, number: itemNumber, email: optionalEmail.default("") };
 
   app.get(

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { exportContactsCsv, importContacts } from "../../server/contacts/import.ts";
 import {
   contactOptions,
@@ -42,7 +42,7 @@ const optionsQuery = z.object({
 
 export function contactRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("contact:work"));
 
   app.get("/", validate("query", listQuery), async (c) => {
     return c.json(await listContactsPage(deps, authOf(c).companyId, c.req.valid("query")));
@@ -53,7 +53,7 @@ export function contactRoutes(deps: AppDeps) {
   });
 
   // Export and import move the whole contact base: company admins only.
-  app.get("/export", requireAdmin, (c) => {
+  app.get("/export", allow("contact:export"), (c) => {
     const name = `contatos-${isoDate(deps.clock.now())}.csv`;
     return c.body(exportContactsCsv(deps, authOf(c).companyId), 200, {
       "content-type": "text/csv; charset=utf-8",
@@ -61,7 +61,7 @@ export function contactRoutes(deps: AppDeps) {
     });
   });
 
-  app.post("/import", requireAdmin, async (c) => {
+  app.post("/import", allow("contact:import"), async (c) => {
     const body = await c.req.parseBody();
     const file = fileField(body);
     const updateExisting = String(body.updateExisting ?? "true") !== "false";
@@ -87,7 +87,7 @@ export function contactRoutes(deps: AppDeps) {
   );
 
   // seeds/000 section 6: contacts-page:deleteContact is an admin action.
-  app.delete("/:id", requireAdmin, validate("param", idParam), async (c) => {
+  app.delete("/:id", allow("contact:delete"), validate("param", idParam), async (c) => {
     await deleteContact(deps, authOf(c).companyId, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { dashboard, hourlyTickets } from "../../server/dashboard/service.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -15,7 +15,7 @@ const rangeQuery = z.object({
 export function dashboardRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   // seeds/000 section 2: the dashboard is an admin screen.
-  app.use("*", requireAuth(deps), requireAdmin);
+  app.use("*", requireAuth(deps), allow("dashboard:read"));
 
   app.get("/", validate("query", rangeQuery), async (c) => {
     return c.json(await dashboard(deps, authOf(c).companyId, c.req.valid("query")));

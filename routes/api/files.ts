@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { requireCampaigns } from "../../server/campaigns/gate.ts";
 import { AppError } from "../../server/errors.ts";
@@ -37,7 +37,7 @@ const options = z.array(z.object({
 /** /api/files (seeds/002 section 7 'File lists'). */
 export function fileListRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), ...requireCampaigns(deps), requireAdmin);
+  app.use("*", requireAuth(deps), ...requireCampaigns(deps), allow("file-list:manage"));
 
   app.get(
     "/",

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -38,7 +38,7 @@ const updateBody = z.object(fields).partial();
 /** /api/helps (seeds/001 section 7 'Helps'): everyone reads, super users write. */
 export function helpRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("help:read"));
   app.get(
     "/",
     validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
@@ -48,17 +48,17 @@ export function helpRoutes(deps: AppDeps) {
     },
   );
   app.get("/list", async (c) => c.json(await listHelps(deps)));
-  app.post("/", requireSuper, validate("json", createBody), async (c) => {
+  app.post("/", allow("help:manage"), validate("json", createBody), async (c) => {
     return c.json(await createHelp(deps, c.req.valid("json")), 201);
   });
   app.put(
     "/:id{[0-9]+}",
-    requireSuper,
+    allow("help:manage"),
     validate("param", idParam),
     validate("json", updateBody),
     async (c) => c.json(await changeHelp(deps, c.req.valid("param").id, c.req.valid("json"))),
   );
-  app.delete("/:id{[0-9]+}", requireSuper, validate("param", idParam), async (c) => {
+  app.delete("/:id{[0-9]+}", allow("help:manage"), validate("param", idParam), async (c) => {
     await removeHelp(deps, c.req.valid("param").id);
     return c.body(null, 204);
   });

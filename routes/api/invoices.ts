@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { invoiceView, oldestOpenInvoice, pageInvoices } from "../../server/billing/repository.ts";
 import {
   checkoutInfo,
@@ -17,7 +17,7 @@ import { validate } from "../../server/http/validate.ts";
 /** /api/invoices (seeds/001 sections 2 'Invoices screen', 3, 7): company admins, super users. */
 export function invoiceRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requireAdmin);
+  app.use("*", requireAuth(deps), allow("invoice:pay"));
 
   app.get(
     "/all",
@@ -47,9 +47,14 @@ export function invoiceRoutes(deps: AppDeps) {
     return c.json(await checkoutInfo(deps, authOf(c), c.req.valid("param").id));
   });
 
-  app.put("/:id{[0-9]+}/paid", requireSuper, validate("param", idParam), async (c) => {
-    return c.json(await markPaidByHand(deps, authOf(c), c.req.valid("param").id));
-  });
+  app.put(
+    "/:id{[0-9]+}/paid",
+    allow("invoice:mark-paid"),
+    validate("param", idParam),
+    async (c) => {
+      return c.json(await markPaidByHand(deps, authOf(c), c.req.valid("param").id));
+    },
+  );
 
   return app;
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth, requirePlan } from "../../server/auth/middleware.ts";
+import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idList, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -19,7 +19,7 @@ const ticketParam = z.object({ ticketId: id });
  */
 export function kanbanRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requirePlan("useKanban"));
+  app.use("*", requireAuth(deps), requirePlan("useKanban"), allow("ticket:work"));
   app.get(
     "/kanban",
     validate(
@@ -46,7 +46,7 @@ export function kanbanRoutes(deps: AppDeps) {
  */
 export function ticketTagRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requirePlan("useKanban"));
+  app.use("*", requireAuth(deps), requirePlan("useKanban"), allow("ticket:work"));
 
   app.delete("/:ticketId{[0-9]+}", validate("param", ticketParam), async (c) => {
     const viewer = await viewerOf(deps.db, authOf(c));

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { flag, idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -46,10 +46,12 @@ export function messageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   // Per route, not app.use("*"): routes/api/media.ts shares the /api/messages prefix.
   const signedIn = requireAuth(deps);
+  const work = allow("ticket:work");
 
   app.get(
     "/:ticketId{[0-9]+}",
     signedIn,
+    work,
     validate("param", ticketParam),
     validate("query", z.object({ pageNumber, peek: flag })),
     async (c) => {
@@ -66,7 +68,7 @@ export function messageRoutes(deps: AppDeps) {
    * quotedMsgId?}. Answers 201 {messages: MessageView[]} (ack 0: queued in the outbox); the
    * appMessage 'create' event carries each one with the updated ticket.
    */
-  app.post("/:ticketId{[0-9]+}", signedIn, validate("param", ticketParam), async (c) => {
+  app.post("/:ticketId{[0-9]+}", signedIn, work, validate("param", ticketParam), async (c) => {
     const viewer = await viewerOf(deps.db, authOf(c));
     const ticketId = c.req.valid("param").ticketId;
     const type = c.req.header("content-type") ?? "";
@@ -96,7 +98,7 @@ export function messageRoutes(deps: AppDeps) {
     return c.json({ messages }, 201);
   });
 
-  app.delete("/:id{[0-9]+}", signedIn, validate("param", idParam), async (c) => {
+  app.delete("/:id{[0-9]+}", signedIn, work, validate("param", idParam), async (c) => {
     const viewer = await viewerOf(deps.db, authOf(c));
     return c.json(await deleteMessage(deps, viewer, c.req.valid("param").id));
   });

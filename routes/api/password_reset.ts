@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { guardAttempt, limitRequests } from "../../server/auth/rate_limit.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { AppError } from "../../server/errors.ts";
@@ -70,7 +70,7 @@ export function passwordResetRoutes(deps: AppDeps) {
   app.put(
     "/passwords/:id",
     requireAuth(deps),
-    requireSuper,
+    allow("user:set-password"),
     validate("param", idParam),
     validate("json", z.object({ password: password5to50 })),
     async (c) => {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth, requireSuper } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -67,7 +67,7 @@ export function planRoutes(deps: AppDeps) {
   // Registered before the auth middleware: answered without a token.
   app.get("/list", async (c) => c.json(await listPlanViews(deps)));
 
-  app.use("*", requireAuth(deps), requireSuper);
+  app.use("*", requireAuth(deps), allow("plan:manage"));
   app.get("/all", async (c) => c.json(await listPlanViews(deps)));
   app.get("/", validate("query", listQuery), async (c) => {
     const { searchParam, pageNumber } = c.req.valid("query");

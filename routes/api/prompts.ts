@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
+import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -35,7 +35,7 @@ const body = z.object({
 /** /api/prompt (seeds/002 section 7): plans with useOpenAi; admins change them. */
 export function promptRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requirePlan("useOpenAi"));
+  app.use("*", requireAuth(deps), requirePlan("useOpenAi"), allow("prompt:read"));
 
   app.get("/", async (c) => c.json(await listPrompts(deps, authOf(c).companyId)));
 
@@ -43,13 +43,13 @@ export function promptRoutes(deps: AppDeps) {
     return c.json(await showPrompt(deps, authOf(c).companyId, c.req.valid("param").id));
   });
 
-  app.post("/", requireAdmin, validate("json", body), async (c) => {
+  app.post("/", allow("prompt:manage"), validate("json", body), async (c) => {
     return c.json(await createPrompt(deps, authOf(c).companyId, c.req.valid("json")), 201);
   });
 
   app.put(
     "/:id{[0-9]+}",
-    requireAdmin,
+    allow("prompt:manage"),
     validate("param", idParam),
     validate("json", body),
     async (c) => {
@@ -58,7 +58,7 @@ export function promptRoutes(deps: AppDeps) {
     },
   );
 
-  app.delete("/:id{[0-9]+}", requireAdmin, validate("param", idParam), async (c) => {
+  app.delete("/:id{[0-9]+}", allow("prompt:manage"), validate("param", idParam), async (c) => {
     await removePrompt(deps, authOf(c).companyId, c.req.valid("param").id);
     // seeds/002 section 7: a message the client translates.
     return c.json({ message: "prompts.toasts.deleted" });

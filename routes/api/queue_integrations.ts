@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
+import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { name2to50 } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -37,7 +37,7 @@ const body = z.object({
 /** /api/queueIntegration (seeds/002 section 7): admins of plans with useIntegrations. */
 export function queueIntegrationRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requirePlan("useIntegrations"), requireAdmin);
+  app.use("*", requireAuth(deps), requirePlan("useIntegrations"), allow("integration:manage"));
 
   app.get(
     "/",

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -52,7 +52,7 @@ const updateBody = createBody.partial().extend({ parentId });
 export function queueOptionRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   // The chatbot trees are configured in the queue dialog, in the admin area.
-  app.use("*", requireAuth(deps), requireAdmin);
+  app.use("*", requireAuth(deps), allow("queue:manage"));
 
   app.get("/", validate("query", levelQuery), async (c) => {
     const { queueId, parentId } = c.req.valid("query");

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { limitedText, name2to50 } from "../../server/http/fields.ts";
 import { idParam } from "../../server/http/params.ts";
@@ -43,7 +43,7 @@ const queueBody = z.object({
 
 export function queueRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("queue:read"));
 
   // Every user reads the company's queues (pickers, filters); changes are admin work.
   app.get("/", async (c) => c.json(await listQueues(deps, authOf(c).companyId)));
@@ -56,13 +56,13 @@ export function queueRoutes(deps: AppDeps) {
     return await queueMedia(deps, authOf(c).companyId, c.req.valid("param").id);
   });
 
-  app.post("/", requireAdmin, validate("json", queueBody), async (c) => {
+  app.post("/", allow("queue:manage"), validate("json", queueBody), async (c) => {
     return c.json(await createQueue(deps, authOf(c), c.req.valid("json")), 201);
   });
 
   app.put(
     "/:id",
-    requireAdmin,
+    allow("queue:manage"),
     validate("param", idParam),
     validate("json", queueBody.partial()),
     async (c) => {
@@ -71,17 +71,17 @@ export function queueRoutes(deps: AppDeps) {
     },
   );
 
-  app.delete("/:id", requireAdmin, validate("param", idParam), async (c) => {
+  app.delete("/:id", allow("queue:manage"), validate("param", idParam), async (c) => {
     await deleteQueue(deps, authOf(c).companyId, c.req.valid("param").id);
     return c.body(null, 204);
   });
 
-  app.post("/:id/media-upload", requireAdmin, validate("param", idParam), async (c) => {
+  app.post("/:id/media-upload", allow("queue:manage"), validate("param", idParam), async (c) => {
     const file = fileField(await c.req.parseBody());
     return c.json(await setQueueMedia(deps, authOf(c).companyId, c.req.valid("param").id, file));
   });
 
-  app.delete("/:id/media-upload", requireAdmin, validate("param", idParam), async (c) => {
+  app.delete("/:id/media-upload", allow("queue:manage"), validate("param", idParam), async (c) => {
     return c.json(await clearQueueMedia(deps, authOf(c).companyId, c.req.valid("param").id));
   });
 

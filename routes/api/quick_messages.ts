@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
+import { isAllowed } from "../../server/auth/policy.ts";
 import { type AppDeps, type AppEnv, type AuthInfo, authOf } from "../../server/context.ts";
 import { notFound } from "../../server/errors.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -33,13 +34,13 @@ const geral = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =
 const scopeOf = (auth: AuthInfo): QuickMessageScope => ({
   companyId: auth.companyId,
   userId: auth.userId,
-  all: auth.profile === "admin",
+  all: isAllowed(auth, "quick-message:manage-any"),
 });
 
 /** /api/quick-messages (seeds/001 sections 2, 3, 5, 7). */
 export function quickMessageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("quick-message:work"));
 
   // userId of Whaticket's query is ignored: a user gets their own answers, never another's.
   app.get("/list", async (c) => c.json(await listQuickMessages(deps.db, scopeOf(authOf(c)))));

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth, requirePlan } from "../../server/auth/middleware.ts";
+import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
+import { isAllowed } from "../../server/auth/policy.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { notFound } from "../../server/errors.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -30,7 +31,7 @@ const ticketId = z.number().int().positive().nullable().optional();
 /** /api/schedules (seeds/001 sections 2-7), behind the plan's useSchedules flag. */
 export function scheduleRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requirePlan("useSchedules"));
+  app.use("*", requireAuth(deps), requirePlan("useSchedules"), allow("schedule:work"));
 
   app.get(
     "/",
@@ -47,7 +48,7 @@ export function scheduleRoutes(deps: AppDeps) {
       const scope = {
         companyId: auth.companyId,
         userId: auth.userId,
-        all: auth.profile === "admin",
+        all: isAllowed(auth, "schedule:manage-any"),
       };
       return c.json(await pageSchedules(deps.db, scope, c.req.valid("query")));
     },

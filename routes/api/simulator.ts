@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { AppError, badRequest, notFound } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -99,7 +99,7 @@ function decodeBase64(base64: string): Uint8Array {
  */
 export function simulatorRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("simulator:use"));
 
   const connection = async (companyId: number, whatsappId: number) => {
     const row = await findWhatsapp(deps.db, companyId, whatsappId);

@@ -6,7 +6,7 @@ import {
   COUNTRIES,
   cpfCnpjDigits,
 } from "../../contract/billing_rules.ts";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { checkout } from "../../server/billing/checkout.ts";
 import { receiveWebhook } from "../../server/billing/confirmation.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
@@ -43,7 +43,7 @@ const subscriptionBody = z.object({
 /** POST /api/subscription: the checkout of an invoice (seeds/001 sections 4, 7). */
 export function subscriptionRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requireAdmin);
+  app.use("*", requireAuth(deps), allow("invoice:pay"));
   app.post("/", validate("json", subscriptionBody), async (c) => {
     const body = c.req.valid("json");
     const name = [body.firstName, body.lastName].filter(Boolean).join(" ");

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { notFound } from "../../server/errors.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -24,7 +24,7 @@ const kanban = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) 
 /** /api/tags (seeds/001 sections 2, 3, 5, 7). */
 export function tagRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("tag:work"));
 
   app.get(
     "/",

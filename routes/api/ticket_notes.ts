@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
+import { assertAllowed } from "../../server/auth/policy.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { badRequest, forbidden, notFound } from "../../server/errors.ts";
+import { badRequest, notFound } from "../../server/errors.ts";
 import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import {
@@ -20,7 +21,7 @@ const id = z.coerce.number().int().positive();
 /** /api/ticket-notes (seeds/000 sections 3, 5, 7): notes anyone who can read the ticket sees. */
 export function ticketNoteRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("ticket:work"));
 
   app.get(
     "/list",
@@ -73,7 +74,7 @@ export function ticketNoteRoutes(deps: AppDeps) {
     if (!note) throw notFound("ERR_NO_NOTE_FOUND", "Note not found");
     await readableTicket(deps.db, viewer, { id: note.ticketId });
     // The author or an admin removes a note; other attendants only read it.
-    if (!viewer.isAdmin && note.userId !== viewer.userId) throw forbidden();
+    if (note.userId !== viewer.userId) assertAllowed(viewer, "ticket-note:delete-any");
     await deleteNote(deps.db, viewer.companyId, note.id);
     return c.body(null, 204);
   });

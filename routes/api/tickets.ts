@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { day, flag, idList, idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -50,7 +50,7 @@ const updateBody = z.object({
 /** /api/tickets (seeds/000 sections 4-7). */
 export function ticketRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("ticket:work"));
 
   app.get("/", validate("query", listQuery), async (c) => {
     const viewer = await viewerOf(deps.db, authOf(c));
@@ -86,7 +86,7 @@ export function ticketRoutes(deps: AppDeps) {
     return c.json(await applyTicketChange(deps, change, auth.userId));
   });
 
-  app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
+  app.delete("/:id{[0-9]+}", allow("ticket:delete"), validate("param", idParam), async (c) => {
     const viewer = await viewerOf(deps.db, authOf(c));
     const id = c.req.valid("param").id;
     const before = await deleteTicket(deps, viewer, id);

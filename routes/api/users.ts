@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { name2to50, password5to50, requiredEmail } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -45,7 +45,7 @@ const listQuery = z.object({ searchParam: z.string().max(100).optional(), pageNu
 
 export function userRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("user:read"));
 
   app.get("/", validate("query", listQuery), async (c) => {
     return c.json(await listUsersPage(deps, authOf(c).companyId, c.req.valid("query")));
@@ -63,7 +63,7 @@ export function userRoutes(deps: AppDeps) {
     return c.json(await getUser(deps, authOf(c).companyId, c.req.valid("param").id));
   });
 
-  app.post("/", requireAdmin, validate("json", userBody), async (c) => {
+  app.post("/", allow("user:create"), validate("json", userBody), async (c) => {
     return c.json(await createUser(deps, authOf(c), c.req.valid("json")), 201);
   });
 
@@ -77,7 +77,7 @@ export function userRoutes(deps: AppDeps) {
     return c.json({ ...user, sessionEnded });
   });
 
-  app.delete("/:id", requireAdmin, validate("param", idParam), async (c) => {
+  app.delete("/:id", allow("user:delete"), validate("param", idParam), async (c) => {
     await deleteUser(deps, authOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });

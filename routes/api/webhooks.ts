@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
+import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -36,7 +36,7 @@ const updateBody = z.object({
  */
 export function webhookRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requireAdmin, requirePlan("useExternalApi"));
+  app.use("*", requireAuth(deps), allow("webhook:manage"), requirePlan("useExternalApi"));
 
   app.get("/", validate("query", z.object({ pageNumber })), async (c) => {
     const { pageNumber } = c.req.valid("query");

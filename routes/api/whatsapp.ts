@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireAuth } from "../../server/auth/middleware.ts";
+import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { validate } from "../../server/http/validate.ts";
 import { idParam } from "../../server/http/params.ts";
@@ -60,7 +60,7 @@ function editable<T extends { status?: string; qrcode?: string }>(body: T) {
  */
 export function whatsappRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps));
+  app.use("*", requireAuth(deps), allow("connection:read"));
 
   app.get("/", async (c) => c.json(await listConnections(deps, authOf(c))));
 
@@ -68,14 +68,14 @@ export function whatsappRoutes(deps: AppDeps) {
     return c.json(await showConnection(deps, authOf(c), c.req.valid("param").id));
   });
 
-  app.post("/", requireAdmin, validate("json", createBody), async (c) => {
+  app.post("/", allow("connection:create"), validate("json", createBody), async (c) => {
     const view = await createConnection(deps, authOf(c), editable(c.req.valid("json")));
     return c.json(view, 201);
   });
 
   app.put(
     "/:id",
-    requireAdmin,
+    allow("connection:manage"),
     validate("param", idParam),
     validate("json", updateBody),
     async (c) => {
@@ -84,11 +84,11 @@ export function whatsappRoutes(deps: AppDeps) {
     },
   );
 
-  app.post("/:id/token", requireAdmin, validate("param", idParam), async (c) => {
+  app.post("/:id/token", allow("connection:manage"), validate("param", idParam), async (c) => {
     return c.json(await regenerateToken(deps, authOf(c), c.req.valid("param").id));
   });
 
-  app.delete("/:id", requireAdmin, validate("param", idParam), async (c) => {
+  app.delete("/:id", allow("connection:manage"), validate("param", idParam), async (c) => {
     await deleteConnection(deps, authOf(c), c.req.valid("param").id);
     return c.json({ message: "Whatsapp deleted." });
   });
@@ -104,7 +104,7 @@ export function whatsappRoutes(deps: AppDeps) {
  */
 export function whatsappSessionRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use("*", requireAuth(deps), requireAdmin);
+  app.use("*", requireAuth(deps), allow("connection:connect"));
 
   app.post("/:id", validate("param", idParam), async (c) => {
     const view = await sessionAction(deps, authOf(c), c.req.valid("param").id, "start");

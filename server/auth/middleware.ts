@@ -6,6 +6,8 @@ import { type FeatureFlag, flagForPath } from "../plans/features.ts";
 import { findLiveSession } from "./repository.ts";
 import { assertCompanyActive } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
+import { assertAllowed } from "./policy.ts";
+import { type Action, rolesOf } from "../../contract/policy.ts";
 
 function bearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -40,6 +42,7 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
     sessionId: session.id,
     profile: loaded.user.profile.toLowerCase() === "admin" ? "admin" : "user",
     isSuper: loaded.user.super === 1,
+    roles: rolesOf({ profile: loaded.user.profile, super: loaded.user.super === 1 }),
     user: loaded.user,
     company: loaded.company,
     plan: loaded.plan,
@@ -72,20 +75,21 @@ export function assertPlanFlag(plan: AuthInfo["plan"] | undefined, flag: Feature
   }
 }
 
-/** Company admins (and super users, who administer the platform). */
-export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const auth = c.get("auth");
-  if (!auth || (auth.profile !== "admin" && !auth.isSuper)) {
-    throw new AppError(403, "ERR_NO_PERMISSION", "Acesso não permitido");
-  }
-  await next();
-};
+/** Which action an allow() middleware checks (tests/api/policy_walk_test.ts walks the routes). */
+export const POLICY_GATES = new WeakMap<MiddlewareHandler<AppEnv>, Action>();
 
-export const requireSuper: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const auth = c.get("auth");
-  if (!auth?.isSuper) throw new AppError(403, "ERR_NO_PERMISSION", "Acesso não permitido");
-  await next();
-};
+/**
+ * The route's line of the policy table (contract/policy.ts): 403 ERR_NO_PERMISSION 'Acesso não
+ * permitido' for a caller whose roles it does not list. After requireAuth (no caller: refused).
+ */
+export function allow(action: Action): MiddlewareHandler<AppEnv> {
+  const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
+    assertAllowed(c.get("auth"), action);
+    await next();
+  };
+  POLICY_GATES.set(gate, action);
+  return gate;
+}
 
 /** Which flag a requirePlan middleware checks (tests/api/plan_gates_test.ts walks the routes). */
 export const PLAN_GATES = new WeakMap<MiddlewareHandler<AppEnv>, FeatureFlag>();

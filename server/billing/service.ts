@@ -2,7 +2,8 @@ import type { Company, Invoice } from "../../db/schema.ts";
 import type { CheckoutInfo, InvoiceView } from "../../contract/billing_types.ts";
 import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { AppError, forbidden, notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
+import { assertAllowed } from "../auth/policy.ts";
 import { log } from "../log.ts";
 import { advanceDueDate } from "../companies/due_dates.ts";
 import { recurrenceMonths } from "./recurrence.ts";
@@ -167,7 +168,7 @@ export async function markPaidByHand(
   auth: AuthInfo,
   id: number,
 ): Promise<InvoiceView> {
-  if (!auth.isSuper) throw forbidden();
+  assertAllowed(auth, "invoice:mark-paid");
   const result = await payInvoice(deps, id, { via: "manual", userId: auth.userId });
   if (result.outcome !== "paid") throw alreadyPaid();
   return repo.invoiceView(result.invoice);

@@ -1,6 +1,7 @@
 import type { QuickMessage } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
+import { isAllowed } from "../auth/policy.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { cleanFilename } from "../media/store.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
@@ -15,16 +16,16 @@ import {
 
 export type QuickMessageInput = { shortcode?: string; message?: string; geral?: boolean };
 
-const isAdmin = (auth: AuthInfo) => auth.profile === "admin";
+const managesAny = (auth: AuthInfo) => isAllowed(auth, "quick-message:manage-any");
 
 /** Readable: general ones, one's own, or any for admins; otherwise 404 like a missing one. */
 function canSee(auth: AuthInfo, q: QuickMessage): boolean {
-  return isAdmin(auth) || q.geral === 1 || q.userId === auth.userId;
+  return managesAny(auth) || q.geral === 1 || q.userId === auth.userId;
 }
 
 /** Changeable: one's own, or any for admins. */
 function assertCanChange(auth: AuthInfo, q: QuickMessage) {
-  if (!isAdmin(auth) && q.userId !== auth.userId) throw forbidden();
+  if (!managesAny(auth) && q.userId !== auth.userId) throw forbidden();
 }
 
 /** Told after the write; who hears it is decided from `geral` (server/realtime/listeners.ts). */

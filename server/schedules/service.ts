@@ -1,6 +1,7 @@
 import type { Schedule } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
+import { isAllowed } from "../auth/policy.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
 import { companyHas, findTicket } from "../tickets/repository.ts";
 import {
@@ -25,7 +26,7 @@ export type ScheduleInput = {
  */
 export const PAST_TOLERANCE_MS = 60_000;
 
-const isAdmin = (auth: AuthInfo) => auth.profile === "admin";
+const managesAny = (auth: AuthInfo) => isAllowed(auth, "schedule:manage-any");
 
 /** A schedule is seen by its author and the admins, over HTTP and over the socket alike. */
 async function publishView(
@@ -50,7 +51,7 @@ export async function readableSchedule(
   id: number,
 ): Promise<Schedule> {
   const s = await findSchedule(deps.db, auth.companyId, id);
-  if (!s || (!isAdmin(auth) && s.userId !== auth.userId)) {
+  if (!s || (!managesAny(auth) && s.userId !== auth.userId)) {
     throw notFound("ERR_NO_SCHEDULE_FOUND", "Schedule not found");
   }
   return s;

@@ -1,15 +1,12 @@
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { AppError, forbidden, notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
+import { assertAllowed, isAllowed } from "../auth/policy.ts";
 import { fieldErrors } from "../http/validate.ts";
 import { DEFAULT_SETTINGS } from "./defaults.ts";
 import * as repo from "./repository.ts";
 import { isSecretSetting, SETTING_RULES } from "./rules.ts";
 
 export type SettingView = { key: string; value: string };
-
-function canSeeSecrets(auth: AuthInfo): boolean {
-  return auth.profile === "admin" || auth.isSuper;
-}
 
 /**
  * GET /api/settings: the company's key/value list, known keys completed with their defaults.
@@ -21,7 +18,7 @@ export async function listSettings(deps: AppDeps, auth: AuthInfo): Promise<Setti
   for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
     if (!byKey.has(key)) byKey.set(key, value);
   }
-  return [...byKey].filter(([key]) => canSeeSecrets(auth) || !isSecretSetting(key))
+  return [...byKey].filter(([key]) => isAllowed(auth, "setting:manage") || !isSecretSetting(key))
     .sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => ({ key, value }));
 }
 
@@ -34,7 +31,9 @@ export async function updateSetting(
 ): Promise<SettingView> {
   const rule = Object.hasOwn(SETTING_RULES, key) ? SETTING_RULES[key] : undefined;
   if (!rule) throw notFound("ERR_NO_SETTING_FOUND", `Configuração "${key}" não existe`);
-  if (rule.superOnly && !auth.isSuper) throw forbidden("Somente super usuários alteram esta opção");
+  if (rule.superOnly) {
+    assertAllowed(auth, "setting:manage-platform", "Somente super usuários alteram esta opção");
+  }
   const parsed = rule.schema.safeParse(value);
   if (!parsed.success) {
     const fields = fieldErrors(parsed.error.issues.map((i) => ({ ...i, path: ["value"] })));

@@ -1,5 +1,6 @@
 import type { AppDeps } from "../context.ts";
-import { AppError, forbidden, notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
+import { assertAllowed } from "../auth/policy.ts";
 import { ticketChange } from "../events/domain.ts";
 import type { Viewer } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
@@ -22,7 +23,7 @@ export type TagInput = { name?: string; color?: string; kanban?: boolean };
 
 /** The kanban switch belongs to admins (seeds/001 section 2 'Tags list'). */
 function assertKanbanAllowed(viewer: Viewer, wanted: boolean | undefined, current = false) {
-  if (wanted !== undefined && wanted !== current && !viewer.isAdmin) throw forbidden();
+  if (wanted !== undefined && wanted !== current) assertAllowed(viewer, "tag:kanban");
 }
 
 function duplicated(): AppError {

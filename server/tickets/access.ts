@@ -1,3 +1,4 @@
+import type { Role } from "../../contract/policy.ts";
 import type { AuthInfo } from "../context.ts";
 import type { Database } from "../../db/client.ts";
 import { forbidden } from "../errors.ts";
@@ -10,7 +11,10 @@ import { userQueueIds } from "../users/repository.ts";
 export type Viewer = {
   companyId: number;
   userId: number;
+  /** Admins see every ticket (visibility; what they may do is read from `roles`). */
   isAdmin: boolean;
+  /** The caller's roles, for the policy table (server/auth/policy.ts assertAllowed). */
+  roles: readonly Role[];
   /** The user's own queues. */
   queueIds: number[];
   /** users.allTicket 'enable': pending tickets of every queue appear in their notifications. */
@@ -22,6 +26,7 @@ export async function viewerOf(db: Database, auth: AuthInfo): Promise<Viewer> {
     companyId: auth.companyId,
     userId: auth.userId,
     isAdmin: auth.profile === "admin",
+    roles: auth.roles,
     queueIds: await userQueueIds(db, auth.companyId, auth.userId),
     allTicket: auth.user.allTicket === "enable",
   };

@@ -5,6 +5,7 @@ import { searchFilter as contactSearchFilter } from "../contacts/repository.ts";
 import { ftsQuery } from "../messages/fts.ts";
 import { dayRange } from "../time_zone.ts";
 import type { Viewer } from "./access.ts";
+import { isAllowed } from "../auth/policy.ts";
 
 /** Whaticket's ticket page size; the list loads the next page near the bottom (seeds/000 s. 9). */
 export const TICKETS_PAGE_SIZE = 40;
@@ -85,7 +86,7 @@ function partsOf(viewer: Viewer, f: TicketListFilters): Part[] {
   if (f.withUnreadMessages) {
     return viewer.allTicket ? ["mine", "unassigned", "allPending"] : ["mine", "unassigned"];
   }
-  return f.showAll && viewer.isAdmin ? ["all"] : ["mine", "unassigned"];
+  return f.showAll && isAllowed(viewer, "ticket:see-all") ? ["all"] : ["mine", "unassigned"];
 }
 
 /** Every condition but the search: company, status, the part, dates, users, tags, unread. */

@@ -3,6 +3,7 @@ import type { Database } from "../../db/client.ts";
 import type { Ticket, TicketStatus, TicketUpdate } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
+import { assertAllowed, isAllowed } from "../auth/policy.ts";
 import { renderVariables } from "../messages/variables.ts";
 import type { TicketPlacement } from "../realtime/publish.ts";
 import { isEnabled, settingValues } from "../settings/values.ts";
@@ -124,7 +125,7 @@ export async function createTicket(
   input: CreateTicketInput,
 ): Promise<TicketView> {
   const queueId = input.queueId ?? null;
-  if (queueId === null && !viewer.isAdmin) {
+  if (queueId === null && !isAllowed(viewer, "ticket:skip-queue")) {
     throw badRequest("ERR_VALIDATION", "Selecione uma fila", { queueId: ["Selecione uma fila"] });
   }
   const status = input.status ?? "open";
@@ -153,7 +154,7 @@ export async function createTicket(
       }
       let userId: number | null = input.userId ?? (status === "open" ? viewer.userId : null);
       if (userId !== null && userId !== viewer.userId) {
-        if (!viewer.isAdmin) throw forbidden();
+        assertAllowed(viewer, "ticket:assign-any");
         await requireUser(trx, viewer, userId);
       }
       if (status === "pending" && input.userId == null) userId = null;
@@ -466,7 +467,7 @@ export async function deleteTicket(
   return await deps.db.transaction().execute(async (trx) => {
     const ticket = await findTicket(trx, viewer.companyId, ticketId);
     if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
-    if (!viewer.isAdmin) throw forbidden();
+    assertAllowed(viewer, "ticket:delete");
     await deleteTicketRow(trx, viewer.companyId, ticket.id);
     return placementOf(ticket);
   });

@@ -5,6 +5,7 @@ import { hashPassword } from "../auth/passwords.ts";
 import { endUserSessions } from "../auth/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
+import { assertAllowed, isAllowed } from "../auth/policy.ts";
 import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
 import { ticketChange } from "../events/domain.ts";
 import { getSettingValue } from "../settings/repository.ts";
@@ -61,10 +62,6 @@ async function viewOf(deps: AppDeps, companyId: number, id: number): Promise<Use
   const row = await repo.findUser(deps.db, companyId, id);
   if (!row) throw notFound("ERR_NO_USER_FOUND", "Usuário não encontrado");
   return (await views(deps, companyId, [row]))[0];
-}
-
-function isAdmin(auth: AuthInfo): boolean {
-  return auth.profile === "admin" || auth.isSuper;
 }
 
 function duplicatedEmail(): AppError {
@@ -144,10 +141,13 @@ export async function createUser(
   input: UserInput,
 ): Promise<UserView> {
   const companyId = auth.companyId;
-  if (input.super && !auth.isSuper) {
-    throw forbidden("Somente super usuários concedem o acesso super");
+  if (input.super) {
+    assertAllowed(auth, "user:manage-super", "Somente super usuários concedem o acesso super");
   }
-  if (!auth.isSuper && await getSettingValue(deps.db, companyId, "userCreation") === "disabled") {
+  if (
+    !isAllowed(auth, "user:create-when-disabled") &&
+    await getSettingValue(deps.db, companyId, "userCreation") === "disabled"
+  ) {
     throw new AppError(403, "ERR_USER_CREATION_DISABLED", "A criação de usuários está desativada");
   }
   const queueIds = await checkReferences(deps, companyId, input);
@@ -212,9 +212,9 @@ export async function updateUser(
   const target = await repo.findUser(deps.db, companyId, id);
   if (!target) throw notFound("ERR_NO_USER_FOUND", "Usuário não encontrado");
   const self = target.id === auth.userId;
-  if (!self && !isAdmin(auth)) throw forbidden("Você só pode editar o seu próprio perfil");
-  if (target.super === 1 && !auth.isSuper) {
-    throw forbidden("Somente super usuários editam este usuário");
+  if (!self) assertAllowed(auth, "user:manage", "Você só pode editar o seu próprio perfil");
+  if (target.super === 1) {
+    assertAllowed(auth, "user:manage-super", "Somente super usuários editam este usuário");
   }
 
   const currentQueues = await repo.userQueueIds(deps.db, companyId, id);
@@ -225,14 +225,19 @@ export async function updateUser(
     whatsapp: input.whatsappId !== undefined && input.whatsappId !== target.whatsappId,
     allTicket: input.allTicket !== undefined && input.allTicket !== target.allTicket,
   };
-  if (changes.profile && (self || !isAdmin(auth))) {
-    throw forbidden(self ? "Você não pode alterar o seu próprio perfil" : undefined);
+  if (changes.profile) {
+    if (self) throw forbidden("Você não pode alterar o seu próprio perfil");
+    assertAllowed(auth, "user:set-profile");
   }
-  if (changes.super && (self || !auth.isSuper)) {
+  if (changes.super && (self || !isAllowed(auth, "user:manage-super"))) {
     throw forbidden("Somente outro super usuário altera o acesso super");
   }
-  if ((changes.queues || changes.whatsapp || changes.allTicket) && !isAdmin(auth)) {
-    throw forbidden("Somente administradores alteram filas e conexão padrão");
+  if (changes.queues || changes.whatsapp || changes.allTicket) {
+    assertAllowed(
+      auth,
+      "user:set-queues",
+      "Somente administradores alteram filas e conexão padrão",
+    );
   }
   const queueIds = changes.queues
     ? await checkReferences(deps, companyId, { queueIds: input.queueIds })
@@ -302,8 +307,8 @@ export async function deleteUser(deps: AppDeps, auth: AuthInfo, id: number) {
   const released = await deps.db.transaction().execute(async (trx) => {
     const target = await repo.findUser(trx, companyId, id);
     if (!target) throw notFound("ERR_NO_USER_FOUND", "Usuário não encontrado");
-    if (target.super === 1 && !auth.isSuper) {
-      throw forbidden("Somente super usuários excluem este usuário");
+    if (target.super === 1) {
+      assertAllowed(auth, "user:manage-super", "Somente super usuários excluem este usuário");
     }
     const released = await repo.releaseUserTickets(trx, companyId, id, now);
     await repo.deleteUserRow(trx, companyId, id);

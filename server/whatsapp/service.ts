@@ -3,6 +3,7 @@ import { requireBotRefs } from "../integrations/service.ts";
 import type { Whatsapp } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
+import { isAllowed } from "../auth/policy.ts";
 import { log } from "../log.ts";
 import { newTokenColumns } from "../external_api/tokens.ts";
 import {
@@ -46,13 +47,11 @@ export type ConnectionInput = {
   integrationId?: number | null;
 };
 
-function isAdmin(auth: AuthInfo): boolean {
-  return auth.profile === "admin" || auth.isSuper;
-}
-
 async function viewsOf(deps: AppDeps, auth: AuthInfo, rows: Whatsapp[]): Promise<WhatsappView[]> {
   const queues = await queuesOfWhatsapps(deps.db, auth.companyId, rows.map((r) => r.id));
-  return rows.map((r) => whatsappView(r, queues.get(r.id) ?? [], { withSecrets: isAdmin(auth) }));
+  return rows.map((r) =>
+    whatsappView(r, queues.get(r.id) ?? [], { withSecrets: isAllowed(auth, "connection:manage") })
+  );
 }
 
 async function viewOf(deps: AppDeps, auth: AuthInfo, row: Whatsapp): Promise<WhatsappView> {

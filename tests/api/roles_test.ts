@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import {
-  requireAdmin,
-  requireAuth,
-  requirePlan,
-  requireSuper,
-} from "../../server/auth/middleware.ts";
+import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
 import { type AppEnv, authOf } from "../../server/context.ts";
 import { renderError } from "../../server/http/errors.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createCompany, login, withApp } from "../helpers/app.ts";
@@ -14,8 +9,8 @@ Deno.test("roles - admin, super and plan flags are enforced on the server", () =
   withApp(async (t) => {
     const app = new Hono<AppEnv>();
     app.use("*", requireAuth(t.deps));
-    app.get("/admin", requireAdmin, (c) => c.json({ companyId: authOf(c).companyId }));
-    app.get("/super", requireSuper, (c) => c.json({ ok: true }));
+    app.get("/admin", allow("dashboard:read"), (c) => c.json({ companyId: authOf(c).companyId }));
+    app.get("/super", allow("company:manage"), (c) => c.json({ ok: true }));
     app.get("/kanban", requirePlan("useKanban"), (c) => c.json({ ok: true }));
     app.onError(renderError);
 

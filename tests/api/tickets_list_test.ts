@@ -228,6 +228,7 @@ Deno.test("tickets list - a word in many tickets: list order, pages, hasMore, vi
       companyId: a.id,
       userId: a.admin.id,
       isAdmin: true,
+      roles: ["admin" as const],
       queueIds: [],
       allTicket: false,
     };
@@ -235,6 +236,7 @@ Deno.test("tickets list - a word in many tickets: list order, pages, hasMore, vi
       companyId: a.id,
       userId: a.user.id,
       isAdmin: false,
+      roles: ["user" as const],
       queueIds: [s.q1],
       allTicket: false,
     };

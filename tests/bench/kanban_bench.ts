@@ -108,6 +108,7 @@ try {
     companyId: c.id,
     userId: c.admin.id,
     isAdmin: true,
+    roles: ["admin" as const],
     queueIds: [],
     allTicket: false,
   };

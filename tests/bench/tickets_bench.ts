@@ -223,6 +223,7 @@ export async function benchTickets(): Promise<Figure[]> {
         companyId: company.companyId,
         userId,
         isAdmin: false,
+        roles: ["user"],
         queueIds: userQueues,
         allTicket: false,
       };
@@ -241,7 +242,11 @@ export async function benchTickets(): Promise<Figure[]> {
           withUnreadMessages: false,
           ...extra,
         };
-        const q = listTicketsQuery(deps.db, { ...viewer, isAdmin: admin }, filters);
+        const q = listTicketsQuery(deps.db, {
+          ...viewer,
+          isAdmin: admin,
+          roles: [admin ? "admin" : "user"],
+        }, filters);
         const plan = await deps.db.executeQuery<{ detail: string }>(
           CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]),
         );

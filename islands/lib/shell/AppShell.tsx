@@ -15,7 +15,7 @@ import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
 import { toast } from "../toast.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useConnectionsAlert } from "./live.ts";
-import { isAdminProfile } from "./menu.ts";
+import { can } from "../permissions.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
@@ -151,8 +151,8 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     }
   });
 
-  const admin = user ? isAdminProfile(user) : false;
-  const connectionsAlert = useConnectionsAlert(admin);
+  // The alert marks the connections entry of the menu: fetched for those who see it.
+  const connectionsAlert = useConnectionsAlert(can(user, "connection:manage"));
   const chats = useChats(user?.company.plan?.useInternalChat === true);
   const markers = {
     connections: connectionsAlert,

@@ -10,7 +10,8 @@ import Volume1 from "lucide-react/icons/volume-1";
 import Volume2 from "lucide-react/icons/volume-2";
 import VolumeX from "lucide-react/icons/volume-x";
 import { type Language, languageOf, LOCALE_TAGS } from "../i18n.ts";
-import { isAdmin, logout } from "../session.ts";
+import { logout } from "../session.ts";
+import { can } from "../permissions.ts";
 import { STORAGE, storedVolume, writeStorage } from "../storage.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { IconButton } from "../ui/Button.tsx";
@@ -163,7 +164,7 @@ export function TopBar(
               <span className="greeting-text">
                 {richText(greeting(t, user))}
               </span>
-              {isAdmin(user) && user.company.dueDate
+              {can(user, "invoice:pay") && user.company.dueDate
                 ? (
                   <span className="greeting-due" data-testid="due-date">
                     {t("shell.topbar.activeUntil", { date: formatDate(user.company.dueDate, lng) })}

@@ -21,14 +21,16 @@ import Tag from "lucide-react/icons/tag";
 import Users from "lucide-react/icons/users";
 import Wallet from "lucide-react/icons/wallet";
 import Zap from "lucide-react/icons/zap";
-import { hasFeature, type PlanFeature } from "../permissions.ts";
+import { type Action, can, hasFeature, type PlanFeature } from "../permissions.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 
 /**
- * The side menu (seeds/000 section 2 'Side menu', seeds/002 section 2.1): group 'Atendimento'
- * for everyone, a management group (dashboard) and an administration group for admins. Plan flags
- * switch kanban, schedules, internal chat, integrations, prompts, external API and campaigns;
- * announcements are for super users; campaigns also need the stored flag cshow.
+ * The side menu (seeds/000 section 2 'Side menu', seeds/002 section 2.1): group 'Atendimento',
+ * a management group (dashboard) and an administration group. Each entry names the action of the
+ * policy table (contract/policy.ts) its page is for: it shows to the roles of that line, and a group
+ * with no entry left is not shown (a plain user sees 'Atendimento' only; announcements are for
+ * super users). Plan flags switch kanban, schedules, internal chat, integrations, prompts,
+ * external API and campaigns; campaigns also need the stored flag cshow.
  * Labels are i18n keys under "shell.menu".
  */
 export type MenuLink = {
@@ -36,11 +38,19 @@ export type MenuLink = {
   id: string;
   href: string;
   icon: LucideIcon;
+  /** Who sees the entry: the roles of this line of the policy table. */
+  action: Action;
   /** A live marker: the connections alert or the internal-chat unread dot. */
   marker?: "connections" | "chat";
 };
 
-export type MenuSubmenu = { kind: "submenu"; id: string; icon: LucideIcon; items: MenuLink[] };
+export type MenuSubmenu = {
+  kind: "submenu";
+  id: string;
+  icon: LucideIcon;
+  action: Action;
+  items: MenuLink[];
+};
 
 export type MenuGroup = {
   id: "service" | "management" | "administration";
@@ -51,12 +61,14 @@ const link = (
   id: string,
   href: string,
   icon: LucideIcon,
+  action: Action,
   marker?: MenuLink["marker"],
 ): MenuLink => ({
   kind: "link",
   id,
   href,
   icon,
+  action,
   ...(marker ? { marker } : {}),
 });
 
@@ -66,37 +78,31 @@ export type MenuContext = {
   cshow: boolean;
 };
 
-export function isAdminProfile(user: SessionUser): boolean {
-  return user.profile.toLowerCase() === "admin";
-}
-
 export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
   const on = (flag: PlanFeature) => hasFeature(user, flag);
-  const admin = isAdminProfile(user);
-
-  const service: MenuGroup = {
+  const groups: MenuGroup[] = [{
     id: "service",
     items: [
-      link("tickets", "/tickets", MessageCircle),
-      link("quickMessages", "/quick-messages", Zap),
-      ...(on("useKanban") ? [link("kanban", "/kanban", Kanban)] : []),
-      link("contacts", "/contacts", Contact),
-      ...(on("useSchedules") ? [link("schedules", "/schedules", CalendarDays)] : []),
-      link("todolist", "/todolist", ListChecks),
-      link("tags", "/tags", Tag),
-      ...(on("useInternalChat") ? [link("chats", "/chats", MessagesSquare, "chat")] : []),
-      link("helps", "/helps", CircleHelp),
+      link("tickets", "/tickets", MessageCircle, "ticket:work"),
+      link("quickMessages", "/quick-messages", Zap, "quick-message:work"),
+      ...(on("useKanban") ? [link("kanban", "/kanban", Kanban, "ticket:work")] : []),
+      link("contacts", "/contacts", Contact, "contact:work"),
+      ...(on("useSchedules")
+        ? [link("schedules", "/schedules", CalendarDays, "schedule:work")]
+        : []),
+      link("todolist", "/todolist", ListChecks, "app:use"),
+      link("tags", "/tags", Tag, "tag:work"),
+      ...(on("useInternalChat")
+        ? [link("chats", "/chats", MessagesSquare, "chat:work", "chat")]
+        : []),
+      link("helps", "/helps", CircleHelp, "help:read"),
       // The built-in phone network (DESIGN 'WhatsApp'): chat as a contact of a simulator connection.
-      link("simulator", "/simulator", Smartphone),
+      link("simulator", "/simulator", Smartphone, "simulator:use"),
     ],
-  };
-  if (!admin) return [service];
-
-  const management: MenuGroup = {
+  }, {
     id: "management",
-    items: [link("dashboard", "/", LayoutDashboard)],
-  };
-  const administration: MenuGroup = {
+    items: [link("dashboard", "/", LayoutDashboard, "dashboard:read")],
+  }, {
     id: "administration",
     items: [
       ...(on("useCampaigns") && cshow
@@ -104,27 +110,39 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
           kind: "submenu" as const,
           id: "campaigns",
           icon: Send,
+          action: "campaign:manage" as const,
           items: [
-            link("campaignsList", "/campaigns", ListChecks),
-            link("contactLists", "/contact-lists", Users),
-            link("campaignsConfig", "/campaigns-config", Settings),
+            link("campaignsList", "/campaigns", ListChecks, "campaign:manage"),
+            link("contactLists", "/contact-lists", Users, "contact-list:manage"),
+            link("campaignsConfig", "/campaigns-config", Settings, "campaign:manage"),
           ],
         }]
         : []),
-      ...(user.super ? [link("announcements", "/announcements", Megaphone)] : []),
-      ...(on("useOpenAi") ? [link("prompts", "/prompts", Bot)] : []),
-      ...(on("useIntegrations") ? [link("queueIntegration", "/queue-integration", Network)] : []),
-      link("connections", "/connections", Plug, "connections"),
+      link("announcements", "/announcements", Megaphone, "announcement:manage"),
+      ...(on("useOpenAi") ? [link("prompts", "/prompts", Bot, "prompt:manage")] : []),
+      ...(on("useIntegrations")
+        ? [link("queueIntegration", "/queue-integration", Network, "integration:manage")]
+        : []),
+      link("connections", "/connections", Plug, "connection:manage", "connections"),
       // File lists' API is behind useCampaigns (server/plans/features.ts): so is their entry.
-      ...(on("useCampaigns") ? [link("files", "/files", FileStack)] : []),
-      link("queues", "/queues", ListTree),
-      link("users", "/users", Users),
-      ...(on("useExternalApi") ? [link("messagesApi", "/messages-api", Code)] : []),
-      link("financeiro", "/financeiro", Wallet),
-      link("settings", "/settings", Settings),
+      ...(on("useCampaigns") ? [link("files", "/files", FileStack, "file-list:manage")] : []),
+      link("queues", "/queues", ListTree, "queue:manage"),
+      link("users", "/users", Users, "user:manage"),
+      ...(on("useExternalApi")
+        ? [link("messagesApi", "/messages-api", Code, "webhook:manage")]
+        : []),
+      link("financeiro", "/financeiro", Wallet, "invoice:pay"),
+      link("settings", "/settings", Settings, "setting:manage"),
     ],
-  };
-  return [service, management, administration];
+  }];
+  const shown = <T extends { action: Action }>(items: T[]) =>
+    items.filter((item) => can(user, item.action));
+  return groups.map((group) => ({
+    ...group,
+    items: shown(group.items).map((item) =>
+      item.kind === "submenu" ? { ...item, items: shown(item.items) } : item
+    ),
+  })).filter((group) => group.items.length > 0);
 }
 
 /** Is this menu link the current page? ("/" only matches itself; "/tickets" matches /tickets/x.) */

@@ -1,0 +1,135 @@
+/**
+ * Who may do what: ONE table, action -> roles. The server reads it in route middleware
+ * (`allow(action)`, server/auth/middleware.ts) and in services (`assertAllowed`,
+ * server/auth/policy.ts); the browser reads it in `can()` (islands/lib/permissions.ts) and in
+ * the menu (islands/lib/shell/menu.ts). Change a line here and the routes, the services, the
+ * buttons and the menu follow; tests/api/policy_walk_test.ts walks every /api route against it.
+ *
+ * Roles: a caller holds its profile ("user" or "admin", compared case-insensitively, seeds/000
+ * section 6) and, with the super flag, "super" too (a platform user; seeds/001 section 1).
+ * What only company admins did before (the old requireAdmin) lets super users through: ADMINS.
+ * A few decisions inside a company's daily work were always the admin profile's alone
+ * (ADMIN_PROFILE): the super flag by itself does not grant them.
+ *
+ * Visibility (who sees which ticket, whose socket hears what) is not here: it stays in
+ * server/tickets/ and server/realtime/.
+ */
+export type Role = "user" | "admin" | "super";
+
+/** Every signed-in user (seeds/000 section 6: "User: no static permissions" beyond daily work). */
+const EVERYONE = ["user", "admin", "super"] as const;
+/** Company admins, and super users (who administer the platform). */
+const ADMINS = ["admin", "super"] as const;
+/** The admin profile itself. */
+const ADMIN_PROFILE = ["admin"] as const;
+/** Platform users only (companies, plans, helps, announcements, backups). */
+const SUPER = ["super"] as const;
+
+export const POLICY = {
+  // Daily work: every signed-in user, in their own company.
+  "app:use": EVERYONE, // one's own session (me, logout) and to-do list
+  "ticket:work": EVERYONE, // tickets, their messages, notes, tags and the kanban board
+  "contact:work": EVERYONE, // list, read, create and edit contacts
+  "tag:work": EVERYONE,
+  "quick-message:work": EVERYONE, // one's own and the general quick answers
+  "schedule:work": EVERYONE, // one's own scheduled messages
+  "chat:work": EVERYONE, // internal chat
+  "user:read": EVERYONE, // the team list (transfers, filters); editing oneself
+  "queue:read": EVERYONE,
+  "prompt:read": EVERYONE,
+  "connection:read": EVERYONE,
+  "setting:read": EVERYONE, // secrets left out unless setting:manage
+  "company:read": EVERYONE, // one's own company and plan (super users: any)
+  "help:read": EVERYONE,
+  "announcement:read": EVERYONE,
+  "simulator:use": EVERYONE, // the built-in phone of the company's simulator connections
+
+  // Inside daily work, the admin profile's (seeds/000 section 6 'Admin').
+  "ticket:delete": ADMIN_PROFILE,
+  "ticket:see-all": ADMIN_PROFILE, // the show-all switch
+  "ticket:skip-queue": ADMIN_PROFILE, // a new ticket without a queue
+  "ticket:assign-any": ADMIN_PROFILE, // a new ticket for another attendant
+  "ticket-note:delete-any": ADMIN_PROFILE, // others' notes (one's own: everyone)
+  "tag:kanban": ADMIN_PROFILE, // the kanban switch of a tag (seeds/001 section 2)
+  "quick-message:manage-any": ADMIN_PROFILE, // see and change others' quick answers
+  "schedule:manage-any": ADMIN_PROFILE, // see and change others' schedules
+
+  // Company administration.
+  "dashboard:read": ADMINS,
+  "contact:delete": ADMINS,
+  "contact:export": ADMINS,
+  "contact:import": ADMINS,
+  "user:create": ADMINS,
+  "user:delete": ADMINS,
+  "user:manage": ADMINS, // edit other users
+  "user:set-profile": ADMINS,
+  "user:set-queues": ADMINS, // queues, default connection, allTicket
+  "queue:manage": ADMINS, // queues and their chatbot options
+  "integration:manage": ADMINS,
+  "prompt:manage": ADMINS,
+  "setting:manage": ADMINS, // and read integration secrets
+  "working-hours:manage": ADMINS,
+  "connection:create": ADMINS,
+  "connection:manage": ADMINS, // edit, delete, API token; read their secrets
+  "connection:connect": ADMINS, // start, QR code, pairing code, disconnect
+  "invoice:pay": ADMINS, // the company's invoices, checkout, subscription
+  "campaign:manage": ADMINS, // campaigns and their settings
+  "contact-list:manage": ADMINS,
+  "file-list:manage": ADMINS,
+  "webhook:manage": ADMINS,
+
+  // The platform.
+  "company:manage": SUPER,
+  "plan:manage": SUPER,
+  "help:manage": SUPER,
+  "announcement:manage": SUPER, // write, and list the inactive ones too
+  "invoice:mark-paid": SUPER, // confirm a payment by hand
+  "setting:manage-platform": SUPER, // settings marked superOnly
+  "user:create-when-disabled": SUPER, // create users with the userCreation setting off
+  "user:manage-super": SUPER, // edit or delete a super user; grant or take the flag
+  "user:set-password": SUPER, // set any user's password without mail
+  "backup:manage": SUPER,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof POLICY;
+
+/**
+ * The named actions of seeds/000 section 6, as the islands call them, and the action each one
+ * is: `can(user, "ticket-options:deleteTicket")` asks the "ticket:delete" line.
+ */
+export const SEED_ACTIONS = {
+  "tickets-manager:showall": "ticket:see-all",
+  "ticket-options:deleteTicket": "ticket:delete",
+  "connections-page:addConnection": "connection:create",
+  "connections-page:actionButtons": "connection:connect",
+  "connections-page:editOrDeleteConnection": "connection:manage",
+  "user-modal:editProfile": "user:set-profile",
+  "user-modal:editQueues": "user:set-queues",
+  "contacts-page:deleteContact": "contact:delete",
+} as const satisfies Record<string, Action>;
+
+export type SeedAction = keyof typeof SEED_ACTIONS;
+
+/** The caller as server and browser both know it: profile and super flag. */
+export type Caller = { profile: string; super: boolean };
+
+export function rolesOf(caller: Caller): Role[] {
+  const roles: Role[] = [caller.profile.toLowerCase() === "admin" ? "admin" : "user"];
+  if (caller.super) roles.push("super");
+  return roles;
+}
+
+/** The table's line for an action (a seeds' name reads the action it stands for). */
+export function rolesFor(action: Action | SeedAction): readonly Role[] {
+  const name = Object.hasOwn(SEED_ACTIONS, action)
+    ? SEED_ACTIONS[action as SeedAction]
+    : action as Action;
+  return POLICY[name];
+}
+
+/** May a caller holding these roles do this action? Any action not in the table: no. */
+export function allows(roles: readonly Role[], action: Action | SeedAction): boolean {
+  if (!Object.hasOwn(POLICY, action) && !Object.hasOwn(SEED_ACTIONS, action)) return false;
+  const allowed: readonly Role[] = rolesFor(action);
+  return roles.some((role) => allowed.includes(role));
+}
