@@ -64,7 +64,7 @@ export function ProfileDialog(
       open={open}
       onOpenChange={onOpenChange}
       title={t("shell.profile.title")}
-      formId="profile-form"
+      id="profile"
       form={form}
       submitLabel={t("common.save")}
     >
