@@ -7,7 +7,7 @@ import ScanLine from "lucide-react/icons/scan-line";
 import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
-import { useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { type Connection, normalStatus, qrDialogDone } from "./model.ts";
 

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QueueRef } from "../../contract/types.ts";
-import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { SelectField } from "../lib/ui/Select.tsx";
 
 const NONE = "none";

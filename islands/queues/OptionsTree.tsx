@@ -13,7 +13,7 @@ import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { AttachmentField } from "../lib/ui/AttachmentField.tsx";
-import { type Problem, saveRecord } from "../lib/list/FormDialog.tsx";
+import { type Problem, saveRecord } from "../lib/list/form_submit.ts";
 import { useRecordForm } from "../lib/list/record_form.ts";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import type { QueueEvent, QueueOption, QueueOptionNode } from "../../contract/queue_types.ts";

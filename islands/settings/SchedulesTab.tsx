@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { useWeekCheck, WeeklyHoursEditor } from "../lib/hours/WeeklyHoursEditor.tsx";
-import { useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import {
   type EditableDay,
   tidyWeek,

@@ -1,5 +1,5 @@
 import { ApiError } from "../lib/errors.ts";
-import { saveRecord } from "../lib/list/FormDialog.tsx";
+import { saveRecord } from "../lib/list/form_submit.ts";
 
 /**
  * The save of a record of the platform tabs (useRecordForm's `save`). seeds/001 sections 5 and 8:

@@ -10,7 +10,7 @@ import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { NOTE_MIN_CHARS, noteTime } from "./format.ts";
-import { useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import type { Note, Ticket } from "../../contract/ticket_types.ts";
 
 /**

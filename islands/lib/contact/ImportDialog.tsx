@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
-import { FormDialog, useFormSubmit } from "../list/FormDialog.tsx";
+import { FormDialog } from "../list/FormDialog.tsx";
+import { useFormSubmit } from "../list/form_submit.ts";
 import { Button } from "../ui/Button.tsx";
 import type { ImportReport } from "../../../contract/people_types.ts";
 

@@ -7,7 +7,7 @@ import {
   type Problem,
   saveRecord,
   useFormSubmit,
-} from "./FormDialog.tsx";
+} from "./form_submit.ts";
 import type { Rule } from "../../../contract/validation.ts";
 import {
   type Attachment,
