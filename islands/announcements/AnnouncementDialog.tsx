@@ -78,7 +78,6 @@ export function AnnouncementDialog(dialog: RecordDialogProps<AnnouncementView>) 
       <AttachmentField
         attachment={form.attachment}
         label={t("announcements.image")}
-        pickLabel={t("announcements.image")}
         removeLabel={t("announcements.removeImage")}
         testId="announcement"
         accept={ANNOUNCEMENT_IMAGE_EXTENSIONS.join(",")}

@@ -111,7 +111,6 @@ export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
       <AttachmentField
         attachment={form.attachment}
         label={t("campaigns.media")}
-        pickLabel={t("campaigns.media")}
         removeLabel={t("common.delete")}
         testId="campaign-media"
         readOnly={locked}

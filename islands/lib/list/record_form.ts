@@ -75,8 +75,6 @@ type Keys<V, Of> = { [K in keyof V]: V[K] extends Of ? K : never }[keyof V] & st
 export type AttachmentState = {
   /** The chosen or stored file's shown name, or null. */
   name: string | null;
-  /** A file chosen now (not yet sent). */
-  chosen: boolean;
   pick: (file: File | null) => void;
   remove: () => void;
   error: string | undefined;
@@ -240,7 +238,6 @@ export function useRecordForm<V extends object, T extends { id: number }>(
         : attachment.kind === "stored"
         ? attachment.name
         : shownName(attachment.file.name),
-      chosen: attachment?.kind === "new",
       pick: (chosen) => {
         const problem = chosen ? file?.check?.(chosen) ?? null : null;
         // A file of the wrong kind is not kept: its message says why.

@@ -13,7 +13,7 @@ export function AttachmentField(
   {
     attachment,
     label,
-    pickLabel,
+    pickLabel = label ?? "",
     removeLabel,
     testId,
     accept,
@@ -22,7 +22,8 @@ export function AttachmentField(
   }: {
     attachment: AttachmentState;
     label?: string;
-    pickLabel: string;
+    /** The pick button's text; default the label. */
+    pickLabel?: string;
     removeLabel: string;
     testId: string;
     accept?: string;
