@@ -32,7 +32,7 @@ export default function AnnouncementsPage(_props: AnnouncementsPageProps) {
 const ANNOUNCEMENTS: ListSpec<AnnouncementView> = {
   path: "/announcements",
   records: "records",
-  channel: "announcement",
+  channel: "announcement" as const,
   params: { all: "true" },
   testId: "announcements",
   search: "announcements.search",

@@ -31,7 +31,7 @@ export default function QueueIntegrationPage(_props: QueueIntegrationPageProps) 
 const INTEGRATIONS: ListSpec<IntegrationView> = {
   path: "/queueIntegration",
   records: "queueIntegrations",
-  channel: "queueIntegration",
+  channel: "queueIntegration" as const,
   sort: byName,
   testId: "integrations",
   search: "integrations.search",

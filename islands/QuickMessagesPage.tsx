@@ -27,7 +27,7 @@ const byShortcode = (a: QuickMessageView, b: QuickMessageView) =>
 const QUICK_MESSAGES: ListSpec<QuickMessageView> = {
   path: "/quick-messages",
   records: "records",
-  channel: "quickMessage",
+  channel: "quickMessage" as const,
   sort: byShortcode,
   testId: "quick",
   search: "quickMessages.search",
