@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import CirclePlus from "lucide-react/icons/circle-plus";
 import LoaderCircle from "lucide-react/icons/loader-circle";
@@ -18,7 +18,7 @@ import { useSessionUser, useUser } from "./lib/session.ts";
 import { realtime, useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
-import { whenOpen } from "./lib/ui/deferred.tsx";
+import { lazyPart, whenOpen } from "./lib/ui/deferred.tsx";
 import type { PromptItem } from "./connections/ConnectionDialog.tsx";
 import { StatusBadge } from "./connections/StatusBadge.tsx";
 import {
@@ -40,9 +40,7 @@ const ConfirmDialog = whenOpen(() =>
 const ConnectionDialog = whenOpen(() =>
   import("./connections/ConnectionDialog.tsx").then((m) => m.ConnectionDialog)
 );
-const QrDialog = lazy(() =>
-  import("./connections/QrDialog.tsx").then((m) => ({ default: m.QrDialog }))
-);
+const QrDialog = lazyPart(() => import("./connections/QrDialog.tsx").then((m) => m.QrDialog));
 
 export type ConnectionsPageProps = Record<string, never>;
 
@@ -347,11 +345,13 @@ function Connections() {
           <ConnectionDialog
             open={formOpen}
             onOpenChange={setFormOpen}
-            editing={editing}
+            id={editing?.id ?? null}
+            record={editing}
             queues={queues}
             prompts={prompts}
             integrations={integrations}
-            onSaved={(saved, created) => {
+            onSaved={(saved) => {
+              const created = editing === null;
               setList((old) => applyUpdate(old ?? [], saved));
               const s = normalStatus(saved.status);
               // A new connection starts at once: show its QR as soon as it exists.
@@ -363,13 +363,11 @@ function Connections() {
 
       {qrConnection
         ? (
-          <Suspense fallback={null}>
-            <QrDialog
-              connection={qrConnection}
-              pairingCode={qrId !== null ? pairing[qrId] ?? null : null}
-              onClose={() => setQrId(null)}
-            />
-          </Suspense>
+          <QrDialog
+            connection={qrConnection}
+            pairingCode={qrId !== null ? pairing[qrId] ?? null : null}
+            onClose={() => setQrId(null)}
+          />
         )
         : null}
 

@@ -5,13 +5,12 @@ import CircleCheck from "lucide-react/icons/circle-check";
 import CircleX from "lucide-react/icons/circle-x";
 import Clock from "lucide-react/icons/clock";
 import Upload from "lucide-react/icons/upload";
-import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import type { ContactListItemView, ContactListView } from "../contract/campaign_types.ts";
 import { api } from "./lib/api.ts";
-import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
-import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
-import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
+import { useWindowEvent } from "./lib/list/hooks.ts";
+import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
+import { RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import { can } from "./lib/permissions.ts";
 import { useUser } from "./lib/session.ts";
@@ -27,7 +26,6 @@ const ImportDialog = whenOpen(() =>
 
 export type ContactListItemsPageProps = { contactListId: number };
 
-const OPEN_ADD = "contact-list-items:add";
 const OPEN_IMPORT = "contact-list-items:import";
 const XLS = ".xls,.xlsx,application/vnd.ms-excel," +
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -35,110 +33,90 @@ const XLS = ".xls,.xlsx,application/vnd.ms-excel," +
 /** /contact-lists/:contactListId/contacts (seeds/002 section 2.4). */
 export default function ContactListItemsPage({ contactListId }: ContactListItemsPageProps) {
   const { t } = useTranslation();
+  const actions = (
+    <>
+      <Button variant="ghost" onClick={() => location.assign("/contact-lists")}>
+        <ArrowLeft size={18} aria-hidden="true" /> {t("contactLists.back")}
+      </Button>
+      <Button variant="ghost" onClick={() => dispatchEvent(new Event(OPEN_IMPORT))}>
+        <Upload size={18} aria-hidden="true" /> {t("contactLists.import")}
+      </Button>
+    </>
+  );
   return (
-    <AppShell
+    <ListPage
+      title="contactLists.itemsTitle"
+      add="contactLists.addItem"
+      actions={actions}
       guard={CAMPAIGN_GUARD}
-      title={t("contactLists.itemsTitle")}
-      actions={
-        <>
-          <Button variant="ghost" onClick={() => location.assign("/contact-lists")}>
-            <ArrowLeft size={18} aria-hidden="true" /> {t("contactLists.back")}
-          </Button>
-          <Button variant="ghost" onClick={() => dispatchEvent(new Event(OPEN_IMPORT))}>
-            <Upload size={18} aria-hidden="true" /> {t("contactLists.import")}
-          </Button>
-          <AddButton event={OPEN_ADD} label={t("contactLists.addItem")} />
-        </>
-      }
     >
       <Items contactListId={contactListId} />
-    </AppShell>
+    </ListPage>
   );
 }
 
-function Items({ contactListId }: ContactListItemsPageProps) {
-  const { t } = useTranslation();
-  const user = useUser();
-  const [importing, setImporting] = useState(false);
-  const list = useResourceList<ContactListItemView>({
+/** The items of one list (the channel carries every list's: only this one's belong here). */
+function itemsOf(contactListId: number): ListSpec<ContactListItemView> {
+  return {
     path: "/contact-list-items",
     records: "contacts",
     channel: "contactListItem",
     params: { contactListId },
     sort: byName,
-    // Items of every list share the channel: only this list's belong here.
     accepts: (item, term) => item.contactListId === contactListId && term === "",
-  });
-  const dialogs = useRecordDialogs<ContactListItemView>();
-  useWindowEvent(OPEN_ADD, dialogs.add);
+    testId: "contact-list-items",
+    search: "common.search",
+    empty: "contactLists.itemsEmpty",
+    head: ["", "contactLists.name", "contactLists.number", ["contactLists.email", "col-hide-sm"]],
+    remove: { title: "contactLists.deleteItemTitle", done: "contactLists.itemDeleted" },
+  };
+}
+
+function Items({ contactListId }: ContactListItemsPageProps) {
+  const user = useUser();
+  const [importing, setImporting] = useState(false);
+  const page = useRecordPage(itemsOf(contactListId));
   useWindowEvent(OPEN_IMPORT, () => setImporting(true));
   const [listName, setListName] = useState("");
   useEffect(() => {
     api.get<ContactListView>(`/contact-lists/${contactListId}`).then((l) => setListName(l.name))
       .catch(() => {});
   }, [contactListId]);
-  return (
-    <div className="people-page">
-      <h2 data-testid="contact-list-name">{listName}</h2>
-      <ListSearch list={list} placeholder={t("common.search")} testId="contact-list-items-search" />
-      <ResourceTable
-        list={list}
-        testId="contact-list-items"
-        empty={t("contactLists.itemsEmpty")}
-        head={
-          <>
-            <th />
-            <th>{t("contactLists.name")}</th>
-            <th>{t("contactLists.number")}</th>
-            <th className="col-hide-sm">{t("contactLists.email")}</th>
-            <th className="col-actions" />
-          </>
-        }
-      >
-        {list.items.map((item) => (
-          <tr
-            key={item.id}
-            data-testid="contact-list-item"
-            data-valid={String(item.isWhatsappValid)}
-          >
-            <td>
-              <ValidIcon valid={item.isWhatsappValid} />
-            </td>
-            <td className="people-name">{item.name}</td>
-            <td>{item.number}</td>
-            <td className="col-hide-sm">{item.email}</td>
-            <RowActions
-              onEdit={() => dialogs.edit(item.id)}
-              onDelete={can(user, "contacts-page:deleteContact")
-                ? () => dialogs.askDelete(item)
-                : undefined}
-            />
-          </tr>
-        ))}
-      </ResourceTable>
-      <ItemDialog
-        open={dialogs.editing !== null}
-        itemId={dialogs.editing?.id ?? null}
-        contactListId={contactListId}
-        onOpenChange={(open) => !open && dialogs.closeEdit()}
-        onSaved={list.upsert}
-      />
+  const remove = can(user, "contacts-page:deleteContact");
+  const dialogs = (
+    <>
+      <ItemDialog {...page.form} contactListId={contactListId} />
       <ImportDialog
         open={importing}
         onOpenChange={setImporting}
-        onImported={list.reload}
+        onImported={page.list.reload}
         path={`/contact-lists/${contactListId}/upload`}
         accept={XLS}
       />
-      <DeleteDialog
-        list={list}
-        target={dialogs.deleting}
-        onClose={dialogs.closeDelete}
-        path="/contact-list-items"
-        title={t("contactLists.deleteItemTitle")}
-        successKey="contactLists.itemDeleted"
-      />
-    </div>
+    </>
+  );
+  return (
+    <RecordList
+      page={page}
+      dialog={dialogs}
+      heading={<h2 data-testid="contact-list-name">{listName}</h2>}
+    >
+      {page.list.items.map((item) => (
+        <tr
+          key={item.id}
+          data-testid="contact-list-item"
+          data-valid={String(item.isWhatsappValid)}
+        >
+          <td>
+            <ValidIcon valid={item.isWhatsappValid} />
+          </td>
+          <td className="people-name">{item.name}</td>
+          <td>{item.number}</td>
+          <td className="col-hide-sm">{item.email}</td>
+          <RowActions {...page.actions(item, { edit: true, remove })} />
+        </tr>
+      ))}
+    </RecordList>
   );
 }
 
@@ -148,21 +126,13 @@ function ValidIcon({ valid }: { valid: boolean | null }) {
   if (valid === null) {
     return <Clock size={18} aria-label={t("contactLists.unchecked")} role="img" />;
   }
-  return valid
-    ? (
-      <CircleCheck
-        size={18}
-        color="var(--success, #2e7d32)"
-        aria-label={t("contactLists.valid")}
-        role="img"
-      />
-    )
-    : (
-      <CircleX
-        size={18}
-        color="var(--danger, #c62828)"
-        aria-label={t("contactLists.invalid")}
-        role="img"
-      />
-    );
+  const Icon = valid ? CircleCheck : CircleX;
+  return (
+    <Icon
+      size={18}
+      color={valid ? "var(--success, #2e7d32)" : "var(--danger, #c62828)"}
+      aria-label={t(valid ? "contactLists.valid" : "contactLists.invalid")}
+      role="img"
+    />
+  );
 }

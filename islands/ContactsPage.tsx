@@ -1,28 +1,24 @@
 import { useState } from "react";
-import { whenOpen } from "./lib/ui/deferred.tsx";
 import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import MessageCircle from "lucide-react/icons/message-circle";
 import Upload from "lucide-react/icons/upload";
-import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useSessionUser, useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
+import { whenOpen } from "./lib/ui/deferred.tsx";
 import { Avatar } from "./contacts/Avatar.tsx";
-import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
-
 import { downloadFile } from "./lib/download.ts";
-import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
-
-import { openChat } from "./contacts/open_chat.ts";
-import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
+import { useWindowEvent } from "./lib/list/hooks.ts";
+import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
+import { RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
-
+import { openChat } from "./contacts/open_chat.ts";
 import type { Contact } from "../contract/people_types.ts";
 
 const ContactDialog = whenOpen(() =>
-  import("./lib/contact/ContactDialog.tsx").then((m) => m.default)
+  import("./lib/contact/ContactDialog.tsx").then((m) => m.ContactDialog)
 );
 const ImportDialog = whenOpen(() =>
   import("./lib/contact/ImportDialog.tsx").then((m) => m.ImportDialog)
@@ -35,23 +31,22 @@ export type ContactsPageProps = Record<string, never>;
 
 /** /contacts (seeds/000 section 2 'Contacts'). */
 export default function ContactsPage(_props: ContactsPageProps) {
-  const { t } = useTranslation();
   return (
-    <AppShell title={t("contacts.title")} actions={<ContactActions />}>
+    <ListPage title="contacts.title" add="contacts.add" actions={<AdminActions />}>
       <Contacts />
-    </AppShell>
+    </ListPage>
   );
 }
 
 /** Header buttons talk to the list through window events: they live outside its tree. */
-const OPEN_ADD = "contacts:add";
 const OPEN_IMPORT = "contacts:import";
 
-function ContactActions() {
+/** Import and export, for admins. */
+function AdminActions() {
   const { t } = useTranslation();
   const user = useSessionUser();
   const [exporting, setExporting] = useState(false);
-  if (!user) return null;
+  if (!user || !(can(user, "contact:import") || can(user, "contact:export"))) return null;
   const exportCsv = async () => {
     setExporting(true);
     try {
@@ -80,94 +75,50 @@ function ContactActions() {
           </Button>
         )
         : null}
-      <AddButton event={OPEN_ADD} label={t("contacts.add")} />
     </>
   );
 }
 
 /** GET /api/contacts pages, live on company-<id>-contact. */
-const CONTACTS = {
+const CONTACTS: ListSpec<Contact> = {
   path: "/contacts",
   records: "contacts",
-  channel: "contact" as const,
+  channel: "contact",
   sort: byName,
+  testId: "contacts",
+  search: "contacts.searchPlaceholder",
+  empty: "contacts.empty",
+  head: [
+    { label: "contacts.picture", className: "col-avatar" },
+    "contacts.name",
+    "contacts.number",
+    ["contacts.email", "col-hide-sm"],
+  ],
+  actions: "contacts.actions",
+  remove: {
+    title: "contacts.deleteTitle",
+    text: "contacts.deleteMessage",
+    done: "contacts.deleted",
+  },
 };
 
 function Contacts() {
   const { t } = useTranslation();
   const user = useUser();
   const skipQueue = can(user, "ticket:skip-queue");
-  const list = useResourceList<Contact>(CONTACTS);
-  const dialogs = useRecordDialogs<Contact>();
+  const page = useRecordPage(CONTACTS);
   const [importing, setImporting] = useState(false);
   const [chatFor, setChatFor] = useState<Contact | null>(null);
-  useWindowEvent(OPEN_ADD, dialogs.add);
   useWindowEvent(OPEN_IMPORT, () => setImporting(true));
 
   const startChat = (contact: Contact) => {
     if (user.queues.length > 1 || (!skipQueue && user.queues.length === 0)) setChatFor(contact);
     else void openChat(contact.id, user, user.queues[0]?.id ?? null);
   };
-
-  return (
-    <div className="people-page">
-      <ListSearch
-        list={list}
-        placeholder={t("contacts.searchPlaceholder")}
-        testId="contacts-search"
-      />
-      <ResourceTable
-        list={list}
-        testId="contacts-list"
-        empty={t("contacts.empty")}
-        head={
-          <>
-            <th className="col-avatar" aria-label={t("contacts.picture")} />
-            <th>{t("contacts.name")}</th>
-            <th>{t("contacts.number")}</th>
-            <th className="col-hide-sm">{t("contacts.email")}</th>
-            <th className="col-actions">{t("contacts.actions")}</th>
-          </>
-        }
-      >
-        {list.items.map((c) => (
-          <tr key={c.id} data-testid="contact-row" data-contact-id={c.id}>
-            <td className="col-avatar">
-              <Avatar name={c.name} src={c.profilePicUrl || undefined} />
-            </td>
-            <td className="people-name">{c.name}</td>
-            <td>{c.number}</td>
-            <td className="col-hide-sm">{c.email}</td>
-            <RowActions
-              onEdit={() => dialogs.edit(c.id)}
-              onDelete={can(user, "contacts-page:deleteContact")
-                ? () => dialogs.askDelete(c)
-                : undefined}
-            >
-              <IconButton label={t("contacts.openChat")} onClick={() => startChat(c)}>
-                <MessageCircle size={18} aria-hidden="true" />
-              </IconButton>
-            </RowActions>
-          </tr>
-        ))}
-      </ResourceTable>
-
-      <ContactDialog
-        open={dialogs.editing !== null}
-        onOpenChange={(open) => !open && dialogs.closeEdit()}
-        contactId={dialogs.editing?.id ?? null}
-        onSaved={list.upsert}
-      />
-      <ImportDialog open={importing} onOpenChange={setImporting} onImported={list.reload} />
-      <DeleteDialog
-        list={list}
-        target={dialogs.deleting}
-        onClose={dialogs.closeDelete}
-        path="/contacts"
-        title={t("contacts.deleteTitle", { name: dialogs.deleting?.name ?? "" })}
-        description={t("contacts.deleteMessage")}
-        successKey="contacts.deleted"
-      />
+  const dialogs = (
+    <>
+      <ContactDialog {...page.form} />
+      <ImportDialog open={importing} onOpenChange={setImporting} onImported={page.list.reload} />
       <QueuePickDialog
         open={chatFor !== null}
         onOpenChange={(open) => !open && setChatFor(null)}
@@ -179,6 +130,28 @@ function Contacts() {
           if (contact) void openChat(contact.id, user, queueId);
         }}
       />
-    </div>
+    </>
+  );
+
+  return (
+    <RecordList page={page} dialog={dialogs}>
+      {page.list.items.map((c) => (
+        <tr key={c.id} data-testid="contact-row" data-contact-id={c.id}>
+          <td className="col-avatar">
+            <Avatar name={c.name} src={c.profilePicUrl || undefined} />
+          </td>
+          <td className="people-name">{c.name}</td>
+          <td>{c.number}</td>
+          <td className="col-hide-sm">{c.email}</td>
+          <RowActions
+            {...page.actions(c, { edit: true, remove: can(user, "contacts-page:deleteContact") })}
+          >
+            <IconButton label={t("contacts.openChat")} onClick={() => startChat(c)}>
+              <MessageCircle size={18} aria-hidden="true" />
+            </IconButton>
+          </RowActions>
+        </tr>
+      ))}
+    </RecordList>
   );
 }

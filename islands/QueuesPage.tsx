@@ -196,7 +196,8 @@ export default function QueuesPage(_props: QueuesPageProps) {
       <QueueDialog
         open={dialog !== null}
         onOpenChange={(open) => !open && setDialog(null)}
-        queue={dialog?.queue ?? null}
+        id={dialog?.queue?.id ?? null}
+        record={dialog?.queue ?? null}
         queues={queues ?? []}
         scheduleType={scheduleType}
         onSaved={upsert}

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "./lib/api.ts";
 import { sessionUser, setSessionUser, useUser } from "./lib/session.ts";
@@ -9,21 +9,16 @@ import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Tabs } from "./lib/ui/Tabs.tsx";
+import { lazyPart } from "./lib/ui/deferred.tsx";
 
 // The super users' tabs load when first opened: other admins never download them.
-const CompaniesTab = lazy(() =>
-  import("./settings/CompaniesTab.tsx").then((m) => ({ default: m.CompaniesTab }))
+const LOADING = <div className="skeleton settings-skeleton" />;
+const CompaniesTab = lazyPart(
+  () => import("./settings/CompaniesTab.tsx").then((m) => m.CompaniesTab),
+  LOADING,
 );
-const PlansTab = lazy(() =>
-  import("./settings/PlansTab.tsx").then((m) => ({ default: m.PlansTab }))
-);
-const HelpsTab = lazy(() =>
-  import("./settings/HelpsTab.tsx").then((m) => ({ default: m.HelpsTab }))
-);
-
-function Deferred({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<div className="skeleton settings-skeleton" />}>{children}</Suspense>;
-}
+const PlansTab = lazyPart(() => import("./settings/PlansTab.tsx").then((m) => m.PlansTab), LOADING);
+const HelpsTab = lazyPart(() => import("./settings/HelpsTab.tsx").then((m) => m.HelpsTab), LOADING);
 
 export type SettingsPageProps = Record<string, never>;
 
@@ -130,29 +125,17 @@ function SettingsContent() {
               {
                 value: "companies",
                 label: t("platform.tabs.companies"),
-                content: (
-                  <Deferred>
-                    <CompaniesTab />
-                  </Deferred>
-                ),
+                content: <CompaniesTab />,
               },
               {
                 value: "plans",
                 label: t("platform.tabs.plans"),
-                content: (
-                  <Deferred>
-                    <PlansTab />
-                  </Deferred>
-                ),
+                content: <PlansTab />,
               },
               {
                 value: "helps",
                 label: t("platform.tabs.helps"),
-                content: (
-                  <Deferred>
-                    <HelpsTab />
-                  </Deferred>
-                ),
+                content: <HelpsTab />,
               },
             ]
             : []),

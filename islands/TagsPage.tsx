@@ -1,10 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
-import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
-import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
-import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
+import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
+import { RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import { type TagView, textOn } from "../contract/tag_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
@@ -13,80 +11,47 @@ const TagDialog = whenOpen(() => import("./tags/TagDialog.tsx").then((m) => m.Ta
 
 export type TagsPageProps = Record<string, never>;
 
-const OPEN_ADD = "tags:add";
-
 /** /tags (seeds/001 section 2 'Tags list'): chips with colour and ticket count, search, dialog. */
 export default function TagsPage(_props: TagsPageProps) {
-  const { t } = useTranslation();
   return (
-    <AppShell
-      title={t("tags.title")}
-      actions={<AddButton event={OPEN_ADD} label={t("tags.add")} />}
-    >
+    <ListPage title="tags.title" add="tags.add">
       <Tags />
-    </AppShell>
+    </ListPage>
   );
 }
 
 /** GET /api/tags pages, live on company-<id>-tag. */
-const TAGS = { path: "/tags", records: "tags", channel: "tag" as const, sort: byName };
+const TAGS: ListSpec<TagView> = {
+  path: "/tags",
+  records: "tags",
+  channel: "tag",
+  sort: byName,
+  testId: "tags",
+  search: "tags.search",
+  empty: "tags.empty",
+  head: ["tags.name", "tags.tickets"],
+  actions: "tags.actions",
+  remove: { title: "tags.deleteTitle", done: "tags.deleted" },
+};
 
 function Tags() {
   const { t } = useTranslation();
   const canKanban = can(useUser(), "tag:kanban");
-  const list = useResourceList<TagView>(TAGS);
-  const dialogs = useRecordDialogs<TagView>();
-  useWindowEvent(OPEN_ADD, dialogs.add);
-
+  const page = useRecordPage(TAGS);
   return (
-    <div className="people-page">
-      <ListSearch list={list} placeholder={t("tags.search")} testId="tags-search" />
-      <ResourceTable
-        list={list}
-        testId="tags-list"
-        empty={t("tags.empty")}
-        head={
-          <>
-            <th>{t("tags.name")}</th>
-            <th>{t("tags.tickets")}</th>
-            <th className="col-actions">{t("tags.actions")}</th>
-          </>
-        }
-      >
-        {list.items.map((tag) => (
-          <tr key={tag.id} data-testid="tag-row" data-tag-id={tag.id}>
-            <td>
-              <span
-                className="tag-chip"
-                style={{ background: tag.color, color: textOn(tag.color) }}
-              >
-                {tag.name}
-              </span>
-              {tag.kanban ? <span className="tag-lane">{t("tags.kanban")}</span> : null}
-            </td>
-            <td data-testid="tag-count">{tag.ticketsCount ?? 0}</td>
-            <RowActions
-              onEdit={() => dialogs.edit(tag.id)}
-              onDelete={() => dialogs.askDelete(tag)}
-            />
-          </tr>
-        ))}
-      </ResourceTable>
-      <TagDialog
-        open={dialogs.editing !== null}
-        onOpenChange={(open) => !open && dialogs.closeEdit()}
-        tagId={dialogs.editing?.id ?? null}
-        canKanban={canKanban}
-        onSaved={list.upsert}
-      />
-      <DeleteDialog
-        list={list}
-        target={dialogs.deleting}
-        onClose={dialogs.closeDelete}
-        path="/tags"
-        title={t("tags.deleteTitle", { name: dialogs.deleting?.name ?? "" })}
-        successKey="tags.deleted"
-      />
-    </div>
+    <RecordList page={page} dialog={<TagDialog {...page.form} canKanban={canKanban} />}>
+      {page.list.items.map((tag) => (
+        <tr key={tag.id} data-testid="tag-row" data-tag-id={tag.id}>
+          <td>
+            <span className="tag-chip" style={{ background: tag.color, color: textOn(tag.color) }}>
+              {tag.name}
+            </span>
+            {tag.kanban ? <span className="tag-lane">{t("tags.kanban")}</span> : null}
+          </td>
+          <td data-testid="tag-count">{tag.ticketsCount ?? 0}</td>
+          <RowActions {...page.actions(tag)} />
+        </tr>
+      ))}
+    </RecordList>
   );
 }

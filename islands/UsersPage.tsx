@@ -1,10 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { AppShell } from "./lib/shell/AppShell.tsx";
-import { setSessionUser, useSessionUser, useUser } from "./lib/session.ts";
+import { setSessionUser, useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
-import { DeleteDialog } from "./lib/list/DeleteDialog.tsx";
-import { useRecordDialogs, useResourceList, useWindowEvent } from "./lib/list/hooks.ts";
-import { AddButton, ListSearch, ResourceTable, RowActions } from "./lib/list/ResourceList.tsx";
+import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
+import { RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { UserRow } from "../contract/people_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
@@ -13,89 +11,60 @@ const UserDialog = whenOpen(() => import("./users/UserDialog.tsx").then((m) => m
 
 export type UsersPageProps = Record<string, never>;
 
-const OPEN_ADD = "users:add";
-
 /** /users (seeds/000 section 2 'Users'): name, email, profile, actions. */
 export default function UsersPage(_props: UsersPageProps) {
-  const { t } = useTranslation();
   return (
-    <AppShell title={t("users.title")} actions={<AddUser />}>
+    <ListPage title="users.title" add="users.add" canAdd={(user) => can(user, "user:create")}>
       <Users />
-    </AppShell>
+    </ListPage>
   );
 }
 
-function AddUser() {
-  const { t } = useTranslation();
-  const user = useSessionUser();
-  if (!can(user, "user:create")) return null;
-  return <AddButton event={OPEN_ADD} label={t("users.add")} />;
-}
-
 /** GET /api/users pages, live on company-<id>-user. */
-const USERS = { path: "/users", records: "users", channel: "user" as const, sort: byName };
+const USERS: ListSpec<UserRow> = {
+  path: "/users",
+  records: "users",
+  channel: "user",
+  sort: byName,
+  testId: "users",
+  search: "users.searchPlaceholder",
+  empty: "users.empty",
+  head: ["users.name", ["users.email", "col-hide-sm"], "users.profile"],
+  actions: "users.actions",
+  remove: { title: "users.deleteTitle", text: "users.deleteMessage", done: "users.deleted" },
+};
 
 function Users() {
   const { t } = useTranslation();
   const me = useUser();
   const manage = can(me, "user:manage");
-  const list = useResourceList<UserRow>(USERS);
-  const dialogs = useRecordDialogs<UserRow>();
-  useWindowEvent(OPEN_ADD, dialogs.add);
-
+  const page = useRecordPage(USERS);
+  const onSaved = (saved: UserRow) => {
+    page.list.upsert(saved);
+    // My own name or email changed: the greeting and the session follow.
+    if (saved.id === me.id) setSessionUser({ ...me, name: saved.name, email: saved.email });
+  };
   return (
-    <div className="people-page">
-      <ListSearch list={list} placeholder={t("users.searchPlaceholder")} testId="users-search" />
-      <ResourceTable
-        list={list}
-        testId="users-list"
-        empty={t("users.empty")}
-        head={
-          <>
-            <th>{t("users.name")}</th>
-            <th className="col-hide-sm">{t("users.email")}</th>
-            <th>{t("users.profile")}</th>
-            <th className="col-actions">{t("users.actions")}</th>
-          </>
-        }
-      >
-        {list.items.map((u) => (
-          <tr key={u.id} data-testid="user-row" data-user-id={u.id}>
-            <td className="people-name">{u.name}</td>
-            <td className="col-hide-sm">{u.email}</td>
-            <td>
-              <span className="people-badge">
-                {t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}
-              </span>
-            </td>
-            <RowActions
-              onEdit={manage || u.id === me.id ? () => dialogs.edit(u.id) : undefined}
-              onDelete={can(me, "user:delete") ? () => dialogs.askDelete(u) : undefined}
-            />
-          </tr>
-        ))}
-      </ResourceTable>
-
-      <UserDialog
-        open={dialogs.editing !== null}
-        onOpenChange={(open) => !open && dialogs.closeEdit()}
-        userId={dialogs.editing?.id ?? null}
-        canAdmin={can(me, "user-modal:editQueues")}
-        onSaved={(saved) => {
-          list.upsert(saved);
-          // My own name or email changed: the greeting and the session follow.
-          if (saved.id === me.id) setSessionUser({ ...me, name: saved.name, email: saved.email });
-        }}
-      />
-      <DeleteDialog
-        list={list}
-        target={dialogs.deleting}
-        onClose={dialogs.closeDelete}
-        path="/users"
-        title={t("users.deleteTitle", { name: dialogs.deleting?.name ?? "" })}
-        description={t("users.deleteMessage")}
-        successKey="users.deleted"
-      />
-    </div>
+    <RecordList
+      page={page}
+      dialog={
+        <UserDialog {...page.form} canAdmin={can(me, "user-modal:editQueues")} onSaved={onSaved} />
+      }
+    >
+      {page.list.items.map((u) => (
+        <tr key={u.id} data-testid="user-row" data-user-id={u.id}>
+          <td className="people-name">{u.name}</td>
+          <td className="col-hide-sm">{u.email}</td>
+          <td>
+            <span className="people-badge">
+              {t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}
+            </span>
+          </td>
+          <RowActions
+            {...page.actions(u, { edit: manage || u.id === me.id, remove: can(me, "user:delete") })}
+          />
+        </tr>
+      ))}
+    </RecordList>
   );
 }

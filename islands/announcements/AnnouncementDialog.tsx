@@ -1,181 +1,87 @@
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Trash2 from "lucide-react/icons/trash-2";
-import { api } from "../lib/api.ts";
-import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { required } from "../lib/list/form_rules.ts";
+import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import {
   ANNOUNCEMENT_IMAGE_EXTENSIONS,
   type AnnouncementView,
   DEFAULT_ANNOUNCEMENT_PRIORITY,
 } from "../../contract/team_types.ts";
-import { IconButton } from "../lib/ui/Button.tsx";
+import { AttachmentField } from "../lib/ui/AttachmentField.tsx";
 import { Field } from "../lib/ui/Field.tsx";
-import { Select } from "../lib/ui/Select.tsx";
+import { SelectField } from "../lib/ui/Select.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { check, length, type Limit, LIMITS } from "../../contract/validation.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /** 'Obrigatório' (seeds/002 section 5) instead of the people forms' 'Required'. */
-const required = (limit: Limit) => (value: string) => {
-  const key = length(limit)(value);
-  return key === "people.validation.required" ? "announcements.required" : key;
-};
+const REQUIRED = required("announcements.required");
 
-const isImage = (name: string) =>
-  ANNOUNCEMENT_IMAGE_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
+const isImage = (file: File) =>
+  ANNOUNCEMENT_IMAGE_EXTENSIONS.some((ext) => file.name.toLowerCase().endsWith(ext));
 
 /**
  * Add or edit an announcement (seeds/002 sections 2.6, 5): title and text required, priority 1-3
  * (default 3), status, an optional .png/.jpg/.jpeg image sent after the record is saved.
  */
-export function AnnouncementDialog(
-  { open, onOpenChange, announcementId, onSaved }: {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    announcementId: number | null;
-    onSaved: (saved: AnnouncementView) => void;
-  },
-) {
+export function AnnouncementDialog(dialog: RecordDialogProps<AnnouncementView>) {
   const { t } = useTranslation();
-  const [title, setTitle] = useState("");
-  const [text, setText] = useState("");
-  const [priority, setPriority] = useState(String(DEFAULT_ANNOUNCEMENT_PRIORITY));
-  const [status, setStatus] = useState("true");
-  const [file, setFile] = useState<File | null>(null);
-  const [current, setCurrent] = useState<AnnouncementView | null>(null);
-  const [loading, setLoading] = useState(false);
-
-  const form = useFormSubmit<AnnouncementView>({
-    validate: () => {
-      const errors = check({ title, text }, {
-        title: required(LIMITS.announcementTitle),
-        text: required(LIMITS.announcementText),
-      });
-      if (file && !isImage(file.name)) errors.file = "announcements.imageType";
-      return errors;
-    },
-    send: async () => {
-      const body = {
-        title: title.trim(),
-        text: text.trim(),
-        priority: Number(priority),
-        status: status === "true",
-      };
-      let saved = await saveRecord<AnnouncementView>("/announcements", announcementId, body);
-      if (file) {
-        const data = new FormData();
-        data.append("file", file);
-        saved = await api.post<AnnouncementView>(`/announcements/${saved.id}/media-upload`, data, {
-          quiet: true,
-        });
-      }
-      return saved;
+  const form = useRecordForm(dialog, {
+    path: "/announcements",
+    empty: { title: "", text: "", priority: String(DEFAULT_ANNOUNCEMENT_PRIORITY), status: "true" },
+    rules: { title: REQUIRED, text: REQUIRED },
+    body: (v) => ({
+      title: v.title.trim(),
+      text: v.text.trim(),
+      priority: Number(v.priority),
+      status: v.status === "true",
+    }),
+    file: {
+      // The stored picture's name is a generated one: say that there is one.
+      stored: (a) => (a.mediaName ? t("announcements.hasImage") : null),
+      check: (file) => (isImage(file) ? null : "announcements.imageType"),
     },
     successKey: "announcements.saved",
     admin: true,
-    onDone: (saved) => {
-      onSaved(saved);
-      onOpenChange(false);
-    },
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.setErrors({});
-    setTitle("");
-    setText("");
-    setPriority(String(DEFAULT_ANNOUNCEMENT_PRIORITY));
-    setStatus("true");
-    setFile(null);
-    setCurrent(null);
-    if (announcementId === null) return;
-    setLoading(true);
-    api.get<AnnouncementView>(`/announcements/${announcementId}`).then((a) => {
-      setCurrent(a);
-      setTitle(a.title);
-      setText(a.text);
-      setPriority(String(a.priority));
-      setStatus(String(a.status));
-    }).catch(() => onOpenChange(false)).finally(() => setLoading(false));
-  }, [open, announcementId]);
-
-  const removeImage = async () => {
-    if (!current) return;
-    const saved = await api.delete<AnnouncementView>(`/announcements/${current.id}/media-upload`);
-    setCurrent(saved);
-    onSaved(saved);
-  };
-
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      width={560}
-      title={announcementId === null ? t("announcements.addTitle") : t("announcements.editTitle")}
-      formId="announcement-form"
-      form={form}
-      submitLabel={announcementId === null ? t("common.add") : t("common.save")}
-      submitTestId="announcement-submit"
-      disabled={loading}
-    >
+    <FormDialog form={form} width={560} texts="announcements" id="announcement">
       <Field
         label={t("announcements.titleField")}
-        {...form.bind("title", title, setTitle)}
+        {...form.field("title")}
         maxLength={LIMITS.announcementTitle.max}
         autoFocus
       />
       <TextAreaField
         label={t("announcements.text")}
-        {...form.bind("text", text, setText)}
+        {...form.field("text")}
         maxLength={LIMITS.announcementText.max}
         rows={5}
       />
       <div className="row">
-        <div className="field">
-          <label>{t("announcements.priority")}</label>
-          <Select
-            label={t("announcements.priority")}
-            value={priority}
-            onValueChange={setPriority}
-            options={[1, 2, 3].map((p) => ({
-              value: String(p),
-              label: t(`announcements.priorities.${p}`),
-            }))}
-          />
-        </div>
-        <div className="field">
-          <label>{t("announcements.status")}</label>
-          <Select
-            label={t("announcements.status")}
-            value={status}
-            onValueChange={setStatus}
-            options={[
-              { value: "true", label: t("announcements.active") },
-              { value: "false", label: t("announcements.inactive") },
-            ]}
-          />
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor="announcement-file">{t("announcements.image")}</label>
-        {current?.mediaName && !file
-          ? (
-            <div className="announcement-image" data-testid="announcement-current-image">
-              <span>{t("announcements.hasImage")}</span>
-              <IconButton label={t("announcements.removeImage")} onClick={removeImage}>
-                <Trash2 size={16} aria-hidden="true" />
-              </IconButton>
-            </div>
-          )
-          : null}
-        <input
-          id="announcement-file"
-          type="file"
-          accept={ANNOUNCEMENT_IMAGE_EXTENSIONS.join(",")}
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          data-testid="announcement-file"
+        <SelectField
+          label={t("announcements.priority")}
+          {...form.select("priority")}
+          options={[1, 2, 3].map((p) => ({
+            value: String(p),
+            label: t(`announcements.priorities.${p}`),
+          }))}
         />
-        {form.errors.file ? <span className="field-error">{form.errors.file}</span> : null}
+        <SelectField
+          label={t("announcements.status")}
+          {...form.select("status")}
+          options={[
+            { value: "true", label: t("announcements.active") },
+            { value: "false", label: t("announcements.inactive") },
+          ]}
+        />
       </div>
+      <AttachmentField
+        attachment={form.attachment}
+        label={t("announcements.image")}
+        removeLabel={t("announcements.removeImage")}
+        testId="announcement"
+        accept={ANNOUNCEMENT_IMAGE_EXTENSIONS.join(",")}
+      />
     </FormDialog>
   );
 }

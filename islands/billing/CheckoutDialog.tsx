@@ -6,7 +6,7 @@ import { formatDate } from "../lib/shell/TopBar.tsx";
 import { useRealtime } from "../lib/socket.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
-import { useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { checkoutErrors, CheckoutForm, type CheckoutValues } from "./CheckoutForm.tsx";
 import { PixScreen } from "./PixScreen.tsx";
 import { formatBRL } from "./format.ts";

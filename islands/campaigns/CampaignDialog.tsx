@@ -7,12 +7,14 @@ import {
   MESSAGE_FIELDS,
 } from "../../contract/campaign_rules.ts";
 import type { CampaignView } from "../../contract/campaign_types.ts";
-import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
+import { AttachmentField } from "../lib/ui/AttachmentField.tsx";
 import { Field } from "../lib/ui/Field.tsx";
-import { Select, type SelectOption } from "../lib/ui/Select.tsx";
+import { SelectField } from "../lib/ui/Select.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import { check, length, LIMITS } from "../../contract/validation.ts";
+import { length, LIMITS } from "../../contract/validation.ts";
 import { bodyOf, type CampaignForm, emptyForm, formOf, NONE } from "./form.ts";
 
 type Named = { id: number; name: string };
@@ -35,84 +37,41 @@ function useChoices(open: boolean) {
 
 /**
  * Add or edit a campaign (seeds/002 sections 3, 4, 5): name 2 to 50, connection, contact list or
- * tag, file list, schedule, confirmation, message1..5 and confirmationMessage1..5 tabs. A campaign
- * that may not change is shown read-only; a CANCELADA one allows its messages only.
+ * tag, file list, schedule, confirmation, message1..5 and confirmationMessage1..5 tabs, and its
+ * attachment, sent after the campaign is saved. A campaign that may not change is shown
+ * read-only; a CANCELADA one allows its messages only.
  */
-export function CampaignDialog(
-  { open, onOpenChange, campaignId, onSaved }: {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    campaignId: number | null;
-    onSaved: (campaign: CampaignView) => void;
-  },
-) {
+export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<CampaignForm>(emptyForm);
-  const [confirmation, setConfirmation] = useState(false);
-  const [parts, setParts] = useState<"all" | "messages" | "none">("all");
-  const [media, setMedia] = useState<File | null>(null);
-  const [mediaName, setMediaName] = useState<string | null>(null);
-  const choices = useChoices(open);
-  const set = (field: string) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
-  const form = useFormSubmit({
-    validate: () => check({ name: values.name }, { name: length(LIMITS.name) }),
-    send: async () => {
-      const body = bodyOf(values, confirmation);
+  const choices = useChoices(dialog.open);
+  const form = useRecordForm(dialog, {
+    path: "/campaigns",
+    empty: { ...emptyForm(), confirmation: "false" } as CampaignForm,
+    values: formOf,
+    rules: { name: length(LIMITS.name) },
+    body: (values, stored) => {
+      const body = bodyOf(values, values.confirmation === "true");
       // A cancelled campaign takes its messages only (seeds/002 section 4).
-      const sent = parts === "messages"
-        ? Object.fromEntries(
-          [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS].map((f) => [f, body[f]]),
-        )
+      return stored && editableParts(stored, new Date()) === "messages"
+        ? Object.fromEntries([...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS].map((f) => [f, body[f]]))
         : body;
-      const saved = await saveRecord<CampaignView>("/campaigns", campaignId, sent);
-      if (!media || parts !== "all") return saved;
-      // The campaign's own attachment goes after the save (POST /campaigns/:id/media-upload).
-      const data = new FormData();
-      data.append("file", media);
-      return await api.post<CampaignView>(`/campaigns/${saved.id}/media-upload`, data, {
-        quiet: true,
-      });
     },
+    file: { stored: (c) => c.mediaName },
     successKey: "campaigns.saved",
-    onDone: (saved) => {
-      onSaved(saved);
-      onOpenChange(false);
-    },
   });
-  useEffect(() => {
-    if (!open) return;
-    setValues(emptyForm());
-    setConfirmation(false);
-    setParts("all");
-    setMedia(null);
-    setMediaName(null);
-    form.setErrors({});
-    if (campaignId !== null) {
-      api.get<CampaignView>(`/campaigns/${campaignId}`).then((c) => {
-        setValues(formOf(c));
-        setConfirmation(c.confirmation);
-        setParts(editableParts(c, new Date()));
-        setMediaName(c.mediaName);
-      }).catch(() => {});
-    }
-  }, [open, campaignId]);
+  const parts = form.record ? editableParts(form.record, new Date()) : "all";
   const locked = parts !== "all";
-  const options = (list: Named[] | undefined): SelectOption[] => [
-    { value: NONE, label: t("campaigns.none") },
-    ...(list ?? []).map((x) => ({ value: String(x.id), label: x.name })),
-  ];
+  const confirmation = form.values.confirmation === "true";
   const select = (field: string, label: string, list: Named[] | undefined) => (
-    <div className="field">
-      <label>{label}</label>
-      <Select
-        label={label}
-        value={values[field]}
-        onValueChange={set(field)}
-        options={options(list)}
-        disabled={locked}
-      />
-      {form.errors[field] ? <span className="field-error">{form.errors[field]}</span> : null}
-    </div>
+    <SelectField
+      label={label}
+      {...form.select(field)}
+      disabled={locked}
+      options={[
+        { value: NONE, label: t("campaigns.none") },
+        ...(list ?? []).map((x) => ({ value: String(x.id), label: x.name })),
+      ]}
+    />
   );
   const texts = (fields: readonly string[], key: string) =>
     fields.map((f, i) => ({
@@ -124,28 +83,21 @@ export function CampaignDialog(
           rows={5}
           disabled={parts === "none"}
           hint={t("campaigns.variablesHint")}
-          {...form.bind(f, values[f], set(f))}
+          {...form.field(f)}
         />
       ),
     }));
   return (
     <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={campaignId === null ? t("campaigns.add") : t("campaigns.edit")}
-      description={parts === "none" ? t("campaigns.notEditable") : undefined}
-      formId="campaign-form"
       form={form}
+      title={t(dialog.id === null ? "campaigns.add" : "campaigns.edit")}
+      description={parts === "none" ? t("campaigns.notEditable") : undefined}
+      id="campaign"
       width={760}
-      disabled={parts === "none"}
+      disabled={form.loading || parts === "none"}
       submitLabel={t("common.save")}
     >
-      <Field
-        label={t("campaigns.name")}
-        autoFocus
-        disabled={locked}
-        {...form.bind("name", values.name, set("name"))}
-      />
+      <Field label={t("campaigns.name")} autoFocus disabled={locked} {...form.field("name")} />
       {select("whatsappId", t("campaigns.whatsapp"), choices.whatsapps)}
       {select("contactListId", t("campaigns.contactList"), choices.lists)}
       {select("tagListId", t("campaigns.tagList"), choices.tags)}
@@ -154,25 +106,21 @@ export function CampaignDialog(
         label={t("campaigns.scheduledAt")}
         type="datetime-local"
         disabled={locked}
-        {...form.bind("scheduledAt", values.scheduledAt, set("scheduledAt"))}
+        {...form.field("scheduledAt")}
       />
-      <div className="field">
-        <label htmlFor="campaign-media">{t("campaigns.media")}</label>
-        {mediaName ? <span className="field-hint">{mediaName}</span> : null}
-        <input
-          id="campaign-media"
-          type="file"
-          className="input"
-          disabled={locked}
-          onChange={(e) => setMedia(e.target.files?.[0] ?? null)}
-        />
-      </div>
+      <AttachmentField
+        attachment={form.attachment}
+        label={t("campaigns.media")}
+        removeLabel={t("common.delete")}
+        testId="campaign-media"
+        readOnly={locked}
+      />
       <label className="checkbox-row">
         <input
           type="checkbox"
           checked={confirmation}
           disabled={locked}
-          onChange={(e) => setConfirmation(e.target.checked)}
+          onChange={(e) => form.set("confirmation", String(e.target.checked))}
         />{" "}
         {t("campaigns.confirmation")}
       </label>

@@ -123,7 +123,8 @@ export function ChatList(
       <ChatDialog
         open={dialogs.editing !== null}
         onOpenChange={(open) => !open && dialogs.closeEdit()}
-        chat={list.items.find((c) => c.id === dialogs.editing?.id) ?? null}
+        id={dialogs.editing?.id ?? null}
+        record={list.items.find((c) => c.id === dialogs.editing?.id) ?? null}
         me={me}
         onSaved={(chat) => {
           list.upsert(chat);

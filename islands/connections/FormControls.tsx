@@ -1,58 +1,8 @@
-import { type ReactNode, type TextareaHTMLAttributes, useId } from "react";
+import { useId } from "react";
 import * as DropdownMenu from "radix-ui/dropdown-menu";
 import * as RSwitch from "radix-ui/switch";
 import Check from "lucide-react/icons/check";
 import ChevronDown from "lucide-react/icons/chevron-down";
-import { Select, type SelectOption } from "../lib/ui/Select.tsx";
-
-/** A labelled multi-line text field (greeting, completion... messages). */
-export function TextArea(
-  { label, hint, error, id, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement> & {
-    label: string;
-    hint?: ReactNode;
-    error?: string | null;
-  },
-) {
-  const generated = useId();
-  const inputId = id ?? generated;
-  return (
-    <div className="field">
-      <label htmlFor={inputId}>{label}</label>
-      <textarea
-        id={inputId}
-        className="input textarea"
-        rows={3}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? `${inputId}-message` : undefined}
-        {...rest}
-      />
-      {error
-        ? <span id={`${inputId}-message`} className="field-error">{error}</span>
-        : hint
-        ? <span id={`${inputId}-message`} className="field-hint">{hint}</span>
-        : null}
-    </div>
-  );
-}
-
-/** A labelled radix Select inside the form's grid. */
-export function SelectField(
-  { label, value, onValueChange, options, name }: {
-    label: string;
-    value: string;
-    onValueChange: (value: string) => void;
-    options: SelectOption[];
-    name: string;
-  },
-) {
-  const id = useId();
-  return (
-    <div className="field" data-field={name}>
-      <label htmlFor={id}>{label}</label>
-      <Select id={id} value={value} onValueChange={onValueChange} options={options} />
-    </div>
-  );
-}
 
 /** An on/off switch with its label on the right (radix Switch). */
 export function SwitchField(

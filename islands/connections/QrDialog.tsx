@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import KeyRound from "lucide-react/icons/key-round";
 import LoaderCircle from "lucide-react/icons/loader-circle";
@@ -7,6 +7,7 @@ import ScanLine from "lucide-react/icons/scan-line";
 import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { type Connection, normalStatus, qrDialogDone } from "./model.ts";
 
@@ -28,7 +29,6 @@ export function QrDialog(
   const [scanning, setScanning] = useState(false);
   const [pairing, setPairing] = useState(false);
   const [phone, setPhone] = useState("");
-  const [requesting, setRequesting] = useState(false);
   const [code, setCode] = useState<string | null>(null);
   const open = connection !== null;
   const id = connection?.id;
@@ -46,6 +46,14 @@ export function QrDialog(
     if (open && done) onClose();
   }, [open, done]);
 
+  const pairingForm = useFormSubmit({
+    send: () =>
+      api.post<{ code: string }>(`/whatsappsession/${id}/pairing-code`, { phoneNumber: phone }, {
+        quiet: true,
+      }),
+    onDone: (answer) => setCode(answer.code),
+  });
+
   if (!connection) return <Modal open={false} onOpenChange={() => {}} title="" />;
   const status = normalStatus(connection.status);
   const simulator = connection.provider === "simulator";
@@ -57,22 +65,6 @@ export function QrDialog(
       // The dialog closes when the CONNECTED event arrives.
     } catch {
       setScanning(false);
-    }
-  };
-
-  const requestCode = async (event: FormEvent) => {
-    event.preventDefault();
-    setRequesting(true);
-    try {
-      const answer = await api.post<{ code: string }>(
-        `/whatsappsession/${connection.id}/pairing-code`,
-        { phoneNumber: phone },
-      );
-      setCode(answer.code);
-    } catch {
-      // the api client showed the error
-    } finally {
-      setRequesting(false);
     }
   };
 
@@ -145,19 +137,17 @@ export function QrDialog(
         {!simulator && !showCode
           ? pairing
             ? (
-              <form className="pairing-form" onSubmit={requestCode} noValidate>
+              <form className="pairing-form" onSubmit={pairingForm.onSubmit} noValidate>
                 <Field
                   label={t("connections.qr.phoneNumber")}
-                  name="phoneNumber"
                   inputMode="tel"
                   placeholder="5513912344321"
-                  value={phone}
-                  onChange={(e) => setPhone(e.target.value)}
+                  {...pairingForm.bind("phoneNumber", phone, setPhone)}
                 />
                 <Button
                   type="submit"
                   variant="secondary"
-                  loading={requesting}
+                  loading={pairingForm.saving}
                   disabled={phone.replace(/\D/g, "").length < 8}
                 >
                   {t("connections.qr.getCode")}

@@ -1,4 +1,4 @@
-import { LIMITS } from "../../contract/validation.ts";
+import { length, LIMITS } from "../../contract/validation.ts";
 
 /**
  * The connections page's data (GET /api/whatsapp; server/whatsapp/view.ts WhatsappView) and the
@@ -177,14 +177,8 @@ export function formOf(c: Connection): ConnectionForm {
   };
 }
 
-/** Seeds/000 section 5: name required, 2 to 50 characters, with the specification's texts. */
-export function nameError(name: string): "Required" | "Too Short!" | "Too Long!" | null {
-  const value = name.trim();
-  if (!value) return "Required";
-  if (value.length < LIMITS.name.min) return "Too Short!";
-  if (value.length > LIMITS.name.max) return "Too Long!";
-  return null;
-}
+/** Seeds/000 section 5: name required, 2 to 50 characters ('Required', 'Too Short!', 'Too Long!'). */
+export const CONNECTION_RULES = { name: length(LIMITS.name) };
 
 /**
  * The request body for POST/PUT /api/whatsapp (the session fields are not sent; the API token is

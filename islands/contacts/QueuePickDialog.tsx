@@ -1,9 +1,9 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { QueueRef } from "../../contract/types.ts";
-import { Button } from "../lib/ui/Button.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
-import { Select } from "../lib/ui/Select.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
+import { SelectField } from "../lib/ui/Select.tsx";
 
 const NONE = "none";
 
@@ -23,46 +23,37 @@ export function QueuePickDialog(
 ) {
   const { t } = useTranslation();
   const [value, setValue] = useState<string>(NONE);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (open) {
-      setValue(NONE);
-      setError(null);
-    }
-  }, [open]);
-  const confirm = () => {
-    if (value === NONE && !optional) {
-      setError(t("contacts.pickQueueRequired"));
-      return;
-    }
-    onPick(value === NONE ? null : Number(value));
-  };
+  const form = useFormSubmit({
+    validate: (): Record<string, string> =>
+      value === NONE && !optional ? { queueId: "contacts.pickQueueRequired" } : {},
+    send: () => Promise.resolve(value === NONE ? null : Number(value)),
+    onDone: onPick,
+    instant: true,
+  });
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
       onOpenChange={onOpenChange}
       width={420}
       title={t("contacts.openChat")}
-      footer={
-        <>
-          <Button variant="ghost" onClick={() => onOpenChange(false)}>{t("common.cancel")}</Button>
-          <Button variant="primary" onClick={confirm}>{t("contacts.openChat")}</Button>
-        </>
-      }
+      id="queue-pick"
+      formClassName=""
+      submitLabel={t("contacts.openChat")}
     >
-      <div className="field">
-        <label>{t("contacts.queue")}</label>
-        <Select
-          label={t("contacts.queue")}
-          value={value}
-          onValueChange={setValue}
-          options={[
-            { value: NONE, label: t("contacts.noQueue") },
-            ...queues.map((q) => ({ value: String(q.id), label: q.name })),
-          ]}
-        />
-        {error ? <span className="field-error">{error}</span> : null}
-      </div>
-    </Modal>
+      <SelectField
+        label={t("contacts.queue")}
+        value={value}
+        onValueChange={(v) => {
+          setValue(v);
+          form.clearError("queueId");
+        }}
+        error={form.errors.queueId}
+        options={[
+          { value: NONE, label: t("contacts.noQueue") },
+          ...queues.map((q) => ({ value: String(q.id), label: q.name })),
+        ]}
+      />
+    </FormDialog>
   );
 }

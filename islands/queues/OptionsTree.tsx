@@ -1,11 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import CornerDownRight from "lucide-react/icons/corner-down-right";
 import Paperclip from "lucide-react/icons/paperclip";
 import Pencil from "lucide-react/icons/pencil";
 import Plus from "lucide-react/icons/plus";
 import Trash2 from "lucide-react/icons/trash-2";
-import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { useRealtime } from "../lib/socket.ts";
@@ -13,6 +12,9 @@ import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
+import { AttachmentField } from "../lib/ui/AttachmentField.tsx";
+import { type Problem, saveRecord } from "../lib/list/form_submit.ts";
+import { useRecordForm } from "../lib/list/record_form.ts";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import type { QueueOption, QueueOptionNode } from "../../contract/queue_types.ts";
 
@@ -243,6 +245,16 @@ export function nextOptionNumber(siblings: readonly { option: string }[]): strin
   return String(numbers.length ? Math.max(...numbers) + 1 : siblings.length + 1);
 }
 
+/** The server's 'an option with that answer is already at this level' is the answer's problem. */
+async function saveOption(path: string, id: number | null, body: unknown): Promise<QueueOption> {
+  try {
+    return await saveRecord<QueueOption>(path, id, body);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "ERR_CONFLICT") throw error;
+    throw new ApiError(error.status, "ERR_VALIDATION", error.message, error.fields);
+  }
+}
+
 /** The inline form of one option: answer number, title, message and an attachment. */
 function OptionForm(
   { queueId, parentId, option, siblings, onCancel, onSaved }: {
@@ -255,65 +267,44 @@ function OptionForm(
   },
 ) {
   const { t } = useTranslation();
-  const [answer, setAnswer] = useState(option?.option ?? nextOptionNumber(siblings));
-  const [title, setTitle] = useState(option?.title ?? "");
-  const [message, setMessage] = useState(option?.message ?? "");
-  const [file, setFile] = useState<File | null>(null);
-  const [dropMedia, setDropMedia] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    // The option form lives inside the queue form: its submit must not reach the queue's.
-    event.stopPropagation();
-    const local: Record<string, string> = {};
-    if (!answer.trim()) local.option = t("queues.errors.required");
-    else if (answer.trim() === "#") local.option = t("queues.options.hashReserved");
-    else if (
-      siblings.some((s) => s.id !== option?.id && s.option.trim() === answer.trim())
-    ) local.option = t("queues.options.duplicate", { option: answer.trim() });
-    if (!title.trim()) local.title = t("queues.errors.required");
-    setErrors(local);
-    if (Object.keys(local).length) return;
-    setSaving(true);
-    try {
-      const body = { title: title.trim(), message, option: answer.trim(), queueId, parentId };
-      let saved = option
-        ? await api.put<QueueOption>(`/queue-options/${option.id}`, body, { quiet: true })
-        : await api.post<QueueOption>("/queue-options", body, { quiet: true });
-      if (file) {
-        const form = new FormData();
-        form.append("file", file);
-        saved = await api.post<QueueOption>(`/queue-options/${saved.id}/media-upload`, form);
-      } else if (dropMedia && option?.mediaName) {
-        saved = await api.delete<QueueOption>(`/queue-options/${saved.id}/media-upload`);
+  const form = useRecordForm({
+    open: true,
+    onOpenChange: (open) => !open && onCancel(),
+    id: option?.id ?? null,
+    record: option ?? null,
+    onSaved,
+  }, {
+    path: "/queue-options",
+    empty: { option: nextOptionNumber(siblings), title: "", message: "" },
+    validate: ({ option: answer, title }) => {
+      const problems: Record<string, Problem> = {};
+      const value = answer.trim();
+      if (!value) problems.option = "queues.errors.required";
+      else if (value === "#") problems.option = "queues.options.hashReserved";
+      else if (siblings.some((s) => s.id !== option?.id && s.option.trim() === value)) {
+        problems.option = { key: "queues.options.duplicate", values: { option: value } };
       }
-      toast.success({ key: "queues.options.saved" });
-      onSaved(saved);
-    } catch (error) {
-      if (error instanceof ApiError && Object.keys(error.fields).length) {
-        setErrors(Object.fromEntries(
-          Object.entries(error.fields).map(([field, messages]) => [field, messages[0] ?? ""]),
-        ));
-      } else if (error instanceof ApiError && error.status === 409) {
-        setErrors({ option: error.message });
-      } else {
-        toast.error(error);
-      }
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const formId = `option-form-${option?.id ?? `new-${parentId ?? "root"}`}`;
-  const currentMedia = file?.name ?? (dropMedia ? null : option?.mediaName ?? null);
+      if (!title.trim()) problems.title = "queues.errors.required";
+      return problems;
+    },
+    body: (v) => ({
+      title: v.title.trim(),
+      message: v.message,
+      option: v.option.trim(),
+      queueId,
+      parentId,
+    }),
+    save: saveOption,
+    file: { stored: (o) => o.mediaName ?? null },
+    successKey: "queues.options.saved",
+    admin: true,
+  });
 
   return (
     <form
-      id={formId}
+      id={`option-form-${option?.id ?? `new-${parentId ?? "root"}`}`}
       className="option-form"
-      onSubmit={submit}
+      onSubmit={form.onSubmit}
       noValidate
       data-testid="option-form"
       aria-label={option ? t("queues.options.editTitle") : t("queues.options.newTitle")}
@@ -321,71 +312,33 @@ function OptionForm(
       <div className="option-form-row">
         <Field
           label={t("queues.options.option")}
-          name="option"
           className="option-answer"
-          value={answer}
           maxLength={20}
-          onChange={(e) => setAnswer(e.target.value)}
-          error={errors.option}
+          {...form.field("option")}
         />
         <Field
           autoFocus
           label={t("queues.options.titleField")}
-          name="title"
-          value={title}
           maxLength={100}
-          onChange={(e) => setTitle(e.target.value)}
-          error={errors.title}
+          {...form.field("title")}
         />
       </div>
       <TextAreaField
         label={t("queues.options.message")}
-        name="message"
-        value={message}
         rows={2}
-        onChange={(e) => setMessage(e.target.value)}
-        error={errors.message}
         hint={t("queues.options.messageHint")}
+        {...form.field("message")}
       />
       <div className="option-form-footer">
-        <div className="attach">
-          {currentMedia
-            ? (
-              <span className="attach-name">
-                <Paperclip size={14} aria-hidden="true" />
-                {currentMedia}
-                <IconButton
-                  label={t("queues.media.remove")}
-                  className="attach-remove"
-                  onClick={() => {
-                    setFile(null);
-                    setDropMedia(true);
-                  }}
-                >
-                  <X size={14} aria-hidden="true" />
-                </IconButton>
-              </span>
-            )
-            : (
-              <label className="btn btn-ghost attach-pick">
-                <Paperclip size={16} aria-hidden="true" />
-                {t("queues.media.attach")}
-                <input
-                  type="file"
-                  className="visually-hidden"
-                  onChange={(e) => {
-                    setFile(e.target.files?.[0] ?? null);
-                    e.target.value = "";
-                  }}
-                />
-              </label>
-            )}
-        </div>
+        <AttachmentField
+          attachment={form.attachment}
+          pickLabel={t("queues.media.attach")}
+          removeLabel={t("queues.media.remove")}
+          testId="option-media"
+        />
         <div className="option-form-buttons">
-          <Button variant="ghost" onClick={onCancel} disabled={saving}>
-            {t("common.cancel")}
-          </Button>
-          <Button variant="primary" type="submit" loading={saving} data-testid="option-save">
+          <Button variant="ghost" onClick={onCancel}>{t("common.cancel")}</Button>
+          <Button variant="primary" type="submit" loading={form.saving} data-testid="option-save">
             {t("queues.options.save")}
           </Button>
         </div>

@@ -1,11 +1,12 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
-import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import type { CompanyView, PlanView } from "../../contract/platform_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
-import { Select } from "../lib/ui/Select.tsx";
-import { check, email, length, LIMITS } from "../../contract/validation.ts";
+import { SelectField } from "../lib/ui/Select.tsx";
+import { email, length, LIMITS } from "../../contract/validation.ts";
 import { savePlatformRecord } from "./platform_form.ts";
 
 const NO_PLAN = "none";
@@ -15,180 +16,98 @@ const NO_PLAN = "none";
  * campaigns; due date (empty or invalid is sent as null); recurrence, of which the form offers
  * MENSAL (the server accepts the others, and a company already on one keeps it).
  */
-export function CompanyDialog(
-  { open, onOpenChange, companyId, onSaved }: {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    companyId: number | null;
-    onSaved: (company: CompanyView) => void;
-  },
-) {
+export function CompanyDialog(dialog: RecordDialogProps<CompanyView>) {
   const { t } = useTranslation();
-  const [name, setName] = useState("");
-  const [mail, setMail] = useState("");
-  const [phone, setPhone] = useState("");
-  const [planId, setPlanId] = useState(NO_PLAN);
-  const [status, setStatus] = useState("true");
-  const [campaigns, setCampaigns] = useState("true");
-  const [dueDate, setDueDate] = useState("");
-  const [recurrence, setRecurrence] = useState("MENSAL");
-  const [password, setPassword] = useState("");
   const [plans, setPlans] = useState<PlanView[]>([]);
-  const [loading, setLoading] = useState(false);
-  const form = useFormSubmit<CompanyView>({
-    admin: true,
-    validate: () => {
-      const errors = check({ name, email: mail, password }, {
-        name: length(LIMITS.name),
-        email: email(true),
-        password: length(LIMITS.password, false),
-      });
-      if (planId === NO_PLAN) errors.planId = "people.validation.required";
-      return errors;
+  const form = useRecordForm(dialog, {
+    path: "/companies",
+    empty: {
+      name: "",
+      email: "",
+      phone: "",
+      planId: NO_PLAN,
+      status: "true",
+      campaignsEnabled: "true",
+      dueDate: "",
+      recurrence: "MENSAL",
+      password: "",
     },
-    send: () =>
-      savePlatformRecord<CompanyView>("/companies", companyId, {
-        name: name.trim(),
-        email: mail.trim(),
-        phone: phone.trim(),
-        planId: Number(planId),
-        status: status === "true",
-        campaignsEnabled: campaigns === "true",
-        dueDate: /^\d{4}-\d{2}-\d{2}$/.test(dueDate) ? dueDate : null,
-        recurrence,
-        ...(companyId === null && password ? { password } : {}),
-      }, t("platform.companies.saveFailed")),
+    values: (c) => ({ dueDate: c.dueDate?.slice(0, 10) ?? "" }),
+    onOpen: () => void api.get<PlanView[]>("/plans/all").then(setPlans).catch(() => {}),
+    rules: {
+      name: length(LIMITS.name),
+      email: email(true),
+      password: length(LIMITS.password, false),
+      planId: (v) => (v === NO_PLAN ? "people.validation.required" : null),
+    },
+    body: (v) => ({
+      name: v.name.trim(),
+      email: v.email.trim(),
+      phone: v.phone.trim(),
+      planId: Number(v.planId),
+      status: v.status === "true",
+      campaignsEnabled: v.campaignsEnabled === "true",
+      dueDate: /^\d{4}-\d{2}-\d{2}$/.test(v.dueDate) ? v.dueDate : null,
+      recurrence: v.recurrence,
+      ...(dialog.id === null && v.password ? { password: v.password } : {}),
+    }),
+    save: savePlatformRecord(t("platform.companies.saveFailed")),
     successKey: "platform.done",
-    onDone: (saved) => {
-      onSaved(saved);
-      onOpenChange(false);
-    },
+    admin: true,
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.setErrors({});
-    setName("");
-    setMail("");
-    setPhone("");
-    setPlanId(NO_PLAN);
-    setStatus("true");
-    setCampaigns("true");
-    setDueDate("");
-    setRecurrence("MENSAL");
-    setPassword("");
-    api.get<PlanView[]>("/plans/all").then(setPlans).catch(() => {});
-    if (companyId === null) return;
-    setLoading(true);
-    api.get<CompanyView>(`/companies/${companyId}`).then((c) => {
-      setName(c.name);
-      setMail(c.email ?? "");
-      setPhone(c.phone ?? "");
-      setPlanId(c.planId === null ? NO_PLAN : String(c.planId));
-      setStatus(String(c.status));
-      setCampaigns(String(c.campaignsEnabled));
-      setDueDate(c.dueDate?.slice(0, 10) ?? "");
-      setRecurrence(c.recurrence ?? "MENSAL");
-    }).catch(() => onOpenChange(false)).finally(() => setLoading(false));
-  }, [open, companyId]);
-
   const yesNo = [
     { value: "true", label: t("common.yes") },
     { value: "false", label: t("common.no") },
   ];
-  const recurrences = [...new Set(["MENSAL", recurrence])].map((r) => ({
+  const recurrences = [...new Set(["MENSAL", form.values.recurrence])].map((r) => ({
     value: r,
     label: t(`platform.recurrences.${r}`, { defaultValue: r }),
   }));
+  const label = (key: string) => t(`platform.companies.${key}`);
 
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      width={640}
-      title={companyId === null
-        ? t("platform.companies.addTitle")
-        : t("platform.companies.editTitle")}
-      formId="company-form"
-      form={form}
-      submitLabel={companyId === null ? t("common.add") : t("common.save")}
-      submitTestId="company-submit"
-      disabled={loading}
-    >
+    <FormDialog form={form} width={640} texts="platform.companies" id="company">
       <div className="row">
-        <Field
-          label={t("platform.companies.name")}
-          {...form.bind("name", name, setName)}
-          autoFocus
-        />
-        <Field
-          label={t("platform.companies.email")}
-          type="email"
-          {...form.bind("email", mail, setMail)}
+        <Field label={label("name")} {...form.field("name")} autoFocus />
+        <Field label={label("email")} type="email" {...form.field("email")} />
+      </div>
+      <div className="row">
+        <Field label={label("phone")} {...form.field("phone")} />
+        <SelectField
+          label={label("plan")}
+          {...form.select("planId")}
+          options={[
+            { value: NO_PLAN, label: label("selectPlan"), disabled: true },
+            ...plans.map((p) => ({ value: String(p.id), label: p.name })),
+          ]}
         />
       </div>
       <div className="row">
-        <Field label={t("platform.companies.phone")} {...form.bind("phone", phone, setPhone)} />
-        <div className="field">
-          <label>{t("platform.companies.plan")}</label>
-          <Select
-            label={t("platform.companies.plan")}
-            value={planId}
-            onValueChange={setPlanId}
-            options={[
-              { value: NO_PLAN, label: t("platform.companies.selectPlan"), disabled: true },
-              ...plans.map((p) => ({ value: String(p.id), label: p.name })),
-            ]}
-          />
-          {form.errors.planId ? <span className="field-error">{form.errors.planId}</span> : null}
-        </div>
+        <SelectField label={label("status")} {...form.select("status")} options={yesNo} />
+        <SelectField
+          label={label("campaigns")}
+          {...form.select("campaignsEnabled")}
+          options={yesNo}
+        />
       </div>
-      <div className="row">
-        <div className="field">
-          <label>{t("platform.companies.status")}</label>
-          <Select
-            label={t("platform.companies.status")}
-            value={status}
-            onValueChange={setStatus}
-            options={yesNo}
-          />
-        </div>
-        <div className="field">
-          <label>{t("platform.companies.campaigns")}</label>
-          <Select
-            label={t("platform.companies.campaigns")}
-            value={campaigns}
-            onValueChange={setCampaigns}
-            options={yesNo}
-          />
-        </div>
-      </div>
-      {companyId === null
+      {dialog.id === null
         ? (
           <Field
-            label={t("platform.companies.password")}
+            label={label("password")}
             type="password"
             autoComplete="new-password"
-            hint={t("platform.companies.passwordHint")}
-            {...form.bind("password", password, setPassword)}
+            hint={label("passwordHint")}
+            {...form.field("password")}
           />
         )
         : null}
       <div className="row">
-        <Field
-          label={t("platform.companies.dueDate")}
-          type="date"
-          {...form.bind("dueDate", dueDate, setDueDate)}
+        <Field label={label("dueDate")} type="date" {...form.field("dueDate")} />
+        <SelectField
+          label={label("recurrence")}
+          {...form.select("recurrence")}
+          options={recurrences}
         />
-        <div className="field">
-          <label>{t("platform.companies.recurrence")}</label>
-          <Select
-            label={t("platform.companies.recurrence")}
-            value={recurrence}
-            onValueChange={setRecurrence}
-            options={recurrences}
-          />
-        </div>
       </div>
     </FormDialog>
   );

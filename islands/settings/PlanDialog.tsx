@@ -1,109 +1,60 @@
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../lib/api.ts";
-import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import { PLAN_SWITCHES, type PlanView } from "../../contract/platform_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
-import { check, length, LIMITS } from "../../contract/validation.ts";
+import { length, LIMITS, type Rule } from "../../contract/validation.ts";
 import { savePlatformRecord } from "./platform_form.ts";
 import { Check } from "./PlatformTab.tsx";
 
-type Switches = Record<typeof PLAN_SWITCHES[number], boolean>;
-const ALL_ON = Object.fromEntries(PLAN_SWITCHES.map((s) => [s, true])) as Switches;
+type Switch = typeof PLAN_SWITCHES[number];
+const ALL_ON = Object.fromEntries(PLAN_SWITCHES.map((s) => [s, true])) as Record<Switch, boolean>;
 const NUMBERS = ["users", "connections", "queues"] as const;
 
 /** A whole number, not negative (the limits); 0 is allowed and means no limit. */
-function wholeNumber(value: string): string | null {
-  return /^\d+$/.test(value.trim()) ? null : "platform.plans.limitHint";
-}
+const wholeNumber: Rule = (
+  value,
+) => (/^\d+$/.test(value.trim()) ? null : "platform.plans.limitHint");
+
+/** A price: a number, not negative, with a comma or a point. */
+const price: Rule = (value) => {
+  const n = Number(value.replace(",", "."));
+  return Number.isFinite(n) && n >= 0 ? null : "platform.plans.limitHint";
+};
 
 /**
  * Add or edit a plan (seeds/001 sections 2, 3, 9): a new plan starts with every switch on and its
  * numbers at 0 (no limit).
  */
-export function PlanDialog(
-  { open, onOpenChange, planId, onSaved }: {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    planId: number | null;
-    onSaved: (plan: PlanView) => void;
-  },
-) {
+export function PlanDialog(dialog: RecordDialogProps<PlanView>) {
   const { t } = useTranslation();
-  const [name, setName] = useState("");
-  const [value, setValue] = useState("0");
-  const [numbers, setNumbers] = useState({ users: "0", connections: "0", queues: "0" });
-  const [switches, setSwitches] = useState<Switches>(ALL_ON);
-  const [loading, setLoading] = useState(false);
-  const form = useFormSubmit<PlanView>({
-    admin: true,
-    validate: () => {
-      const errors = check({ name, ...numbers }, {
-        name: length(LIMITS.name),
-        users: wholeNumber,
-        connections: wholeNumber,
-        queues: wholeNumber,
-      });
-      const price = Number(value.replace(",", "."));
-      if (!Number.isFinite(price) || price < 0) errors.value = "platform.plans.limitHint";
-      return errors;
+  const form = useRecordForm(dialog, {
+    path: "/plans",
+    empty: { name: "", value: "0", users: "0", connections: "0", queues: "0", ...ALL_ON },
+    rules: {
+      name: length(LIMITS.name),
+      value: price,
+      users: wholeNumber,
+      connections: wholeNumber,
+      queues: wholeNumber,
     },
-    send: () =>
-      savePlatformRecord<PlanView>("/plans", planId, {
-        name: name.trim(),
-        value: Number(value.replace(",", ".")),
-        users: Number(numbers.users),
-        connections: Number(numbers.connections),
-        queues: Number(numbers.queues),
-        ...switches,
-      }, t("platform.plans.saveFailed")),
+    body: (v) => ({
+      ...v,
+      name: v.name.trim(),
+      value: Number(v.value.replace(",", ".")),
+      users: Number(v.users),
+      connections: Number(v.connections),
+      queues: Number(v.queues),
+    }),
+    save: savePlatformRecord(t("platform.plans.saveFailed")),
     successKey: "platform.done",
-    onDone: (saved) => {
-      onSaved(saved);
-      onOpenChange(false);
-    },
+    admin: true,
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.setErrors({});
-    setName("");
-    setValue("0");
-    setNumbers({ users: "0", connections: "0", queues: "0" });
-    setSwitches(ALL_ON);
-    if (planId === null) return;
-    setLoading(true);
-    api.get<PlanView>(`/plans/${planId}`).then((p) => {
-      setName(p.name);
-      setValue(String(p.value));
-      setNumbers({
-        users: String(p.users),
-        connections: String(p.connections),
-        queues: String(p.queues),
-      });
-      setSwitches(Object.fromEntries(PLAN_SWITCHES.map((s) => [s, p[s]])) as Switches);
-    }).catch(() => onOpenChange(false)).finally(() => setLoading(false));
-  }, [open, planId]);
-
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      width={640}
-      title={planId === null ? t("platform.plans.addTitle") : t("platform.plans.editTitle")}
-      formId="plan-form"
-      form={form}
-      submitLabel={planId === null ? t("common.add") : t("common.save")}
-      submitTestId="plan-submit"
-      disabled={loading}
-    >
+    <FormDialog form={form} width={640} texts="platform.plans" id="plan">
       <div className="row">
-        <Field label={t("platform.plans.name")} {...form.bind("name", name, setName)} autoFocus />
-        <Field
-          label={t("platform.plans.value")}
-          inputMode="decimal"
-          {...form.bind("value", value, setValue)}
-        />
+        <Field label={t("platform.plans.name")} {...form.field("name")} autoFocus />
+        <Field label={t("platform.plans.value")} inputMode="decimal" {...form.field("value")} />
       </div>
       <div className="row">
         {NUMBERS.map((n) => (
@@ -114,7 +65,7 @@ export function PlanDialog(
             min={0}
             step={1}
             hint={t("platform.plans.limitHint")}
-            {...form.bind(n, numbers[n], (v) => setNumbers((old) => ({ ...old, [n]: v })))}
+            {...form.field(n)}
           />
         ))}
       </div>
@@ -124,8 +75,8 @@ export function PlanDialog(
             key={s}
             name={s}
             label={t(`platform.plans.switches.${s}`)}
-            checked={switches[s]}
-            onChange={(on) => setSwitches((old) => ({ ...old, [s]: on }))}
+            checked={form.values[s]}
+            onChange={(on) => form.set(s, on)}
           />
         ))}
       </div>

@@ -1,34 +1,39 @@
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import Plus from "lucide-react/icons/plus";
-import type { ResourceList } from "../lib/list/hooks.ts";
-import { ListSearch } from "../lib/list/ResourceList.tsx";
+import type { Identified } from "../lib/list/list_controller.ts";
+import { RecordList, type RecordPage } from "../lib/list/RecordPage.tsx";
 import { Button } from "../lib/ui/Button.tsx";
 
 /**
- * The frame of the Empresas, Planos and Ajuda tabs: the list kit's search with an add button
- * beside it (these tabs have no page header of their own), then the table.
+ * The frame of the Empresas, Planos and Ajuda tabs: the list kit's page with its add button beside
+ * the search (`<testId>-add`: these tabs have no page header of their own).
  */
-export function PlatformTab<T>(
-  { list, search, addLabel, onAdd, testId, children }: {
-    list: ResourceList<T>;
-    search: string;
-    addLabel: string;
-    onAdd: () => void;
-    testId: string;
+export function PlatformTab<T extends Identified>(
+  { page, add, dialog, children }: {
+    page: RecordPage<T>;
+    /** The add button's i18n key. */
+    add: string;
+    dialog: ReactNode;
     children: ReactNode;
   },
 ) {
+  const { t } = useTranslation();
+  const button = (
+    <Button variant="primary" onClick={page.dialogs.add} data-testid={`${page.spec.testId}-add`}>
+      <Plus size={16} aria-hidden="true" />
+      <span className="btn-label">{t(add)}</span>
+    </Button>
+  );
   return (
-    <div className="people-page platform-table-wrap" data-testid={testId}>
-      <div className="platform-toolbar">
-        <ListSearch list={list} placeholder={search} testId={`${testId}-search`} />
-        <Button variant="primary" onClick={onAdd} data-testid={`${testId}-add`}>
-          <Plus size={16} aria-hidden="true" />
-          <span className="btn-label">{addLabel}</span>
-        </Button>
-      </div>
+    <RecordList
+      page={page}
+      className="people-page platform-table-wrap"
+      toolbar={button}
+      dialog={dialog}
+    >
       {children}
-    </div>
+    </RecordList>
   );
 }
 

@@ -1,23 +1,20 @@
 import { ApiError } from "../lib/errors.ts";
-import { saveRecord } from "../lib/list/FormDialog.tsx";
+import { saveRecord } from "../lib/list/form_submit.ts";
 
 /**
- * Saves a record of the platform tabs. seeds/001 sections 5 and 8: a refused save of a company,
- * plan or help shows that tab's 'Não foi possível realizar a operação...' text; a validation
- * answer still puts its messages under the fields (useFormSubmit).
+ * The save of a record of the platform tabs (useRecordForm's `save`). seeds/001 sections 5 and 8:
+ * a refused save of a company, plan or help shows that tab's 'Não foi possível realizar a
+ * operação...' text; a validation answer still puts its messages under the fields.
  */
-export async function savePlatformRecord<T>(
-  path: string,
-  id: number | null,
-  body: unknown,
-  failedText: string,
-): Promise<T> {
-  try {
-    return await saveRecord<T>(path, id, body);
-  } catch (error) {
-    if (error instanceof ApiError && error.code === "ERR_VALIDATION") throw error;
-    throw new Error(failedText);
-  }
+export function savePlatformRecord(failedText: string) {
+  return async <T>(path: string, id: number | null, body: unknown): Promise<T> => {
+    try {
+      return await saveRecord<T>(path, id, body);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "ERR_VALIDATION") throw error;
+      throw new Error(failedText);
+    }
+  };
 }
 
 /** Today in the browser's calendar, YYYY-MM-DD (the due-date colours count local days). */

@@ -1,7 +1,6 @@
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../lib/api.ts";
-import { FormDialog, saveRecord, useFormSubmit } from "../lib/list/FormDialog.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";
 import type { TagView } from "../../contract/tag_types.ts";
 import { Field } from "../lib/ui/Field.tsx";
@@ -9,84 +8,53 @@ import { LIMITS } from "../../contract/validation.ts";
 
 const DEFAULT_COLOR = "#A4CCCC";
 
+/** seeds/001 section 5: 'Obrigatório', 'Mensagem muito curta', a hex colour. */
+function tagProblems({ name, color }: { name: string; color: string }): Record<string, string> {
+  const v = name.trim();
+  if (!v) return { name: "tags.required" };
+  if (v.length < LIMITS.tagName.min) return { name: "tags.tooShort" };
+  if (v.length > LIMITS.tagName.max) return { name: "people.validation.tooLong" };
+  if (!HEX_COLOR_PATTERN.test(color)) return { color: "tags.invalidColor" };
+  return {};
+}
+
 /**
  * Add or edit a tag (seeds/001 sections 2 'Tags list', 5, 6): name required ('Obrigatório'), at
  * least 3 characters ('Mensagem muito curta'), a colour, and the Kanban switch, shown to admins
  * only (the server refuses it from anyone else too).
  */
 export function TagDialog(
-  { open, onOpenChange, tagId, canKanban, onSaved }: {
-    open: boolean;
-    onOpenChange: (open: boolean) => void;
-    tagId: number | null;
-    canKanban: boolean;
-    onSaved: (tag: TagView) => void;
-  },
+  { canKanban, onSaved, ...dialog }: RecordDialogProps<TagView> & { canKanban: boolean },
 ) {
   const { t } = useTranslation();
-  const [name, setName] = useState("");
-  const [color, setColor] = useState(DEFAULT_COLOR);
-  const [kanban, setKanban] = useState(false);
-  const [ticketsCount, setTicketsCount] = useState(0);
-  const [loading, setLoading] = useState(false);
-  const form = useFormSubmit<TagView>({
-    validate: (): Record<string, string> => {
-      const v = name.trim();
-      if (!v) return { name: "tags.required" };
-      if (v.length < LIMITS.tagName.min) return { name: "tags.tooShort" };
-      if (v.length > LIMITS.tagName.max) return { name: "people.validation.tooLong" };
-      if (!HEX_COLOR_PATTERN.test(color)) return { color: "tags.invalidColor" };
-      return {};
-    },
-    send: () => {
-      const body: Record<string, unknown> = { name: name.trim(), color };
-      if (canKanban) body.kanban = kanban;
-      return saveRecord<TagView>("/tags", tagId, body);
-    },
+  const form = useRecordForm({
+    ...dialog,
+    // The answer of a save may leave the count out: the row keeps the one it had.
+    onSaved: (saved) =>
+      onSaved?.({ ...saved, ticketsCount: saved.ticketsCount ?? form.record?.ticketsCount ?? 0 }),
+  }, {
+    path: "/tags",
+    empty: { name: "", color: DEFAULT_COLOR, kanban: false },
+    validate: tagProblems,
+    body: ({ name, color, kanban }) => ({
+      name: name.trim(),
+      color,
+      ...(canKanban ? { kanban } : {}),
+    }),
     successKey: "tags.saved",
     admin: true,
-    onDone: (saved) => {
-      onSaved({ ...saved, ticketsCount: saved.ticketsCount ?? ticketsCount });
-      onOpenChange(false);
-    },
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.setErrors({});
-    setName("");
-    setColor(DEFAULT_COLOR);
-    setKanban(false);
-    setTicketsCount(0);
-    if (tagId === null) return;
-    setLoading(true);
-    api.get<TagView>(`/tags/${tagId}`).then((tag) => {
-      setName(tag.name);
-      setColor(tag.color);
-      setKanban(tag.kanban);
-      setTicketsCount(tag.ticketsCount ?? 0);
-    }).catch(() => onOpenChange(false)).finally(() => setLoading(false));
-  }, [open, tagId]);
-
+  const color = form.field("color");
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      width={440}
-      title={tagId === null ? t("tags.addTitle") : t("tags.editTitle")}
-      formId="tag-form"
-      form={form}
-      submitLabel={tagId === null ? t("common.add") : t("common.save")}
-      submitTestId="tag-submit"
-      disabled={loading}
-    >
-      <Field label={t("tags.name")} {...form.bind("name", name, setName)} autoFocus />
+    <FormDialog form={form} width={440} texts="tags" id="tag">
+      <Field label={t("tags.name")} {...form.field("name")} autoFocus />
       <div className="row tag-form-row">
         <Field
           label={t("tags.color")}
           type="color"
           className="tag-color-input"
-          {...form.bind("color", color.length === 7 ? color : DEFAULT_COLOR, setColor)}
+          {...color}
+          value={color.value.length === 7 ? color.value : DEFAULT_COLOR}
         />
         {canKanban
           ? (
@@ -94,8 +62,7 @@ export function TagDialog(
               <input
                 type="checkbox"
                 role="switch"
-                checked={kanban}
-                onChange={(e) => setKanban(e.target.checked)}
+                {...form.checkbox("kanban")}
                 data-testid="tag-kanban"
               />
               <span>{t("tags.kanban")}</span>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
 import Mail from "lucide-react/icons/mail";
@@ -9,11 +9,14 @@ import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { useRealtime } from "../lib/socket.ts";
 import { Button } from "../lib/ui/Button.tsx";
+import { whenOpen } from "../lib/ui/deferred.tsx";
 import { Avatar } from "./bits.tsx";
 import { ddMMyyyy, hhmm } from "./format.ts";
 import type { Contact, Ticket } from "../../contract/ticket_types.ts";
 
-const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));
+const ContactDialog = whenOpen(() =>
+  import("../lib/contact/ContactDialog.tsx").then((m) => m.ContactDialog)
+);
 
 /**
  * The contact side drawer (seeds/000 section 2): picture, name, number, email, extra
@@ -131,18 +134,16 @@ export default function ContactDrawer(
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
-      <Suspense fallback={null}>
-        {editing && contact
-          ? (
-            <ContactDialog
-              open
-              contactId={contact.id}
-              onOpenChange={setEditing}
-              onSaved={(saved) => setContact({ ...contact, ...saved })}
-            />
-          )
-          : null}
-      </Suspense>
+      {contact
+        ? (
+          <ContactDialog
+            open={editing}
+            id={contact.id}
+            onOpenChange={setEditing}
+            onSaved={(saved) => setContact({ ...contact, ...saved })}
+          />
+        )
+        : null}
     </>
   );
 }

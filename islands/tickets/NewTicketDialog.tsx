@@ -1,12 +1,13 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { useUser } from "../lib/session.ts";
 import { can } from "../lib/permissions.ts";
-import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import { Select } from "../lib/ui/Select.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
+import { SelectField } from "../lib/ui/Select.tsx";
 import { parseOtherTicket } from "./format.ts";
 import { SearchPick } from "../lib/ui/SearchPick.tsx";
 import type {
@@ -16,8 +17,11 @@ import type {
   WhatsappOption,
 } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
+import { whenOpen } from "../lib/ui/deferred.tsx";
 
-const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));
+const ContactDialog = whenOpen(() =>
+  import("../lib/contact/ContactDialog.tsx").then((m) => m.ContactDialog)
+);
 
 const NONE = "none";
 
@@ -109,10 +113,9 @@ export default function NewTicketDialog(
         onOpenChange={(open) => !open && onClose()}
         title={t("tickets.newTicket.title")}
         width={480}
-        formId="new-ticket-form"
+        id="new-ticket"
         form={form}
         submitLabel={t("tickets.newTicket.submit")}
-        submitTestId="new-ticket-submit"
         formClassName=""
       >
         <SearchPick<Contact>
@@ -141,32 +144,19 @@ export default function NewTicketDialog(
           testId="new-ticket-contact"
           error={errors.contact}
         />
-        <div className="field">
-          <label>{t("tickets.newTicket.queue")}</label>
-          <Select
-            label={t("tickets.newTicket.queue")}
-            value={queue === NONE && !skipQueue ? undefined : queue}
-            placeholder={t("tickets.newTicket.queuePlaceholder")}
-            onValueChange={(v) => {
-              setQueue(v);
-              form.setErrors({ ...errors, queueId: "" });
-            }}
-            options={queueOptions}
-          />
-          {errors.queueId
-            ? <span className="field-error" data-testid="queue-error">{errors.queueId}</span>
-            : null}
-        </div>
-        <div className="field">
-          <label>{t("tickets.newTicket.connection")}</label>
-          <Select
-            label={t("tickets.newTicket.connection")}
-            value={whatsapp || undefined}
-            placeholder={t("tickets.newTicket.connectionPlaceholder")}
-            onValueChange={setWhatsapp}
-            options={connections.items.map((c) => ({ value: String(c.id), label: c.name }))}
-          />
-        </div>
+        <SelectField
+          label={t("tickets.newTicket.queue")}
+          name="queueId"
+          value={queue === NONE && !skipQueue ? undefined : queue}
+          placeholder={t("tickets.newTicket.queuePlaceholder")}
+          onValueChange={(v) => {
+            setQueue(v);
+            form.clearError("queueId");
+          }}
+          options={queueOptions}
+          error={errors.queueId}
+        />
+        <ConnectionField value={whatsapp} onChange={setWhatsapp} options={connections.items} />
         {other
           ? (
             <div className="alert alert-warning" role="alert" data-testid="other-open-ticket">
@@ -182,19 +172,33 @@ export default function NewTicketDialog(
           )
           : null}
       </FormDialog>
-      <Suspense fallback={null}>
-        {adding !== null
-          ? (
-            <ContactDialog
-              open
-              contactId={null}
-              initialName={adding}
-              onOpenChange={(open) => !open && setAdding(null)}
-              onSaved={setContact}
-            />
-          )
-          : null}
-      </Suspense>
+      <ContactDialog
+        open={adding !== null}
+        id={null}
+        initialName={adding ?? ""}
+        onOpenChange={(open) => !open && setAdding(null)}
+        onSaved={setContact}
+      />
     </>
+  );
+}
+
+/** The connection a ticket goes out through (new ticket, transfer). */
+export function ConnectionField(
+  { value, onChange, options }: {
+    value: string;
+    onChange: (value: string) => void;
+    options: WhatsappOption[];
+  },
+) {
+  const { t } = useTranslation();
+  return (
+    <SelectField
+      label={t("tickets.newTicket.connection")}
+      value={value || undefined}
+      placeholder={t("tickets.newTicket.connectionPlaceholder")}
+      onValueChange={onChange}
+      options={options.map((c) => ({ value: String(c.id), label: c.name }))}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import NotebookPen from "lucide-react/icons/notebook-pen";
 import Trash2 from "lucide-react/icons/trash-2";
@@ -10,7 +10,8 @@ import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
-import { NOTE_MIN_CHARS, noteTime, submitDelay } from "./format.ts";
+import { NOTE_MIN_CHARS, noteTime } from "./format.ts";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import type { Note, Ticket } from "../../contract/ticket_types.ts";
 
 /**
@@ -24,8 +25,6 @@ export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClo
   const deleteAny = can(user, "ticket-note:delete-any");
   const [notes, setNotes] = useState<Note[] | null>(null);
   const [text, setText] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const [removing, setRemoving] = useState<Note | null>(null);
 
   const load = () =>
@@ -36,30 +35,22 @@ export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClo
     void load();
   }, [ticket.id]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (text.trim().length < NOTE_MIN_CHARS) {
-      setError(t("tickets.notes.tooShort"));
-      return;
-    }
-    setSaving(true);
-    try {
-      await submitDelay();
-      await api.post("/ticket-notes", {
+  const form = useFormSubmit({
+    validate: (): Record<string, string> =>
+      text.trim().length < NOTE_MIN_CHARS ? { note: "tickets.notes.tooShort" } : {},
+    send: () =>
+      api.post("/ticket-notes", {
         note: text.trim(),
         ticketId: ticket.id,
         contactId: ticket.contactId,
-      });
-      toast.success({ key: "tickets.notes.added" });
+      }, { quiet: true }),
+    successKey: "tickets.notes.added",
+    onDone: () => {
       setText("");
-      setError(null);
-      await load();
-    } catch {
-      // shown by the api client
-    } finally {
-      setSaving(false);
-    }
-  };
+      void load();
+    },
+  });
+  const note = form.bind("note", text, setText);
 
   const remove = async () => {
     if (!removing) return;
@@ -75,23 +66,21 @@ export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClo
       title={t("tickets.notes.title")}
       width={560}
     >
-      <form onSubmit={submit} noValidate className="nd-form">
+      <form onSubmit={form.onSubmit} noValidate className="nd-form">
         <textarea
           className="input nd-text"
           rows={3}
-          value={text}
+          name={note.name}
+          value={note.value}
           placeholder={t("tickets.notes.placeholder")}
           aria-label={t("tickets.notes.placeholder")}
-          aria-invalid={error ? true : undefined}
-          onChange={(e) => {
-            setText(e.target.value);
-            setError(null);
-          }}
+          aria-invalid={note.error ? true : undefined}
+          onChange={note.onChange}
           data-testid="note-text"
         />
-        {error ? <span className="field-error">{error}</span> : null}
+        {note.error ? <span className="field-error">{note.error}</span> : null}
         <div className="nd-actions">
-          <Button variant="primary" type="submit" loading={saving} data-testid="note-submit">
+          <Button variant="primary" type="submit" loading={form.saving} data-testid="note-submit">
             {t("tickets.notes.add")}
           </Button>
         </div>

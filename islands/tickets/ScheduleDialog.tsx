@@ -9,7 +9,7 @@ export default function ScheduleDialog(
     <SharedScheduleDialog
       open
       onOpenChange={(open) => !open && onClose()}
-      scheduleId={null}
+      id={null}
       contact={{
         id: ticket.contactId,
         name: ticket.contact?.name ?? "",

@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from "react";
+import { type KeyboardEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Plus from "lucide-react/icons/plus";
 import { api } from "../lib/api.ts";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { Button } from "../lib/ui/Button.tsx";
-import { Modal } from "../lib/ui/Modal.tsx";
 import type { TagRef, Ticket } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 
@@ -26,7 +27,6 @@ export default function TagsDialog(
   const [created, setCreated] = useState<TagRef[]>([]);
   const [chosen, setChosen] = useState<Set<number>>(() => new Set(ticket.tags.map((g) => g.id)));
   const [name, setName] = useState("");
-  const [saving, setSaving] = useState(false);
   const tags = [...all.items, ...created.filter((c) => !all.items.some((a) => a.id === c.id))];
 
   const toggle = (id: number, on: boolean) =>
@@ -37,8 +37,7 @@ export default function TagsDialog(
       return next;
     });
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
+  const create = async () => {
     if (name.trim().length < 3) return;
     try {
       const color = TAG_COLORS[(all.items.length + created.length) % TAG_COLORS.length];
@@ -50,38 +49,37 @@ export default function TagsDialog(
       // shown by the api client
     }
   };
+  // Enter in the new tag's name creates it (the dialog's form saves the ticket's tags).
+  const onNameKey = (event: KeyboardEvent) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    void create();
+  };
 
-  const save = async () => {
-    setSaving(true);
-    try {
-      const answer = await api.post<Ticket>("/tags/sync", {
+  const form = useFormSubmit({
+    send: () =>
+      api.post<Ticket | undefined>("/tags/sync", {
         ticketId: ticket.id,
         tags: [...chosen].map((id) => ({ id })),
-      });
+      }, { quiet: true }),
+    onDone: (answer) => {
       if (answer && typeof answer === "object" && "uuid" in answer) onSaved(answer);
       else onSaved({ ...ticket, tags: tags.filter((g) => chosen.has(g.id)) });
       onClose();
-    } catch {
-      // shown by the api client
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    instant: true,
+  });
 
   return (
-    <Modal
-      open
+    <FormDialog
+      form={form}
       onOpenChange={(open) => !open && onClose()}
       title={t("tickets.tags.title")}
       width={440}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose}>{t("common.cancel")}</Button>
-          <Button variant="primary" onClick={save} loading={saving} data-testid="tags-save">
-            {t("common.save")}
-          </Button>
-        </>
-      }
+      id="ticket-tags"
+      formClassName=""
+      submitLabel={t("common.save")}
+      submitTestId="tags-save"
     >
       <div className="tg-list" role="group" aria-label={t("tickets.tags.title")}>
         {all.ready && tags.length === 0
@@ -100,19 +98,20 @@ export default function TagsDialog(
           </label>
         ))}
       </div>
-      <form className="tg-new" onSubmit={create}>
+      <div className="tg-new">
         <input
           className="input"
           value={name}
           placeholder={t("tickets.tags.newPlaceholder")}
           aria-label={t("tickets.tags.newPlaceholder")}
           onChange={(e) => setName(e.target.value)}
+          onKeyDown={onNameKey}
         />
-        <Button type="submit" variant="secondary" disabled={name.trim().length < 3}>
+        <Button variant="secondary" onClick={create} disabled={name.trim().length < 3}>
           <Plus size={15} aria-hidden="true" />
           {t("tickets.tags.create")}
         </Button>
-      </form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }

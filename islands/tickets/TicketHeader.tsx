@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import ArrowRightLeft from "lucide-react/icons/arrow-right-left";
@@ -21,11 +21,12 @@ import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
 import { Avatar, Chip } from "./bits.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import type { Ticket } from "../../contract/ticket_types.ts";
+import { lazyPart } from "../lib/ui/deferred.tsx";
 
-const TransferDialog = lazy(() => import("./TransferDialog.tsx"));
-const ScheduleDialog = lazy(() => import("./ScheduleDialog.tsx"));
-const NotesDialog = lazy(() => import("./NotesDialog.tsx"));
-const TagsDialog = lazy(() => import("./TagsDialog.tsx"));
+const TransferDialog = lazyPart(() => import("./TransferDialog.tsx").then((m) => m.default));
+const ScheduleDialog = lazyPart(() => import("./ScheduleDialog.tsx").then((m) => m.default));
+const NotesDialog = lazyPart(() => import("./NotesDialog.tsx").then((m) => m.default));
+const TagsDialog = lazyPart(() => import("./TagsDialog.tsx").then((m) => m.default));
 
 type Dialog = "transfer" | "schedule" | "notes" | "tags" | "delete" | null;
 type Action = "accept" | "return" | "resolve" | "reopen";
@@ -212,26 +213,24 @@ export function TicketHeader(
             : null}
         </Menu>
       </div>
-      <Suspense fallback={null}>
-        {dialog === "transfer"
-          ? (
-            <TransferDialog
-              ticket={ticket}
-              onClose={close}
-              onDone={() => {
-                close();
-                toast.success({ key: "tickets.transfer.done" });
-                onLeave();
-              }}
-            />
-          )
-          : null}
-        {dialog === "schedule" ? <ScheduleDialog ticket={ticket} onClose={close} /> : null}
-        {dialog === "notes" ? <NotesDialog ticket={ticket} onClose={close} /> : null}
-        {dialog === "tags"
-          ? <TagsDialog ticket={ticket} onClose={close} onSaved={onChanged} />
-          : null}
-      </Suspense>
+      {dialog === "transfer"
+        ? (
+          <TransferDialog
+            ticket={ticket}
+            onClose={close}
+            onDone={() => {
+              close();
+              toast.success({ key: "tickets.transfer.done" });
+              onLeave();
+            }}
+          />
+        )
+        : null}
+      {dialog === "schedule" ? <ScheduleDialog ticket={ticket} onClose={close} /> : null}
+      {dialog === "notes" ? <NotesDialog ticket={ticket} onClose={close} /> : null}
+      {dialog === "tags"
+        ? <TagsDialog ticket={ticket} onClose={close} onSaved={onChanged} />
+        : null}
       <ConfirmDialog
         open={dialog === "delete"}
         onOpenChange={(open) => setDialog(open ? "delete" : null)}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Check from "lucide-react/icons/check";
 import Lock from "lucide-react/icons/lock";
@@ -11,13 +11,14 @@ import { viewingTicketId } from "../lib/ticket_notify.ts";
 import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
+import { lazyPart } from "../lib/ui/deferred.tsx";
 import { MessageInput } from "./MessageInput.tsx";
 import { MessageList } from "./MessageList.tsx";
 import { TicketHeader } from "./TicketHeader.tsx";
 import type { Message, Ticket } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
 
-const ContactDrawer = lazy(() => import("./ContactDrawer.tsx"));
+const ContactDrawer = lazyPart(() => import("./ContactDrawer.tsx").then((m) => m.default));
 
 /**
  * The chat column for /tickets/{uuid} (seeds/000 section 2 'Ticket view'). A ticket outside a
@@ -190,17 +191,15 @@ export function TicketView(
           if (deleting) await api.delete(`/messages/${deleting.id}`);
         }}
       />
-      <Suspense fallback={null}>
-        {contactOpen
-          ? (
-            <ContactDrawer
-              contactId={ticket.contactId}
-              ticket={ticket}
-              onClose={() => setContactOpen(false)}
-            />
-          )
-          : null}
-      </Suspense>
+      {contactOpen
+        ? (
+          <ContactDrawer
+            contactId={ticket.contactId}
+            ticket={ticket}
+            onClose={() => setContactOpen(false)}
+          />
+        )
+        : null}
     </div>
   );
 }

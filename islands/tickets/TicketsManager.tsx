@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useState } from "react";
+import { useCallback, useState } from "react";
 import * as RTabs from "radix-ui/tabs";
 import { useTranslation } from "react-i18next";
 import CheckCheck from "lucide-react/icons/check-check";
@@ -19,8 +19,10 @@ import { useLookup } from "../lib/use_lookup.ts";
 import { useTicketList } from "./use_ticket_list.ts";
 import { useMediaQuery } from "../lib/media_query.ts";
 
-const NewTicketDialog = lazy(() => import("./NewTicketDialog.tsx"));
-const PeekDialog = lazy(() => import("./PeekDialog.tsx"));
+import { lazyPart } from "../lib/ui/deferred.tsx";
+
+const NewTicketDialog = lazyPart(() => import("./NewTicketDialog.tsx").then((m) => m.default));
+const PeekDialog = lazyPart(() => import("./PeekDialog.tsx").then((m) => m.default));
 
 type Tab = "open" | "closed" | "search";
 const NO_QUEUE = "none";
@@ -289,22 +291,20 @@ export function TicketsManager(
           : null}
       </div>
 
-      <Suspense fallback={null}>
-        {newOpen
-          ? (
-            <NewTicketDialog
-              onClose={() => setNewOpen(false)}
-              onOpenTicket={(uuid) => {
-                setNewOpen(false);
-                setTab("open");
-                setOpenTab("open");
-                onOpen(uuid);
-              }}
-            />
-          )
-          : null}
-        {peek ? <PeekDialog ticket={peek} onClose={() => setPeek(null)} /> : null}
-      </Suspense>
+      {newOpen
+        ? (
+          <NewTicketDialog
+            onClose={() => setNewOpen(false)}
+            onOpenTicket={(uuid) => {
+              setNewOpen(false);
+              setTab("open");
+              setOpenTab("open");
+              onOpen(uuid);
+            }}
+          />
+        )
+        : null}
+      {peek ? <PeekDialog ticket={peek} onClose={() => setPeek(null)} /> : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import List from "lucide-react/icons/list";
 import MessageSquareText from "lucide-react/icons/message-square-text";
@@ -8,9 +8,13 @@ import { requestNotificationPermission, setTicketOpener } from "../lib/ticket_no
 import "./dialog_styles.ts";
 import "../lib/ui/form_styles.ts";
 import { TicketsManager } from "./TicketsManager.tsx";
+import { lazyPart } from "../lib/ui/deferred.tsx";
 // The chat column (messages, media, input, the ticket's menus) loads when a ticket is opened: the
 // list paints first without it (the page's first-load weight, tests/bench/page_weight_bench.ts).
-const TicketView = lazy(() => import("./TicketView.tsx").then((m) => ({ default: m.TicketView })));
+const TicketView = lazyPart(
+  () => import("./TicketView.tsx").then((m) => m.TicketView),
+  <div className="tw-loading" aria-busy="true" />,
+);
 
 type MobileTab = "list" | "ticket";
 
@@ -87,11 +91,7 @@ export function TicketsWorkspace({ initialUuid }: { initialUuid: string | null }
         </section>
         <section className="tw-main" aria-label={t("tickets.chatLabel")}>
           {uuid
-            ? (
-              <Suspense fallback={<div className="tw-loading" aria-busy="true" />}>
-                <TicketView key={uuid} uuid={uuid} onLeave={leave} onBack={() => setTab("list")} />
-              </Suspense>
-            )
+            ? <TicketView key={uuid} uuid={uuid} onLeave={leave} onBack={() => setTab("list")} />
             : <Welcome onPick={() => setTab("list")} />}
         </section>
       </div>

@@ -2,9 +2,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { useUser } from "../lib/session.ts";
-import { FormDialog, useFormSubmit } from "../lib/list/FormDialog.tsx";
-import { Select } from "../lib/ui/Select.tsx";
-import { defaultConnection } from "./NewTicketDialog.tsx";
+import { FormDialog } from "../lib/list/FormDialog.tsx";
+import { useFormSubmit } from "../lib/list/form_submit.ts";
+import { SelectField } from "../lib/ui/Select.tsx";
+import { ConnectionField, defaultConnection } from "./NewTicketDialog.tsx";
 import { SearchPick } from "../lib/ui/SearchPick.tsx";
 import type {
   QueueOption,
@@ -72,10 +73,9 @@ export default function TransferDialog(
       onOpenChange={(open) => !open && onClose()}
       title={t("tickets.transfer.title")}
       width={480}
-      formId="transfer-form"
+      id="transfer"
       form={form}
       submitLabel={t("tickets.transfer.submit")}
-      submitTestId="transfer-submit"
       formClassName=""
     >
       <SearchPick<UserOption>
@@ -88,30 +88,19 @@ export default function TransferDialog(
         describe={(u) => ({ title: u.name, sub: u.queues?.map((q) => q.name).join(", ") })}
         testId="transfer-user"
       />
-      <div className="field">
-        <label>{t("tickets.transfer.queue")}</label>
-        <Select
-          label={t("tickets.transfer.queue")}
-          value={queue || undefined}
-          placeholder={t("tickets.newTicket.queuePlaceholder")}
-          onValueChange={(v) => {
-            setQueue(v);
-            form.setErrors({});
-          }}
-          options={queueOptions}
-        />
-        {form.errors.queueId ? <span className="field-error">{form.errors.queueId}</span> : null}
-      </div>
-      <div className="field">
-        <label>{t("tickets.newTicket.connection")}</label>
-        <Select
-          label={t("tickets.newTicket.connection")}
-          value={whatsapp || undefined}
-          placeholder={t("tickets.newTicket.connectionPlaceholder")}
-          onValueChange={setWhatsapp}
-          options={connections.items.map((c) => ({ value: String(c.id), label: c.name }))}
-        />
-      </div>
+      <SelectField
+        label={t("tickets.transfer.queue")}
+        name="queueId"
+        value={queue || undefined}
+        placeholder={t("tickets.newTicket.queuePlaceholder")}
+        onValueChange={(v) => {
+          setQueue(v);
+          form.clearError("queueId");
+        }}
+        options={queueOptions}
+        error={form.errors.queueId}
+      />
+      <ConnectionField value={whatsapp} onChange={setWhatsapp} options={connections.items} />
       <p className="field-hint">{t("tickets.transfer.hint")}</p>
     </FormDialog>
   );

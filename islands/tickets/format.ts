@@ -150,9 +150,3 @@ export function hueOf(text: string): number {
   for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
   return Math.abs(hash) % 360;
 }
-
-/** seeds/000 section 9: form submits are delayed 400 ms. */
-export const FORM_SUBMIT_DELAY_MS = 400;
-export function submitDelay(ms = FORM_SUBMIT_DELAY_MS): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

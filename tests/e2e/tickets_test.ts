@@ -283,7 +283,8 @@ Deno.test("tickets page - admins peek without reading and delete a ticket an att
     await attendant.getByTestId("new-ticket-contact").fill("Ped");
     await attendant.getByRole("option", { name: /Pedro Pereira/ }).click();
     await attendant.getByTestId("new-ticket-submit").click();
-    await attendant.getByTestId("queue-error").getByText("Selecione uma fila").waitFor();
+    await attendant.locator("[data-field=queueId] .field-error").getByText("Selecione uma fila")
+      .waitFor();
     await attendant.getByRole("combobox", { name: "Fila" }).click();
     await attendant.getByRole("option", { name: "Suporte" }).click();
     await attendant.getByTestId("new-ticket-submit").click();

@@ -3,10 +3,10 @@ import {
   applySession,
   applyUpdate,
   type Connection,
+  CONNECTION_RULES,
   emptyForm,
   formatUpdatedAt,
   formOf,
-  nameError,
   normalStatus,
   qrDialogDone,
   removeConnection,
@@ -14,6 +14,7 @@ import {
   sessionButtons,
 } from "../../islands/connections/model.ts";
 import { can } from "../../islands/lib/permissions.ts";
+import { check } from "../../contract/validation.ts";
 
 function connection(fields: Partial<Connection> = {}): Connection {
   return {
@@ -97,10 +98,11 @@ Deno.test("connections model - live events update, add and remove rows; the toke
 });
 
 Deno.test("connections model - name rules and the request body with the seeds' defaults", () => {
-  assert.equal(nameError(""), "Required");
-  assert.equal(nameError("  "), "Required");
-  assert.equal(nameError("A"), "Too Short!");
-  assert.equal(nameError("x".repeat(51)), "Too Long!");
+  const nameError = (name: string) => check({ name }, CONNECTION_RULES).name ?? null;
+  assert.equal(nameError(""), "people.validation.required");
+  assert.equal(nameError("  "), "people.validation.required");
+  assert.equal(nameError("A"), "people.validation.tooShort");
+  assert.equal(nameError("x".repeat(51)), "people.validation.tooLong");
   assert.equal(nameError("Ok"), null);
   const form = emptyForm();
   assert.equal(form.provider, "beta");

@@ -1,8 +1,9 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
+import { FormDialog } from "../list/FormDialog.tsx";
+import { useFormSubmit } from "../list/form_submit.ts";
 import { Button } from "../ui/Button.tsx";
-import { Modal } from "../ui/Modal.tsx";
 import type { ImportReport } from "../../../contract/people_types.ts";
 
 const SHEETS =
@@ -24,118 +25,96 @@ export function ImportDialog(
 ) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    setFile(null);
-    setReport(null);
-  }, [open]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!file) return;
-    setBusy(true);
-    try {
-      const form = new FormData();
-      form.set("file", file);
-      setReport(await api.post<ImportReport>(path, form));
+  const form = useFormSubmit({
+    send: () => {
+      const data = new FormData();
+      data.set("file", file!);
+      return api.post<ImportReport>(path, data, { quiet: true });
+    },
+    onDone: (answer) => {
+      setReport(answer);
       onImported();
-    } catch {
-      // the api client showed the error
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const close = (
+    <Button variant="primary" onClick={() => onOpenChange(false)}>{t("common.close")}</Button>
+  );
 
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
       onOpenChange={onOpenChange}
       width={600}
       title={t("contacts.importTitle")}
       description={t("contacts.importHint")}
-      footer={report
-        ? <Button variant="primary" onClick={() => onOpenChange(false)}>{t("common.close")}</Button>
-        : (
-          <>
-            <Button variant="ghost" onClick={() => onOpenChange(false)}>
-              {t("common.cancel")}
-            </Button>
-            <Button
-              variant="primary"
-              type="submit"
-              form="import-form"
-              loading={busy}
-              disabled={!file}
-            >
-              {t("contacts.importAction")}
-            </Button>
-          </>
-        )}
+      id="import"
+      formClassName=""
+      submitLabel={t("contacts.importAction")}
+      disabled={!file}
+      footer={report ? close : undefined}
     >
-      {report
+      {report ? <Report report={report} /> : (
+        <div className="field">
+          <label htmlFor="import-file">{t("contacts.importFile")}</label>
+          <input
+            id="import-file"
+            name="file"
+            type="file"
+            className="input"
+            accept={accept}
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+        </div>
+      )}
+    </FormDialog>
+  );
+}
+
+/** The server's answer: the totals, then each skipped row with its reason. */
+function Report({ report }: { report: ImportReport }) {
+  const { t } = useTranslation();
+  const totals = [
+    ["total", report.total, undefined],
+    ["created", report.created, "import-created"],
+    ["updated", report.updated, undefined],
+    ["unchanged", report.unchanged, undefined],
+    ["skipped", report.skipped.length, "import-skipped"],
+  ] as const;
+  return (
+    <div className="import-report" data-testid="import-report">
+      <ul className="import-totals">
+        {totals.map(([key, count, testId]) => (
+          <li key={key} data-testid={testId}>
+            <strong>{count}</strong> {t(`contacts.report.${key}`)}
+          </li>
+        ))}
+      </ul>
+      {report.skipped.length
         ? (
-          <div className="import-report" data-testid="import-report">
-            <ul className="import-totals">
-              <li>
-                <strong>{report.total}</strong> {t("contacts.report.total")}
-              </li>
-              <li data-testid="import-created">
-                <strong>{report.created}</strong> {t("contacts.report.created")}
-              </li>
-              <li>
-                <strong>{report.updated}</strong> {t("contacts.report.updated")}
-              </li>
-              <li>
-                <strong>{report.unchanged}</strong> {t("contacts.report.unchanged")}
-              </li>
-              <li data-testid="import-skipped">
-                <strong>{report.skipped.length}</strong> {t("contacts.report.skipped")}
-              </li>
-            </ul>
-            {report.skipped.length
-              ? (
-                <table className="people-table import-skipped">
-                  <thead>
-                    <tr>
-                      <th>{t("contacts.report.row")}</th>
-                      <th>{t("contacts.report.reason")}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {report.skipped.map((s) => (
-                      <tr key={`${s.row}-${s.code}`}>
-                        <td>{s.row}</td>
-                        <td>
-                          {t(`errors.${s.code}`, { defaultValue: "" })
-                            ? `${t(`errors.${s.code}`)} (${s.reason})`
-                            : s.reason}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )
-              : null}
-          </div>
+          <table className="people-table import-skipped">
+            <thead>
+              <tr>
+                <th>{t("contacts.report.row")}</th>
+                <th>{t("contacts.report.reason")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.skipped.map((s) => (
+                <tr key={`${s.row}-${s.code}`}>
+                  <td>{s.row}</td>
+                  <td>
+                    {t(`errors.${s.code}`, { defaultValue: "" })
+                      ? `${t(`errors.${s.code}`)} (${s.reason})`
+                      : s.reason}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )
-        : (
-          <form id="import-form" onSubmit={submit}>
-            <div className="field">
-              <label htmlFor="import-file">{t("contacts.importFile")}</label>
-              <input
-                id="import-file"
-                name="file"
-                type="file"
-                className="input"
-                accept={accept}
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-              />
-            </div>
-          </form>
-        )}
-    </Modal>
+        : null}
+    </div>
   );
 }

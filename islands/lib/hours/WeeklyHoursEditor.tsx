@@ -1,10 +1,40 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   type EditableDay,
   type HoursProblem,
   normaliseTime,
   OPENING,
+  tidyWeek,
+  weekProblems,
 } from "../../../contract/working_hours.ts";
+
+/**
+ * The check of a week being edited (the queue dialog's hours, the settings' Horarios): `check`
+ * tidies the typed times and answers the form's error for the week (`schedules`: its first
+ * problem), showing each day's problem in the editor until the week is right.
+ */
+export function useWeekCheck(week: EditableDay[], setWeek: (week: EditableDay[]) => void) {
+  const [problems, setProblems] = useState<Record<string, HoursProblem>>({});
+  return {
+    check: (): Record<string, string> => {
+      const days = tidyWeek(week);
+      setWeek(days);
+      const found = weekProblems(days);
+      setProblems(found);
+      const first = Object.values(found)[0];
+      return first ? { schedules: `hours.errors.${first}` } : {};
+    },
+    editor: {
+      value: week,
+      onChange: (next: EditableDay[]) => {
+        setWeek(next);
+        if (Object.keys(problems).length) setProblems(weekProblems(next));
+      },
+      problems,
+    },
+  };
+}
 
 /**
  * The week's working hours as a table: per day an open switch and start/end times typed as HH:MM

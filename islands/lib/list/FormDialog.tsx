@@ -1,123 +1,57 @@
-import { type FormEvent, type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../api.ts";
-import { ApiError, fieldErrors } from "../errors.ts";
-import { ADMIN_SUBMIT_DELAY_MS, FORM_SUBMIT_DELAY_MS } from "../form_delay.ts";
-import { toast } from "../toast.ts";
 import { Button } from "../ui/Button.tsx";
 import { Modal } from "../ui/Modal.tsx";
+import type { FormSubmit } from "./form_submit.ts";
 
-export type FormSubmit = {
-  /** Field name -> text shown under that field (local rules first, then the server's). */
-  errors: Record<string, string>;
-  setErrors: (errors: Record<string, string>) => void;
-  saving: boolean;
-  onSubmit: (event: FormEvent) => void;
-  /** A text field's props: `<Field label=... {...form.bind("name", name, setName)} />`. */
-  bind: (name: string, value: string, set: (value: string) => void) => {
-    name: string;
-    value: string;
-    onChange: (event: { target: { value: string } }) => void;
-    error: string | undefined;
-  };
+/** What FormDialog needs of a form: its submit, and (a record form's) its dialog state. */
+export type DialogForm = Pick<FormSubmit, "saving" | "onSubmit"> & {
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  loading?: boolean;
+  isNew?: boolean;
 };
 
 /**
- * The submit of a form dialog (seeds/000 and seeds/001 section 9, section 8):
- * - `validate` runs first; its answer (field -> i18n key) is shown under the fields and stops;
- * - then the button stays busy for the submit delay (400 ms; `admin`: 500 ms) before `send`, so a
- *   double click sends once;
- * - success: the `successKey` toast (if given), then `onDone(saved)`;
- * - failure: `ERR_VALIDATION` fields under their inputs; any other code as a translated toast;
- *   the dialog stays open with what was typed.
- */
-export function useFormSubmit<T>(
-  { validate, send, successKey, onDone, admin = false }: {
-    validate?: () => Record<string, string>;
-    send: () => Promise<T>;
-    successKey?: string;
-    onDone: (saved: T) => void;
-    admin?: boolean;
-  },
-): FormSubmit {
-  const { t } = useTranslation();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (saving) return;
-    const local = validate?.() ?? {};
-    setErrors(Object.fromEntries(Object.entries(local).map(([f, key]) => [f, t(key)])));
-    if (Object.keys(local).length) return;
-    setSaving(true);
-    await new Promise((r) => setTimeout(r, admin ? ADMIN_SUBMIT_DELAY_MS : FORM_SUBMIT_DELAY_MS));
-    try {
-      const saved = await send();
-      if (successKey) toast.success({ key: successKey });
-      onDone(saved);
-    } catch (error) {
-      const fields = fieldErrors(error);
-      if (fields) setErrors(fields);
-      // A code with a translation says it best (a duplicate, an invalid number); else the fields.
-      if (!fields || (error instanceof ApiError && error.code !== "ERR_VALIDATION")) {
-        toast.error(error);
-      }
-    } finally {
-      setSaving(false);
-    }
-  };
-  return {
-    errors,
-    setErrors,
-    saving,
-    onSubmit: (e) => void onSubmit(e),
-    bind: (name, value, set) => ({
-      name,
-      value,
-      onChange: (event) => set(event.target.value),
-      error: errors[name],
-    }),
-  };
-}
-
-/** POST `<path>` for a new record (`id` null), else PUT `<path>/<id>`; errors left to the form. */
-export function saveRecord<T>(path: string, id: number | null, body: unknown): Promise<T> {
-  return id === null
-    ? api.post<T>(path, body, { quiet: true })
-    : api.put<T>(`${path}/${id}`, body, { quiet: true });
-}
-
-/**
  * A dialog holding one form: Cancel and the busy submit button in the footer, the fields inside.
- *   const form = useFormSubmit({ validate, send, successKey: "tags.saved", onDone });
- *   <FormDialog open={open} onOpenChange={setOpen} title={...} formId="tag-form" form={form}>
- *     <Field name="name" error={form.errors.name} ... />
+ *   const form = useRecordForm(props, { path: "/tags", empty, body, successKey: "tags.saved" });
+ *   <FormDialog form={form} id="tag" texts="tags">
+ *     <Field label={t("tags.name")} {...form.field("name")} />
  *   </FormDialog>
+ * `id` names the form (`<id>-form`) and its submit button's test id (`<id>-submit`); the title is
+ * `title`, or the `texts` area's addTitle/editTitle. A record form brings open/onOpenChange,
+ * `disabled` while its record loads, and the submit label ('Adicionar' for a new record, else
+ * 'Salvar'); a plain useFormSubmit form passes them.
  */
 export function FormDialog(
   {
-    open = true,
-    onOpenChange,
-    title,
-    description,
-    formId,
     form,
+    open = form.open ?? true,
+    onOpenChange = form.onOpenChange ?? (() => {}),
+    id,
+    title,
+    texts,
+    description,
     submitLabel,
-    submitTestId,
+    submitTestId = `${id}-submit`,
     width,
-    disabled,
+    disabled = form.loading,
     readOnly = false,
     formClassName = "people-form",
+    formTestId,
+    bare = false,
+    footer,
     children,
   }: {
+    form: DialogForm;
     open?: boolean;
-    onOpenChange: (open: boolean) => void;
-    title: ReactNode;
+    onOpenChange?: (open: boolean) => void;
+    id: string;
+    title?: ReactNode;
+    /** The i18n area of the title: `<texts>.addTitle` for a new record, else `<texts>.editTitle`. */
+    texts?: string;
     description?: ReactNode;
-    formId: string;
-    /** useFormSubmit's answer, or a dialog's own `{ saving, onSubmit }`. */
-    form: Pick<FormSubmit, "saving" | "onSubmit">;
-    submitLabel: string;
+    submitLabel?: string;
     submitTestId?: string;
     width?: number;
     /** While the record loads: nothing to submit yet. */
@@ -125,22 +59,31 @@ export function FormDialog(
     /** Nothing may change (e.g. a schedule already sent): no submit button at all. */
     readOnly?: boolean;
     formClassName?: string;
+    formTestId?: string;
+    /** The children hold the `<form id="<id>-form">` themselves (beside a form of their own). */
+    bare?: boolean;
+    /** The footer instead of Cancel and the submit (e.g. only 'Close' once it is done). */
+    footer?: ReactNode;
     children: ReactNode;
   },
 ) {
   const { t } = useTranslation();
+  const label = submitLabel ?? t(form.isNew ? "common.add" : "common.save");
+  const formId = `${id}-form`;
   return (
     <Modal
       open={open}
       onOpenChange={onOpenChange}
       width={width}
-      title={title}
+      title={title ?? t(`${texts}.${form.isNew ? "addTitle" : "editTitle"}`)}
       description={description}
-      footer={
+      footer={footer ?? (
         <>
           <Button variant="ghost" onClick={() => onOpenChange(false)}>{t("common.cancel")}</Button>
           {readOnly ? null : (
+            // Keyed: a button swapped in for it (another step's) must not become it mid-click.
             <Button
+              key="submit"
               variant="primary"
               type="submit"
               form={formId}
@@ -148,15 +91,23 @@ export function FormDialog(
               disabled={disabled}
               data-testid={submitTestId}
             >
-              {submitLabel}
+              {label}
             </Button>
           )}
         </>
-      }
+      )}
     >
-      <form id={formId} className={formClassName} onSubmit={form.onSubmit} noValidate>
-        {children}
-      </form>
+      {bare ? children : (
+        <form
+          id={formId}
+          className={formClassName}
+          onSubmit={form.onSubmit}
+          noValidate
+          data-testid={formTestId}
+        >
+          {children}
+        </form>
+      )}
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
 import TriangleAlert from "lucide-react/icons/triangle-alert";
@@ -18,9 +18,10 @@ import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
+import { lazyPart } from "../ui/deferred.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
 
-const MobileDrawer = lazy(() => import("./MobileDrawer.tsx"));
+const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
 
 /** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
 export const SUBSCRIPTION_WARNING_DAYS = 5;
@@ -171,11 +172,9 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       {/* Under 600 px the drawer is a temporary overlay (seeds/000 section 9), loaded when opened. */}
       {drawerOpen
         ? (
-          <Suspense fallback={null}>
-            <MobileDrawer onClose={() => setDrawerOpen(false)}>
-              <SideMenu user={user} cshow={cshow} markers={markers} />
-            </MobileDrawer>
-          </Suspense>
+          <MobileDrawer onClose={() => setDrawerOpen(false)}>
+            <SideMenu user={user} cshow={cshow} markers={markers} />
+          </MobileDrawer>
         )
         : null}
       <div className="shell-main">

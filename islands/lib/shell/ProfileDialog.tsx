@@ -5,7 +5,8 @@ import { forgetCachedUser, setSessionUser } from "../session.ts";
 import { toast } from "../toast.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { Field } from "../ui/Field.tsx";
-import { FormDialog, useFormSubmit } from "../list/FormDialog.tsx";
+import { FormDialog } from "../list/FormDialog.tsx";
+import { useFormSubmit } from "../list/form_submit.ts";
 import { check, email as emailRule, length, LIMITS } from "../../../contract/validation.ts";
 
 /**
@@ -64,7 +65,7 @@ export function ProfileDialog(
       open={open}
       onOpenChange={onOpenChange}
       title={t("shell.profile.title")}
-      formId="profile-form"
+      id="profile"
       form={form}
       submitLabel={t("common.save")}
     >

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import CircleUserRound from "lucide-react/icons/circle-user-round";
@@ -18,12 +18,11 @@ import { IconButton } from "../ui/Button.tsx";
 import { Popover } from "../ui/Popover.tsx";
 import { richText } from "../ui/rich_text.tsx";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu.tsx";
+import { whenOpen } from "../ui/deferred.tsx";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
 import { AnnouncementsBell, ChatBell, TicketsBell } from "./Bells.tsx";
 // Loaded when opened: the form, its dialog and rules are not needed to paint the shell.
-const ProfileDialog = lazy(() =>
-  import("./ProfileDialog.tsx").then((m) => ({ default: m.ProfileDialog }))
-);
+const ProfileDialog = whenOpen(() => import("./ProfileDialog.tsx").then((m) => m.ProfileDialog));
 
 /**
  * "Olá <b>name</b>, ..." with the names escaped of the markers, so that a name cannot add bold.
@@ -126,13 +125,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
           {t("shell.menu.logout")}
         </MenuItem>
       </Menu>
-      {profileOpen
-        ? (
-          <Suspense fallback={null}>
-            <ProfileDialog user={user} open onOpenChange={setProfileOpen} />
-          </Suspense>
-        )
-        : null}
+      <ProfileDialog user={user} open={profileOpen} onOpenChange={setProfileOpen} />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { useId } from "react";
 import ChevronDown from "lucide-react/icons/chevron-down";
 import { deferredModule, useDeferred } from "./deferred.tsx";
 
@@ -53,5 +54,26 @@ export function Select(props: SelectProps) {
         <ChevronDown size={16} aria-hidden="true" />
       </span>
     </button>
+  );
+}
+
+/**
+ * A labelled select with its error under it, the counterpart of Field:
+ *   <SelectField label={t("x.queue")} options={...} {...form.select("queueId")} />
+ */
+export function SelectField(
+  { label, name, error, ...select }: SelectProps & {
+    label: string;
+    name?: string;
+    error?: string | null;
+  },
+) {
+  const id = useId();
+  return (
+    <div className="field" data-field={name}>
+      <label htmlFor={id}>{label}</label>
+      <Select id={id} label={label} {...select} />
+      {error ? <span className="field-error">{error}</span> : null}
+    </div>
   );
 }

@@ -1,9 +1,9 @@
-import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { toasts } from "../toast.ts";
+import { lazyPart } from "./deferred.tsx";
 
-const loadLayer = () => import("./ToastLayer.tsx");
-const ToastLayer = lazy(loadLayer);
+const ToastLayer = lazyPart(() => import("./ToastLayer.tsx").then((m) => m.default));
 
 /**
  * The page and, from the first toast on, the toast layer (ToastLayer.tsx: radix Toast). Most
@@ -14,20 +14,14 @@ export function Toaster({ children }: { children: ReactNode }) {
   useSignals();
   const shown = useRef(false);
   useEffect(() => {
-    const timer = setTimeout(() => void loadLayer(), 500);
+    const timer = setTimeout(ToastLayer.preload, 500);
     return () => clearTimeout(timer);
   }, []);
   if (toasts.value.length > 0) shown.current = true;
   return (
     <>
       {children}
-      {shown.current
-        ? (
-          <Suspense fallback={null}>
-            <ToastLayer />
-          </Suspense>
-        )
-        : null}
+      {shown.current ? <ToastLayer /> : null}
     </>
   );
 }

@@ -65,18 +65,37 @@ export function DeferredTrigger(
 }
 
 /**
- * A dialog whose code loads the first time it opens, and which is mounted only while open:
+ * The one way to load a part of a page on demand (a dialog, a drawer, a tab, a pane): its code is
+ * a chunk of its own, fetched the first time the part renders; `fallback` shows meanwhile.
+ *   const TicketView = lazyPart(() => import("./TicketView.tsx").then((m) => m.TicketView));
+ *   {uuid ? <TicketView uuid={uuid} /> : null}
+ */
+export function lazyPart<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  fallback: ReactNode = null,
+) {
+  const Lazy = lazy(() => load().then((component) => ({ default: component })));
+  function LazyPart(props: P) {
+    return (
+      <Suspense fallback={fallback}>
+        <Lazy {...props} />
+      </Suspense>
+    );
+  }
+  /** Fetches the code ahead of the first render (the module loader keeps it). */
+  LazyPart.preload = () => void load();
+  return LazyPart;
+}
+
+/**
+ * A dialog whose code loads the first time it opens, and which is mounted only while open (so
+ * each opening starts from a fresh form):
  *   const UserDialog = whenOpen(() => import("./users/UserDialog.tsx").then((m) => m.UserDialog));
  *   <UserDialog open={editing !== null} ... />
  */
 export function whenOpen<P extends { open: boolean }>(load: () => Promise<ComponentType<P>>) {
-  const Lazy = lazy(() => load().then((component) => ({ default: component })));
+  const Part = lazyPart(load);
   return function WhenOpen(props: P) {
-    if (!props.open) return null;
-    return (
-      <Suspense fallback={null}>
-        <Lazy {...props} />
-      </Suspense>
-    );
+    return props.open ? <Part {...props} /> : null;
   };
 }
