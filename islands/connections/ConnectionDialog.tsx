@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "../lib/api.ts";
@@ -66,6 +67,9 @@ export function ConnectionDialog(
   const values = form.values;
   const set = form.set;
   const editing = form.record;
+  /** A token regenerated here: shown this once (the server keeps only its hash, issue 35). */
+  const [freshToken, setFreshToken] = useState<string | null>(null);
+  useEffect(() => setFreshToken(null), [dialog.open, dialog.id]);
 
   const regenerateToken = async () => {
     if (!editing) return;
@@ -73,8 +77,7 @@ export function ConnectionDialog(
       const saved = await api.post<Connection>(`/whatsapp/${editing.id}/token`, {}, {
         quiet: true,
       });
-      // Shown this once: the server keeps only its hash (issue 35); the list gets no token.
-      set("token", saved.token ?? "");
+      setFreshToken(saved.token ?? null);
       dialog.onSaved?.({ ...saved, token: undefined });
       toast.success({ key: "connections.toasts.tokenRegenerated" });
     } catch (error) {
@@ -175,9 +178,9 @@ export function ConnectionDialog(
         <Field
           label={label("token")}
           name="token"
-          value={values.token || editing?.tokenHint || ""}
+          value={freshToken ?? editing?.tokenHint ?? ""}
           readOnly
-          hint={values.token ? label("tokenOnce") : editing ? undefined : label("tokenOnSave")}
+          hint={freshToken ? label("tokenOnce") : editing ? undefined : label("tokenOnSave")}
           autoComplete="off"
           spellCheck={false}
         />
