@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
 
 /** A new recovery token (its hash) for a user; earlier unspent ones of the user are spent. */
 export async function storeResetToken(
@@ -40,6 +41,6 @@ export async function spendResetToken(
 
 /** A user of any company (super users reset any password); undefined when there is none. */
 export async function findAnyUser(db: Database, id: number) {
-  return await db.selectFrom("users").select(["id", "companyId"]).where("id", "=", id)
+  return await crossCompany(db).selectFrom("users").select(["id", "companyId"]).where("id", "=", id)
     .executeTakeFirst();
 }
