@@ -25,6 +25,33 @@ async function publishList(deps: AppDeps, companyId: number, id: number) {
   if (view) publishResource(deps.hub, companyId, "contactList", { action: "update", record: view });
 }
 
+/** GET /api/contact-lists: a page by name, `searchParam` on the name. */
+export async function listContactLists(
+  deps: AppDeps,
+  companyId: number,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  return await repo.pageContactLists(deps.db, companyId, searchParam, pageNumber);
+}
+
+/** GET /api/contact-lists/list: every list (the campaign dialog's select). */
+export async function contactListChoices(deps: AppDeps, companyId: number) {
+  return await repo.allContactLists(deps.db, companyId);
+}
+
+/** GET /api/contact-list-items: a page of one list's items (404 for another company's list). */
+export async function listItems(
+  deps: AppDeps,
+  companyId: number,
+  contactListId: number,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  await readContactList(deps, companyId, contactListId);
+  return await repo.pageItems(deps.db, companyId, contactListId, searchParam, pageNumber);
+}
+
 export async function createContactList(deps: AppDeps, companyId: number, name: string) {
   const now = deps.clock.now().toISOString();
   const { id } = await repo.insertContactList(deps.db, companyId, name, now);

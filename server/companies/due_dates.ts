@@ -1,6 +1,7 @@
 import type { Database } from "../../db/client.ts";
 import { isoDate } from "../clock.ts";
 import { addDays, advancedDueDate } from "../billing/recurrence.ts";
+import { blockOverdue, dueDateOf, markOverdue, updateCompanyRow } from "./repository.ts";
 
 /**
  * An invoice was paid: the company's due date moves one recurrence ahead (billing's rule,
@@ -13,17 +14,16 @@ export async function advanceDueDate(
   companyId: number,
   now: Date,
 ): Promise<string | undefined> {
-  const company = await trx.selectFrom("companies").select(["dueDate", "recurrence", "blockedAt"])
-    .where("id", "=", companyId).executeTakeFirst();
+  const company = await dueDateOf(trx, companyId);
   if (!company) return undefined;
   const dueDate = advancedDueDate(company.dueDate, company.recurrence, isoDate(now));
-  await trx.updateTable("companies").set({
+  await updateCompanyRow(trx, companyId, {
     dueDate,
     overdueSince: null,
     blockedAt: null,
     ...(company.blockedAt !== null ? { status: 1 } : {}),
     updatedAt: now.toISOString(),
-  }).where("id", "=", companyId).execute();
+  });
   return dueDate;
 }
 
@@ -46,18 +46,8 @@ export async function runDueDates(
   const today = isoDate(now);
   const lastAllowed = addDays(today, -graceDays);
   const stamp = now.toISOString();
-  return await db.transaction().execute(async (trx) => {
-    const platform = trx.selectFrom("users").select("companyId").where("super", "=", 1);
-    const marked = await trx.updateTable("companies").set({ overdueSince: today, updatedAt: stamp })
-      .where("dueDate", "is not", null).where("dueDate", "<", today)
-      .where("overdueSince", "is", null).returning("id").execute();
-    const blocked = await trx.updateTable("companies").set({
-      status: 0,
-      blockedAt: stamp,
-      updatedAt: stamp,
-    }).where("overdueSince", "is not", null).where("blockedAt", "is", null)
-      .where("status", "=", 1).where("dueDate", "<", lastAllowed)
-      .where("id", "not in", platform).returning("id").execute();
-    return { markedOverdue: marked.map((r) => r.id), blocked: blocked.map((r) => r.id) };
-  });
+  return await db.transaction().execute(async (trx) => ({
+    markedOverdue: await markOverdue(trx, today, stamp),
+    blocked: await blockOverdue(trx, lastAllowed, stamp),
+  }));
 }

@@ -16,6 +16,16 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CROSS_COMPANY: Record<string, string> = {
   "server/announcements/repository.ts":
     "announcements are the platform's: super users write them for every company, all read them",
+  "server/billing/repository.ts":
+    "super users read every company's invoices; a payment (webhook, reconciliation job) names an invoice or a charge, not a company",
+  "server/campaigns/shipping_repository.ts":
+    "the campaign job scans every company (due campaigns, connections with work, answers, unchecked numbers); what it finds is then scoped",
+  "server/companies/repository.ts":
+    "the due-date job blocks overdue companies bar the platform's own, found by its super user",
+  "server/external_api/repository.ts":
+    "the send API's bearer token (its hash, unique) is the only credential: it names the connection and so the company",
+  "server/metrics/repository.ts":
+    "the /metrics scrape describes the whole process: the outbox's depth and connections by status",
   "server/password_reset/repository.ts":
     "a super user sets the password of a user of any company (PUT /passwords/:id)",
   "server/users/repository.ts":
