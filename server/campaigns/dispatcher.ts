@@ -13,7 +13,7 @@ import { readCampaignSettings } from "./settings.ts";
 import * as repo from "./shipping_repository.ts";
 
 /**
- * The campaign dispatcher (issue 13 deliverable 5). jobs/campaigns.ts calls `dispatchTick` every
+ * The campaign dispatcher (issue 13 deliverable 5). The `campaigns` job calls `dispatchTick` every
  * second; all state is in the database, so a tick that runs twice or a restart in the middle
  * neither sends twice nor skips anyone:
  *

@@ -185,7 +185,7 @@ function parseOffThread(request: ParseRequest): Promise<ParseAnswer> {
  * POST /api/contact-lists/:id/upload (seeds/002 section 5: .xls and .xlsx only). The sheet is
  * read on a worker thread; valid rows are written 500 at a time, a number already in the list
  * being left alone, so running the same import twice adds nothing. Their WhatsApp check runs in
- * the background (jobs/campaigns.ts) and reaches the page live.
+ * the background (the `contact_list_check` job) and reaches the page live.
  */
 export async function importItems(
   deps: AppDeps,

@@ -1,5 +1,8 @@
 import type { Database } from "../../db/client.ts";
 import { isoDate } from "../clock.ts";
+import type { AppDeps } from "../context.ts";
+import { log } from "../log.ts";
+import { suspendCompany } from "./service.ts";
 import { addDays, advancedDueDate } from "../billing/recurrence.ts";
 import { blockOverdue, dueDateOf, markOverdue, updateCompanyRow } from "./repository.ts";
 
@@ -31,7 +34,7 @@ export async function advanceDueDate(
 export type DueDateRun = { markedOverdue: number[]; blocked: number[] };
 
 /**
- * The daily due-date pass (jobs/due_dates.ts). Idempotent, its state in the rows:
+ * The daily due-date pass (the `due_dates` job, dueDateTick below). Idempotent, its state in the rows:
  * - a company past its due date gets overdueSince = today, once (`overdueSince IS NULL`);
  * - one overdue for more than `graceDays` is switched off (status 0) and gets blockedAt, once
  *   (`blockedAt IS NULL`; a company switched off by hand is left alone).
@@ -50,4 +53,18 @@ export async function runDueDates(
     markedOverdue: await markOverdue(trx, today, stamp),
     blocked: await blockOverdue(trx, lastAllowed, stamp),
   }));
+}
+
+/**
+ * One tick of the `due_dates` job (at start and daily at 03:00 UTC): marks and blocks (above), then
+ * switches the blocked companies off (sockets closed, connections stopped). If the process dies
+ * between the commit and the suspension, its sessions died with it and the restart does not bring
+ * back connections of inactive companies (whatsappsToRestore), while login and every request
+ * already refuse the company.
+ */
+export async function dueDateTick(deps: AppDeps): Promise<DueDateRun> {
+  const run = await runDueDates(deps.db, deps.clock.now(), deps.config.dueDateGraceDays);
+  for (const companyId of run.blocked) await suspendCompany(deps, companyId);
+  if (run.markedOverdue.length || run.blocked.length) log.info("due dates", run);
+  return run;
 }

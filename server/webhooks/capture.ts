@@ -9,7 +9,7 @@ import { activeWebhooks, eventsOf } from "./repository.ts";
 /**
  * Turns the realtime events the services already publish after each commit into webhook events
  * (one observer on the hub, so no service had to change), and queues one delivery per subscribed
- * webhook in the database (webhook_deliveries). From there jobs/webhooks.ts sends them; a
+ * webhook in the database (webhook_deliveries). From there the `webhooks` job sends them; a
  * restart loses none. An event that happens while the process dies between the commit and this
  * insert is not delivered: the same guarantee the sockets give.
  *
@@ -62,7 +62,7 @@ export class WebhookCapture {
 
   constructor(private readonly deps: Pick<AppDeps, "db" | "clock">) {}
 
-  /** The worker (jobs/webhooks.ts) is woken when deliveries were queued. */
+  /** The `webhooks` job (jobs/registry.ts) is woken when deliveries were queued. */
   onQueued(kick: () => void) {
     this.#kick = kick;
   }
