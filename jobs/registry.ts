@@ -82,8 +82,8 @@ export const JOBS: readonly Job[] = [
     every: () => ({ cron: "*/5 * * * * *" }),
     atStart: true,
     tick: deliverAllDue,
-    wake: (deps, run) => webhookCapture(deps.hub)?.onQueued(run),
-    drain: async (deps) => await webhookCapture(deps.hub)?.idle(),
+    wake: (deps, run) => webhookCapture(deps.events)?.onQueued(run),
+    drain: async (deps) => await webhookCapture(deps.events)?.idle(),
   },
   // BACKUP_CRON (none when unset); VACUUM INTO on the database thread.
   {

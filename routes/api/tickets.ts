@@ -4,7 +4,6 @@ import { requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { day, flag, idList, idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { publishTicketDelete, publishTicketUpdate } from "../../server/realtime/publish.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 import { listTicketIds } from "../../server/tickets/list.ts";
 import {
@@ -76,7 +75,7 @@ export function ticketRoutes(deps: AppDeps) {
     const auth = authOf(c);
     const viewer = await viewerOf(deps.db, auth);
     const ticket = await createTicket(deps, viewer, auth.user.whatsappId, c.req.valid("json"));
-    publishTicketUpdate(deps.hub, ticket);
+    deps.events.emit("ticket.created", { ticket });
     return c.json(ticket, 201);
   });
 
@@ -91,7 +90,7 @@ export function ticketRoutes(deps: AppDeps) {
     const viewer = await viewerOf(deps.db, authOf(c));
     const id = c.req.valid("param").id;
     const before = await deleteTicket(deps, viewer, id);
-    publishTicketDelete(deps.hub, viewer.companyId, id, before);
+    deps.events.emit("ticket.deleted", { companyId: viewer.companyId, ticketId: id, before });
     return c.body(null, 204);
   });
 

@@ -10,7 +10,6 @@ import type { CampaignView } from "../../contract/campaign_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import { listNotFound } from "./lists_service.ts";
 import { owns } from "../references_repository.ts";
 import {
@@ -97,7 +96,13 @@ function columns(input: CampaignInput): Updateable<CampaignsTable> {
 
 async function publishCampaign(deps: AppDeps, companyId: number, id: number) {
   const view = await campaignView(deps.db, companyId, id);
-  if (view) publishResource(deps.hub, companyId, "campaign", { action: "update", record: view });
+  if (view) {
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "campaign",
+      change: { action: "update", record: view },
+    });
+  }
   return view;
 }
 
@@ -141,7 +146,11 @@ export async function createCampaign(
     return row.id;
   });
   const view = (await campaignView(deps.db, companyId, id))!;
-  publishResource(deps.hub, companyId, "campaign", { action: "create", record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "campaign",
+    change: { action: "create", record: view },
+  });
   return view;
 }
 
@@ -190,7 +199,11 @@ export async function deleteCampaign(deps: AppDeps, companyId: number, id: numbe
   }
   await deleteCampaignRow(deps.db, companyId, id);
   await removeUpload(deps, companyId, current.mediaPath);
-  publishResource(deps.hub, companyId, "campaign", { action: "delete", id });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "campaign",
+    change: { action: "delete", id },
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ export async function stopCompanyConnections(deps: AppDeps, companyId: number) {
     );
   }
   const stopped = await markConnectionsStopped(deps.db, companyId, now);
-  for (const row of stopped) publishSession(deps.hub, row);
+  for (const row of stopped) publishSession(deps.events, row);
 }
 
 /** After a company's rows are gone: its files. A failure is logged, the data is already gone. */

@@ -5,7 +5,6 @@ import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { pageAnswer } from "../paging.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import * as repo from "./repository.ts";
 
 /**
@@ -66,7 +65,11 @@ export async function allFileLists(deps: AppDeps, companyId: number) {
 
 async function publish(deps: AppDeps, companyId: number, id: number, action: "create" | "update") {
   const view = await readFileList(deps, companyId, id);
-  publishResource(deps.hub, companyId, "file", { action, record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "file",
+    change: { action, record: view },
+  });
   return view;
 }
 
@@ -113,7 +116,11 @@ export async function deleteFileList(deps: AppDeps, companyId: number, id: numbe
   const current = await readFileList(deps, companyId, id);
   await repo.deleteFileList(deps.db, companyId, id);
   for (const option of current.options) await removeUpload(deps, companyId, option.path);
-  publishResource(deps.hub, companyId, "file", { action: "delete", id });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "file",
+    change: { action: "delete", id },
+  });
 }
 
 /** POST /api/files/uploadList/:id: several files, each an option with its name and type. */

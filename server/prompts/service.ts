@@ -2,7 +2,6 @@ import type { Prompt } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import { PROMPT_DEFAULTS, type PromptView } from "../../contract/integrations.ts";
 import { owns } from "../references_repository.ts";
 import * as repo from "./repository.ts";
@@ -94,7 +93,11 @@ export async function createPrompt(deps: AppDeps, companyId: number, input: Prom
     updatedAt: now,
   });
   const view = await viewOf(deps, row);
-  publishResource(deps.hub, companyId, "prompt", { action: "create", record: view }, "prompt");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "prompt",
+    change: { action: "create", record: view },
+  });
   return view;
 }
 
@@ -122,7 +125,11 @@ export async function changePrompt(
   });
   if (!row) throw notFoundError();
   const view = await viewOf(deps, row);
-  publishResource(deps.hub, companyId, "prompt", { action: "update", record: view }, "prompt");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "prompt",
+    change: { action: "update", record: view },
+  });
   return view;
 }
 
@@ -132,5 +139,9 @@ export async function removePrompt(deps: AppDeps, companyId: number, id: number)
     if (!await owns(trx, companyId, "prompts", id)) throw notFoundError();
     await repo.deletePrompt(trx, companyId, id);
   });
-  publishResource(deps.hub, companyId, "prompt", { action: "delete", id }, "prompt");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "prompt",
+    change: { action: "delete", id },
+  });
 }

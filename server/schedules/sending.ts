@@ -1,9 +1,9 @@
 import { getMimeType } from "hono/utils/mime";
 import type { Ticket } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
+import { ticketChange } from "../events/domain.ts";
 import { log } from "../log.ts";
 import { renderVariables } from "../messages/variables.ts";
-import { publishMessage, publishTicketUpdate } from "../realtime/publish.ts";
 import { findActiveTicket, insertClosedTicket, updateTicketRow } from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view.ts";
 import { jidOfContact } from "../whatsapp/jid.ts";
@@ -88,6 +88,7 @@ async function sendOne(
     }
     let ticket: Pick<Ticket, "id" | "status" | "queueId" | "userId"> | undefined =
       await findActiveTicket(trx, companyId, contact.id, whatsapp.id);
+    const opened = !ticket;
     if (!ticket) {
       const id = await insertClosedTicket(trx, companyId, {
         contactId: contact.id,
@@ -134,7 +135,10 @@ async function sendOne(
       message,
       ticketId: ticket.id,
       whatsappId: whatsapp.id,
-      before: { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
+      // null: this send opened the ticket.
+      before: opened
+        ? null
+        : { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
     };
   });
   if (!result) return undefined;
@@ -143,23 +147,18 @@ async function sendOne(
     const view = await loadTicketView(deps.db, companyId, result.ticketId);
     if (view) {
       const [message] = await messageViews(deps.db, companyId, [result.message]);
-      publishMessage(deps.hub, "create", message, view);
-      publishTicketUpdate(deps.hub, view, result.before);
+      deps.events.emit("message.created", { message, ticket: view });
+      if (!result.before) deps.events.emit("ticket.created", { ticket: view });
+      else {deps.events.emit(ticketChange(view, result.before), {
+          ticket: view,
+          before: result.before,
+        });}
     }
     deps.sessions.outbox.kick(result.whatsappId);
   }
-  // The list kit's `record` (the /schedules row turns sent or failed live), and the seeds' fields.
+  // The /schedules row turns sent or failed live.
   const record = await findScheduleView(deps.db, companyId, result.scheduleId);
-  deps.hub.publish(companyId, "schedule", {
-    action: "update",
-    record,
-    schedule: record,
-    scheduleId: result.scheduleId,
-    status: result.status,
-  }, [
-    { kind: "admins" },
-    ...(result.userId !== null ? [{ kind: "user" as const, userId: result.userId }] : []),
-  ]);
+  if (record) deps.events.emit("schedule.saved", { companyId, record, created: false });
   return { scheduleId: result.scheduleId, status: result.status };
 }
 
@@ -178,16 +177,9 @@ export async function markRefusedSchedules(deps: AppDeps): Promise<number[]> {
   const refused = await repo.markRefused(deps.db, since, stamp);
   for (const s of refused) {
     const record = await findScheduleView(deps.db, s.companyId, s.id);
-    deps.hub.publish(s.companyId, "schedule", {
-      action: "update",
-      record,
-      schedule: record,
-      scheduleId: s.id,
-      status: "ERRO",
-    }, [
-      { kind: "admins" },
-      ...(s.userId !== null ? [{ kind: "user" as const, userId: s.userId }] : []),
-    ]);
+    if (record) {
+      deps.events.emit("schedule.saved", { companyId: s.companyId, record, created: false });
+    }
   }
   return refused.map((s) => s.id);
 }

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
-import { publishTicketUpdate } from "../realtime/publish.ts";
+import { ticketChange } from "../events/domain.ts";
 import { queueOutgoing } from "../whatsapp/outbox/outbox.ts";
 import type { TicketChange } from "./service.ts";
 import { loadTicketView, type TicketView } from "./view.ts";
@@ -43,6 +43,6 @@ export async function applyTicketChange(
   const view = sent > 0
     ? (await loadTicketView(deps.db, ticket.companyId, ticket.id)) ?? ticket
     : ticket;
-  publishTicketUpdate(deps.hub, view, change.before);
+  deps.events.emit(ticketChange(view, change.before), { ticket: view, before: change.before });
   return view;
 }

@@ -2,7 +2,7 @@ import type { Message } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { HAND_OVER } from "../bots/registry.ts";
 import { log } from "../log.ts";
-import { publishMessage, publishTicketUpdate } from "../realtime/publish.ts";
+import { ticketChange } from "../events/domain.ts";
 import { jidOfContact } from "../whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import * as repo from "./inactive_repository.ts";
@@ -40,7 +40,7 @@ export async function expireInactiveTickets(
     if (!await repo.changeIfUntouched(deps.db, ticket.companyId, ticket, HAND_OVER)) continue;
     handedOver.push(ticket.id);
     const view = await loadTicketView(deps.db, ticket.companyId, ticket.id);
-    if (view) publishTicketUpdate(deps.hub, view, ticket);
+    if (view) deps.events.emit(ticketChange(view, ticket), { ticket: view, before: ticket });
   }
 
   const idle = await repo.ticketsDueToClose(deps.db, stamp, INACTIVE_BATCH);
@@ -71,10 +71,10 @@ export async function expireInactiveTickets(
     closed.push(ticket.id);
     const view = await loadTicketView(deps.db, ticket.companyId, ticket.id);
     if (view) {
-      publishTicketUpdate(deps.hub, view, ticket);
+      deps.events.emit(ticketChange(view, ticket), { ticket: view, before: ticket });
       if (message) {
         const [created] = await messageViews(deps.db, ticket.companyId, [message]);
-        publishMessage(deps.hub, "create", created, view);
+        deps.events.emit("message.created", { message: created, ticket: view });
       }
     }
     if (message && ticket.whatsappId !== null) deps.sessions.outbox.kick(ticket.whatsappId);

@@ -4,7 +4,7 @@ import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { log } from "../log.ts";
 import { webhookCapture } from "./capture.ts";
 import * as repo from "./delivery_repository.ts";
-import { findWebhook, publishWebhook, webhookView } from "./repository.ts";
+import { findWebhook, webhookView } from "./repository.ts";
 
 /**
  * Sends the durable queue (webhook_deliveries). Each delivery is a POST of its stored JSON with
@@ -155,8 +155,12 @@ async function recordOnWebhook(
   if (row.active === 1 && row.failureCount >= deps.config.webhookDisableAfter) {
     const reason = `${row.failureCount} falhas seguidas; última: ${outcome.error ?? "?"}`;
     current = await repo.disableWebhook(deps.db, companyId, webhookId, reason, now);
-    webhookCapture(deps.hub)?.invalidate(companyId);
+    webhookCapture(deps.events)?.invalidate(companyId);
     log.warn("webhook disabled after repeated failures", { companyId, webhookId, reason });
   }
-  publishWebhook(deps.hub, companyId, { action: "update", record: webhookView(current) });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "webhook",
+    change: { action: "update", record: webhookView(current) },
+  });
 }

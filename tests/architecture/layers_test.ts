@@ -79,7 +79,6 @@ const PENDING_QUERIES = new Set([
 
 /** Routes that still import a repository (only shrinks). */
 const PENDING_ROUTE_REPOSITORIES = new Set([
-  "routes/api/chats.ts",
   "routes/api/kanban.ts",
   "routes/api/quick_messages.ts",
   "routes/api/schedules.ts",

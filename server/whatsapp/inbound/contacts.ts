@@ -1,6 +1,7 @@
 import type { Database } from "../../../db/client.ts";
 import type { Contact } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
+import type { Contact as ContactView } from "../../../contract/people_types.ts";
 
 /**
  * The contact behind a WhatsApp identity. A person may reach us under their phone-number JID
@@ -96,8 +97,8 @@ export async function resolveContact(
   }
 }
 
-/** A contact as the `contact` channel sends it. */
-export function contactView(c: Contact) {
+/** A contact as the API answers it (server/contacts/service.ts; no extra fields here). */
+export function contactView(c: Contact): ContactView {
   return {
     id: c.id,
     uuid: c.uuid,

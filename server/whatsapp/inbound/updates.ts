@@ -1,6 +1,5 @@
 import type { Message } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
-import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view.ts";
 import { contactView } from "./contacts.ts";
 import type { InboundRef } from "../providers/provider.ts";
@@ -56,7 +55,7 @@ export async function applyUpdate(
   const ticket = await loadTicketView(db, ref.companyId, row.ticketId);
   if (ticket) {
     const [view] = await messageViews(db, ref.companyId, [row]);
-    publishMessage(deps.hub, "update", view, ticket);
+    deps.events.emit("message.updated", { message: view, ticket });
   }
   return { messageId: row.id, ticketId: row.ticketId };
 }
@@ -98,7 +97,10 @@ export async function contactUpdate(
       updatedAt: clock.now().toISOString(),
     }).where("companyId", "=", ref.companyId).where("id", "=", contact.id).returningAll()
       .executeTakeFirstOrThrow();
-    deps.hub.publish(ref.companyId, "contact", { action: "update", contact: contactView(updated) });
+    deps.events.emit("contact.updated", {
+      companyId: ref.companyId,
+      contact: contactView(updated),
+    });
   } catch (error) {
     log.warn("contact update skipped", { whatsappId: ref.id, contactId: contact.id, error });
     return { ignored: "conflict" };

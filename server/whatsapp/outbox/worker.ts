@@ -2,7 +2,6 @@ import type { OutboxRow } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
 import { outboundMessages } from "../../metrics/registry.ts";
 import { readMedia } from "../../media/store.ts";
-import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view.ts";
 import type { OutboxDeps } from "./outbox.ts";
 import { type Provider, ProviderSendError, type SentMessage } from "../providers/provider.ts";
@@ -261,13 +260,13 @@ export class OutboxWorker {
   }
 
   async #publish(companyId: number, ticketId: number, messageId: number) {
-    const { db, hub } = this.deps;
+    const { db, events } = this.deps;
     const message = await db.selectFrom("messages").selectAll().where("companyId", "=", companyId)
       .where("id", "=", messageId).executeTakeFirst();
     const ticket = await loadTicketView(db, companyId, ticketId);
     if (!message || !ticket) return;
     const [view] = await messageViews(db, companyId, [message]);
-    publishMessage(hub, "update", view, ticket);
+    events.emit("message.updated", { message: view, ticket });
   }
 }
 

@@ -7,7 +7,7 @@ import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import { notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
-import type { Hub } from "../../realtime/hub.ts";
+import type { EventBus } from "../../events/bus.ts";
 import { type InboundDeps, InboundPipeline } from "../inbound/pipeline.ts";
 import { inboundMessages } from "../../metrics/registry.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
@@ -29,7 +29,7 @@ import { SessionLeases } from "./leases.ts";
 export type SessionDeps = {
   config: Config;
   db: Database;
-  hub: Hub;
+  events: EventBus;
   clock: Clock;
   providers: ProviderRegistry;
   bots: BotRegistry;
@@ -70,7 +70,7 @@ export class SessionManager implements RunningProviders {
     this.#deps = {
       config: deps.config,
       db: deps.db,
-      hub: deps.hub,
+      events: deps.events,
       clock: deps.clock,
       sessions: this,
       bots: deps.bots,
@@ -164,13 +164,13 @@ export class SessionManager implements RunningProviders {
    * that were CONNECTED or OPENING are started again.
    */
   async restoreAll(): Promise<void> {
-    const { db, hub, clock } = this.#deps;
+    const { db, events, clock } = this.#deps;
     // Under leases other processes may be sending and showing QR codes right now: recovery is
     // per connection, when its lease is taken (#start).
     if (!this.leases) {
       await this.outbox.recover();
       for (const row of await resetStaleSessions(db, clock.now().toISOString())) {
-        publishSession(hub, row);
+        publishSession(events, row);
       }
     }
     for (const row of await whatsappsToRestore(db)) {
@@ -406,14 +406,14 @@ export class SessionManager implements RunningProviders {
     countRetry = false,
     pairingCode?: string,
   ): Promise<Whatsapp | undefined> {
-    const { db, hub, clock } = this.#deps;
+    const { db, events, clock } = this.#deps;
     const row = await db.updateTable("whatsapps").set((eb) => ({
       ...patch,
       ...(countRetry ? { retries: eb("retries", "+", 1) } : {}),
       updatedAt: clock.now().toISOString(),
     })).where("companyId", "=", companyId).where("id", "=", whatsappId).returningAll()
       .executeTakeFirst();
-    if (row) publishSession(hub, row, pairingCode);
+    if (row) publishSession(events, row, pairingCode);
     return row;
   }
 
