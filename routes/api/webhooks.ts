@@ -6,10 +6,10 @@ import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { limitedText, name2to50 } from "../../server/http/fields.ts";
 import { LIMITS } from "../../contract/validation.ts";
-import { pageWebhooks } from "../../server/webhooks/repository.ts";
 import {
   createWebhook,
   deleteWebhook,
+  listWebhooks,
   regenerateSecret,
   updateWebhook,
   webhookDeliveries,
@@ -40,7 +40,7 @@ export function webhookRoutes(deps: AppDeps) {
 
   app.get("/", validate("query", z.object({ pageNumber })), async (c) => {
     const { pageNumber } = c.req.valid("query");
-    return c.json(await pageWebhooks(deps.db, authOf(c).companyId, pageNumber));
+    return c.json(await listWebhooks(deps, authOf(c).companyId, pageNumber));
   });
 
   app.post("/", validate("json", createBody), async (c) => {

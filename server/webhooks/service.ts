@@ -34,6 +34,11 @@ function changed(deps: AppDeps, companyId: number, change: ResourceEvent<Webhook
   capture?.wake();
 }
 
+/** GET /api/webhooks: a page by name. */
+export async function listWebhooks(deps: AppDeps, companyId: number, pageNumber: number) {
+  return await repo.pageWebhooks(deps.db, companyId, pageNumber);
+}
+
 export async function createWebhook(
   deps: AppDeps,
   companyId: number,

@@ -79,13 +79,8 @@ const PENDING_QUERIES = new Set([
 
 /** Routes that still import a repository (only shrinks). */
 const PENDING_ROUTE_REPOSITORIES = new Set([
-  "routes/api/kanban.ts",
-  "routes/api/quick_messages.ts",
-  "routes/api/schedules.ts",
   "routes/api/simulator.ts",
-  "routes/api/tags.ts",
   "routes/api/ticket_notes.ts",
-  "routes/api/webhooks.ts",
 ]);
 
 const isRepository = (file: string) => /(^|\/|_)repository\.ts$/.test(file);
