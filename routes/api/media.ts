@@ -6,9 +6,7 @@ import { validate } from "../../server/http/validate.ts";
 import { idParam } from "../../server/http/params.ts";
 import { openMedia } from "../../server/media/store.ts";
 import { canViewTicket } from "../../server/realtime/socket.ts";
-
-/** Types a browser may show inline; anything else downloads (never rendered as a page). */
-const INLINE = /^(image\/(png|jpeg|gif|webp)|audio\/|video\/|application\/pdf$)/;
+import { fileResponse } from "../../server/media/uploads.ts";
 
 /**
  * GET /api/messages/:id/media: a message's media file, the only way media leaves the server.
@@ -29,17 +27,7 @@ export function mediaRoutes(deps: AppDeps) {
     }
     const opened = await openMedia(deps.config, auth.companyId, message.mediaUrl);
     if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Arquivo não encontrado");
-    const mimetype = message.mediaMimetype ?? "application/octet-stream";
-    const name = encodeURIComponent(message.mediaName ?? "file");
-    const disposition = INLINE.test(mimetype) ? "inline" : "attachment";
-    return c.body(opened.file.readable, 200, {
-      "content-type": mimetype,
-      "content-length": String(opened.size),
-      "content-disposition": `${disposition}; filename*=UTF-8''${name}`,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      "cache-control": "private, max-age=3600",
-    });
+    return fileResponse(opened, message.mediaMimetype, message.mediaName ?? "file");
   });
 
   return app;
