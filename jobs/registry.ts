@@ -50,33 +50,37 @@ export type Job = {
 const DAILY_03_UTC = { cron: "0 0 3 * * *", timezone: "UTC" } as const;
 
 export const JOBS: readonly Job[] = [
-  // Due schedules go to the outbox; then the provider's later refusals are recorded.
+  // Due schedules go to the outbox; then the provider's later refusals are recorded. Twice is
+  // harmless: each send is the outbox row and ENVIADA in one transaction, read as PENDENTE.
   { name: "schedules", every: () => ({ cron: "*/30 * * * * *" }), tick: scheduleTick },
-  // Overdue companies marked, then blocked after DUE_DATE_GRACE_DAYS.
+  // Overdue companies marked, then blocked after DUE_DATE_GRACE_DAYS; each mark once (`IS NULL`).
   { name: "due_dates", every: () => DAILY_03_UTC, atStart: true, tick: dueDateTick },
-  // The invoice of each period (unique invoices_period).
+  // The invoice of each period; unique invoices_period (companyId, dueDate) stops a second one.
   { name: "invoices", every: () => DAILY_03_UTC, atStart: true, tick: createDueInvoices },
-  // Charges whose payment webhook was lost.
+  // Charges whose payment webhook was lost; payInvoice pays only an open invoice.
   {
     name: "reconcile",
     every: () => ({ cron: "0 */10 * * * *", timezone: "UTC" }),
     tick: reconcileCharges,
   },
   // The campaign dispatcher, then the background WhatsApp check of contact-list numbers (after
-  // it, never alongside: both ask the same providers).
+  // it, never alongside: both ask the same providers). Each shipping row is claimed by a guarded
+  // UPDATE before its outbox rows are written; unique (campaignId, number) stops a second row.
   {
     name: "campaigns",
     every: () => ({ cron: "* * * * * *" }),
     tick: dispatchTick,
     then: { name: "contact_list_check", tick: checkPendingNumbers },
   },
-  // The bot phase's time limits: hand-over to people, closing inactive tickets.
+  // The bot phase's time limits: hand-over to people, closing inactive tickets; each change is
+  // one UPDATE guarded by the status and updatedAt that were read.
   {
     name: "inactive_tickets",
     every: () => ({ cron: "*/30 * * * * *" }),
     tick: expireInactiveTickets,
   },
-  // The webhook delivery queue: every 5 s for retries falling due, and at once on a new event.
+  // The webhook delivery queue: every 5 s for retries falling due, and at once on a new event. A
+  // row is claimed before it is sent; unique (webhookId, eventId) stops a second delivery row.
   {
     name: "webhooks",
     every: () => ({ cron: "*/5 * * * * *" }),
@@ -85,7 +89,7 @@ export const JOBS: readonly Job[] = [
     wake: (deps, run) => webhookCapture(deps.events)?.onQueued(run),
     drain: async (deps) => await webhookCapture(deps.events)?.idle(),
   },
-  // BACKUP_CRON (none when unset); VACUUM INTO on the database thread.
+  // BACKUP_CRON (none when unset); VACUUM INTO on the database thread, never over a file.
   {
     name: "backup",
     every: (deps) => deps.config.backupCron ? { cron: deps.config.backupCron } : undefined,

@@ -3,6 +3,7 @@ import type { Company, Plan, User } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { disconnectUser } from "../realtime/members.ts";
+import { listSettings } from "../settings/repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
@@ -18,8 +19,6 @@ import {
   revokeRefreshTokens,
   touchSession,
 } from "./repository.ts";
-
-import { listSettings } from "../settings/repository.ts";
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
 import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 

@@ -34,7 +34,8 @@ export async function advanceDueDate(
 export type DueDateRun = { markedOverdue: number[]; blocked: number[] };
 
 /**
- * The daily due-date pass (the `due_dates` job, dueDateTick below). Idempotent, its state in the rows:
+ * The daily due-date pass (the `due_dates` job: dueDateTick below). Idempotent, its state in the
+ * rows:
  * - a company past its due date gets overdueSince = today, once (`overdueSince IS NULL`);
  * - one overdue for more than `graceDays` is switched off (status 0) and gets blockedAt, once
  *   (`blockedAt IS NULL`; a company switched off by hand is left alone).

@@ -8,12 +8,8 @@ export type UserWithCompany = { user: User; company: Company; plan: Plan | null 
 
 /** Login looks a user up by email across companies: emails are unique platform-wide. */
 export async function findUserByEmail(db: Database, email: string): Promise<User | undefined> {
-  return await crossCompany(db).selectFrom("users").selectAll().where(
-    "email",
-    "=",
-    email.trim().toLowerCase(),
-  )
-    .executeTakeFirst();
+  return await crossCompany(db).selectFrom("users").selectAll()
+    .where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
 }
 
 /** The user with their company and plan, in one query; undefined when any is gone. */
