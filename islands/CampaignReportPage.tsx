@@ -4,7 +4,7 @@ import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
 import { type CampaignView, progressPercent } from "../contract/campaign_types.ts";
-import { useRealtime } from "./lib/socket.ts";
+import { useRealtime, useRoomSync } from "./lib/socket.ts";
 
 export type CampaignReportPageProps = { campaignId: number };
 
@@ -27,8 +27,12 @@ export default function CampaignReportPage({ campaignId }: CampaignReportPagePro
 function Report({ campaignId }: CampaignReportPageProps) {
   const { t } = useTranslation();
   const [campaign, setCampaign] = useState<CampaignView | null>(null);
-  const reload = () =>
-    api.get<CampaignView>(`/campaigns/${campaignId}`).then(setCampaign).catch(() => {});
+  // A change told before the socket was ready (the page just opened) never arrives: read again then.
+  const markRead = useRoomSync([], () => void reload());
+  const reload = () => {
+    markRead();
+    return api.get<CampaignView>(`/campaigns/${campaignId}`).then(setCampaign).catch(() => {});
+  };
   useEffect(() => {
     void reload();
   }, [campaignId]);

@@ -5,21 +5,14 @@ import { isoDate } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { insertCompany } from "./companies/repository.ts";
 import { log } from "./log.ts";
+import { claimFirstStart, insertFirstPlan } from "./seed_repository.ts";
+import { insertMissingSettings } from "./settings/repository.ts";
+import { insertUser } from "./users/repository.ts";
 import { DEFAULT_SETTINGS } from "./settings/defaults.ts";
 
 /** Writes a company's default settings; keys it already has are kept. */
 export async function seedCompanySettings(db: Database, companyId: number, now: string) {
-  const rows = Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({
-    companyId,
-    key,
-    value,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  await db.insertInto("settings").values(rows).onConflict((oc) =>
-    oc.columns(["companyId", "key"]).doNothing()
-  )
-    .execute();
+  await insertMissingSettings(db, companyId, DEFAULT_SETTINGS, now);
 }
 
 export type FirstStart = { seeded: false } | {
@@ -40,39 +33,22 @@ export async function seedFirstStart(
   const now = clock.now();
   const stamp = now.toISOString();
   return await db.transaction().execute(async (trx) => {
-    const marker = await trx.insertInto("app_secrets").values({
-      name: "first_start",
-      value: stamp,
-      createdAt: stamp,
-    })
-      .onConflict((oc) => oc.column("name").doNothing()).executeTakeFirst();
-    if (Number(marker.numInsertedOrUpdatedRows ?? 0n) === 0) return { seeded: false } as const;
-
-    const plan = await trx.insertInto("plans").values({
-      name: "Plano Completo",
-      users: 10,
-      connections: 10,
-      queues: 10,
-      campaigns: 10,
-      schedules: 10,
-      value: 0,
-      createdAt: stamp,
-      updatedAt: stamp,
-    }).returning("id").executeTakeFirstOrThrow();
+    if (!await claimFirstStart(trx, stamp)) return { seeded: false } as const;
+    const planId = await insertFirstPlan(trx, stamp);
     const due = new Date(now);
     due.setUTCFullYear(due.getUTCFullYear() + 1);
     const companyId = await insertCompany(trx, {
       name: "Empresa 1",
       email: config.adminEmail,
       phone: null,
-      planId: plan.id,
+      planId,
       status: 1,
       dueDate: isoDate(due),
       recurrence: "MENSAL",
     }, stamp);
     await seedCompanySettings(trx, companyId, stamp);
     const password = config.adminPassword ?? generatePassword();
-    await trx.insertInto("users").values({
+    await insertUser(trx, {
       companyId,
       name: "Admin",
       email: config.adminEmail.toLowerCase(),
@@ -83,7 +59,7 @@ export async function seedFirstStart(
       lastSeenAt: null,
       createdAt: stamp,
       updatedAt: stamp,
-    }).execute();
+    });
     return {
       seeded: true,
       email: config.adminEmail,

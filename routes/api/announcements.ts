@@ -8,18 +8,15 @@ import { validate } from "../../server/http/validate.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
 import { fileField } from "../../server/media/uploads.ts";
 import {
-  announcementView,
-  markAnnouncementsRead,
-  pageAnnouncements,
-} from "../../server/announcements/repository.ts";
-import {
   announcementImage,
   attachAnnouncementImage,
   changeAnnouncement,
   createAnnouncement,
   detachAnnouncementImage,
-  readAnnouncement,
+  listAnnouncements,
+  markRead,
   removeAnnouncement,
+  showAnnouncement,
 } from "../../server/announcements/service.ts";
 import { LIMITS } from "../../contract/validation.ts";
 
@@ -56,7 +53,7 @@ export function announcementRoutes(deps: AppDeps) {
       // The management list (inactive ones too) is the super users' page: refused to others.
       if (all === "true") assertAllowed(auth, "announcement:manage");
       return c.json(
-        await pageAnnouncements(deps.db, auth, {
+        await listAnnouncements(deps, auth, {
           activeOnly: all !== "true",
           searchParam,
           pageNumber,
@@ -70,17 +67,13 @@ export function announcementRoutes(deps: AppDeps) {
     "/read",
     validate("json", z.object({ ids: z.array(z.number().int().positive()).max(100) })),
     async (c) => {
-      const auth = authOf(c);
-      const now = deps.clock.now().toISOString();
-      await markAnnouncementsRead(deps.db, auth, c.req.valid("json").ids, now);
+      await markRead(deps, authOf(c), c.req.valid("json").ids);
       return c.body(null, 204);
     },
   );
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    return c.json(
-      announcementView(await readAnnouncement(deps, authOf(c), c.req.valid("param").id)),
-    );
+    return c.json(await showAnnouncement(deps, authOf(c), c.req.valid("param").id));
   });
 
   app.get("/:id{[0-9]+}/media", validate("param", idParam), async (c) => {

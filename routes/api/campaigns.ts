@@ -3,14 +3,14 @@ import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { requireCampaigns } from "../../server/campaigns/gate.ts";
-import { campaignView, pageCampaigns } from "../../server/campaigns/repository.ts";
 import {
   attachCampaignMedia,
-  campaignNotFound,
   cancelCampaign,
   createCampaign,
   deleteCampaign,
+  listCampaigns,
   restartCampaign,
+  showCampaign,
   updateCampaign,
 } from "../../server/campaigns/service.ts";
 import { name2to50 } from "../../server/http/fields.ts";
@@ -69,14 +69,12 @@ export function campaignRoutes(deps: AppDeps) {
     validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
     async (c) => {
       const { searchParam, pageNumber } = c.req.valid("query");
-      return c.json(await pageCampaigns(deps.db, authOf(c).companyId, searchParam, pageNumber));
+      return c.json(await listCampaigns(deps, authOf(c).companyId, searchParam, pageNumber));
     },
   );
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    const view = await campaignView(deps.db, authOf(c).companyId, c.req.valid("param").id);
-    if (!view) throw campaignNotFound();
-    return c.json(view);
+    return c.json(await showCampaign(deps, authOf(c).companyId, c.req.valid("param").id));
   });
 
   app.post("/", validate("json", createBody), async (c) => {

@@ -5,11 +5,11 @@ import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { limitedText } from "../../server/http/fields.ts";
-import { pageChats, pageMessages } from "../../server/chats/repository.ts";
 import {
-  assertParticipant,
   changeChat,
   createChat,
+  listChatMessages,
+  listChats,
   markChatRead,
   postMessage,
   readChat,
@@ -49,11 +49,8 @@ export function chatRoutes(deps: AppDeps) {
     "/",
     validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
     async (c) => {
-      const auth = authOf(c);
       const { searchParam, pageNumber } = c.req.valid("query");
-      return c.json(
-        await pageChats(deps.db, auth.companyId, auth.userId, searchParam, pageNumber),
-      );
+      return c.json(await listChats(deps, authOf(c), searchParam, pageNumber));
     },
   );
 
@@ -82,11 +79,9 @@ export function chatRoutes(deps: AppDeps) {
     validate("param", idParam),
     validate("query", z.object({ pageNumber })),
     async (c) => {
-      const auth = authOf(c);
-      const id = c.req.valid("param").id;
-      await assertParticipant(deps, auth, id);
+      const { id } = c.req.valid("param");
       return c.json(
-        await pageMessages(deps.db, auth.companyId, id, c.req.valid("query").pageNumber),
+        await listChatMessages(deps, authOf(c), id, c.req.valid("query").pageNumber),
       );
     },
   );

@@ -5,15 +5,13 @@ import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { requireCampaigns } from "../../server/campaigns/gate.ts";
 import { exampleSpreadsheet } from "../../server/campaigns/list_example.ts";
 import {
-  allContactLists,
-  pageContactLists,
-  pageItems,
-} from "../../server/campaigns/lists_repository.ts";
-import {
   changeItem,
+  contactListChoices,
   createContactList,
   createItem,
   importItems,
+  listContactLists,
+  listItems,
   readContactList,
   readItem,
   removeContactList,
@@ -47,10 +45,10 @@ export function contactListRoutes(deps: AppDeps) {
 
   app.get("/", validate("query", search), async (c) => {
     const { searchParam, pageNumber } = c.req.valid("query");
-    return c.json(await pageContactLists(deps.db, authOf(c).companyId, searchParam, pageNumber));
+    return c.json(await listContactLists(deps, authOf(c).companyId, searchParam, pageNumber));
   });
 
-  app.get("/list", async (c) => c.json(await allContactLists(deps.db, authOf(c).companyId)));
+  app.get("/list", async (c) => c.json(await contactListChoices(deps, authOf(c).companyId)));
 
   // The template the page offers, written by the code the import reads with (list_example.ts).
   app.get(
@@ -107,9 +105,9 @@ export function contactListItemRoutes(deps: AppDeps) {
     validate("query", search.extend({ contactListId: z.coerce.number().int().positive() })),
     async (c) => {
       const { searchParam, pageNumber, contactListId } = c.req.valid("query");
-      const companyId = authOf(c).companyId;
-      await readContactList(deps, companyId, contactListId);
-      return c.json(await pageItems(deps.db, companyId, contactListId, searchParam, pageNumber));
+      return c.json(
+        await listItems(deps, authOf(c).companyId, contactListId, searchParam, pageNumber),
+      );
     },
   );
 

@@ -1,14 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
-import { invoiceView, oldestOpenInvoice, pageInvoices } from "../../server/billing/repository.ts";
 import {
   checkoutInfo,
-  ensureCurrentInvoice,
+  currentInvoice,
   getInvoice,
+  listInvoices,
   markPaidByHand,
-  noInvoice,
-  scopeOf,
 } from "../../server/billing/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
@@ -24,19 +22,14 @@ export function invoiceRoutes(deps: AppDeps) {
     validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
     async (c) => {
       const { searchParam, pageNumber } = c.req.valid("query");
-      return c.json(await pageInvoices(deps.db, scopeOf(authOf(c)), searchParam, pageNumber));
+      return c.json(await listInvoices(deps, authOf(c), searchParam, pageNumber));
     },
   );
 
   // The /subscription page's button: the oldest unpaid invoice, or the current period's, made now.
   app.post("/current", async (c) => {
-    const auth = authOf(c);
-    const open = await oldestOpenInvoice(deps.db, auth.companyId);
-    if (open) return c.json(invoiceView(open));
-    const current = await ensureCurrentInvoice(deps, auth.company);
-    if (!current) throw noInvoice();
-    if (current.invoice.status === "paid") throw noInvoice();
-    return c.json(invoiceView(current.invoice), current.created ? 201 : 200);
+    const { invoice, created } = await currentInvoice(deps, authOf(c));
+    return c.json(invoice, created ? 201 : 200);
   });
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {

@@ -4,9 +4,7 @@ import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idList, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { pageLane } from "../../server/kanban/repository.ts";
-import { addToLane, moveToLane, removeFromLanes } from "../../server/kanban/service.ts";
-import { viewerOf } from "../../server/tickets/access.ts";
+import { addToLane, boardLane, moveToLane, removeFromLanes } from "../../server/kanban/service.ts";
 
 const id = z.coerce.number().int().positive();
 const ticketParam = z.object({ ticketId: id });
@@ -31,9 +29,8 @@ export function kanbanRoutes(deps: AppDeps) {
       }),
     ),
     async (c) => {
-      const viewer = await viewerOf(deps.db, authOf(c));
       const { queueIds, lane, pageNumber } = c.req.valid("query");
-      return c.json(await pageLane(deps.db, viewer, lane, queueIds, pageNumber));
+      return c.json(await boardLane(deps, authOf(c), lane, queueIds, pageNumber));
     },
   );
   return app;
@@ -49,17 +46,15 @@ export function ticketTagRoutes(deps: AppDeps) {
   app.use("*", requireAuth(deps), requirePlan("useKanban"), allow("ticket:work"));
 
   app.delete("/:ticketId{[0-9]+}", validate("param", ticketParam), async (c) => {
-    const viewer = await viewerOf(deps.db, authOf(c));
-    return c.json(await removeFromLanes(deps, viewer, c.req.valid("param").ticketId));
+    return c.json(await removeFromLanes(deps, authOf(c), c.req.valid("param").ticketId));
   });
 
   app.put(
     "/:ticketId{[0-9]+}/:tagId{[0-9]+}",
     validate("param", z.object({ ticketId: id, tagId: id })),
     async (c) => {
-      const viewer = await viewerOf(deps.db, authOf(c));
       const { ticketId, tagId } = c.req.valid("param");
-      return c.json(await addToLane(deps, viewer, ticketId, tagId));
+      return c.json(await addToLane(deps, authOf(c), ticketId, tagId));
     },
   );
 
@@ -68,9 +63,8 @@ export function ticketTagRoutes(deps: AppDeps) {
     validate("param", ticketParam),
     validate("json", z.object({ tagId: id.nullable() })),
     async (c) => {
-      const viewer = await viewerOf(deps.db, authOf(c));
       const { tagId } = c.req.valid("json");
-      return c.json(await moveToLane(deps, viewer, c.req.valid("param").ticketId, tagId));
+      return c.json(await moveToLane(deps, authOf(c), c.req.valid("param").ticketId, tagId));
     },
   );
 

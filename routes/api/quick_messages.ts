@@ -1,25 +1,20 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
-import { isAllowed } from "../../server/auth/policy.ts";
-import { type AppDeps, type AppEnv, type AuthInfo, authOf } from "../../server/context.ts";
-import { notFound } from "../../server/errors.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { fileField, uploadResponse } from "../../server/media/uploads.ts";
-import {
-  listQuickMessages,
-  pageQuickMessages,
-  type QuickMessageScope,
-  quickMessageView,
-} from "../../server/quick_messages/repository.ts";
+import { fileField } from "../../server/media/uploads.ts";
 import {
   attachQuickMessageMedia,
   changeQuickMessage,
   createQuickMessage,
   detachQuickMessageMedia,
-  readableQuickMessage,
+  listQuickMessagePage,
+  quickMessageChoices,
+  quickMessageMedia,
   removeQuickMessage,
+  showQuickMessage,
 } from "../../server/quick_messages/service.ts";
 import { LIMITS } from "../../contract/validation.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
@@ -31,32 +26,25 @@ const geral = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =
   v === true || v === 1
 );
 
-const scopeOf = (auth: AuthInfo): QuickMessageScope => ({
-  companyId: auth.companyId,
-  userId: auth.userId,
-  all: isAllowed(auth, "quick-message:manage-any"),
-});
-
 /** /api/quick-messages (seeds/001 sections 2, 3, 5, 7). */
 export function quickMessageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use("*", requireAuth(deps), allow("quick-message:work"));
 
   // userId of Whaticket's query is ignored: a user gets their own answers, never another's.
-  app.get("/list", async (c) => c.json(await listQuickMessages(deps.db, scopeOf(authOf(c)))));
+  app.get("/list", async (c) => c.json(await quickMessageChoices(deps, authOf(c))));
 
   app.get(
     "/",
     validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
     async (c) => {
       const { searchParam, pageNumber } = c.req.valid("query");
-      return c.json(await pageQuickMessages(deps.db, scopeOf(authOf(c)), searchParam, pageNumber));
+      return c.json(await listQuickMessagePage(deps, authOf(c), searchParam, pageNumber));
     },
   );
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    const q = await readableQuickMessage(deps, authOf(c), c.req.valid("param").id);
-    return c.json(quickMessageView(q));
+    return c.json(await showQuickMessage(deps, authOf(c), c.req.valid("param").id));
   });
 
   app.post(
@@ -109,10 +97,7 @@ export function quickMessageRoutes(deps: AppDeps) {
 
   // The attachment, for the page and for the message input that sends it after '/'.
   app.get("/:id{[0-9]+}/media", validate("param", idParam), async (c) => {
-    const auth = authOf(c);
-    const q = await readableQuickMessage(deps, auth, c.req.valid("param").id);
-    if (!q.mediaPath) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
-    return await uploadResponse(deps, auth.companyId, q.mediaPath, q.mediaName ?? "arquivo");
+    return await quickMessageMedia(deps, authOf(c), c.req.valid("param").id);
   });
 
   return app;

@@ -1,21 +1,20 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { allow, requireAuth, requirePlan } from "../../server/auth/middleware.ts";
-import { isAllowed } from "../../server/auth/policy.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { notFound } from "../../server/errors.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { fileField, uploadResponse } from "../../server/media/uploads.ts";
-import { findScheduleView, pageSchedules } from "../../server/schedules/repository.ts";
+import { fileField } from "../../server/media/uploads.ts";
 import {
   attachScheduleMedia,
   changeSchedule,
   createSchedule,
   detachScheduleMedia,
-  readableSchedule,
+  listSchedules,
   removeSchedule,
   retrySchedule,
+  scheduleMedia,
+  showSchedule,
 } from "../../server/schedules/service.ts";
 import { LIMITS } from "../../contract/validation.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
@@ -44,20 +43,12 @@ export function scheduleRoutes(deps: AppDeps) {
       }),
     ),
     async (c) => {
-      const auth = authOf(c);
-      const scope = {
-        companyId: auth.companyId,
-        userId: auth.userId,
-        all: isAllowed(auth, "schedule:manage-any"),
-      };
-      return c.json(await pageSchedules(deps.db, scope, c.req.valid("query")));
+      return c.json(await listSchedules(deps, authOf(c), c.req.valid("query")));
     },
   );
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    const auth = authOf(c);
-    const s = await readableSchedule(deps, auth, c.req.valid("param").id);
-    return c.json(await findScheduleView(deps.db, auth.companyId, s.id));
+    return c.json(await showSchedule(deps, authOf(c), c.req.valid("param").id));
   });
 
   app.post(
@@ -96,15 +87,7 @@ export function scheduleRoutes(deps: AppDeps) {
   });
 
   app.get("/:id{[0-9]+}/media", validate("param", idParam), async (c) => {
-    const auth = authOf(c);
-    const current = await readableSchedule(deps, auth, c.req.valid("param").id);
-    if (!current.mediaPath) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
-    return await uploadResponse(
-      deps,
-      auth.companyId,
-      current.mediaPath,
-      current.mediaName ?? "imagem.jpg",
-    );
+    return await scheduleMedia(deps, authOf(c), c.req.valid("param").id);
   });
 
   app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {

@@ -2,12 +2,17 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { notFound } from "../../server/errors.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { findTag, listTags, pageTags, tagView } from "../../server/tags/repository.ts";
-import { changeTag, createTag, removeTag, syncTicketTags } from "../../server/tags/service.ts";
-import { viewerOf } from "../../server/tickets/access.ts";
+import {
+  changeTag,
+  createTag,
+  listTagPage,
+  removeTag,
+  showTag,
+  syncTicketTags,
+  tagChoices,
+} from "../../server/tags/service.ts";
 import { LIMITS } from "../../contract/validation.ts";
 import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";
 import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
@@ -31,31 +36,26 @@ export function tagRoutes(deps: AppDeps) {
     validate("query", z.object({ searchParam: z.string().max(100).optional(), pageNumber })),
     async (c) => {
       const { searchParam, pageNumber } = c.req.valid("query");
-      return c.json(await pageTags(deps.db, authOf(c).companyId, searchParam, pageNumber));
+      return c.json(await listTagPage(deps, authOf(c).companyId, searchParam, pageNumber));
     },
   );
 
-  app.get("/list", async (c) => c.json(await listTags(deps.db, authOf(c).companyId)));
+  app.get("/list", async (c) => c.json(await tagChoices(deps, authOf(c).companyId)));
 
   app.get(
     "/kanban",
     async (c) =>
-      c.json({ lista: await listTags(deps.db, authOf(c).companyId, { kanbanOnly: true }) }),
+      c.json({ lista: await tagChoices(deps, authOf(c).companyId, { kanbanOnly: true }) }),
   );
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    const tag = await findTag(deps.db, authOf(c).companyId, c.req.valid("param").id);
-    if (!tag) throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
-    return c.json(tagView(tag));
+    return c.json(await showTag(deps, authOf(c).companyId, c.req.valid("param").id));
   });
 
   app.post(
     "/",
     validate("json", z.object({ name, color: color.optional(), kanban: kanban.optional() })),
-    async (c) => {
-      const viewer = await viewerOf(deps.db, authOf(c));
-      return c.json(await createTag(deps, viewer, c.req.valid("json")), 201);
-    },
+    async (c) => c.json(await createTag(deps, authOf(c), c.req.valid("json")), 201),
   );
 
   app.put(
@@ -65,15 +65,12 @@ export function tagRoutes(deps: AppDeps) {
       "json",
       z.object({ name: name.optional(), color: color.optional(), kanban: kanban.optional() }),
     ),
-    async (c) => {
-      const viewer = await viewerOf(deps.db, authOf(c));
-      return c.json(await changeTag(deps, viewer, c.req.valid("param").id, c.req.valid("json")));
-    },
+    async (c) =>
+      c.json(await changeTag(deps, authOf(c), c.req.valid("param").id, c.req.valid("json"))),
   );
 
   app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    const viewer = await viewerOf(deps.db, authOf(c));
-    await removeTag(deps, viewer, c.req.valid("param").id);
+    await removeTag(deps, authOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
 
@@ -87,10 +84,8 @@ export function tagRoutes(deps: AppDeps) {
       }),
     ),
     async (c) => {
-      const viewer = await viewerOf(deps.db, authOf(c));
       const { ticketId, tags } = c.req.valid("json");
-      const ticket = await syncTicketTags(deps, viewer, ticketId, tags.map((t) => t.id));
-      return c.json(ticket);
+      return c.json(await syncTicketTags(deps, authOf(c), ticketId, tags.map((t) => t.id)));
     },
   );
 

@@ -1,9 +1,15 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
 import type { Announcement } from "../../db/schema.ts";
 import type { AnnouncementView } from "../../contract/team_types.ts";
 import { likePattern, type PageAnswer, pageAnswer, pageWindow } from "../paging.ts";
 
+/**
+ * Announcements are the platform's: super users write them for every company, and every
+ * company's users read them (the row's companyId is the author's). Reads and changes of the
+ * table cross companies on purpose; a user's read marks are their own company's rows.
+ */
 export const ANNOUNCEMENTS_PAGE_SIZE = 20;
 
 export function announcementView(row: Announcement, read = false): AnnouncementView {
@@ -30,7 +36,7 @@ export async function pageAnnouncements(
   reader: { userId: number },
   options: { activeOnly: boolean; searchParam?: string; pageNumber: number },
 ): Promise<PageAnswer<"records", AnnouncementView>> {
-  let q = db.selectFrom("announcements");
+  let q = crossCompany(db).selectFrom("announcements");
   if (options.activeOnly) q = q.where("announcements.status", "=", 1);
   const text = options.searchParam?.trim();
   if (text) {
@@ -61,7 +67,7 @@ export async function findAnnouncement(
   db: Database,
   id: number,
 ): Promise<Announcement | undefined> {
-  return await db.selectFrom("announcements").selectAll().where("id", "=", id)
+  return await crossCompany(db).selectFrom("announcements").selectAll().where("id", "=", id)
     .executeTakeFirst();
 }
 
@@ -78,12 +84,13 @@ export async function updateAnnouncementRow(
   id: number,
   patch: Partial<Omit<Announcement, "id" | "createdAt">>,
 ): Promise<Announcement | undefined> {
-  return await db.updateTable("announcements").set(patch).where("id", "=", id).returningAll()
+  return await crossCompany(db).updateTable("announcements").set(patch).where("id", "=", id)
+    .returningAll()
     .executeTakeFirst();
 }
 
 export async function deleteAnnouncementRow(db: Database, id: number) {
-  await db.deleteFrom("announcements").where("id", "=", id).execute();
+  await crossCompany(db).deleteFrom("announcements").where("id", "=", id).execute();
 }
 
 /**

@@ -3,11 +3,14 @@ import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import type { Announcement } from "../../db/schema.ts";
 import { type AnnouncementView, DEFAULT_ANNOUNCEMENT_PRIORITY } from "../../contract/team_types.ts";
+import type { PageAnswer } from "../paging.ts";
 import {
   announcementView,
   deleteAnnouncementRow,
   findAnnouncement,
   insertAnnouncement,
+  markAnnouncementsRead,
+  pageAnnouncements,
   updateAnnouncementRow,
 } from "./repository.ts";
 
@@ -34,6 +37,32 @@ function publish(deps: AppDeps, action: "create" | "update", row: Announcement) 
     record: announcementView(row),
     created: action === "create",
   });
+}
+
+/**
+ * GET /api/announcements: newest first; `activeOnly` is every user's bell, the super users' page
+ * reads them all. `read` is the caller's own.
+ */
+export async function listAnnouncements(
+  deps: AppDeps,
+  auth: AuthInfo,
+  options: { activeOnly: boolean; searchParam?: string; pageNumber: number },
+): Promise<PageAnswer<"records", AnnouncementView>> {
+  return await pageAnnouncements(deps.db, auth, options);
+}
+
+/** POST /api/announcements/read: the bell was opened; a repeat is harmless. */
+export async function markRead(deps: AppDeps, auth: AuthInfo, ids: readonly number[]) {
+  await markAnnouncementsRead(deps.db, auth, ids, deps.clock.now().toISOString());
+}
+
+/** GET /api/announcements/:id: its view, for whoever may read it. */
+export async function showAnnouncement(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<AnnouncementView> {
+  return announcementView(await readAnnouncement(deps, auth, id));
 }
 
 /** An announcement the caller may read: any for super users, the active ones for everyone else. */

@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import { log } from "../log.ts";
 
 import { dataKey } from "../crypto/sealed.ts";
+import { storedSecret } from "./secrets_repository.ts";
 
 /** `data` seals integration and prompt secrets at rest (server/crypto/sealed.ts). */
 export type Secrets = Readonly<{ access: Uint8Array; refresh: Uint8Array; data: CryptoKey }>;
@@ -16,21 +17,13 @@ export function randomSecret(size = 48): string {
   );
 }
 
-async function storedSecret(db: Database, name: string, now: string): Promise<string> {
-  // INSERT OR IGNORE then read: two processes starting together agree on one secret.
-  await db.insertInto("app_secrets").values({ name, value: randomSecret(), createdAt: now })
-    .onConflict((oc) => oc.column("name").doNothing()).execute();
-  const row = await db.selectFrom("app_secrets").select("value").where("name", "=", name)
-    .executeTakeFirstOrThrow();
-  return row.value;
-}
-
 /** JWT secrets: from the environment when given, otherwise generated once and kept in the database. */
 export async function loadSecrets(db: Database, config: Config): Promise<Secrets> {
   const now = new Date().toISOString();
-  const access = config.jwtSecret ?? await storedSecret(db, "jwt_secret", now);
-  const refresh = config.jwtRefreshSecret ?? await storedSecret(db, "jwt_refresh_secret", now);
-  const data = await dataKey(config.dataEncryptionKey ?? await storedSecret(db, "data_key", now));
+  const stored = (name: string) => storedSecret(db, name, randomSecret(), now);
+  const access = config.jwtSecret ?? await stored("jwt_secret");
+  const refresh = config.jwtRefreshSecret ?? await stored("jwt_refresh_secret");
+  const data = await dataKey(config.dataEncryptionKey ?? await stored("data_key"));
   const encoder = new TextEncoder();
   return Object.freeze({
     access: encoder.encode(access),

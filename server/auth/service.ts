@@ -3,16 +3,22 @@ import type { Company, Plan, User } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { disconnectUser } from "../realtime/members.ts";
+import { listSettings } from "../settings/repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
   createSession,
   endSessions,
   findLiveSession,
+  findRefreshToken,
+  hasLiveRefreshToken,
+  insertRefreshToken,
   type LiveSession,
+  queuesOfUser,
+  revokeRefreshToken,
+  revokeRefreshTokens,
   touchSession,
 } from "./repository.ts";
-
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
 import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 
@@ -46,14 +52,8 @@ export async function sessionUser(
   plan: Plan | null,
 ): Promise<SessionUser> {
   const [queues, settings] = await Promise.all([
-    db.selectFrom("user_queues").innerJoin("queues", "queues.id", "user_queues.queueId")
-      .select(["queues.id", "queues.name", "queues.color"])
-      .where("user_queues.companyId", "=", company.id).where("user_queues.userId", "=", user.id)
-      .orderBy("queues.orderQueue").orderBy("queues.name").execute(),
-    db.selectFrom("settings").select(["key", "value"]).where("companyId", "=", company.id).orderBy(
-      "key",
-    )
-      .execute(),
+    queuesOfUser(db, company.id, user.id),
+    listSettings(db, company.id),
   ]);
   return {
     id: user.id,
@@ -118,7 +118,7 @@ async function issue(
 ): Promise<IssuedSession> {
   const now = deps.clock.now();
   const jti = crypto.randomUUID();
-  await deps.db.insertInto("refresh_tokens").values({
+  await insertRefreshToken(deps.db, {
     id: jti,
     userId: user.id,
     companyId: company.id,
@@ -126,7 +126,7 @@ async function issue(
     revokedAt: null,
     createdAt: now.toISOString(),
     sessionId: session.id,
-  }).execute();
+  });
   const claims = {
     userId: user.id,
     companyId: company.id,
@@ -144,17 +144,6 @@ async function issue(
     sessionUser(deps.db, user, company, plan),
   ]);
   return { token, refreshToken, user: view };
-}
-
-/** Revokes every refresh token of a user (logout everywhere, password change, new login). */
-export async function revokeRefreshTokens(
-  db: Database,
-  companyId: number,
-  userId: number,
-  now: string,
-) {
-  await db.updateTable("refresh_tokens").set({ revokedAt: now }).where("userId", "=", userId)
-    .where("companyId", "=", companyId).where("revokedAt", "is", null).execute();
 }
 
 /** Why a session ended (sessions.endReason). */
@@ -202,14 +191,7 @@ export async function login(
   if (!loaded) throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
   const now = deps.clock.now();
   assertCompanyActive(loaded.user, loaded.company, now);
-  const live = await deps.db.selectFrom("refresh_tokens").select("id").where(
-    "userId",
-    "=",
-    found.id,
-  )
-    .where("revokedAt", "is", null).where("expiresAt", ">", now.toISOString()).limit(1)
-    .executeTakeFirst();
-  if (live !== undefined) {
+  if (await hasLiveRefreshToken(deps.db, found.companyId, found.id, now.toISOString())) {
     // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
     // Announced before its session ends: a request of that page refused in between would send it
     // to /login before the notice arrived.
@@ -251,9 +233,7 @@ export async function refresh(
   if (!presented) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   const now = deps.clock.now();
   const claims = await verifyRefreshToken(presented, deps.secrets.refresh, now);
-  const row = await deps.db.selectFrom("refresh_tokens").selectAll().where("id", "=", claims.jti)
-    .where("userId", "=", claims.userId).where("companyId", "=", claims.companyId)
-    .executeTakeFirst();
+  const row = await findRefreshToken(deps.db, claims.companyId, claims.userId, claims.jti);
   if (!row) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   const justRotated = row.revokedAt !== null &&
     now.getTime() - Date.parse(row.revokedAt) <= REFRESH_REUSE_GRACE_MS;
@@ -271,8 +251,7 @@ export async function refresh(
   }
   if (!justRotated) {
     // No row changed means a concurrent refresh rotated it this instant: the grace window's case.
-    await deps.db.updateTable("refresh_tokens").set({ revokedAt: now.toISOString() })
-      .where("id", "=", row.id).where("revokedAt", "is", null).execute();
+    await revokeRefreshToken(deps.db, claims.companyId, row.id, now.toISOString());
   }
   if (row.expiresAt <= now.toISOString()) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
@@ -288,7 +267,7 @@ export async function refresh(
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
   assertCompanyActive(loaded.user, loaded.company, now);
-  await touchSession(deps.db, session.id, now.toISOString());
+  await touchSession(deps.db, claims.companyId, session.id, now.toISOString());
   return await issue(deps, loaded.user, loaded.company, loaded.plan, session);
 }
 

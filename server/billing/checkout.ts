@@ -5,6 +5,7 @@ import { AppError } from "../errors.ts";
 import { qrImage } from "./pix.ts";
 import { paymentProvider } from "./providers/index.ts";
 import type { BillingDetails } from "./providers/provider.ts";
+import { setBillingDetails } from "../companies/repository.ts";
 import * as repo from "./repository.ts";
 import { alreadyPaid, noInvoice, sameAmount } from "./service.ts";
 
@@ -33,14 +34,7 @@ export async function checkout(
   }
   const now = deps.clock.now();
   const stamp = now.toISOString();
-  const company = await deps.db.updateTable("companies").set({
-    billingName: input.name,
-    addressZipCode: input.zipcode,
-    addressStreet: input.address,
-    addressState: input.state,
-    addressCity: input.city,
-    updatedAt: stamp,
-  }).where("id", "=", auth.companyId).returningAll().executeTakeFirstOrThrow();
+  const company = await setBillingDetails(deps.db, auth.companyId, input, stamp);
   const provider = paymentProvider(deps.config.billing, deps.db, deps.clock);
   // Reopening the checkout shows the charge already made at this provider again.
   let payload = invoice.provider === provider.name ? invoice.pixPayload : null;

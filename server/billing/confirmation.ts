@@ -45,9 +45,9 @@ export async function receiveWebhook(
 export const RECONCILE_BATCH = 50;
 
 /**
- * The reconciliation tick (jobs/invoices.ts): asks the provider about unpaid charges in case a
- * webhook was lost. Paying goes through payInvoice, whose `status = 'open'` guard makes a charge
- * that a webhook pays meanwhile, or a tick that runs twice, pay once.
+ * The reconciliation tick (the `reconcile` job, jobs/registry.ts): asks the provider about unpaid
+ * charges in case a webhook was lost. Paying goes through payInvoice, whose `status = 'open'`
+ * guard makes a charge that a webhook pays meanwhile, or a tick that runs twice, pay once.
  */
 export async function reconcileCharges(deps: AppDeps): Promise<number[]> {
   const provider = paymentProvider(deps.config.billing, deps.db, deps.clock);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
 import type { Invoice } from "../../db/schema.ts";
 import type { InvoiceView } from "../../contract/billing_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
@@ -27,6 +28,11 @@ export function invoiceView(row: Invoice, companyName?: string): InvoiceView {
 /** Whose invoices a read covers: one company's, or every company's (super users). */
 export type InvoiceScope = { companyId: number } | { allCompanies: true };
 
+/** Super users' reads cover every company on purpose. */
+function readerOf(db: Database, scope: InvoiceScope): Database {
+  return "allCompanies" in scope ? crossCompany(db) : db;
+}
+
 /** GET /api/invoices/all: newest due date first; the search matches the detail or the id. */
 export async function pageInvoices(
   db: Database,
@@ -34,7 +40,8 @@ export async function pageInvoices(
   searchParam: string | undefined,
   pageNumber: number,
 ) {
-  let q = db.selectFrom("invoices").innerJoin("companies", "companies.id", "invoices.companyId");
+  let q = readerOf(db, scope).selectFrom("invoices")
+    .innerJoin("companies", "companies.id", "invoices.companyId");
   if ("companyId" in scope) q = q.where("invoices.companyId", "=", scope.companyId);
   const text = searchParam?.trim();
   if (text) {
@@ -65,7 +72,7 @@ export async function findInvoice(
   scope: InvoiceScope,
   id: number,
 ): Promise<Invoice | undefined> {
-  let q = db.selectFrom("invoices").selectAll().where("id", "=", id);
+  let q = readerOf(db, scope).selectFrom("invoices").selectAll().where("id", "=", id);
   if ("companyId" in scope) q = q.where("companyId", "=", scope.companyId);
   return await q.executeTakeFirst();
 }
@@ -126,7 +133,7 @@ export async function setInvoiceCharge(
 
 /** Unpaid invoices with a charge at `provider`, oldest first (the reconciliation job's batch). */
 export async function openCharges(db: Database, provider: string, limit: number) {
-  return await db.selectFrom("invoices").select(["id", "companyId", "chargeId"])
+  return await crossCompany(db).selectFrom("invoices").select(["id", "companyId", "chargeId"])
     .where("status", "=", "open").where("provider", "=", provider)
     .where("chargeId", "is not", null).orderBy("updatedAt").limit(limit).execute();
 }
@@ -136,7 +143,7 @@ export async function findInvoiceByCharge(
   provider: string,
   chargeId: string,
 ): Promise<Invoice | undefined> {
-  return await db.selectFrom("invoices").selectAll().where("provider", "=", provider)
+  return await crossCompany(db).selectFrom("invoices").selectAll().where("provider", "=", provider)
     .where("chargeId", "=", chargeId).executeTakeFirst();
 }
 
@@ -162,4 +169,60 @@ export async function saveCustomer(
   })
     .onConflict((oc) => oc.columns(["companyId", "provider"]).doNothing()).execute();
   return (await findCustomer(db, companyId, provider)) ?? customerId;
+}
+
+/**
+ * The invoice a payment names (a provider's webhook or reconciliation knows the invoice, not the
+ * company): looked up across companies; what follows is scoped to the row's company.
+ */
+export async function findInvoiceToPay(db: Database, id: number): Promise<Invoice | undefined> {
+  return await crossCompany(db).selectFrom("invoices").selectAll().where("id", "=", id)
+    .executeTakeFirst();
+}
+
+/**
+ * Records a provider's payment event; false when it was recorded before (payment_events UNIQUE
+ * (provider, eventId): a webhook delivered twice pays once).
+ */
+export async function recordPaymentEvent(
+  db: Database,
+  row: { provider: string; eventId: string; invoiceId: number | null; now: string },
+): Promise<boolean> {
+  const recorded = await db.insertInto("payment_events").values({
+    provider: row.provider,
+    eventId: row.eventId,
+    invoiceId: row.invoiceId,
+    createdAt: row.now,
+  }).onConflict((oc) => oc.columns(["provider", "eventId"]).doNothing())
+    .executeTakeFirst();
+  return Number(recorded.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Open -> paid; undefined when it was not open any more (two confirmations pay once). */
+export async function markInvoicePaid(
+  db: Database,
+  companyId: number,
+  id: number,
+  paid: { paidByUserId: number | null; paidVia: string; now: string },
+): Promise<Invoice | undefined> {
+  return await db.updateTable("invoices").set({
+    status: "paid",
+    paidAt: paid.now,
+    paidByUserId: paid.paidByUserId,
+    paidVia: paid.paidVia,
+    updatedAt: paid.now,
+  }).where("id", "=", id).where("companyId", "=", companyId).where("status", "=", "open")
+    .returningAll().executeTakeFirst();
+}
+
+/** The plan's price and name, for an invoice. */
+export async function planPrice(db: Database, planId: number) {
+  return await db.selectFrom("plans").select(["name", "value"]).where("id", "=", planId)
+    .executeTakeFirst();
+}
+
+/** The plan as the checkout shows it. */
+export async function checkoutPlan(db: Database, planId: number) {
+  return await db.selectFrom("plans").select(["name", "value", "users", "connections", "queues"])
+    .where("id", "=", planId).executeTakeFirst();
 }

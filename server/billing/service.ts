@@ -6,7 +6,8 @@ import { AppError, notFound } from "../errors.ts";
 import { assertAllowed } from "../auth/policy.ts";
 import { log } from "../log.ts";
 import { advanceDueDate } from "../companies/due_dates.ts";
-import { recurrenceMonths } from "./recurrence.ts";
+import { companiesDueBy } from "../companies/repository.ts";
+import { addDays, recurrenceMonths } from "./recurrence.ts";
 import * as repo from "./repository.ts";
 
 export function noInvoice(): AppError {
@@ -20,6 +21,32 @@ export function alreadyPaid(): AppError {
 /** Super users read every company's invoices; everyone else their own company's. */
 export function scopeOf(auth: AuthInfo): repo.InvoiceScope {
   return auth.isSuper ? { allCompanies: true } : { companyId: auth.companyId };
+}
+
+/** GET /api/invoices/all: newest due date first; the search matches the detail or the id. */
+export async function listInvoices(
+  deps: AppDeps,
+  auth: AuthInfo,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  return await repo.pageInvoices(deps.db, scopeOf(auth), searchParam, pageNumber);
+}
+
+/**
+ * POST /api/invoices/current (the /subscription page's button): the oldest unpaid invoice, or the
+ * current period's, made now (`created`).
+ */
+export async function currentInvoice(
+  deps: AppDeps,
+  auth: AuthInfo,
+): Promise<{ invoice: InvoiceView; created: boolean }> {
+  const open = await repo.oldestOpenInvoice(deps.db, auth.companyId);
+  if (open) return { invoice: repo.invoiceView(open), created: false };
+  const current = await ensureCurrentInvoice(deps, auth.company);
+  if (!current) throw noInvoice();
+  if (current.invoice.status === "paid") throw noInvoice();
+  return { invoice: repo.invoiceView(current.invoice), created: current.created };
 }
 
 export async function getInvoice(deps: AppDeps, auth: AuthInfo, id: number): Promise<InvoiceView> {
@@ -37,9 +64,7 @@ export async function checkoutInfo(
   const invoice = await repo.findInvoice(deps.db, { companyId: auth.companyId }, id);
   if (!invoice) throw noInvoice();
   const c = auth.company;
-  const plan = c.planId === null ? undefined : await deps.db.selectFrom("plans")
-    .select(["name", "value", "users", "connections", "queues"]).where("id", "=", c.planId)
-    .executeTakeFirst();
+  const plan = c.planId === null ? undefined : await repo.checkoutPlan(deps.db, c.planId);
   return {
     invoice: repo.invoiceView(invoice),
     billing: {
@@ -70,8 +95,7 @@ export async function ensureCurrentInvoice(
   company: Pick<Company, "id" | "dueDate" | "planId" | "recurrence">,
 ): Promise<{ invoice: Invoice; created: boolean } | undefined> {
   if (company.planId === null) return undefined;
-  const plan = await deps.db.selectFrom("plans").select(["name", "value"])
-    .where("id", "=", company.planId).executeTakeFirst();
+  const plan = await repo.planPrice(deps.db, company.planId);
   if (!plan || plan.value <= 0) return undefined;
   const now = deps.clock.now();
   const dueDate = company.dueDate?.slice(0, 10) ?? isoDate(now);
@@ -85,6 +109,30 @@ export async function ensureCurrentInvoice(
   });
   if (result.created) publishInvoice(deps, result.invoice, "create");
   return result;
+}
+
+/**
+ * The daily invoice pass (issue 12 point 1; the `invoices` job, once a day and once at start: a
+ * restart after a missed tick catches up): every active company whose due date is within
+ * INVOICE_DAYS_AHEAD days gets the invoice of that due date. The state is the invoices table
+ * itself: its unique key invoices_period (companyId, dueDate) stops the duplicate, so a tick that
+ * runs twice, two ticks at once or a restart mid-tick never make a second invoice for a period.
+ * After a payment the company's due date moves and the next period's invoice comes when that
+ * date draws near. Returns the ids of the invoices it created.
+ */
+export async function createDueInvoices(deps: AppDeps): Promise<number[]> {
+  const horizon = addDays(isoDate(deps.clock.now()), deps.config.billing.invoiceDaysAhead);
+  const created: number[] = [];
+  for (const company of await companiesDueBy(deps.db, horizon)) {
+    try {
+      const result = await ensureCurrentInvoice(deps, company);
+      if (result?.created) created.push(result.invoice.id);
+    } catch (error) {
+      log.error("invoice creation failed", { companyId: company.id, error });
+    }
+  }
+  if (created.length) log.info("invoices created", { count: created.length });
+  return created;
 }
 
 export type PaymentSource =
@@ -111,19 +159,15 @@ export async function payInvoice(
   const now = deps.clock.now();
   const stamp = now.toISOString();
   const result = await deps.db.transaction().execute(async (trx): Promise<PaymentOutcome> => {
-    const invoice = await trx.selectFrom("invoices").selectAll().where("id", "=", invoiceId)
-      .executeTakeFirst();
+    const invoice = await repo.findInvoiceToPay(trx, invoiceId);
     if (source.via !== "manual" && source.eventId !== null) {
-      const recorded = await trx.insertInto("payment_events").values({
+      const recorded = await repo.recordPaymentEvent(trx, {
         provider: source.via,
         eventId: source.eventId,
         invoiceId: invoice?.id ?? null,
-        createdAt: stamp,
-      }).onConflict((oc) => oc.columns(["provider", "eventId"]).doNothing())
-        .executeTakeFirst();
-      if (Number(recorded.numInsertedOrUpdatedRows ?? 0n) === 0) {
-        return { outcome: "duplicateEvent", invoice };
-      }
+        now: stamp,
+      });
+      if (!recorded) return { outcome: "duplicateEvent", invoice };
     }
     if (!invoice) throw noInvoice();
     if (invoice.status === "paid") return { outcome: "alreadyPaid", invoice };
@@ -134,14 +178,11 @@ export async function payInvoice(
         `Valor pago ${source.amount} difere da fatura (${invoice.value})`,
       );
     }
-    const paid = await trx.updateTable("invoices").set({
-      status: "paid",
-      paidAt: stamp,
+    const paid = await repo.markInvoicePaid(trx, invoice.companyId, invoice.id, {
       paidByUserId: source.via === "manual" ? source.userId : null,
       paidVia: source.via,
-      updatedAt: stamp,
-    }).where("id", "=", invoice.id).where("status", "=", "open").returningAll()
-      .executeTakeFirst();
+      now: stamp,
+    });
     if (!paid) return { outcome: "alreadyPaid", invoice };
     // The due date one recurrence ahead; the due-date job's marks cleared (a company it blocked
     // is switched on again).

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { readCampaignSettings } from "./settings.ts";
+import * as repo from "./shipping_repository.ts";
 
 /**
  * What contacts answer to campaigns (issue 13): an answer to a confirmation request lets the
@@ -17,30 +18,13 @@ const BATCH = 1000;
 
 export async function processAnswers(deps: AppDeps): Promise<number> {
   const { db } = deps;
-  const state = await db.selectFrom("campaign_job_state").select("value")
-    .where("key", "=", CURSOR).executeTakeFirst();
-  if (!state) {
+  const after = await repo.answersCursor(db, CURSOR);
+  if (after === undefined) {
     // First run: start after the newest message; history before campaigns existed is not read.
-    const newest = await db.selectFrom("messages").select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    await db.insertInto("campaign_job_state").values({
-      key: CURSOR,
-      value: String(newest?.id ?? 0),
-    }).onConflict((oc) => oc.column("key").doNothing()).execute();
+    await repo.startAnswersCursor(db, CURSOR);
     return 0;
   }
-  const after = Number(state.value);
-  const messages = await db.selectFrom("messages")
-    .innerJoin("contacts", "contacts.id", "messages.contactId")
-    .select([
-      "messages.id",
-      "messages.companyId",
-      "messages.whatsappId",
-      "messages.body",
-      "contacts.number",
-    ])
-    .where("messages.id", ">", after).where("messages.fromMe", "=", 0)
-    .where("contacts.isGroup", "=", 0).orderBy("messages.id").limit(BATCH).execute();
+  const messages = await repo.inboundAfter(db, after, BATCH);
   // The last id read, not the newest in the table: a message written meanwhile is read next tick.
   if (messages.length === 0) return 0;
   const last = messages[messages.length - 1].id;
@@ -55,42 +39,25 @@ export async function processAnswers(deps: AppDeps): Promise<number> {
   await db.transaction().execute(async (trx) => {
     for (const m of messages) {
       const word = m.body.trim().toUpperCase();
-      const running = trx.selectFrom("campaigns").select("id").where("companyId", "=", m.companyId)
-        .where("status", "in", ["EM_ANDAMENTO", "CANCELADA", "PROGRAMADA"]);
       if (words.get(m.companyId)?.has(word)) {
-        await trx.insertInto("campaign_opt_outs").values({
-          companyId: m.companyId,
+        const skipped = await repo.optOut(trx, m.companyId, {
           number: m.number,
           word,
           messageId: m.id,
-          createdAt: stamp,
-        }).onConflict((oc) => oc.columns(["companyId", "number"]).doNothing()).execute();
-        const skipped = await trx.updateTable("campaign_shipping").set({
-          status: "skipped",
-          updatedAt: stamp,
-        }).where("companyId", "=", m.companyId).where("number", "=", m.number)
-          .where("status", "in", ["pending", "awaiting"]).where("campaignId", "in", running)
-          .returning("campaignId").execute();
-        for (const s of skipped) addTouched(touched, m.companyId, s.campaignId);
+          now: stamp,
+        });
+        for (const id of skipped) addTouched(touched, m.companyId, id);
         continue;
       }
       if (m.whatsappId === null) continue;
-      const confirmed = await trx.updateTable("campaign_shipping").set({
-        status: "pending",
-        confirmation: 1,
-        confirmedAt: stamp,
-        updatedAt: stamp,
-      }).where("companyId", "=", m.companyId).where("number", "=", m.number)
-        .where("status", "=", "awaiting")
-        .where(
-          "campaignId",
-          "in",
-          running.where("whatsappId", "=", m.whatsappId),
-        ).returning("campaignId").execute();
-      for (const s of confirmed) addTouched(touched, m.companyId, s.campaignId);
+      const confirmed = await repo.confirmShipping(trx, m.companyId, {
+        number: m.number,
+        whatsappId: m.whatsappId,
+        now: stamp,
+      });
+      for (const id of confirmed) addTouched(touched, m.companyId, id);
     }
-    await trx.updateTable("campaign_job_state").set({ value: String(last) })
-      .where("key", "=", CURSOR).where("value", "=", String(after)).execute();
+    await repo.moveAnswersCursor(trx, CURSOR, after, last);
   });
   for (const [companyId, ids] of touched) {
     deps.events.emit("list.changed", {

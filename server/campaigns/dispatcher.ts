@@ -1,7 +1,6 @@
-import type { ExpressionBuilder } from "kysely";
 import { getMimeType } from "hono/utils/mime";
 import type { Database } from "../../db/client.ts";
-import type { Campaign, CampaignShipping, DB } from "../../db/schema.ts";
+import type { Campaign, CampaignShipping } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { newMessageId } from "../whatsapp/jid.ts";
@@ -10,9 +9,10 @@ import { checkBatchOf, checkItems, connectedProviderOf } from "./number_check.ts
 import { filledTexts, recipientsOf, renderCampaignText } from "./recipients.ts";
 import { campaignView } from "./repository.ts";
 import { readCampaignSettings } from "./settings.ts";
+import * as repo from "./shipping_repository.ts";
 
 /**
- * The campaign dispatcher (issue 13 deliverable 5). jobs/campaigns.ts calls `dispatchTick` every
+ * The campaign dispatcher (issue 13 deliverable 5). The `campaigns` job calls `dispatchTick` every
  * second; all state is in the database, so a tick that runs twice or a restart in the middle
  * neither sends twice nor skips anyone:
  *
@@ -64,8 +64,7 @@ async function publishCampaign(deps: AppDeps, companyId: number, id: number) {
 
 async function startDue(deps: AppDeps): Promise<number> {
   const now = deps.clock.now();
-  const due = await deps.db.selectFrom("campaigns").selectAll().where("status", "=", "PROGRAMADA")
-    .where("scheduledAt", "<=", now.toISOString()).orderBy("scheduledAt").limit(20).execute();
+  const due = await repo.dueCampaigns(deps.db, now.toISOString(), 20);
   let started = 0;
   for (const campaign of due) {
     try {
@@ -85,10 +84,7 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
       ? undefined
       : await connectedProviderOf(deps, companyId, campaign.whatsappId);
     const batch = provider ? checkBatchOf(provider) : 1;
-    const unchecked = await deps.db.selectFrom("contact_list_items")
-      .select(["id", "number", "contactListId"]).where("companyId", "=", companyId)
-      .where("contactListId", "=", campaign.contactListId).where("isWhatsappValid", "is", null)
-      .orderBy("id").limit(batch).execute();
+    const unchecked = await repo.uncheckedItems(deps.db, companyId, campaign.contactListId, batch);
     if (unchecked.length > 0) {
       if (!provider) return false; // waits for the connection
       await checkItems(deps, companyId, provider, unchecked);
@@ -99,7 +95,7 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
   const { messages, confirmations } = filledTexts(campaign);
   const stamp = now.toISOString();
   const recipients = await recipientsOf(deps.db, companyId, campaign);
-  const rows = recipients.map((r, i) => ({
+  const rows = recipients.map((r, i): repo.NewShipping => ({
     companyId,
     campaignId: campaign.id,
     contactListItemId: r.itemId,
@@ -116,22 +112,18 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
   // PROGRAMADA; (campaignId, number) unique: a number twice in the list, or a start that resumes
   // after a crash, still gets one row.
   for (let i = 0; i < rows.length; i += 400) {
-    const stillDue = await deps.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom("campaigns").select("status")
-        .where("id", "=", campaign.id).executeTakeFirst();
-      if (current?.status !== "PROGRAMADA") return false;
-      await trx.insertInto("campaign_shipping").values(rows.slice(i, i + 400))
-        .onConflict((oc) => oc.columns(["campaignId", "number"]).doNothing()).execute();
-      return true;
-    });
+    const stillDue = await deps.db.transaction().execute((trx) =>
+      repo.insertShippingWhileDue(trx, companyId, campaign.id, rows.slice(i, i + 400))
+    );
     if (!stillDue) return false; // cancelled or edited meanwhile
   }
-  const started = await deps.db.updateTable("campaigns").set(
-    rows.length > 0
-      ? { status: "EM_ANDAMENTO", startedAt: stamp, updatedAt: stamp }
-      : { status: "FINALIZADA", startedAt: stamp, completedAt: stamp, updatedAt: stamp },
-  ).where("id", "=", campaign.id).where("status", "=", "PROGRAMADA").executeTakeFirst();
-  const startedNow = Number(started.numUpdatedRows) > 0;
+  const startedNow = await repo.markStarted(
+    deps.db,
+    companyId,
+    campaign.id,
+    rows.length > 0,
+    stamp,
+  );
   if (startedNow && rows.length === 0) {
     log.warn("campaign had no valid recipient", { campaignId: campaign.id });
   }
@@ -145,14 +137,9 @@ type OutgoingFile = { path: string; name: string; mimetype: string; caption: str
 
 async function filesOf(db: Database, campaign: Campaign): Promise<OutgoingFile[]> {
   if (campaign.fileListId === null) return [];
-  const list = await db.selectFrom("file_lists").select(["message"])
-    .where("companyId", "=", campaign.companyId).where("id", "=", campaign.fileListId)
-    .executeTakeFirst();
+  const list = await repo.fileListOf(db, campaign.companyId, campaign.fileListId);
   if (!list) return [];
-  const options = await db.selectFrom("file_list_options").selectAll()
-    .where("companyId", "=", campaign.companyId).where("fileListId", "=", campaign.fileListId)
-    .orderBy("id").execute();
-  return options.map((o, i) => ({
+  return list.options.map((o, i) => ({
     path: o.path,
     name: o.name,
     mimetype: o.mediaType,
@@ -161,8 +148,7 @@ async function filesOf(db: Database, campaign: Campaign): Promise<OutgoingFile[]
 }
 
 async function sendDue(deps: AppDeps): Promise<number> {
-  const connections = await deps.db.selectFrom("campaigns").select(["whatsappId", "companyId"])
-    .where("status", "=", "EM_ANDAMENTO").where("whatsappId", "is not", null).distinct().execute();
+  const connections = await repo.sendingConnections(deps.db);
   let queued = 0;
   for (const { whatsappId, companyId } of connections) {
     if (whatsappId === null || !deps.sessions.connectedProvider(whatsappId)) continue;
@@ -182,13 +168,11 @@ async function sendOnConnection(
 ): Promise<number> {
   const now = deps.clock.now();
   const stamp = now.toISOString();
-  const pacing = await deps.db.selectFrom("campaign_pacing").selectAll()
-    .where("whatsappId", "=", whatsappId).executeTakeFirst();
+  const pacing = await repo.findPacing(deps.db, companyId, whatsappId);
   if (pacing && pacing.nextSendAt > stamp) return 0;
-  const inFlight = await deps.db.selectFrom("outbox").where("whatsappId", "=", whatsappId)
-    .where("status", "in", ["pending", "sending"]).where("ticketId", "is", null)
-    .select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  if (Number(inFlight.n) >= MAX_IN_FLIGHT) return 0;
+  if (await repo.campaignMessagesInFlight(deps.db, companyId, whatsappId) >= MAX_IN_FLIGHT) {
+    return 0;
+  }
 
   const s = await readCampaignSettings(deps.db, companyId);
   const sinceLong = pacing?.sentSinceLong ?? 0;
@@ -197,21 +181,13 @@ async function sendOnConnection(
   let budget = paced ? 1 : SEND_BATCH;
   if (longPauses) budget = Math.min(budget, Math.max(1, s.longerIntervalAfter - sinceLong));
 
-  const campaigns = await deps.db.selectFrom("campaigns").selectAll()
-    .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
-    .where("status", "=", "EM_ANDAMENTO").orderBy("id").execute();
+  const campaigns = await repo.runningCampaignsOn(deps.db, companyId, whatsappId);
   const byId = new Map(campaigns.map((c) => [c.id, c]));
-  const rows = await deps.db.selectFrom("campaign_shipping").selectAll()
-    .where("campaignId", "in", [...byId.keys()]).where("status", "=", "pending")
-    .orderBy("campaignId").orderBy("id").limit(budget).execute();
+  const rows = await repo.pendingShipping(deps.db, companyId, [...byId.keys()], budget);
   if (rows.length === 0) return 0;
   const files = new Map<number, OutgoingFile[]>();
   for (const c of campaigns) files.set(c.id, await filesOf(deps.db, c));
-  const optOuts = new Set(
-    (await deps.db.selectFrom("campaign_opt_outs").select("number")
-      .where("companyId", "=", companyId).where("number", "in", rows.map((r) => r.number))
-      .execute()).map((o) => o.number),
-  );
+  const optOuts = await repo.optedOut(deps.db, companyId, rows.map((r) => r.number));
 
   // Short transactions of CHUNK rows: each row and its outbox rows are still written together,
   // and the database thread serves the rest of the app between two chunks.
@@ -221,10 +197,7 @@ async function sendOnConnection(
     const chunk = rows.slice(i, i + CHUNK);
     sent += await deps.db.transaction().execute(async (trx) => {
       // Read again inside the transaction: a campaign cancelled since sends nothing more.
-      const live = new Set(
-        (await trx.selectFrom("campaigns").select("id").where("id", "in", [...byId.keys()])
-          .where("status", "=", "EM_ANDAMENTO").execute()).map((c) => c.id),
-      );
+      const live = await repo.stillRunning(trx, companyId, [...byId.keys()]);
       let count = 0;
       for (const row of chunk) {
         if (!live.has(row.campaignId)) continue;
@@ -241,17 +214,7 @@ async function sendOnConnection(
         next = 0;
         nextSendAt = new Date(now.getTime() + s.greaterInterval * 1000);
       }
-      await trx.insertInto("campaign_pacing").values({
-        whatsappId,
-        companyId,
-        nextSendAt: nextSendAt.toISOString(),
-        sentSinceLong: next,
-      }).onConflict((oc) =>
-        oc.column("whatsappId").doUpdateSet({
-          nextSendAt: nextSendAt.toISOString(),
-          sentSinceLong: next,
-        })
-      ).execute();
+      await repo.savePacing(trx, companyId, whatsappId, nextSendAt.toISOString(), next);
       sinceLongNow = next;
       return count;
     });
@@ -268,50 +231,33 @@ async function moveRow(
   files: OutgoingFile[],
   o: { optedOut: boolean; stamp: string },
 ): Promise<boolean> {
+  const { companyId } = campaign;
   if (o.optedOut) {
-    await trx.updateTable("campaign_shipping").set({ status: "skipped", updatedAt: o.stamp })
-      .where("id", "=", row.id).where("status", "=", "pending").execute();
+    await repo.skipShipping(trx, companyId, row.id, o.stamp);
     return false;
   }
   const asksFirst = campaign.confirmation === 1 && row.confirmationMessage !== null &&
     row.confirmationRequestedAt === null;
   // The claim comes first, guarded by the state this tick read (pending, and which of the two
   // sends is due): a row another tick already moved is left alone and nothing is queued for it.
-  const claim = await trx.updateTable("campaign_shipping").set({
-    status: asksFirst ? "awaiting" : "queued",
-    ...(asksFirst ? { confirmationRequestedAt: o.stamp } : {}),
-    updatedAt: o.stamp,
-  }).where("id", "=", row.id).where("status", "=", "pending").where(
-    "confirmationRequestedAt",
-    row.confirmationRequestedAt === null ? "is" : "is not",
-    null,
-  ).executeTakeFirst();
-  if (Number(claim.numUpdatedRows) === 0) return false;
+  if (!await repo.claimShipping(trx, companyId, row, asksFirst, o.stamp)) return false;
   const toJid = `${row.number}@s.whatsapp.net`;
-  const enqueue = async (body: string, file?: OutgoingFile) => {
-    const inserted = await trx.insertInto("outbox").values({
-      companyId: campaign.companyId,
+  const enqueue = (body: string, file?: OutgoingFile) =>
+    repo.insertCampaignOutbox(trx, {
+      companyId,
       whatsappId: campaign.whatsappId!,
-      ticketId: null,
-      messageId: null,
       wid: newMessageId(),
       toJid,
       body,
       mediaPath: file?.path ?? null,
       mediaMimetype: file?.mimetype ?? null,
       mediaName: file?.name ?? null,
-      quotedWid: null,
       campaignShippingId: row.id,
-      nextAttemptAt: o.stamp,
-      createdAt: o.stamp,
-      updatedAt: o.stamp,
-    }).returning("id").executeTakeFirstOrThrow();
-    return inserted.id;
-  };
+      now: o.stamp,
+    });
   if (asksFirst) {
-    const outboxId = await enqueue(row.confirmationMessage!);
-    await trx.updateTable("campaign_shipping").set({ confirmationOutboxId: outboxId })
-      .where("id", "=", row.id).execute();
+    const confirmationOutboxId = await enqueue(row.confirmationMessage!);
+    await repo.setShippingOutbox(trx, companyId, row.id, { confirmationOutboxId });
     return true;
   }
   const media: OutgoingFile | undefined = campaign.mediaPath
@@ -324,80 +270,25 @@ async function moveRow(
     : undefined;
   const outboxId = await enqueue(row.message, media);
   for (const file of files) await enqueue(file.caption, file);
-  await trx.updateTable("campaign_shipping").set({ outboxId }).where("id", "=", row.id).execute();
+  await repo.setShippingOutbox(trx, companyId, row.id, { outboxId });
   return true;
 }
 
 // ---- 3. reconcile ----
 
-/**
- * The row's own outbox row has this status: a lookup by the outbox's primary key (an `IN` over
- * every sent outbox row would read the whole, ever-growing table each tick).
- */
-export function outboxIs(
-  eb: ExpressionBuilder<DB, "campaign_shipping">,
-  status: "pending" | "sent" | "failed",
-  column: "outboxId" | "confirmationOutboxId" = "outboxId",
-) {
-  return eb.exists(
-    eb.selectFrom("outbox").select("outbox.id")
-      .whereRef("outbox.id", "=", `campaign_shipping.${column}`)
-      .where("outbox.status", "=", status),
-  );
-}
-
 async function reconcile(deps: AppDeps): Promise<{ delivered: number; finished: number }> {
   // Running campaigns, and cancelled ones whose last messages are still in the outbox.
-  const running = await deps.db.selectFrom("campaigns").select(["id", "companyId"])
-    .where((eb) =>
-      eb.or([
-        eb("status", "=", "EM_ANDAMENTO"),
-        eb.and([
-          eb("status", "=", "CANCELADA"),
-          eb.exists(
-            eb.selectFrom("campaign_shipping").select("campaign_shipping.id")
-              .whereRef("campaign_shipping.campaignId", "=", "campaigns.id")
-              .where("campaign_shipping.status", "=", "queued"),
-          ),
-        ]),
-      ])
-    ).execute();
+  const running = await repo.campaignsToReconcile(deps.db);
   let delivered = 0;
   let finished = 0;
   const stamp = deps.clock.now().toISOString();
   for (const { id, companyId } of running) {
-    const done = await deps.db.updateTable("campaign_shipping").set((eb) => ({
-      status: "delivered",
-      deliveredAt: eb.selectFrom("outbox").select("sentAt")
-        .whereRef("outbox.id", "=", "campaign_shipping.outboxId"),
-      updatedAt: stamp,
-    })).where("campaignId", "=", id).where("status", "=", "queued")
-      .where((eb) => outboxIs(eb, "sent")).executeTakeFirst();
-    const failed = await deps.db.updateTable("campaign_shipping").set({
-      status: "failed",
-      updatedAt: stamp,
-    }).where("campaignId", "=", id).where("status", "=", "queued")
-      .where((eb) => outboxIs(eb, "failed")).executeTakeFirst();
-    // A confirmation request the outbox gave up on will never be answered.
-    const unasked = await deps.db.updateTable("campaign_shipping").set({
-      status: "failed",
-      updatedAt: stamp,
-    }).where("campaignId", "=", id).where("status", "=", "awaiting")
-      .where((eb) => outboxIs(eb, "failed", "confirmationOutboxId")).executeTakeFirst();
-    const changed = Number(done.numUpdatedRows) + Number(failed.numUpdatedRows) +
-      Number(unasked.numUpdatedRows);
-    delivered += Number(done.numUpdatedRows);
-    const open = await deps.db.selectFrom("campaign_shipping").select("id")
-      .where("campaignId", "=", id).where("status", "in", ["pending", "awaiting", "queued"])
-      .limit(1).executeTakeFirst();
+    const settled = await repo.settleShipping(deps.db, companyId, id, stamp);
+    const changed = settled.delivered + settled.failed + settled.unasked;
+    delivered += settled.delivered;
     let ended = false;
-    if (!open) {
-      const result = await deps.db.updateTable("campaigns").set({
-        status: "FINALIZADA",
-        completedAt: stamp,
-        updatedAt: stamp,
-      }).where("id", "=", id).where("status", "=", "EM_ANDAMENTO").executeTakeFirst();
-      ended = Number(result.numUpdatedRows) > 0;
+    if (!await repo.hasOpenShipping(deps.db, companyId, id)) {
+      ended = await repo.markFinished(deps.db, companyId, id, stamp);
       if (ended) finished++;
     }
     if (changed > 0 || ended) await publishCampaign(deps, companyId, id);

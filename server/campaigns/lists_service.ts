@@ -29,6 +29,33 @@ async function publishList(deps: AppDeps, companyId: number, id: number) {
   }
 }
 
+/** GET /api/contact-lists: a page by name, `searchParam` on the name. */
+export async function listContactLists(
+  deps: AppDeps,
+  companyId: number,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  return await repo.pageContactLists(deps.db, companyId, searchParam, pageNumber);
+}
+
+/** GET /api/contact-lists/list: every list (the campaign dialog's select). */
+export async function contactListChoices(deps: AppDeps, companyId: number) {
+  return await repo.allContactLists(deps.db, companyId);
+}
+
+/** GET /api/contact-list-items: a page of one list's items (404 for another company's list). */
+export async function listItems(
+  deps: AppDeps,
+  companyId: number,
+  contactListId: number,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  await readContactList(deps, companyId, contactListId);
+  return await repo.pageItems(deps.db, companyId, contactListId, searchParam, pageNumber);
+}
+
 export async function createContactList(deps: AppDeps, companyId: number, name: string) {
   const now = deps.clock.now().toISOString();
   const { id } = await repo.insertContactList(deps.db, companyId, name, now);
@@ -157,8 +184,8 @@ export const LIST_IMPORT_MAX_ROWS = 100_000;
  * POST /api/contact-lists/:id/upload (seeds/002 section 5: .xls and .xlsx only). The sheet is
  * read on a worker thread with a memory limit (server/contacts/read_sheet.ts); valid rows are
  * written 500 at a time, a number already in the list being left alone, so running the same
- * import twice adds nothing. Their WhatsApp check runs in
- * the background (jobs/campaigns.ts) and reaches the page live.
+ * import twice adds nothing. Their WhatsApp check runs in the background (the
+ * `contact_list_check` job) and reaches the page live.
  */
 export async function importItems(
   deps: AppDeps,

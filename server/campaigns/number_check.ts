@@ -1,6 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import type { Provider } from "../whatsapp/providers/provider.ts";
+import * as repo from "./shipping_repository.ts";
 
 /**
  * Whether each contact-list item is on WhatsApp (seeds/002 section 3: isWhatsappValid), asked of
@@ -20,14 +21,12 @@ export function checkBatchOf(provider: Provider): number {
   return provider.kind === "simulator" ? CHECK_BATCH : 20;
 }
 
-type Unchecked = { id: number; number: string; contactListId: number };
-
 /** Checks `items` through `provider` and stores the answers; returns how many were stored. */
 export async function checkItems(
   deps: AppDeps,
   companyId: number,
   provider: Provider,
-  items: Unchecked[],
+  items: repo.UncheckedItem[],
 ): Promise<number> {
   const valid: number[] = [];
   const invalid: number[] = [];
@@ -43,11 +42,7 @@ export async function checkItems(
   const now = deps.clock.now().toISOString();
   for (const [ids, flag] of [[valid, 1], [invalid, 0]] as const) {
     for (let i = 0; i < ids.length; i += 500) {
-      await deps.db.updateTable("contact_list_items").set({
-        isWhatsappValid: flag,
-        checkedAt: now,
-      }).where("companyId", "=", companyId).where("id", "in", ids.slice(i, i + 500))
-        .where("isWhatsappValid", "is", null).execute();
+      await repo.setItemsValid(deps.db, companyId, ids.slice(i, i + 500), flag, now);
     }
   }
   const stored = valid.length + invalid.length;
@@ -68,11 +63,8 @@ export async function checkItems(
 
 /** The first connected provider of the company, its default connection first. */
 export async function connectedProviderOf(deps: AppDeps, companyId: number, whatsappId?: number) {
-  let q = deps.db.selectFrom("whatsapps").select(["id"]).where("companyId", "=", companyId);
-  if (whatsappId !== undefined) q = q.where("id", "=", whatsappId);
-  const rows = await q.orderBy("isDefault", "desc").orderBy("id").execute();
-  for (const row of rows) {
-    const provider = deps.sessions.connectedProvider(row.id);
+  for (const id of await repo.connectionIds(deps.db, companyId, whatsappId)) {
+    const provider = deps.sessions.connectedProvider(id);
     if (provider) return provider;
   }
   return undefined;
@@ -80,15 +72,11 @@ export async function connectedProviderOf(deps: AppDeps, companyId: number, what
 
 /** One background pass: a batch of unchecked items of each company that has a connection. */
 export async function checkPendingNumbers(deps: AppDeps): Promise<number> {
-  const companies = await deps.db.selectFrom("contact_list_items").select("companyId")
-    .where("isWhatsappValid", "is", null).groupBy("companyId").execute();
   let stored = 0;
-  for (const { companyId } of companies) {
+  for (const companyId of await repo.companiesWithUncheckedItems(deps.db)) {
     const provider = await connectedProviderOf(deps, companyId);
     if (!provider) continue;
-    const items = await deps.db.selectFrom("contact_list_items")
-      .select(["id", "number", "contactListId"]).where("companyId", "=", companyId)
-      .where("isWhatsappValid", "is", null).orderBy("id").limit(checkBatchOf(provider)).execute();
+    const items = await repo.uncheckedItems(deps.db, companyId, null, checkBatchOf(provider));
     stored += await checkItems(deps, companyId, provider, items);
   }
   return stored;

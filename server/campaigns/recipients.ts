@@ -6,6 +6,7 @@ import {
   MESSAGE_FIELDS,
 } from "../../contract/campaign_rules.ts";
 import { renderVariables } from "../messages/variables.ts";
+import { taggedContacts, validListItems } from "./repository.ts";
 
 /**
  * Who a campaign messages and with what text (issue 13 deliverable 5). Each recipient gets one
@@ -23,29 +24,12 @@ export async function recipientsOf(
   companyId: number,
   campaign: Pick<Campaign, "contactListId" | "tagListId">,
 ): Promise<Recipient[]> {
-  const optedOut = db.selectFrom("campaign_opt_outs").select("number")
-    .where("companyId", "=", companyId);
   if (campaign.contactListId !== null) {
-    const rows = await db.selectFrom("contact_list_items")
-      .select(["id", "name", "number", "email"]).where("companyId", "=", companyId)
-      .where("contactListId", "=", campaign.contactListId).where("isWhatsappValid", "=", 1)
-      .where("number", "not in", optedOut).orderBy("id").execute();
+    const rows = await validListItems(db, companyId, campaign.contactListId);
     return rows.map((r) => ({ itemId: r.id, name: r.name, number: r.number, email: r.email }));
   }
   if (campaign.tagListId !== null) {
-    const rows = await db.selectFrom("contacts")
-      .select(["contacts.name", "contacts.number", "contacts.email"])
-      .where("contacts.companyId", "=", companyId).where("contacts.isGroup", "=", 0)
-      .where("contacts.number", "not in", optedOut)
-      .where(
-        "contacts.id",
-        "in",
-        (eb) =>
-          eb.selectFrom("tickets").innerJoin("ticket_tags", "ticket_tags.ticketId", "tickets.id")
-            .select("tickets.contactId").where("tickets.companyId", "=", companyId)
-            .where("ticket_tags.tagId", "=", campaign.tagListId),
-      )
-      .orderBy("contacts.id").execute();
+    const rows = await taggedContacts(db, companyId, campaign.tagListId);
     return rows.map((r) => ({ itemId: null, name: r.name, number: r.number, email: r.email }));
   }
   return [];

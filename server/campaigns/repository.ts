@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { type Insertable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
-import type { Campaign } from "../../db/schema.ts";
+import type { Campaign, CampaignsTable } from "../../db/schema.ts";
 import type { CampaignStats, CampaignView } from "../../contract/campaign_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
+import { outboxIs } from "./shipping_repository.ts";
 
 /** SQL of campaigns and their report figures. Every function is company-scoped. */
 
@@ -103,4 +104,148 @@ export async function pageCampaigns(
   const count = await total.select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   return pageAnswer("records", records, Number(count.n), window);
+}
+
+/** The numbers of the company that opted out of campaigns (a subquery). */
+function optedOutNumbers(db: Database, companyId: number) {
+  return db.selectFrom("campaign_opt_outs").select("number").where("companyId", "=", companyId);
+}
+
+/** The list's items found on WhatsApp, minus the numbers that opted out, in list order. */
+export async function validListItems(db: Database, companyId: number, contactListId: number) {
+  return await db.selectFrom("contact_list_items")
+    .select(["id", "name", "number", "email"]).where("companyId", "=", companyId)
+    .where("contactListId", "=", contactListId).where("isWhatsappValid", "=", 1)
+    .where("number", "not in", optedOutNumbers(db, companyId)).orderBy("id").execute();
+}
+
+/** Non-group contacts with a ticket tagged `tagId`, minus the numbers that opted out. */
+export async function taggedContacts(db: Database, companyId: number, tagId: number) {
+  return await db.selectFrom("contacts")
+    .select(["contacts.name", "contacts.number", "contacts.email"])
+    .where("contacts.companyId", "=", companyId).where("contacts.isGroup", "=", 0)
+    .where("contacts.number", "not in", optedOutNumbers(db, companyId))
+    .where(
+      "contacts.id",
+      "in",
+      (eb) =>
+        eb.selectFrom("tickets").innerJoin("ticket_tags", "ticket_tags.ticketId", "tickets.id")
+          .select("tickets.contactId").where("tickets.companyId", "=", companyId)
+          .where("ticket_tags.tagId", "=", tagId),
+    )
+    .orderBy("contacts.id").execute();
+}
+
+/** Recipients a campaign can reach now: valid or not yet checked list items, or tagged contacts. */
+export async function reachableCount(
+  db: Database,
+  companyId: number,
+  target: Pick<Campaign, "contactListId" | "tagListId">,
+): Promise<number> {
+  if (target.contactListId !== null) {
+    const row = await db.selectFrom("contact_list_items").where("companyId", "=", companyId)
+      .where("contactListId", "=", target.contactListId)
+      .where((eb) => eb.or([eb("isWhatsappValid", "is", null), eb("isWhatsappValid", "=", 1)]))
+      .select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  if (target.tagListId !== null) {
+    const row = await db.selectFrom("ticket_tags")
+      .innerJoin("tickets", "tickets.id", "ticket_tags.ticketId")
+      .innerJoin("contacts", "contacts.id", "tickets.contactId")
+      .where("tickets.companyId", "=", companyId).where("ticket_tags.tagId", "=", target.tagListId)
+      .where("contacts.isGroup", "=", 0)
+      .select((eb) => eb.fn.count<number>("contacts.id").distinct().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+  return 0;
+}
+
+export async function insertCampaign(
+  db: Database,
+  values: Insertable<CampaignsTable> & { companyId: number },
+): Promise<Campaign> {
+  return await db.insertInto("campaigns").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateCampaignRow(
+  db: Database,
+  companyId: number,
+  id: number,
+  values: Updateable<CampaignsTable>,
+): Promise<Campaign> {
+  return await db.updateTable("campaigns").set(values).where("companyId", "=", companyId)
+    .where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function setCampaignFields(
+  db: Database,
+  companyId: number,
+  id: number,
+  values: Updateable<CampaignsTable>,
+) {
+  await db.updateTable("campaigns").set(values).where("companyId", "=", companyId)
+    .where("id", "=", id).execute();
+}
+
+export async function deleteCampaignRow(db: Database, companyId: number, id: number) {
+  await db.deleteFrom("campaigns").where("companyId", "=", companyId).where("id", "=", id)
+    .execute();
+}
+
+/**
+ * A cancelled campaign's messages that have not left: its queued rows whose outbox row is still
+ * pending (the outbox sends a chat's rows in order, so their files have not left either) are
+ * withdrawn from the outbox and go back to pending, 500 at a time, in the caller's transaction.
+ */
+export async function withdrawQueued(
+  trx: Database,
+  companyId: number,
+  campaignId: number,
+  now: string,
+) {
+  const notLeft = await trx.selectFrom("campaign_shipping").select("campaign_shipping.id")
+    .where("campaignId", "=", campaignId).where("companyId", "=", companyId)
+    .where("status", "=", "queued")
+    .where((eb) => outboxIs(eb, "pending")).execute();
+  const ids = notLeft.map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    await trx.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
+      .where("campaignShippingId", "in", chunk).where("companyId", "=", companyId)
+      .where("status", "=", "pending").execute();
+    await trx.updateTable("campaign_shipping").set({
+      status: "pending",
+      outboxId: null,
+      updatedAt: now,
+    }).where("id", "in", chunk).where("companyId", "=", companyId)
+      .where("status", "=", "queued").execute();
+  }
+}
+
+/** The company's saved campaign settings (key, JSON value). */
+export async function campaignSettingRows(db: Database, companyId: number) {
+  return await db.selectFrom("campaign_settings").select(["key", "value"])
+    .where("companyId", "=", companyId).execute();
+}
+
+/** Writes one setting (its JSON text). */
+export async function upsertCampaignSetting(
+  db: Database,
+  companyId: number,
+  key: string,
+  text: string,
+  now: string,
+) {
+  await db.insertInto("campaign_settings").values({
+    companyId,
+    key,
+    value: text,
+    updatedAt: now,
+  })
+    .onConflict((oc) =>
+      oc.columns(["companyId", "key"]).doUpdateSet({ value: text, updatedAt: now })
+    )
+    .execute();
 }

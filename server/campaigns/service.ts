@@ -11,8 +11,18 @@ import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
 import { listNotFound } from "./lists_service.ts";
-import { campaignView, findCampaign } from "./repository.ts";
-import { outboxIs } from "./dispatcher.ts";
+import { owns } from "../references_repository.ts";
+import {
+  campaignView,
+  deleteCampaignRow,
+  findCampaign,
+  insertCampaign,
+  pageCampaigns,
+  reachableCount,
+  setCampaignFields,
+  updateCampaignRow,
+  withdrawQueued,
+} from "./repository.ts";
 
 /**
  * Campaign rules (seeds/002 sections 3, 4; issue 13 deliverable 4). A campaign with a schedule is
@@ -42,47 +52,20 @@ function notEditable(why: string): AppError {
 
 /** Every id of the body must be the caller's company's (404 with the resource's code). */
 async function checkReferences(db: Database, companyId: number, input: CampaignInput) {
-  const owned = async (table: "whatsapps" | "contact_lists" | "tags" | "file_lists", id: number) =>
-    !!await db.selectFrom(table).select("id").where("companyId", "=", companyId)
-      .where("id", "=", id).executeTakeFirst();
-  if (input.whatsappId != null && !await owned("whatsapps", input.whatsappId)) {
+  if (input.whatsappId != null && !await owns(db, companyId, "whatsapps", input.whatsappId)) {
     throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
   }
-  if (input.contactListId != null && !await owned("contact_lists", input.contactListId)) {
+  if (
+    input.contactListId != null && !await owns(db, companyId, "contact_lists", input.contactListId)
+  ) {
     throw listNotFound();
   }
-  if (input.tagListId != null && !await owned("tags", input.tagListId)) {
+  if (input.tagListId != null && !await owns(db, companyId, "tags", input.tagListId)) {
     throw notFound("ERR_NO_TAG_FOUND", "Tag não encontrada");
   }
-  if (input.fileListId != null && !await owned("file_lists", input.fileListId)) {
+  if (input.fileListId != null && !await owns(db, companyId, "file_lists", input.fileListId)) {
     throw notFound("ERR_NO_FILE_LIST_FOUND", "Lista de arquivos não encontrada");
   }
-}
-
-/** Recipients a campaign can reach now: valid or not yet checked list items, or tagged contacts. */
-export async function reachableCount(
-  db: Database,
-  companyId: number,
-  target: Pick<Campaign, "contactListId" | "tagListId">,
-): Promise<number> {
-  if (target.contactListId !== null) {
-    const row = await db.selectFrom("contact_list_items").where("companyId", "=", companyId)
-      .where("contactListId", "=", target.contactListId)
-      .where((eb) => eb.or([eb("isWhatsappValid", "is", null), eb("isWhatsappValid", "=", 1)]))
-      .select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-  if (target.tagListId !== null) {
-    const row = await db.selectFrom("ticket_tags")
-      .innerJoin("tickets", "tickets.id", "ticket_tags.ticketId")
-      .innerJoin("contacts", "contacts.id", "tickets.contactId")
-      .where("tickets.companyId", "=", companyId).where("ticket_tags.tagId", "=", target.tagListId)
-      .where("contacts.isGroup", "=", 0)
-      .select((eb) => eb.fn.count<number>("contacts.id").distinct().as("n"))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-  return 0;
 }
 
 /** What a campaign needs before it is scheduled: a connection, recipients and a message. */
@@ -123,6 +106,26 @@ async function publishCampaign(deps: AppDeps, companyId: number, id: number) {
   return view;
 }
 
+/** GET /api/campaigns: a page, newest first, `searchParam` on the name. */
+export async function listCampaigns(
+  deps: AppDeps,
+  companyId: number,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  return await pageCampaigns(deps.db, companyId, searchParam, pageNumber);
+}
+
+export async function showCampaign(
+  deps: AppDeps,
+  companyId: number,
+  id: number,
+): Promise<CampaignView> {
+  const view = await campaignView(deps.db, companyId, id);
+  if (!view) throw campaignNotFound();
+  return view;
+}
+
 export async function createCampaign(
   deps: AppDeps,
   companyId: number,
@@ -131,16 +134,14 @@ export async function createCampaign(
   await checkReferences(deps.db, companyId, input);
   const now = deps.clock.now().toISOString();
   const id = await deps.db.transaction().execute(async (trx) => {
-    const row = await trx.insertInto("campaigns").values(
-      {
-        ...columns(input),
-        companyId,
-        name: input.name,
-        status: input.scheduledAt ? "PROGRAMADA" as const : "INATIVA" as const,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ).returningAll().executeTakeFirstOrThrow();
+    const row = await insertCampaign(trx, {
+      ...columns(input),
+      companyId,
+      name: input.name,
+      status: input.scheduledAt ? "PROGRAMADA" as const : "INATIVA" as const,
+      createdAt: now,
+      updatedAt: now,
+    });
     if (row.status === "PROGRAMADA") await assertReady(trx, companyId, row);
     return row.id;
   });
@@ -181,9 +182,10 @@ export async function updateCampaign(
     } else if (input.scheduledAt !== undefined) {
       changes.status = input.scheduledAt ? "PROGRAMADA" as const : "INATIVA" as const;
     }
-    const row = await trx.updateTable("campaigns").set({ ...changes, updatedAt: now.toISOString() })
-      .where("companyId", "=", companyId).where("id", "=", id).returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateCampaignRow(trx, companyId, id, {
+      ...changes,
+      updatedAt: now.toISOString(),
+    });
     if (row.status === "PROGRAMADA") await assertReady(trx, companyId, row);
   });
   return (await publishCampaign(deps, companyId, id))!;
@@ -195,8 +197,7 @@ export async function deleteCampaign(deps: AppDeps, companyId: number, id: numbe
   if (current.status === "EM_ANDAMENTO") {
     throw notEditable("Cancele a campanha antes de apagá-la");
   }
-  await deps.db.deleteFrom("campaigns").where("companyId", "=", companyId).where("id", "=", id)
-    .execute();
+  await deleteCampaignRow(deps.db, companyId, id);
   await removeUpload(deps, companyId, current.mediaPath);
   deps.events.emit("list.changed", {
     companyId,
@@ -223,24 +224,9 @@ export async function cancelCampaign(deps: AppDeps, companyId: number, id: numbe
         "Só campanhas em andamento ou programadas podem ser canceladas",
       );
     }
-    await trx.updateTable("campaigns").set({ status: "CANCELADA", updatedAt: now })
-      .where("id", "=", id).execute();
-    // Recipients whose message has not left yet (its outbox row is still pending: the outbox
-    // sends a chat's rows in order, so their files have not left either).
-    const notLeft = await trx.selectFrom("campaign_shipping").select("campaign_shipping.id")
-      .where("campaignId", "=", id).where("status", "=", "queued")
-      .where((eb) => outboxIs(eb, "pending")).execute();
-    const ids = notLeft.map((r) => r.id);
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      await trx.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
-        .where("campaignShippingId", "in", chunk).where("status", "=", "pending").execute();
-      await trx.updateTable("campaign_shipping").set({
-        status: "pending",
-        outboxId: null,
-        updatedAt: now,
-      }).where("id", "in", chunk).where("status", "=", "queued").execute();
-    }
+    await setCampaignFields(trx, companyId, id, { status: "CANCELADA", updatedAt: now });
+    // Recipients whose message has not left yet go back to pending.
+    await withdrawQueued(trx, companyId, id, now);
   });
   return (await publishCampaign(deps, companyId, id))!;
 }
@@ -263,11 +249,14 @@ export async function restartCampaign(deps: AppDeps, companyId: number, id: numb
     }
     // Never started, or cancelled while its rows were being written: scheduled again for now.
     const started = current.startedAt !== null;
-    await trx.updateTable("campaigns").set(
+    await setCampaignFields(
+      trx,
+      companyId,
+      id,
       started
         ? { status: "EM_ANDAMENTO", completedAt: null, updatedAt: now }
         : { status: "PROGRAMADA", scheduledAt: now, completedAt: null, updatedAt: now },
-    ).where("id", "=", id).execute();
+    );
   });
   return (await publishCampaign(deps, companyId, id))!;
 }
@@ -285,11 +274,11 @@ export async function attachCampaignMedia(
     throw notEditable("Esta campanha não pode ser alterada agora");
   }
   const stored = file ? await storeUpload(deps, companyId, file) : null;
-  await deps.db.updateTable("campaigns").set({
+  await setCampaignFields(deps.db, companyId, id, {
     mediaPath: stored?.path ?? null,
     mediaName: stored?.filename ?? null,
     updatedAt: deps.clock.now().toISOString(),
-  }).where("companyId", "=", companyId).where("id", "=", id).execute();
+  });
   await removeUpload(deps, companyId, current.mediaPath);
   return (await publishCampaign(deps, companyId, id))!;
 }

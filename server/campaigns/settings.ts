@@ -7,6 +7,7 @@ import {
   MESSAGE_INTERVALS,
 } from "../../contract/campaign_rules.ts";
 import { log } from "../log.ts";
+import { campaignSettingRows, upsertCampaignSetting } from "./repository.ts";
 
 /**
  * Campaign settings (seeds/002 sections 2.3, 3, 7, 9): key/value rows whose value is JSON, read
@@ -37,8 +38,7 @@ export async function readCampaignSettings(
   db: Database,
   companyId: number,
 ): Promise<CampaignSettings> {
-  const rows = await db.selectFrom("campaign_settings").select(["key", "value"])
-    .where("companyId", "=", companyId).execute();
+  const rows = await campaignSettingRows(db, companyId);
   const settings: CampaignSettings = structuredClone(DEFAULT_CAMPAIGN_SETTINGS);
   for (const row of rows) {
     const field = settingsSchema.shape[row.key as keyof CampaignSettings];
@@ -70,17 +70,7 @@ export async function saveCampaignSettings(
   await db.transaction().execute(async (trx) => {
     for (const [key, value] of Object.entries(input)) {
       if (value === undefined) continue;
-      const text = JSON.stringify(value);
-      await trx.insertInto("campaign_settings").values({
-        companyId,
-        key,
-        value: text,
-        updatedAt: now,
-      })
-        .onConflict((oc) =>
-          oc.columns(["companyId", "key"]).doUpdateSet({ value: text, updatedAt: now })
-        )
-        .execute();
+      await upsertCampaignSetting(trx, companyId, key, JSON.stringify(value), now);
     }
   });
   return await listCampaignSettings(db, companyId);

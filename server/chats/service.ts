@@ -4,6 +4,7 @@ import type { Chat } from "../../db/schema.ts";
 import type { Database } from "../../db/client.ts";
 import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
 import { LIMITS } from "../../contract/validation.ts";
+import type { PageAnswer } from "../paging.ts";
 import {
   countCompanyUsers,
   deleteChatRow,
@@ -11,6 +12,8 @@ import {
   insertChat,
   insertMessage,
   loadChatView,
+  pageChats,
+  pageMessages,
   participantIds,
   replaceParticipants,
   resetUnreads,
@@ -124,9 +127,25 @@ export async function removeChat(deps: AppDeps, auth: AuthInfo, id: number): Pro
   deps.events.emit("chat.deleted", { companyId: auth.companyId, id, users });
 }
 
-/** The chat a participant reads the messages of (GET /api/chats/:id/messages). */
-export async function assertParticipant(deps: AppDeps, auth: AuthInfo, id: number) {
+/** GET /api/chats: the caller's chats, a page, `searchParam` on the title. */
+export async function listChats(
+  deps: AppDeps,
+  auth: AuthInfo,
+  searchParam: string | undefined,
+  pageNumber: number,
+): Promise<PageAnswer<"records", ChatView>> {
+  return await pageChats(deps.db, auth.companyId, auth.userId, searchParam, pageNumber);
+}
+
+/** GET /api/chats/:id/messages: a page of the messages of a chat the caller takes part in. */
+export async function listChatMessages(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  pageNumber: number,
+): Promise<PageAnswer<"records", ChatMessageView>> {
   await participatedChat(deps.db, auth, { id });
+  return await pageMessages(deps.db, auth.companyId, id, pageNumber);
 }
 
 /**

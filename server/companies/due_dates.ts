@@ -1,6 +1,10 @@
 import type { Database } from "../../db/client.ts";
 import { isoDate } from "../clock.ts";
+import type { AppDeps } from "../context.ts";
+import { log } from "../log.ts";
+import { suspendCompany } from "./service.ts";
 import { addDays, advancedDueDate } from "../billing/recurrence.ts";
+import { blockOverdue, dueDateOf, markOverdue, updateCompanyRow } from "./repository.ts";
 
 /**
  * An invoice was paid: the company's due date moves one recurrence ahead (billing's rule,
@@ -13,17 +17,16 @@ export async function advanceDueDate(
   companyId: number,
   now: Date,
 ): Promise<string | undefined> {
-  const company = await trx.selectFrom("companies").select(["dueDate", "recurrence", "blockedAt"])
-    .where("id", "=", companyId).executeTakeFirst();
+  const company = await dueDateOf(trx, companyId);
   if (!company) return undefined;
   const dueDate = advancedDueDate(company.dueDate, company.recurrence, isoDate(now));
-  await trx.updateTable("companies").set({
+  await updateCompanyRow(trx, companyId, {
     dueDate,
     overdueSince: null,
     blockedAt: null,
     ...(company.blockedAt !== null ? { status: 1 } : {}),
     updatedAt: now.toISOString(),
-  }).where("id", "=", companyId).execute();
+  });
   return dueDate;
 }
 
@@ -31,7 +34,8 @@ export async function advanceDueDate(
 export type DueDateRun = { markedOverdue: number[]; blocked: number[] };
 
 /**
- * The daily due-date pass (jobs/due_dates.ts). Idempotent, its state in the rows:
+ * The daily due-date pass (the `due_dates` job: dueDateTick below). Idempotent, its state in the
+ * rows:
  * - a company past its due date gets overdueSince = today, once (`overdueSince IS NULL`);
  * - one overdue for more than `graceDays` is switched off (status 0) and gets blockedAt, once
  *   (`blockedAt IS NULL`; a company switched off by hand is left alone).
@@ -46,18 +50,22 @@ export async function runDueDates(
   const today = isoDate(now);
   const lastAllowed = addDays(today, -graceDays);
   const stamp = now.toISOString();
-  return await db.transaction().execute(async (trx) => {
-    const platform = trx.selectFrom("users").select("companyId").where("super", "=", 1);
-    const marked = await trx.updateTable("companies").set({ overdueSince: today, updatedAt: stamp })
-      .where("dueDate", "is not", null).where("dueDate", "<", today)
-      .where("overdueSince", "is", null).returning("id").execute();
-    const blocked = await trx.updateTable("companies").set({
-      status: 0,
-      blockedAt: stamp,
-      updatedAt: stamp,
-    }).where("overdueSince", "is not", null).where("blockedAt", "is", null)
-      .where("status", "=", 1).where("dueDate", "<", lastAllowed)
-      .where("id", "not in", platform).returning("id").execute();
-    return { markedOverdue: marked.map((r) => r.id), blocked: blocked.map((r) => r.id) };
-  });
+  return await db.transaction().execute(async (trx) => ({
+    markedOverdue: await markOverdue(trx, today, stamp),
+    blocked: await blockOverdue(trx, lastAllowed, stamp),
+  }));
+}
+
+/**
+ * One tick of the `due_dates` job (at start and daily at 03:00 UTC): marks and blocks (above), then
+ * switches the blocked companies off (sockets closed, connections stopped). If the process dies
+ * between the commit and the suspension, its sessions died with it and the restart does not bring
+ * back connections of inactive companies (whatsappsToRestore), while login and every request
+ * already refuse the company.
+ */
+export async function dueDateTick(deps: AppDeps): Promise<DueDateRun> {
+  const run = await runDueDates(deps.db, deps.clock.now(), deps.config.dueDateGraceDays);
+  for (const companyId of run.blocked) await suspendCompany(deps, companyId);
+  if (run.markedOverdue.length || run.blocked.length) log.info("due dates", run);
+  return run;
 }

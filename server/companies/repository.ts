@@ -1,6 +1,7 @@
-import { sql } from "kysely";
+import { sql, type Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
-import type { Company, Plan } from "../../db/schema.ts";
+import { crossCompany } from "../../db/tenancy.ts";
+import type { CompaniesTable, Company, Plan } from "../../db/schema.ts";
 import { likePattern, pageWindow } from "../paging.ts";
 
 export async function findCompany(db: Database, id: number): Promise<Company | undefined> {
@@ -32,6 +33,14 @@ export async function insertCompany(
     updatedAt: now,
   }).returning("id").executeTakeFirstOrThrow();
   return row.id;
+}
+
+export async function updateCompanyRow(
+  db: Database,
+  id: number,
+  values: Updateable<CompaniesTable>,
+) {
+  await db.updateTable("companies").set(values).where("id", "=", id).execute();
 }
 
 /** A company's first admin (signup, or a company created with a password by a super user). */
@@ -205,4 +214,73 @@ export async function deleteCompanyData(trx: Database, companyId: number) {
     await sql`DELETE FROM ${sql.table(table)} WHERE companyId = ${companyId}`.execute(trx);
   }
   await trx.deleteFrom("companies").where("id", "=", companyId).execute();
+}
+
+/** The billing data a checkout keeps on the company (the next checkout is prefilled with it). */
+export async function setBillingDetails(
+  db: Database,
+  id: number,
+  billing: { name: string; zipcode: string; address: string; state: string; city: string },
+  now: string,
+): Promise<Company> {
+  return await db.updateTable("companies").set({
+    billingName: billing.name,
+    addressZipCode: billing.zipcode,
+    addressStreet: billing.address,
+    addressState: billing.state,
+    addressCity: billing.city,
+    updatedAt: now,
+  }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Active companies with a plan whose due date is on or before `day` (the invoice job's pass). */
+export async function companiesDueBy(db: Database, day: string) {
+  return await db.selectFrom("companies").select(["id", "dueDate", "planId", "recurrence"])
+    .where("status", "=", 1).where("planId", "is not", null)
+    .where("dueDate", "is not", null).where("dueDate", "<=", `${day}\uffff`)
+    .orderBy("id").execute();
+}
+
+/** The fields a paid invoice moves on (server/companies/due_dates.ts). */
+export async function dueDateOf(db: Database, id: number) {
+  return await db.selectFrom("companies").select(["dueDate", "recurrence", "blockedAt"])
+    .where("id", "=", id).executeTakeFirst();
+}
+
+/** Companies past their due date get overdueSince = today, once (`overdueSince IS NULL`). */
+export async function markOverdue(db: Database, today: string, now: string): Promise<number[]> {
+  const marked = await db.updateTable("companies").set({ overdueSince: today, updatedAt: now })
+    .where("dueDate", "is not", null).where("dueDate", "<", today)
+    .where("overdueSince", "is", null).returning("id").execute();
+  return marked.map((r) => r.id);
+}
+
+/**
+ * Companies overdue since before `lastAllowed` are switched off with blockedAt, once (`blockedAt
+ * IS NULL`; one switched off by hand is left alone), bar the platform's own company: the one a
+ * super user belongs to, found across companies on purpose.
+ */
+export async function blockOverdue(
+  db: Database,
+  lastAllowed: string,
+  now: string,
+): Promise<number[]> {
+  const platform = crossCompany(db).selectFrom("users").select("companyId").where("super", "=", 1);
+  const blocked = await db.updateTable("companies").set({
+    status: 0,
+    blockedAt: now,
+    updatedAt: now,
+  }).where("overdueSince", "is not", null).where("blockedAt", "is", null)
+    .where("status", "=", 1).where("dueDate", "<", lastAllowed)
+    .where("id", "not in", platform).returning("id").execute();
+  return blocked.map((r) => r.id);
+}
+
+/** Every connection of the company DISCONNECTED (switched off or about to be deleted). */
+export async function markConnectionsStopped(db: Database, companyId: number, now: string) {
+  return await db.updateTable("whatsapps").set({
+    status: "DISCONNECTED",
+    qrcode: "",
+    updatedAt: now,
+  }).where("companyId", "=", companyId).returningAll().execute();
 }

@@ -202,7 +202,7 @@ export async function updateCompany(
     if (!before) throw missing();
     if (input.status === false && await repo.hasSuperUser(trx, id)) throw protectedCompany();
     await checkCompany(trx, input, id);
-    await trx.updateTable("companies").set({
+    await repo.updateCompanyRow(trx, id, {
       name: input.name,
       email: input.email,
       phone: input.phone,
@@ -214,7 +214,7 @@ export async function updateCompany(
       ...(input.status === true ? { blockedAt: null } : {}),
       ...(input.dueDate !== undefined ? { overdueSince: null } : {}),
       updatedAt: now,
-    }).where("id", "=", id).execute();
+    });
     if (input.campaignsEnabled !== undefined) {
       await repo.setCampaignsEnabled(trx, id, input.campaignsEnabled, now);
     }

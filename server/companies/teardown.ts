@@ -3,6 +3,7 @@ import { log } from "../log.ts";
 import { removeCompanyMedia } from "../media/store.ts";
 import { listWhatsapps } from "../whatsapp/repository.ts";
 import { publishSession } from "../whatsapp/view.ts";
+import { markConnectionsStopped } from "./repository.ts";
 
 /**
  * Stops every WhatsApp session of a company (switched off, or about to be deleted) and marks its
@@ -21,11 +22,7 @@ export async function stopCompanyConnections(deps: AppDeps, companyId: number) {
       })
     );
   }
-  const stopped = await deps.db.updateTable("whatsapps").set({
-    status: "DISCONNECTED",
-    qrcode: "",
-    updatedAt: now,
-  }).where("companyId", "=", companyId).returningAll().execute();
+  const stopped = await markConnectionsStopped(deps.db, companyId, now);
   for (const row of stopped) publishSession(deps.events, row);
 }
 

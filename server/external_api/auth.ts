@@ -4,6 +4,7 @@ import { assertCompanyActive } from "../auth/service.ts";
 import { findCompany, findPlan } from "../companies/repository.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError } from "../errors.ts";
+import { findWhatsappByTokenHash } from "./repository.ts";
 import { tokenHash } from "./tokens.ts";
 
 function refused(message: string): AppError {
@@ -27,8 +28,7 @@ export async function connectionOfToken(
   }
   if (token.length > 200) throw refused("Token inválido");
   const hash = await tokenHash(token);
-  const whatsapp = await deps.db.selectFrom("whatsapps").selectAll()
-    .where("tokenHash", "=", hash).executeTakeFirst();
+  const whatsapp = await findWhatsappByTokenHash(deps.db, hash);
   // Only the hash is stored: finding it is the match (a preimage of SHA-256 cannot be forged).
   if (!whatsapp) throw refused("Token inválido");
   const company = await findCompany(deps.db, whatsapp.companyId);

@@ -8,9 +8,10 @@ import { AppError, badRequest } from "../errors.ts";
 import { deleteMedia, saveMedia, type StoredMedia } from "../media/store.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { ticketChange } from "../events/domain.ts";
-import { findActiveTicket, insertClosedTicket } from "../tickets/repository.ts";
+import { findActiveTicket, insertClosedTicket, updateTicketRow } from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view.ts";
 import { checkNumber, enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
+import { findIdempotencyKey, storeIdempotencyKey } from "./repository.ts";
 import { tokenHash } from "./tokens.ts";
 
 /** What POST /api/messages/send takes once the route has read JSON or multipart. */
@@ -53,11 +54,13 @@ async function storedAnswer(
   key: string,
   requestHash: string,
 ): Promise<ApiSendAnswer | undefined> {
-  const row = await deps.db.selectFrom("api_idempotency_keys")
-    .select(["requestHash", "responseJson"])
-    .where("companyId", "=", whatsapp.companyId).where("whatsappId", "=", whatsapp.id)
-    .where("key", "=", key).where("createdAt", ">=", idempotencyCutoff(deps.clock.now()))
-    .executeTakeFirst();
+  const row = await findIdempotencyKey(
+    deps.db,
+    whatsapp.companyId,
+    whatsapp.id,
+    key,
+    idempotencyCutoff(deps.clock.now()),
+  );
   if (!row) return undefined;
   if (row.requestHash !== requestHash) throw idempotencyReused();
   return JSON.parse(row.responseJson) as ApiSendAnswer;
@@ -204,10 +207,10 @@ async function writeSend(
       );
     }
     const last = outgoing[outgoing.length - 1];
-    await trx.updateTable("tickets").set({
+    await updateTicketRow(trx, companyId, ticketId, {
       lastMessage: lastMessageOf(last.body || args.body, last.media?.filename),
       updatedAt: stamp,
-    }).where("companyId", "=", companyId).where("id", "=", ticketId).execute();
+    });
     const answer: ApiSendAnswer = {
       messageId: messages[0].id,
       messageIds: messages.map((m) => m.id),
@@ -217,18 +220,14 @@ async function writeSend(
       status: "queued",
     };
     if (args.idempotency) {
-      await trx.deleteFrom("api_idempotency_keys").where("companyId", "=", companyId)
-        .where("whatsappId", "=", whatsapp.id)
-        .where("createdAt", "<", idempotencyCutoff(now))
-        .execute();
-      await trx.insertInto("api_idempotency_keys").values({
+      await storeIdempotencyKey(trx, {
         companyId,
         whatsappId: whatsapp.id,
         key: args.idempotency.key,
         requestHash: args.idempotency.requestHash,
         responseJson: JSON.stringify(answer),
-        createdAt: stamp,
-      }).execute();
+        now: stamp,
+      }, idempotencyCutoff(now));
     }
     return {
       answer,

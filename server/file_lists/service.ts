@@ -1,11 +1,11 @@
-import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { FileList } from "../../db/schema.ts";
 import type { FileListOptionView, FileListView } from "../../contract/campaign_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
-import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
+import { pageAnswer } from "../paging.ts";
+import * as repo from "./repository.ts";
 
 /**
  * File lists (seeds/002 sections 2.5, 3, 5, 7; issue 13 deliverable 2): a name, a message and
@@ -18,9 +18,7 @@ export function fileListNotFound(): AppError {
 
 async function views(db: Database, companyId: number, lists: FileList[]): Promise<FileListView[]> {
   if (lists.length === 0) return [];
-  const options = await db.selectFrom("file_list_options").selectAll()
-    .where("companyId", "=", companyId).where("fileListId", "in", lists.map((l) => l.id))
-    .orderBy("id").execute();
+  const options = await repo.optionsOf(db, companyId, lists.map((l) => l.id));
   return lists.map((l) => ({
     id: l.id,
     name: l.name,
@@ -39,13 +37,8 @@ async function views(db: Database, companyId: number, lists: FileList[]): Promis
   }));
 }
 
-async function find(db: Database, companyId: number, id: number) {
-  return await db.selectFrom("file_lists").selectAll().where("companyId", "=", companyId)
-    .where("id", "=", id).executeTakeFirst();
-}
-
 export async function readFileList(deps: AppDeps, companyId: number, id: number) {
-  const list = await find(deps.db, companyId, id);
+  const list = await repo.findFileList(deps.db, companyId, id);
   if (!list) throw fileListNotFound();
   return (await views(deps.db, companyId, [list]))[0];
 }
@@ -57,19 +50,17 @@ export async function pageFileLists(
   searchParam: string | undefined,
   pageNumber: number,
 ) {
-  let q = deps.db.selectFrom("file_lists").where("companyId", "=", companyId);
-  const text = searchParam?.trim();
-  if (text) q = q.where(sql<boolean>`name LIKE ${likePattern(text)} ESCAPE '\\'`);
-  const window = pageWindow(pageNumber);
-  const rows = await q.selectAll().orderBy("name").orderBy("id").limit(window.limit)
-    .offset(window.offset).execute();
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return pageAnswer("files", await views(deps.db, companyId, rows), Number(total.n), window);
+  const { rows, count, window } = await repo.pageFileListRows(
+    deps.db,
+    companyId,
+    searchParam,
+    pageNumber,
+  );
+  return pageAnswer("files", await views(deps.db, companyId, rows), count, window);
 }
 
 export async function allFileLists(deps: AppDeps, companyId: number) {
-  return await deps.db.selectFrom("file_lists").select(["id", "name"])
-    .where("companyId", "=", companyId).orderBy("name").execute();
+  return await repo.fileListNames(deps.db, companyId);
 }
 
 async function publish(deps: AppDeps, companyId: number, id: number, action: "create" | "update") {
@@ -89,15 +80,8 @@ export async function createFileList(
   input: { name: string; message: string },
 ) {
   const now = deps.clock.now().toISOString();
-  const row = await deps.db.insertInto("file_lists").values({
-    companyId,
-    userId,
-    name: input.name,
-    message: input.message,
-    createdAt: now,
-    updatedAt: now,
-  }).returning("id").executeTakeFirstOrThrow();
-  return await publish(deps, companyId, row.id, "create");
+  const id = await repo.insertFileList(deps.db, companyId, { userId, ...input, now });
+  return await publish(deps, companyId, id, "create");
 }
 
 /**
@@ -115,30 +99,22 @@ export async function updateFileList(
   const removed = input.options
     ? current.options.filter((o) => !input.options!.some((k) => k.id === o.id))
     : [];
-  await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable("file_lists").set({
+  await deps.db.transaction().execute((trx) =>
+    repo.updateFileList(trx, companyId, id, {
       name: input.name,
       message: input.message,
-      updatedAt: now,
-    }).where("companyId", "=", companyId).where("id", "=", id).execute();
-    for (const option of input.options ?? []) {
-      await trx.updateTable("file_list_options").set({ name: option.name, updatedAt: now })
-        .where("companyId", "=", companyId).where("fileListId", "=", id)
-        .where("id", "=", option.id).execute();
-    }
-    if (removed.length > 0) {
-      await trx.deleteFrom("file_list_options").where("companyId", "=", companyId)
-        .where("id", "in", removed.map((o) => o.id)).execute();
-    }
-  });
+      renamed: input.options ?? [],
+      removedIds: removed.map((o) => o.id),
+      now,
+    })
+  );
   for (const option of removed) await removeUpload(deps, companyId, option.path);
   return await publish(deps, companyId, id, "update");
 }
 
 export async function deleteFileList(deps: AppDeps, companyId: number, id: number) {
   const current = await readFileList(deps, companyId, id);
-  await deps.db.deleteFrom("file_lists").where("companyId", "=", companyId).where("id", "=", id)
-    .execute();
+  await repo.deleteFileList(deps.db, companyId, id);
   for (const option of current.options) await removeUpload(deps, companyId, option.path);
   deps.events.emit("list.changed", {
     companyId,
@@ -162,24 +138,24 @@ export async function uploadOptions(
     stored.push({ saved, name: name.trim() || saved.filename });
   }
   if (stored.length > 0) {
-    await deps.db.insertInto("file_list_options").values(stored.map(({ saved, name }) => ({
+    await repo.insertOptions(
+      deps.db,
       companyId,
-      fileListId: id,
-      name: name.slice(0, 100),
-      path: saved.path,
-      mediaType: saved.mimetype,
-      createdAt: now,
-      updatedAt: now,
-    }))).execute();
+      id,
+      stored.map(({ saved, name }) => ({
+        name: name.slice(0, 100),
+        path: saved.path,
+        mediaType: saved.mimetype,
+      })),
+      now,
+    );
   }
   return await publish(deps, companyId, id, "update");
 }
 
 /** The option's file, for the caller's company only. */
 export async function optionFile(deps: AppDeps, companyId: number, id: number, optionId: number) {
-  const option = await deps.db.selectFrom("file_list_options").selectAll()
-    .where("companyId", "=", companyId).where("fileListId", "=", id).where("id", "=", optionId)
-    .executeTakeFirst();
+  const option = await repo.findOption(deps.db, companyId, id, optionId);
   if (!option) throw fileListNotFound();
   return await uploadResponse(deps, companyId, option.path, option.name);
 }

@@ -7,6 +7,7 @@ import { badRequest, notFound } from "../errors.ts";
 import { pageAnswer } from "../paging.ts";
 import { parseServiceAccount, testDialogflow } from "../bots/dialogflow.ts";
 import type { LiveIntegration } from "../bots/integration.ts";
+import { owns } from "../references_repository.ts";
 import * as repo from "./repository.ts";
 import { type IntegrationView, integrationView } from "./view.ts";
 
@@ -209,10 +210,8 @@ export async function requireBotRefs(
   ) {
     throw notFoundError();
   }
-  if (refs.promptId != null) {
-    const prompt = await db.selectFrom("prompts").select("id").where("companyId", "=", companyId)
-      .where("id", "=", refs.promptId).executeTakeFirst();
-    if (!prompt) throw notFound("ERR_NO_PROMPT_FOUND", "Prompt não encontrado");
+  if (refs.promptId != null && !await owns(db, companyId, "prompts", refs.promptId)) {
+    throw notFound("ERR_NO_PROMPT_FOUND", "Prompt não encontrado");
   }
 }
 

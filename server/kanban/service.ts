@@ -1,13 +1,33 @@
-import type { AppDeps } from "../context.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { ticketChange } from "../events/domain.ts";
 import { publishTags } from "../tags/service.ts";
 import { findTag } from "../tags/repository.ts";
-import { assertCanAct, type Viewer } from "../tickets/access.ts";
+import { assertCanAct, type Viewer, viewerOf } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
 import { loadTicketView, type TicketView } from "../tickets/view.ts";
 import type { Database } from "../../db/client.ts";
-import { addTicketTag, kanbanTagIdsOf, removeTicketTags } from "./repository.ts";
+import {
+  addTicketTag,
+  kanbanTagIdsOf,
+  type Lane,
+  pageLane,
+  removeTicketTags,
+} from "./repository.ts";
+
+/**
+ * GET /api/ticket/kanban: a page of one lane ("open" or a kanban tag's id; none: every lane) of
+ * the tickets the caller sees, in these queues.
+ */
+export async function boardLane(
+  deps: AppDeps,
+  auth: AuthInfo,
+  lane: Lane | undefined,
+  queueIds: number[] | undefined,
+  pageNumber: number,
+) {
+  return await pageLane(deps.db, await viewerOf(deps.db, auth), lane, queueIds, pageNumber);
+}
 
 /**
  * A change of a ticket's lanes, in ONE transaction (issue 10): the ticket is read and checked
@@ -41,8 +61,9 @@ async function requireTag(trx: Database, viewer: Viewer, tagId: number) {
 }
 
 /** DELETE /api/ticket-tags/:ticketId: the ticket leaves its kanban lanes ('Em aberto' again). */
-export function removeFromLanes(deps: AppDeps, viewer: Viewer, ticketId: number) {
-  return changeLanes(deps, viewer, ticketId, async (trx, id) => {
+export async function removeFromLanes(deps: AppDeps, auth: AuthInfo, ticketId: number) {
+  const viewer = await viewerOf(deps.db, auth);
+  return await changeLanes(deps, viewer, ticketId, async (trx, id) => {
     const current = await kanbanTagIdsOf(trx, viewer.companyId, id);
     await removeTicketTags(trx, viewer.companyId, id, current);
     return current;
@@ -50,8 +71,14 @@ export function removeFromLanes(deps: AppDeps, viewer: Viewer, ticketId: number)
 }
 
 /** PUT /api/ticket-tags/:ticketId/:tagId: the ticket gets the tag (its other tags stay). */
-export function addToLane(deps: AppDeps, viewer: Viewer, ticketId: number, tagId: number) {
-  return changeLanes(deps, viewer, ticketId, async (trx, id) => {
+export async function addToLane(
+  deps: AppDeps,
+  auth: AuthInfo,
+  ticketId: number,
+  tagId: number,
+) {
+  const viewer = await viewerOf(deps.db, auth);
+  return await changeLanes(deps, viewer, ticketId, async (trx, id) => {
     await requireTag(trx, viewer, tagId);
     await addTicketTag(trx, viewer.companyId, id, tagId);
     return [tagId];
@@ -63,8 +90,14 @@ export function addToLane(deps: AppDeps, viewer: Viewer, ticketId: number, tagId
  * kanban tags go and the new lane's tag comes (tagId null: back to 'Em aberto'), or nothing
  * changes at all: never a ticket left without its lane because a second call failed.
  */
-export function moveToLane(deps: AppDeps, viewer: Viewer, ticketId: number, tagId: number | null) {
-  return changeLanes(deps, viewer, ticketId, async (trx, id) => {
+export async function moveToLane(
+  deps: AppDeps,
+  auth: AuthInfo,
+  ticketId: number,
+  tagId: number | null,
+) {
+  const viewer = await viewerOf(deps.db, auth);
+  return await changeLanes(deps, viewer, ticketId, async (trx, id) => {
     if (tagId !== null) await requireTag(trx, viewer, tagId);
     const current = await kanbanTagIdsOf(trx, viewer.companyId, id);
     await removeTicketTags(trx, viewer.companyId, id, current);

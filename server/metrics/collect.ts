@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { databaseQueueDepth } from "../../db/client.ts";
 import type { AppDeps } from "../context.ts";
 import {
@@ -10,6 +9,7 @@ import {
   runningSessions,
   whatsappSessions,
 } from "./registry.ts";
+import { connectionsByStatus, outboxWaiting } from "./repository.ts";
 
 /** Every status a connection can be stored with, so that each series exists even at zero. */
 const SESSION_STATUSES = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNECTED", "TIMEOUT"];
@@ -21,17 +21,14 @@ const SESSION_STATUSES = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNE
  */
 export async function scrape(deps: AppDeps): Promise<string> {
   const { db, clock } = deps;
-  const waiting = await db.selectFrom("outbox")
-    .select([sql<number>`count(*)`.as("depth"), sql<string | null>`min(createdAt)`.as("oldest")])
-    .where("status", "in", ["pending", "sending"]).executeTakeFirstOrThrow();
+  const waiting = await outboxWaiting(db);
   outboxDepth.set(Number(waiting.depth));
   const oldest = waiting.oldest ? Date.parse(waiting.oldest) : NaN;
   outboxOldestAge.set(
     Number.isFinite(oldest) ? Math.max(0, (clock.now().getTime() - oldest) / 1000) : 0,
   );
 
-  const statuses = await db.selectFrom("whatsapps")
-    .select(["status", sql<number>`count(*)`.as("count")]).groupBy("status").execute();
+  const statuses = await connectionsByStatus(db);
   whatsappSessions.reset();
   for (const status of SESSION_STATUSES) whatsappSessions.set({ status }, 0);
   for (const row of statuses) whatsappSessions.set({ status: row.status }, Number(row.count));

@@ -63,6 +63,6 @@ export async function spendResetToken(
 
 /** A user of any company (super users reset any password); undefined when there is none. */
 export async function findAnyUser(db: Database, id: number) {
-  return await db.selectFrom("users").select(["id", "companyId"]).where("id", "=", id)
+  return await crossCompany(db).selectFrom("users").select(["id", "companyId"]).where("id", "=", id)
     .executeTakeFirst();
 }

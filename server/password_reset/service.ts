@@ -142,8 +142,7 @@ async function applyPassword(
   const passwordHash = await hashPassword(password, deps.config.bcryptCost);
   await deps.db.transaction().execute(async (trx) => {
     await check(trx, now);
-    await trx.updateTable("users").set({ passwordHash, updatedAt: now })
-      .where("companyId", "=", user.companyId).where("id", "=", user.id).execute();
+    await users.updateUserRow(trx, user.companyId, user.id, { passwordHash, updatedAt: now });
     await endUserSessions(trx, user.companyId, user.id, now, "passwordChanged");
   });
   deps.events.emit("user.sessionsEnded", {

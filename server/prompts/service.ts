@@ -3,6 +3,8 @@ import type { AppDeps } from "../context.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { PROMPT_DEFAULTS, type PromptView } from "../../contract/integrations.ts";
+import { owns } from "../references_repository.ts";
+import * as repo from "./repository.ts";
 import { promptView } from "./view.ts";
 
 /**
@@ -25,12 +27,11 @@ export type PromptInput = {
 const notFoundError = () => notFound("ERR_NO_PROMPT_FOUND", "Prompt não encontrado");
 
 async function viewOf(deps: AppDeps, row: Prompt): Promise<PromptView> {
-  const queue = await deps.db.selectFrom("queues").select("name")
-    .where("companyId", "=", row.companyId).where("id", "=", row.queueId).executeTakeFirst();
+  const queue = await repo.queueName(deps.db, row.companyId, row.queueId);
   return promptView(row, {
     apiKey: await unsealOrEmpty(deps.secrets.data, row.apiKey),
     voiceKey: await unsealOrEmpty(deps.secrets.data, row.voiceKey),
-  }, queue?.name ?? null);
+  }, queue);
 }
 
 async function requireQueueOf(
@@ -44,9 +45,9 @@ async function requireQueueOf(
       fields: { queueId: ["Informe o setor"] },
     });
   }
-  const queue = await deps.db.selectFrom("queues").select("id").where("companyId", "=", companyId)
-    .where("id", "=", queueId).executeTakeFirst();
-  if (!queue) throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
+  if (!await owns(deps.db, companyId, "queues", queueId)) {
+    throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
+  }
   return queueId;
 }
 
@@ -58,15 +59,13 @@ function newKey(sent: string | undefined): string | undefined {
 }
 
 export async function listPrompts(deps: AppDeps, companyId: number) {
-  const rows = await deps.db.selectFrom("prompts").selectAll().where("companyId", "=", companyId)
-    .orderBy("name").orderBy("id").limit(500).execute();
+  const rows = await repo.listPromptRows(deps.db, companyId, 500);
   const prompts = await Promise.all(rows.map((row) => viewOf(deps, row)));
   return { prompts, count: prompts.length, hasMore: false };
 }
 
 export async function showPrompt(deps: AppDeps, companyId: number, id: number) {
-  const row = await deps.db.selectFrom("prompts").selectAll().where("companyId", "=", companyId)
-    .where("id", "=", id).executeTakeFirst();
+  const row = await repo.findPrompt(deps.db, companyId, id);
   if (!row) throw notFoundError();
   return await viewOf(deps, row);
 }
@@ -78,7 +77,7 @@ export async function createPrompt(deps: AppDeps, companyId: number, input: Prom
     throw badRequest("ERR_VALIDATION", "Verifique os dados informados", { apiKey: ["Required"] });
   }
   const now = deps.clock.now().toISOString();
-  const row = await deps.db.insertInto("prompts").values({
+  const row = await repo.insertPrompt(deps.db, {
     companyId,
     name: input.name,
     apiKey: await seal(deps.secrets.data, apiKey),
@@ -92,7 +91,7 @@ export async function createPrompt(deps: AppDeps, companyId: number, input: Prom
     queueId,
     createdAt: now,
     updatedAt: now,
-  }).returningAll().executeTakeFirstOrThrow();
+  });
   const view = await viewOf(deps, row);
   deps.events.emit("list.changed", {
     companyId,
@@ -111,7 +110,7 @@ export async function changePrompt(
   const queueId = await requireQueueOf(deps, companyId, input.queueId);
   const apiKey = newKey(input.apiKey);
   const voiceKey = newKey(input.voiceKey);
-  const row = await deps.db.updateTable("prompts").set({
+  const row = await repo.updatePrompt(deps.db, companyId, id, {
     name: input.name,
     prompt: input.prompt,
     ...(apiKey ? { apiKey: await seal(deps.secrets.data, apiKey) } : {}),
@@ -123,7 +122,7 @@ export async function changePrompt(
     maxMessages: input.maxMessages,
     queueId,
     updatedAt: deps.clock.now().toISOString(),
-  }).where("companyId", "=", companyId).where("id", "=", id).returningAll().executeTakeFirst();
+  });
   if (!row) throw notFoundError();
   const view = await viewOf(deps, row);
   deps.events.emit("list.changed", {
@@ -137,17 +136,8 @@ export async function changePrompt(
 /** Deletes a prompt; queues, connections and tickets that used it forget it (tickets to people). */
 export async function removePrompt(deps: AppDeps, companyId: number, id: number) {
   await deps.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("prompts").select("id").where("companyId", "=", companyId)
-      .where("id", "=", id).executeTakeFirst();
-    if (!row) throw notFoundError();
-    await trx.updateTable("queues").set({ promptId: null }).where("companyId", "=", companyId)
-      .where("promptId", "=", id).execute();
-    await trx.updateTable("whatsapps").set({ promptId: null })
-      .where("companyId", "=", companyId).where("promptId", "=", id).execute();
-    await trx.updateTable("tickets").set({ promptId: null }).where("companyId", "=", companyId)
-      .where("promptId", "=", id).execute();
-    await trx.deleteFrom("prompts").where("companyId", "=", companyId).where("id", "=", id)
-      .execute();
+    if (!await owns(trx, companyId, "prompts", id)) throw notFoundError();
+    await repo.deletePrompt(trx, companyId, id);
   });
   deps.events.emit("list.changed", {
     companyId,

@@ -4,11 +4,14 @@ import { AppError, forbidden, notFound } from "../errors.ts";
 import { isAllowed } from "../auth/policy.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { cleanFilename } from "../media/store.ts";
-import { removeUpload, storeUpload } from "../media/uploads.ts";
+import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import {
   deleteQuickMessage,
   findQuickMessage,
   insertQuickMessage,
+  listQuickMessages,
+  pageQuickMessages,
+  type QuickMessageScope,
   type QuickMessageView,
   quickMessageView,
   updateQuickMessage,
@@ -35,6 +38,44 @@ function publishChange(deps: AppDeps, view: QuickMessageView, before?: QuickMess
     created: before === undefined,
     wasShared: before?.geral === 1,
   });
+}
+
+/** What a user lists: their own and the general ones; admins every one of the company. */
+const scopeOf = (auth: AuthInfo): QuickMessageScope => ({
+  companyId: auth.companyId,
+  userId: auth.userId,
+  all: managesAny(auth),
+});
+
+/** GET /api/quick-messages/list: every answer the caller may use (the '/' menu). */
+export async function quickMessageChoices(deps: AppDeps, auth: AuthInfo) {
+  return await listQuickMessages(deps.db, scopeOf(auth));
+}
+
+/** GET /api/quick-messages: a page, `searchParam` on the shortcode. */
+export async function listQuickMessagePage(
+  deps: AppDeps,
+  auth: AuthInfo,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  return await pageQuickMessages(deps.db, scopeOf(auth), searchParam, pageNumber);
+}
+
+/** GET /api/quick-messages/:id. */
+export async function showQuickMessage(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<QuickMessageView> {
+  return quickMessageView(await readableQuickMessage(deps, auth, id));
+}
+
+/** GET /api/quick-messages/:id/media: the attachment, for the page and the message input. */
+export async function quickMessageMedia(deps: AppDeps, auth: AuthInfo, id: number) {
+  const q = await readableQuickMessage(deps, auth, id);
+  if (!q.mediaPath) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
+  return await uploadResponse(deps, auth.companyId, q.mediaPath, q.mediaName ?? "arquivo");
 }
 
 /** A quick answer of the caller's company that the caller may read; else 404. */

@@ -214,26 +214,23 @@ function tokenOfAuthMessage(text: string): string | undefined {
 }
 
 /**
- * Pings every socket each PING_INTERVAL_MS and closes those silent for two intervals
- * (seeds/000 section 9: ping interval and timeout 18 s). Returns a stop function.
+ * Pings every socket and closes those silent for two intervals: the `heartbeat` job runs it each
+ * PING_INTERVAL_MS (seeds/000 section 9: ping interval and timeout 18 s).
  */
-export function startHeartbeat(hub: Hub, intervalMs = PING_INTERVAL_MS): () => void {
-  const timer = setInterval(() => {
-    const now = Date.now();
-    for (const member of [...hub.members()]) {
-      if (now - member.lastSeen > intervalMs * 2) {
-        try {
-          member.socket.close(4000, "ping timeout");
-        } catch {
-          // already closed
-        }
-        hub.remove(member);
-      } else {
-        hub.sendTo(member, "ping");
+export function pingMembers(hub: Hub, intervalMs = PING_INTERVAL_MS) {
+  const now = Date.now();
+  for (const member of [...hub.members()]) {
+    if (now - member.lastSeen > intervalMs * 2) {
+      try {
+        member.socket.close(4000, "ping timeout");
+      } catch {
+        // already closed
       }
+      hub.remove(member);
+    } else {
+      hub.sendTo(member, "ping");
     }
-  }, intervalMs);
-  return () => clearInterval(timer);
+  }
 }
 
 /** Keeps users.online in step with whether the user has a socket open. */

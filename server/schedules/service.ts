@@ -2,13 +2,14 @@ import type { Schedule } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { isAllowed } from "../auth/policy.ts";
-import { removeUpload, storeUpload } from "../media/uploads.ts";
+import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { companyHas, findTicket } from "../tickets/repository.ts";
 import {
   deleteSchedule,
   findSchedule,
   findScheduleView,
   insertSchedule,
+  pageSchedules,
   type ScheduleView,
   updateSchedule,
 } from "./repository.ts";
@@ -42,6 +43,34 @@ async function publishView(
     created: action === "create",
   });
   return schedule;
+}
+
+/** GET /api/schedules: a page; admins see the company's, users their own. */
+export async function listSchedules(
+  deps: AppDeps,
+  auth: AuthInfo,
+  filters: { searchParam?: string; contactId?: number; pageNumber: number },
+) {
+  const scope = { companyId: auth.companyId, userId: auth.userId, all: managesAny(auth) };
+  return await pageSchedules(deps.db, scope, filters);
+}
+
+/** GET /api/schedules/:id. */
+export async function showSchedule(deps: AppDeps, auth: AuthInfo, id: number) {
+  const s = await readableSchedule(deps, auth, id);
+  return await findScheduleView(deps.db, auth.companyId, s.id);
+}
+
+/** GET /api/schedules/:id/media: the schedule's image. */
+export async function scheduleMedia(deps: AppDeps, auth: AuthInfo, id: number) {
+  const current = await readableSchedule(deps, auth, id);
+  if (!current.mediaPath) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
+  return await uploadResponse(
+    deps,
+    auth.companyId,
+    current.mediaPath,
+    current.mediaName ?? "imagem.jpg",
+  );
 }
 
 /** A schedule of the caller's company they may see: admins all, users their own; else 404. */

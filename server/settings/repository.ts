@@ -30,3 +30,28 @@ export async function upsertSetting(
     .onConflict((oc) => oc.columns(["companyId", "key"]).doUpdateSet({ value, updatedAt: now }))
     .returningAll().executeTakeFirstOrThrow();
 }
+
+/** The rows of these keys (the company's own values only). */
+export async function settingRows(db: Database, companyId: number, keys: readonly string[]) {
+  return await db.selectFrom("settings").select(["key", "value"])
+    .where("companyId", "=", companyId).where("key", "in", keys).execute();
+}
+
+/** Writes a company's default settings; keys it already has are kept. */
+export async function insertMissingSettings(
+  db: Database,
+  companyId: number,
+  values: Readonly<Record<string, string>>,
+  now: string,
+) {
+  const rows = Object.entries(values).map(([key, value]) => ({
+    companyId,
+    key,
+    value,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await db.insertInto("settings").values(rows).onConflict((oc) =>
+    oc.columns(["companyId", "key"]).doNothing()
+  ).execute();
+}

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import { DEFAULT_SETTINGS } from "./defaults.ts";
+import { getSettingValue, settingRows } from "./repository.ts";
 
 /** A company's setting value; the default when the company has no row for the key. */
 export async function settingValue(
@@ -7,9 +8,7 @@ export async function settingValue(
   companyId: number,
   key: string,
 ): Promise<string | undefined> {
-  const row = await db.selectFrom("settings").select("value").where("companyId", "=", companyId)
-    .where("key", "=", key).executeTakeFirst();
-  return row?.value ?? DEFAULT_SETTINGS[key];
+  return (await getSettingValue(db, companyId, key)) ?? DEFAULT_SETTINGS[key];
 }
 
 /** Several settings in one query, defaults filled in. */
@@ -18,8 +17,7 @@ export async function settingValues<K extends string>(
   companyId: number,
   keys: readonly K[],
 ): Promise<Record<K, string | undefined>> {
-  const rows = await db.selectFrom("settings").select(["key", "value"])
-    .where("companyId", "=", companyId).where("key", "in", keys).execute();
+  const rows = await settingRows(db, companyId, keys);
   const out = {} as Record<K, string | undefined>;
   for (const key of keys) out[key] = DEFAULT_SETTINGS[key];
   for (const row of rows) out[row.key as K] = row.value;

@@ -1,8 +1,8 @@
-import type { AppDeps } from "../context.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { assertAllowed } from "../auth/policy.ts";
 import { ticketChange } from "../events/domain.ts";
-import type { Viewer } from "../tickets/access.ts";
+import { type Viewer, viewerOf } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
 import { loadTicketView, type TicketView } from "../tickets/view.ts";
 import {
@@ -12,6 +12,8 @@ import {
   findTag,
   findTagByName,
   insertTag,
+  listTags,
+  pageTags,
   replaceTicketTags,
   type TagView,
   tagView,
@@ -20,6 +22,36 @@ import {
 } from "./repository.ts";
 
 export type TagInput = { name?: string; color?: string; kanban?: boolean };
+
+function tagNotFound(): AppError {
+  return notFound("ERR_NO_TAG_FOUND", "Tag not found");
+}
+
+/** GET /api/tags: a page by name, `searchParam` on the name, each with its ticket count. */
+export async function listTagPage(
+  deps: AppDeps,
+  companyId: number,
+  searchParam: string | undefined,
+  pageNumber: number,
+) {
+  return await pageTags(deps.db, companyId, searchParam, pageNumber);
+}
+
+/** GET /api/tags/list (every tag) and /api/tags/kanban (the board's lanes). */
+export async function tagChoices(
+  deps: AppDeps,
+  companyId: number,
+  options?: { kanbanOnly: boolean },
+) {
+  return await listTags(deps.db, companyId, options);
+}
+
+/** GET /api/tags/:id. */
+export async function showTag(deps: AppDeps, companyId: number, id: number): Promise<TagView> {
+  const tag = await findTag(deps.db, companyId, id);
+  if (!tag) throw tagNotFound();
+  return tagView(tag);
+}
 
 /** The kanban switch belongs to admins (seeds/001 section 2 'Tags list'). */
 function assertKanbanAllowed(viewer: Viewer, wanted: boolean | undefined, current = false) {
@@ -51,9 +83,10 @@ export async function publishTags(deps: AppDeps, companyId: number, ids: readonl
 
 export async function createTag(
   deps: AppDeps,
-  viewer: Viewer,
+  auth: AuthInfo,
   input: Required<Pick<TagInput, "name">> & TagInput,
 ): Promise<TagView> {
+  const viewer = await viewerOf(deps.db, auth);
   assertKanbanAllowed(viewer, input.kanban);
   const now = deps.clock.now().toISOString();
   const tag = await deps.db.transaction().execute(async (trx) => {
@@ -78,10 +111,11 @@ export async function createTag(
 
 export async function changeTag(
   deps: AppDeps,
-  viewer: Viewer,
+  auth: AuthInfo,
   id: number,
   input: TagInput,
 ): Promise<TagView> {
+  const viewer = await viewerOf(deps.db, auth);
   const now = deps.clock.now().toISOString();
   const tag = await deps.db.transaction().execute(async (trx) => {
     const current = await findTag(trx, viewer.companyId, id);
@@ -107,15 +141,15 @@ export async function changeTag(
   return view;
 }
 
-export async function removeTag(deps: AppDeps, viewer: Viewer, id: number): Promise<void> {
+export async function removeTag(deps: AppDeps, auth: AuthInfo, id: number): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    if (!await findTag(trx, viewer.companyId, id)) {
-      throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
+    if (!await findTag(trx, auth.companyId, id)) {
+      throw tagNotFound();
     }
-    await deleteTag(trx, viewer.companyId, id);
+    await deleteTag(trx, auth.companyId, id);
   });
   deps.events.emit("list.changed", {
-    companyId: viewer.companyId,
+    companyId: auth.companyId,
     resource: "tag",
     change: { action: "delete", id },
   });
@@ -124,15 +158,16 @@ export async function removeTag(deps: AppDeps, viewer: Viewer, id: number): Prom
 /** POST /api/tags/sync: the ticket's tags become exactly `tagIds`; the ticket update is published. */
 export async function syncTicketTags(
   deps: AppDeps,
-  viewer: Viewer,
+  auth: AuthInfo,
   ticketId: number,
   tagIds: number[],
 ): Promise<TicketView> {
+  const viewer = await viewerOf(deps.db, auth);
   const ids = [...new Set(tagIds)];
   const view = await deps.db.transaction().execute(async (trx) => {
     const ticket = await readableTicket(trx, viewer, { id: ticketId });
     if (await countCompanyTags(trx, viewer.companyId, ids) !== ids.length) {
-      throw notFound("ERR_NO_TAG_FOUND", "Tag not found");
+      throw tagNotFound();
     }
     const before = await ticketTagIds(trx, viewer.companyId, ticket.id);
     await replaceTicketTags(trx, viewer.companyId, ticket.id, ids);

@@ -1,5 +1,6 @@
 import { type Insertable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
 import type { Company, Plan, User, UsersTable } from "../../db/schema.ts";
 import { likePattern } from "../paging.ts";
 
@@ -7,8 +8,8 @@ export type UserWithCompany = { user: User; company: Company; plan: Plan | null 
 
 /** Login looks a user up by email across companies: emails are unique platform-wide. */
 export async function findUserByEmail(db: Database, email: string): Promise<User | undefined> {
-  return await db.selectFrom("users").selectAll().where("email", "=", email.trim().toLowerCase())
-    .executeTakeFirst();
+  return await crossCompany(db).selectFrom("users").selectAll()
+    .where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
 }
 
 /** The user with their company and plan, in one query; undefined when any is gone. */
@@ -149,7 +150,8 @@ export async function countUsers(db: Database, companyId: number): Promise<numbe
 
 /** Is the email used by another user of any company (emails log in platform-wide)? */
 export async function emailTaken(db: Database, email: string, exceptId?: number) {
-  let query = db.selectFrom("users").select("id").where("email", "=", email.trim().toLowerCase());
+  let query = crossCompany(db).selectFrom("users").select("id")
+    .where("email", "=", email.trim().toLowerCase());
   if (exceptId !== undefined) query = query.where("id", "<>", exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }

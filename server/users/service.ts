@@ -10,6 +10,7 @@ import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
 import { ticketChange } from "../events/domain.ts";
 import { getSettingValue } from "../settings/repository.ts";
 import { loadTicketViews } from "../tickets/view.ts";
+import { ownedCount, owns } from "../references_repository.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import type { UserRow } from "../../contract/people_types.ts";
@@ -76,16 +77,14 @@ async function checkReferences(
 ) {
   const queueIds = [...new Set(input.queueIds ?? [])];
   if (queueIds.length) {
-    const found = await deps.db.selectFrom("queues").select("id").where("companyId", "=", companyId)
-      .where("id", "in", queueIds).execute();
-    if (found.length !== queueIds.length) {
+    if (await ownedCount(deps.db, companyId, "queues", queueIds) !== queueIds.length) {
       throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
     }
   }
   if (input.whatsappId !== undefined && input.whatsappId !== null) {
-    const found = await deps.db.selectFrom("whatsapps").select("id")
-      .where("companyId", "=", companyId).where("id", "=", input.whatsappId).executeTakeFirst();
-    if (!found) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+    if (!await owns(deps.db, companyId, "whatsapps", input.whatsappId)) {
+      throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+    }
   }
   return queueIds;
 }

@@ -8,8 +8,8 @@ import { activeWebhooks, eventsOf } from "./repository.ts";
 
 /**
  * Listens to the domain events the services tell after each commit (server/events/) and queues
- * one delivery per subscribed webhook in the database (webhook_deliveries). From there
- * jobs/webhooks.ts sends them; a restart loses none. An event that happens while the process dies
+ * one delivery per subscribed webhook in the database (webhook_deliveries). From there the
+ * `webhooks` job sends them; a restart loses none. An event that happens while the process dies
  * between the commit and this insert is not delivered: the same guarantee the sockets give.
  *
  * A webhook event is the domain event of the same name (contract/webhook_types.ts
@@ -59,7 +59,7 @@ export class WebhookCapture {
 
   constructor(private readonly deps: Pick<AppDeps, "db" | "clock">) {}
 
-  /** The worker (jobs/webhooks.ts) is woken when deliveries were queued. */
+  /** The `webhooks` job (jobs/registry.ts) is woken when deliveries were queued. */
   onQueued(kick: () => void) {
     this.#kick = kick;
   }

@@ -3,7 +3,8 @@ import type { AppDeps } from "../context.ts";
 import { signatureHeaders } from "../crypto/signature.ts";
 import { log } from "../log.ts";
 import { webhookCapture } from "./capture.ts";
-import { webhookView } from "./repository.ts";
+import * as repo from "./delivery_repository.ts";
+import { findWebhook, webhookView } from "./repository.ts";
 import { unsealOrEmpty } from "../crypto/sealed.ts";
 
 /**
@@ -69,36 +70,41 @@ async function post(deps: AppDeps, url: string, secret: string, d: WebhookDelive
   }
 }
 
+/**
+ * One tick of the `webhooks` job: batches of due deliveries until one finds nothing (a full batch
+ * may leave more due rows), or the job stops. Returns how many were attempted.
+ */
+export async function deliverAllDue(deps: AppDeps, signal?: AbortSignal): Promise<number> {
+  let attempted = 0;
+  while (!signal?.aborted) {
+    const sent = await deliverDue(deps);
+    if (sent === 0) break;
+    attempted += sent;
+  }
+  return attempted;
+}
+
 /** Claims, sends and records the due deliveries; returns how many were attempted. */
 export async function deliverDue(deps: AppDeps): Promise<number> {
   const now = deps.clock.now();
   const stamp = now.toISOString();
   // A claim left by a process that died mid-send: the row is due again.
-  await deps.db.updateTable("webhook_deliveries")
-    .set({ status: "pending", claimId: null, claimedUntil: null, updatedAt: stamp })
-    .where("status", "=", "sending").where("claimedUntil", "<", stamp).execute();
-  const due = await deps.db.selectFrom("webhook_deliveries as d")
-    .innerJoin("webhooks as w", "w.id", "d.webhookId")
-    .select(["d.id"])
-    .where("d.status", "=", "pending").where("d.nextAttemptAt", "<=", stamp)
-    .where("w.active", "=", 1).orderBy("d.nextAttemptAt").orderBy("d.id").limit(BATCH).execute();
+  await repo.releaseStaleClaims(deps.db, stamp);
+  const due = await repo.dueDeliveries(deps.db, stamp, BATCH);
   // Rows are independent (each claimed on its own): one slow receiver does not hold the others.
-  const sent = await Promise.all(due.map(({ id }) => deliverOne(deps, id)));
+  const sent = await Promise.all(due.map(({ id, companyId }) => deliverOne(deps, companyId, id)));
   return sent.filter(Boolean).length;
 }
 
-async function deliverOne(deps: AppDeps, id: number): Promise<boolean> {
+async function deliverOne(deps: AppDeps, companyId: number, id: number): Promise<boolean> {
   const now = deps.clock.now();
   const claimId = crypto.randomUUID();
   const claimedUntil = new Date(now.getTime() + deps.config.webhookTimeoutMs * 2 + 60_000);
-  const claimed = await deps.db.updateTable("webhook_deliveries")
-    .set({ status: "sending", claimId, claimedUntil: claimedUntil.toISOString() })
-    .where("id", "=", id).where("status", "=", "pending").executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) === 0) return false; // another tick took it
-  const d = await deps.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id)
-    .executeTakeFirstOrThrow();
-  const hook = await deps.db.selectFrom("webhooks").selectAll()
-    .where("id", "=", d.webhookId).where("companyId", "=", d.companyId).executeTakeFirst();
+  if (!await repo.claimDelivery(deps.db, companyId, id, claimId, claimedUntil.toISOString())) {
+    return false; // another tick took it
+  }
+  const d = await repo.findDelivery(deps.db, companyId, id);
+  const hook = await findWebhook(deps.db, companyId, d.webhookId);
   if (!hook) return false; // deleted meanwhile: its deliveries went with it
   // Sealed at rest; one that no longer opens (DATA_ENCRYPTION_KEY changed) cannot sign.
   const secret = await unsealOrEmpty(deps.secrets.data, hook.secret);
@@ -110,7 +116,7 @@ async function deliverOne(deps: AppDeps, id: number): Promise<boolean> {
   const next = new Date(
     deps.clock.now().getTime() + delay + Math.floor(Math.random() * delay / 10),
   );
-  await deps.db.updateTable("webhook_deliveries").set({
+  await repo.finishDelivery(deps.db, companyId, id, claimId, {
     status: outcome.ok ? "delivered" : final ? "failed" : "pending",
     attempts,
     nextAttemptAt: final ? d.nextAttemptAt : next.toISOString(),
@@ -120,7 +126,7 @@ async function deliverOne(deps: AppDeps, id: number): Promise<boolean> {
     lastError: outcome.error,
     deliveredAt: outcome.ok ? done : null,
     updatedAt: done,
-  }).where("id", "=", id).where("claimId", "=", claimId).execute();
+  });
   await recordOnWebhook(deps, d.companyId, hook.id, outcome, done);
   return true;
 }
@@ -133,22 +139,12 @@ async function recordOnWebhook(
   outcome: Outcome,
   now: string,
 ) {
-  const row = await deps.db.updateTable("webhooks").set((eb) => ({
-    lastStatus: outcome.status,
-    lastError: outcome.error,
-    lastDeliveryAt: now,
-    failureCount: outcome.ok ? 0 : eb("failureCount", "+", 1),
-    updatedAt: now,
-  })).where("id", "=", webhookId).where("companyId", "=", companyId).returningAll()
-    .executeTakeFirst();
+  const row = await repo.recordAttempt(deps.db, companyId, webhookId, outcome, now);
   if (!row) return;
   let current = row;
   if (row.active === 1 && row.failureCount >= deps.config.webhookDisableAfter) {
     const reason = `${row.failureCount} falhas seguidas; última: ${outcome.error ?? "?"}`;
-    current = await deps.db.updateTable("webhooks")
-      .set({ active: 0, disabledAt: now, disabledReason: reason, updatedAt: now })
-      .where("id", "=", webhookId).where("companyId", "=", companyId).returningAll()
-      .executeTakeFirstOrThrow();
+    current = await repo.disableWebhook(deps.db, companyId, webhookId, reason, now);
     webhookCapture(deps.events)?.invalidate(companyId);
     log.warn("webhook disabled after repeated failures", { companyId, webhookId, reason });
   }

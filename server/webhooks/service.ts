@@ -95,6 +95,7 @@ export async function deleteWebhook(deps: AppDeps, companyId: number, id: number
   changed(deps, companyId, { action: "delete", id });
 }
 
+/** GET /api/webhooks: a page by name. */
 export async function listWebhooks(deps: AppDeps, companyId: number, pageNumber: number) {
   return await repo.pageWebhooks(deps.db, deps.secrets.data, companyId, pageNumber);
 }

@@ -3,7 +3,7 @@ import { hasError, parsePix } from "pix-utils";
 import { createCompany, type TestApp, withApp } from "../helpers/app.ts";
 import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
-import { createDueInvoices } from "../../jobs/invoices.ts";
+import { createDueInvoices } from "../../server/billing/service.ts";
 import { reconcileCharges } from "../../server/billing/confirmation.ts";
 import { ConfigError, loadConfig } from "../../server/config.ts";
 

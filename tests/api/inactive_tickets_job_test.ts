@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany, withApp } from "../helpers/app.ts";
-import { expireInactiveTickets } from "../../jobs/inactive_tickets.ts";
+import { expireInactiveTickets } from "../../server/tickets/inactive.ts";
 import { connectSimulator, createQueue, phoneSends } from "../whatsapp/helpers.ts";
 
 Deno.test("inactive tickets job - timeUseBotQueues hands over, expiresTicket closes with its message once", () =>

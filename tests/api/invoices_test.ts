@@ -11,7 +11,7 @@ import {
   withApp,
 } from "../helpers/app.ts";
 import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
-import { createDueInvoices } from "../../jobs/invoices.ts";
+import { createDueInvoices } from "../../server/billing/service.ts";
 
 const PIX = {
   PIX_KEY: "pix@balcao.test",

@@ -3,7 +3,7 @@ import { type TestApp, type TestCompany, twoCompanies, withApp } from "../helper
 import { addContact } from "../helpers/tickets.ts";
 import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
 import { eventually } from "../whatsapp/helpers.ts";
-import { markRefusedSchedules, sendDueSchedules } from "../../jobs/schedules.ts";
+import { markRefusedSchedules, sendDueSchedules } from "../../server/schedules/sending.ts";
 
 /** A schedule due now, through the API. */
 async function scheduleNow(t: TestApp, c: TestCompany, contactId: number, body = "Lembrete!") {

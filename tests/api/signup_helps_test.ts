@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dueDateTick } from "../../jobs/due_dates.ts";
+import { dueDateTick } from "../../server/companies/due_dates.ts";
 import { ensureCurrentInvoice } from "../../server/billing/service.ts";
 import { advanceDueDate } from "../../server/companies/due_dates.ts";
 import {

@@ -14,8 +14,29 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Files that may call crossCompany(), and why. */
 const CROSS_COMPANY: Record<string, string> = {
-  "server/password_reset/repository.ts": "a recovery code is looked up by its hash and the email",
+  "server/announcements/repository.ts":
+    "announcements are the platform's: super users write them for every company, and every company reads them",
+  "server/billing/repository.ts":
+    "super users read every company's invoices; a payment (webhook, reconciliation job) names an invoice or a charge, not a company",
+  "server/campaigns/shipping_repository.ts":
+    "the campaign job scans every company (due campaigns, connections with work, answers, unchecked numbers); what it finds is then read and written with its company",
+  "server/companies/repository.ts":
+    "the due-date job blocks overdue companies bar the platform's own, found by its super user",
+  "server/external_api/repository.ts":
+    "the send API's bearer token (by its unique hash) is the only credential: it names the connection, and so the company",
+  "server/metrics/repository.ts":
+    "the /metrics scrape describes the whole process: the outbox's depth, connections by status",
+  "server/password_reset/repository.ts":
+    "a super user sets the password of a user of any company (PUT /passwords/:id); a recovery code is looked up by its hash and the email",
+  "server/schedules/sending_repository.ts":
+    "the schedules job scans every company's due schedules and the provider's later refusals; each schedule is then sent with its company",
+  "server/tickets/inactive_repository.ts":
+    "the inactive-tickets job scans every company's tickets against their connection's limits; each change then names the company",
+  "server/users/repository.ts":
+    "login, password reset and the duplicate check look a user up by email, unique platform-wide",
   "server/webhooks/repository.ts": "webhook secrets stored before sealing are sealed once at start",
+  "server/webhooks/delivery_repository.ts":
+    "the delivery job scans every company's queue (stale claims, due rows); each row is then claimed and written with its company",
 };
 
 async function* sources(dir: string): AsyncGenerator<string> {

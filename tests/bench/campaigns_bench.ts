@@ -7,7 +7,7 @@
  * 1. import: POST /api/contact-lists/:id/upload of an .xlsx of `rows` rows (the sheet is read on
  *    a worker thread); printed: the import's wall time and /api/tickets p50/p95 meanwhile;
  * 2. dispatch: a campaign of `recipients` numbers, intervals 0, on a simulator connection, with
- *    the dispatcher ticking every second as jobs/campaigns.ts does; printed: messages per second
+ *    the dispatcher ticking every second as the `campaigns` job does; printed: messages per second
  *    (first send to last delivery) and /api/tickets p50/p95 meanwhile. Goal: >= 200 msg/s with
  *    the ticket list p95 under 50 ms.
  */

@@ -3,7 +3,7 @@ import { createCompany } from "../helpers/app.ts";
 import { toastWith, withBrowser } from "../helpers/browser.ts";
 import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
 import { ensurePeriodInvoice } from "../../server/billing/repository.ts";
-import { createDueInvoices } from "../../jobs/invoices.ts";
+import { createDueInvoices } from "../../server/billing/service.ts";
 
 const TOKEN = "whsec-asaas-e2e-token-0123456789abcdef";
 

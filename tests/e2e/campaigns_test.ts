@@ -3,7 +3,7 @@ import { Buffer } from "node:buffer";
 import { createCompany } from "../helpers/app.ts";
 import { toastWith, withBrowser } from "../helpers/browser.ts";
 import { connectSimulator } from "../whatsapp/helpers.ts";
-import { startCampaignJob } from "../../jobs/campaigns.ts";
+import { JOBS, startJobs } from "../../jobs/registry.ts";
 import { numbers, xlsxFile } from "../campaigns/helpers.ts";
 
 Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, watch the report reach 100 %", () =>
@@ -11,7 +11,7 @@ Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, wa
     const c = await createCompany(t, "Acme");
     const wid = await connectSimulator(t, c, { name: "Loja" });
     t.deps.simulator.ackDelayMs = 5;
-    const stopJob = startCampaignJob(t.deps);
+    const stopJob = startJobs(t.deps, JOBS.filter((job) => job.name === "campaigns"));
     try {
       await loginAs(page, c.admin, { expectPath: "/" });
       // The company has campaignsEnabled: the session stores cshow and the menu shows campaigns.

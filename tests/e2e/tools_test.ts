@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createCompany, type TestApp } from "../helpers/app.ts";
-import { sendDueSchedules } from "../../jobs/schedules.ts";
+import { sendDueSchedules } from "../../server/schedules/sending.ts";
 import { eventually } from "../whatsapp/helpers.ts";
 import { type Page, toastShown, withBrowser } from "../helpers/browser.ts";
 

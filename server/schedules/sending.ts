@@ -1,22 +1,22 @@
-import { Cron } from "croner";
 import { getMimeType } from "hono/utils/mime";
-import type { AppDeps } from "../server/context.ts";
-import { log } from "../server/log.ts";
-import { findScheduleView } from "../server/schedules/repository.ts";
-import { countedJob } from "../server/metrics/registry.ts";
-import { renderVariables } from "../server/messages/variables.ts";
-import { ticketChange } from "../server/events/domain.ts";
-import { insertClosedTicket } from "../server/tickets/repository.ts";
-import { loadTicketView, messageViews } from "../server/tickets/view.ts";
-import { jidOfContact } from "../server/whatsapp/jid.ts";
-import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
+import type { Ticket } from "../../db/schema.ts";
+import type { AppDeps } from "../context.ts";
+import { ticketChange } from "../events/domain.ts";
+import { log } from "../log.ts";
+import { renderVariables } from "../messages/variables.ts";
+import { findActiveTicket, insertClosedTicket, updateTicketRow } from "../tickets/repository.ts";
+import { loadTicketView, messageViews } from "../tickets/view.ts";
+import { jidOfContact } from "../whatsapp/jid.ts";
+import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
+import { findScheduleView, updateSchedule } from "./repository.ts";
+import * as repo from "./sending_repository.ts";
 
 /**
- * Sends due schedules (seeds/001 'Schedules'). croner only ticks every 30 s; the state is in the
- * schedules table: PENDENTE rows whose sendAt has passed are picked, and each is written to the
- * outbox (server/whatsapp/outbox/outbox.ts) in the SAME transaction that marks it ENVIADA. So a tick
- * that runs twice, or a restart in the middle, never sends a schedule twice nor loses one: the
- * outbox delivers what was committed.
+ * Sends due schedules (seeds/001 'Schedules'; the `schedules` job ticks every 30 s). The state is
+ * in the schedules table: PENDENTE rows whose sendAt has passed are picked, and each is written to
+ * the outbox (server/whatsapp/outbox/outbox.ts) in the SAME transaction that marks it ENVIADA. So
+ * a tick that runs twice, or a restart in the middle, never sends a schedule twice nor loses one:
+ * the outbox delivers what was committed.
  *
  * The message goes on the contact's open ticket on the company's default connection, or on a
  * new ticket created closed for the schedule's author (a reply then opens a fresh ticket as
@@ -33,13 +33,16 @@ export const SCHEDULE_BATCH = 50;
 
 type Outcome = { scheduleId: number; status: "ENVIADA" | "ERRO" };
 
+/** One tick of the `schedules` job: the due ones are sent, then the provider's later refusals. */
+export async function scheduleTick(deps: AppDeps) {
+  await sendDueSchedules(deps);
+  await markRefusedSchedules(deps);
+}
+
 export async function sendDueSchedules(deps: AppDeps): Promise<Outcome[]> {
   const now = deps.clock.now();
   const stamp = now.toISOString();
-  // schedules_due (status, sendAt): only due rows are read.
-  const due = await deps.db.selectFrom("schedules").select(["id", "companyId"])
-    .where("status", "=", "PENDENTE").where("sendAt", "<=", stamp).orderBy("sendAt")
-    .limit(SCHEDULE_BATCH).execute();
+  const due = await repo.dueSchedules(deps.db, stamp, SCHEDULE_BATCH);
   const outcomes: Outcome[] = [];
   for (const { id, companyId } of due) {
     try {
@@ -47,9 +50,7 @@ export async function sendDueSchedules(deps: AppDeps): Promise<Outcome[]> {
       if (outcome) outcomes.push(outcome);
     } catch (error) {
       log.error("schedule send failed", { companyId, scheduleId: id, error });
-      await deps.db.updateTable("schedules")
-        .set({ status: "ERRO", errorCode: "ERR_SENDING_WAPP_MSG", updatedAt: stamp })
-        .where("id", "=", id).where("status", "=", "PENDENTE").execute();
+      await repo.failPendingSchedule(deps.db, companyId, id, "ERR_SENDING_WAPP_MSG", stamp);
       outcomes.push({ scheduleId: id, status: "ERRO" });
     }
   }
@@ -64,24 +65,10 @@ async function sendOne(
 ): Promise<Outcome | undefined> {
   const stamp = now.toISOString();
   const result = await deps.db.transaction().execute(async (trx) => {
-    const schedule = await trx.selectFrom("schedules").selectAll().where("id", "=", scheduleId)
-      .where("companyId", "=", companyId).where("status", "=", "PENDENTE").executeTakeFirst();
+    const schedule = await repo.findPendingSchedule(trx, companyId, scheduleId);
     if (!schedule) return undefined; // taken by another tick, edited or deleted meanwhile
-    const contact = await trx.selectFrom("contacts").select([
-      "id",
-      "name",
-      "number",
-      "lid",
-      "isGroup",
-    ])
-      .where("id", "=", schedule.contactId).where("companyId", "=", companyId)
-      .executeTakeFirst();
-    const whatsapp = await trx.selectFrom("whatsapps").select("id").where(
-      "companyId",
-      "=",
-      companyId,
-    )
-      .where("isDefault", "=", 1).orderBy("id").executeTakeFirst();
+    const contact = await repo.scheduleContact(trx, companyId, schedule.contactId);
+    const whatsapp = await repo.defaultConnection(trx, companyId);
     const errorCode = !whatsapp
       ? "ERR_NO_DEF_WAPP_FOUND"
       : !deps.sessions.connectedProvider(whatsapp.id)
@@ -91,14 +78,16 @@ async function sendOne(
       ? "ERR_WAPP_INVALID_CONTACT"
       : null;
     if (errorCode || !contact || !whatsapp) {
-      await trx.updateTable("schedules").set({ status: "ERRO", errorCode, updatedAt: stamp })
-        .where("id", "=", schedule.id).execute();
+      await updateSchedule(trx, companyId, schedule.id, {
+        status: "ERRO",
+        errorCode,
+        updatedAt: stamp,
+      });
       log.warn("schedule not sent", { companyId, scheduleId, errorCode });
       return { status: "ERRO" as const, scheduleId: schedule.id, userId: schedule.userId };
     }
-    let ticket = await trx.selectFrom("tickets").select(["id", "status", "queueId", "userId"])
-      .where("companyId", "=", companyId).where("contactId", "=", contact.id)
-      .where("whatsappId", "=", whatsapp.id).where("status", "<>", "closed").executeTakeFirst();
+    let ticket: Pick<Ticket, "id" | "status" | "queueId" | "userId"> | undefined =
+      await findActiveTicket(trx, companyId, contact.id, whatsapp.id);
     const opened = !ticket;
     if (!ticket) {
       const id = await insertClosedTicket(trx, companyId, {
@@ -127,18 +116,18 @@ async function sendOne(
       media,
       now: stamp,
     });
-    await trx.updateTable("tickets").set({
+    await updateTicketRow(trx, companyId, ticket.id, {
       lastMessage: lastMessageOf(body, media?.filename),
       updatedAt: stamp,
-    }).where("id", "=", ticket.id).execute();
-    await trx.updateTable("schedules").set({
+    });
+    await updateSchedule(trx, companyId, schedule.id, {
       status: "ENVIADA",
       sentAt: stamp,
       ticketId: ticket.id,
       messageId: message.id,
       errorCode: null,
       updatedAt: stamp,
-    }).where("id", "=", schedule.id).execute();
+    });
     return {
       status: "ENVIADA" as const,
       scheduleId: schedule.id,
@@ -184,25 +173,8 @@ export const REFUSAL_WINDOW_MS = 86_400_000;
  */
 export async function markRefusedSchedules(deps: AppDeps): Promise<number[]> {
   const stamp = deps.clock.now().toISOString();
-  const refused = await deps.db.updateTable("schedules")
-    .set((eb) => ({
-      status: "ERRO",
-      errorCode: eb.selectFrom("messages").select("sendError")
-        .whereRef("messages.id", "=", "schedules.messageId"),
-      updatedAt: stamp,
-    }))
-    // schedules_due (status, sendAt): only the last day's sends are looked at (the outbox gives a
-    // message up within minutes), each message by its id.
-    .where("status", "=", "ENVIADA")
-    .where("sendAt", ">=", new Date(deps.clock.now().getTime() - REFUSAL_WINDOW_MS).toISOString())
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom("messages").select("messages.id")
-          .whereRef("messages.id", "=", "schedules.messageId")
-          .where("messages.sendError", "is not", null),
-      )
-    )
-    .returning(["id", "companyId", "userId"]).execute();
+  const since = new Date(deps.clock.now().getTime() - REFUSAL_WINDOW_MS).toISOString();
+  const refused = await repo.markRefused(deps.db, since, stamp);
   for (const s of refused) {
     const record = await findScheduleView(deps.db, s.companyId, s.id);
     if (record) {
@@ -210,19 +182,4 @@ export async function markRefusedSchedules(deps: AppDeps): Promise<number[]> {
     }
   }
   return refused.map((s) => s.id);
-}
-
-/** Starts the 30-second tick; the returned function stops it and waits for a running tick. */
-export function startScheduleJob(deps: AppDeps): () => Promise<void> {
-  const job = new Cron("*/30 * * * * *", { protect: true, catch: true }, async () => {
-    // One counted run: the due ones are sent, then the provider's later refusals recorded.
-    await countedJob("schedules", async () => {
-      await sendDueSchedules(deps);
-      await markRefusedSchedules(deps);
-    }).catch((error) => log.error("schedule tick failed", { error }));
-  });
-  return async () => {
-    job.stop();
-    while (job.isBusy()) await new Promise((resolve) => setTimeout(resolve, 50));
-  };
 }

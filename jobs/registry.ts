@@ -1,0 +1,173 @@
+import { Cron } from "croner";
+import { reconcileCharges } from "../server/billing/confirmation.ts";
+import { createDueInvoices } from "../server/billing/service.ts";
+import { dispatchTick } from "../server/campaigns/dispatcher.ts";
+import { checkPendingNumbers } from "../server/campaigns/number_check.ts";
+import { dueDateTick } from "../server/companies/due_dates.ts";
+import type { AppDeps } from "../server/context.ts";
+import { log } from "../server/log.ts";
+import { countedJob } from "../server/metrics/registry.ts";
+import { takeBackup } from "../server/ops/backup.ts";
+import { PING_INTERVAL_MS } from "../server/realtime/events.ts";
+import { pingMembers } from "../server/realtime/socket.ts";
+import { scheduleTick } from "../server/schedules/sending.ts";
+import { expireInactiveTickets } from "../server/tickets/inactive.ts";
+import { webhookCapture } from "../server/webhooks/capture.ts";
+import { deliverAllDue } from "../server/webhooks/delivery.ts";
+import { leaseIntervalMs, leaseTick } from "../server/whatsapp/sessions/lease_loop.ts";
+
+/**
+ * Every background job of the process, in one list (DESIGN 'Jobs'). A job is a thin tick: the
+ * work is a service function whose state is in the database, so a tick that runs twice, or a
+ * restart in the middle, does no harm (each service says which unique key or guarded UPDATE stops
+ * which duplicate). main.ts starts them all with `startJobs` and stops them in one loop.
+ *
+ * How a job runs (`startJobs`):
+ * - one tick at a time: a timer firing while a tick runs is skipped (the next one comes), while a
+ *   `wake` during a tick asks for one more right after it (nothing queued is left waiting);
+ * - each tick is counted, and a failure counted and logged (balcao_job_runs_total{job},
+ *   balcao_job_failures_total{job}); the next tick tries again;
+ * - stopping aborts the tick's signal, stops the timers, lets `drain` finish what may still wake
+ *   the job, and waits for the running tick (a tick in progress finishes its sends before the
+ *   database closes).
+ */
+export type Job = {
+  /** The metrics label and the logs' name. */
+  name: string;
+  /** When it ticks: a croner pattern (seconds first) or every `ms`; undefined leaves it off. */
+  every: (deps: AppDeps) => { cron: string; timezone?: "UTC" } | { ms: number } | undefined;
+  /** Also once at start (a restart after a missed daily tick catches up). */
+  atStart?: boolean;
+  tick: (deps: AppDeps, signal: AbortSignal) => unknown;
+  /** Runs right after `tick` in the same turn (never alongside it), counted under its own name. */
+  then?: { name: string; tick: (deps: AppDeps, signal: AbortSignal) => unknown };
+  /** Wires what asks for a tick at once (a webhook delivery queued). */
+  wake?: (deps: AppDeps, run: () => void) => void;
+  /** Awaited on stop before the running tick: work that may still wake the job. */
+  drain?: (deps: AppDeps) => Promise<void>;
+};
+
+const DAILY_03_UTC = { cron: "0 0 3 * * *", timezone: "UTC" } as const;
+
+export const JOBS: readonly Job[] = [
+  // Due schedules go to the outbox; then the provider's later refusals are recorded. Twice is
+  // harmless: each send is the outbox row and ENVIADA in one transaction, read as PENDENTE.
+  { name: "schedules", every: () => ({ cron: "*/30 * * * * *" }), tick: scheduleTick },
+  // Overdue companies marked, then blocked after DUE_DATE_GRACE_DAYS; each mark once (`IS NULL`).
+  { name: "due_dates", every: () => DAILY_03_UTC, atStart: true, tick: dueDateTick },
+  // The invoice of each period; unique invoices_period (companyId, dueDate) stops a second one.
+  { name: "invoices", every: () => DAILY_03_UTC, atStart: true, tick: createDueInvoices },
+  // Charges whose payment webhook was lost; payInvoice pays only an open invoice.
+  {
+    name: "reconcile",
+    every: () => ({ cron: "0 */10 * * * *", timezone: "UTC" }),
+    tick: reconcileCharges,
+  },
+  // The campaign dispatcher, then the background WhatsApp check of contact-list numbers (after
+  // it, never alongside: both ask the same providers). Each shipping row is claimed by a guarded
+  // UPDATE before its outbox rows are written; unique (campaignId, number) stops a second row.
+  {
+    name: "campaigns",
+    every: () => ({ cron: "* * * * * *" }),
+    tick: dispatchTick,
+    then: { name: "contact_list_check", tick: checkPendingNumbers },
+  },
+  // The bot phase's time limits: hand-over to people, closing inactive tickets; each change is
+  // one UPDATE guarded by the status and updatedAt that were read.
+  {
+    name: "inactive_tickets",
+    every: () => ({ cron: "*/30 * * * * *" }),
+    tick: expireInactiveTickets,
+  },
+  // The webhook delivery queue: every 5 s for retries falling due, and at once on a new event. A
+  // row is claimed before it is sent; unique (webhookId, eventId) stops a second delivery row.
+  {
+    name: "webhooks",
+    every: () => ({ cron: "*/5 * * * * *" }),
+    atStart: true,
+    tick: deliverAllDue,
+    wake: (deps, run) => webhookCapture(deps.events)?.onQueued(run),
+    drain: async (deps) => await webhookCapture(deps.events)?.idle(),
+  },
+  // BACKUP_CRON (none when unset); VACUUM INTO on the database thread, never over a file.
+  {
+    name: "backup",
+    every: (deps) => deps.config.backupCron ? { cron: deps.config.backupCron } : undefined,
+    tick: (deps) => takeBackup(deps.config, deps.clock, { thread: "worker" }),
+  },
+  // Several processes on one database (SESSION_LEASE_SECONDS): renew, hand over, take over.
+  {
+    name: "leases",
+    every: (deps) => {
+      const ms = leaseIntervalMs(deps.sessions);
+      return ms === undefined ? undefined : { ms };
+    },
+    tick: (deps, signal) => leaseTick(deps.sessions, signal),
+  },
+  // Sockets that stopped answering are closed; the others are pinged.
+  {
+    name: "heartbeat",
+    every: () => ({ ms: PING_INTERVAL_MS }),
+    tick: (deps) => pingMembers(deps.hub),
+  },
+];
+
+type Running = { stop: () => Promise<void> };
+
+function startJob(deps: AppDeps, job: Job): Running | undefined {
+  const when = job.every(deps);
+  if (!when) return undefined;
+  const controller = new AbortController();
+  const { signal } = controller;
+  const step = async (name: string, tick: NonNullable<Job["then"]>["tick"]) => {
+    await countedJob(name, async () => await tick(deps, signal)).catch((error) =>
+      log.error("job failed", { job: name, error })
+    );
+  };
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = (coalesce: boolean) => {
+    if (signal.aborted) return;
+    if (running) {
+      if (coalesce) again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await step(job.name, job.tick);
+        if (job.then && !signal.aborted) await step(job.then.name, job.then.tick);
+      } while (again && !signal.aborted);
+    })().finally(() => running = undefined);
+  };
+  let stopTimer: () => void;
+  if ("cron" in when) {
+    const cron = new Cron(when.cron, { timezone: when.timezone }, () => run(false));
+    stopTimer = () => cron.stop();
+  } else {
+    const interval = setInterval(() => run(false), when.ms);
+    stopTimer = () => clearInterval(interval);
+  }
+  job.wake?.(deps, () => run(true));
+  if (job.atStart) run(false);
+  return {
+    stop: async () => {
+      controller.abort();
+      stopTimer();
+      await job.drain?.(deps);
+      await running;
+    },
+  };
+}
+
+/**
+ * Starts the jobs (all of JOBS unless told otherwise); the returned function stops them all and
+ * waits for the ticks in progress.
+ */
+export function startJobs(deps: AppDeps, jobs: readonly Job[] = JOBS): () => Promise<void> {
+  const started = jobs.map((job) => startJob(deps, job))
+    .filter((r): r is Running => r !== undefined);
+  return async () => {
+    await Promise.all(started.map((r) => r.stop()));
+  };
+}
