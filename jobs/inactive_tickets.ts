@@ -6,7 +6,7 @@ import { HAND_OVER } from "../server/bots/registry.ts";
 import { log } from "../server/log.ts";
 import { countedJob } from "../server/metrics/registry.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
-import { loadTicketView, messageViews } from "../server/tickets/view.ts";
+import { loadTicketView, messageViews } from "../server/tickets/view_repository.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
 

@@ -7,7 +7,7 @@ import { countedJob } from "../server/metrics/registry.ts";
 import { renderVariables } from "../server/messages/variables.ts";
 import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
 import { insertClosedTicket } from "../server/tickets/repository.ts";
-import { loadTicketView, messageViews } from "../server/tickets/view.ts";
+import { loadTicketView, messageViews } from "../server/tickets/view_repository.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
 

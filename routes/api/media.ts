@@ -1,11 +1,9 @@
 import { Hono } from "hono";
 import { requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { notFound } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
 import { idParam } from "../../server/http/params.ts";
-import { openMedia } from "../../server/media/store.ts";
-import { canViewTicket } from "../../server/realtime/socket.ts";
+import { openMessageMedia } from "../../server/messages/media_service.ts";
 
 /** Types a browser may show inline; anything else downloads (never rendered as a page). */
 const INLINE = /^(image\/(png|jpeg|gif|webp)|audio\/|video\/|application\/pdf$)/;
@@ -19,22 +17,12 @@ export function mediaRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.get("/:id/media", requireAuth(deps), validate("param", idParam), async (c) => {
-    const auth = authOf(c);
-    const message = await deps.db.selectFrom("messages")
-      .select(["id", "ticketId", "mediaUrl", "mediaMimetype", "mediaName"])
-      .where("companyId", "=", auth.companyId).where("id", "=", c.req.valid("param").id)
-      .executeTakeFirst();
-    if (!message?.mediaUrl || !(await canViewTicket(deps, auth, message.ticketId))) {
-      throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
-    }
-    const opened = await openMedia(deps.config, auth.companyId, message.mediaUrl);
-    if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Arquivo não encontrado");
-    const mimetype = message.mediaMimetype ?? "application/octet-stream";
-    const name = encodeURIComponent(message.mediaName ?? "file");
-    const disposition = INLINE.test(mimetype) ? "inline" : "attachment";
-    return c.body(opened.file.readable, 200, {
-      "content-type": mimetype,
-      "content-length": String(opened.size),
+    const media = await openMessageMedia(deps, authOf(c), c.req.valid("param").id);
+    const name = encodeURIComponent(media.name);
+    const disposition = INLINE.test(media.mimetype) ? "inline" : "attachment";
+    return c.body(media.file.readable, 200, {
+      "content-type": media.mimetype,
+      "content-length": String(media.size),
       "content-disposition": `${disposition}; filename*=UTF-8''${name}`,
       "x-content-type-options": "nosniff",
       "content-security-policy": "default-src 'none'; sandbox",

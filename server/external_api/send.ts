@@ -10,7 +10,7 @@ import { checkAttachment } from "../messages/attachments.ts";
 import { publishMessage, publishTicketUpdate } from "../realtime/publish.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import { findActiveTicket, insertClosedTicket } from "../tickets/repository.ts";
-import { loadTicketView, messageViews } from "../tickets/view.ts";
+import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { checkNumber, enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { tokenHash } from "./tokens.ts";
 

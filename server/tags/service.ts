@@ -4,7 +4,8 @@ import { publishTicketUpdate } from "../realtime/publish.ts";
 import { publishResource } from "../realtime/resource_events.ts";
 import type { Viewer } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
-import { loadTicketView, type TicketView } from "../tickets/view.ts";
+import type { TicketView } from "../tickets/view.ts";
+import { loadTicketView } from "../tickets/view_repository.ts";
 import {
   countCompanyTags,
   countTicketsOfTags,

@@ -8,7 +8,7 @@ import { AppError, forbidden, notFound } from "../errors.ts";
 import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
 import { publishTicketUpdate } from "../realtime/publish.ts";
 import { getSettingValue } from "../settings/repository.ts";
-import { loadTicketViews } from "../tickets/view.ts";
+import { loadTicketViews } from "../tickets/view_repository.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import { publishResource } from "../realtime/resource_events.ts";

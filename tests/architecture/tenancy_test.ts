@@ -13,7 +13,15 @@ import { COMPANY_TABLES, crossCompany, tenancyBreach, TenancyBreaches } from "..
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Files that may call crossCompany(), and why. */
-const CROSS_COMPANY: Record<string, string> = {};
+const CROSS_COMPANY: Record<string, string> = {
+  "server/whatsapp/repository.ts":
+    "at boot, with no other process on the database, every company's stale QR codes are reset",
+  "server/whatsapp/outbox/outbox_repository.ts":
+    "at boot, with no other process on the database, every company's interrupted sends resume",
+  "server/whatsapp/sessions/leases_repository.ts":
+    "a process holds connections of every company: it renews and releases its own leases, " +
+    "counts the connections that should run and takes over orphans, whatever their company",
+};
 
 async function* sources(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
