@@ -1,8 +1,8 @@
 /**
  * The shapes the /tickets workspace reads from the API and the socket (seeds/000 sections 3
- * and 7). Islands import nothing from server/ (DESIGN 'Boundaries'): these mirror
- * server/tickets/view.ts (TicketView, MessageView) and the notes, tags, quick messages, contacts
- * and users answers, only with the fields the page uses.
+ * and 7). A ticket and a message are declared ONCE, here: the server's views
+ * (server/tickets/view.ts) build exactly these types and the islands read them; the notes, tags,
+ * quick messages, contacts and users answers follow with the fields the page uses.
  */
 export type TicketStatus = "pending" | "open" | "closed";
 
@@ -17,47 +17,75 @@ export type ContactRef = {
 
 export type TagRef = { id: number; name: string; color: string };
 
-export type Ticket = {
+/** The contact as a ticket carries it (also the `contact` of `appMessage` events). */
+export type TicketContact = {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+};
+
+/** A ticket as the API and the socket answer it (seeds/000 section 3 'Ticket'). */
+export type TicketView = {
   id: number;
   uuid: string;
   status: TicketStatus;
   contactId: number;
-  contact: ContactRef;
+  contact: TicketContact;
   userId: number | null;
   user: { id: number; name: string } | null;
   queueId: number | null;
   queue: { id: number; name: string; color: string } | null;
   whatsappId: number | null;
-  whatsapp: { id: number; name: string; status?: string } | null;
+  whatsapp: { id: number; name: string; status: string } | null;
   tags: TagRef[];
   isGroup: boolean;
-  chatbot?: boolean;
+  chatbot: boolean;
+  useIntegration: boolean;
+  integrationId: number | null;
+  promptId: number | null;
   lastMessage: string;
   unreadMessages: number;
+  companyId: number;
   createdAt: string;
   updatedAt: string;
 };
 
+/** The page's name for a ticket: the same type. */
+export type Ticket = TicketView;
+
 export type TicketPage = { tickets: Ticket[]; count?: number; hasMore: boolean };
 
-export type MessageBase = {
+/** A message as the API and the socket answer it (seeds/000 section 3 'Message'). */
+export type MessageView = {
   id: number;
+  wid: string | null;
   ticketId: number;
+  contactId: number | null;
   body: string;
   fromMe: boolean;
   mediaType: string | null;
   /** The authorised media route (/api/messages/:id/media); fetched with the bearer token. */
   mediaUrl: string | null;
-  mediaName?: string | null;
+  mediaName: string | null;
   isDeleted: boolean;
-  isEdited?: boolean;
+  isEdited: boolean;
   ack: number;
   read: boolean;
+  quotedMsg: Omit<MessageView, "quotedMsg"> | null;
+  /** Set when the outbox gave up sending this message ("ERR_SENDING_WAPP_MSG"). */
+  sendError?: string | null;
   createdAt: string;
-  updatedAt?: string;
+  updatedAt: string;
 };
 
-export type Message = MessageBase & { quotedMsg: MessageBase | null };
+/** A quoted message (no quote of its own). */
+export type MessageBase = Omit<MessageView, "quotedMsg">;
+
+/** The page's name for a message: the same type. */
+export type Message = MessageView;
 
 export type MessagePage = {
   messages: Message[];
@@ -99,23 +127,6 @@ export type UserOption = { id: number; name: string; queues?: { id: number; name
 export type WhatsappOption = { id: number; name: string; isDefault?: boolean; status?: string };
 
 export type QueueOption = { id: number; name: string; color: string };
-
-/** `company-<id>-ticket` (server/realtime/publish.ts). */
-export type TicketEvent =
-  | { action: "update"; ticket: Ticket }
-  | { action: "delete"; ticketId: number }
-  | { action: "updateUnread"; ticketId: number };
-
-/** `company-<id>-appMessage`. */
-export type MessageEvent = {
-  action: "create" | "update";
-  message: Message;
-  ticket: Ticket;
-  contact?: ContactRef;
-};
-
-/** `company-<id>-contact`. */
-export type ContactEvent = { action: string; contact?: ContactRef; contactId?: number };
 
 /** The body of ERR_OTHER_OPEN_TICKET's message: a JSON string (seeds/000 section 7). */
 export type OtherOpenTicket = {

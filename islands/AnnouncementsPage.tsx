@@ -40,7 +40,7 @@ export default function AnnouncementsPage(_props: AnnouncementsPageProps) {
 const ANNOUNCEMENTS = {
   path: "/announcements",
   records: "records",
-  channel: "announcement",
+  channel: "announcement" as const,
   params: { all: "true" },
 };
 

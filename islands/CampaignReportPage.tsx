@@ -32,10 +32,9 @@ function Report({ campaignId }: CampaignReportPageProps) {
   useEffect(() => {
     void reload();
   }, [campaignId]);
-  useRealtime("campaign", (data) => {
-    const event = data as { action?: string; record?: CampaignView };
+  useRealtime("campaign", (event) => {
     if (event.action === "reload") return void reload();
-    if (event.record?.id === campaignId) setCampaign(event.record);
+    if (event.action !== "delete" && event.record.id === campaignId) setCampaign(event.record);
   });
   // Only a change seen on this page (not a campaign already FINALIZADA when opened) reloads it.
   const seen = useRef<string | null>(null);

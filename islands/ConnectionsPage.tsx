@@ -31,7 +31,6 @@ import {
   removeConnection,
   type SessionButton,
   sessionButtons,
-  type SessionUpdate,
   sortConnections,
 } from "./connections/model.ts";
 
@@ -149,20 +148,16 @@ function Connections() {
     if (list !== null) load();
   });
   useRealtime("whatsapp", (data) => {
-    const d = data as { action?: string; whatsapp?: Connection; whatsappId?: number } | null;
-    if (d?.action === "update" && d.whatsapp) {
-      const w = d.whatsapp;
+    if (data.action === "update") {
+      const w = data.whatsapp;
       setList((old) => applyUpdate(old ?? [], w));
-    } else if (d?.action === "delete") {
-      const id = Number(d.whatsappId ?? (d.whatsapp as { id?: number } | undefined)?.id);
+    } else {
+      const id = data.whatsappId;
       setList((old) => removeConnection(old ?? [], id));
       setQrId((open) => open === id ? null : open);
     }
   });
-  useRealtime("whatsappSession", (data) => {
-    const d = data as { action?: string; session?: SessionUpdate } | null;
-    if (d?.action !== "update" || !d.session) return;
-    const session = d.session;
+  useRealtime("whatsappSession", ({ session }) => {
     setList((old) => old ? applySession(old, session) : old);
     setPairing((old) => {
       if (session.pairingCode) return { ...old, [session.id]: session.pairingCode };

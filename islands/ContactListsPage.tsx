@@ -35,7 +35,12 @@ export default function ContactListsPage(_props: ContactListsPageProps) {
   );
 }
 
-const LISTS = { path: "/contact-lists", records: "records", channel: "contactList", sort: byName };
+const LISTS = {
+  path: "/contact-lists",
+  records: "records",
+  channel: "contactList" as const,
+  sort: byName,
+};
 
 function ContactLists() {
   const { t } = useTranslation();

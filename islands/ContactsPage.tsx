@@ -84,7 +84,12 @@ function ContactActions() {
 }
 
 /** GET /api/contacts pages, live on company-<id>-contact. */
-const CONTACTS = { path: "/contacts", records: "contacts", channel: "contact", sort: byName };
+const CONTACTS = {
+  path: "/contacts",
+  records: "contacts",
+  channel: "contact" as const,
+  sort: byName,
+};
 
 function Contacts() {
   const { t } = useTranslation();

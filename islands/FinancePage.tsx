@@ -43,7 +43,7 @@ export default function FinancePage(_props: FinancePageProps) {
 }
 
 /** GET /api/invoices/all pages, live on company-<id>-invoice. */
-const INVOICES = { path: "/invoices/all", records: "invoices", channel: "invoice" };
+const INVOICES = { path: "/invoices/all", records: "invoices", channel: "invoice" as const };
 
 function Invoices() {
   const { t, i18n } = useTranslation();

@@ -62,12 +62,12 @@ function MessagesApi() {
   }, []);
 
   useRealtime("whatsapp", (data) => {
-    const d = data as { action?: string; whatsapp?: Connection; whatsappId?: number } | null;
-    if (d?.action === "update" && d.whatsapp) {
-      const w = d.whatsapp;
+    if (data.action === "update") {
+      const w = data.whatsapp;
       setConnections((old) => applyUpdate(old ?? [], w));
-    } else if (d?.action === "delete") {
-      setConnections((old) => (old ?? []).filter((c) => c.id !== d.whatsappId));
+    } else {
+      const id = data.whatsappId;
+      setConnections((old) => (old ?? []).filter((c) => c.id !== id));
     }
   });
 

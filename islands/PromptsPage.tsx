@@ -30,7 +30,7 @@ export default function PromptsPage(_props: PromptsPageProps) {
   );
 }
 
-const PROMPTS = { path: "/prompt", records: "prompts", channel: "prompt", sort: byName };
+const PROMPTS = { path: "/prompt", records: "prompts", channel: "prompt" as const, sort: byName };
 
 function Prompts() {
   const { t } = useTranslation();

@@ -36,7 +36,7 @@ export default function QueueIntegrationPage(_props: QueueIntegrationPageProps) 
 const INTEGRATIONS = {
   path: "/queueIntegration",
   records: "queueIntegrations",
-  channel: "queueIntegration",
+  channel: "queueIntegration" as const,
   sort: byName,
 };
 

@@ -6,7 +6,7 @@ import Plus from "lucide-react/icons/plus";
 import Search from "lucide-react/icons/search";
 import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "./lib/api.ts";
-import type { Queue, QueueEvent } from "../contract/queue_types.ts";
+import type { Queue } from "../contract/queue_types.ts";
 import { isAdmin, useSessionUser } from "./lib/session.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";
@@ -20,8 +20,6 @@ const ConfirmDialog = whenOpen(() =>
 );
 
 export type QueuesPageProps = Record<string, never>;
-
-type SettingEvent = { action?: string; setting?: { key: string; value: string } };
 
 /** The server's order: orderQueue (empty last), then name, then id. */
 export function sortQueues(list: Queue[]): Queue[] {
@@ -70,18 +68,16 @@ export default function QueuesPage(_props: QueuesPageProps) {
       )
     );
 
-  useRealtime("queue", (data) => {
-    const event = data as QueueEvent | null;
-    if (!event) return;
+  useRealtime("queue", (event) => {
     if (event.action === "create" || event.action === "update") upsert(event.queue);
     if (event.action === "delete") {
-      setQueues((old) => old?.filter((q) => q.id !== Number(event.queueId)) ?? old);
+      const id = event.queueId;
+      setQueues((old) => old?.filter((q) => q.id !== id) ?? old);
     }
   });
 
-  useRealtime("settings", (data) => {
-    const setting = (data as SettingEvent | null)?.setting;
-    if (setting?.key === "scheduleType") setScheduleType(setting.value);
+  useRealtime("settings", ({ setting }) => {
+    if (setting.key === "scheduleType") setScheduleType(setting.value);
   });
 
   const visible = useMemo(() => {

@@ -36,7 +36,7 @@ const byShortcode = (a: QuickMessageView, b: QuickMessageView) =>
 const QUICK_MESSAGES = {
   path: "/quick-messages",
   records: "records",
-  channel: "quickMessage",
+  channel: "quickMessage" as const,
   sort: byShortcode,
 };
 

@@ -44,7 +44,12 @@ const bySendAt = (a: ScheduleView, b: ScheduleView) =>
   b.sendAt.localeCompare(a.sendAt) || b.id - a.id;
 
 /** GET /api/schedules pages, live on company-<id>-schedule. */
-const SCHEDULES = { path: "/schedules", records: "schedules", channel: "schedule", sort: bySendAt };
+const SCHEDULES = {
+  path: "/schedules",
+  records: "schedules",
+  channel: "schedule" as const,
+  sort: bySendAt,
+};
 
 function Schedules({ contactId }: SchedulesPageProps) {
   const { t } = useTranslation();

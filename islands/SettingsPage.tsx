@@ -71,10 +71,7 @@ function SettingsContent() {
     }
   };
 
-  useRealtime("settings", (data) => {
-    const setting = (data as { setting?: Setting } | null)?.setting;
-    if (setting && typeof setting.key === "string") apply(setting.key, setting.value);
-  });
+  useRealtime("settings", ({ setting }) => apply(setting.key, setting.value));
 
   const save = async (key: string, value: string): Promise<boolean> => {
     const before = settings?.[key];

@@ -16,13 +16,7 @@ import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 import { Select } from "./lib/ui/Select.tsx";
 import { StatusBadge } from "./connections/StatusBadge.tsx";
-import {
-  applySession,
-  applyUpdate,
-  type Connection,
-  normalStatus,
-  type SessionUpdate,
-} from "./connections/model.ts";
+import { applySession, applyUpdate, type Connection, normalStatus } from "./connections/model.ts";
 import { Chat } from "./simulator/Chat.tsx";
 import {
   forgetContact,
@@ -101,24 +95,17 @@ function Simulator() {
     if (connections !== null) load();
   });
   useRealtime("whatsapp", (data) => {
-    const d = data as { action?: string; whatsapp?: Connection; whatsappId?: number } | null;
-    if (d?.action === "update" && d.whatsapp?.provider === "simulator") {
-      const w = d.whatsapp;
+    if (data.action === "update" && data.whatsapp.provider === "simulator") {
+      const w = data.whatsapp;
       setConnections((old) => applyUpdate(old ?? [], w));
-    } else if (d?.action === "update" && d.whatsapp) {
-      // It stopped being a simulator connection.
-      const id = d.whatsapp.id;
+    } else {
+      // Deleted, or it stopped being a simulator connection.
+      const id = data.action === "delete" ? data.whatsappId : data.whatsapp.id;
       setConnections((old) => old?.filter((c) => c.id !== id) ?? old);
-    } else if (d?.action === "delete") {
-      setConnections((old) => old?.filter((c) => c.id !== Number(d.whatsappId)) ?? old);
     }
   });
-  useRealtime("whatsappSession", (data) => {
-    const d = data as { action?: string; session?: SessionUpdate } | null;
-    if (d?.action === "update" && d.session) {
-      const s = d.session;
-      setConnections((old) => old ? applySession(old, s) : old);
-    }
+  useRealtime("whatsappSession", ({ session }) => {
+    setConnections((old) => old ? applySession(old, session) : old);
   });
 
   const connection = connections?.find((c) => c.id === selectedId) ??

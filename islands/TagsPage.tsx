@@ -28,7 +28,7 @@ export default function TagsPage(_props: TagsPageProps) {
 }
 
 /** GET /api/tags pages, live on company-<id>-tag. */
-const TAGS = { path: "/tags", records: "tags", channel: "tag", sort: byName };
+const TAGS = { path: "/tags", records: "tags", channel: "tag" as const, sort: byName };
 
 function Tags() {
   const { t } = useTranslation();

@@ -32,7 +32,7 @@ function AddUser() {
 }
 
 /** GET /api/users pages, live on company-<id>-user. */
-const USERS = { path: "/users", records: "users", channel: "user", sort: byName };
+const USERS = { path: "/users", records: "users", channel: "user" as const, sort: byName };
 
 function Users() {
   const { t } = useTranslation();

@@ -5,7 +5,7 @@ import type { AppDeps } from "../server/context.ts";
 import { HAND_OVER } from "../server/bots/registry.ts";
 import { log } from "../server/log.ts";
 import { countedJob } from "../server/metrics/registry.ts";
-import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
+import { ticketChange } from "../server/events/domain.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view_repository.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../server/whatsapp/outbox/outbox.ts";
@@ -60,7 +60,7 @@ export async function expireInactiveTickets(
     if (Number(result.numUpdatedRows) === 0) continue;
     handedOver.push(ticket.id);
     const view = await loadTicketView(deps.db, ticket.companyId, ticket.id);
-    if (view) publishTicketUpdate(deps.hub, view, ticket);
+    if (view) deps.events.emit(ticketChange(view, ticket), { ticket: view, before: ticket });
   }
 
   const idle = await deps.db.selectFrom("tickets as t")
@@ -112,10 +112,10 @@ export async function expireInactiveTickets(
     closed.push(ticket.id);
     const view = await loadTicketView(deps.db, ticket.companyId, ticket.id);
     if (view) {
-      publishTicketUpdate(deps.hub, view, ticket);
+      deps.events.emit(ticketChange(view, ticket), { ticket: view, before: ticket });
       if (message) {
         const [created] = await messageViews(deps.db, ticket.companyId, [message]);
-        publishMessage(deps.hub, "create", created, view);
+        deps.events.emit("message.created", { message: created, ticket: view });
       }
     }
     if (message && ticket.whatsappId !== null) deps.sessions.outbox.kick(ticket.whatsappId);

@@ -5,7 +5,7 @@ import { log } from "../server/log.ts";
 import { findScheduleView } from "../server/schedules/repository.ts";
 import { countedJob } from "../server/metrics/registry.ts";
 import { renderVariables } from "../server/messages/variables.ts";
-import { publishMessage, publishTicketUpdate } from "../server/realtime/publish.ts";
+import { ticketChange } from "../server/events/domain.ts";
 import { insertClosedTicket } from "../server/tickets/repository.ts";
 import { loadTicketView, messageViews } from "../server/tickets/view_repository.ts";
 import { jidOfContact } from "../server/whatsapp/jid.ts";
@@ -99,6 +99,7 @@ async function sendOne(
     let ticket = await trx.selectFrom("tickets").select(["id", "status", "queueId", "userId"])
       .where("companyId", "=", companyId).where("contactId", "=", contact.id)
       .where("whatsappId", "=", whatsapp.id).where("status", "<>", "closed").executeTakeFirst();
+    const opened = !ticket;
     if (!ticket) {
       const id = await insertClosedTicket(trx, companyId, {
         contactId: contact.id,
@@ -145,7 +146,10 @@ async function sendOne(
       message,
       ticketId: ticket.id,
       whatsappId: whatsapp.id,
-      before: { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
+      // null: this send opened the ticket.
+      before: opened
+        ? null
+        : { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
     };
   });
   if (!result) return undefined;
@@ -154,23 +158,18 @@ async function sendOne(
     const view = await loadTicketView(deps.db, companyId, result.ticketId);
     if (view) {
       const [message] = await messageViews(deps.db, companyId, [result.message]);
-      publishMessage(deps.hub, "create", message, view);
-      publishTicketUpdate(deps.hub, view, result.before);
+      deps.events.emit("message.created", { message, ticket: view });
+      if (!result.before) deps.events.emit("ticket.created", { ticket: view });
+      else {deps.events.emit(ticketChange(view, result.before), {
+          ticket: view,
+          before: result.before,
+        });}
     }
     deps.sessions.outbox.kick(result.whatsappId);
   }
-  // The list kit's `record` (the /schedules row turns sent or failed live), and the seeds' fields.
+  // The /schedules row turns sent or failed live.
   const record = await findScheduleView(deps.db, companyId, result.scheduleId);
-  deps.hub.publish(companyId, "schedule", {
-    action: "update",
-    record,
-    schedule: record,
-    scheduleId: result.scheduleId,
-    status: result.status,
-  }, [
-    { kind: "admins" },
-    ...(result.userId !== null ? [{ kind: "user" as const, userId: result.userId }] : []),
-  ]);
+  if (record) deps.events.emit("schedule.saved", { companyId, record, created: false });
   return { scheduleId: result.scheduleId, status: result.status };
 }
 
@@ -206,16 +205,9 @@ export async function markRefusedSchedules(deps: AppDeps): Promise<number[]> {
     .returning(["id", "companyId", "userId"]).execute();
   for (const s of refused) {
     const record = await findScheduleView(deps.db, s.companyId, s.id);
-    deps.hub.publish(s.companyId, "schedule", {
-      action: "update",
-      record,
-      schedule: record,
-      scheduleId: s.id,
-      status: "ERRO",
-    }, [
-      { kind: "admins" },
-      ...(s.userId !== null ? [{ kind: "user" as const, userId: s.userId }] : []),
-    ]);
+    if (record) {
+      deps.events.emit("schedule.saved", { companyId: s.companyId, record, created: false });
+    }
   }
   return refused.map((s) => s.id);
 }

@@ -33,13 +33,13 @@ export function startWebhookJob(deps: AppDeps): () => Promise<void> {
     })().catch((error) => log.error("webhook tick failed", { error }))
       .finally(() => running = null);
   };
-  webhookCapture(deps.hub)?.onQueued(run);
+  webhookCapture(deps.events)?.onQueued(run);
   const job = new Cron("*/5 * * * * *", { protect: true, catch: true }, run);
   run();
   return async () => {
     stopped = true;
     job.stop();
-    await webhookCapture(deps.hub)?.idle();
+    await webhookCapture(deps.events)?.idle();
     await running;
   };
 }

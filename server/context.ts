@@ -7,6 +7,7 @@ import type { RateLimiter } from "./auth/rate_limit.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
+import type { EventBus } from "./events/bus.ts";
 import type { Hub } from "./realtime/hub.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { SessionManager } from "./whatsapp/sessions/manager.ts";
@@ -17,6 +18,8 @@ export type AppDeps = {
   config: Config;
   db: Database;
   hub: Hub;
+  /** Domain events, told after commit (server/events/): sockets and webhooks listen. */
+  events: EventBus;
   secrets: Secrets;
   clock: Clock;
   loginLimiter: RateLimiter;

@@ -12,7 +12,9 @@ import { loadSecrets } from "./auth/secrets.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
+import { EventBus } from "./events/bus.ts";
 import { Hub } from "./realtime/hub.ts";
+import { wireRealtime } from "./realtime/listeners.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
@@ -56,6 +58,9 @@ export async function buildDeps(
   if (config.tenancyGuard === "strict") db = guardTenancy(db, tenancyBreaches);
   const secrets = await loadSecrets(db, config);
   const hub = new Hub();
+  // Realtime hears the domain events first, then the webhooks (wireWebhooks below).
+  const events = new EventBus();
+  wireRealtime(events, hub);
   // WhatsApp providers by kind; an implementation plugs in with one register line.
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
@@ -70,11 +75,12 @@ export async function buildDeps(
       dialogflow: dialogflowTurn,
     }),
   ).register(promptBot({ config, dataKey: secrets.data }));
-  const sessions = new SessionManager({ config, db, hub, clock, providers, bots });
+  const sessions = new SessionManager({ config, db, events, clock, providers, bots });
   const deps: AppDeps = {
     config,
     db,
     hub,
+    events,
     secrets,
     clock,
     loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
@@ -109,7 +115,7 @@ export async function closeDeps(deps: AppDeps) {
   await deps.sessions.closeAll();
   deps.hub.closeAll();
   // Events heard until now are written to the webhook queue before the database closes.
-  await webhookCapture(deps.hub)?.idle();
+  await webhookCapture(deps.events)?.idle();
   await deps.db.destroy();
   deps.mailer?.close();
   deps.dataLock?.close();

@@ -10,7 +10,7 @@ import { useFormSubmit } from "../lib/list/FormDialog.tsx";
 import { checkoutErrors, CheckoutForm, type CheckoutValues } from "./CheckoutForm.tsx";
 import { PixScreen } from "./PixScreen.tsx";
 import { formatBRL } from "./format.ts";
-import type { CheckoutAnswer, CheckoutInfo, PaymentEvent } from "../../contract/billing_types.ts";
+import type { CheckoutAnswer, CheckoutInfo } from "../../contract/billing_types.ts";
 
 /** seeds/001 section 9: after the payment the page returns to / in 4 seconds. */
 export const RENEWED_REDIRECT_MS = 4000;
@@ -52,9 +52,8 @@ export function CheckoutDialog(
     }).catch(() => onOpenChange(false));
   }, [invoiceId]);
 
-  useRealtime("payment", (data) => {
-    const event = data as PaymentEvent;
-    if (event?.action !== "CONCLUIDA") return;
+  useRealtime("payment", (event) => {
+    if (event.action !== "CONCLUIDA") return;
     setRenewedUntil(event.company.dueDate);
     setTimeout(() => location.assign("/"), RENEWED_REDIRECT_MS);
   });

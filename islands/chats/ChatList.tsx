@@ -35,13 +35,12 @@ export function useChatList(
     channel: "chat-user",
     sort: byActivity,
   });
-  useRealtime("chat", (data) => {
-    const d = data as { action?: string; chat?: ChatView; id?: number } | null;
-    if ((d?.action === "new-message" || d?.action === "update") && d.chat) {
+  useRealtime("chat", (d) => {
+    if (d.action === "new-message" || d.action === "update") {
       list.upsert(d.chat);
       if (current?.id === d.chat.id) setCurrent(d.chat);
     }
-    if (d?.action === "delete" && typeof d.id === "number") {
+    if (d.action === "delete") {
       list.remove(d.id);
       if (current?.id === d.id) {
         setCurrent(null);
@@ -49,9 +48,8 @@ export function useChatList(
       }
     }
   });
-  useRealtime("chat-user", (data) => {
-    const d = data as { action?: string; record?: ChatView } | null;
-    if (d?.action === "update" && d.record && current?.id === d.record.id) setCurrent(d.record);
+  useRealtime("chat-user", (d) => {
+    if (d.action === "update" && current?.id === d.record.id) setCurrent(d.record);
   });
   return list;
 }

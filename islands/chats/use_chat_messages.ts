@@ -68,11 +68,11 @@ export function useChatMessages(chat: ChatView, myId: number): ChatMessages {
     markRead(chat.id);
   }, [chat.id]);
 
-  useRealtime(`chat-${chat.id}`, (data) => {
-    const d = data as { action?: string; newMessage?: ChatMessageView } | null;
-    if (d?.action !== "new-message" || !d.newMessage) return;
-    setMessages((old) => merge(old, [d.newMessage!]));
-    if (d.newMessage.senderId !== myId && document.visibilityState === "visible") {
+  useRealtime(`chat-${chat.id}`, (d) => {
+    if (d.action !== "new-message") return;
+    const message = d.newMessage;
+    setMessages((old) => merge(old, [message]));
+    if (message.senderId !== myId && document.visibilityState === "visible") {
       markRead(chat.id);
     }
   });

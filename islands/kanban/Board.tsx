@@ -14,14 +14,7 @@ import { isAdmin, useUser } from "../lib/session.ts";
 import { realtime, type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import type { TagView } from "../../contract/tag_types.ts";
 import { toast } from "../lib/toast.ts";
-import {
-  cardOf,
-  laneController,
-  type LaneKey,
-  laneOfCard,
-  onBoard,
-  type TicketEvent,
-} from "./board_state.ts";
+import { cardOf, laneController, type LaneKey, laneOfCard, onBoard } from "./board_state.ts";
 import { laneJump } from "./keyboard.ts";
 import { Lane } from "./Lane.tsx";
 import type { KanbanCard } from "../../contract/kanban_types.ts";
@@ -77,13 +70,12 @@ export function Board() {
     return () => leaves.forEach((leave) => leave());
   }, []);
   useRealtime("tag", () => void readLanes());
-  useRealtime("ticket", (data) => {
-    const event = data as { action?: string; ticket?: TicketEvent; ticketId?: number };
-    if (event.action === "delete" && typeof event.ticketId === "number") {
+  useRealtime("ticket", (event) => {
+    if (event.action === "delete") {
       for (const c of controllers.current.values()) c.remove(event.ticketId);
       return;
     }
-    if (event.action !== "update" || !event.ticket) return;
+    if (event.action !== "update") return;
     place(cardOf(event.ticket, laneIdsRef.current));
   });
 

@@ -5,7 +5,7 @@ import type { KanbanCard, KanbanPage } from "../../contract/kanban_types.ts";
 /** A lane's key: "open" for 'Em aberto', else the kanban tag's id. */
 export type LaneKey = "open" | number;
 
-/** The ticket of a `company-<id>-ticket` update, as far as a card needs it. */
+/** The ticket of a `company-<id>-ticket` update (a TicketView), as far as a card needs it. */
 export type TicketEvent = {
   id: number;
   uuid: string;

@@ -2,6 +2,13 @@ import { useCallback, useEffect, useRef } from "react";
 import { api, refreshAccessToken } from "./api.ts";
 import { readStorage, STORAGE, storedToken } from "./storage.ts";
 import type { SocketMessage } from "../../contract/types.ts";
+import type {
+  Channel,
+  PayloadOf,
+  ResourceChannelOf,
+  ResourceEvent,
+  SocketEvents,
+} from "../../contract/events.ts";
 
 /**
  * The page's one realtime connection to /socket?token=... (server/realtime/socket.ts). Messages
@@ -17,7 +24,25 @@ import type { SocketMessage } from "../../contract/types.ts";
 export const USER_STATUS_INTERVAL_MS = 300_000;
 const MAX_BACKOFF_MS = 30_000;
 
-type Handler = (data: unknown) => void;
+/**
+ * What a page can listen to: a company channel (its payload is the catalogue's,
+ * contract/events.ts), an event of the socket itself, or `disconnect` (this page lost it).
+ */
+export type Listenable = Channel | keyof SocketEvents | "disconnect";
+
+export type DataOf<C extends Listenable> = C extends Channel ? PayloadOf<C>
+  : C extends keyof SocketEvents ? SocketEvents[C]
+  : null;
+
+/** An event of one of several channels, told apart by `channel`. */
+export type ChannelEvent<C extends Channel> = { [K in C]: { channel: K; data: PayloadOf<K> } }[C];
+
+/**
+ * Handlers are kept by name. The server sends each name's catalogue payload (the trust boundary
+ * of the JSON it sends): `#emit` hands the parsed data to the handlers of that name, typed by
+ * `on` when they were added.
+ */
+type Handler = (data: never) => void;
 
 /**
  * Whether the access token is about to expire (no signature check: only to avoid a refused
@@ -82,7 +107,7 @@ export class RealtimeClient {
    * Subscribes to a company channel ("ticket", "whatsapp", "auth", ...) or to a raw event name
    * ("ready"). Returns the unsubscribe function.
    */
-  on(channel: string, handler: Handler): () => void {
+  on<C extends Listenable>(channel: C, handler: (data: DataOf<C>) => void): () => void {
     let set = this.#handlers.get(channel);
     if (!set) this.#handlers.set(channel, set = new Set());
     set.add(handler);
@@ -126,7 +151,7 @@ export class RealtimeClient {
   #emit(channel: string, data: unknown) {
     for (const handler of this.#handlers.get(channel) ?? []) {
       try {
-        handler(data);
+        (handler as (data: unknown) => void)(data);
       } catch (error) {
         // One failing listener must not stop the others; keep it visible to developers.
         queueMicrotask(() => {
@@ -199,8 +224,8 @@ export class RealtimeClient {
       return;
     }
     if (message.event === "ready") {
-      const data = message.data as { companyId?: number } | undefined;
-      this.#companyId = typeof data?.companyId === "number" ? data.companyId : null;
+      const companyId = field(message.data, "companyId");
+      this.#companyId = typeof companyId === "number" ? companyId : null;
       this.#ready = true;
       this.#attempt = 0;
       for (const join of this.#joins.values()) this.send(join.event, join.data);
@@ -212,8 +237,10 @@ export class RealtimeClient {
       return;
     }
     if (message.event === "joined") {
-      const data = message.data as { event?: JoinEvent; data?: unknown } | undefined;
-      if (data?.event) this.#confirmed.add(joinKey(data.event, data.data));
+      const event = field(message.data, "event");
+      if (typeof event === "string") {
+        this.#confirmed.add(joinKey(event, field(message.data, "data")));
+      }
       this.#emit("joined", message.data);
       return;
     }
@@ -228,6 +255,13 @@ export class RealtimeClient {
 
 type JoinEvent = "joinTickets" | "joinChatBox" | "joinNotification";
 
+/** A field of an object the socket sent (undefined for anything else). */
+function field(data: unknown, key: string): unknown {
+  return data !== null && typeof data === "object"
+    ? Object.getOwnPropertyDescriptor(data, key)?.value
+    : undefined;
+}
+
 function joinKey(event: string, data: unknown): string {
   return `${event}:${JSON.stringify(data ?? null)}`;
 }
@@ -236,13 +270,64 @@ function joinKey(event: string, data: unknown): string {
 export const realtime = new RealtimeClient();
 
 /**
- * Subscribes a component to a channel for its lifetime. The handler may change between renders
- * without resubscribing.
+ * Subscribes a component to a channel for its lifetime; `data` is the channel's payload of the
+ * catalogue (contract/events.ts). The handler may change between renders without resubscribing;
+ * no channel (null) subscribes to nothing.
  */
-export function useRealtime(channel: string, handler: (data: unknown) => void) {
+export function useRealtime<C extends Listenable>(
+  channel: C | null,
+  handler: (data: DataOf<C>) => void,
+) {
   const ref = useRef(handler);
   ref.current = handler;
-  useEffect(() => realtime.on(channel, (data) => ref.current(data)), [channel]);
+  useEffect(
+    () => channel === null ? undefined : realtime.on<C>(channel, (data) => ref.current(data)),
+    [channel],
+  );
+}
+
+/**
+ * A live list's events (the list kit): a resource channel whose records a list of T shows, as
+ * resource events of T.
+ */
+export function useResourceEvents<T>(
+  channel: ResourceChannelOf<T> | null,
+  handler: (event: ResourceEvent<T>) => void,
+) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  // A resource channel's payload is a ResourceEvent of its record (checked in contract/events.ts),
+  // and that record is a T (ResourceChannelOf): its events are resource events of T.
+  const deliver = (event: ResourceEvent<T>) => ref.current(event);
+  useEffect(
+    () =>
+      channel === null
+        ? undefined
+        : realtime.on<Channel>(channel, deliver as (data: PayloadOf<Channel>) => void),
+    [channel],
+  );
+}
+
+/**
+ * Several channels with one handler, each event told apart by its `channel` (the shell's live
+ * lists); a change of the channels subscribes again.
+ */
+export function useChannels<C extends Channel>(
+  channels: readonly C[],
+  handler: (event: ChannelEvent<C>) => void,
+) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  const key = channels.join(" ");
+  useEffect(() => {
+    // Each channel's data is its own payload, so `{channel, data}` is that channel's event.
+    type Untyped = (event: { channel: Channel; data: unknown }) => void;
+    const deliver: Untyped = (event) => (ref.current as Untyped)(event);
+    const offs = channels.map((channel) =>
+      realtime.on<Channel>(channel, (data) => deliver({ channel, data }))
+    );
+    return () => offs.forEach((off) => off());
+  }, [key]);
 }
 
 /** A room a view follows: the join event and its data (e.g. ["joinTickets", "pending"]). */

@@ -14,7 +14,7 @@ import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
-import type { QueueEvent, QueueOption, QueueOptionNode } from "../../contract/queue_types.ts";
+import type { QueueOption, QueueOptionNode } from "../../contract/queue_types.ts";
 
 /**
  * The chatbot options tree editor of the queue dialog (seeds/001 sections 2 and 3 'Queue
@@ -60,9 +60,8 @@ export function OptionsTree(
   }, [load]);
 
   // Another admin editing the same tree: follow along (a short debounce joins bursts).
-  useRealtime("queue", (data) => {
-    const event = data as QueueEvent | null;
-    if (!event || queueId === null) return;
+  useRealtime("queue", (event) => {
+    if (queueId === null) return;
     const ofThisQueue = (event.action === "optionCreate" || event.action === "optionUpdate")
       ? event.option.queueId === queueId
       : event.action === "optionDelete" && event.queueId === queueId;

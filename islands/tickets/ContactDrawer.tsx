@@ -11,7 +11,7 @@ import { useRealtime } from "../lib/socket.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Avatar } from "./bits.tsx";
 import { ddMMyyyy, hhmm } from "./format.ts";
-import type { Contact, ContactEvent, Ticket } from "../../contract/ticket_types.ts";
+import type { Contact, Ticket } from "../../contract/ticket_types.ts";
 
 const ContactDialog = lazy(() => import("../lib/contact/ContactDialog.tsx"));
 
@@ -29,10 +29,10 @@ export default function ContactDrawer(
   useEffect(() => {
     api.get<Contact>(`/contacts/${contactId}`).then(setContact).catch(() => onClose());
   }, [contactId]);
-  useRealtime("contact", (data) => {
-    const event = data as ContactEvent | null;
-    if (event?.action === "update" && event.contact?.id === contactId) {
-      setContact((old) => old ? { ...old, ...event.contact } : old);
+  useRealtime("contact", (event) => {
+    if (event.action === "update" && event.record.id === contactId) {
+      const changed = event.record;
+      setContact((old) => old ? { ...old, ...changed } : old);
     }
   });
 

@@ -14,7 +14,7 @@ import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { MessageInput } from "./MessageInput.tsx";
 import { MessageList } from "./MessageList.tsx";
 import { TicketHeader } from "./TicketHeader.tsx";
-import type { ContactEvent, Message, Ticket, TicketEvent } from "../../contract/ticket_types.ts";
+import type { Message, Ticket } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
 
 const ContactDrawer = lazy(() => import("./ContactDrawer.tsx"));
@@ -67,19 +67,17 @@ export function TicketView(
 
   const conversation = useMessages(ticketId);
 
-  useRealtime("ticket", (data) => {
-    const event = data as TicketEvent | null;
-    if (!event || ticketId === null) return;
-    if (event.action === "update" && event.ticket?.id === ticketId) setTicket(event.ticket);
+  useRealtime("ticket", (event) => {
+    if (ticketId === null) return;
+    if (event.action === "update" && event.ticket.id === ticketId) setTicket(event.ticket);
     if (event.action === "delete" && event.ticketId === ticketId) {
       toast.success({ key: "tickets.deleted" });
       onLeave();
     }
   });
-  useRealtime("contact", (data) => {
-    const event = data as ContactEvent | null;
-    const contact = event?.contact;
-    if (event?.action !== "update" || !contact) return;
+  useRealtime("contact", (event) => {
+    if (event.action !== "update") return;
+    const contact = event.record;
     setTicket((old) =>
       old && old.contactId === contact.id
         ? { ...old, contact: { ...old.contact, ...contact } }

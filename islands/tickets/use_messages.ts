@@ -3,7 +3,7 @@ import { api } from "../lib/api.ts";
 import { type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import { FETCH_DEBOUNCE_MS } from "./format.ts";
 import { EMPTY_MESSAGES, messagesReducer, type MessagesState } from "./messages_state.ts";
-import type { Message, MessageEvent, MessagePage } from "../../contract/ticket_types.ts";
+import type { Message, MessagePage } from "../../contract/ticket_types.ts";
 
 export type Conversation = MessagesState & {
   loadOlder: () => void;
@@ -78,10 +78,9 @@ export function useMessages(ticketId: number | null, peek = false): Conversation
     if (pageRef.current > 0) fetchPage(pageRef.current + 1);
   }, [fetchPage]);
 
-  useRealtime("appMessage", (data) => {
-    const event = data as MessageEvent | null;
-    if (!event?.message || ticketId === null) return;
-    if (event.message.ticketId !== ticketId && event.ticket?.id !== ticketId) return;
+  useRealtime("appMessage", (event) => {
+    if (ticketId === null) return;
+    if (event.message.ticketId !== ticketId && event.ticket.id !== ticketId) return;
     dispatch({ type: "upsert", message: event.message });
     if (
       !peek && event.action === "create" && !event.message.fromMe && !document.hidden

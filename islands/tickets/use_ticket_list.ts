@@ -3,13 +3,7 @@ import { api, type Query } from "../lib/api.ts";
 import { type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import { FETCH_DEBOUNCE_MS } from "./format.ts";
 import { EMPTY_LIST, listReducer, type ListScope, type ListState } from "./list_state.ts";
-import type {
-  ContactEvent,
-  MessageEvent,
-  TicketEvent,
-  TicketPage,
-  TicketStatus,
-} from "../../contract/ticket_types.ts";
+import type { TicketPage, TicketStatus } from "../../contract/ticket_types.ts";
 
 export type TicketListParams = {
   status?: TicketStatus;
@@ -111,26 +105,20 @@ export function useTicketList(params: TicketListParams): TicketList {
     fetchPage(pageRef.current + 1);
   }, [fetchPage, params.enabled]);
 
-  useRealtime("ticket", (data) => {
-    const event = data as TicketEvent | null;
-    if (!event) return;
-    if (event.action === "update" && event.ticket) {
+  useRealtime("ticket", (event) => {
+    if (event.action === "update") {
       dispatch({ type: "update", ticket: event.ticket });
     } else if (event.action === "delete") dispatch({ type: "delete", ticketId: event.ticketId });
     else if (event.action === "updateUnread") {
       dispatch({ type: "unread", ticketId: event.ticketId });
     }
   });
-  useRealtime("appMessage", (data) => {
-    const event = data as MessageEvent | null;
-    if (event?.action !== "create" || !event.ticket || !event.message) return;
+  useRealtime("appMessage", (event) => {
+    if (event.action !== "create") return;
     dispatch({ type: "message", ticket: event.ticket, fromMe: event.message.fromMe });
   });
-  useRealtime("contact", (data) => {
-    const event = data as ContactEvent | null;
-    if (event?.action === "update" && event.contact) {
-      dispatch({ type: "contact", contact: event.contact });
-    }
+  useRealtime("contact", (event) => {
+    if (event.action === "update") dispatch({ type: "contact", contact: event.record });
   });
 
   return { ...state, loading: state.loading || !params.enabled, loadMore };

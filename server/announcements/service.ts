@@ -30,10 +30,10 @@ function announcementNotFound(): AppError {
 }
 
 function publish(deps: AppDeps, action: "create" | "update", row: Announcement) {
-  const record = announcementView(row);
-  const full = { action, record, id: row.id };
-  const gone = { action: "delete", id: row.id };
-  deps.hub.publishEveryCompany("announcement", row.status === 1 ? full : gone, full);
+  deps.events.emit("announcement.saved", {
+    record: announcementView(row),
+    created: action === "create",
+  });
 }
 
 /** An announcement the caller may read: any for super users, the active ones for everyone else. */
@@ -93,8 +93,7 @@ export async function removeAnnouncement(deps: AppDeps, id: number): Promise<voi
   if (!row) throw announcementNotFound();
   await deleteAnnouncementRow(deps.db, id);
   await removeUpload(deps, row.companyId, row.mediaPath);
-  const gone = { action: "delete", id };
-  deps.hub.publishEveryCompany("announcement", gone);
+  deps.events.emit("announcement.deleted", { id });
 }
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

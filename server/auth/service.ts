@@ -213,9 +213,7 @@ export async function login(
     // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
     // Announced before its session ends: a request of that page refused in between would send it
     // to /login before the notice arrived.
-    deps.hub.publish(found.companyId, "auth", { action: "otherLogin", user: { id: found.id } }, [
-      { kind: "user", userId: found.id },
-    ]);
+    deps.events.emit("user.signedInElsewhere", { companyId: found.companyId, userId: found.id });
   }
   const version = await endUserSessions(
     deps.db,

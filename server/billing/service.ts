@@ -1,5 +1,5 @@
 import type { Company, Invoice } from "../../db/schema.ts";
-import type { CheckoutInfo, InvoiceView, PaymentEvent } from "../../contract/billing_types.ts";
+import type { CheckoutInfo, InvoiceView } from "../../contract/billing_types.ts";
 import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
@@ -151,12 +151,11 @@ export async function payInvoice(
   if (result.outcome === "paid") {
     const { invoice, dueDate } = result;
     log.info("invoice paid", { companyId: invoice.companyId, invoiceId: invoice.id, dueDate });
-    const event: PaymentEvent = {
-      action: "CONCLUIDA",
+    deps.events.emit("invoice.paid", {
+      companyId: invoice.companyId,
       invoiceId: invoice.id,
-      company: { id: invoice.companyId, dueDate },
-    };
-    deps.hub.publish(invoice.companyId, "payment", event);
+      dueDate,
+    });
     publishInvoice(deps, invoice, "update");
   }
   return result;
@@ -176,7 +175,9 @@ export async function markPaidByHand(
 
 /** Invoice list events reach the company's admins (the only ones who see /financeiro). */
 function publishInvoice(deps: AppDeps, invoice: Invoice, action: "create" | "update") {
-  deps.hub.publish(invoice.companyId, "invoice", { action, record: repo.invoiceView(invoice) }, [
-    { kind: "admins" },
-  ]);
+  deps.events.emit("list.changed", {
+    companyId: invoice.companyId,
+    resource: "invoice",
+    change: { action, record: repo.invoiceView(invoice) },
+  });
 }

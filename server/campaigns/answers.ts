@@ -1,6 +1,5 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import { readCampaignSettings } from "./settings.ts";
 
 /**
@@ -94,7 +93,11 @@ export async function processAnswers(deps: AppDeps): Promise<number> {
       .where("key", "=", CURSOR).where("value", "=", String(after)).execute();
   });
   for (const [companyId, ids] of touched) {
-    publishResource(deps.hub, companyId, "campaign", { action: "reload" });
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "campaign",
+      change: { action: "reload" },
+    });
     log.debug("campaign answers applied", { companyId, campaignIds: [...ids] });
   }
   return messages.length;

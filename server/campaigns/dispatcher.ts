@@ -4,7 +4,6 @@ import type { Database } from "../../db/client.ts";
 import type { Campaign, CampaignShipping, DB } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import { newMessageId } from "../whatsapp/jid.ts";
 import { processAnswers } from "./answers.ts";
 import { checkBatchOf, checkItems, connectedProviderOf } from "./number_check.ts";
@@ -52,7 +51,13 @@ export async function dispatchTick(deps: AppDeps): Promise<TickReport> {
 
 async function publishCampaign(deps: AppDeps, companyId: number, id: number) {
   const view = await campaignView(deps.db, companyId, id);
-  if (view) publishResource(deps.hub, companyId, "campaign", { action: "update", record: view });
+  if (view) {
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "campaign",
+      change: { action: "update", record: view },
+    });
+  }
 }
 
 // ---- 1. start ----

@@ -2,7 +2,6 @@ import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { SkippedRow } from "../contacts/import.ts";
 import { log } from "../log.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import * as repo from "./lists_repository.ts";
 import type { ParseAnswer, ParseRequest } from "./import_worker.ts";
 
@@ -22,14 +21,24 @@ function duplicatedNumber(number: string): AppError {
 
 async function publishList(deps: AppDeps, companyId: number, id: number) {
   const view = await repo.findContactList(deps.db, companyId, id);
-  if (view) publishResource(deps.hub, companyId, "contactList", { action: "update", record: view });
+  if (view) {
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "contactList",
+      change: { action: "update", record: view },
+    });
+  }
 }
 
 export async function createContactList(deps: AppDeps, companyId: number, name: string) {
   const now = deps.clock.now().toISOString();
   const { id } = await repo.insertContactList(deps.db, companyId, name, now);
   const view = (await repo.findContactList(deps.db, companyId, id))!;
-  publishResource(deps.hub, companyId, "contactList", { action: "create", record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "contactList",
+    change: { action: "create", record: view },
+  });
   return view;
 }
 
@@ -42,13 +51,21 @@ export async function renameContactList(
   const now = deps.clock.now().toISOString();
   if (!await repo.renameContactList(deps.db, companyId, id, name, now)) throw listNotFound();
   const view = (await repo.findContactList(deps.db, companyId, id))!;
-  publishResource(deps.hub, companyId, "contactList", { action: "update", record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "contactList",
+    change: { action: "update", record: view },
+  });
   return view;
 }
 
 export async function removeContactList(deps: AppDeps, companyId: number, id: number) {
   if (!await repo.deleteContactList(deps.db, companyId, id)) throw listNotFound();
-  publishResource(deps.hub, companyId, "contactList", { action: "delete", id });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "contactList",
+    change: { action: "delete", id },
+  });
 }
 
 export async function readContactList(deps: AppDeps, companyId: number, id: number) {
@@ -76,7 +93,11 @@ export async function createItem(
   await repo.insertItems(deps.db, companyId, input.contactListId, [input], now);
   const row = await repo.findItemByNumber(deps.db, companyId, input.contactListId, input.number);
   const view = await readItem(deps, companyId, row!.id);
-  publishResource(deps.hub, companyId, "contactListItem", { action: "create", record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "contactListItem",
+    change: { action: "create", record: view },
+  });
   await publishList(deps, companyId, input.contactListId);
   return view;
 }
@@ -100,14 +121,22 @@ export async function changeItem(
   const row = await repo.updateItem(deps.db, companyId, id, input, now);
   if (!row) throw itemNotFound();
   const view = repo.itemView(row);
-  publishResource(deps.hub, companyId, "contactListItem", { action: "update", record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "contactListItem",
+    change: { action: "update", record: view },
+  });
   return view;
 }
 
 export async function removeItem(deps: AppDeps, companyId: number, id: number) {
   const current = await repo.findItem(deps.db, companyId, id);
   if (!current || !await repo.deleteItem(deps.db, companyId, id)) throw itemNotFound();
-  publishResource(deps.hub, companyId, "contactListItem", { action: "delete", id });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "contactListItem",
+    change: { action: "delete", id },
+  });
   await publishList(deps, companyId, current.contactListId);
 }
 
@@ -202,7 +231,11 @@ export async function importItems(
   const created = await repo.insertItems(deps.db, companyId, contactListId, items, now);
   skipped.sort((a, b) => a.row - b.row);
   if (created > 0) {
-    publishResource(deps.hub, companyId, "contactListItem", { action: "reload" });
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "contactListItem",
+      change: { action: "reload" },
+    });
     await publishList(deps, companyId, contactListId);
   }
   return { total: answer.total, created, updated: 0, unchanged: items.length - created, skipped };

@@ -1,6 +1,5 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import type { Provider } from "../whatsapp/providers/provider.ts";
 
 /**
@@ -53,8 +52,16 @@ export async function checkItems(
   }
   const stored = valid.length + invalid.length;
   if (stored > 0) {
-    publishResource(deps.hub, companyId, "contactListItem", { action: "reload" });
-    publishResource(deps.hub, companyId, "contactList", { action: "reload" });
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "contactListItem",
+      change: { action: "reload" },
+    });
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "contactList",
+      change: { action: "reload" },
+    });
   }
   return stored;
 }

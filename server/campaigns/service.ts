@@ -10,7 +10,6 @@ import type { CampaignView } from "../../contract/campaign_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import { listNotFound } from "./lists_service.ts";
 import { campaignView, findCampaign } from "./repository.ts";
 import { outboxIs } from "./dispatcher.ts";
@@ -114,7 +113,13 @@ function columns(input: CampaignInput): Updateable<CampaignsTable> {
 
 async function publishCampaign(deps: AppDeps, companyId: number, id: number) {
   const view = await campaignView(deps.db, companyId, id);
-  if (view) publishResource(deps.hub, companyId, "campaign", { action: "update", record: view });
+  if (view) {
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "campaign",
+      change: { action: "update", record: view },
+    });
+  }
   return view;
 }
 
@@ -140,7 +145,11 @@ export async function createCampaign(
     return row.id;
   });
   const view = (await campaignView(deps.db, companyId, id))!;
-  publishResource(deps.hub, companyId, "campaign", { action: "create", record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "campaign",
+    change: { action: "create", record: view },
+  });
   return view;
 }
 
@@ -189,7 +198,11 @@ export async function deleteCampaign(deps: AppDeps, companyId: number, id: numbe
   await deps.db.deleteFrom("campaigns").where("companyId", "=", companyId).where("id", "=", id)
     .execute();
   await removeUpload(deps, companyId, current.mediaPath);
-  publishResource(deps.hub, companyId, "campaign", { action: "delete", id });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "campaign",
+    change: { action: "delete", id },
+  });
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
-import type { Audience, Channel } from "../realtime/events.ts";
 import type { Chat } from "../../db/schema.ts";
 import type { Database } from "../../db/client.ts";
 import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
@@ -30,18 +29,6 @@ export type ChatInput = { title: string; users: number[] };
 
 function chatNotFound(): AppError {
   return notFound("ERR_NO_CHAT_FOUND", "Conversa não encontrada");
-}
-
-/** Publishes on `channel` to the sockets of these users only. */
-function toUsers(
-  deps: AppDeps,
-  companyId: number,
-  userIds: readonly number[],
-  channel: Channel,
-  data: unknown,
-): number {
-  const audiences: Audience[] = userIds.map((userId) => ({ kind: "user", userId }));
-  return deps.hub.publish(companyId, channel, data, audiences);
 }
 
 /** The chat, if the caller takes part in it; otherwise 404 as if it did not exist. */
@@ -100,7 +87,7 @@ export async function createChat(
     await replaceParticipants(trx, auth.companyId, chat.id, users, now);
     return (await loadChatView(trx, auth.companyId, chat.id))!;
   });
-  toUsers(deps, auth.companyId, users, "chat-user", { action: "create", record: view });
+  deps.events.emit("chat.created", { companyId: auth.companyId, chat: view });
   return view;
 }
 
@@ -121,10 +108,7 @@ export async function changeChat(
     const removed = await replaceParticipants(trx, auth.companyId, id, users, now);
     return { view: (await loadChatView(trx, auth.companyId, id))!, removed };
   });
-  const users = view.users.map((u) => u.userId);
-  toUsers(deps, auth.companyId, users, "chat-user", { action: "update", record: view });
-  // Who left the chat stops seeing it at once.
-  toUsers(deps, auth.companyId, removed, "chat", { action: "delete", id });
+  deps.events.emit("chat.updated", { companyId: auth.companyId, chat: view, removed });
   return view;
 }
 
@@ -137,7 +121,7 @@ export async function removeChat(deps: AppDeps, auth: AuthInfo, id: number): Pro
     await deleteChatRow(trx, auth.companyId, id);
     return users;
   });
-  toUsers(deps, auth.companyId, users, "chat", { action: "delete", id });
+  deps.events.emit("chat.deleted", { companyId: auth.companyId, id, users });
 }
 
 /** The chat a participant reads the messages of (GET /api/chats/:id/messages). */
@@ -182,7 +166,7 @@ export async function postMessage(
     const newMessage = await insertMessage(trx, auth.companyId, id, sender, message, now);
     return { newMessage, chat: (await loadChatView(trx, auth.companyId, id))! };
   });
-  publishChatChange(deps, auth.companyId, chat, { action: "new-message", newMessage, chat });
+  deps.events.emit("chat.message", { companyId: auth.companyId, chat, message: newMessage });
   return newMessage;
 }
 
@@ -199,18 +183,6 @@ export async function markChatRead(deps: AppDeps, auth: AuthInfo, id: number): P
   });
   // Only the reader's own counter changed, and only their screens show it: telling every
   // participant would cost a big chat one event per reader per participant for each message.
-  publishChatChange(deps, auth.companyId, chat, { action: "update", chat }, [auth.userId]);
+  deps.events.emit("chat.read", { companyId: auth.companyId, chat, userId: auth.userId });
   return chat;
-}
-
-/** `chat-<id>` (the open conversation) and `chat` (lists, the menu dot, the bell). */
-function publishChatChange(
-  deps: AppDeps,
-  companyId: number,
-  chat: ChatView,
-  data: unknown,
-  users = chat.users.map((u) => u.userId),
-) {
-  toUsers(deps, companyId, users, `chat-${chat.id}`, data);
-  toUsers(deps, companyId, users, "chat", data);
 }

@@ -229,7 +229,7 @@ export async function updateCompany(
   }
   const result = view(after);
   if (before.status === 1 && after.status !== 1) await suspendCompany(deps, id);
-  else deps.hub.publish(id, "company", { action: "update", company: result });
+  else deps.events.emit("company.updated", { company: result });
   return result;
 }
 

@@ -26,7 +26,7 @@ export async function stopCompanyConnections(deps: AppDeps, companyId: number) {
     qrcode: "",
     updatedAt: now,
   }).where("companyId", "=", companyId).returningAll().execute();
-  for (const row of stopped) publishSession(deps.hub, row);
+  for (const row of stopped) publishSession(deps.events, row);
 }
 
 /** After a company's rows are gone: its files. A failure is logged, the data is already gone. */

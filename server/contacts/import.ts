@@ -4,7 +4,6 @@ import { name2to50, optionalEmail } from "../http/fields.ts";
 import { normalizeNumber } from "./numbers.ts";
 import * as repo from "./repository.ts";
 import { csvLines, parseSpreadsheet, type Sheet } from "./spreadsheet.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 
 /**
  * Contact import from CSV or XLSX (issue 5): every row is checked first, then all valid rows are
@@ -177,7 +176,7 @@ export async function importContacts(
   });
   skipped.sort((a, b) => a.row - b.row);
   if (counts.created + counts.updated > 0) {
-    publishResource(deps.hub, companyId, "contact", { action: "reload" });
+    deps.events.emit("contacts.reloaded", { companyId });
   }
   return { total: sheet.rows.length, ...counts, skipped };
 }

@@ -2,11 +2,9 @@ import { isUniqueViolation } from "../../db/constraints.ts";
 import type { Contact } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
-import { publishTicketDelete } from "../realtime/publish.ts";
 import { normalizeNumber } from "./numbers.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import type { Contact as ContactShape } from "../../contract/people_types.ts";
 
 /** A contact as the API and the socket answer it (seeds/000 section 3 'Contact'). */
@@ -109,7 +107,7 @@ export async function createContact(
     if (isUniqueViolation(error, "contacts.number")) throw duplicated(number);
     throw error;
   }
-  publishResource(deps.hub, companyId, "contact", { action: "create", record: created }, "contact");
+  deps.events.emit("contact.created", { companyId, contact: created });
   return created;
 }
 
@@ -154,7 +152,7 @@ export async function updateContact(
     if (isUniqueViolation(error, "contacts.number")) throw duplicated(number ?? "");
     throw error;
   }
-  publishResource(deps.hub, companyId, "contact", { action: "update", record: updated }, "contact");
+  deps.events.emit("contact.updated", { companyId, contact: updated });
   return updated;
 }
 
@@ -170,8 +168,10 @@ export async function deleteContact(deps: AppDeps, companyId: number, id: number
     await repo.deleteContact(trx, companyId, id);
     return tickets;
   });
-  for (const t of tickets) publishTicketDelete(deps.hub, companyId, t.id, t);
-  publishResource(deps.hub, companyId, "contact", { action: "delete", id }, "contact");
+  for (const t of tickets) {
+    deps.events.emit("ticket.deleted", { companyId, ticketId: t.id, before: t });
+  }
+  deps.events.emit("contact.deleted", { companyId, id });
 }
 
 /** Contacts for pickers (new-ticket, schedules): up to `limit`, by name, optionally searched. */

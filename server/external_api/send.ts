@@ -7,8 +7,7 @@ import type { AppDeps } from "../context.ts";
 import { AppError, badRequest } from "../errors.ts";
 import { deleteMedia, saveMedia, type StoredMedia } from "../media/store.ts";
 import { checkAttachment } from "../messages/attachments.ts";
-import { publishMessage, publishTicketUpdate } from "../realtime/publish.ts";
-import { publishResource } from "../realtime/resource_events.ts";
+import { ticketChange } from "../events/domain.ts";
 import { findActiveTicket, insertClosedTicket } from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { checkNumber, enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
@@ -243,17 +242,19 @@ async function writeSend(
 /** After the commit: the same events an attendant's send raises, then the outbox is woken. */
 async function announce(deps: AppDeps, companyId: number, written: Written) {
   if (written.createdContact) {
-    publishResource(deps.hub, companyId, "contact", {
-      action: "create",
-      record: contactView(written.createdContact),
-    }, "contact");
+    deps.events.emit("contact.created", {
+      companyId,
+      contact: contactView(written.createdContact),
+    });
   }
   const ticket = await loadTicketView(deps.db, companyId, written.answer.ticketId);
   if (ticket) {
     for (const view of await messageViews(deps.db, companyId, written.messages)) {
-      publishMessage(deps.hub, "create", view, ticket);
+      deps.events.emit("message.created", { message: view, ticket });
     }
-    publishTicketUpdate(deps.hub, ticket, written.before ?? undefined);
+    // No ticket before: this send opened one (closed, to carry it).
+    if (!written.before) deps.events.emit("ticket.created", { ticket });
+    else deps.events.emit(ticketChange(ticket, written.before), { ticket, before: written.before });
   }
   const whatsappId = written.messages[0].whatsappId;
   if (whatsappId !== null) deps.sessions.kickOutbox(whatsappId);

@@ -6,7 +6,6 @@ import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 
 /**
  * File lists (seeds/002 sections 2.5, 3, 5, 7; issue 13 deliverable 2): a name, a message and
@@ -75,7 +74,11 @@ export async function allFileLists(deps: AppDeps, companyId: number) {
 
 async function publish(deps: AppDeps, companyId: number, id: number, action: "create" | "update") {
   const view = await readFileList(deps, companyId, id);
-  publishResource(deps.hub, companyId, "file", { action, record: view });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "file",
+    change: { action, record: view },
+  });
   return view;
 }
 
@@ -137,7 +140,11 @@ export async function deleteFileList(deps: AppDeps, companyId: number, id: numbe
   await deps.db.deleteFrom("file_lists").where("companyId", "=", companyId).where("id", "=", id)
     .execute();
   for (const option of current.options) await removeUpload(deps, companyId, option.path);
-  publishResource(deps.hub, companyId, "file", { action: "delete", id });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "file",
+    change: { action: "delete", id },
+  });
 }
 
 /** POST /api/files/uploadList/:id: several files, each an option with its name and type. */

@@ -62,11 +62,6 @@ async function viewOf(deps: AppDeps, row: QueueIntegration, withSecret = false) 
   });
 }
 
-function publish(deps: AppDeps, companyId: number, data: Record<string, unknown>) {
-  // Admins only: the page and the routes are theirs (requireAdmin).
-  deps.hub.publish(companyId, "queueIntegration", data, [{ kind: "admins" }]);
-}
-
 /**
  * Rules of seeds/002 section 5: for n8n, webhook and typebot the URL is required (and checked
  * against server-side request forgery) and projectName is the name; typebot needs its slug;
@@ -159,7 +154,11 @@ export async function createIntegration(
     createdAt: now,
     updatedAt: now,
   });
-  publish(deps, companyId, { action: "create", record: await viewOf(deps, row) });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "queueIntegration",
+    change: { action: "create", record: await viewOf(deps, row) },
+  });
   return await viewOf(deps, row, true);
 }
 
@@ -177,7 +176,11 @@ export async function changeIntegration(
     updatedAt: deps.clock.now().toISOString(),
   });
   if (!row) throw notFoundError();
-  publish(deps, companyId, { action: "update", record: await viewOf(deps, row) });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "queueIntegration",
+    change: { action: "update", record: await viewOf(deps, row) },
+  });
   return await viewOf(deps, row, true);
 }
 
@@ -186,7 +189,11 @@ export async function removeIntegration(deps: AppDeps, companyId: number, id: nu
     if (!await repo.findIntegration(trx, companyId, id)) throw notFoundError();
     await repo.deleteIntegration(trx, companyId, id);
   });
-  publish(deps, companyId, { action: "delete", id });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "queueIntegration",
+    change: { action: "delete", id },
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { publishTicketUpdate } from "../realtime/publish.ts";
+import { ticketChange } from "../events/domain.ts";
 import { publishTags } from "../tags/service.ts";
 import { findTag } from "../tags/repository.ts";
 import { assertCanAct, type Viewer } from "../tickets/access.ts";
@@ -29,7 +29,8 @@ async function changeLanes(
     const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
     return { ticket, view, touched };
   });
-  publishTicketUpdate(deps.hub, result.view, placementOf(result.ticket));
+  const before = placementOf(result.ticket);
+  deps.events.emit(ticketChange(result.view, before), { ticket: result.view, before });
   await publishTags(deps, viewer.companyId, result.touched);
   return result.view;
 }

@@ -1,6 +1,5 @@
 import type { AppDeps } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { publishTicketUnread } from "../realtime/publish.ts";
 import { assertCanRead, type Viewer } from "../tickets/access.ts";
 import { placementOf } from "../tickets/service.ts";
 import type { MessageView, TicketView } from "../tickets/view.ts";
@@ -38,7 +37,13 @@ export async function listMessages(
     const changed = await deps.db.transaction().execute((trx) =>
       markTicketRead(trx, viewer.companyId, ticket.id, now)
     );
-    if (changed) publishTicketUnread(deps.hub, viewer.companyId, ticket.id, placementOf(ticket));
+    if (changed) {
+      deps.events.emit("ticket.read", {
+        companyId: viewer.companyId,
+        ticketId: ticket.id,
+        placement: placementOf(ticket),
+      });
+    }
   }
   // markTicketRead changes only unreadMessages (not updatedAt): the view stays exact.
   const view = peek ? ticket : { ...ticket, unreadMessages: 0 };

@@ -126,8 +126,10 @@ async function applyPassword(
       .where("companyId", "=", user.companyId).where("id", "=", user.id).execute();
     await endUserSessions(trx, user.companyId, user.id, now, "passwordChanged");
   });
-  deps.hub.publish(user.companyId, "auth", { action: "sessionEnded", reason: "passwordChanged" }, [
-    { kind: "user", userId: user.id },
-  ]);
+  deps.events.emit("user.sessionsEnded", {
+    companyId: user.companyId,
+    userId: user.id,
+    reason: "passwordChanged",
+  });
   disconnectUser(deps.hub, user.companyId, user.id, "passwordChanged");
 }

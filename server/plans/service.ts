@@ -27,7 +27,7 @@ function missing() {
  */
 export function announcePlan(deps: AppDeps, companyId: number, plan: Plan | null) {
   setCompanyFlags(deps.hub, companyId, enabledFlags(plan));
-  deps.hub.publish(companyId, "plan", { action: "update", plan: planFlags(plan) });
+  deps.events.emit("plan.changed", { companyId, plan: planFlags(plan) });
 }
 
 export async function listPlanViews(deps: AppDeps): Promise<PlanView[]> {

@@ -2,7 +2,6 @@ import type { Prompt } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import { PROMPT_DEFAULTS, type PromptView } from "../../contract/integrations.ts";
 import { promptView } from "./view.ts";
 
@@ -95,7 +94,11 @@ export async function createPrompt(deps: AppDeps, companyId: number, input: Prom
     updatedAt: now,
   }).returningAll().executeTakeFirstOrThrow();
   const view = await viewOf(deps, row);
-  publishResource(deps.hub, companyId, "prompt", { action: "create", record: view }, "prompt");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "prompt",
+    change: { action: "create", record: view },
+  });
   return view;
 }
 
@@ -123,7 +126,11 @@ export async function changePrompt(
   }).where("companyId", "=", companyId).where("id", "=", id).returningAll().executeTakeFirst();
   if (!row) throw notFoundError();
   const view = await viewOf(deps, row);
-  publishResource(deps.hub, companyId, "prompt", { action: "update", record: view }, "prompt");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "prompt",
+    change: { action: "update", record: view },
+  });
   return view;
 }
 
@@ -142,5 +149,9 @@ export async function removePrompt(deps: AppDeps, companyId: number, id: number)
     await trx.deleteFrom("prompts").where("companyId", "=", companyId).where("id", "=", id)
       .execute();
   });
-  publishResource(deps.hub, companyId, "prompt", { action: "delete", id }, "prompt");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "prompt",
+    change: { action: "delete", id },
+  });
 }

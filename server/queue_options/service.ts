@@ -92,10 +92,6 @@ async function assertUniqueAnswer(
   }
 }
 
-function publish(deps: AppDeps, companyId: number, data: Record<string, unknown>) {
-  deps.hub.publish(companyId, "queue", data, [{ kind: "admins" }]);
-}
-
 /** GET /api/queue-options?queueId&parentId: one level, each with its number of children. */
 export async function listOptionsLevel(
   deps: AppDeps,
@@ -155,7 +151,7 @@ export async function createOption(
     updatedAt: now,
   });
   const option = optionView(row);
-  publish(deps, companyId, { action: "optionCreate", option });
+  deps.events.emit("queueOption.saved", { companyId, option, created: true });
   return option;
 }
 
@@ -189,7 +185,7 @@ export async function updateOption(
   });
   if (!row) throw missing();
   const option = optionView(row);
-  publish(deps, companyId, { action: "optionUpdate", option });
+  deps.events.emit("queueOption.saved", { companyId, option, created: false });
   return option;
 }
 
@@ -203,8 +199,8 @@ export async function deleteOption(deps: AppDeps, companyId: number, id: number)
     return { queueId: existing.queueId, rows: removed };
   });
   for (const r of removed.rows) await removeUpload(deps, companyId, r.mediaPath);
-  publish(deps, companyId, {
-    action: "optionDelete",
+  deps.events.emit("queueOption.deleted", {
+    companyId,
     queueId: removed.queueId,
     optionId: id,
     optionIds: removed.rows.map((r) => r.id),
@@ -230,7 +226,7 @@ export async function setOptionMedia(
   }
   await removeUpload(deps, companyId, previous.mediaPath);
   const option = optionView(row);
-  publish(deps, companyId, { action: "optionUpdate", option });
+  deps.events.emit("queueOption.saved", { companyId, option, created: false });
   return option;
 }
 

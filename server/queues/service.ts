@@ -5,7 +5,7 @@ import type { Queue } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
-import { publishTicketUpdate } from "../realtime/publish.ts";
+import { ticketChange } from "../events/domain.ts";
 import { loadTicketViews } from "../tickets/view_repository.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "./hours.ts";
 import * as repo from "./repository.ts";
@@ -69,10 +69,6 @@ function mapUnique(error: unknown): unknown {
   return error;
 }
 
-function publish(deps: AppDeps, companyId: number, data: Record<string, unknown>) {
-  deps.hub.publish(companyId, "queue", data);
-}
-
 export async function listQueues(deps: AppDeps, companyId: number): Promise<QueueView[]> {
   return (await repo.listQueues(deps.db, companyId)).map(queueView);
 }
@@ -119,7 +115,7 @@ export async function createQueue(
     throw mapUnique(error);
   }
   const queue = queueView(row);
-  publish(deps, companyId, { action: "create", queue });
+  deps.events.emit("queue.saved", { companyId, queue, created: true });
   return queue;
 }
 
@@ -156,7 +152,7 @@ export async function updateQueue(
     throw mapUnique(error);
   }
   const queue = queueView(row);
-  publish(deps, companyId, { action: "update", queue });
+  deps.events.emit("queue.saved", { companyId, queue, created: false });
   return queue;
 }
 
@@ -176,8 +172,11 @@ export async function deleteQueue(deps: AppDeps, companyId: number, id: number) 
   for (const path of [queue.mediaPath, ...media]) await removeUpload(deps, companyId, path);
   const views = await loadTicketViews(deps.db, companyId, tickets.map((t) => t.id));
   const before = new Map(tickets.map((t) => [t.id, t]));
-  for (const v of views) publishTicketUpdate(deps.hub, v, before.get(v.id));
-  publish(deps, companyId, { action: "delete", queueId: id });
+  for (const v of views) {
+    const was = before.get(v.id);
+    deps.events.emit(ticketChange(v, was), { ticket: v, before: was });
+  }
+  deps.events.emit("queue.deleted", { companyId, id });
 }
 
 /** Attaches a file to the queue (replacing any previous one). */
@@ -201,7 +200,7 @@ export async function setQueueMedia(
   }
   await removeUpload(deps, companyId, previous.mediaPath);
   const queue = queueView(row);
-  publish(deps, companyId, { action: "update", queue });
+  deps.events.emit("queue.saved", { companyId, queue, created: false });
   return queue;
 }
 
@@ -218,7 +217,7 @@ export async function clearQueueMedia(
   });
   await removeUpload(deps, companyId, previous.mediaPath);
   const queue = queueView(row ?? previous);
-  publish(deps, companyId, { action: "update", queue });
+  deps.events.emit("queue.saved", { companyId, queue, created: false });
   return queue;
 }
 

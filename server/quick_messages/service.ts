@@ -4,7 +4,6 @@ import { AppError, forbidden, notFound } from "../errors.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { cleanFilename } from "../media/store.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
-import type { Audience } from "../realtime/events.ts";
 import {
   deleteQuickMessage,
   findQuickMessage,
@@ -28,26 +27,13 @@ function assertCanChange(auth: AuthInfo, q: QuickMessage) {
   if (!isAdmin(auth) && q.userId !== auth.userId) throw forbidden();
 }
 
-/** Who hears a quick answer: the company for a general one; else its owner and the admins. */
-function audiencesOf(q: { geral: boolean; userId: number | null }): Audience[] {
-  if (q.geral) return [{ kind: "company" }];
-  return [
-    { kind: "admins" },
-    ...(q.userId !== null ? [{ kind: "user" as const, userId: q.userId }] : []),
-  ];
-}
-
-/**
- * Live list events on company-<id>-quickMessage in the list kit's shape
- * (server/realtime/resource_events.ts), each to those who may read the answer.
- */
+/** Told after the write; who hears it is decided from `geral` (server/realtime/listeners.ts). */
 function publishChange(deps: AppDeps, view: QuickMessageView, before?: QuickMessage) {
-  // A general answer made private leaves the others' lists first; its readers get it back next.
-  if (before?.geral === 1 && !view.geral) {
-    deps.hub.publish(view.companyId, "quickMessage", { action: "delete", id: view.id });
-  }
-  const action = before ? "update" : "create";
-  deps.hub.publish(view.companyId, "quickMessage", { action, record: view }, audiencesOf(view));
+  deps.events.emit("quickMessage.saved", {
+    record: view,
+    created: before === undefined,
+    wasShared: before?.geral === 1,
+  });
 }
 
 /** A quick answer of the caller's company that the caller may read; else 404. */
@@ -124,12 +110,12 @@ export async function removeQuickMessage(deps: AppDeps, auth: AuthInfo, id: numb
   assertCanChange(auth, current);
   await deleteQuickMessage(deps.db, auth.companyId, current.id);
   await removeUpload(deps, auth.companyId, current.mediaPath);
-  deps.hub.publish(
-    auth.companyId,
-    "quickMessage",
-    { action: "delete", id: current.id },
-    audiencesOf({ geral: current.geral === 1, userId: current.userId }),
-  );
+  deps.events.emit("quickMessage.deleted", {
+    companyId: auth.companyId,
+    id: current.id,
+    shared: current.geral === 1,
+    userId: current.userId,
+  });
 }
 
 /** Whaticket's `typeArch` names a folder there; here it is only checked, never used in a path. */

@@ -1,43 +1,12 @@
+import type { Channel } from "../../contract/events.ts";
+
 /**
  * Realtime names (seeds/000 section 7). Every server event is sent as
- * `{ "event": "company-<companyId>-<channel>", "data": { "action": ..., ... } }` so that a client
- * can tell its company's channels apart, exactly as the specification's channel names read.
+ * `{ "event": "company-<companyId>-<channel>", "data": <payload> }` so that a client can tell its
+ * company's channels apart, exactly as the specification's channel names read. The channels and
+ * their payloads are the catalogue of contract/events.ts.
  */
-export const CHANNELS = [
-  "whatsapp",
-  "whatsappSession",
-  "user",
-  "chat",
-  "chat-user",
-  "appMessage",
-  "ticket",
-  "contact",
-  "announcement",
-  "auth",
-  "queue",
-  "settings",
-  "tag",
-  "quickMessage",
-  "schedule",
-  "notification",
-  "plan",
-  "company",
-  "invoice",
-  "payment",
-  // seeds/002 section 7 (issue 13): campaigns and their lists.
-  "contactList",
-  "contactListItem",
-  "campaign",
-  "file",
-  "queueIntegration",
-  "prompt",
-  "webhook",
-] as const;
-/**
- * `chat-<id>` carries one internal chat's messages (seeds/002 section 7 'Internal chat'); it is
- * only ever sent to the chat's participants (server/chats/events.ts).
- */
-export type Channel = typeof CHANNELS[number] | `chat-${number}`;
+export type { Channel };
 
 /** Events a client sends. */
 export const CLIENT_EVENTS = [

@@ -26,8 +26,6 @@ export type SocketIdentity = {
   isSuper?: boolean;
 };
 
-export type PublishObserver = (companyId: number, channel: Channel, data: unknown) => void;
-
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };
 
 /** A gated channel reaches only members whose company's plan has its flag. */
@@ -38,30 +36,13 @@ function hears(member: Member, flag: string | undefined): boolean {
 /**
  * Rooms of sockets, one set per company. Publishing serialises the payload once and writes it
  * to each member of the union of the audiences' rooms (a socket in two rooms gets it once).
+ * This is the transport: the app publishes through the typed functions of publish.ts (a channel
+ * and its payload, contract/events.ts), from domain events (listeners.ts).
  */
 export class Hub {
   readonly #rooms = new Map<string, Set<Member>>();
   readonly #members = new Set<Member>();
   #onPresence?: (companyId: number, userId: number, online: boolean) => void;
-  readonly #observers: PublishObserver[] = [];
-
-  /**
-   * Hears every event published, once per publish, whoever is connected (outgoing webhooks:
-   * server/webhooks/capture.ts). An observer must not throw nor block: it runs inline.
-   */
-  observe(observer: PublishObserver) {
-    this.#observers.push(observer);
-  }
-
-  #notify(companyId: number, channel: Channel, data: unknown) {
-    for (const observer of this.#observers) {
-      try {
-        observer(companyId, channel, data);
-      } catch (error) {
-        log.error("publish observer failed", { channel, error });
-      }
-    }
-  }
 
   /** Called when a user's first socket joins or last socket leaves. */
   onPresence(listener: (companyId: number, userId: number, online: boolean) => void) {
@@ -118,7 +99,6 @@ export class Hub {
     data: unknown,
     audiences: Audience[] = [{ kind: "company" }],
   ): number {
-    this.#notify(companyId, channel, data);
     const targets = new Set<Member>();
     const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
@@ -139,7 +119,6 @@ export class Hub {
     audiences: Audience[],
     filter: (member: Member) => boolean,
   ): number {
-    this.#notify(companyId, channel, data);
     const targets = new Set<Member>();
     const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {

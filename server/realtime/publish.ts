@@ -1,15 +1,55 @@
-import type { MessageView, TicketView } from "../tickets/view.ts";
+import type { Channel, PayloadOf } from "../../contract/events.ts";
+import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
+import type { TicketPlacement } from "../events/domain.ts";
 import type { Audience } from "./events.ts";
 import type { Hub, Member } from "./hub.ts";
 
+export type { TicketPlacement };
+
 /**
- * The one place that maps ticket and message events to rooms (STYLE 12). Call after commit.
+ * The typed way onto the hub: a channel and ITS payload (contract/events.ts). Only
+ * server/realtime/ publishes (listeners.ts, from domain events); tests/architecture/events_test.ts
+ * holds it.
+ */
+export function send<C extends Channel>(
+  hub: Hub,
+  companyId: number,
+  channel: C,
+  data: PayloadOf<C>,
+  audiences: Audience[] = [{ kind: "company" }],
+): number {
+  return hub.publish(companyId, channel, data, audiences);
+}
+
+/** Like send, but each member of the rooms decides through `filter` (per-user visibility). */
+export function sendFiltered<C extends Channel>(
+  hub: Hub,
+  companyId: number,
+  channel: C,
+  data: PayloadOf<C>,
+  audiences: Audience[],
+  filter: (member: Member) => boolean,
+): number {
+  return hub.publishFiltered(companyId, channel, data, audiences, filter);
+}
+
+/** The same channel to every connected company (platform-wide notices); super users may differ. */
+export function sendEveryCompany<C extends Channel>(
+  hub: Hub,
+  channel: C,
+  data: PayloadOf<C>,
+  superData: PayloadOf<C> = data,
+): number {
+  return hub.publishEveryCompany(channel, data, superData);
+}
+
+/*
+ * Tickets and messages to rooms (STYLE 12).
  *
  * Visibility inside a company (seeds/000 section 6): admins see every ticket; a user sees a
  * ticket that is theirs, has no queue, or sits in one of their queues. A change is sent to whoever
  * could see the ticket before OR after it, so that a transfer removes it from the old lists.
  */
-export type TicketPlacement = { status: string; queueId: number | null; userId: number | null };
 
 export function canSee(member: Member, placement: TicketPlacement): boolean {
   if (member.profile === "admin") return true;
@@ -45,7 +85,8 @@ export function publishTicketUpdate(
 ): number {
   const placements: TicketPlacement[] = [ticket];
   if (before) placements.push(before);
-  return hub.publishFiltered(
+  return sendFiltered(
+    hub,
     ticket.companyId,
     "ticket",
     { action: "update", ticket },
@@ -61,7 +102,8 @@ export function publishTicketDelete(
   ticketId: number,
   before: TicketPlacement,
 ): number {
-  return hub.publishFiltered(
+  return sendFiltered(
+    hub,
     companyId,
     "ticket",
     { action: "delete", ticketId },
@@ -78,7 +120,8 @@ export function publishTicketUnread(
   ticketId: number,
   placement: TicketPlacement,
 ): number {
-  return hub.publishFiltered(
+  return sendFiltered(
+    hub,
     companyId,
     "ticket",
     { action: "updateUnread", ticketId },
@@ -103,7 +146,8 @@ export function publishMessage(
     status: ticket.status,
   }];
   if (!ticket.isGroup) audiences.push({ kind: "notification" });
-  return hub.publishFiltered(
+  return sendFiltered(
+    hub,
     ticket.companyId,
     "appMessage",
     { action, message, ticket, contact: ticket.contact },

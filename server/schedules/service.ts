@@ -28,14 +28,6 @@ export const PAST_TOLERANCE_MS = 60_000;
 const isAdmin = (auth: AuthInfo) => auth.profile === "admin";
 
 /** A schedule is seen by its author and the admins, over HTTP and over the socket alike. */
-function publish(deps: AppDeps, auth: AuthInfo, userId: number | null, data: unknown) {
-  deps.hub.publish(auth.companyId, "schedule", data, [
-    { kind: "admins" },
-    ...(userId !== null ? [{ kind: "user" as const, userId }] : []),
-  ]);
-}
-
-/** The list kit's events (`record` / `id`) plus the seeds' `schedule` / `scheduleId`. */
 async function publishView(
   deps: AppDeps,
   auth: AuthInfo,
@@ -43,7 +35,11 @@ async function publishView(
   action: "create" | "update",
 ) {
   const schedule = (await findScheduleView(deps.db, auth.companyId, s.id))!;
-  publish(deps, auth, s.userId, { action, record: schedule, schedule });
+  deps.events.emit("schedule.saved", {
+    companyId: auth.companyId,
+    record: schedule,
+    created: action === "create",
+  });
   return schedule;
 }
 
@@ -228,9 +224,9 @@ export async function removeSchedule(deps: AppDeps, auth: AuthInfo, id: number) 
   const current = await readableSchedule(deps, auth, id);
   await deleteSchedule(deps.db, auth.companyId, current.id);
   await removeUpload(deps, auth.companyId, current.mediaPath);
-  publish(deps, auth, current.userId, {
-    action: "delete",
+  deps.events.emit("schedule.deleted", {
+    companyId: auth.companyId,
     id: current.id,
-    scheduleId: current.id,
+    userId: current.userId,
   });
 }

@@ -43,11 +43,10 @@ export async function updateSetting(
   const now = deps.clock.now().toISOString();
   const row = await repo.upsertSetting(deps.db, auth.companyId, key, parsed.data, now);
   const setting = { key: row.key, value: row.value };
-  deps.hub.publish(
-    auth.companyId,
-    "settings",
-    { action: "update", setting },
-    [{ kind: rule.secret ? "admins" : "company" }],
-  );
+  deps.events.emit("setting.updated", {
+    companyId: auth.companyId,
+    setting,
+    secret: rule.secret === true,
+  });
   return setting;
 }

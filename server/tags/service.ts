@@ -1,7 +1,6 @@
 import type { AppDeps } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
-import { publishTicketUpdate } from "../realtime/publish.ts";
-import { publishResource } from "../realtime/resource_events.ts";
+import { ticketChange } from "../events/domain.ts";
 import type { Viewer } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
 import type { TicketView } from "../tickets/view.ts";
@@ -42,7 +41,11 @@ export async function publishTags(deps: AppDeps, companyId: number, ids: readonl
     const tag = await findTag(deps.db, companyId, id);
     if (!tag) continue;
     const record = tagView(tag, counts.get(id) ?? 0);
-    publishResource(deps.hub, companyId, "tag", { action: "update", record }, "tag");
+    deps.events.emit("list.changed", {
+      companyId,
+      resource: "tag",
+      change: { action: "update", record },
+    });
   }
 }
 
@@ -65,7 +68,11 @@ export async function createTag(
     });
   });
   const view = tagView(tag, 0);
-  publishResource(deps.hub, viewer.companyId, "tag", { action: "create", record: view }, "tag");
+  deps.events.emit("list.changed", {
+    companyId: viewer.companyId,
+    resource: "tag",
+    change: { action: "create", record: view },
+  });
   return view;
 }
 
@@ -92,7 +99,11 @@ export async function changeTag(
   });
   const counts = await countTicketsOfTags(deps.db, viewer.companyId, [tag.id]);
   const view = tagView(tag, counts.get(tag.id) ?? 0);
-  publishResource(deps.hub, viewer.companyId, "tag", { action: "update", record: view }, "tag");
+  deps.events.emit("list.changed", {
+    companyId: viewer.companyId,
+    resource: "tag",
+    change: { action: "update", record: view },
+  });
   return view;
 }
 
@@ -103,7 +114,11 @@ export async function removeTag(deps: AppDeps, viewer: Viewer, id: number): Prom
     }
     await deleteTag(trx, viewer.companyId, id);
   });
-  publishResource(deps.hub, viewer.companyId, "tag", { action: "delete", id }, "tag");
+  deps.events.emit("list.changed", {
+    companyId: viewer.companyId,
+    resource: "tag",
+    change: { action: "delete", id },
+  });
 }
 
 /** POST /api/tags/sync: the ticket's tags become exactly `tagIds`; the ticket update is published. */
@@ -124,7 +139,8 @@ export async function syncTicketTags(
     const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
     return { ticket, view, touched: [...new Set([...before, ...ids])] };
   });
-  publishTicketUpdate(deps.hub, view.view, placementOf(view.ticket));
+  const before = placementOf(view.ticket);
+  deps.events.emit(ticketChange(view.view, before), { ticket: view.view, before });
   await publishTags(deps, viewer.companyId, view.touched);
   return view.view;
 }

@@ -1,8 +1,8 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
-import { publishTicketUpdate } from "../realtime/publish.ts";
+import { ticketChange } from "../events/domain.ts";
 import { queueOutgoing } from "../whatsapp/outbox/outbox.ts";
-import type { TicketPlacement } from "../realtime/publish.ts";
+import type { TicketPlacement } from "../events/domain.ts";
 import type { TicketView } from "./view.ts";
 import { loadTicketView } from "./view_repository.ts";
 
@@ -57,6 +57,6 @@ export async function applyTicketChange(
   const view = sent > 0
     ? (await loadTicketView(deps.db, ticket.companyId, ticket.id)) ?? ticket
     : ticket;
-  publishTicketUpdate(deps.hub, view, change.before);
+  deps.events.emit(ticketChange(view, change.before), { ticket: view, before: change.before });
   return view;
 }

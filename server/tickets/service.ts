@@ -4,11 +4,7 @@ import type { Ticket, TicketUpdate } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
 import { renderVariables } from "../messages/variables.ts";
-import {
-  publishTicketDelete,
-  publishTicketUpdate,
-  type TicketPlacement,
-} from "../realtime/publish.ts";
+import type { TicketPlacement } from "../events/domain.ts";
 import { isEnabled, settingValues } from "../settings/values.ts";
 import { assertCanAct, assertCanRead, type Viewer, viewerOf } from "./access.ts";
 import { applyTicketChange, type AutomaticText, type TicketChange } from "./effects.ts";
@@ -148,7 +144,7 @@ export async function createTicket(
 ): Promise<TicketView> {
   const viewer = await viewerOf(deps.db, auth);
   const ticket = await openTicket(deps, viewer, auth.user.whatsappId, input);
-  publishTicketUpdate(deps.hub, ticket);
+  deps.events.emit("ticket.created", { ticket });
   return ticket;
 }
 
@@ -387,5 +383,5 @@ export async function deleteTicket(deps: AppDeps, auth: AuthInfo, ticketId: numb
     await deleteTicketRow(trx, viewer.companyId, ticket.id);
     return placementOf(ticket);
   });
-  publishTicketDelete(deps.hub, viewer.companyId, ticketId, before);
+  deps.events.emit("ticket.deleted", { companyId: viewer.companyId, ticketId, before });
 }

@@ -1,41 +1,8 @@
 import type { Message } from "../../db/schema.ts";
+import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
 
-/*
- * Tickets and messages as the API and the socket answer them; view_repository.ts loads them.
- */
-
-/** A ticket as the API and the socket answer it (seeds/000 section 3 'Ticket'). */
-export type TicketView = {
-  id: number;
-  uuid: string;
-  status: "pending" | "open" | "closed";
-  contactId: number;
-  contact: {
-    id: number;
-    name: string;
-    number: string;
-    email: string;
-    profilePicUrl: string;
-    isGroup: boolean;
-  };
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string; status: string } | null;
-  tags: { id: number; name: string; color: string }[];
-  isGroup: boolean;
-  chatbot: boolean;
-  useIntegration: boolean;
-  integrationId: number | null;
-  promptId: number | null;
-  lastMessage: string;
-  unreadMessages: number;
-  companyId: number;
-  createdAt: string;
-  updatedAt: string;
-};
+/** Declared once in contract/ (the islands read the same types). */
+export type { MessageView, TicketView };
 
 /** The row loadTicketViews selects; the inbound pipeline builds the same from its lookup. */
 export type TicketViewRow = {
@@ -106,29 +73,6 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
     updatedAt: r.updatedAt,
   };
 }
-
-/** A message as the API and the socket answer it (seeds/000 section 3 'Message'). */
-export type MessageView = {
-  id: number;
-  wid: string | null;
-  ticketId: number;
-  contactId: number | null;
-  body: string;
-  fromMe: boolean;
-  mediaType: string | null;
-  /** Authorised, company-checked route; never a path on disk. */
-  mediaUrl: string | null;
-  mediaName: string | null;
-  isDeleted: boolean;
-  isEdited: boolean;
-  ack: number;
-  read: boolean;
-  quotedMsg: Omit<MessageView, "quotedMsg"> | null;
-  /** Set when the outbox gave up sending this message ("ERR_SENDING_WAPP_MSG"). */
-  sendError?: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
 
 export function mediaUrlOf(message: Pick<Message, "id" | "mediaUrl">): string | null {
   return message.mediaUrl ? `/api/messages/${message.id}/media` : null;

@@ -6,12 +6,11 @@ import { endUserSessions } from "../auth/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
 import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
-import { publishTicketUpdate } from "../realtime/publish.ts";
+import { ticketChange } from "../events/domain.ts";
 import { getSettingValue } from "../settings/repository.ts";
 import { loadTicketViews } from "../tickets/view_repository.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
-import { publishResource } from "../realtime/resource_events.ts";
 import type { UserRow } from "../../contract/people_types.ts";
 
 /** A user as the API and the socket answer it: never the password hash or token version. */
@@ -180,7 +179,11 @@ export async function createUser(
     throw error;
   }
   const user = await viewOf(deps, companyId, id);
-  publishResource(deps.hub, companyId, "user", { action: "create", record: user }, "user");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "user",
+    change: { action: "create", record: user },
+  });
   return user;
 }
 
@@ -276,11 +279,13 @@ export async function updateUser(
     queueIds: queueIds,
     allTicket: changes.allTicket ? user.allTicket === "enable" : undefined,
   });
-  publishResource(deps.hub, companyId, "user", { action: "update", record: user }, "user");
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "user",
+    change: { action: "update", record: user },
+  });
   if (endReason) {
-    deps.hub.publish(companyId, "auth", { action: "sessionEnded", reason: endReason }, [
-      { kind: "user", userId: id },
-    ]);
+    deps.events.emit("user.sessionsEnded", { companyId, userId: id, reason: endReason });
     disconnectUser(deps.hub, companyId, id, endReason);
   }
   return { user, sessionEnded: endReason !== undefined && self };
@@ -306,7 +311,14 @@ export async function deleteUser(deps: AppDeps, auth: AuthInfo, id: number) {
   });
   const ticketViews = await loadTicketViews(deps.db, companyId, released.map((t) => t.id));
   const before = new Map(released.map((t) => [t.id, t]));
-  for (const view of ticketViews) publishTicketUpdate(deps.hub, view, before.get(view.id));
-  publishResource(deps.hub, companyId, "user", { action: "delete", id }, "user");
+  for (const view of ticketViews) {
+    const was = before.get(view.id);
+    deps.events.emit(ticketChange(view, was), { ticket: view, before: was });
+  }
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "user",
+    change: { action: "delete", id },
+  });
   disconnectUser(deps.hub, companyId, id, "user deleted");
 }

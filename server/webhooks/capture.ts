@@ -1,52 +1,49 @@
 import type { Webhook } from "../../db/schema.ts";
 import type { WebhookEvent } from "../../contract/webhook_types.ts";
 import type { AppDeps } from "../context.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { DomainEvents, MessageChanged, TicketChanged } from "../events/domain.ts";
 import { log } from "../log.ts";
-import type { Channel } from "../realtime/events.ts";
-import type { Hub } from "../realtime/hub.ts";
 import { activeWebhooks, eventsOf } from "./repository.ts";
 
 /**
- * Turns the realtime events the services already publish after each commit into webhook events
- * (one observer on the hub, so no service had to change), and queues one delivery per subscribed
- * webhook in the database (webhook_deliveries). From there jobs/webhooks.ts sends them; a
- * restart loses none. An event that happens while the process dies between the commit and this
- * insert is not delivered: the same guarantee the sockets give.
+ * Listens to the domain events the services tell after each commit (server/events/) and queues
+ * one delivery per subscribed webhook in the database (webhook_deliveries). From there
+ * jobs/webhooks.ts sends them; a restart loses none. An event that happens while the process dies
+ * between the commit and this insert is not delivered: the same guarantee the sockets give.
  *
- * Events: appMessage create/update -> message.created/updated; ticket update -> ticket.created
- * (the first change of a ticket: createdAt = updatedAt), ticket.closed (status closed) or
- * ticket.updated; contact create/update -> contact.created/updated.
+ * A webhook event is the domain event of the same name (contract/webhook_types.ts
+ * WEBHOOK_EVENTS): message.created/updated {message, ticket, contact}, ticket.created/updated/
+ * closed {ticket}, contact.created/updated {contact}, whoever made the change (a person, the
+ * API, WhatsApp, a bot, a job).
  */
-export type CapturedEvent = { event: WebhookEvent; data: Record<string, unknown> };
+export type CapturedEvent = { companyId: number; data: Record<string, unknown> };
 
-type Data = Record<string, unknown> | null | undefined;
+const message = (e: MessageChanged): CapturedEvent => ({
+  companyId: e.ticket.companyId,
+  data: { message: e.message, ticket: e.ticket, contact: e.ticket.contact },
+});
+const ticket = (e: TicketChanged): CapturedEvent => ({
+  companyId: e.ticket.companyId,
+  data: { ticket: e.ticket },
+});
+const contact = (e: DomainEvents["contact.created"]): CapturedEvent => ({
+  companyId: e.companyId,
+  data: { contact: e.contact },
+});
 
-export function webhookEventOf(channel: Channel, raw: unknown): CapturedEvent | undefined {
-  const d = raw as Data;
-  if (!d || typeof d !== "object") return undefined;
-  if (channel === "appMessage" && (d.action === "create" || d.action === "update")) {
-    return {
-      event: d.action === "create" ? "message.created" : "message.updated",
-      data: { message: d.message, ticket: d.ticket, contact: d.contact },
-    };
-  }
-  if (channel === "ticket" && d.action === "update" && d.ticket) {
-    const ticket = d.ticket as { status?: string; createdAt?: string; updatedAt?: string };
-    const event = ticket.createdAt === ticket.updatedAt
-      ? "ticket.created"
-      : ticket.status === "closed"
-      ? "ticket.closed"
-      : "ticket.updated";
-    return { event, data: { ticket: d.ticket } };
-  }
-  if (channel === "contact" && (d.action === "create" || d.action === "update") && d.record) {
-    return {
-      event: d.action === "create" ? "contact.created" : "contact.updated",
-      data: { contact: d.record },
-    };
-  }
-  return undefined;
-}
+/** What each webhook event sends, from its domain event. */
+export const WEBHOOK_PAYLOADS: {
+  [E in WebhookEvent]: (event: DomainEvents[E]) => CapturedEvent;
+} = {
+  "message.created": message,
+  "message.updated": message,
+  "ticket.created": ticket,
+  "ticket.updated": ticket,
+  "ticket.closed": ticket,
+  "contact.created": contact,
+  "contact.updated": contact,
+};
 
 /** What the rest of the app reaches of the capture: the worker's kick, the cache, idleness. */
 export class WebhookCapture {
@@ -82,23 +79,22 @@ export class WebhookCapture {
     return this.#queue;
   }
 
-  hear(companyId: number, channel: Channel, data: unknown) {
-    const captured = webhookEventOf(channel, data);
-    if (!captured) return;
+  hear(event: WebhookEvent, captured: CapturedEvent) {
+    const { companyId } = captured;
     const wanted = this.#wanted.get(companyId);
-    if (wanted && !wanted.has(captured.event)) return;
+    if (wanted && !wanted.has(event)) return;
     // Serialised now: the objects may change after the publisher returns.
     const createdAt = this.deps.clock.now().toISOString();
     const eventId = crypto.randomUUID();
     const payload = JSON.stringify({
       id: eventId,
-      event: captured.event,
+      event,
       createdAt,
       companyId,
       data: captured.data,
     });
     this.#queue = this.#queue
-      .then(() => this.#enqueue(companyId, captured.event, eventId, payload, createdAt))
+      .then(() => this.#enqueue(companyId, event, eventId, payload, createdAt))
       .catch((error) => log.error("webhook event not queued", { companyId, error }));
   }
 
@@ -147,17 +143,21 @@ export class WebhookCapture {
   }
 }
 
-const captures = new WeakMap<Hub, WebhookCapture>();
+const captures = new WeakMap<EventBus, WebhookCapture>();
 
-/** Starts capturing the hub's events for webhooks (server/deps.ts). */
-export function wireWebhooks(deps: Pick<AppDeps, "db" | "clock" | "hub">): WebhookCapture {
+/** Starts capturing the domain events for webhooks (server/deps.ts, after realtime). */
+export function wireWebhooks(deps: Pick<AppDeps, "db" | "clock" | "events">): WebhookCapture {
   const capture = new WebhookCapture(deps);
-  deps.hub.observe((companyId, channel, data) => capture.hear(companyId, channel, data));
-  captures.set(deps.hub, capture);
+  const listen = <E extends WebhookEvent>(event: E) => {
+    const payloadOf: (e: DomainEvents[E]) => CapturedEvent = WEBHOOK_PAYLOADS[event];
+    deps.events.on(event, (e) => capture.hear(event, payloadOf(e)));
+  };
+  for (const event of Object.keys(WEBHOOK_PAYLOADS) as WebhookEvent[]) listen(event);
+  captures.set(deps.events, capture);
   return capture;
 }
 
-/** The capture wired to this hub (the service invalidates its cache, the job sets its kick). */
-export function webhookCapture(hub: Hub): WebhookCapture | undefined {
-  return captures.get(hub);
+/** The capture wired to this bus (the service invalidates its cache, the job sets its kick). */
+export function webhookCapture(events: EventBus): WebhookCapture | undefined {
+  return captures.get(events);
 }

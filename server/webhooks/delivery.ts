@@ -3,7 +3,7 @@ import type { AppDeps } from "../context.ts";
 import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { log } from "../log.ts";
 import { webhookCapture } from "./capture.ts";
-import { publishWebhook, webhookView } from "./repository.ts";
+import { webhookView } from "./repository.ts";
 
 /**
  * Sends the durable queue (webhook_deliveries). Each delivery is a POST of its stored JSON with
@@ -159,8 +159,12 @@ async function recordOnWebhook(
       .set({ active: 0, disabledAt: now, disabledReason: reason, updatedAt: now })
       .where("id", "=", webhookId).where("companyId", "=", companyId).returningAll()
       .executeTakeFirstOrThrow();
-    webhookCapture(deps.hub)?.invalidate(companyId);
+    webhookCapture(deps.events)?.invalidate(companyId);
     log.warn("webhook disabled after repeated failures", { companyId, webhookId, reason });
   }
-  publishWebhook(deps.hub, companyId, { action: "update", record: webhookView(current) });
+  deps.events.emit("list.changed", {
+    companyId,
+    resource: "webhook",
+    change: { action: "update", record: webhookView(current) },
+  });
 }

@@ -8,8 +8,6 @@ import {
   type WebhookView,
 } from "../../contract/webhook_types.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
-import type { Hub } from "../realtime/hub.ts";
-import type { ResourceEvent } from "../realtime/resource_events.ts";
 
 /** Webhook rows; every function takes the company (DESIGN: tenancy). */
 
@@ -125,11 +123,4 @@ export async function recentDeliveries(
     .where("companyId", "=", companyId).where("webhookId", "=", webhookId)
     .orderBy("id", "desc").limit(limit).execute();
   return rows.map(deliveryView);
-}
-
-export type WebhookEventOut = ResourceEvent<WebhookView>;
-
-/** `company-<id>-webhook` list events, to admins only: the record carries the signing secret. */
-export function publishWebhook(hub: Hub, companyId: number, event: ResourceEvent<WebhookView>) {
-  hub.publish(companyId, "webhook", event, [{ kind: "admins" }]);
 }

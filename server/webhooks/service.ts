@@ -1,3 +1,4 @@
+import type { ResourceEvent } from "../../contract/events.ts";
 import type { WebhookEvent, WebhookView } from "../../contract/webhook_types.ts";
 import type { AppDeps } from "../context.ts";
 import { notFound } from "../errors.ts";
@@ -26,10 +27,10 @@ function notFoundWebhook() {
   return notFound("ERR_NO_WEBHOOK_FOUND", "Webhook não encontrado");
 }
 
-function changed(deps: AppDeps, companyId: number, event: repo.WebhookEventOut) {
-  const capture = webhookCapture(deps.hub);
+function changed(deps: AppDeps, companyId: number, change: ResourceEvent<WebhookView>) {
+  const capture = webhookCapture(deps.events);
   capture?.invalidate(companyId);
-  repo.publishWebhook(deps.hub, companyId, event);
+  deps.events.emit("list.changed", { companyId, resource: "webhook", change });
   capture?.wake();
 }
 

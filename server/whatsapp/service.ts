@@ -61,7 +61,7 @@ async function viewOf(deps: AppDeps, auth: AuthInfo, row: Whatsapp): Promise<Wha
 
 async function publishUpdate(deps: AppDeps, row: Whatsapp) {
   const queues = await queuesOfWhatsapps(deps.db, row.companyId, [row.id]);
-  publishWhatsappUpdate(deps.hub, row, queues.get(row.id) ?? []);
+  publishWhatsappUpdate(deps.events, row, queues.get(row.id) ?? []);
 }
 
 async function requireConnection(deps: AppDeps, auth: AuthInfo, id: number): Promise<Whatsapp> {
@@ -251,7 +251,7 @@ export async function deleteConnection(deps: AppDeps, auth: AuthInfo, id: number
   if (!(await deleteWhatsapp(deps.db, auth.companyId, id))) {
     throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
   }
-  publishWhatsappDelete(deps.hub, auth.companyId, id);
+  publishWhatsappDelete(deps.events, auth.companyId, id);
 }
 
 /**

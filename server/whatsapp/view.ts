@@ -1,5 +1,5 @@
 import type { Whatsapp } from "../../db/schema.ts";
-import type { Hub } from "../realtime/hub.ts";
+import type { EventBus } from "../events/bus.ts";
 import type { WhatsappQueue } from "./repository.ts";
 import type { Connection, SessionUpdate } from "../../contract/connection.ts";
 
@@ -68,40 +68,26 @@ export function sessionView(
   return view;
 }
 
-/** `company-<id>-whatsapp` {action: "update", whatsapp} to the whole company (no token). */
-export function publishWhatsappUpdate(hub: Hub, w: Whatsapp, queues: WhatsappQueue[]) {
-  hub.publish(w.companyId, "whatsapp", {
-    action: "update",
-    whatsapp: whatsappView(w, queues, { withSecrets: false }),
+/** A connection changed (`company-<id>-whatsapp` update, to the whole company: no token). */
+export function publishWhatsappUpdate(events: EventBus, w: Whatsapp, queues: WhatsappQueue[]) {
+  events.emit("connection.updated", {
+    companyId: w.companyId,
+    connection: whatsappView(w, queues, { withSecrets: false }),
   });
 }
 
-/** `company-<id>-whatsapp` {action: "delete", whatsappId}. */
-export function publishWhatsappDelete(hub: Hub, companyId: number, whatsappId: number) {
-  hub.publish(companyId, "whatsapp", {
-    action: "delete",
-    whatsappId,
-    whatsapp: { id: whatsappId },
-  });
+export function publishWhatsappDelete(events: EventBus, companyId: number, whatsappId: number) {
+  events.emit("connection.deleted", { companyId, whatsappId });
 }
 
 /**
- * `company-<id>-whatsappSession` {action: "update", session}: admins get the QR code (or pairing
- * code), everyone else the same event without it (the status drives the menu's alert badge).
+ * A session moved (`company-<id>-whatsappSession`): the QR code (or pairing code) only for those
+ * who may act on sessions; the status (the menu's alert badge) for everyone.
  */
-export function publishSession(hub: Hub, w: Whatsapp, pairingCode?: string) {
-  hub.publish(w.companyId, "whatsappSession", {
-    action: "update",
+export function publishSession(events: EventBus, w: Whatsapp, pairingCode?: string) {
+  events.emit("connection.session", {
+    companyId: w.companyId,
     session: sessionView(w, { withSecrets: true, pairingCode }),
-  }, [{ kind: "admins" }]);
-  hub.publishFiltered(
-    w.companyId,
-    "whatsappSession",
-    {
-      action: "update",
-      session: sessionView(w, { withSecrets: false }),
-    },
-    [{ kind: "company" }],
-    (member) => member.profile !== "admin",
-  );
+    public: sessionView(w, { withSecrets: false }),
+  });
 }

@@ -77,7 +77,7 @@ Deno.test("messages-api page - the token is masked until shown; the test forms s
         body: { name: "Cliente Novo", number: "5511988880000" },
       });
       assert.equal(res.status, 201);
-      await webhookCapture(t.deps.hub)!.idle();
+      await webhookCapture(t.deps.events)!.idle();
       assert.equal(await deliverDue(t.deps), 1);
       await row.getByText(/^200 · /).waitFor();
       assert.equal(receiver.accepted()[0].signatureValid, true);

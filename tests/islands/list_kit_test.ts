@@ -5,7 +5,6 @@ import {
   type ListQuery,
   SEARCH_DEBOUNCE_MS,
   type Timers,
-  toListEvent,
 } from "../../islands/lib/list/list_controller.ts";
 
 /**
@@ -158,24 +157,4 @@ Deno.test("list kit - live create, update, delete and reload", async () => {
   list.apply({ action: "create", record: { id: 10, name: "R010" } });
   list.apply({ action: "update", record: { id: 9, name: "R009!" } });
   assert.deepEqual(list.state.items, [{ id: 9, name: "R009!" }]);
-});
-
-Deno.test("list kit - socket events: the seeds' {record,id} and the core {<key>,<key>Id} shapes", () => {
-  assert.deepEqual(toListEvent({ action: "create", record: { id: 1 } }), {
-    action: "create",
-    record: { id: 1 },
-  });
-  assert.deepEqual(toListEvent({ action: "update", user: { id: 2 } }, "user"), {
-    action: "update",
-    record: { id: 2 },
-  });
-  assert.deepEqual(toListEvent({ action: "delete", contactId: 3 }, "contact"), {
-    action: "delete",
-    id: 3,
-  });
-  assert.deepEqual(toListEvent({ action: "delete", id: 4 }), { action: "delete", id: 4 });
-  assert.deepEqual(toListEvent({ action: "reload" }), { action: "reload" });
-  assert.equal(toListEvent({ action: "delete" }), null);
-  assert.equal(toListEvent({ action: "update" }), null);
-  assert.equal(toListEvent("junk"), null);
 });

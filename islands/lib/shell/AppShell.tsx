@@ -107,9 +107,8 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
 
   // seeds/000 section 4: a login of this user elsewhere ends this session, after 1 s.
   useRealtime("auth", (data) => {
-    const d = data as { action?: string; user?: { id?: number } } | null;
     if (!user) return;
-    if (d?.action === "sessionEnded") {
+    if (data.action === "sessionEnded") {
       // Sent to this user's room only: their password changed, every session of theirs ended.
       toast.warning({ key: "shell.sessionEnded" });
       setTimeout(() => {
@@ -120,7 +119,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       }, 1000);
       return;
     }
-    if (d?.user?.id !== user.id) return;
+    if (data.user.id !== user.id) return;
     toast.warning({ key: "shell.otherLogin" });
     setTimeout(() => {
       realtime.stop();
@@ -147,8 +146,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
 
   // The server says the user changed (name, profile, queues): keep the shell current.
   useRealtime("user", (data) => {
-    const d = data as { action?: string; user?: Partial<SessionUser> } | null;
-    if (user && d?.action === "update" && d.user?.id === user.id) {
+    if (user && data.action === "update" && data.record.id === user.id) {
       loadSession().catch(() => {});
     }
   });

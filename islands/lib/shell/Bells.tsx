@@ -5,10 +5,10 @@ import Bell from "lucide-react/icons/bell";
 import Megaphone from "lucide-react/icons/megaphone";
 import MessagesSquare from "lucide-react/icons/messages-square";
 import { IconButton } from "../ui/Button.tsx";
-import { realtime } from "../socket.ts";
+import { type ChannelEvent, realtime } from "../socket.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useLiveList } from "./live.ts";
-import { type NotifiableEvent, notifyNewMessage } from "../ticket_notify.ts";
+import { notifyNewMessage } from "../ticket_notify.ts";
 import { api } from "../api.ts";
 import type { AnnouncementView, ChatView } from "../../../contract/team_types.ts";
 import { PRIORITY_CLASS } from "./priority.ts";
@@ -61,21 +61,21 @@ function Empty({ children }: { children: ReactNode }) {
 export function TicketsBell({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
   useEffect(() => realtime.join("joinNotification"), []);
-  const { items } = useLiveList<TicketNote>({
+  const { items } = useLiveList<TicketNote, "ticket" | "appMessage">({
     enabled: true,
     path: "/tickets",
     query: { withUnreadMessages: "true" },
     key: "tickets",
     channels: ["ticket", "appMessage"],
-    onEvent: (channel, data) => {
+    onEvent: (event) => {
       // seeds/000 section 6: who is notified, how (sound and browser notification).
-      if (channel === "appMessage") {
-        notifyNewMessage(user, data as NotifiableEvent, t("shell.bells.newMessage"));
+      if (event.channel === "appMessage") {
+        notifyNewMessage(user, event.data, t("shell.bells.newMessage"));
       }
     },
   });
   // seeds/000 section 6: with allTicket enabled the list also holds the pending tickets.
-  const pending = useLiveList<TicketNote>({
+  const pending = useLiveList<TicketNote, "ticket">({
     enabled: user.allTicket === "enable",
     path: "/tickets",
     query: { status: "pending" },
@@ -137,7 +137,7 @@ function AnnouncementImage({ id, alt }: { id: number; alt: string }) {
  */
 export function AnnouncementsBell() {
   const { t } = useTranslation();
-  const { items, reload } = useLiveList<AnnouncementView>({
+  const { items, reload } = useLiveList<AnnouncementView, "announcement">({
     enabled: true,
     path: "/announcements",
     query: { pageNumber: 1 },
@@ -211,20 +211,20 @@ export function ChatBell({ user, chats }: { user: SessionUser; chats: Chat[] }) 
  * What a chat event does to the shell's list: new messages, reads and changes carry the whole
  * chat (replaced, latest activity first); a delete removes it (server/chats/service.ts).
  */
-export function applyChatEvent(chats: Chat[], _channel: string, data: unknown): Chat[] | null {
-  const d = data as { action?: string; chat?: Chat; record?: Chat; id?: number } | null;
-  if (d?.action === "delete" && typeof d.id === "number") {
-    return chats.filter((chat) => chat.id !== d.id);
-  }
-  const chat = d?.chat ?? d?.record;
-  if (!chat || typeof chat.id !== "number") return null;
+export function applyChatEvent(
+  chats: Chat[],
+  { data }: ChannelEvent<"chat" | "chat-user">,
+): Chat[] | null {
+  if (data.action === "reload") return null;
+  if (data.action === "delete") return chats.filter((chat) => chat.id !== data.id);
+  const chat = "chat" in data ? data.chat : data.record;
   return [chat, ...chats.filter((c) => c.id !== chat.id)]
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
 }
 
 /** The internal chats the user takes part in, kept fresh by the chat events (quiet on errors). */
 export function useChats(enabled: boolean): Chat[] {
-  return useLiveList<Chat>({
+  return useLiveList<Chat, "chat" | "chat-user">({
     enabled,
     path: "/chats",
     query: { pageNumber: 1 },

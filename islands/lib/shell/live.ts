@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, type Query } from "../api.ts";
-import { useRealtime, useRoomSync } from "../socket.ts";
+import { type ChannelEvent, useChannels, useRealtime, useRoomSync } from "../socket.ts";
+import type { Channel } from "../../../contract/events.ts";
 import type { ConnectionSummary } from "../../../contract/types.ts";
 import { connectionsNeedAttention } from "./menu.ts";
 
@@ -22,19 +23,19 @@ export function listOf<T>(answer: unknown, key: string): T[] {
  * realtime channels speaks. Errors are quiet: the endpoint may belong to a feature the plan
  * lacks, or to an area not built yet.
  */
-export function useLiveList<T>(
+export function useLiveList<T, C extends Channel>(
   options: {
     enabled: boolean;
     path: string;
     query?: Query;
     key: string;
-    channels: string[];
-    onEvent?: (channel: string, data: unknown) => void;
+    channels: readonly C[];
+    onEvent?: (event: ChannelEvent<C>) => void;
     /**
      * The list after an event that carries everything needed (no read then); null: read again.
      * Without it every event reads the list again.
      */
-    apply?: (items: T[], channel: string, data: unknown) => T[] | null;
+    apply?: (items: T[], event: ChannelEvent<C>) => T[] | null;
   },
 ): { items: T[]; reload: () => void } {
   const [items, setItems] = useState<T[]>([]);
@@ -70,10 +71,10 @@ export function useLiveList<T>(
   const onEvent = options.onEvent;
   const itemsRef = useRef(items);
   itemsRef.current = items;
-  const schedule = (channel: string, data: unknown) => {
+  useChannels<C>(options.channels, (event) => {
     if (!enabled) return;
-    onEvent?.(channel, data);
-    const applied = options.apply?.(itemsRef.current, channel, data) ?? null;
+    onEvent?.(event);
+    const applied = options.apply?.(itemsRef.current, event) ?? null;
     if (applied) {
       itemsRef.current = applied;
       setItems(applied);
@@ -83,10 +84,7 @@ export function useLiveList<T>(
     }
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(load, 400);
-  };
-  // Hooks in a fixed order: one subscription per possible channel slot.
-  useRealtime(options.channels[0] ?? "", (data) => schedule(options.channels[0], data));
-  useRealtime(options.channels[1] ?? "", (data) => schedule(options.channels[1], data));
+  });
   return { items, reload: load };
 }
 
@@ -106,25 +104,17 @@ export function useConnectionsAlert(enabled: boolean): boolean {
     const timer = setTimeout(() => setArmed(true), CONNECTION_ALERT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [enabled]);
-  const upsert = (item: unknown) => {
-    const c = item as Partial<ConnectionSummary> | null;
-    if (!c || typeof c.id !== "number") return;
-    setList((old) => {
-      const found = old.some((o) => o.id === c.id);
-      return found
-        ? old.map((o) => o.id === c.id ? { ...o, ...c } as ConnectionSummary : o)
-        : [...old, c as ConnectionSummary];
-    });
+  const upsert = ({ id, name, status }: ConnectionSummary) => {
+    const c: ConnectionSummary = { id, name, status };
+    setList((old) =>
+      old.some((o) => o.id === c.id) ? old.map((o) => o.id === c.id ? c : o) : [...old, c]
+    );
   };
-  const remove = (id: unknown) => setList((old) => old.filter((o) => o.id !== Number(id)));
-  useRealtime("whatsappSession", (data) => {
-    const d = data as { action?: string; session?: unknown } | null;
-    if (d?.action === "update") upsert(d.session);
-  });
+  const remove = (id: number) => setList((old) => old.filter((o) => o.id !== id));
+  useRealtime("whatsappSession", (data) => upsert(data.session));
   useRealtime("whatsapp", (data) => {
-    const d = data as { action?: string; whatsapp?: unknown; whatsappId?: unknown } | null;
-    if (d?.action === "update") upsert(d.whatsapp);
-    if (d?.action === "delete") remove(d.whatsappId);
+    if (data.action === "update") upsert(data.whatsapp);
+    else remove(data.whatsappId);
   });
   return enabled && armed && connectionsNeedAttention(list);
 }

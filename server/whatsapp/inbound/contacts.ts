@@ -7,6 +7,7 @@ import {
   insertContactOnce,
   patchContact,
 } from "./repository.ts";
+import type { Contact as ContactView } from "../../../contract/people_types.ts";
 
 /**
  * The contact behind a WhatsApp identity. A person may reach us under their phone-number JID
@@ -90,8 +91,8 @@ export async function resolveContact(
   }
 }
 
-/** A contact as the `contact` channel sends it. */
-export function contactView(c: Contact) {
+/** A contact as the API answers it (server/contacts/service.ts; no extra fields here). */
+export function contactView(c: Contact): ContactView {
   return {
     id: c.id,
     uuid: c.uuid,

@@ -1,12 +1,12 @@
 import type { Contact, Message } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
 import { deleteMedia } from "../../media/store.ts";
-import { publishMessage, publishTicketUpdate } from "../../realtime/publish.ts";
+import { ticketChange } from "../../events/domain.ts";
 import { settingValues } from "../../settings/values.ts";
 import { ticketViewOf } from "../../tickets/view.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { callLogBody, CALLS_DISABLED_TEXT } from "./bodies.ts";
-import { contactView, resolveContact } from "./contacts.ts";
+import { contactView, resolveContact, type ResolvedContact } from "./contacts.ts";
 import { storeInboundMedia } from "./media.ts";
 import { applyUpdate, contactUpdate } from "./updates.ts";
 import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "../jid.ts";
@@ -206,14 +206,17 @@ export class InboundPipeline {
       lookup.candidates.map((c) => c.contact),
     );
     if (!resolved) return { ignored: "malformed event" };
+    this.#contactChanged(resolved);
     const contact = resolved.contact;
     let sender: Contact | undefined;
     if (group && m.participantJid && !m.fromMe) {
-      sender = (await resolveContact(db, companyId, ref.id, {
+      const participant = await resolveContact(db, companyId, ref.id, {
         phone: phoneOf(m.participantJid),
         lid: lidOf(m.participantJid),
         pushName: m.pushName,
-      }, stamp))?.contact;
+      }, stamp);
+      if (participant) this.#contactChanged(participant);
+      sender = participant?.contact;
     }
 
     const media = await storeInboundMedia(config, companyId, ref.id, m);
@@ -432,14 +435,14 @@ export class InboundPipeline {
       const before = open
         ? { status: open.status, queueId: open.queueId, userId: open.userId }
         : undefined;
-      if (created || changed) publishTicketUpdate(this.deps.hub, view, before);
+      if (created) this.deps.events.emit("ticket.created", { ticket: view });
+      else if (changed) this.deps.events.emit(ticketChange(view, before), { ticket: view, before });
       for (const message of await messageViews(db, companyId, stored)) {
-        publishMessage(this.deps.hub, "create", message, view);
+        this.deps.events.emit("message.created", { message, ticket: view });
       }
     }
     if (stored.length > 1) this.deps.sessions.kickOutbox(ref.id);
     if (resolved.created) this.#fetchPicture(ref, contact, m.chatJid);
-    else if (resolved.changed) this.#publishContact(contact.companyId, resolved.contact);
     return { messageId: stored[0].id, ticketId };
   }
 
@@ -521,7 +524,7 @@ export class InboundPipeline {
     const view = await loadTicketView(db, companyId, closed.id);
     if (view) {
       for (const message of await messageViews(db, companyId, [inserted])) {
-        publishMessage(this.deps.hub, "create", message, view);
+        this.deps.events.emit("message.created", { message, ticket: view });
       }
     }
     log.info("ticket rated", { companyId, ticketId: closed.id, rate });
@@ -548,7 +551,12 @@ export class InboundPipeline {
         url,
         this.deps.clock.now().toISOString(),
       );
-      if (updated) this.#publishContact(updated.companyId, updated);
+      if (updated) {
+        this.deps.events.emit("contact.updated", {
+          companyId: updated.companyId,
+          contact: contactView(updated),
+        });
+      }
     })().catch((error) =>
       log.warn("profile picture lookup failed", {
         whatsappId: ref.id,
@@ -559,9 +567,14 @@ export class InboundPipeline {
     this.#background.add(task);
   }
 
-  #publishContact(companyId: number, contact: Contact) {
-    this.deps.hub.publish(companyId, "contact", {
-      action: "update",
+  /**
+   * A WhatsApp identity made or changed a contact (committed by resolveContact): told at once,
+   * before the message's ticket events, so a listener knows the contact a ticket refers to.
+   */
+  #contactChanged({ contact, created, changed }: ResolvedContact) {
+    if (!created && !changed) return;
+    this.deps.events.emit(created ? "contact.created" : "contact.updated", {
+      companyId: contact.companyId,
       contact: contactView(contact),
     });
   }

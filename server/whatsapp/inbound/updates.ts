@@ -1,5 +1,4 @@
 import { log } from "../../log.ts";
-import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { contactView } from "./contacts.ts";
 import {
@@ -54,7 +53,7 @@ export async function applyUpdate(
   const ticket = await loadTicketView(db, ref.companyId, row.ticketId);
   if (ticket) {
     const [view] = await messageViews(db, ref.companyId, [row]);
-    publishMessage(deps.hub, "update", view, ticket);
+    deps.events.emit("message.updated", { message: view, ticket });
   }
   return { messageId: row.id, ticketId: row.ticketId };
 }
@@ -96,7 +95,10 @@ export async function contactUpdate(
       patch,
       clock.now().toISOString(),
     );
-    deps.hub.publish(ref.companyId, "contact", { action: "update", contact: contactView(updated) });
+    deps.events.emit("contact.updated", {
+      companyId: ref.companyId,
+      contact: contactView(updated),
+    });
   } catch (error) {
     log.warn("contact update skipped", { whatsappId: ref.id, contactId: contact.id, error });
     return { ignored: "conflict" };

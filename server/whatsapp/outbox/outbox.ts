@@ -5,8 +5,7 @@ import type { Config } from "../../config.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { mediaExists, mediaTypeOf } from "../../media/store.ts";
-import type { Hub } from "../../realtime/hub.ts";
-import { publishMessage } from "../../realtime/publish.ts";
+import type { EventBus } from "../../events/bus.ts";
 import type { MessageView } from "../../tickets/view.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { jidOfContact, newMessageId } from "../jid.ts";
@@ -34,7 +33,7 @@ import type { RunningProviders } from "../providers/provider.ts";
 export type OutboxDeps = {
   config: Config;
   db: Database;
-  hub: Hub;
+  events: EventBus;
   clock: Clock;
   sessions: RunningProviders;
 };
@@ -176,7 +175,7 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
   });
   const [view] = await messageViews(db, companyId, [message]);
   const ticketView = await loadTicketView(db, companyId, ticket.id);
-  if (ticketView) publishMessage(deps.hub, "create", view, ticketView);
+  if (ticketView) deps.events.emit("message.created", { message: view, ticket: ticketView });
   deps.sessions.kickOutbox(whatsapp.id);
   return view;
 }
@@ -217,7 +216,7 @@ export async function deleteForEveryone(
   const updated = await markMessageDeleted(db, companyId, message.id, now);
   const [view] = await messageViews(db, companyId, [updated]);
   const ticketView = await loadTicketView(db, companyId, updated.ticketId);
-  if (ticketView) publishMessage(deps.hub, "update", view, ticketView);
+  if (ticketView) deps.events.emit("message.updated", { message: view, ticket: ticketView });
   return view;
 }
 

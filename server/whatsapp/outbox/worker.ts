@@ -2,7 +2,6 @@ import type { OutboxRow } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
 import { outboundMessages } from "../../metrics/registry.ts";
 import { readMedia } from "../../media/store.ts";
-import { publishMessage } from "../../realtime/publish.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { findMessage } from "../../messages/repository.ts";
 import type { OutboxDeps } from "./outbox.ts";
@@ -248,12 +247,12 @@ export class OutboxWorker {
   }
 
   async #publish(companyId: number, ticketId: number, messageId: number) {
-    const { db, hub } = this.deps;
+    const { db, events } = this.deps;
     const message = await findMessage(db, companyId, messageId);
     const ticket = await loadTicketView(db, companyId, ticketId);
     if (!message || !ticket) return;
     const [view] = await messageViews(db, companyId, [message]);
-    publishMessage(hub, "update", view, ticket);
+    events.emit("message.updated", { message: view, ticket });
   }
 }
 

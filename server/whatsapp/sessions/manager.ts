@@ -7,7 +7,7 @@ import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import { notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
-import type { Hub } from "../../realtime/hub.ts";
+import type { EventBus } from "../../events/bus.ts";
 import { type InboundDeps, InboundPipeline } from "../inbound/pipeline.ts";
 import { inboundMessages } from "../../metrics/registry.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
@@ -35,7 +35,7 @@ import { SessionLeases } from "./leases.ts";
 export type SessionDeps = {
   config: Config;
   db: Database;
-  hub: Hub;
+  events: EventBus;
   clock: Clock;
   providers: ProviderRegistry;
   bots: BotRegistry;
@@ -76,7 +76,7 @@ export class SessionManager implements RunningProviders {
     this.#deps = {
       config: deps.config,
       db: deps.db,
-      hub: deps.hub,
+      events: deps.events,
       clock: deps.clock,
       sessions: this,
       bots: deps.bots,
@@ -176,13 +176,13 @@ export class SessionManager implements RunningProviders {
    * that were CONNECTED or OPENING are started again.
    */
   async restoreAll(): Promise<void> {
-    const { db, hub, clock } = this.#deps;
+    const { db, events, clock } = this.#deps;
     // Under leases other processes may be sending and showing QR codes right now: recovery is
     // per connection, when its lease is taken (#start).
     if (!this.leases) {
       await this.outbox.recover();
       for (const row of await resetStaleSessions(db, clock.now().toISOString())) {
-        publishSession(hub, row);
+        publishSession(events, row);
       }
     }
     for (const row of await whatsappsToRestore(db)) {
@@ -423,7 +423,7 @@ export class SessionManager implements RunningProviders {
     countRetry = false,
     pairingCode?: string,
   ): Promise<Whatsapp | undefined> {
-    const { db, hub, clock } = this.#deps;
+    const { db, events, clock } = this.#deps;
     const row = await setSessionState(
       db,
       companyId,
@@ -432,7 +432,7 @@ export class SessionManager implements RunningProviders {
       countRetry,
       clock.now().toISOString(),
     );
-    if (row) publishSession(hub, row, pairingCode);
+    if (row) publishSession(events, row, pairingCode);
     return row;
   }
 

@@ -1,0 +1,148 @@
+/**
+ * Domain events: what happened, told after the commit by the service that did it, through the
+ * one bus (bus.ts, `deps.events`). Listeners turn them into what the outside sees:
+ * server/realtime/listeners.ts maps each to its channel and rooms (the browsers),
+ * server/webhooks/capture.ts queues the webhook deliveries of contact.*, ticket.* and message.*.
+ * A service never names a channel or a room.
+ *
+ * The names of the webhook events (contract/webhook_types.ts WEBHOOK_EVENTS) are event names of
+ * this catalogue, with the same meaning.
+ */
+import type { ResourceEvent, ResourceRecords } from "../../contract/events.ts";
+import type { Connection, SessionUpdate } from "../../contract/connection.ts";
+import type { Contact } from "../../contract/people_types.ts";
+import type { CompanyView } from "../../contract/platform_types.ts";
+import type { Queue, QueueOption } from "../../contract/queue_types.ts";
+import type { QuickMessageView } from "../../contract/quick_message_types.ts";
+import type { ScheduleView } from "../../contract/schedule_types.ts";
+import type { AnnouncementView, ChatMessageView, ChatView } from "../../contract/team_types.ts";
+import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
+import type { PlanFlags } from "../../contract/types.ts";
+
+/** Where a ticket sits: who may see it follows from this (server/realtime/publish.ts). */
+export type TicketPlacement = { status: string; queueId: number | null; userId: number | null };
+
+/** A ticket changed; `before` is where it sat before the change (a transfer leaves old lists). */
+export type TicketChanged = { ticket: TicketView; before?: TicketPlacement };
+
+/** A message of a ticket, with the ticket as it is after the message. */
+export type MessageChanged = { message: MessageView; ticket: TicketView };
+
+/**
+ * A record of a list page changed (those whose rooms are the company's or its admins': see
+ * LIST_AUDIENCE in server/realtime/listeners.ts).
+ */
+export type ListRecords = Pick<
+  ResourceRecords,
+  | "user"
+  | "tag"
+  | "prompt"
+  | "file"
+  | "campaign"
+  | "contactList"
+  | "contactListItem"
+  | "webhook"
+  | "queueIntegration"
+  | "invoice"
+>;
+export type ListChanged = {
+  [R in keyof ListRecords]: {
+    companyId: number;
+    resource: R;
+    change: ResourceEvent<ListRecords[R]>;
+  };
+}[keyof ListRecords];
+
+export type DomainEvents = {
+  /** A contact was made: through the API, an import, the send API or a WhatsApp message. */
+  "contact.created": { companyId: number; contact: Contact };
+  /** Its name, number, picture or fields changed (by a person or by WhatsApp). */
+  "contact.updated": { companyId: number; contact: Contact };
+  /** Its tickets went with it (a ticket.deleted each, told before). */
+  "contact.deleted": { companyId: number; id: number };
+  /** Many contacts changed at once (an import): lists read again. */
+  "contacts.reloaded": { companyId: number };
+
+  /** A ticket was opened (an inbound message, an attendant, a schedule, the send API). */
+  "ticket.created": TicketChanged;
+  /** Accepted, transferred, returned, reopened, retagged, moved on the board, bot changes. */
+  "ticket.updated": TicketChanged;
+  /** It was closed (resolved by a person, a bot or the inactivity job). */
+  "ticket.closed": TicketChanged;
+  "ticket.deleted": { companyId: number; ticketId: number; before: TicketPlacement };
+  /** Its unread count went back to 0. */
+  "ticket.read": { companyId: number; ticketId: number; placement: TicketPlacement };
+
+  /** A message in or out (also an automatic text, a bot's reply, a rating answer). */
+  "message.created": MessageChanged;
+  /** An ack, an edit, a deletion, a send failure. */
+  "message.updated": MessageChanged;
+
+  "list.changed": ListChanged;
+
+  /** `shared`: a general answer (everyone reads it); `wasShared` before an update. */
+  "quickMessage.saved": { record: QuickMessageView; created: boolean; wasShared: boolean };
+  "quickMessage.deleted": {
+    companyId: number;
+    id: number;
+    shared: boolean;
+    userId: number | null;
+  };
+  /** Made, edited, sent or failed (the job); its author and the admins see it. */
+  "schedule.saved": { companyId: number; record: ScheduleView; created: boolean };
+  "schedule.deleted": { companyId: number; id: number; userId: number | null };
+
+  "queue.saved": { companyId: number; queue: Queue; created: boolean };
+  "queue.deleted": { companyId: number; id: number };
+  "queueOption.saved": { companyId: number; option: QueueOption; created: boolean };
+  /** The option and its whole subtree. */
+  "queueOption.deleted": {
+    companyId: number;
+    queueId: number;
+    optionId: number;
+    optionIds: number[];
+  };
+
+  "chat.created": { companyId: number; chat: ChatView };
+  /** Renamed or its participants changed; `removed` left it. */
+  "chat.updated": { companyId: number; chat: ChatView; removed: number[] };
+  "chat.deleted": { companyId: number; id: number; users: number[] };
+  "chat.message": { companyId: number; chat: ChatView; message: ChatMessageView };
+  /** `userId` read it (only their counter changed). */
+  "chat.read": { companyId: number; chat: ChatView; userId: number };
+
+  /** Platform-wide (super users): active or not. */
+  "announcement.saved": { record: AnnouncementView; created: boolean };
+  "announcement.deleted": { id: number };
+
+  /** A connection's settings or status changed (never its secrets). */
+  "connection.updated": { companyId: number; connection: Connection };
+  "connection.deleted": { companyId: number; whatsappId: number };
+  /** Its session moved: `session` carries the QR or pairing code, `public` does not. */
+  "connection.session": { companyId: number; session: SessionUpdate; public: SessionUpdate };
+
+  "user.sessionsEnded": { companyId: number; userId: number; reason: string };
+  /** The user signed in elsewhere: the other session is told before it ends. */
+  "user.signedInElsewhere": { companyId: number; userId: number };
+  "setting.updated": {
+    companyId: number;
+    setting: { key: string; value: string };
+    /** Only admins may read it (an API token, a key). */
+    secret: boolean;
+  };
+  "plan.changed": { companyId: number; plan: PlanFlags | null };
+  "company.updated": { company: CompanyView };
+  "invoice.paid": { companyId: number; invoiceId: number; dueDate: string };
+};
+
+export type DomainEventName = keyof DomainEvents;
+
+/** The event of a change to an existing ticket: ticket.closed when this change closed it. */
+export function ticketChange(
+  ticket: TicketView,
+  before?: TicketPlacement,
+): "ticket.updated" | "ticket.closed" {
+  return ticket.status === "closed" && before?.status !== "closed"
+    ? "ticket.closed"
+    : "ticket.updated";
+}
