@@ -4,6 +4,8 @@ import { apiRoutes } from "../routes/api/index.ts";
 import { metricsRoutes } from "../routes/metrics.ts";
 import { countRequests } from "./metrics/http.ts";
 import { notFoundPage, pageRoutes } from "../routes/pages/index.ts";
+import { PAGE_POLICY } from "../routes/pages/csp.ts";
+import { securityHeaders } from "./http/security_headers.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";
 import { renderError } from "./http/errors.ts";
@@ -18,6 +20,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // First, so that every answer is counted, errors and refusals included.
   app.use("*", countRequests);
+  // Every answer, errors and 404s included (README 'Security').
+  app.use(
+    "*",
+    securityHeaders({
+      pagePolicy: PAGE_POLICY,
+      https: deps.config.publicUrl.startsWith("https:"),
+    }),
+  );
 
   // JSON bodies are small (BODY_LIMIT_BYTES); multipart uploads get MEDIA_MAX_BYTES.
   const tooLarge = () => {

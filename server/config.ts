@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { z } from "zod";
+import { parseDnsServer } from "./http/outbound_url.ts";
 
 /**
  * Configuration from the environment, read once at boot, validated, frozen.
@@ -56,6 +57,10 @@ const schema = z.object({
     "must be at least 32 bytes",
   ).optional(),
   INTEGRATIONS_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).default("false"),
+  OUTBOUND_DNS_SERVER: z.string().refine(
+    (v) => parseDnsServer(v) !== undefined,
+    "must be ip:port (an IPv6 address in brackets)",
+  ).optional(),
   INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
   OPENAI_MODEL: z.string().min(1).max(100).default("gpt-4o-mini"),
@@ -123,6 +128,8 @@ export type Config = Readonly<{
   dataEncryptionKey?: string;
   /** Outside bots on private or loopback addresses (self-hosted n8n, tests' fake servers). */
   integrationsAllowPrivateUrls: boolean;
+  /** `ip:port` resolving the names of users' URLs (server/http/outbound_fetch.ts); else the system's. */
+  outboundDnsServer?: string;
   /** One attempt's limit for a call to an outside bot service. */
   integrationTimeoutMs: number;
   openaiBaseUrl: string;
@@ -218,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }),
     dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     integrationsAllowPrivateUrls: e.INTEGRATIONS_ALLOW_PRIVATE_URLS === "true",
+    outboundDnsServer: e.OUTBOUND_DNS_SERVER,
     integrationTimeoutMs: e.INTEGRATION_TIMEOUT_MS,
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
     openaiModel: e.OPENAI_MODEL,

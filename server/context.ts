@@ -6,6 +6,7 @@ import type { Secrets } from "./auth/secrets.ts";
 import type { RateLimiter } from "./auth/rate_limit.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
+import type { Outbound } from "./http/outbound_fetch.ts";
 import { AppError } from "./errors.ts";
 import type { EventBus } from "./events/bus.ts";
 import type { Hub } from "./realtime/hub.ts";
@@ -25,6 +26,8 @@ export type AppDeps = {
   loginLimiter: RateLimiter;
   /** WhatsApp sessions, the inbound pipeline and the outbox worker (server/whatsapp/). */
   sessions: SessionManager;
+  /** Every outbound call to a user's URL (server/http/outbound_fetch.ts). */
+  outbound: Outbound;
   /** The built-in phone network behind "simulator" connections. */
   simulator: SimulatorNetwork;
   /** SMTP for password recovery; undefined without SMTP_URL (server/mail/mailer.ts). */

@@ -14,6 +14,7 @@ import type { Config } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { EventBus } from "./events/bus.ts";
 import { Hub } from "./realtime/hub.ts";
+import { type Connector, Outbound } from "./http/outbound_fetch.ts";
 import { wireRealtime } from "./realtime/listeners.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
@@ -34,9 +35,15 @@ import { createBaileysProvider } from "./whatsapp/providers/baileys/provider.ts"
  * Builds every dependency of the app from a config: database (migrated), secrets, hub.
  * main.ts and the test helpers both come through here, so a test app is the real app.
  */
+export type BuildOptions = {
+  /** How outbound calls open TCP connections (a test's network; default Deno.connect). */
+  connect?: Connector;
+};
+
 export async function buildDeps(
   config: Config,
   clock: Clock,
+  options: BuildOptions = {},
 ): Promise<{ deps: AppDeps; firstStart: FirstStart }> {
   await Deno.mkdir(config.dataDir, { recursive: true });
   // Held while the process runs: `deno task restore` refuses to run under it (server/ops/).
@@ -61,6 +68,11 @@ export async function buildDeps(
   // Realtime hears the domain events first, then the webhooks (wireWebhooks below).
   const events = new EventBus();
   wireRealtime(events, hub);
+  const outbound = new Outbound({
+    allowPrivate: config.integrationsAllowPrivateUrls,
+    dnsServer: config.outboundDnsServer,
+    connect: options.connect,
+  });
   // WhatsApp providers by kind; an implementation plugs in with one register line.
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
@@ -68,7 +80,7 @@ export async function buildDeps(
   providers.register("beta", createBaileysProvider);
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
   const bots = new BotRegistry().register(menuBot).register(
-    integrationBot({ config, dataKey: secrets.data }, {
+    integrationBot({ config, dataKey: secrets.data, outbound }, {
       webhook: webhookTurn,
       n8n: webhookTurn,
       typebot: typebotTurn,
@@ -83,6 +95,7 @@ export async function buildDeps(
     events,
     secrets,
     clock,
+    outbound,
     loginLimiter: new RateLimiter(config.loginMaxAttempts, config.loginWindowSeconds * 1000),
     sessions,
     simulator,

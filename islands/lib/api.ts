@@ -3,6 +3,7 @@ import { clearSession, storedToken } from "./storage.ts";
 import { rememberSession } from "./session_storage.ts";
 import { toast } from "./toast.ts";
 import type { LoginAnswer } from "../../contract/types.ts";
+import { safeBlob } from "./safe_blob.ts";
 
 /**
  * The browser's client for /api (seeds/000 sections 4 'Session' and 8):
@@ -165,7 +166,7 @@ async function request<T>(
   const type = res.headers.get("content-type") ?? "";
   if (type.includes("application/json")) return await res.json() as T;
   if (type.startsWith("text/")) return await res.text() as T;
-  return await res.blob() as T;
+  return await safeBlob(res) as T;
 }
 
 export const api = {

@@ -1,5 +1,6 @@
 import { refreshAccessToken } from "./api.ts";
 import { ApiError } from "./errors.ts";
+import { safeBlob } from "./safe_blob.ts";
 import { storedToken } from "./storage.ts";
 
 /**
@@ -17,7 +18,7 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
   }
   const disposition = res.headers.get("content-disposition") ?? "";
   const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await res.blob());
+  const url = URL.createObjectURL(await safeBlob(res));
   const a = document.createElement("a");
   a.href = url;
   a.download = name;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { refreshAccessToken } from "../lib/api.ts";
+import { safeBlob } from "../lib/safe_blob.ts";
 import { storedToken } from "../lib/storage.ts";
 
 /**
@@ -22,7 +23,7 @@ export async function fetchMedia(url: string, signal?: AbortSignal): Promise<Blo
     if (token) res = await get(token);
   }
   if (!res.ok) throw new Error(`media ${res.status}`);
-  return await res.blob();
+  return await safeBlob(res);
 }
 
 export type MediaState = { url: string | null; error: boolean; loading: boolean };

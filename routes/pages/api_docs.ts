@@ -12,6 +12,9 @@ const FILES: Record<string, string> = {
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
 };
 
+// A file, not an inline script: pages allow scripts from our origin only (routes/pages/csp.ts).
+const INIT = `SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#docs", deepLinking: true });\n`;
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -23,9 +26,7 @@ const PAGE = `<!doctype html>
 <body>
 <div id="docs"></div>
 <script src="/api-docs/swagger-ui-bundle.js"></script>
-<script>
-  SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#docs", deepLinking: true });
-</script>
+<script src="/api-docs/init.js"></script>
 </body>
 </html>`;
 
@@ -33,6 +34,11 @@ export function apiDocsRoutes() {
   const app = new Hono<AppEnv>();
   const dir = swaggerUiDist.getAbsoluteFSPath();
   app.get("/", (c) => c.html(PAGE));
+  app.get("/init.js", (c) =>
+    c.body(INIT, 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "public, max-age=300",
+    }));
   app.get("/:file", async (c) => {
     const file = c.req.param("file");
     const type = FILES[file];

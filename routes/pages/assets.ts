@@ -73,7 +73,13 @@ async function fileOrNull(path: string): Promise<Deno.FileInfo | null> {
  * their gzipped copies (written at build time) are sent to browsers that accept gzip.
  */
 export async function serveStatic(c: Context): Promise<Response | null> {
-  const relative = decodeURIComponent(c.req.path.slice("/static/".length));
+  let relative: string;
+  try {
+    relative = decodeURIComponent(c.req.path.slice("/static/".length));
+  } catch {
+    // A malformed percent-escape is the client's mistake (400), not a failure of ours to log.
+    throw new AppError(400, "ERR_VALIDATION", "Caminho inválido");
+  }
   const clean = normalize(relative);
   if (!clean || clean.startsWith("..") || clean.includes("\0") || clean.startsWith("/")) {
     return null;

@@ -85,9 +85,6 @@ export function renderPage<P extends { [key: string]: Json }>(
       </body>
     </html>,
   );
-  return c.html(`<!doctype html>${document}`, spec.status ?? 200, {
-    "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "same-origin",
-  });
+  // Security headers (CSP with the head script's hash, nosniff...): server/http/security_headers.ts.
+  return c.html(`<!doctype html>${document}`, spec.status ?? 200, { "cache-control": "no-store" });
 }

@@ -2,6 +2,7 @@ import { importPKCS8, SignJWT } from "jose";
 import { z } from "zod";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
+import { operatorFetch, type Outbound } from "../http/outbound_fetch.ts";
 import type { BotDecision } from "./bot.ts";
 import { handOver, type IntegrationHandler } from "./integration.ts";
 import { callService, parseJson, ServiceError } from "./service_call.ts";
@@ -51,7 +52,11 @@ const tokenAnswer = z.object({
 
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
-async function accessToken(config: Config, account: ServiceAccount): Promise<string> {
+async function accessToken(
+  config: Config,
+  outbound: Outbound,
+  account: ServiceAccount,
+): Promise<string> {
   const cacheKey = `${account.client_email}|${account.token_uri}|${account.private_key_id ?? ""}`;
   const cached = tokens.get(cacheKey);
   if (cached && cached.expiresAt > Date.now() + 60_000) return cached.token;
@@ -79,7 +84,8 @@ async function accessToken(config: Config, account: ServiceAccount): Promise<str
       grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
       assertion,
     }).toString(),
-  }, { timeoutMs: config.integrationTimeoutMs, allowPrivate: config.integrationsAllowPrivateUrls });
+    // token_uri comes from the user's service account JSON: checked like any user's URL.
+  }, { timeoutMs: config.integrationTimeoutMs, via: (url, init) => outbound.fetch(url, init) });
   const parsed = tokenAnswer.safeParse(parseJson(answer.text));
   if (!parsed.success) throw new ServiceError("token endpoint answer is not a token", false);
   tokens.set(cacheKey, {
@@ -107,10 +113,11 @@ const detectAnswer = z.object({
 
 async function detectIntent(
   config: Config,
+  outbound: Outbound,
   account: ServiceAccount,
   args: { projectName: string; session: string; text: string; language: string },
 ) {
-  const token = await accessToken(config, account);
+  const token = await accessToken(config, outbound, account);
   const url = `${config.dialogflowApiUrl}/v2/projects/${encodeURIComponent(args.projectName)}` +
     `/agent/sessions/${encodeURIComponent(args.session)}:detectIntent`;
   const answer = await callService(url, {
@@ -119,7 +126,7 @@ async function detectIntent(
     body: JSON.stringify({
       queryInput: { text: { text: args.text.slice(0, 256), languageCode: args.language } },
     }),
-  }, { timeoutMs: config.integrationTimeoutMs, allowPrivate: true });
+  }, { timeoutMs: config.integrationTimeoutMs, via: operatorFetch });
   const parsed = detectAnswer.safeParse(parseJson(answer.text));
   if (!parsed.success) throw new ServiceError("detectIntent answer does not match the API", false);
   return parsed.data.queryResult;
@@ -145,7 +152,7 @@ export const dialogflowTurn: IntegrationHandler = async ({ turn, integration, de
   } catch {
     throw new ServiceError("stored service account unreadable", false);
   }
-  const result = await detectIntent(deps.config, account, {
+  const result = await detectIntent(deps.config, deps.outbound, account, {
     projectName: integration.projectName || account.project_id,
     // One dialogflow session per contact and connection: its contexts follow the conversation.
     session: `balcao-${turn.companyId}-${turn.whatsappId}-${turn.contact.id}`,
@@ -158,11 +165,12 @@ export const dialogflowTurn: IntegrationHandler = async ({ turn, integration, de
 /** POST /queueIntegration/testSession: do these credentials reach the agent? */
 export async function testDialogflow(
   config: Config,
+  outbound: Outbound,
   account: ServiceAccount,
   args: { projectName: string; language: string },
 ): Promise<{ ok: true; intent: string; replies: string[] }> {
   try {
-    const result = await detectIntent(config, account, {
+    const result = await detectIntent(config, outbound, account, {
       projectName: args.projectName,
       session: `balcao-test-${crypto.randomUUID()}`,
       text: "Olá",

@@ -1,6 +1,7 @@
 import type { QueueIntegration } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import { unseal } from "../crypto/sealed.ts";
+import type { Fetcher, Outbound } from "../http/outbound_fetch.ts";
 import { findIntegration } from "../integrations/repository.ts";
 import { log } from "../log.ts";
 import type { Bot, BotChanges, BotDecision, BotTurn } from "./bot.ts";
@@ -14,14 +15,20 @@ import { Circuit, ServiceError } from "./service_call.ts";
  * opens its secrets, watches the circuit and hands the ticket to people when the integration is
  * gone, the service is down, or it answers garbage.
  */
-export type IntegrationBotDeps = { config: Config; dataKey: CryptoKey; circuit?: Circuit };
+export type IntegrationBotDeps = {
+  config: Config;
+  dataKey: CryptoKey;
+  /** Every call to the integration's (a user's) URLs goes through it. */
+  outbound: Outbound;
+  circuit?: Circuit;
+};
 
 export type LiveIntegration = QueueIntegration & { secretPlain: string; jsonPlain: string };
 
 export type IntegrationTurn = {
   turn: BotTurn;
   integration: LiveIntegration;
-  deps: IntegrationBotDeps & { circuit: Circuit };
+  deps: IntegrationBotDeps & { circuit: Circuit; via: Fetcher };
 };
 
 export type IntegrationHandler = (turn: IntegrationTurn) => Promise<BotDecision>;
@@ -63,7 +70,7 @@ export function integrationBot(
         const decision = await handlers[row.type]({
           turn,
           integration,
-          deps: { ...deps, circuit },
+          deps: { ...deps, circuit, via: (url, init) => deps.outbound.fetch(url, init) },
         });
         circuit.success(key);
         return decision;

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { Config } from "../config.ts";
 import { unseal } from "../crypto/sealed.ts";
+import { operatorFetch } from "../http/outbound_fetch.ts";
 import { log } from "../log.ts";
 import { readMedia } from "../media/store.ts";
 import { type Bot, type BotDecision, type BotMedia, type BotTurn, transientMedia } from "./bot.ts";
@@ -55,7 +56,7 @@ async function speak(
     }, {
       timeoutMs: config.integrationTimeoutMs,
       // TTS_URL is the operator's; the region is letters and digits only (routes/api/prompts.ts).
-      allowPrivate: true,
+      via: operatorFetch,
       retries: 1,
       maxBytes: config.mediaMaxBytes,
     });

@@ -1,9 +1,11 @@
-import { checkOutboundUrl } from "../http/outbound_url.ts";
+import { AppError } from "../errors.ts";
+import type { Fetcher, OutboundInit } from "../http/outbound_fetch.ts";
 import { log } from "../log.ts";
 
 /**
- * How every bot calls its outside service (webhook, n8n, typebot, dialogflow, OpenAI, TTS):
- * `fetch` with a per-attempt timeout, a few retries with exponential backoff for what may pass
+ * How every bot calls its outside service (webhook, n8n, typebot, dialogflow, TTS): through
+ * `via` (a user's URL: AppDeps.outbound, which checks the address it connects to, each redirect
+ * included; an operator's endpoint: operatorFetch) with a per-attempt timeout, a few retries with exponential backoff for what may pass
  * (network errors, timeouts, 429 and 5xx), and a circuit per service that, after repeated
  * failures, stops calling for a while so that contacts are handed to people at once instead of
  * each waiting out the retries. The circuit lives in memory: a restart simply tries again.
@@ -17,7 +19,7 @@ export class ServiceError extends Error {
 
 export type CallOptions = {
   timeoutMs: number;
-  allowPrivate: boolean;
+  via: Fetcher;
   /** Attempts after the first (default 2). */
   retries?: number;
   backoffMs?: number;
@@ -83,22 +85,17 @@ async function readLimited(response: Response, maxBytes: number): Promise<Uint8A
 /** One request with retries; resolves with a 2xx answer's bytes, else throws ServiceError. */
 export async function callServiceBytes(
   url: string,
-  init: RequestInit,
+  init: OutboundInit,
   options: CallOptions,
 ): Promise<{ status: number; bytes: Uint8Array; headers: Headers }> {
-  // Checked before every call, not only at save: a name may resolve elsewhere since.
-  await checkOutboundUrl(url, options.allowPrivate).catch((error) => {
-    throw new ServiceError(error instanceof Error ? error.message : "bad URL", false);
-  });
   const retries = options.retries ?? 2;
   const backoff = options.backoffMs ?? 200;
   let last: ServiceError = new ServiceError("not called", true);
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (attempt > 0) await sleep(backoff * 2 ** (attempt - 1));
     try {
-      const response = await fetch(url, {
+      const response = await options.via(url, {
         ...init,
-        redirect: "manual",
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       const bytes = await readLimited(response, options.maxBytes ?? 1024 * 1024);
@@ -110,6 +107,9 @@ export async function callServiceBytes(
       if (!retriable) throw last;
     } catch (error) {
       if (error instanceof ServiceError && !error.retriable) throw error;
+      // A refused address (ERR_INTEGRATION_URL, checked on every call: a name may resolve
+      // elsewhere since it was saved) does not pass by trying again.
+      if (error instanceof AppError) throw new ServiceError(error.message, false);
       if (!(error instanceof ServiceError)) {
         const name = error instanceof Error ? error.name : "";
         last = new ServiceError(
@@ -124,7 +124,7 @@ export async function callServiceBytes(
 
 export async function callService(
   url: string,
-  init: RequestInit,
+  init: OutboundInit,
   options: CallOptions,
 ): Promise<ServiceAnswer> {
   const { status, bytes, headers } = await callServiceBytes(url, init, options);

@@ -74,7 +74,7 @@ async function call(t: IntegrationTurn, path: string, body: unknown) {
     body: JSON.stringify(body),
   }, {
     timeoutMs: t.deps.config.integrationTimeoutMs,
-    allowPrivate: t.deps.config.integrationsAllowPrivateUrls,
+    via: t.deps.via,
   });
   const parsed = chatAnswer.safeParse(parseJson(answer.text) ?? {});
   if (!parsed.success) throw new ServiceError("typebot answer does not match its API", false);
@@ -86,7 +86,7 @@ async function fetchMedia(t: IntegrationTurn, url: string): Promise<BotMedia | u
   try {
     const { bytes, headers } = await callServiceBytes(url, { method: "GET" }, {
       timeoutMs: t.deps.config.integrationTimeoutMs,
-      allowPrivate: t.deps.config.integrationsAllowPrivateUrls,
+      via: t.deps.via,
       retries: 1,
       maxBytes: t.deps.config.mediaMaxBytes,
     });

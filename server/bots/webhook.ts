@@ -2,12 +2,14 @@ import { z } from "zod";
 import { companyHas } from "../tickets/repository.ts";
 import type { BotChanges, BotDecision } from "./bot.ts";
 import { HANDED_OVER, handOver, type IntegrationHandler } from "./integration.ts";
+import { signatureHeaders } from "../crypto/signature.ts";
 import { callService, parseJson, ServiceError } from "./service_call.ts";
 
 /**
- * webhook and n8n integrations (README 'Queue integrations'): each inbound message of a ticket
- * with the integration is POSTed as JSON to the integration's URL, signed with its secret
- * (`X-Balcao-Signature: sha256=<hex HMAC-SHA256 of the raw body>`). The answer (any 2xx) may
+ * webhook and n8n integrations (README 'Automation'): each inbound message of a ticket with the
+ * integration is POSTed as JSON to the integration's URL, signed with its secret like outgoing
+ * webhooks (`X-Balcao-Timestamp`, `X-Balcao-Signature: sha256=<hex HMAC-SHA256 of
+ * "<timestamp>.<raw body>">`, server/crypto/signature.ts). The answer (any 2xx) may
  * carry replies and one action; an empty answer means "nothing to say". What it answers is
  * untrusted: validated here, ids checked against the ticket's company.
  */
@@ -25,20 +27,6 @@ export const webhookAnswer = z.object({
     }),
   ]).optional(),
 });
-
-export async function sign(secret: string, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = new Uint8Array(
-    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)),
-  );
-  return "sha256=" + [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 export const webhookTurn: IntegrationHandler = async ({ turn, integration, deps }) => {
   const { ticket, contact } = turn;
@@ -67,12 +55,12 @@ export const webhookTurn: IntegrationHandler = async ({ turn, integration, deps 
       "content-type": "application/json",
       "x-balcao-event": "message",
       "x-balcao-delivery": crypto.randomUUID(),
-      "x-balcao-signature": await sign(integration.secretPlain, body),
+      ...await signatureHeaders(integration.secretPlain, turn.now, body),
     },
     body,
   }, {
     timeoutMs: deps.config.integrationTimeoutMs,
-    allowPrivate: deps.config.integrationsAllowPrivateUrls,
+    via: deps.via,
   });
   const json = parseJson(answer.text);
   if (json === undefined) return { replies: [], changes: {} };

@@ -1,16 +1,16 @@
 import { AppError } from "../errors.ts";
 
 /**
- * Server-side request forgery guard for URLs a user gives us (integration URLs, a service
- * account's token_uri, media links an outside bot answers). Only http(s); no credentials in the
- * URL; and, unless INTEGRATIONS_ALLOW_PRIVATE_URLS=true (self-hosted n8n on the same network,
- * tests' fake servers on 127.0.0.1), no loopback, private, link-local or otherwise internal
- * address, whether written literally or reached through a name (every address a name resolves
- * to is checked, at save time and again before each call).
+ * The form and address rules for URLs a user gives us (integration URLs, a service account's
+ * token_uri, media links an outside bot answers): only http(s), no credentials in the URL, and
+ * (unless INTEGRATIONS_ALLOW_PRIVATE_URLS=true) only public unicast addresses. The network side,
+ * resolving once and connecting to the address that was checked, is outbound_fetch.ts.
  */
 export function urlError(message: string): AppError {
   return new AppError(400, "ERR_INTEGRATION_URL", message);
 }
+
+export const INTERNAL = "Endereços internos não são permitidos";
 
 function ipv4Parts(host: string): number[] | undefined {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
@@ -19,24 +19,86 @@ function ipv4Parts(host: string): number[] | undefined {
   return parts.every((p) => p <= 255) ? parts : undefined;
 }
 
-function privateV4([a, b]: number[]): boolean {
-  return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) ||
+/** RFC 6890's special-purpose IPv4 blocks (and multicast, reserved, broadcast). */
+function publicV4([a, b, c]: number[]): boolean {
+  const refused = a === 0 || a === 10 || a === 127 || a >= 224 ||
+    (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) ||
     (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
+    (a === 192 && b === 0 && (c === 0 || c === 2)) || (a === 192 && b === 88 && c === 99) ||
+    (a === 198 && (b === 18 || b === 19)) || (a === 198 && b === 51 && c === 100) ||
+    (a === 203 && b === 0 && c === 113);
+  return !refused;
 }
 
-/** True for an address literal that must not be called from the server. */
+/** The eight 16-bit groups of an IPv6 literal (a trailing dotted quad allowed), or undefined. */
+export function ipv6Groups(host: string): number[] | undefined {
+  let text = host.toLowerCase();
+  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const p = ipv4Parts(dotted[2]);
+    if (!p) return undefined;
+    text = `${dotted[1]}${((p[0] << 8) | p[1]).toString(16)}:${((p[2] << 8) | p[3]).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return undefined;
+  const groups = (part: string) =>
+    part === ""
+      ? []
+      : part.split(":").map((g) => /^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : Number.NaN);
+  const head = groups(halves[0]);
+  const tail = halves.length === 2 ? groups(halves[1]) : [];
+  if ([...head, ...tail].some(Number.isNaN)) return undefined;
+  if (halves.length === 1) return head.length === 8 ? head : undefined;
+  const fill = 8 - head.length - tail.length;
+  return fill >= 1 ? [...head, ...new Array(fill).fill(0), ...tail] : undefined;
+}
+
+/**
+ * Only global unicast (2000::/3) passes, without the blocks inside it that are not a plain
+ * host: 2001::/23 (Teredo, benchmarking, ORCHID...), 2001:db8::/32 and 3fff::/20
+ * (documentation), 2002::/16 (6to4, which embeds any IPv4 address). So every form that embeds or
+ * translates an IPv4 address (::ffff:0:0/96 mapped, ::/96 compatible, ::ffff:0:0:0/96,
+ * 64:ff9b::/96 and 64:ff9b:1::/48 NAT64) is refused along with loopback, unique-local fc00::/7,
+ * link-local fe80::/10, the old site-local fec0::/10 and multicast.
+ */
+function publicV6(g: number[]): boolean {
+  if ((g[0] & 0xe000) !== 0x2000) return false;
+  if (g[0] === 0x2001 && g[1] <= 0x01ff) return false;
+  if (g[0] === 0x2001 && g[1] === 0x0db8) return false;
+  if (g[0] === 0x2002) return false;
+  if (g[0] === 0x3fff && g[1] <= 0x0fff) return false;
+  return true;
+}
+
+/** The literal without IPv6 brackets, lower case. */
+export function bareHost(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, "").toLowerCase();
+}
+
+/** True for an IPv4 or IPv6 literal (in brackets or not). */
+export function isAddressLiteral(host: string): boolean {
+  const bare = bareHost(host);
+  return ipv4Parts(bare) !== undefined || bare.includes(":");
+}
+
+/**
+ * True for an address literal that must not be called from the server (anything but a public
+ * unicast address; an IPv6 form that does not parse is refused too). A name is not an address:
+ * false.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const host = address.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = bareHost(address);
   const v4 = ipv4Parts(host);
-  if (v4) return privateV4(v4);
+  if (v4) return !publicV4(v4);
   if (!host.includes(":")) return false;
-  if (host === "::" || host === "::1") return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-  if (mapped) return isPrivateAddress(mapped[1]);
-  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(host)) return true;
-  const first = parseInt(host.split(":")[0] || "0", 16);
-  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 || (first & 0xff00) === 0xff00;
+  const v6 = ipv6Groups(host);
+  return v6 === undefined || !publicV6(v6);
+}
+
+/** Names that are internal by definition (RFC 6761 localhost, the .internal TLD). */
+export function isInternalName(host: string): boolean {
+  const name = bareHost(host).replace(/\.$/, "");
+  return name === "localhost" || name.endsWith(".localhost") || name.endsWith(".internal");
 }
 
 /** Parses and checks the form of a URL (no network): http(s), a host, no user:password. */
@@ -55,35 +117,11 @@ export function parseOutboundUrl(text: string): URL {
   return url;
 }
 
-async function addressesOf(hostname: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const type of ["A", "AAAA"] as const) {
-    try {
-      found.push(...await Deno.resolveDns(hostname, type));
-    } catch {
-      // No record of this type.
-    }
-  }
-  return found;
-}
-
-/**
- * The URL, checked: throws ERR_INTEGRATION_URL when it is malformed or reaches an internal
- * address (unless `allowPrivate`).
- */
-export async function checkOutboundUrl(text: string, allowPrivate: boolean): Promise<URL> {
-  const url = parseOutboundUrl(text);
-  if (allowPrivate) return url;
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal")) {
-    throw urlError("Endereços internos não são permitidos");
-  }
-  if (ipv4Parts(host) || host.includes(":")) {
-    if (isPrivateAddress(host)) throw urlError("Endereços internos não são permitidos");
-    return url;
-  }
-  const addresses = await addressesOf(host);
-  if (addresses.length === 0) throw urlError("Endereço não encontrado");
-  if (addresses.some(isPrivateAddress)) throw urlError("Endereços internos não são permitidos");
-  return url;
+/** `ip:port`, `ip` or `[ipv6]:port` → the nameServer of Deno.resolveDns. */
+export function parseDnsServer(text: string): { ipAddr: string; port: number } | undefined {
+  const m = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(text) ??
+    /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?$/.exec(text);
+  if (!m || !isAddressLiteral(m[1])) return undefined;
+  const port = m[2] === undefined ? 53 : Number(m[2]);
+  return port >= 1 && port <= 65535 ? { ipAddr: m[1], port } : undefined;
 }

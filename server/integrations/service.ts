@@ -4,7 +4,6 @@ import { randomSecret } from "../auth/secrets.ts";
 import type { AppDeps } from "../context.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { badRequest, notFound } from "../errors.ts";
-import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { pageAnswer } from "../paging.ts";
 import { parseServiceAccount, testDialogflow } from "../bots/dialogflow.ts";
 import type { LiveIntegration } from "../bots/integration.ts";
@@ -96,7 +95,7 @@ async function checked(
     throw badRequest("ERR_VALIDATION", "Verifique os dados informados", fields);
   }
   if (input.type !== "dialogflow") {
-    await checkOutboundUrl(url, deps.config.integrationsAllowPrivateUrls);
+    await deps.outbound.check(url);
   }
   const pick = <K extends keyof QueueIntegration>(key: K, fallback: QueueIntegration[K]) =>
     (input as Partial<QueueIntegration>)[key] ?? current?.[key] ?? fallback;
@@ -233,7 +232,7 @@ export async function testSession(
     json = await unsealOrEmpty(deps.secrets.data, row.jsonContent);
   }
   const account = parseServiceAccount(json);
-  return await testDialogflow(deps.config, account, {
+  return await testDialogflow(deps.config, deps.outbound, account, {
     projectName: input.projectName?.trim() || account.project_id,
     language: input.language ?? "pt-BR",
   });

@@ -1,3 +1,4 @@
+import { isImageType, OCTET_STREAM } from "../../contract/media_types.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 
@@ -10,10 +11,14 @@ export type MediaConfig = Pick<Config, "dataDir" | "mediaMaxBytes">;
 
 export type StoredMedia = { path: string; size: number; mimetype: string; filename: string };
 
-/** seeds/000 section 3 media types of a file; anything unknown is an `application`. */
+/**
+ * seeds/000 section 3 media types of a file; anything unknown is an `application`, and so is an
+ * image other than png, jpeg, gif or webp (an SVG is a document: contract/media_types.ts).
+ */
 export function mediaTypeOf(mimetype: string): "image" | "audio" | "video" | "application" {
   const top = mimetype.split("/")[0]?.toLowerCase();
-  if (top === "image" || top === "audio" || top === "video") return top;
+  if (top === "image") return isImageType(mimetype) ? "image" : "application";
+  if (top === "audio" || top === "video") return top;
   return "application";
 }
 
@@ -35,10 +40,20 @@ const EXTENSIONS: Record<string, string> = {
 
 const MIME_PATTERN = /^[a-z0-9][a-z0-9.+-]*\/[a-z0-9][a-z0-9.+-]*$/;
 
-/** A MIME type we can trust in a header: lower-case, parameters dropped; else octet-stream. */
+// Types a browser runs as a document (script on our origin if it were ever shown as one).
+const ACTIVE =
+  /^(text\/(html|xml|javascript|ecmascript|xsl)|application\/(xml|xhtml\+xml|javascript|ecmascript|x-javascript)|multipart\/|message\/)|\+xml$/;
+
+/**
+ * A MIME type we can store and trust in a header: lower-case, parameters dropped; whatever a
+ * sender claims, an image other than png/jpeg/gif/webp (SVG) or a type a browser would run as a
+ * document (HTML, XML, JavaScript) is stored as application/octet-stream, a download.
+ */
 export function cleanMimetype(mimetype: string | undefined): string {
   const base = (mimetype ?? "").split(";")[0].trim().toLowerCase();
-  return MIME_PATTERN.test(base) ? base : "application/octet-stream";
+  if (!MIME_PATTERN.test(base)) return OCTET_STREAM;
+  if (base.startsWith("image/") && !isImageType(base)) return OCTET_STREAM;
+  return ACTIVE.test(base) ? OCTET_STREAM : base;
 }
 
 function extensionOf(mimetype: string, filename: string): string {

@@ -1,4 +1,5 @@
 import { getMimeType } from "hono/utils/mime";
+import { isInlineType, servedType } from "../../contract/media_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { deleteMedia, openMedia, saveMedia, type StoredMedia } from "./store.ts";
@@ -44,8 +45,29 @@ export async function removeUpload(deps: AppDeps, companyId: number, path: strin
   if (path) await deleteMedia(deps.config, companyId, path);
 }
 
-/** Types a browser may show inline; anything else downloads (never rendered as a page). */
-const INLINE = /^(image\/(png|jpeg|gif|webp)|audio\/|video\/|application\/pdf$)/;
+/**
+ * A stored file as an answer, the one way files leave the server: images (png, jpeg, gif, webp),
+ * audio and video the page plays are inline with their type; anything else (an SVG, HTML, a type
+ * stored before issue 35) is `application/octet-stream` as an attachment. Never sniffed, and
+ * sandboxed should a browser render it anyway.
+ */
+export function fileResponse(
+  opened: { file: Deno.FsFile; size: number },
+  mimetype: string | null | undefined,
+  name: string,
+): Response {
+  const disposition = mimetype && isInlineType(mimetype) ? "inline" : "attachment";
+  return new Response(opened.file.readable, {
+    headers: {
+      "content-type": servedType(mimetype),
+      "content-length": String(opened.size),
+      "content-disposition": `${disposition}; filename*=UTF-8''${encodeURIComponent(name)}`,
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cache-control": "private, max-age=3600",
+    },
+  });
+}
 
 /** Answers a stored upload, typed by its display name; 404 ERR_NO_MEDIA_FOUND when it is gone. */
 export async function uploadResponse(
@@ -56,16 +78,5 @@ export async function uploadResponse(
 ): Promise<Response> {
   const opened = await openMedia(deps.config, companyId, path);
   if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Mídia não encontrada");
-  const mimetype = getMimeType(name) ?? "application/octet-stream";
-  const disposition = INLINE.test(mimetype) ? "inline" : "attachment";
-  return new Response(opened.file.readable, {
-    headers: {
-      "content-type": mimetype,
-      "content-length": String(opened.size),
-      "content-disposition": `${disposition}; filename*=UTF-8''${encodeURIComponent(name)}`,
-      "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; sandbox",
-      "cache-control": "private, max-age=3600",
-    },
-  });
+  return fileResponse(opened, getMimeType(name), name);
 }

@@ -1,6 +1,7 @@
 import { getMimeType } from "hono/utils/mime";
 import { AppError } from "../errors.ts";
 import { cleanMimetype } from "../media/store.ts";
+import { OCTET_STREAM } from "../../contract/media_types.ts";
 
 /**
  * Which files an attendant may send (the message input's attachments and recorded audio).
@@ -22,9 +23,17 @@ export function isAllowedAttachment(mimetype: string): boolean {
   return ALLOWED.some((pattern) => pattern.test(mimetype));
 }
 
-/** The file's type (declared, else from its name), checked; throws the clear codes above. */
+/**
+ * The file's type (declared, else from its name: a browser that does not know a type, or a blob
+ * the page typed as a download (contract/media_types.ts), sends octet-stream), checked; throws
+ * the clear codes above.
+ */
 export function checkAttachment(file: File, maxBytes: number): string {
-  const mimetype = cleanMimetype(file.type || getMimeType(file.name) || "");
+  // Only "no type" goes by the name: a declared SVG named x.png stays an SVG, and is refused.
+  const declared = file.type.split(";")[0].trim().toLowerCase();
+  const mimetype = cleanMimetype(
+    declared === "" || declared === OCTET_STREAM ? getMimeType(file.name) : declared,
+  );
   if (file.size === 0) throw new AppError(400, "ERR_INVALID_MEDIA", "Arquivo vazio");
   if (!isAllowedAttachment(mimetype)) {
     throw new AppError(400, "ERR_INVALID_MEDIA", `Tipo de arquivo não permitido: ${mimetype}`);

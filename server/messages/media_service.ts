@@ -19,7 +19,7 @@ export async function openMessageMedia(deps: AppDeps, auth: AuthInfo, messageId:
   if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Arquivo não encontrado");
   return {
     ...opened,
-    mimetype: message.mediaMimetype ?? "application/octet-stream",
+    mimetype: message.mediaMimetype,
     name: message.mediaName ?? "file",
   };
 }

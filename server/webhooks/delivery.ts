@@ -1,6 +1,6 @@
 import type { WebhookDelivery } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
-import { checkOutboundUrl } from "../http/outbound_url.ts";
+import { signatureHeaders } from "../crypto/signature.ts";
 import { log } from "../log.ts";
 import { webhookCapture } from "./capture.ts";
 import { webhookView } from "./repository.ts";
@@ -33,33 +33,15 @@ export const RETRY_DELAYS_MS = [
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const BATCH = 20;
 
-export async function signature(secret: string, timestamp: number, body: string) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign(
-    "HMAC",
-    key,
-    new TextEncoder().encode(`${timestamp}.${body}`),
-  );
-  return `sha256=${
-    Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join("")
-  }`;
-}
-
 type Outcome = { ok: boolean; status: number | null; error: string | null };
 
 async function post(deps: AppDeps, url: string, secret: string, d: WebhookDelivery) {
-  const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
   try {
-    await checkOutboundUrl(url, deps.config.integrationsAllowPrivateUrls);
-    const res = await fetch(url, {
+    // The address is checked where it is connected to (server/http/outbound_fetch.ts); a
+    // redirect is not followed: it is a failed attempt.
+    const res = await deps.outbound.fetch(url, {
       method: "POST",
-      redirect: "manual",
+      maxRedirects: 0,
       signal: AbortSignal.timeout(deps.config.webhookTimeoutMs),
       headers: {
         "content-type": "application/json",
@@ -67,8 +49,7 @@ async function post(deps: AppDeps, url: string, secret: string, d: WebhookDelive
         "x-balcao-event": d.event,
         "x-balcao-event-id": d.eventId,
         "x-balcao-delivery": String(d.id),
-        "x-balcao-timestamp": String(timestamp),
-        "x-balcao-signature": await signature(secret, timestamp, d.payload),
+        ...await signatureHeaders(secret, deps.clock.now(), d.payload),
       },
       body: d.payload,
     });

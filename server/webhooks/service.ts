@@ -3,7 +3,6 @@ import type { WebhookEvent, WebhookView } from "../../contract/webhook_types.ts"
 import type { AppDeps } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { randomToken } from "../external_api/tokens.ts";
-import { checkOutboundUrl } from "../http/outbound_url.ts";
 import { webhookCapture } from "./capture.ts";
 import * as repo from "./repository.ts";
 
@@ -39,7 +38,7 @@ export async function createWebhook(
   companyId: number,
   input: Required<Omit<WebhookInput, "active">>,
 ): Promise<WebhookView> {
-  const url = await checkOutboundUrl(input.url, deps.config.integrationsAllowPrivateUrls);
+  const url = await deps.outbound.check(input.url);
   const row = await repo.insertWebhook(deps.db, companyId, {
     name: input.name,
     url: url.href,
@@ -59,9 +58,7 @@ export async function updateWebhook(
   input: WebhookInput,
 ): Promise<WebhookView> {
   if (!await repo.findWebhook(deps.db, companyId, id)) throw notFoundWebhook();
-  const url = input.url === undefined
-    ? undefined
-    : (await checkOutboundUrl(input.url, deps.config.integrationsAllowPrivateUrls)).href;
+  const url = input.url === undefined ? undefined : (await deps.outbound.check(input.url)).href;
   const row = await repo.updateWebhook(deps.db, companyId, id, {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(url !== undefined ? { url } : {}),

@@ -306,7 +306,12 @@ Deno.test("queues media - upload stores a random name under the company folder; 
     assert.equal(await Deno.readTextFile(`${t.dir}/media/${row.mediaPath}`), "%PDF-1.4 menu");
     const download = await t.request("GET", body.mediaUrl, { token: a.user.token });
     assert.equal(download.status, 200);
-    assert.equal(download.headers.get("content-type"), "application/pdf");
+    // A document is a download (issue 35): only pictures, audio and video are shown inline.
+    assert.equal(download.headers.get("content-type"), "application/octet-stream");
+    assert.equal(
+      download.headers.get("content-disposition"),
+      `attachment; filename*=UTF-8''${encodeURIComponent("cardápio.pdf")}`,
+    );
     assert.equal(await download.text(), "%PDF-1.4 menu");
     const foreign = await t.request("GET", body.mediaUrl, { token: b.admin.token });
     assert.equal(foreign.status, 404);

@@ -234,6 +234,11 @@ Deno.test("webhooks - URLs to loopback and private addresses are refused unless 
       "http://192.168.1.1/hook",
       "http://169.254.169.254/latest/meta-data",
       "http://[::1]/hook",
+      // IPv4 embedded or translated (issue 35): each of these reaches 127.0.0.1 somewhere.
+      "http://[::7f00:1]/hook",
+      "http://[::ffff:0:7f00:1]/hook",
+      "http://[64:ff9b::7f00:1]/hook",
+      "http://[fec0::1]/hook",
       "ftp://example.com/hook",
       "not a url",
     ];

@@ -5,12 +5,19 @@ import { serveFake } from "./serve.ts";
  * typebot's chat API (docs.typebot.io 'Start chat', 'Continue chat'): a tiny flow per slug.
  * `support`: greets with a text bubble, an image bubble, and asks a choice (1 or 2); "1" answers
  * and asks again; "2" sends a bubble with the hand-over marker; anything else is rejected (no
- * messages, the same input).
+ * messages, the same input). `images` are the image bubbles' URLs (default: its own logo);
+ * `/moved?to=<url>` redirects there. `requests` lists every request it got.
  */
-export function fakeTypebot() {
+export function fakeTypebot(options: { images?: (origin: string) => string[] } = {}) {
   const sessions = new Map<string, { slug: string; variables: Record<string, unknown> }>();
   const calls: { path: string; body: Record<string, unknown> }[] = [];
+  const requests: string[] = [];
   const app = new Hono();
+  app.use(async (c, next) => {
+    requests.push(`${c.req.method} ${c.req.path}`);
+    await next();
+  });
+  app.get("/moved", (c) => c.redirect(c.req.query("to") ?? "/", 302));
   const input = { id: "choice", type: "choice input", items: [{ content: "1" }, { content: "2" }] };
   app.get(
     "/files/logo.png",
@@ -38,7 +45,11 @@ export function fakeTypebot() {
             markdown: `Olá ${body.prefilledVariables?.name}! Sou o bot.`,
           },
         },
-        { id: "m2", type: "image", content: { url: `${origin}/files/logo.png` } },
+        ...(options.images?.(origin) ?? [`${origin}/files/logo.png`]).map((url, i) => ({
+          id: `img${i}`,
+          type: "image",
+          content: { url },
+        })),
         {
           id: "m3",
           type: "text",
@@ -78,5 +89,5 @@ export function fakeTypebot() {
     }
     return c.json({ messages: [], input });
   });
-  return { ...serveFake(app), calls, sessions };
+  return { ...serveFake(app), calls, sessions, requests };
 }

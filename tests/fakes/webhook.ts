@@ -3,12 +3,19 @@ import { serveFake } from "./serve.ts";
 
 /**
  * A webhook/n8n receiver as the README documents it: checks X-Balcao-Signature (HMAC-SHA256 of
- * the raw body with the integration's secret) and answers what `reply` decides. A bad signature
- * answers 401 (the bot then hands over).
+ * "<X-Balcao-Timestamp>.<raw body>" with the integration's secret) and answers what `reply`
+ * decides. A bad signature answers 401 (the bot then hands over). It keeps what it got, so a test
+ * can check the timestamp and replay a request.
  */
-export type Received = { body: Record<string, unknown>; signatureOk: boolean };
+export type Received = {
+  body: Record<string, unknown>;
+  raw: string;
+  timestamp: string;
+  signature: string;
+  signatureOk: boolean;
+};
 
-async function hmacHex(secret: string, body: string): Promise<string> {
+export async function hmacHex(secret: string, body: string): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(secret),
@@ -34,10 +41,12 @@ export function fakeWebhook(options: {
   const app = new Hono();
   app.post("/hook", async (c) => {
     const raw = await c.req.text();
-    const expected = `sha256=${await hmacHex(options.secret(), raw)}`;
-    const signatureOk = c.req.header("x-balcao-signature") === expected;
+    const timestamp = c.req.header("x-balcao-timestamp") ?? "";
+    const signature = c.req.header("x-balcao-signature") ?? "";
+    const signatureOk =
+      signature === `sha256=${await hmacHex(options.secret(), `${timestamp}.${raw}`)}`;
     const body = JSON.parse(raw);
-    received.push({ body, signatureOk });
+    received.push({ body, raw, timestamp, signature, signatureOk });
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
     if (!signatureOk) return c.json({ error: "bad signature" }, 401);
     const status = options.status?.() ?? 200;

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { hmacHex } from "./webhook.ts";
 
 /**
  * A webhook receiver as a customer would write one (an in-process Hono app on port 0): it checks
@@ -14,18 +15,6 @@ export type Received = {
   body: { id: string; event: string; companyId: number; data: Record<string, unknown> };
   answered: number;
 };
-
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 export class WebhookReceiver {
   readonly received: Received[] = [];

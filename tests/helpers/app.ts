@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import type { Clock } from "../../server/clock.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
-import { buildDeps, closeDeps } from "../../server/deps.ts";
+import { buildDeps, type BuildOptions, closeDeps } from "../../server/deps.ts";
 import { createApp } from "../../server/app.ts";
 import { hashPassword } from "../../server/auth/passwords.ts";
 import { seedCompanySettings } from "../../server/seed.ts";
@@ -47,6 +47,7 @@ export type TestApp = {
 export async function createTestApp(
   env: Record<string, string> = {},
   clock = new TestClock(),
+  options: BuildOptions = {},
 ): Promise<TestApp> {
   // An existing DATA_DIR is a restart on the same database (restartTestApp).
   const dir = env.DATA_DIR ?? await Deno.makeTempDir({ prefix: "balcao-test-" });
@@ -59,7 +60,7 @@ export async function createTestApp(
     TENANCY_GUARD: Deno.env.get("TENANCY_GUARD") ?? "off",
     ...env,
   });
-  const { deps } = await buildDeps(config, clock);
+  const { deps } = await buildDeps(config, clock, options);
   const app = createApp(deps);
   return {
     app,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createCompany, withApp } from "../helpers/app.ts";
 import { fakeDialogflow } from "../fakes/dialogflow.ts";
-import { fakeWebhook } from "../fakes/webhook.ts";
+import { fakeWebhook, hmacHex } from "../fakes/webhook.ts";
 import { connectSimulator, phoneSends } from "./helpers.ts";
 import { bodiesSent, ENV, integration, routedTo, ticketOf } from "./integration_helpers.ts";
 
@@ -46,6 +46,22 @@ Deno.test("integrations - webhook: a signed POST per message, replies sent, hand
       assert.equal(hook.received.length, 1);
       const payload = hook.received[0];
       assert.equal(payload.signatureOk, true);
+      // The timestamp is the request's own and inside the signed material (issue 35): the body
+      // alone does not verify, and the same request under a later timestamp is refused.
+      assert.equal(payload.timestamp, String(Math.floor(t.clock.now().getTime() / 1000)));
+      assert.notEqual(payload.signature, `sha256=${await hmacHex(secret, payload.raw)}`);
+      const replay = await fetch(hook.hookUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-balcao-timestamp": String(Number(payload.timestamp) + 600),
+          "x-balcao-signature": payload.signature,
+        },
+        body: payload.raw,
+      });
+      assert.equal(replay.status, 401);
+      await replay.body?.cancel();
+      hook.received.pop();
       assert.deepEqual(payload.body.contact, {
         id: ticket.contactId,
         name: "Maria",

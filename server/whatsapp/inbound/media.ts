@@ -69,9 +69,10 @@ export async function storeInboundMedia(
     mimetype,
     filename: media.filename,
   });
-  const byMime = mediaTypeOf(mimetype);
-  const mediaType: MediaType = declared === "image" || declared === "audio" ||
-      declared === "video" || declared === "application"
+  // The sender's word for image, audio or video holds only when the stored type agrees: an
+  // "image" message carrying an SVG is a document (contract/media_types.ts).
+  const byMime = mediaTypeOf(stored.mimetype);
+  const mediaType: MediaType = declared === "application" || declared === byMime
     ? declared
     : byMime;
   return { kind: "stored", stored, mediaType };
