@@ -8,7 +8,7 @@ import { type Kysely, sql } from "kysely";
  * which cost ~0.7 us per hit (70 ms for a common word). messages.id stays below 2^32.
  *
  * Same name and tokenizer as before (messages_fts, unicode61 remove_diacritics 2): MATCH works as
- * it did; only the rowid's meaning changed (server/tickets/list.ts).
+ * it did; only the rowid's meaning changed (server/tickets/list_repository.ts).
  */
 const statements = [
   `DROP TRIGGER IF EXISTS messages_fts_insert`,

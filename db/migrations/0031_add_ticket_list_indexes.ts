@@ -5,7 +5,7 @@ import { type Kysely, sql } from "kysely";
  * (unread only, read as "mine" and "unassigned" parts) walk an index in updatedAt order and stop
  * after a page, instead of sorting every ticket of the company. The partial index holds only
  * tickets with unread messages; queries name `unreadMessages > 0` literally so that SQLite can use
- * it (server/tickets/list.ts).
+ * it (server/tickets/list_repository.ts).
  */
 const statements = [
   `CREATE INDEX tickets_updated ON tickets (companyId, updatedAt)`,

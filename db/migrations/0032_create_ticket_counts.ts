@@ -6,7 +6,7 @@ import { type Kysely, sql } from "kysely";
  * instead of a walk over every matching ticket: counting 92,000 closed tickets of one company
  * through an index cost ~8 ms of CPU, and a user's own tickets filtered by queue ~12 ms
  * (tests/bench/tickets_bench.ts). Lists with other filters (dates, tags, users, search, unread)
- * still count with a query (server/tickets/list.ts).
+ * still count with a query (server/tickets/list_repository.ts).
  *
  * Rows are created with NOT EXISTS rather than INSERT OR IGNORE: a trigger's conflict clause
  * gives way to the firing statement's (an UPSERT or a foreign-key action).

@@ -1,12 +1,10 @@
 import { Hono } from "hono";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { notFound } from "../../server/errors.ts";
 import { validate } from "../../server/http/validate.ts";
 import { idParam } from "../../server/http/params.ts";
-import { openMedia } from "../../server/media/store.ts";
-import { canViewTicket } from "../../server/realtime/socket.ts";
 import { fileResponse } from "../../server/media/uploads.ts";
+import { openMessageMedia } from "../../server/messages/media_service.ts";
 
 /**
  * GET /api/messages/:id/media: a message's media file, the only way media leaves the server.
@@ -22,17 +20,8 @@ export function mediaRoutes(deps: AppDeps) {
     allow("ticket:work"),
     validate("param", idParam),
     async (c) => {
-      const auth = authOf(c);
-      const message = await deps.db.selectFrom("messages")
-        .select(["id", "ticketId", "mediaUrl", "mediaMimetype", "mediaName"])
-        .where("companyId", "=", auth.companyId).where("id", "=", c.req.valid("param").id)
-        .executeTakeFirst();
-      if (!message?.mediaUrl || !(await canViewTicket(deps, auth, message.ticketId))) {
-        throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
-      }
-      const opened = await openMedia(deps.config, auth.companyId, message.mediaUrl);
-      if (!opened) throw notFound("ERR_NO_MEDIA_FOUND", "Arquivo não encontrado");
-      return fileResponse(opened, message.mediaMimetype, message.mediaName ?? "file");
+      const media = await openMessageMedia(deps, authOf(c), c.req.valid("param").id);
+      return fileResponse(media, media.mimetype, media.name);
     },
   );
 

@@ -4,16 +4,13 @@ import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { day, flag, idList, idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { viewerOf } from "../../server/tickets/access.ts";
-import { listTicketIds } from "../../server/tickets/list.ts";
 import {
   createTicket,
   deleteTicket,
-  readableTicket,
+  listTickets,
+  showTicket,
   updateTicket,
 } from "../../server/tickets/service.ts";
-import { applyTicketChange } from "../../server/tickets/effects.ts";
-import { loadTicketView, loadTicketViews } from "../../server/tickets/view.ts";
 
 const status = z.enum(["pending", "open", "closed"]);
 const optionalId = z.number().int().positive().nullable().optional();
@@ -53,44 +50,28 @@ export function ticketRoutes(deps: AppDeps) {
   app.use("*", requireAuth(deps), allow("ticket:work"));
 
   app.get("/", validate("query", listQuery), async (c) => {
-    const viewer = await viewerOf(deps.db, authOf(c));
-    const page = await listTicketIds(deps.db, viewer, c.req.valid("query"));
-    const tickets = await loadTicketViews(deps.db, viewer.companyId, page.ids);
-    return c.json({ tickets, count: page.count, hasMore: page.hasMore });
+    return c.json(await listTickets(deps, authOf(c), c.req.valid("query")));
   });
 
   app.get("/u/:uuid", validate("param", z.object({ uuid: z.string().max(64) })), async (c) => {
-    const viewer = await viewerOf(deps.db, authOf(c));
-    const ticket = await readableTicket(deps.db, viewer, { uuid: c.req.valid("param").uuid });
-    return c.json(await loadTicketView(deps.db, viewer.companyId, ticket.id));
+    return c.json(await showTicket(deps, authOf(c), { uuid: c.req.valid("param").uuid }));
   });
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    const viewer = await viewerOf(deps.db, authOf(c));
-    const ticket = await readableTicket(deps.db, viewer, { id: c.req.valid("param").id });
-    return c.json(await loadTicketView(deps.db, viewer.companyId, ticket.id));
+    return c.json(await showTicket(deps, authOf(c), { id: c.req.valid("param").id }));
   });
 
   app.post("/", validate("json", createBody), async (c) => {
-    const auth = authOf(c);
-    const viewer = await viewerOf(deps.db, auth);
-    const ticket = await createTicket(deps, viewer, auth.user.whatsappId, c.req.valid("json"));
-    deps.events.emit("ticket.created", { ticket });
-    return c.json(ticket, 201);
+    return c.json(await createTicket(deps, authOf(c), c.req.valid("json")), 201);
   });
 
   app.put("/:id{[0-9]+}", validate("param", idParam), validate("json", updateBody), async (c) => {
-    const auth = authOf(c);
-    const viewer = await viewerOf(deps.db, auth);
-    const change = await updateTicket(deps, viewer, c.req.valid("param").id, c.req.valid("json"));
-    return c.json(await applyTicketChange(deps, change, auth.userId));
+    const id = c.req.valid("param").id;
+    return c.json(await updateTicket(deps, authOf(c), id, c.req.valid("json")));
   });
 
   app.delete("/:id{[0-9]+}", allow("ticket:delete"), validate("param", idParam), async (c) => {
-    const viewer = await viewerOf(deps.db, authOf(c));
-    const id = c.req.valid("param").id;
-    const before = await deleteTicket(deps, viewer, id);
-    deps.events.emit("ticket.deleted", { companyId: viewer.companyId, ticketId: id, before });
+    await deleteTicket(deps, authOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
 

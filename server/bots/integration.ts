@@ -2,6 +2,7 @@ import type { QueueIntegration } from "../../db/schema.ts";
 import type { Config } from "../config.ts";
 import { unseal } from "../crypto/sealed.ts";
 import type { Fetcher, Outbound } from "../http/outbound_fetch.ts";
+import { findIntegration } from "../integrations/repository.ts";
 import { log } from "../log.ts";
 import type { Bot, BotChanges, BotDecision, BotTurn } from "./bot.ts";
 import { HAND_OVER } from "./registry.ts";
@@ -49,8 +50,7 @@ export function integrationBot(
     async decide(turn: BotTurn): Promise<BotDecision> {
       const id = turn.ticket.integrationId;
       if (id === null) return handOver();
-      const row = await turn.db.selectFrom("queue_integrations").selectAll()
-        .where("companyId", "=", turn.companyId).where("id", "=", id).executeTakeFirst();
+      const row = await findIntegration(turn.db, turn.companyId, id);
       if (!row) return handOver();
       if (!turn.answer) return { replies: [], changes: {} };
       const key = `integration:${row.id}`;

@@ -10,6 +10,8 @@ import {
   type BotTurn,
   NOTHING,
 } from "./bot.ts";
+import { findOption, listOptions } from "../queue_options/repository.ts";
+import { companySchedules, menuConnection, routingQueues } from "./repository.ts";
 
 /**
  * Where a pending ticket goes while nobody attends it (seeds/000 section 3 'Connection', seeds/001
@@ -106,12 +108,7 @@ export async function loadOptions(
   queueId: number,
   parentId: number | null,
 ): Promise<QueueOption[]> {
-  let query = db.selectFrom("queue_options").selectAll().where("companyId", "=", companyId)
-    .where("queueId", "=", queueId);
-  query = parentId === null
-    ? query.where("parentId", "is", null)
-    : query.where("parentId", "=", parentId);
-  return sortOptions(await query.execute());
+  return sortOptions(await listOptions(db, companyId, queueId, parentId));
 }
 
 export async function route(input: RoutingInput): Promise<RoutingResult> {
@@ -268,36 +265,9 @@ export const menuBot: Bot = {
     const waiting = !ticket.isNew && ticket.queueId !== null && ticket.chatbot !== 1 &&
       turn.scheduleType !== "company";
     if (waiting) return NOTHING;
-    const whatsapp = await db.selectFrom("whatsapps").select([
-      "greetingMessage",
-      "outOfHoursMessage",
-      "maxUseBotQueues",
-      "integrationId",
-      "promptId",
-    ]).where("companyId", "=", companyId).where("id", "=", whatsappId).executeTakeFirst();
+    const whatsapp = await menuConnection(db, companyId, whatsappId);
     if (!whatsapp) return NOTHING;
-    const queues: RoutingQueue[] = await db.selectFrom("whatsapp_queues as wq")
-      .innerJoin("queues as q", "q.id", "wq.queueId")
-      .select([
-        "q.id",
-        "q.name",
-        "q.greetingMessage",
-        "q.outOfHoursMessage",
-        "q.schedules",
-        "q.mediaPath",
-        "q.mediaName",
-        "q.integrationId",
-        (eb) =>
-          eb.fn.coalesce(
-            "q.promptId",
-            eb.selectFrom("prompts as p").select("p.id").where("p.companyId", "=", companyId)
-              .whereRef("p.queueId", "=", "q.id").orderBy("p.id").limit(1),
-          ).as("promptId"),
-      ])
-      .where("wq.companyId", "=", companyId).where("wq.whatsappId", "=", whatsappId)
-      .where("q.companyId", "=", companyId)
-      .orderBy((eb) => eb.fn.coalesce("q.orderQueue", eb.lit(2147483647))).orderBy("q.name")
-      .execute();
+    const queues = await routingQueues(db, companyId, whatsappId);
     // seeds: the connection's only queue takes a new ticket straight away.
     const newTicketQueueId = ticket.isNew && queues.length === 1 ? queues[0].id : null;
     if (!turn.answer) return { ...NOTHING, newTicketQueueId };
@@ -312,9 +282,8 @@ export const menuBot: Bot = {
           : { promptId: whatsapp.promptId },
       };
     }
-    const company = turn.scheduleType === "company"
-      ? await db.selectFrom("companies").select(["schedules"]).where("id", "=", companyId)
-        .executeTakeFirst()
+    const schedules = turn.scheduleType === "company"
+      ? await companySchedules(db, companyId)
       : undefined;
     const result = await route({
       ticket: ticket.isNew ? { ...ticket, queueId: newTicketQueueId } : ticket,
@@ -322,12 +291,10 @@ export const menuBot: Bot = {
       whatsapp,
       queues,
       scheduleType: turn.scheduleType,
-      companySchedules: company?.schedules ?? "[]",
+      companySchedules: schedules ?? "[]",
       now: turn.now,
       options: (queueId, parentId) => loadOptions(db, companyId, queueId, parentId),
-      option: (id) =>
-        db.selectFrom("queue_options").selectAll().where("companyId", "=", companyId)
-          .where("id", "=", id).executeTakeFirst(),
+      option: (id) => findOption(db, companyId, id),
     });
     return { ...result, newTicketQueueId };
   },

@@ -6,6 +6,7 @@ import { log } from "../log.ts";
 import { readMedia } from "../media/store.ts";
 import { type Bot, type BotDecision, type BotMedia, type BotTurn, transientMedia } from "./bot.ts";
 import { HANDED_OVER } from "./integration.ts";
+import { findPrompt, recentMessages } from "./repository.ts";
 import { callServiceBytes, Circuit, ServiceError } from "./service_call.ts";
 
 /**
@@ -73,10 +74,9 @@ async function speak(
 type ChatMessage = { role: "user" | "assistant"; content: string };
 
 async function history(turn: BotTurn, limit: number, current: string): Promise<ChatMessage[]> {
-  const rows = turn.ticket.id === null ? [] : await turn.db.selectFrom("messages")
-    .select(["body", "fromMe"]).where("companyId", "=", turn.companyId)
-    .where("ticketId", "=", turn.ticket.id).where("isDeleted", "=", 0)
-    .orderBy("id", "desc").limit(Math.max(0, limit - 1)).execute();
+  const rows = turn.ticket.id === null
+    ? []
+    : await recentMessages(turn.db, turn.companyId, turn.ticket.id, Math.max(0, limit - 1));
   const past: ChatMessage[] = rows.reverse().filter((m) => m.body.trim() !== "").map((m) => ({
     role: m.fromMe ? "assistant" : "user",
     content: m.body.slice(0, 4000),
@@ -104,8 +104,7 @@ export function promptBot(deps: PromptBotDeps): Bot {
     kind: "prompt",
     async decide(turn: BotTurn): Promise<BotDecision> {
       const id = turn.ticket.promptId;
-      const prompt = id === null ? undefined : await turn.db.selectFrom("prompts").selectAll()
-        .where("companyId", "=", turn.companyId).where("id", "=", id).executeTakeFirst();
+      const prompt = id === null ? undefined : await findPrompt(turn.db, turn.companyId, id);
       if (!prompt) return { replies: [], changes: HANDED_OVER };
       if (!turn.answer) return { replies: [], changes: {} };
       const toPeople: BotDecision = {

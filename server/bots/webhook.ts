@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { companyHas } from "../tickets/repository.ts";
 import type { BotChanges, BotDecision } from "./bot.ts";
 import { HANDED_OVER, handOver, type IntegrationHandler } from "./integration.ts";
 import { signatureHeaders } from "../crypto/signature.ts";
@@ -88,16 +89,14 @@ async function applyAction(
       const changes: BotChanges = { ...HANDED_OVER };
       // Only the ticket's company's queue or user; another id is ignored (still handed over).
       if (action.queueId !== undefined) {
-        const queue = await turn.db.selectFrom("queues").select("id")
-          .where("companyId", "=", turn.companyId).where("id", "=", action.queueId)
-          .executeTakeFirst();
-        if (queue) changes.queueId = queue.id;
+        if (await companyHas(turn.db, "queues", turn.companyId, action.queueId)) {
+          changes.queueId = action.queueId;
+        }
       }
       if (action.userId !== undefined) {
-        const user = await turn.db.selectFrom("users").select("id")
-          .where("companyId", "=", turn.companyId).where("id", "=", action.userId)
-          .executeTakeFirst();
-        if (user) changes.userId = user.id;
+        if (await companyHas(turn.db, "users", turn.companyId, action.userId)) {
+          changes.userId = action.userId;
+        }
       }
       return { replies, changes };
     }

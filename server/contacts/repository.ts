@@ -73,6 +73,12 @@ export async function findContact(
     .where("id", "=", id).executeTakeFirst();
 }
 
+/** The word with which the number asked campaigns to stop messaging it, if it did. */
+export async function campaignOptOut(db: Database, companyId: number, number: string) {
+  return await db.selectFrom("campaign_opt_outs").select(["word", "createdAt"])
+    .where("companyId", "=", companyId).where("number", "=", number).executeTakeFirst();
+}
+
 export async function findContactByNumber(
   db: Database,
   companyId: number,

@@ -75,8 +75,7 @@ export async function getContact(
   if (!row) throw notFound("ERR_NO_CONTACT_FOUND", "Contato não encontrado");
   const view = contactView(row, await repo.extraInfoOf(deps.db, companyId, id));
   // Shown in the contact's drawer: campaigns never message this number again.
-  const optOut = await deps.db.selectFrom("campaign_opt_outs").select(["word", "createdAt"])
-    .where("companyId", "=", companyId).where("number", "=", row.number).executeTakeFirst();
+  const optOut = await repo.campaignOptOut(deps.db, companyId, row.number);
   view.campaignOptOut = optOut ? { word: optOut.word, at: optOut.createdAt } : null;
   return view;
 }

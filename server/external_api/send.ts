@@ -9,7 +9,7 @@ import { deleteMedia, saveMedia, type StoredMedia } from "../media/store.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { ticketChange } from "../events/domain.ts";
 import { findActiveTicket, insertClosedTicket, updateTicketRow } from "../tickets/repository.ts";
-import { loadTicketView, messageViews } from "../tickets/view.ts";
+import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { checkNumber, enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { findIdempotencyKey, storeIdempotencyKey } from "./repository.ts";
 import { tokenHash } from "./tokens.ts";

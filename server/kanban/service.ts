@@ -5,7 +5,8 @@ import { publishTags } from "../tags/service.ts";
 import { findTag } from "../tags/repository.ts";
 import { assertCanAct, type Viewer, viewerOf } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
-import { loadTicketView, type TicketView } from "../tickets/view.ts";
+import type { TicketView } from "../tickets/view.ts";
+import { loadTicketView } from "../tickets/view_repository.ts";
 import type { Database } from "../../db/client.ts";
 import {
   addTicketTag,

@@ -103,3 +103,33 @@ export async function findMessage(
   return await db.selectFrom("messages").selectAll().where("id", "=", id)
     .where("companyId", "=", companyId).executeTakeFirst();
 }
+
+/** The provider's raw payload of a stored message (a resend's or a retry's source), if kept. */
+export async function storedMessageData(
+  db: Database,
+  companyId: number,
+  whatsappId: number,
+  wid: string,
+): Promise<string | null | undefined> {
+  const row = await db.selectFrom("messages").select(["dataJson"])
+    .where("whatsappId", "=", whatsappId).where("wid", "=", wid)
+    .where("companyId", "=", companyId).executeTakeFirst();
+  return row?.dataJson;
+}
+
+/** A message's ids (its WhatsApp id and ticket). */
+export async function messageRef(
+  db: Database,
+  companyId: number,
+  id: number,
+): Promise<{ id: number; wid: string | null; ticketId: number } | undefined> {
+  return await db.selectFrom("messages").select(["id", "wid", "ticketId"])
+    .where("companyId", "=", companyId).where("id", "=", id).executeTakeFirst();
+}
+
+/** What serving a message's media file needs. */
+export async function messageMedia(db: Database, companyId: number, id: number) {
+  return await db.selectFrom("messages")
+    .select(["id", "ticketId", "mediaUrl", "mediaMimetype", "mediaName"])
+    .where("companyId", "=", companyId).where("id", "=", id).executeTakeFirst();
+}

@@ -2,12 +2,8 @@ import type { AppDeps } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { assertCanRead, type Viewer } from "../tickets/access.ts";
 import { placementOf } from "../tickets/service.ts";
-import {
-  loadTicketView,
-  type MessageView,
-  messageViews,
-  type TicketView,
-} from "../tickets/view.ts";
+import type { MessageView, TicketView } from "../tickets/view.ts";
+import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { conversationPage, markTicketRead } from "./repository.ts";
 
 export type MessagePage = {

@@ -6,7 +6,7 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { ticketChange } from "../events/domain.ts";
-import { loadTicketViews } from "../tickets/view.ts";
+import { loadTicketViews } from "../tickets/view_repository.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "./hours.ts";
 import * as repo from "./repository.ts";
 import type { Queue as QueueShape } from "../../contract/queue_types.ts";

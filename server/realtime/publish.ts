@@ -59,7 +59,7 @@ export function canSee(member: Member, placement: TicketPlacement): boolean {
 
 /**
  * users.allTicket 'enable' (seeds/000 section 6): the notifications list of such a user also holds
- * the unassigned pending tickets of every queue (server/tickets/list.ts), so their events reach
+ * the unassigned pending tickets of every queue (server/tickets/list_repository.ts), so their events reach
  * them too (never for groups). A client's list still keeps only its selected queues.
  */
 function allTicketSees(member: Member, placement: TicketPlacement, isGroup: boolean): boolean {

@@ -4,37 +4,13 @@ import { enabledFlags } from "../plans/features.ts";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
+import { canViewTicket } from "../tickets/access.ts";
 import { setUserOnline, userQueueIds } from "../users/repository.ts";
 import { PING_INTERVAL_MS } from "./events.ts";
 import { FrameCoalescer } from "./frames.ts";
 import type { Hub, Member } from "./hub.ts";
 
 const TICKET_STATUSES = new Set(["pending", "open", "closed"]);
-
-/**
- * May this caller follow a ticket's chat? The same rule as reading it over HTTP: the ticket is
- * in the caller's company, and a non-admin sees it only if it is theirs, unassigned to a queue,
- * or in one of their queues (seeds/000 section 5 'Acesso não permitido').
- */
-export async function canViewTicket(
-  deps: AppDeps,
-  auth: AuthInfo,
-  ticketId: number,
-): Promise<boolean> {
-  const ticket = await deps.db.selectFrom("tickets").select(["id", "queueId", "userId"])
-    .where("id", "=", ticketId).where("companyId", "=", auth.companyId).executeTakeFirst();
-  if (!ticket) return false;
-  if (auth.profile === "admin" || ticket.userId === auth.userId || ticket.queueId === null) {
-    return true;
-  }
-  const link = await deps.db.selectFrom("user_queues").select("queueId").where(
-    "userId",
-    "=",
-    auth.userId,
-  )
-    .where("queueId", "=", ticket.queueId).executeTakeFirst();
-  return link !== undefined;
-}
 
 type Incoming = { event?: unknown; data?: unknown };
 
@@ -69,7 +45,7 @@ async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, 
         return hub.sendTo(member, "error", { error: "ERR_VALIDATION" });
       }
       if (message.event === "leaveChatBox") return hub.leave(member, { kind: "ticket", ticketId });
-      if (await canViewTicket(deps, auth, ticketId)) {
+      if (await canViewTicket(deps.db, auth, ticketId)) {
         hub.join(member, { kind: "ticket", ticketId });
         return joined(hub, member, message.event, ticketId);
       }

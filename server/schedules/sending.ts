@@ -5,7 +5,7 @@ import { ticketChange } from "../events/domain.ts";
 import { log } from "../log.ts";
 import { renderVariables } from "../messages/variables.ts";
 import { findActiveTicket, insertClosedTicket, updateTicketRow } from "../tickets/repository.ts";
-import { loadTicketView, messageViews } from "../tickets/view.ts";
+import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { jidOfContact } from "../whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { findScheduleView, updateSchedule } from "./repository.ts";

@@ -4,7 +4,8 @@ import { assertAllowed } from "../auth/policy.ts";
 import { ticketChange } from "../events/domain.ts";
 import { type Viewer, viewerOf } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
-import { loadTicketView, type TicketView } from "../tickets/view.ts";
+import type { TicketView } from "../tickets/view.ts";
+import { loadTicketView } from "../tickets/view_repository.ts";
 import {
   countCompanyTags,
   countTicketsOfTags,

@@ -2,8 +2,22 @@ import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { ticketChange } from "../events/domain.ts";
 import { queueOutgoing } from "../whatsapp/outbox/outbox.ts";
-import type { TicketChange } from "./service.ts";
-import { loadTicketView, type TicketView } from "./view.ts";
+import type { TicketPlacement } from "../events/domain.ts";
+import type { TicketView } from "./view.ts";
+import { loadTicketView } from "./view_repository.ts";
+
+/** A text to send to the contact once the change is committed, in this order. */
+export type AutomaticText = {
+  kind: "greeting" | "completion" | "rating" | "transfer";
+  body: string;
+};
+
+/** A committed ticket change: the ticket after it, where it sat before, what to send. */
+export type TicketChange = {
+  ticket: TicketView;
+  before: TicketPlacement;
+  automatic: AutomaticText[];
+};
 
 /**
  * What follows a committed ticket change: the automatic texts go to the outbox first, in order

@@ -7,7 +7,7 @@ import { jidOfContact } from "../whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import * as repo from "./inactive_repository.ts";
 import { updateTicketRow } from "./repository.ts";
-import { loadTicketView, messageViews } from "./view.ts";
+import { loadTicketView, messageViews } from "./view_repository.ts";
 
 /**
  * The bot phase's time limits (seeds/000 section 3 Connection; issue 15 deliverable 4), per

@@ -112,3 +112,61 @@ export async function defaultWhatsappId(
     .where("isDefault", "=", 1).orderBy("id").executeTakeFirst();
   return row?.id;
 }
+
+/** Where a ticket sits, for deciding who may see it. */
+export async function ticketPlacement(db: Database, companyId: number, id: number) {
+  return await db.selectFrom("tickets").select(["id", "queueId", "userId"])
+    .where("id", "=", id).where("companyId", "=", companyId).executeTakeFirst();
+}
+
+/** Is the user one of the queue's attendants? */
+export async function userInQueue(
+  db: Database,
+  companyId: number,
+  userId: number,
+  queueId: number,
+): Promise<boolean> {
+  const link = await db.selectFrom("user_queues").select("queueId")
+    .where("userId", "=", userId).where("queueId", "=", queueId)
+    .where("companyId", "=", companyId).executeTakeFirst();
+  return link !== undefined;
+}
+
+/** What opening a ticket needs of its contact. */
+export async function contactToOpen(db: Database, companyId: number, contactId: number) {
+  return await db.selectFrom("contacts").select(["id", "isGroup"])
+    .where("id", "=", contactId).where("companyId", "=", companyId).executeTakeFirst();
+}
+
+/** The contact's pending/open ticket on any connection. */
+export async function anyActiveTicket(
+  db: Database,
+  companyId: number,
+  contactId: number,
+): Promise<Ticket | undefined> {
+  return await db.selectFrom("tickets").selectAll()
+    .where("companyId", "=", companyId).where("contactId", "=", contactId)
+    .where("status", "<>", "closed").executeTakeFirst();
+}
+
+/** The names the automatic texts of a transition show. */
+export async function contactName(db: Database, companyId: number, contactId: number) {
+  return await db.selectFrom("contacts").select(["name"])
+    .where("id", "=", contactId).where("companyId", "=", companyId).executeTakeFirst();
+}
+
+export async function userName(db: Database, companyId: number, userId: number) {
+  return (await db.selectFrom("users").select("name").where("id", "=", userId)
+    .where("companyId", "=", companyId).executeTakeFirst())?.name;
+}
+
+export async function queueName(db: Database, companyId: number, queueId: number) {
+  return (await db.selectFrom("queues").select("name").where("id", "=", queueId)
+    .where("companyId", "=", companyId).executeTakeFirst())?.name;
+}
+
+/** The connection's completion and rating texts (sent when a ticket is resolved). */
+export async function closingTexts(db: Database, companyId: number, whatsappId: number) {
+  return await db.selectFrom("whatsapps").select(["complationMessage", "ratingMessage"])
+    .where("id", "=", whatsappId).where("companyId", "=", companyId).executeTakeFirst();
+}

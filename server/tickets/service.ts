@@ -1,41 +1,42 @@
 import { HAND_OVER } from "../bots/registry.ts";
 import type { Database } from "../../db/client.ts";
-import type { Ticket, TicketStatus, TicketUpdate } from "../../db/schema.ts";
-import type { AppDeps } from "../context.ts";
+import type { Ticket, TicketUpdate } from "../../db/schema.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
 import { assertAllowed, isAllowed } from "../auth/policy.ts";
 import { renderVariables } from "../messages/variables.ts";
-import type { TicketPlacement } from "../realtime/publish.ts";
+import type { TicketPlacement } from "../events/domain.ts";
 import { isEnabled, settingValues } from "../settings/values.ts";
-import { assertCanAct, assertCanRead, type Viewer } from "./access.ts";
+import { assertCanAct, assertCanRead, type Viewer, viewerOf } from "./access.ts";
+import { applyTicketChange, type AutomaticText, type TicketChange } from "./effects.ts";
+import { listTicketIds, type TicketListFilters } from "./list_repository.ts";
 import {
+  anyActiveTicket,
+  closingTexts,
   companyHas,
+  contactName,
+  contactToOpen,
   defaultWhatsappId,
   deleteTicketRow,
   findActiveTicket,
   findTicket,
   findTicketByUuid,
   insertTicket,
+  queueName,
   updateTicketRow,
+  userName,
 } from "./repository.ts";
-import { loadTicketView, type TicketView } from "./view.ts";
+import type { TicketView } from "./view.ts";
+import { loadTicketView, loadTicketViews } from "./view_repository.ts";
+import { invalid, planOf, type UpdateTicketInput } from "./transitions.ts";
+
+export type { TicketAction, UpdateTicketInput } from "./transitions.ts";
 
 /**
- * Ticket rules (seeds/000 section 4). Every change runs in one transaction; the caller publishes
- * and sends the automatic messages after it commits (see routes/api/tickets.ts).
+ * Ticket rules (seeds/000 section 4), one call per /api/tickets route. Every change runs in one
+ * transaction; after it commits the automatic messages are queued and the change published
+ * (effects.ts).
  */
-
-/** A text to send to the contact once the change is committed, in this order. */
-export type AutomaticText = {
-  kind: "greeting" | "completion" | "rating" | "transfer";
-  body: string;
-};
-
-export type TicketChange = {
-  ticket: TicketView;
-  before: TicketPlacement;
-  automatic: AutomaticText[];
-};
 
 /** Texts chosen here, in Portuguese as the product's other automatic texts; never translated. */
 export const GREETING_ACCEPTED =
@@ -113,12 +114,42 @@ export type CreateTicketInput = {
   status?: "open" | "pending";
 };
 
+/** GET /api/tickets: a page of the caller's list (list_repository.ts: who sees what). */
+export async function listTickets(deps: AppDeps, auth: AuthInfo, filters: TicketListFilters) {
+  const viewer = await viewerOf(deps.db, auth);
+  const page = await listTicketIds(deps.db, viewer, filters);
+  const tickets = await loadTicketViews(deps.db, viewer.companyId, page.ids);
+  return { tickets, count: page.count, hasMore: page.hasMore };
+}
+
+/** GET /api/tickets/:id and /u/:uuid: a ticket the caller may read. */
+export async function showTicket(
+  deps: AppDeps,
+  auth: AuthInfo,
+  ref: { id: number } | { uuid: string },
+): Promise<TicketView | undefined> {
+  const viewer = await viewerOf(deps.db, auth);
+  const ticket = await readableTicket(deps.db, viewer, ref);
+  return await loadTicketView(deps.db, viewer.companyId, ticket.id);
+}
+
 /**
  * POST /api/tickets (seeds/000 sections 4, 5, 8): queue required for users ('Selecione uma fila');
  * the user's or the company's default connection when none is given; an existing pending/open
- * ticket of the contact on that connection is a 409 ERR_OTHER_OPEN_TICKET.
+ * ticket of the contact on that connection is a 409 ERR_OTHER_OPEN_TICKET. Published once made.
  */
 export async function createTicket(
+  deps: AppDeps,
+  auth: AuthInfo,
+  input: CreateTicketInput,
+): Promise<TicketView> {
+  const viewer = await viewerOf(deps.db, auth);
+  const ticket = await openTicket(deps, viewer, auth.user.whatsappId, input);
+  deps.events.emit("ticket.created", { ticket });
+  return ticket;
+}
+
+async function openTicket(
   deps: AppDeps,
   viewer: Viewer,
   userWhatsappId: number | null,
@@ -132,9 +163,7 @@ export async function createTicket(
   const now = deps.clock.now().toISOString();
   try {
     return await deps.db.transaction().execute(async (trx) => {
-      const contact = await trx.selectFrom("contacts").select(["id", "isGroup"])
-        .where("id", "=", input.contactId).where("companyId", "=", viewer.companyId)
-        .executeTakeFirst();
+      const contact = await contactToOpen(trx, viewer.companyId, input.contactId);
       if (!contact) throw notFound("ERR_NO_CONTACT_FOUND", "Contact not found");
       if (queueId !== null) {
         await requireQueue(trx, viewer, queueId);
@@ -182,142 +211,28 @@ export async function createTicket(
   } catch (error) {
     if (!isOpenTicketConflict(error)) throw error;
     // Another writer won the race for the contact's one open ticket (tickets_one_open).
-    const existing = await deps.db.selectFrom("tickets").selectAll()
-      .where("companyId", "=", viewer.companyId).where("contactId", "=", input.contactId)
-      .where("status", "<>", "closed").executeTakeFirst();
+    const existing = await anyActiveTicket(deps.db, viewer.companyId, input.contactId);
     if (!existing) throw error;
     throw await otherOpenTicket(deps.db, viewer.companyId, existing);
   }
 }
 
-export type TicketAction = "accept" | "return" | "resolve" | "reopen" | "transfer";
-
-export type UpdateTicketInput = {
-  /** Names the transition explicitly; without it the body's shape decides (Whaticket's client). */
-  action?: TicketAction;
-  status?: TicketStatus;
-  userId?: number | null;
-  queueId?: number | null;
-  whatsappId?: number | null;
-};
-
-type Plan =
-  | { kind: "accept" }
-  | { kind: "return" }
-  | { kind: "resolve" }
-  | { kind: "reopen" }
-  | { kind: "transfer"; queueId: number | null; userId: number | null; whatsappId: number | null }
-  | { kind: "none" };
-
-function invalid(message: string): AppError {
-  return badRequest("ERR_INVALID_TRANSITION", message);
-}
-
 /**
- * Reads PUT /api/tickets/:id as one of the transitions of seeds/000 section 4, from the current
- * status and the body Whaticket's client sends for each action:
- * - {status: "open"} on a pending ticket: accept (the caller becomes the user);
- * - {status: "open"} on a closed ticket: reopen for the caller;
- * - {status: "pending"} on an open ticket, no queue change: return (no user);
- * - {status: "closed"}: resolve (open or pending);
- * - {queueId, userId?} (optionally with status "pending"/"open", whatsappId): transfer; without a
- *   user the ticket becomes pending with no user.
+ * PUT /api/tickets/:id: applies one transition in one transaction; then its automatic texts are
+ * queued and the ticket published as it is after them.
  */
-/** Which statuses each explicit action starts from (seeds/000 section 4). */
-const ACTION_FROM: Record<TicketAction, readonly TicketStatus[]> = {
-  accept: ["pending"],
-  return: ["open"],
-  resolve: ["open", "pending"],
-  reopen: ["closed"],
-  transfer: ["open", "pending"],
-};
-
-const ACTION_STATUS: Record<Exclude<TicketAction, "transfer">, TicketStatus> = {
-  accept: "open",
-  return: "pending",
-  resolve: "closed",
-  reopen: "open",
-};
-
-function planOf(ticket: Ticket, input: UpdateTicketInput, viewer: Viewer): Plan {
-  if (input.action) {
-    if (!ACTION_FROM[input.action].includes(ticket.status)) {
-      throw invalid(`Não é possível ${ACTION_VERB[input.action]} um ticket ${ticket.status}`);
-    }
-    if (input.action !== "transfer") {
-      const plan = planByShape(ticket, { ...input, status: ACTION_STATUS[input.action] }, viewer);
-      if (plan.kind !== input.action) {
-        throw invalid(`Não é possível ${ACTION_VERB[input.action]} este ticket`);
-      }
-      return plan;
-    }
-    if (input.queueId === undefined && input.userId === undefined && input.whatsappId == null) {
-      throw badRequest("ERR_VALIDATION", "queueId: Selecione uma fila", {
-        queueId: ["Selecione uma fila"],
-      });
-    }
-    return {
-      kind: "transfer",
-      queueId: input.queueId !== undefined ? input.queueId : ticket.queueId,
-      userId: input.userId ?? null,
-      whatsappId: input.whatsappId ?? ticket.whatsappId,
-    };
-  }
-  return planByShape(ticket, input, viewer);
-}
-
-const ACTION_VERB: Record<TicketAction, string> = {
-  accept: "aceitar",
-  return: "devolver",
-  resolve: "finalizar",
-  reopen: "reabrir",
-  transfer: "transferir",
-};
-
-function planByShape(ticket: Ticket, input: UpdateTicketInput, viewer: Viewer): Plan {
-  const queueChange = input.queueId !== undefined && input.queueId !== ticket.queueId;
-  const userGiven = input.userId !== undefined && input.userId !== null;
-  const userChange = userGiven && input.userId !== ticket.userId;
-  const whatsappChange = input.whatsappId != null && input.whatsappId !== ticket.whatsappId;
-  const transfer = (userId: number | null): Plan => ({
-    kind: "transfer",
-    queueId: input.queueId !== undefined ? input.queueId : ticket.queueId,
-    userId,
-    whatsappId: input.whatsappId ?? ticket.whatsappId,
-  });
-  switch (input.status) {
-    case "closed":
-      if (ticket.status === "closed") throw invalid("Ticket já está finalizado");
-      return { kind: "resolve" };
-    case "open":
-      if (ticket.status === "closed") return { kind: "reopen" };
-      if (userChange && input.userId !== viewer.userId) return transfer(input.userId!);
-      if (ticket.status === "pending") return { kind: "accept" };
-      if (ticket.userId !== null && ticket.userId !== viewer.userId) {
-        throw invalid("Ticket já está em atendimento");
-      }
-      if (queueChange || whatsappChange) return transfer(ticket.userId);
-      return { kind: "none" };
-    case "pending":
-      if (ticket.status === "closed") throw invalid("Um ticket finalizado só pode ser reaberto");
-      if (queueChange || whatsappChange || userGiven) return transfer(null);
-      if (ticket.status === "open") return { kind: "return" };
-      return { kind: "none" };
-    default:
-      if (
-        !queueChange && !userChange && !whatsappChange &&
-        !(input.userId === null && ticket.userId !== null)
-      ) {
-        return { kind: "none" };
-      }
-      if (ticket.status === "closed") throw invalid("Um ticket finalizado só pode ser reaberto");
-      // Transfer dialog: no user chosen means back to pending with no user (seeds/000 s. 4).
-      return transfer(userGiven ? input.userId! : null);
-  }
-}
-
-/** PUT /api/tickets/:id: applies one transition in one transaction. */
 export async function updateTicket(
+  deps: AppDeps,
+  auth: AuthInfo,
+  ticketId: number,
+  input: UpdateTicketInput,
+): Promise<TicketView> {
+  const viewer = await viewerOf(deps.db, auth);
+  const change = await transition(deps, viewer, ticketId, input);
+  return await applyTicketChange(deps, change, auth.userId);
+}
+
+async function transition(
   deps: AppDeps,
   viewer: Viewer,
   ticketId: number,
@@ -336,12 +251,9 @@ export async function updateTicket(
       "userRating",
       "sendMsgTransfTicket",
     ]);
-    const contact = await trx.selectFrom("contacts").select(["name"])
-      .where("id", "=", ticket.contactId).executeTakeFirst();
+    const contact = await contactName(trx, viewer.companyId, ticket.contactId);
     const render = (text: string) => renderVariables(text, { contact, ticketId: ticket.id, now });
-    const userName = async (userId: number) =>
-      (await trx.selectFrom("users").select("name").where("id", "=", userId)
-        .where("companyId", "=", viewer.companyId).executeTakeFirst())?.name ?? "";
+    const nameOf = async (userId: number) => await userName(trx, viewer.companyId, userId) ?? "";
     const automatic: AutomaticText[] = [];
     const group = ticket.isGroup === 1;
     let patch: TicketUpdate = {};
@@ -353,7 +265,7 @@ export async function updateTicket(
         // The attendant takes the ticket from any bot (issue 15): it does not come back to it.
         patch = { status: "open", userId: viewer.userId, acceptedAt: stamp, ...HAND_OVER };
         if (isEnabled(settings.sendGreetingAccepted) && !group) {
-          const name = await userName(viewer.userId);
+          const name = await nameOf(viewer.userId);
           automatic.push({
             kind: "greeting",
             body: render(GREETING_ACCEPTED).replace("{user}", name),
@@ -375,9 +287,9 @@ export async function updateTicket(
           if (input.queueId !== null) await requireQueue(trx, viewer, input.queueId);
           patch.queueId = input.queueId;
         }
-        const whatsapp = ticket.whatsappId === null ? undefined : await trx.selectFrom("whatsapps")
-          .select(["complationMessage", "ratingMessage"]).where("id", "=", ticket.whatsappId)
-          .executeTakeFirst();
+        const whatsapp = ticket.whatsappId === null
+          ? undefined
+          : await closingTexts(trx, viewer.companyId, ticket.whatsappId);
         if (!group) {
           if (whatsapp?.complationMessage.trim()) {
             automatic.push({ kind: "completion", body: render(whatsapp.complationMessage) });
@@ -436,12 +348,13 @@ export async function updateTicket(
           status: plan.userId === null ? "pending" : ticket.status,
         };
         if (isEnabled(settings.sendMsgTransfTicket) && !group) {
-          const queueName = plan.queueId === null ? "" : (await trx.selectFrom("queues")
-            .select("name").where("id", "=", plan.queueId).executeTakeFirst())?.name ?? "";
+          const queue = plan.queueId === null
+            ? ""
+            : await queueName(trx, viewer.companyId, plan.queueId) ?? "";
           const body = plan.userId === null
-            ? TRANSFER_TO_QUEUE.replace("{queue}", queueName)
-            : TRANSFER_TO_USER.replace("{user}", await userName(plan.userId))
-              .replace("{inQueue}", queueName ? ` no departamento *${queueName}*` : "");
+            ? TRANSFER_TO_QUEUE.replace("{queue}", queue)
+            : TRANSFER_TO_USER.replace("{user}", await nameOf(plan.userId))
+              .replace("{inQueue}", queue ? ` no departamento *${queue}*` : "");
           automatic.push({ kind: "transfer", body });
         }
         break;
@@ -458,17 +371,18 @@ export async function updateTicket(
   });
 }
 
-/** DELETE /api/tickets/:id (admins: ticket-options:deleteTicket). Messages and notes go with it. */
-export async function deleteTicket(
-  deps: AppDeps,
-  viewer: Viewer,
-  ticketId: number,
-): Promise<TicketPlacement> {
-  return await deps.db.transaction().execute(async (trx) => {
+/**
+ * DELETE /api/tickets/:id (admins: ticket-options:deleteTicket). Messages and notes go with it;
+ * whoever saw it is told once it is gone.
+ */
+export async function deleteTicket(deps: AppDeps, auth: AuthInfo, ticketId: number) {
+  const viewer = await viewerOf(deps.db, auth);
+  const before = await deps.db.transaction().execute(async (trx) => {
     const ticket = await findTicket(trx, viewer.companyId, ticketId);
     if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
     assertAllowed(viewer, "ticket:delete");
     await deleteTicketRow(trx, viewer.companyId, ticket.id);
     return placementOf(ticket);
   });
+  deps.events.emit("ticket.deleted", { companyId: viewer.companyId, ticketId, before });
 }

@@ -1,74 +1,8 @@
-import { sql } from "kysely";
-import type { Database } from "../../db/client.ts";
-import { jsonRows } from "../../db/json_rows.ts";
 import type { Message } from "../../db/schema.ts";
 import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
 
 /** Declared once in contract/ (the islands read the same types). */
 export type { MessageView, TicketView };
-
-/** A ticket's tags (ordered by name) as a JSON array, from the row aliased `t`. */
-export const TAGS_JSON = sql<string>`(
-  SELECT json_group_array(json_object('id', x.id, 'name', x.name, 'color', x.color))
-  FROM (SELECT g.id, g.name, g.color FROM ticket_tags tt JOIN tags g ON g.id = tt.tagId
-    WHERE tt.ticketId = t.id AND tt.companyId = t.companyId ORDER BY g.name) x)`;
-
-/**
- * Loads views for ticket ids of one company in ONE query (tags folded in as JSON: the client's
- * per-query cost dominates the inbound pipeline, which loads a view per message); keeps the
- * given order. The rows come back as one JSON cell (db/json_rows.ts): 40 views in < 1 ms
- * instead of 3-10 ms through the client's per-cell conversion.
- */
-export async function loadTicketViews(
-  db: Database,
-  companyId: number,
-  ids: readonly number[],
-): Promise<TicketView[]> {
-  if (ids.length === 0) return [];
-  const query = db.selectFrom("tickets as t")
-    .innerJoin("contacts as c", "c.id", "t.contactId")
-    .leftJoin("users as u", "u.id", "t.userId")
-    .leftJoin("queues as q", "q.id", "t.queueId")
-    .leftJoin("whatsapps as w", "w.id", "t.whatsappId")
-    .select([
-      "t.id",
-      "t.uuid",
-      "t.status",
-      "t.contactId",
-      "t.userId",
-      "t.queueId",
-      "t.whatsappId",
-      "t.isGroup",
-      "t.chatbot",
-      "t.useIntegration",
-      "t.integrationId",
-      "t.promptId",
-      "t.lastMessage",
-      "t.unreadMessages",
-      "t.companyId",
-      "t.createdAt",
-      "t.updatedAt",
-      "c.name as contactName",
-      "c.number as contactNumber",
-      "c.email as contactEmail",
-      "c.profilePicUrl as contactPic",
-      "c.isGroup as contactIsGroup",
-      "u.name as userName",
-      "q.name as queueName",
-      "q.color as queueColor",
-      "w.name as whatsappName",
-      "w.status as whatsappStatus",
-      TAGS_JSON.as("tagsJson"),
-    ])
-    // "+": the ids drive (rowid lookups); without statistics SQLite would otherwise walk every
-    // ticket of the company through an index that starts with companyId.
-    .where(sql<boolean>`+t.companyId = ${companyId}`)
-    .where("t.id", "in", ids);
-  const rows = await jsonRows<TicketViewRow>(db, query, VIEW_COLUMNS);
-  const byId = new Map<number, TicketView>();
-  for (const r of rows) byId.set(r.id, ticketViewOf(r));
-  return ids.map((id) => byId.get(id)).filter((v): v is TicketView => v !== undefined);
-}
 
 /** The row loadTicketViews selects; the inbound pipeline builds the same from its lookup. */
 export type TicketViewRow = {
@@ -101,39 +35,6 @@ export type TicketViewRow = {
   whatsappStatus: string | null;
   tagsJson: string | null;
 };
-
-/** Every column of TicketViewRow, in a form the compiler keeps complete. */
-const VIEW_FIELDS: Record<keyof TicketViewRow, true> = {
-  id: true,
-  uuid: true,
-  status: true,
-  contactId: true,
-  userId: true,
-  queueId: true,
-  whatsappId: true,
-  isGroup: true,
-  chatbot: true,
-  useIntegration: true,
-  integrationId: true,
-  promptId: true,
-  lastMessage: true,
-  unreadMessages: true,
-  companyId: true,
-  createdAt: true,
-  updatedAt: true,
-  contactName: true,
-  contactNumber: true,
-  contactEmail: true,
-  contactPic: true,
-  contactIsGroup: true,
-  userName: true,
-  queueName: true,
-  queueColor: true,
-  whatsappName: true,
-  whatsappStatus: true,
-  tagsJson: true,
-};
-const VIEW_COLUMNS = Object.keys(VIEW_FIELDS) as (keyof TicketViewRow)[];
 
 export function ticketViewOf(r: TicketViewRow): TicketView {
   return {
@@ -173,19 +74,11 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
   };
 }
 
-export async function loadTicketView(
-  db: Database,
-  companyId: number,
-  id: number,
-): Promise<TicketView | undefined> {
-  return (await loadTicketViews(db, companyId, [id]))[0];
-}
-
 export function mediaUrlOf(message: Pick<Message, "id" | "mediaUrl">): string | null {
   return message.mediaUrl ? `/api/messages/${message.id}/media` : null;
 }
 
-function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
+export function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
   return {
     id: m.id,
     wid: m.wid,
@@ -208,21 +101,3 @@ function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
 
 /** A message row as views need it: the provider's raw payload (dataJson) is never read. */
 export type MessageRow = Omit<Message, "dataJson">;
-
-/** Views for message rows of one company, with their quoted messages loaded in one query. */
-export async function messageViews(
-  db: Database,
-  companyId: number,
-  rows: readonly MessageRow[],
-): Promise<MessageView[]> {
-  const quotedIds = [
-    ...new Set(rows.map((m) => m.quotedMsgId).filter((id): id is number => id !== null)),
-  ];
-  const quoted = quotedIds.length === 0 ? [] : await db.selectFrom("messages").selectAll()
-    .where(sql<boolean>`+companyId = ${companyId}`).where("id", "in", quotedIds).execute();
-  const quotedById = new Map(quoted.map((q) => [q.id, baseView(q)]));
-  return rows.map((m) => ({
-    ...baseView(m),
-    quotedMsg: m.quotedMsgId === null ? null : quotedById.get(m.quotedMsgId) ?? null,
-  }));
-}

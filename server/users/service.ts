@@ -9,7 +9,7 @@ import { assertAllowed, isAllowed } from "../auth/policy.ts";
 import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
 import { ticketChange } from "../events/domain.ts";
 import { getSettingValue } from "../settings/repository.ts";
-import { loadTicketViews } from "../tickets/view.ts";
+import { loadTicketViews } from "../tickets/view_repository.ts";
 import { ownedCount, owns } from "../references_repository.ts";
 import * as repo from "./repository.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";

@@ -1,5 +1,6 @@
 import type { Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
 import type { Whatsapp, WhatsappsTable } from "../../db/schema.ts";
 
 /** SQL of connections (whatsapps) and their queues. Every function is scoped by company. */
@@ -131,7 +132,6 @@ export async function setWhatsappQueues(
   ).execute();
 }
 
-/** Connections to bring back after a restart, across companies (the session manager's boot). */
 /** Connections to start again at boot: those that were up, of companies still active. */
 export async function whatsappsToRestore(db: Database): Promise<Whatsapp[]> {
   return await db.selectFrom("whatsapps").selectAll().where("status", "in", [
@@ -144,11 +144,31 @@ export async function whatsappsToRestore(db: Database): Promise<Whatsapp[]> {
   ).orderBy("id").execute();
 }
 
-/** After a restart a shown QR or pairing code is stale: those sessions are DISCONNECTED. */
+/**
+ * After a restart a shown QR or pairing code is stale: those sessions are DISCONNECTED, in every
+ * company (the session manager's boot, when no other process shares the database).
+ */
 export async function resetStaleSessions(db: Database, now: string): Promise<Whatsapp[]> {
-  return await db.updateTable("whatsapps").set({
+  return await crossCompany(db).updateTable("whatsapps").set({
     status: "DISCONNECTED",
     qrcode: "",
     updatedAt: now,
   }).where("status", "in", ["qrcode", "PAIRING"]).returningAll().execute();
+}
+
+/** A session's state as its provider reports it; `countRetry` adds one to retries (a new QR). */
+export async function setSessionState(
+  db: Database,
+  companyId: number,
+  id: number,
+  patch: Omit<Updateable<WhatsappsTable>, "id" | "companyId">,
+  countRetry: boolean,
+  now: string,
+): Promise<Whatsapp | undefined> {
+  return await db.updateTable("whatsapps").set((eb) => ({
+    ...patch,
+    ...(countRetry ? { retries: eb("retries", "+", 1) } : {}),
+    updatedAt: now,
+  })).where("companyId", "=", companyId).where("id", "=", id).returningAll()
+    .executeTakeFirst();
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createUser, twoCompanies, withApp } from "../helpers/app.ts";
-import { listTicketIds, TICKETS_PAGE_SIZE } from "../../server/tickets/list.ts";
+import { listTicketIds, TICKETS_PAGE_SIZE } from "../../server/tickets/list_repository.ts";
 import { addContact, addMessage, addQueue, addTicket, scene } from "../helpers/tickets.ts";
 
 type ListBody = {

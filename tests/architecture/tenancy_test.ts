@@ -37,6 +37,13 @@ const CROSS_COMPANY: Record<string, string> = {
   "server/webhooks/repository.ts": "webhook secrets stored before sealing are sealed once at start",
   "server/webhooks/delivery_repository.ts":
     "the delivery job scans every company's queue (stale claims, due rows); each row is then claimed and written with its company",
+  "server/whatsapp/repository.ts":
+    "at boot, with no other process on the database, every company's stale QR codes are reset",
+  "server/whatsapp/outbox/outbox_repository.ts":
+    "at boot, with no other process on the database, every company's interrupted sends resume",
+  "server/whatsapp/sessions/leases_repository.ts":
+    "a process holds connections of every company: it renews and releases its own leases, " +
+    "counts the connections that should run and takes over orphans, whatever their company",
 };
 
 async function* sources(dir: string): AsyncGenerator<string> {

@@ -5,7 +5,7 @@ import { systemClock } from "../../server/clock.ts";
 import { loadConfig } from "../../server/config.ts";
 import { buildDeps, closeDeps } from "../../server/deps.ts";
 import type { Viewer } from "../../server/tickets/access.ts";
-import { listTicketsQuery, type TicketListFilters } from "../../server/tickets/list.ts";
+import { listTicketsQuery, type TicketListFilters } from "../../server/tickets/list_repository.ts";
 import { log } from "../../server/log.ts";
 import { type BenchCompany, DATA_VERSION, generate, PASSWORD, SIZES } from "./tickets_data.ts";
 

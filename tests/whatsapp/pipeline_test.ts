@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadTicketView } from "../../server/tickets/view.ts";
+import { loadTicketView } from "../../server/tickets/view_repository.ts";
 import { createCompany, login, twoCompanies, withApp } from "../helpers/app.ts";
 import { base64, connectSimulator, createQueue, eventually, phoneSends } from "./helpers.ts";
 

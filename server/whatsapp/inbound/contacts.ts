@@ -1,6 +1,12 @@
 import type { Database } from "../../../db/client.ts";
 import type { Contact } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
+import {
+  clearContactLid,
+  contactsByIdentity,
+  insertContactOnce,
+  patchContact,
+} from "./repository.ts";
 import type { Contact as ContactView } from "../../../contract/people_types.ts";
 
 /**
@@ -28,31 +34,22 @@ export async function resolveContact(
   whatsappId: number,
   identity: Identity,
   now: string,
-  /** The rows matching number-or-LID when the caller already read them (lookup.ts). */
+  /** The rows matching number-or-LID when the caller already read them (lookup_repository.ts). */
   known?: Contact[],
 ): Promise<ResolvedContact | undefined> {
   const number = identity.group ?? identity.phone ?? identity.lid;
   if (!number) return undefined;
   const lid = identity.group ? undefined : identity.lid;
-  const candidates = known ?? await db.selectFrom("contacts").selectAll()
-    .where("companyId", "=", companyId)
-    .where((eb) => {
-      const ors = [eb("number", "=", number)];
-      if (lid) ors.push(eb("lid", "=", lid));
-      return eb.or(ors);
-    }).execute();
+  const candidates = known ?? await contactsByIdentity(db, companyId, number, lid);
   if (candidates.length === 0) {
-    const inserted = await db.insertInto("contacts").values({
-      uuid: crypto.randomUUID(),
-      companyId,
+    const inserted = await insertContactOnce(db, companyId, {
       name: identity.pushName?.trim() || number,
       number,
       lid: lid ?? null,
       isGroup: identity.group ? 1 : 0,
       whatsappId,
-      createdAt: now,
-      updatedAt: now,
-    }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+      now,
+    });
     if (inserted) return { contact: inserted, created: true, changed: true };
     // Someone else created it meanwhile (another chat key for the same person): use theirs.
     const again = await resolveContact(db, companyId, whatsappId, identity, now);
@@ -65,8 +62,7 @@ export async function resolveContact(
   if (byNumber && byLid && byNumber.id !== byLid.id) {
     // The same person was stored twice before the mapping was known: the phone row wins the
     // LID; the LID-only row keeps its history (its tickets stay where they are).
-    await db.updateTable("contacts").set({ lid: null, updatedAt: now })
-      .where("companyId", "=", companyId).where("id", "=", byLid.id).execute();
+    await clearContactLid(db, companyId, byLid.id, now);
     log.info("contact LID moved to the phone-number contact", {
       companyId,
       from: byLid.id,
@@ -86,9 +82,7 @@ export async function resolveContact(
   }
   if (Object.keys(patch).length === 0) return { contact, created: false, changed: false };
   try {
-    const updated = await db.updateTable("contacts").set({ ...patch, updatedAt: now })
-      .where("companyId", "=", companyId).where("id", "=", contact.id).returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await patchContact(db, companyId, contact.id, patch, now);
     return { contact: updated, created: false, changed: true };
   } catch (error) {
     // e.g. the phone number already belongs to another contact: keep the row as it is.

@@ -2,15 +2,27 @@ import type { Contact, Message } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
 import { deleteMedia } from "../../media/store.ts";
 import { ticketChange } from "../../events/domain.ts";
-import { DEFAULT_SETTINGS } from "../../settings/defaults.ts";
-import { loadTicketView, messageViews, ticketViewOf } from "../../tickets/view.ts";
+import { settingValues } from "../../settings/values.ts";
+import { ticketViewOf } from "../../tickets/view.ts";
+import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { callLogBody, CALLS_DISABLED_TEXT } from "./bodies.ts";
 import { contactView, resolveContact, type ResolvedContact } from "./contacts.ts";
 import { storeInboundMedia } from "./media.ts";
 import { applyUpdate, contactUpdate } from "./updates.ts";
 import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "../jid.ts";
-import { lookupInbound, type PipelineSettings, type TicketState } from "./lookup.ts";
-import { type InboundMessageValues, insertMessageOnce, touchTicket } from "./store.ts";
+import { lookupInbound, type PipelineSettings, type TicketState } from "./lookup_repository.ts";
+import {
+  changeTicket,
+  type InboundMessageValues,
+  insertMessageOnce,
+  insertMessageUnlessStored,
+  insertRating,
+  messageByWid,
+  openTicketOf,
+  openTicketOnce,
+  setContactPicture,
+  touchTicket,
+} from "./repository.ts";
 import { KeyedQueue } from "../keyed_queue.ts";
 import { WriteBatcher } from "./write_batcher.ts";
 import { enqueueInTransaction, lastMessageOf, type OutboxDeps } from "../outbox/outbox.ts";
@@ -116,11 +128,7 @@ export class InboundPipeline {
   }
 
   async #settings(companyId: number): Promise<PipelineSettings> {
-    const rows = await this.deps.db.selectFrom("settings").select(["key", "value"])
-      .where("companyId", "=", companyId).where("key", "in", [...SETTING_KEYS]).execute();
-    const values = Object.fromEntries(SETTING_KEYS.map((k) => [k, DEFAULT_SETTINGS[k]]));
-    for (const row of rows) values[row.key] = row.value;
-    return values as PipelineSettings;
+    return await settingValues(this.deps.db, companyId, SETTING_KEYS) as PipelineSettings;
   }
 
   async #call(
@@ -212,10 +220,7 @@ export class InboundPipeline {
     }
 
     const media = await storeInboundMedia(config, companyId, ref.id, m);
-    const quoted = m.quotedId
-      ? await db.selectFrom("messages").select(["id"]).where("whatsappId", "=", ref.id)
-        .where("wid", "=", m.quotedId).executeTakeFirst()
-      : undefined;
+    const quoted = m.quotedId ? await messageByWid(db, companyId, ref.id, m.quotedId) : undefined;
 
     // The contact's open ticket on this connection if any, else its latest (rating answers).
     const latest = resolved.created
@@ -292,7 +297,7 @@ export class InboundPipeline {
           let media = replyMedia;
           if (!target) {
             // tickets_one_open stops a second pending/open ticket for this contact and connection.
-            target = await trx.insertInto("tickets").values({
+            target = await openTicketOnce(trx, {
               uuid: crypto.randomUUID(),
               companyId,
               contactId: contact.id,
@@ -304,18 +309,12 @@ export class InboundPipeline {
               unreadMessages: 0,
               createdAt: stamp,
               updatedAt: stamp,
-            }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+            });
             if (target) {
               isNew = true;
             } else {
               // Another process opened it first: use that one; its creator already greeted.
-              target = await trx.selectFrom("tickets").select("id").where(
-                "companyId",
-                "=",
-                companyId,
-              )
-                .where("contactId", "=", contact.id).where("whatsappId", "=", ref.id)
-                .where("status", "<>", "closed").executeTakeFirstOrThrow();
+              target = await openTicketOf(trx, companyId, contact.id, ref.id);
               replies = [];
               changes = {};
               media = [];
@@ -340,7 +339,7 @@ export class InboundPipeline {
             const lastMessage = lastMessageOf(values.body, values.mediaName, values.mediaType);
             const [inbound, touched] = await Promise.all([
               insertMessageOnce(trx, values),
-              touchTicket(trx, target.id, lastMessage, stamp, unreadIncrement),
+              touchTicket(trx, companyId, target.id, lastMessage, stamp, unreadIncrement),
             ]);
             if (!inbound) throw new Duplicate();
             rows = [inbound];
@@ -380,15 +379,19 @@ export class InboundPipeline {
             );
             const last = rows[rows.length - 1];
             const lastMessage = lastMessageOf(last.body, last.mediaName, last.mediaType);
-            if (hasChanges) {
-              await trx.updateTable("tickets").set(changes).where("id", "=", target.id).execute();
-            }
-            unread = await touchTicket(trx, target.id, lastMessage, stamp, unreadIncrement);
+            if (hasChanges) await changeTicket(trx, companyId, target.id, changes);
+            unread = await touchTicket(
+              trx,
+              companyId,
+              target.id,
+              lastMessage,
+              stamp,
+              unreadIncrement,
+            );
           }
           if (latest && latest.awaitingRating === 1 && latest.status === "closed" && !m.fromMe) {
             // Any other answer than a rating ends the wait for one (and goes the normal way).
-            await trx.updateTable("tickets").set({ awaitingRating: 0 }).where("id", "=", latest.id)
-              .execute();
+            await changeTicket(trx, companyId, latest.id, { awaitingRating: 0 });
           }
           return {
             stored: rows,
@@ -406,8 +409,7 @@ export class InboundPipeline {
         throw error;
       }
       await forgetMedia();
-      const existing = await db.selectFrom("messages").select(["id", "ticketId"])
-        .where("whatsappId", "=", ref.id).where("wid", "=", m.id).executeTakeFirst();
+      const existing = await messageByWid(db, companyId, ref.id, m.id);
       return { duplicate: true, messageId: existing?.id, ticketId: existing?.ticketId };
     }
 
@@ -503,18 +505,15 @@ export class InboundPipeline {
     let inserted: Message | undefined;
     try {
       inserted = await db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto("messages").values({ ...values, ticketId: closed.id })
-          .onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+        const row = await insertMessageUnlessStored(trx, { ...values, ticketId: closed.id });
         if (!row) throw new Duplicate();
-        await trx.insertInto("user_ratings").values({
-          companyId,
+        await insertRating(trx, companyId, {
           ticketId: closed.id,
           userId: closed.userId,
           rate,
           createdAt: values.updatedAt,
-        }).execute();
-        await trx.updateTable("tickets").set({ awaitingRating: 0 }).where("id", "=", closed.id)
-          .execute();
+        });
+        await changeTicket(trx, companyId, closed.id, { awaitingRating: 0 });
         return row;
       });
     } catch (error) {
@@ -545,11 +544,13 @@ export class InboundPipeline {
         }),
       ]).finally(() => clearTimeout(timer));
       if (!url) return;
-      const updated = await this.deps.db.updateTable("contacts").set({
-        profilePicUrl: url,
-        updatedAt: this.deps.clock.now().toISOString(),
-      }).where("companyId", "=", contact.companyId).where("id", "=", contact.id).returningAll()
-        .executeTakeFirst();
+      const updated = await setContactPicture(
+        this.deps.db,
+        contact.companyId,
+        contact.id,
+        url,
+        this.deps.clock.now().toISOString(),
+      );
       if (updated) {
         this.deps.events.emit("contact.updated", {
           companyId: updated.companyId,

@@ -1,7 +1,12 @@
-import type { Message } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
-import { loadTicketView, messageViews } from "../../tickets/view.ts";
+import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { contactView } from "./contacts.ts";
+import {
+  changeMessage,
+  firstContactByIdentity,
+  type MessageChange,
+  patchContact,
+} from "./repository.ts";
 import type { InboundRef } from "../providers/provider.ts";
 import { groupOf, lidOf, phoneOf } from "../jid.ts";
 import type { OutboxDeps } from "../outbox/outbox.ts";
@@ -20,17 +25,14 @@ export async function applyUpdate(
 ): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
   const now = clock.now().toISOString();
-  let query = db.updateTable("messages").where("companyId", "=", ref.companyId)
-    .where("whatsappId", "=", ref.id).where("wid", "=", event.id);
-  let row: Message | undefined;
+  let change: MessageChange;
   switch (event.type) {
     case "ack": {
       if (!Number.isInteger(event.ack) || event.ack < 0 || event.ack > 5) {
         log.warn("malformed ack ignored", { whatsappId: ref.id, ack: event.ack });
         return { ignored: "malformed event" };
       }
-      query = query.where("ack", "<", event.ack);
-      row = await query.set({ ack: event.ack, updatedAt: now }).returningAll().executeTakeFirst();
+      change = { type: "ack", ack: event.ack };
       break;
     }
     case "edit": {
@@ -38,19 +40,15 @@ export async function applyUpdate(
         log.warn("malformed edit ignored", { whatsappId: ref.id });
         return { ignored: "malformed event" };
       }
-      row = await query.where("isDeleted", "=", 0).set({
-        body: event.body,
-        isEdited: 1,
-        updatedAt: now,
-      }).returningAll().executeTakeFirst();
+      change = { type: "edit", body: event.body };
       break;
     }
     case "revoke": {
-      row = await query.where("isDeleted", "=", 0).set({ isDeleted: 1, updatedAt: now })
-        .returningAll().executeTakeFirst();
+      change = { type: "revoke" };
       break;
     }
   }
+  const row = await changeMessage(db, ref.companyId, ref.id, event.id, change, now);
   if (!row) return { ignored: "no message to update" };
   const ticket = await loadTicketView(db, ref.companyId, row.ticketId);
   if (ticket) {
@@ -76,9 +74,7 @@ export async function contactUpdate(
   const lid = group ? undefined : lidOf(event.lidJid) ?? lidOf(event.jid);
   const number = group ?? phone ?? lid;
   if (!number) return { ignored: "malformed event" };
-  const contact = await db.selectFrom("contacts").selectAll().where("companyId", "=", ref.companyId)
-    .where((eb) => eb.or([eb("number", "=", number), ...(lid ? [eb("lid", "=", lid)] : [])]))
-    .orderBy("id").executeTakeFirst();
+  const contact = await firstContactByIdentity(db, ref.companyId, number, lid);
   if (!contact) return { ignored: "unknown contact" };
   const patch: { name?: string; profilePicUrl?: string; lid?: string; number?: string } = {};
   const name = typeof event.name === "string" ? event.name.trim() : "";
@@ -92,11 +88,13 @@ export async function contactUpdate(
   if (phone && contact.number !== phone && contact.number === contact.lid) patch.number = phone;
   if (Object.keys(patch).length === 0) return { ignored: "no change" };
   try {
-    const updated = await db.updateTable("contacts").set({
-      ...patch,
-      updatedAt: clock.now().toISOString(),
-    }).where("companyId", "=", ref.companyId).where("id", "=", contact.id).returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await patchContact(
+      db,
+      ref.companyId,
+      contact.id,
+      patch,
+      clock.now().toISOString(),
+    );
     deps.events.emit("contact.updated", {
       companyId: ref.companyId,
       contact: contactView(updated),

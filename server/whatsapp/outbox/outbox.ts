@@ -6,8 +6,22 @@ import { AppError, badRequest, notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { mediaExists, mediaTypeOf } from "../../media/store.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { loadTicketView, type MessageView, messageViews } from "../../tickets/view.ts";
+import type { MessageView } from "../../tickets/view.ts";
+import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { jidOfContact, newMessageId } from "../jid.ts";
+import { findMessage } from "../../messages/repository.ts";
+import {
+  cancelPendingSend,
+  connectionOf,
+  connectionToCheck,
+  insertOutgoing,
+  isBeingSent,
+  markMessageDeleted,
+  quotedMessage,
+  recipientOf,
+  setTicketLastMessage,
+  ticketToSend,
+} from "./outbox_repository.ts";
 import type { RunningProviders } from "../providers/provider.ts";
 
 /**
@@ -65,7 +79,7 @@ export async function enqueueInTransaction(
 ): Promise<Message> {
   const wid = newMessageId();
   const mimetype = args.media?.mimetype ?? null;
-  const message = await trx.insertInto("messages").values({
+  return await insertOutgoing(trx, {
     companyId: args.companyId,
     ticketId: args.ticketId,
     contactId: args.contactId,
@@ -85,12 +99,10 @@ export async function enqueueInTransaction(
     dataJson: null,
     createdAt: args.now,
     updatedAt: args.now,
-  }).returningAll().executeTakeFirstOrThrow();
-  await trx.insertInto("outbox").values({
+  }, {
     companyId: args.companyId,
     whatsappId: args.whatsappId,
     ticketId: args.ticketId,
-    messageId: message.id,
     wid,
     toJid: args.toJid,
     body: args.body,
@@ -102,8 +114,7 @@ export async function enqueueInTransaction(
     nextAttemptAt: args.dueAt ?? args.now,
     createdAt: args.now,
     updatedAt: args.now,
-  }).execute();
-  return message;
+  });
 }
 
 /**
@@ -117,23 +128,18 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
   const { companyId } = input;
   const body = input.body ?? "";
   if (!body.trim() && !input.media) throw badRequest("ERR_VALIDATION", "Mensagem vazia");
-  const ticket = await db.selectFrom("tickets").select(["id", "contactId", "whatsappId"])
-    .where("companyId", "=", companyId).where("id", "=", input.ticketId).executeTakeFirst();
+  const ticket = await ticketToSend(db, companyId, input.ticketId);
   if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket não encontrado");
-  const whatsapp = ticket.whatsappId === null ? undefined : await db.selectFrom("whatsapps")
-    .select(["id"]).where("companyId", "=", companyId).where("id", "=", ticket.whatsappId)
-    .executeTakeFirst();
+  const whatsapp = ticket.whatsappId === null
+    ? undefined
+    : await connectionOf(db, companyId, ticket.whatsappId);
   if (!whatsapp) {
     throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
   }
-  const contact = await db.selectFrom("contacts").select(["id", "number", "lid", "isGroup"])
-    .where("companyId", "=", companyId).where("id", "=", ticket.contactId)
-    .executeTakeFirstOrThrow();
+  const contact = await recipientOf(db, companyId, ticket.contactId);
   let quoted: { id: number; wid: string | null } | null = null;
   if (input.quotedMsgId !== undefined && input.quotedMsgId !== null) {
-    quoted = await db.selectFrom("messages").select(["id", "wid"])
-      .where("companyId", "=", companyId).where("id", "=", input.quotedMsgId)
-      .where("whatsappId", "=", whatsapp.id).executeTakeFirst() ?? null;
+    quoted = await quotedMessage(db, companyId, whatsapp.id, input.quotedMsgId) ?? null;
     if (!quoted) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem citada não encontrada");
   }
   if (input.media && !(await mediaExists(deps.config, companyId, input.media.path))) {
@@ -152,10 +158,13 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
       media: input.media,
       now,
     });
-    await trx.updateTable("tickets").set({
-      lastMessage: lastMessageOf(body, input.media?.filename),
-      updatedAt: now,
-    }).where("companyId", "=", companyId).where("id", "=", ticket.id).execute();
+    await setTicketLastMessage(
+      trx,
+      companyId,
+      ticket.id,
+      lastMessageOf(body, input.media?.filename),
+      now,
+    );
     return row;
   });
   log.debug("message queued", {
@@ -181,19 +190,12 @@ export async function deleteForEveryone(
   messageId: number,
 ): Promise<MessageView> {
   const { db } = deps;
-  const message = await db.selectFrom("messages").selectAll().where("companyId", "=", companyId)
-    .where("id", "=", messageId).executeTakeFirst();
+  const message = await findMessage(db, companyId, messageId);
   if (!message) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
   if (message.isDeleted === 1) return (await messageViews(db, companyId, [message]))[0];
   const now = deps.clock.now().toISOString();
-  const cancelled = await db.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
-    .where("companyId", "=", companyId).where("messageId", "=", message.id)
-    .where("status", "=", "pending").executeTakeFirst();
-  if (Number(cancelled.numUpdatedRows) === 0) {
-    const pendingSend = await db.selectFrom("outbox").select(["status"])
-      .where("companyId", "=", companyId).where("messageId", "=", message.id)
-      .where("status", "=", "sending").executeTakeFirst();
-    if (pendingSend) {
+  if (!(await cancelPendingSend(db, companyId, message.id, now))) {
+    if (await isBeingSent(db, companyId, message.id)) {
       throw badRequest("ERR_DELETE_WAPP_MSG", "A mensagem está sendo enviada; tente novamente");
     }
     const provider = message.whatsappId === null
@@ -211,9 +213,7 @@ export async function deleteForEveryone(
       });
     }
   }
-  const updated = await db.updateTable("messages").set({ isDeleted: 1, updatedAt: now })
-    .where("companyId", "=", companyId).where("id", "=", message.id).returningAll()
-    .executeTakeFirstOrThrow();
+  const updated = await markMessageDeleted(db, companyId, message.id, now);
   const [view] = await messageViews(db, companyId, [updated]);
   const ticketView = await loadTicketView(db, companyId, updated.ticketId);
   if (ticketView) deps.events.emit("message.updated", { message: view, ticket: ticketView });
@@ -231,11 +231,7 @@ export async function checkNumber(
   number: string,
   whatsappId?: number,
 ): Promise<{ number: string; jid: string; whatsappId: number }> {
-  let query = deps.db.selectFrom("whatsapps").select(["id"]).where("companyId", "=", companyId);
-  query = whatsappId === undefined
-    ? query.where("isDefault", "=", 1)
-    : query.where("id", "=", whatsappId);
-  const whatsapp = await query.executeTakeFirst();
+  const whatsapp = await connectionToCheck(deps.db, companyId, whatsappId);
   if (!whatsapp) {
     throw whatsappId === undefined
       ? notFound("ERR_NO_DEF_WAPP_FOUND", "Nenhuma conexão padrão encontrada")

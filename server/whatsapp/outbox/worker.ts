@@ -2,8 +2,19 @@ import type { OutboxRow } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
 import { outboundMessages } from "../../metrics/registry.ts";
 import { readMedia } from "../../media/store.ts";
-import { loadTicketView, messageViews } from "../../tickets/view.ts";
+import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
+import { findMessage } from "../../messages/repository.ts";
 import type { OutboxDeps } from "./outbox.ts";
+import {
+  claimRow,
+  markRowFailed,
+  markRowSent,
+  messageSendFailed,
+  messageSent,
+  pendingRows,
+  recoverSending,
+  releaseForRetry,
+} from "./outbox_repository.ts";
 import { type Provider, ProviderSendError, type SentMessage } from "../providers/provider.ts";
 
 /** Attempts before a transiently failing send is given up (ERR_SENDING_WAPP_MSG). */
@@ -39,16 +50,9 @@ export class OutboxWorker {
    * Rows left 'sending' by a stopped process go back to 'pending' (see the class comment): all of
    * them at boot, or one connection's when this process takes its lease over from another.
    */
-  async recover(whatsappId?: number): Promise<number> {
+  async recover(connection?: { companyId: number; whatsappId: number }): Promise<number> {
     const now = this.deps.clock.now().toISOString();
-    let update = this.deps.db.updateTable("outbox").set({
-      status: "pending",
-      claimId: null,
-      updatedAt: now,
-    }).where("status", "=", "sending");
-    if (whatsappId !== undefined) update = update.where("whatsappId", "=", whatsappId);
-    const result = await update.executeTakeFirst();
-    const count = Number(result.numUpdatedRows);
+    const count = await recoverSending(this.deps.db, now, connection);
     if (count > 0) log.info("outbox: resuming interrupted sends", { count });
     return count;
   }
@@ -85,10 +89,10 @@ export class OutboxWorker {
   async #loop(whatsappId: number): Promise<void> {
     while (!this.#stopped) {
       const provider = this.deps.sessions.connectedProvider(whatsappId);
-      if (!provider) return; // sent on reconnect: the session kicks us when connected
-      const rows = await this.deps.db.selectFrom("outbox").selectAll()
-        .where("whatsappId", "=", whatsappId).where("status", "=", "pending")
-        .orderBy("id").limit(BATCH).execute();
+      const companyId = this.deps.sessions.companyOf(whatsappId);
+      // sent on reconnect: the session kicks us when connected
+      if (!provider || companyId === undefined) return;
+      const rows = await pendingRows(this.deps.db, companyId, whatsappId, BATCH);
       if (rows.length === 0) return;
       const held = new Set<string>();
       let progressed = false;
@@ -151,13 +155,7 @@ export class OutboxWorker {
   async #send(row: OutboxRow, provider: Provider): Promise<Outcome> {
     const { db, clock } = this.deps;
     const claimId = crypto.randomUUID();
-    const claimed = await db.updateTable("outbox").set((eb) => ({
-      status: "sending",
-      claimId,
-      attempts: eb("attempts", "+", 1),
-      updatedAt: clock.now().toISOString(),
-    })).where("id", "=", row.id).where("status", "=", "pending").executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return "skipped";
+    if (!(await claimRow(db, row, claimId, clock.now().toISOString()))) return "skipped";
     const attempts = row.attempts + 1;
 
     let sent: SentMessage;
@@ -172,13 +170,14 @@ export class OutboxWorker {
       const delay = Math.min(60_000, this.retryBaseMs * 2 ** (attempts - 1));
       this.#retryAt.set(row.id, Date.now() + delay);
       const now = clock.now();
-      await db.updateTable("outbox").set({
-        status: "pending",
-        claimId: null,
-        lastError: describe(error),
-        nextAttemptAt: new Date(now.getTime() + delay).toISOString(),
-        updatedAt: now.toISOString(),
-      }).where("id", "=", row.id).where("claimId", "=", claimId).execute();
+      await releaseForRetry(
+        db,
+        row,
+        claimId,
+        describe(error),
+        new Date(now.getTime() + delay).toISOString(),
+        now.toISOString(),
+      );
       log.warn("outbox: send failed, will retry", {
         outboxId: row.id,
         whatsappId: row.whatsappId,
@@ -212,20 +211,17 @@ export class OutboxWorker {
     const { db, clock } = this.deps;
     const now = clock.now().toISOString();
     const message = await db.transaction().execute(async (trx) => {
-      const marked = await trx.updateTable("outbox").set({
-        status: "sent",
-        sentAt: now,
-        lastError: null,
-        updatedAt: now,
-      }).where("id", "=", row.id).where("claimId", "=", claimId).executeTakeFirst();
-      if (Number(marked.numUpdatedRows) === 0 || row.messageId === null) return undefined;
+      const marked = await markRowSent(trx, row, claimId, now);
+      if (!marked || row.messageId === null) return undefined;
       // A provider that ignored our id returns its own: the message takes it, so acks match.
-      return await trx.updateTable("messages").set((eb) => ({
-        wid: sent.id || row.wid,
-        ack: eb.fn("max", [eb.ref("ack"), eb.lit(1)]),
-        dataJson: sent.raw === undefined ? null : safeJson(sent.raw),
-        updatedAt: now,
-      })).where("id", "=", row.messageId).returningAll().executeTakeFirst();
+      return await messageSent(
+        trx,
+        row.companyId,
+        row.messageId,
+        sent.id || row.wid,
+        sent.raw === undefined ? null : safeJson(sent.raw),
+        now,
+      );
     });
     if (message) await this.#publish(message.companyId, message.ticketId, message.id);
   }
@@ -242,17 +238,8 @@ export class OutboxWorker {
     this.#retryAt.delete(row.id);
     this.#firstSeen.delete(row.id);
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable("outbox").set({
-        status: "failed",
-        lastError: describe(error),
-        updatedAt: now,
-      }).where("id", "=", row.id).where("claimId", "=", claimId).execute();
-      if (row.messageId !== null) {
-        await trx.updateTable("messages").set({
-          sendError: "ERR_SENDING_WAPP_MSG",
-          updatedAt: now,
-        }).where("id", "=", row.messageId).execute();
-      }
+      await markRowFailed(trx, row, claimId, describe(error), now);
+      if (row.messageId !== null) await messageSendFailed(trx, row.companyId, row.messageId, now);
     });
     if (row.messageId !== null && row.ticketId !== null) {
       await this.#publish(row.companyId, row.ticketId, row.messageId);
@@ -261,8 +248,7 @@ export class OutboxWorker {
 
   async #publish(companyId: number, ticketId: number, messageId: number) {
     const { db, events } = this.deps;
-    const message = await db.selectFrom("messages").selectAll().where("companyId", "=", companyId)
-      .where("id", "=", messageId).executeTakeFirst();
+    const message = await findMessage(db, companyId, messageId);
     const ticket = await loadTicketView(db, companyId, ticketId);
     if (!message || !ticket) return;
     const [view] = await messageViews(db, companyId, [message]);

@@ -183,4 +183,6 @@ export interface RunningProviders {
   connectedProvider(whatsappId: number): Provider | undefined;
   /** A row was queued for this connection: send it now rather than at the next tick. */
   kickOutbox(whatsappId: number): void;
+  /** The company of a connection whose session runs here (its outbox reads that company's rows). */
+  companyOf(whatsappId: number): number | undefined;
 }

@@ -1,6 +1,18 @@
-import { sql } from "kysely";
 import type { Database } from "../../../db/client.ts";
 import type { Clock } from "../../clock.ts";
+import {
+  countActiveConnections,
+  countInstances,
+  deleteInstance,
+  deleteLease,
+  deleteLeasesOf,
+  deleteStaleInstances,
+  leaseHolder,
+  markInstanceSeen,
+  orphanConnections,
+  renewLeases,
+  takeLease,
+} from "./leases_repository.ts";
 
 /**
  * Leases on connections (migration 0132, docs/scaling.md). With SESSION_LEASE_SECONDS set, a
@@ -30,47 +42,34 @@ export class SessionLeases {
     whatsappId: number,
   ): Promise<{ held: boolean; takenOver: boolean }> {
     const now = this.clock.now();
-    const stamp = now.toISOString();
-    const before = await this.db.selectFrom("whatsapp_leases").select(["holder", "expiresAt"])
-      .where("whatsappId", "=", whatsappId).executeTakeFirst();
-    await this.db.insertInto("whatsapp_leases").values({
-      whatsappId,
+    const before = await leaseHolder(this.db, companyId, whatsappId);
+    await takeLease(
+      this.db,
       companyId,
-      holder: this.holder,
-      expiresAt: this.#expiry(now),
-      acquiredAt: stamp,
-    }).onConflict((oc) =>
-      oc.column("whatsappId").doUpdateSet({
-        holder: this.holder,
-        expiresAt: this.#expiry(now),
-        acquiredAt: sql`CASE WHEN holder = ${this.holder} THEN acquiredAt ELSE ${stamp} END`,
-      }).where((eb) =>
-        eb.or([eb("whatsapp_leases.holder", "=", this.holder), eb("expiresAt", "<=", stamp)])
-      )
-    ).execute();
-    const after = await this.db.selectFrom("whatsapp_leases").select("holder")
-      .where("whatsappId", "=", whatsappId).executeTakeFirst();
-    const held = after?.holder === this.holder;
-    return { held, takenOver: held && before !== undefined && before.holder !== this.holder };
+      whatsappId,
+      this.holder,
+      this.#expiry(now),
+      now.toISOString(),
+    );
+    const held = await leaseHolder(this.db, companyId, whatsappId) === this.holder;
+    return { held, takenOver: held && before !== undefined && before !== this.holder };
   }
 
   /** Renews the leases we hold among `whatsappIds`; answers those we still hold. */
   async renew(whatsappIds: number[]): Promise<Set<number>> {
     if (whatsappIds.length === 0) return new Set();
     const now = this.clock.now();
-    const rows = await this.db.updateTable("whatsapp_leases").set({ expiresAt: this.#expiry(now) })
-      .where("holder", "=", this.holder).where("whatsappId", "in", whatsappIds)
-      .where("expiresAt", ">", now.toISOString()).returning("whatsappId").execute();
-    return new Set(rows.map((row) => row.whatsappId));
+    return new Set(
+      await renewLeases(this.db, this.holder, whatsappIds, this.#expiry(now), now.toISOString()),
+    );
   }
 
-  async release(whatsappId: number) {
-    await this.db.deleteFrom("whatsapp_leases").where("whatsappId", "=", whatsappId)
-      .where("holder", "=", this.holder).execute();
+  async release(companyId: number, whatsappId: number) {
+    await deleteLease(this.db, companyId, whatsappId, this.holder);
   }
 
   async releaseAll() {
-    await this.db.deleteFrom("whatsapp_leases").where("holder", "=", this.holder).execute();
+    await deleteLeasesOf(this.db, this.holder);
     await this.leave();
   }
 
@@ -81,41 +80,20 @@ export class SessionLeases {
    */
   async fairShare(): Promise<number> {
     const now = this.clock.now();
-    const stamp = now.toISOString();
     const stale = new Date(now.getTime() - this.seconds * 1000).toISOString();
-    await this.db.insertInto("instances").values({
-      id: this.holder,
-      startedAt: stamp,
-      seenAt: stamp,
-    })
-      .onConflict((oc) => oc.column("id").doUpdateSet({ seenAt: stamp })).execute();
-    await this.db.deleteFrom("instances").where("seenAt", "<", stale).execute();
-    const [{ live }] = await this.db.selectFrom("instances")
-      .select(sql<number>`count(*)`.as("live")).execute();
-    const [{ total }] = await this.db.selectFrom("whatsapps")
-      .select(sql<number>`count(*)`.as("total")).where("status", "in", ["CONNECTED", "OPENING"])
-      .execute();
-    return Math.ceil(Number(total) / Math.max(1, Number(live)));
+    await markInstanceSeen(this.db, this.holder, now.toISOString());
+    await deleteStaleInstances(this.db, stale);
+    const live = await countInstances(this.db);
+    const total = await countActiveConnections(this.db);
+    return Math.ceil(total / Math.max(1, live));
   }
 
   async leave() {
-    await this.db.deleteFrom("instances").where("id", "=", this.holder).execute();
+    await deleteInstance(this.db, this.holder);
   }
 
   /** Connections that should run (CONNECTED or OPENING) and that nobody holds a live lease on. */
   async orphans(): Promise<{ id: number; companyId: number }[]> {
-    const stamp = this.clock.now().toISOString();
-    return await this.db.selectFrom("whatsapps").leftJoin(
-      "whatsapp_leases",
-      "whatsapp_leases.whatsappId",
-      "whatsapps.id",
-    ).select(["whatsapps.id", "whatsapps.companyId"])
-      .where("whatsapps.status", "in", ["CONNECTED", "OPENING"])
-      .where((eb) =>
-        eb.or([
-          eb("whatsapp_leases.holder", "is", null),
-          eb("whatsapp_leases.expiresAt", "<=", stamp),
-        ])
-      ).orderBy("whatsapps.id").execute();
+    return await orphanConnections(this.db, this.clock.now().toISOString());
   }
 }

@@ -22,7 +22,13 @@ import type {
   SessionStatus,
 } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
-import { findWhatsapp, resetStaleSessions, whatsappsToRestore } from "../repository.ts";
+import {
+  findWhatsapp,
+  resetStaleSessions,
+  setSessionState,
+  whatsappsToRestore,
+} from "../repository.ts";
+import { storedMessageData } from "../../messages/repository.ts";
 import { publishSession } from "../view.ts";
 import { SessionLeases } from "./leases.ts";
 
@@ -109,7 +115,13 @@ export class SessionManager implements RunningProviders {
 
   /** This process lost the connection's lease: stop its session here, leaving its state alone. */
   drop(whatsappId: number): Promise<void> {
-    return this.#control.run(String(whatsappId), () => this.#stop(whatsappId, false));
+    const companyId = this.#sessions.get(whatsappId)?.companyId;
+    return this.#control.run(String(whatsappId), () => this.#stop(companyId, whatsappId, false));
+  }
+
+  /** The company of a connection whose session runs in this process. */
+  companyOf(whatsappId: number): number | undefined {
+    return this.#sessions.get(whatsappId)?.companyId;
   }
 
   /** Sessions running in this process (metrics). */
@@ -125,7 +137,7 @@ export class SessionManager implements RunningProviders {
   start(companyId: number, whatsappId: number): Promise<Whatsapp> {
     return this.#control.run(String(whatsappId), async () => {
       const row = await this.#find(companyId, whatsappId);
-      await this.#stop(whatsappId, false);
+      await this.#stop(companyId, whatsappId, false);
       return await this.#start(row);
     });
   }
@@ -134,7 +146,7 @@ export class SessionManager implements RunningProviders {
   newQr(companyId: number, whatsappId: number): Promise<Whatsapp> {
     return this.#control.run(String(whatsappId), async () => {
       const row = await this.#find(companyId, whatsappId);
-      await this.#stop(whatsappId, true, row);
+      await this.#stop(companyId, whatsappId, true, row);
       return await this.#start(row);
     });
   }
@@ -143,7 +155,7 @@ export class SessionManager implements RunningProviders {
   disconnect(companyId: number, whatsappId: number): Promise<Whatsapp> {
     return this.#control.run(String(whatsappId), async () => {
       const row = await this.#find(companyId, whatsappId);
-      await this.#stop(whatsappId, true, row);
+      await this.#stop(companyId, whatsappId, true, row);
       return await this.#setState(row.companyId, row.id, {
         status: "DISCONNECTED",
         qrcode: "",
@@ -155,7 +167,7 @@ export class SessionManager implements RunningProviders {
   remove(companyId: number, whatsappId: number, logout: boolean): Promise<void> {
     return this.#control.run(String(whatsappId), async () => {
       const row = await findWhatsapp(this.#deps.db, companyId, whatsappId);
-      await this.#stop(whatsappId, logout, row);
+      await this.#stop(companyId, whatsappId, logout, row);
     });
   }
 
@@ -216,7 +228,9 @@ export class SessionManager implements RunningProviders {
         return row;
       }
       // Sends the previous holder left half done are resent under their WhatsApp ids.
-      if (lease.takenOver) await this.outbox.recover(row.id);
+      if (lease.takenOver) {
+        await this.outbox.recover({ companyId: row.companyId, whatsappId: row.id });
+      }
     }
     const opening =
       await this.#setState(row.companyId, row.id, { status: "OPENING", qrcode: "" }) ??
@@ -245,12 +259,15 @@ export class SessionManager implements RunningProviders {
     return await findWhatsapp(this.#deps.db, row.companyId, row.id) ?? opening;
   }
 
-  /** Stops the running provider; with `logout` also forgets its credentials (even if not running). */
-  async #stop(whatsappId: number, logout: boolean, row?: Whatsapp) {
+  /**
+   * Stops the running provider; with `logout` also forgets its credentials (even if not running).
+   * `companyId` undefined: the session was not running here, so this process holds no lease on it.
+   */
+  async #stop(companyId: number | undefined, whatsappId: number, logout: boolean, row?: Whatsapp) {
     try {
       await this.#stopProvider(whatsappId, logout, row);
     } finally {
-      await this.leases?.release(whatsappId);
+      if (companyId !== undefined) await this.leases?.release(companyId, whatsappId);
     }
   }
 
@@ -407,23 +424,28 @@ export class SessionManager implements RunningProviders {
     pairingCode?: string,
   ): Promise<Whatsapp | undefined> {
     const { db, events, clock } = this.#deps;
-    const row = await db.updateTable("whatsapps").set((eb) => ({
-      ...patch,
-      ...(countRetry ? { retries: eb("retries", "+", 1) } : {}),
-      updatedAt: clock.now().toISOString(),
-    })).where("companyId", "=", companyId).where("id", "=", whatsappId).returningAll()
-      .executeTakeFirst();
+    const row = await setSessionState(
+      db,
+      companyId,
+      whatsappId,
+      patch,
+      countRetry,
+      clock.now().toISOString(),
+    );
     if (row) publishSession(events, row, pairingCode);
     return row;
   }
 
   async #storedMessage(session: Session, id: string): Promise<unknown | undefined> {
-    const row = await this.#deps.db.selectFrom("messages").select(["dataJson"])
-      .where("whatsappId", "=", session.whatsappId).where("wid", "=", id)
-      .where("companyId", "=", session.companyId).executeTakeFirst();
-    if (!row?.dataJson) return undefined;
+    const dataJson = await storedMessageData(
+      this.#deps.db,
+      session.companyId,
+      session.whatsappId,
+      id,
+    );
+    if (!dataJson) return undefined;
     try {
-      return JSON.parse(row.dataJson);
+      return JSON.parse(dataJson);
     } catch {
       return undefined;
     }

@@ -13,6 +13,16 @@ import {
   type SentMessage,
 } from "../provider.ts";
 import type { ProviderDeps } from "../registry.ts";
+import {
+  linkDevice,
+  linkedNumber,
+  markSentDeleted,
+  raiseAck,
+  recordSent,
+  sentAwaitingAcks,
+  unlinkDevice,
+  unreadSent,
+} from "./repository.ts";
 
 type State = "idle" | "waiting" | "connected";
 
@@ -82,11 +92,10 @@ export class SimulatorProvider implements Provider {
 
   async start(): Promise<void> {
     this.network.attach(this);
-    const linked = await this.deps.db.selectFrom("simulator_sessions").select(["number"])
-      .where("whatsappId", "=", this.whatsappId).executeTakeFirst();
-    if (linked) {
+    const linked = await linkedNumber(this.deps.db, this.ctx.companyId, this.whatsappId);
+    if (linked !== undefined) {
       this.#state = "connected";
-      await this.ctx.deliver({ type: "connected", number: linked.number });
+      await this.ctx.deliver({ type: "connected", number: linked });
       await this.#resumeAcks();
       return;
     }
@@ -104,8 +113,7 @@ export class SimulatorProvider implements Provider {
   }
 
   async logout(): Promise<void> {
-    await this.deps.db.deleteFrom("simulator_sessions").where("whatsappId", "=", this.whatsappId)
-      .execute();
+    await unlinkDevice(this.deps.db, this.ctx.companyId, this.whatsappId);
     await this.stop();
   }
 
@@ -129,11 +137,14 @@ export class SimulatorProvider implements Provider {
 
   async deleteForEveryone(chatJid: string, messageId: string, _fromMe: boolean): Promise<void> {
     this.#assertConnected();
-    await this.deps.db.updateTable("simulator_sent").set({
-      deleted: 1,
-      updatedAt: this.deps.clock.now().toISOString(),
-    }).where("whatsappId", "=", this.whatsappId).where("wid", "=", messageId)
-      .where("toJid", "=", chatJid).execute();
+    await markSentDeleted(
+      this.deps.db,
+      this.ctx.companyId,
+      this.whatsappId,
+      chatJid,
+      messageId,
+      this.deps.clock.now().toISOString(),
+    );
   }
 
   /**
@@ -164,12 +175,13 @@ export class SimulatorProvider implements Provider {
       throw new AppError(409, "ERR_WAPP_NOT_INITIALIZED", "Nenhum QR code aguardando leitura");
     }
     const number = simulatorNumber(this.whatsappId);
-    await this.deps.db.insertInto("simulator_sessions").values({
-      whatsappId: this.whatsappId,
-      companyId: this.ctx.companyId,
+    await linkDevice(
+      this.deps.db,
+      this.ctx.companyId,
+      this.whatsappId,
       number,
-      linkedAt: this.deps.clock.now().toISOString(),
-    }).onConflict((oc) => oc.column("whatsappId").doUpdateSet({ number })).execute();
+      this.deps.clock.now().toISOString(),
+    );
     this.#state = "connected";
     this.#qr = "";
     await this.ctx.deliver({ type: "connected", number });
@@ -178,8 +190,7 @@ export class SimulatorProvider implements Provider {
 
   /** The phone unlinks the device (like removing it in WhatsApp's linked devices). */
   async unlink(): Promise<void> {
-    await this.deps.db.deleteFrom("simulator_sessions").where("whatsappId", "=", this.whatsappId)
-      .execute();
+    await unlinkDevice(this.deps.db, this.ctx.companyId, this.whatsappId);
     this.#state = "idle";
     await this.ctx.deliver({ type: "loggedOut" });
   }
@@ -236,11 +247,7 @@ export class SimulatorProvider implements Provider {
   /** The contact reads what the connection sent them (all, or the given ids): ack 3. */
   async read(chatJid: string, ids?: string[]): Promise<number> {
     this.#assertPhoneReachable();
-    let query = this.deps.db.selectFrom("simulator_sent").select(["wid", "toJid"])
-      .where("whatsappId", "=", this.whatsappId).where("toJid", "=", chatJid)
-      .where("ack", "<", 3);
-    if (ids && ids.length > 0) query = query.where("wid", "in", ids);
-    const rows = await query.execute();
+    const rows = await unreadSent(this.deps.db, this.ctx.companyId, this.whatsappId, chatJid, ids);
     for (const row of rows) await this.#ack(row.wid, row.toJid, 3);
     return rows.length;
   }
@@ -271,7 +278,7 @@ export class SimulatorProvider implements Provider {
     const now = this.deps.clock.now();
     const wid = options?.messageId ?? newMessageId();
     // simulator_sent_wid (whatsappId, wid): a resend under the same id is the same message.
-    const inserted = await this.deps.db.insertInto("simulator_sent").values({
+    const inserted = await recordSent(this.deps.db, {
       companyId: this.ctx.companyId,
       whatsappId: this.whatsappId,
       wid,
@@ -285,7 +292,7 @@ export class SimulatorProvider implements Provider {
       ack: 1,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
-    }).onConflict((oc) => oc.doNothing()).returning("id").executeTakeFirst();
+    });
     if (inserted) this.#scheduleAcks(wid, toJid, 1);
     return { id: wid, timestamp: now };
   }
@@ -303,19 +310,21 @@ export class SimulatorProvider implements Provider {
   }
 
   async #resumeAcks() {
-    const rows = await this.deps.db.selectFrom("simulator_sent").select(["wid", "toJid", "ack"])
-      .where("whatsappId", "=", this.whatsappId).where("ack", "<", 3).execute();
+    const rows = await sentAwaitingAcks(this.deps.db, this.ctx.companyId, this.whatsappId);
     for (const row of rows) this.#scheduleAcks(row.wid, row.toJid, row.ack);
   }
 
   async #ack(wid: string, toJid: string, ack: Ack) {
     if (this.#state !== "connected") return;
-    const updated = await this.deps.db.updateTable("simulator_sent").set({
+    const raised = await raiseAck(
+      this.deps.db,
+      this.ctx.companyId,
+      this.whatsappId,
+      wid,
       ack,
-      updatedAt: this.deps.clock.now().toISOString(),
-    }).where("whatsappId", "=", this.whatsappId).where("wid", "=", wid).where("ack", "<", ack)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) > 0) {
+      this.deps.clock.now().toISOString(),
+    );
+    if (raised) {
       this.ctx.emit({ type: "ack", id: wid, chatJid: toJid, ack });
     }
   }

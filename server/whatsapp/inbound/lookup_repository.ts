@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import type { Database } from "../../../db/client.ts";
 import type { Contact } from "../../../db/schema.ts";
 import { DEFAULT_SETTINGS } from "../../settings/defaults.ts";
-import { TAGS_JSON, type TicketViewRow } from "../../tickets/view.ts";
+import type { TicketViewRow } from "../../tickets/view.ts";
+import { TAGS_JSON } from "../../tickets/view_repository.ts";
 
 /** The settings the pipeline honours (seeds/001 section 2). */
 export type PipelineSettings = { CheckMsgIsGroup: string; call: string; scheduleType: string };
