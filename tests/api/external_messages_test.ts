@@ -6,7 +6,8 @@ import {
   twoCompanies,
   withApp,
 } from "../helpers/app.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 
 /** A connected simulator connection of the company and its API token (as admins read it). */
 async function apiConnection(t: TestApp, company: TestCompany) {

@@ -1,0 +1,48 @@
+/**
+ * The one way a test waits for something that happens on its own time (a pipeline, a job, a
+ * session in another process): poll the fact itself. `fact` is done when it returns anything but
+ * `undefined` or `false` without throwing; an assertion that throws is "not yet". Past
+ * `timeoutMs` it fails with the last error (or says the fact stayed false), never with a
+ * measurement: tests do not assert wall-clock times, the bound only stops a hung test.
+ *
+ * This file is the only place outside tests/fakes/ where a test may wait on a timer
+ * (tests/architecture/tests_wait_test.ts). Socket events have their own waits: TestSocket.next
+ * (an event that will come) and TestSocket.settle (a barrier: nothing more is on its way).
+ */
+export type EventuallyOptions = {
+  /** The bound (default 10 s: the suite runs in parallel on busy machines). */
+  timeoutMs?: number;
+  /** What is awaited, for the failure message. */
+  what?: string;
+};
+
+export async function eventually<T>(
+  fact: () => T | Promise<T>,
+  options: EventuallyOptions = {},
+): Promise<Exclude<T, undefined | false>> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const end = Date.now() + timeoutMs;
+  let wait = 5;
+  let attempts = 0;
+  while (true) {
+    let lastError: unknown;
+    attempts++;
+    try {
+      const value = await fact();
+      if (value !== undefined && value !== false) return value as Exclude<T, undefined | false>;
+      lastError = new Error(`still ${String(value)}`);
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() >= end) {
+      const what = options.what ? `: ${options.what}` : "";
+      const reason = lastError instanceof Error ? lastError.message : String(lastError);
+      throw new Error(
+        `not so within ${timeoutMs} ms (${attempts} checks)${what}; last: ${reason}`,
+        { cause: lastError },
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    wait = Math.min(wait * 2, 100);
+  }
+}
