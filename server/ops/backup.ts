@@ -151,9 +151,10 @@ async function reserve(path: string): Promise<boolean> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether anything is at `path` (restore.ts too). */
+export async function exists(path: string): Promise<boolean> {
   try {
-    await Deno.stat(path);
+    await Deno.lstat(path);
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
