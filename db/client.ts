@@ -1,6 +1,7 @@
 import { Kysely, sql } from "kysely";
 import { DatabaseThread, LibsqlThreadDialect } from "./dialect.ts";
 import type { DB } from "./schema.ts";
+import { TenancyBreaches, TenancyGuard } from "./tenancy.ts";
 
 export type Database = Kysely<DB>;
 
@@ -48,4 +49,15 @@ export async function openDatabase(
   // through it: a database opened and closed unused would leave its thread running.
   await sql`SELECT 1`.execute(db);
   return db;
+}
+
+/**
+ * The same database with the tenancy guard (db/tenancy.ts): a query on a company table without
+ * the company throws and is recorded in `breaches`.
+ */
+export function guardTenancy(db: Database, breaches: TenancyBreaches): Database {
+  const guarded = db.withPlugin(new TenancyGuard(breaches));
+  const thread = threads.get(db);
+  if (thread) threads.set(guarded, thread);
+  return guarded;
 }

@@ -36,6 +36,8 @@ const schema = z.object({
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  /** db/tenancy.ts: "strict" in the test suite (a query without the company fails). */
+  TENANCY_GUARD: z.enum(["off", "strict"]).default("off"),
   SIGNUP_ENABLED: z.enum(["true", "false"]).default("true"),
   SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
   SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
@@ -95,6 +97,7 @@ export type Config = Readonly<{
   host: string;
   dataDir: string;
   databaseUrl: string;
+  tenancyGuard: "off" | "strict";
   databaseAuthToken?: string;
   publicUrl: string;
   adminEmail: string;
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
     bcryptCost: e.BCRYPT_COST,
+    tenancyGuard: e.TENANCY_GUARD,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { Database } from "../db/client.ts";
+import type { TenancyBreaches } from "../db/tenancy.ts";
 import type { Company, Plan, User } from "../db/schema.ts";
 import type { Secrets } from "./auth/secrets.ts";
 import type { RateLimiter } from "./auth/rate_limit.ts";
@@ -27,6 +28,8 @@ export type AppDeps = {
   mailer?: Mailer;
   /** The server's shared lock on a local database (server/ops/data_lock.ts). */
   dataLock?: Deno.FsFile;
+  /** Queries that forgot the company, when TENANCY_GUARD=strict (db/tenancy.ts). */
+  tenancyBreaches?: TenancyBreaches;
 };
 
 /** Who is calling, set once by the auth middleware from the verified token. */

@@ -1,4 +1,5 @@
-import { openDatabase } from "../db/client.ts";
+import { guardTenancy, openDatabase } from "../db/client.ts";
+import { TenancyBreaches } from "../db/tenancy.ts";
 import { migrateToLatest, migrationState } from "../db/migrate.ts";
 import type { Database } from "../db/client.ts";
 import { databasePathOf, takeBackup } from "./ops/backup.ts";
@@ -50,6 +51,9 @@ export async function buildDeps(
     throw error;
   }
   const firstStart = await seedFirstStart(db, config, clock);
+  // After migrations and the first-start seed, which work on every company by nature.
+  const tenancyBreaches = new TenancyBreaches();
+  if (config.tenancyGuard === "strict") db = guardTenancy(db, tenancyBreaches);
   const secrets = await loadSecrets(db, config);
   const hub = new Hub();
   // WhatsApp providers by kind; an implementation plugs in with one register line.
@@ -78,6 +82,7 @@ export async function buildDeps(
     simulator,
     mailer: createMailer(config),
     dataLock,
+    tenancyBreaches,
   };
   wirePresence(deps);
   wireWebhooks(deps);

@@ -57,6 +57,8 @@ export async function createTestApp(
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     BCRYPT_COST: "4",
+    // db/tenancy.ts: a query of the app that forgets the company fails the test.
+    TENANCY_GUARD: Deno.env.get("TENANCY_GUARD") ?? "off",
     ...env,
   });
   const { deps } = await buildDeps(config, clock);
@@ -82,6 +84,11 @@ export async function createTestApp(
     },
     async close() {
       await closeDeps(deps);
+      const breaches = deps.tenancyBreaches?.seen ?? [];
+      if (breaches.length > 0) {
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+        throw new Error(`queries without their company:\n${[...new Set(breaches)].join("\n")}`);
+      }
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
