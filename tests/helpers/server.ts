@@ -1,4 +1,5 @@
 import { createTestApp, type TestApp } from "./app.ts";
+import { WAIT_BOUND_MS } from "./eventually.ts";
 
 /** The test app on a real port (for real WebSockets and the browser). */
 export function serve(t: TestApp): {
@@ -102,18 +103,22 @@ export class TestSocket {
   }
 
   /** Resolves with the first event (already received or future) that matches; rejects after `ms`. */
-  next(match: (e: SocketEvent) => boolean, ms = 10_000): Promise<SocketEvent> {
+  next(match: (e: SocketEvent) => boolean, ms = WAIT_BOUND_MS): Promise<SocketEvent> {
     const seen = this.events.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("timed out waiting for a socket event")), ms);
-      this.#waiters.push({
+      const waiter = {
         match,
-        resolve: (e) => {
+        resolve: (e: SocketEvent) => {
           clearTimeout(timer);
           resolve(e);
         },
-      });
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        reject(new Error(`no matching socket event within ${ms} ms`));
+      }, ms);
+      this.#waiters.push(waiter);
     });
   }
 
@@ -124,7 +129,7 @@ export class TestSocket {
    * (server/realtime/socket.ts, frames.ts). Whatever a request published before its response
    * has arrived once this resolves: assert "heard nothing" after the listener's own settle().
    */
-  async settle(ms = 10_000): Promise<void> {
+  async settle(ms = WAIT_BOUND_MS): Promise<void> {
     // A closed socket hears nothing more: what it got is all it will ever get.
     const closed = this.closed.then(() => {});
     if (this.ws.readyState !== WebSocket.OPEN) return await closed;
