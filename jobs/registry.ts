@@ -7,7 +7,7 @@ import { dueDateTick } from "../server/companies/due_dates.ts";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
 import { countedJob } from "../server/metrics/registry.ts";
-import { takeBackup } from "../server/ops/backup.ts";
+import { takeScheduledBackup } from "../server/ops/backup.ts";
 import { PING_INTERVAL_MS } from "../server/realtime/events.ts";
 import { pingMembers } from "../server/realtime/socket.ts";
 import { scheduleTick } from "../server/schedules/sending.ts";
@@ -89,11 +89,18 @@ export const JOBS: readonly Job[] = [
     wake: (deps, run) => webhookCapture(deps.events)?.onQueued(run),
     drain: async (deps) => await webhookCapture(deps.events)?.idle(),
   },
-  // BACKUP_CRON (none when unset); VACUUM INTO on the database thread, never over a file.
+  // BACKUP_CRON (none when unset); VACUUM INTO on the database thread, never over a file. Each
+  // backup is named by its tick's moment (to the second: every process on the data folder ticks
+  // at the same moments) and the first tick to reserve that name writes it, so a tick that runs
+  // twice, here or in another process, writes one backup.
   {
     name: "backup",
     every: (deps) => deps.config.backupCron ? { cron: deps.config.backupCron } : undefined,
-    tick: (deps) => takeBackup(deps.config, deps.clock, { thread: "worker" }),
+    tick: (deps) =>
+      takeScheduledBackup(
+        deps.config,
+        new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000),
+      ),
   },
   // Several processes on one database (SESSION_LEASE_SECONDS): renew, hand over, take over.
   {

@@ -49,8 +49,7 @@ export async function listBackups(config: BackupConfig): Promise<BackupView[]> {
  * Takes a verified backup now (seeds nothing, changes nothing in the live database): VACUUM INTO
  * a hidden `.partial` file, the media added, PRAGMA integrity_check, then renamed to its final
  * name, so a file named `balcao-*.db` is always complete. Its name is the time to the
- * millisecond; VACUUM INTO refuses an existing file, which stops a tick that runs twice from
- * writing the same backup twice. Then the oldest beyond BACKUP_KEEP are deleted.
+ * millisecond. Then the oldest beyond BACKUP_KEEP are deleted.
  *
  * `thread`: run the copy on a worker (the server), or on this thread (the CLI task).
  */
@@ -59,6 +58,38 @@ export async function takeBackup(
   clock: Clock,
   options: { thread: "worker" | "inline" },
 ): Promise<BackupResult> {
+  const result = await writeBackup(config, clock.now(), options.thread);
+  if (!result) {
+    throw new AppError(409, "ERR_BACKUP_FAILED", "Um backup deste mesmo instante já foi feito");
+  }
+  return result;
+}
+
+/**
+ * The backup of a scheduled tick (jobs/backups.ts), named by `moment`: every process on the data
+ * folder ticks at the same moments, and only the first to reserve a moment's name takes it; the
+ * others get undefined (a tick that runs twice writes one backup).
+ */
+export async function takeScheduledBackup(
+  config: BackupConfig,
+  moment: Date,
+): Promise<BackupResult | undefined> {
+  const result = await writeBackup(config, moment, "worker");
+  if (!result) log.info("backup of this moment taken by another tick", { moment });
+  return result;
+}
+
+/**
+ * Writes the backup of `now`, or returns undefined when its name is taken. The `.partial` file is
+ * created first with createNew (VACUUM INTO accepts an empty file): that reservation, and the
+ * final name checked after it, stop a second tick or process from writing the same backup, or
+ * from deleting a partial file that is not its own.
+ */
+async function writeBackup(
+  config: BackupConfig,
+  now: Date,
+  thread: "worker" | "inline",
+): Promise<BackupResult | undefined> {
   const source = databasePathOf(config);
   if (!source) {
     throw new AppError(
@@ -68,18 +99,24 @@ export async function takeBackup(
     );
   }
   await ensureWritable(config.backupDir);
-  const now = clock.now();
   const name = `balcao-${stampOf(now)}.db`;
+  const final = `${config.backupDir}/${name}`;
   const partial = `${config.backupDir}/.${name}.partial`;
+  if (!await reserve(partial)) return undefined;
+  // Reserved after another finished (its rename freed the partial name): the backup exists.
+  if (await exists(final)) {
+    await Deno.remove(partial);
+    return undefined;
+  }
   const info = { createdAt: now.toISOString(), version: APP_VERSION };
   let result;
   try {
-    result = options.thread === "worker"
+    result = thread === "worker"
       ? await inWorker(source, partial, `${config.dataDir}/media`, info)
       : writeBackupFile(source, partial, `${config.dataDir}/media`, info);
     // A backup holds password hashes and the token signing secrets: owner-only.
     await Deno.chmod(partial, 0o600);
-    await Deno.rename(partial, `${config.backupDir}/${name}`);
+    await Deno.rename(partial, final);
   } catch (error) {
     await Deno.remove(partial).catch(() => {});
     log.error("backup failed", { name, error });
@@ -87,7 +124,7 @@ export async function takeBackup(
       cause: error,
     });
   }
-  const { size } = await Deno.stat(`${config.backupDir}/${name}`);
+  const { size } = await Deno.stat(final);
   const removed = await prune(config);
   log.info("backup written", { name, size, mediaFiles: result.mediaFiles, removed });
   return {
@@ -99,6 +136,30 @@ export async function takeBackup(
     mediaBytes: result.mediaBytes,
     removed,
   };
+}
+
+/** Creates `path` empty, owner-only; false when it exists already. */
+async function reserve(path: string): Promise<boolean> {
+  try {
+    (await Deno.open(path, { write: true, createNew: true, mode: 0o600 })).close();
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return false;
+    throw new AppError(500, "ERR_BACKUP_FAILED", "O backup falhou; nada foi gravado", {
+      cause: error,
+    });
+  }
+}
+
+/** Whether anything is at `path` (restore.ts too). */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }
 
 /** Creates the folder if needed and proves it takes a file; a clear error otherwise. */

@@ -2,7 +2,7 @@ import { BackupFileError, checkBackupFile, extractBackupFile } from "../../db/ba
 import { knownMigrations } from "../../db/migrate.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { databasePathOf } from "./backup.ts";
+import { databasePathOf, exists } from "./backup.ts";
 import { DataLockError, lockForRestore } from "./data_lock.ts";
 
 export type RestoreResult = {
@@ -17,16 +17,6 @@ export class RestoreError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "RestoreError";
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
   }
 }
 

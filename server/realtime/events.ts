@@ -8,7 +8,12 @@ import type { Channel } from "../../contract/events.ts";
  */
 export type { Channel };
 
-/** Events a client sends. */
+/**
+ * Events a client sends. `ping` (data: an id, a number or a short string) is answered `pong` with
+ * the same id, after every event already queued for this socket and after the client's earlier
+ * events were handled: a round trip that proves the socket heard everything sent before it
+ * (tests/helpers/server.ts settle()). `pong` answers the server's own heartbeat `ping`.
+ */
 export const CLIENT_EVENTS = [
   "joinTickets",
   "leaveTickets",
@@ -16,6 +21,7 @@ export const CLIENT_EVENTS = [
   "leaveChatBox",
   "joinNotification",
   "userStatus",
+  "ping",
   "pong",
 ] as const;
 export type ClientEvent = typeof CLIENT_EVENTS[number];

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { eventually } from "../../tests/helpers/eventually.ts";
 import { FrameCoalescer } from "./frames.ts";
 
 function fakeSocket() {
@@ -13,7 +14,15 @@ function fakeSocket() {
   return { frames, socket: socket as unknown as WebSocket };
 }
 
-const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 5));
+/**
+ * Resolves once the coalescers have flushed what is pending: a probe coalescer, dirtied now,
+ * flushes in the same pass as every socket dirtied before it (frames.ts flushAll).
+ */
+async function flushed() {
+  const probe = fakeSocket();
+  new FrameCoalescer(probe.socket).send("{}");
+  await eventually(() => probe.frames.length === 1, { what: "the probe's frame" });
+}
 
 Deno.test("frames - one event alone goes as itself; a turn's events go as one array, in order", async () => {
   const one = fakeSocket();
@@ -24,13 +33,13 @@ Deno.test("frames - one event alone goes as itself; a turn's events go as one ar
   b.send('{"event":"x","data":1}');
   b.send('{"event":"y","data":2}');
   assert.deepEqual(one.frames, []);
-  await nextTurn();
+  await flushed();
   assert.deepEqual(one.frames, ['{"event":"x","data":1}']);
   assert.equal(many.frames.length, 1);
   assert.deepEqual(JSON.parse(many.frames[0]), [{ event: "x", data: 1 }, { event: "y", data: 2 }]);
   // The next turn starts a new frame.
   b.send('{"event":"z"}');
-  await nextTurn();
+  await flushed();
   assert.deepEqual(many.frames.slice(1), ['{"event":"z"}']);
 });
 
@@ -41,6 +50,6 @@ Deno.test("frames - close sends what is pending first; a closed socket refuses m
   c.close(1000, "bye");
   assert.deepEqual(s.frames, ['{"event":"last"}']);
   assert.throws(() => c.send('{"event":"late"}'));
-  await nextTurn();
+  await flushed();
   assert.equal(s.frames.length, 1);
 });

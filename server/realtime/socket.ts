@@ -64,6 +64,14 @@ async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, 
         deps.clock.now().toISOString(),
       );
       return;
+    case "ping": {
+      // A client's barrier (events.ts CLIENT_EVENTS): answered in order, after what is queued.
+      const id = message.data;
+      if (typeof id !== "number" && !(typeof id === "string" && id.length <= 64)) {
+        return hub.sendTo(member, "error", { error: "ERR_VALIDATION", message: "ping id" });
+      }
+      return hub.sendTo(member, "pong", id);
+    }
     case "pong":
       return;
     default:
@@ -108,6 +116,9 @@ export function socketHandler(deps: AppDeps) {
     /** Set once a token is being checked: later messages wait for `ready`, as clients do. */
     let admitting = false;
     let authTimer: ReturnType<typeof setTimeout> | undefined;
+    // A socket's events are handled one after another, in the order sent: a join answered before
+    // the next event is read, so that a client's `ping` is answered after all it sent before.
+    let handled: Promise<void> = Promise.resolve();
 
     const refuse = (code: string) => {
       try {
@@ -162,7 +173,8 @@ export function socketHandler(deps: AppDeps) {
           message: "invalid JSON",
         });
       }
-      handleClientEvent(deps, auth, member, parsed).catch((error) =>
+      const [a, m] = [auth, member];
+      handled = handled.then(() => handleClientEvent(deps, a, m, parsed)).catch((error) =>
         log.error("socket event failed", { event: parsed.event, error })
       );
     };

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type TestApp, twoCompanies, withApp } from "../helpers/app.ts";
 import { insertContact, insertTicket, sockets, withServedApp } from "../helpers/admin_fixtures.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 /**
  * Hand-computed fixtures. The test clock is 2026-11-22T12:00Z = 09:00 in São Paulo (UTC-3), so
@@ -258,20 +259,15 @@ Deno.test("dashboard - online comes from the socket presence", () =>
   withApp(async (t) => {
     const { a } = await twoCompanies(t);
     await withServedApp(t, async (wsUrl) => {
+      const online = async () => {
+        const { body } = await get(t, a.admin.token);
+        return body.attendants.find((u: { id: number }) => u.id === a.user.id).online as boolean;
+      };
+      assert.equal(await online(), false);
       const [s] = await sockets(wsUrl, a.user.token);
-      let online = false;
-      for (let i = 0; i < 40 && !online; i++) {
-        const { body } = await get(t, a.admin.token);
-        online = body.attendants.find((u: { id: number }) => u.id === a.user.id).online;
-        if (!online) await new Promise((r) => setTimeout(r, 25));
-      }
-      assert.equal(online, true);
+      // Presence is written when the socket joins and leaves: wait for the dashboard to show it.
+      await eventually(online, { what: "the user shown online" });
       await s.close();
-      for (let i = 0; i < 40 && online; i++) {
-        const { body } = await get(t, a.admin.token);
-        online = body.attendants.find((u: { id: number }) => u.id === a.user.id).online;
-        if (online) await new Promise((r) => setTimeout(r, 25));
-      }
-      assert.equal(online, false);
+      await eventually(async () => !(await online()), { what: "the user shown offline" });
     });
   }));

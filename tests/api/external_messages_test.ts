@@ -6,7 +6,8 @@ import {
   twoCompanies,
   withApp,
 } from "../helpers/app.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 
 /**
  * A connected simulator connection of the company and an API token, made for it as an admin

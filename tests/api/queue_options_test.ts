@@ -249,7 +249,7 @@ Deno.test("queue options - users are refused; company B cannot read, change or h
     });
     assert.equal(byUser.status, 403);
     await withServedApp(t, async (wsUrl) => {
-      const [sb] = await sockets(wsUrl, b.admin.token);
+      const [sa, sb] = await sockets(wsUrl, a.admin.token, b.admin.token);
       const list = await t.request("GET", `/api/queue-options?queueId=${q.id}`, {
         token: b.admin.token,
       });
@@ -270,11 +270,12 @@ Deno.test("queue options - users are refused; company B cannot read, change or h
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.equal((await res.json()).error, "ERR_NO_QUEUE_OPTION_FOUND");
       }
-      // A's own change is not heard by B
+      // A's own change is heard by A, not by B
       await t.request("PUT", `/api/queue-options/${opt.id}`, {
         token: a.admin.token,
         body: { title: "Um!" },
       });
+      await sa.next((e) => e.event === `company-${a.id}-queue`);
       await sb.settle();
       assert.equal(sb.events.filter((e) => e.event.endsWith("-queue")).length, 0);
     });

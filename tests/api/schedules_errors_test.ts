@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type TestApp, type TestCompany, twoCompanies, withApp } from "../helpers/app.ts";
 import { addContact } from "../helpers/tickets.ts";
 import { sockets, withServedApp } from "../helpers/admin_fixtures.ts";
-import { eventually } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { markRefusedSchedules, sendDueSchedules } from "../../server/schedules/sending.ts";
 
 /** A schedule due now, through the API. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { login, twoCompanies, withApp } from "../helpers/app.ts";
 import { addContact } from "../helpers/tickets.ts";
-import { connectSimulator, eventually, sentBy } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, sentBy } from "../whatsapp/helpers.ts";
 import { sendDueSchedules } from "../../server/schedules/sending.ts";
 
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82]);

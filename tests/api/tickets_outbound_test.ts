@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import { type TestApp, type TestCompany, twoCompanies, withApp } from "../helpers/app.ts";
 import { addQueue, ticketRow } from "../helpers/tickets.ts";
-import {
-  connectSimulator,
-  eventually,
-  phoneSends,
-  sentBy,
-  setSetting,
-} from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy, setSetting } from "../whatsapp/helpers.ts";
 
 /** A connected simulator connection and a pending ticket opened by a phone message. */
 async function inbound(

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { twoCompanies, withApp } from "../helpers/app.ts";
 import { type Received, WebhookReceiver } from "../fakes/webhook_receiver.ts";
-import { connectSimulator, eventually, phoneSends } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 import { WEBHOOK_EVENTS } from "../../contract/webhook_types.ts";
 import { webhookCapture } from "../../server/webhooks/capture.ts";
 import { deliverDue } from "../../server/webhooks/delivery.ts";

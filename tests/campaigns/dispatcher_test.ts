@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApp, restartTestApp, type TestApp, twoCompanies } from "../helpers/app.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 import { dispatchTick } from "../../server/campaigns/dispatcher.ts";
 import { type Provider, ProviderSendError } from "../../server/whatsapp/providers/provider.ts";
@@ -81,9 +82,7 @@ Deno.test("dispatcher - a crash mid-campaign of 1,000 recipients: each gets exac
     for (let i = 0; i < 5 && first.started === 0; i++) first = await dispatchTick(t.deps);
     assert.equal(first.started, 1);
     assert.ok(first.queued > 0);
-    while ((await sentBy(t, a.admin.token, wid)).length < 50) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await eventually(async () => (await sentBy(t, a.admin.token, wid)).length >= 50);
     // The crash: the app goes down while the outbox is sending; besides, two rows had reached
     // the phone without being marked sent, as if the process died between the two.
     const pending = await t.deps.db.selectFrom("outbox").selectAll().where("status", "=", "pending")

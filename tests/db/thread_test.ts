@@ -39,7 +39,10 @@ Deno.test("database thread - a read during a transaction sees the last commit, a
     const write = sql`INSERT INTO t (v, n) VALUES ('after', 3)`.execute(db).then(() => {
       written = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The thread answers in arrival order: once a read sent after the write is answered, the
+    // write has reached the thread, and it is held (a write answered first would be written).
+    const meanwhile = await sql<{ v: string }>`SELECT v FROM t ORDER BY id`.execute(db);
+    assert.deepEqual(meanwhile.rows.map((r) => r.v), ["before"]);
     assert.equal(written, false);
     release();
     await transaction;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createCompany, login } from "../helpers/app.ts";
 import { toastWith, withBrowser } from "../helpers/browser.ts";
-import { eventually } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 /**
  * Issue 11 in the browser: a visitor signs up and logs in to an empty company; a super user

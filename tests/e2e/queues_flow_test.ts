@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Page } from "../helpers/packages.ts";
 import { createCompany, login } from "../helpers/app.ts";
 import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 
 /** Opens the add dialog and fills the data tab (the colour from the palette grid). */
 async function fillNewQueue(

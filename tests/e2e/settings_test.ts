@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Page } from "../helpers/packages.ts";
 import { createCompany, type TestApp } from "../helpers/app.ts";
 import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
-import { eventually } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 async function setting(t: TestApp, companyId: number, key: string) {
   const row = await t.deps.db.selectFrom("settings").select("value")

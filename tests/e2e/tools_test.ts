@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createCompany, type TestApp } from "../helpers/app.ts";
 import { sendDueSchedules } from "../../server/schedules/sending.ts";
-import { eventually } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { type Page, toastShown, withBrowser } from "../helpers/browser.ts";
 
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
@@ -18,7 +18,7 @@ function sentBySimulator(t: TestApp, whatsappId: number, match: string) {
     () =>
       t.deps.db.selectFrom("simulator_sent").selectAll().where("whatsappId", "=", whatsappId)
         .where("body", "like", `%${match}%`).executeTakeFirst(),
-    20_000,
+    { timeoutMs: 20_000 },
   );
 }
 

@@ -5,7 +5,8 @@ import { hmacHex } from "./webhook.ts";
  * A webhook receiver as a customer would write one (an in-process Hono app on port 0): it checks
  * X-Balcao-Signature = sha256=HMAC-SHA256(secret, "<X-Balcao-Timestamp>.<raw body>") with the
  * webhook's secret, records every request, and answers `failWith` (a status) while it is set,
- * so tests can make it fail and then recover.
+ * so tests can make it fail and then recover. While `holding` is set, a request is recorded and
+ * its answer waits for that promise (a receiver that is slow for as long as the test wants).
  */
 export type Received = {
   event: string;
@@ -20,6 +21,7 @@ export class WebhookReceiver {
   readonly received: Received[] = [];
   secret = "";
   failWith: number | null = null;
+  holding: Promise<void> | null = null;
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
 
   constructor() {
@@ -37,6 +39,7 @@ export class WebhookReceiver {
         body: JSON.parse(raw),
         answered,
       });
+      if (this.holding) await this.holding;
       return c.text(answered < 300 ? "ok" : "down", answered as 200);
     });
     this.#server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);

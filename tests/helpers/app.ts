@@ -34,6 +34,8 @@ export type TestApp = {
   config: Config;
   clock: TestClock;
   dir: string;
+  /** The environment it was created with (a restart keeps it). */
+  env: Record<string, string>;
   /** app.request with a JSON body and an optional bearer token. */
   request(
     method: string,
@@ -74,6 +76,7 @@ export async function createTestApp(
     config,
     clock,
     dir,
+    env,
     request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -99,10 +102,13 @@ export async function createTestApp(
   };
 }
 
-/** Stops the app and starts another on the same data folder, as a restart of the server does. */
+/**
+ * Stops the app and starts another on the same data folder and environment, as a restart of the
+ * server does.
+ */
 export async function restartTestApp(t: TestApp): Promise<TestApp> {
   await closeDeps(t.deps);
-  return await createTestApp({ DATA_DIR: t.dir }, t.clock);
+  return await createTestApp({ ...t.env, DATA_DIR: t.dir }, t.clock);
 }
 
 export type TestUser = {

@@ -1,10 +1,18 @@
 import { createTestApp, type TestApp } from "./app.ts";
+import { WAIT_BOUND_MS } from "./eventually.ts";
 
 /** The test app on a real port (for real WebSockets and the browser). */
-export function serve(t: TestApp): { url: string; wsUrl: string; close: () => Promise<void> } {
+export function serve(t: TestApp): {
+  url: string;
+  wsUrl: string;
+  /** How many requests the app has answered so far (a fact tests can wait for). */
+  answered: () => number;
+  close: () => Promise<void>;
+} {
   // Requests still being answered, so that a shutdown that cannot finish can name them.
   const inFlight = new Map<number, string>();
   let nextId = 0;
+  let answered = 0;
   const server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
     async (request, info) => {
@@ -15,6 +23,7 @@ export function serve(t: TestApp): { url: string; wsUrl: string; close: () => Pr
         return await t.app.fetch(request, { remoteAddr: info.remoteAddr.hostname });
       } finally {
         inFlight.delete(id);
+        answered++;
       }
     },
   );
@@ -22,6 +31,7 @@ export function serve(t: TestApp): { url: string; wsUrl: string; close: () => Pr
   return {
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
+    answered: () => answered,
     close: () =>
       deadline(server.shutdown(), 20_000, () => {
         const pending = [...inFlight.values()].join("\n  ") || "(none)";
@@ -49,6 +59,9 @@ export class TestSocket {
   readonly events: SocketEvent[] = [];
   readonly #waiters: { match: (e: SocketEvent) => boolean; resolve: (e: SocketEvent) => void }[] =
     [];
+  /** settle() barriers in flight, by the id their `ping` carries. */
+  readonly #barriers = new Map<number, () => void>();
+  #nextBarrier = 0;
   readonly closed: Promise<CloseEvent>;
   private constructor(readonly ws: WebSocket) {
     ws.onmessage = (message) => {
@@ -63,6 +76,11 @@ export class TestSocket {
 
   #record(event: SocketEvent) {
     if (event.event === "ping") this.ws.send(JSON.stringify({ event: "pong" }));
+    if (event.event === "pong") {
+      // The answer to a client's ping (a barrier): not an event of the app, so not recorded.
+      if (typeof event.data === "number") this.#barriers.get(event.data)?.();
+      return;
+    }
     this.events.push(event);
     for (const waiter of [...this.#waiters]) {
       if (waiter.match(event)) {
@@ -97,24 +115,46 @@ export class TestSocket {
   }
 
   /** Resolves with the first event (already received or future) that matches; rejects after `ms`. */
-  next(match: (e: SocketEvent) => boolean, ms = 3000): Promise<SocketEvent> {
+  next(match: (e: SocketEvent) => boolean, ms = WAIT_BOUND_MS): Promise<SocketEvent> {
     const seen = this.events.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("timed out waiting for a socket event")), ms);
-      this.#waiters.push({
+      const waiter = {
         match,
-        resolve: (e) => {
+        resolve: (e: SocketEvent) => {
           clearTimeout(timer);
           resolve(e);
         },
-      });
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        reject(new Error(`no matching socket event within ${ms} ms`));
+      }, ms);
+      this.#waiters.push(waiter);
     });
   }
 
-  /** Gives the server time to deliver anything pending (a round trip through a ping of our own). */
-  async settle() {
-    await new Promise((r) => setTimeout(r, 50));
+  /**
+   * A barrier: resolves once this socket has received everything the server sent it before it
+   * read our `ping`, and the server has handled every event we sent before (joins, userStatus).
+   * The server answers `pong` with our id in order, in the same frame queue as the events
+   * (server/realtime/socket.ts, frames.ts). Whatever a request published before its response
+   * has arrived once this resolves: assert "heard nothing" after the listener's own settle().
+   */
+  async settle(ms = WAIT_BOUND_MS): Promise<void> {
+    // A closed socket hears nothing more: what it got is all it will ever get.
+    const closed = this.closed.then(() => {});
+    if (this.ws.readyState !== WebSocket.OPEN) return await closed;
+    const id = ++this.#nextBarrier;
+    const answered = new Promise<void>((resolve) => {
+      this.#barriers.set(id, resolve);
+      this.send("ping", id);
+    });
+    await deadline(
+      Promise.race([answered, closed]),
+      ms,
+      () => `no pong ${id} from the server within ${ms} ms`,
+    ).finally(() => this.#barriers.delete(id));
   }
 
   named(event: string): SocketEvent[] {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import Database from "libsql";
 import { startMain } from "../helpers/main_process.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { deadline } from "../helpers/server.ts";
 
 /**
  * Two real server processes (main.ts) on one database with SESSION_LEASE_SECONDS: each
@@ -49,24 +51,31 @@ async function running(server: Server): Promise<number> {
   return Number(/^balcao_whatsapp_sessions_running (\d+)$/m.exec(text)?.[1]);
 }
 
-function holders(dir: string): Map<number, string> {
+type Lease = { holder: string; expiresAt: string; acquiredAt: string };
+
+function leaseRows(dir: string): Map<number, Lease> {
   const db = new Database(`${dir}/balcao.db`);
   try {
     db.exec("PRAGMA busy_timeout = 5000");
-    const rows = db.prepare("SELECT whatsappId, holder FROM whatsapp_leases").raw(true)
-      .all() as [number, string][];
-    return new Map(rows);
+    const rows = db.prepare("SELECT whatsappId, holder, expiresAt, acquiredAt FROM whatsapp_leases")
+      .raw(true).all() as [number, string, string, string][];
+    return new Map(rows.map(([id, holder, expiresAt, acquiredAt]) => [id, {
+      holder,
+      expiresAt,
+      acquiredAt,
+    }]));
   } finally {
     db.close();
   }
 }
 
-async function until(check: () => Promise<boolean> | boolean, ms: number, what: string) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function holders(dir: string): Map<number, string> {
+  return new Map([...leaseRows(dir)].map(([id, lease]) => [id, lease.holder]));
+}
+
+/** A fact that takes at most `ms` to come true (a lease's takeover: a bound, not a measurement). */
+function until(check: () => Promise<boolean> | boolean, ms: number, what: string) {
+  return eventually(check, { timeoutMs: ms, what });
 }
 
 /** A connection on `server` (it takes the lease, since it starts the session), scanned. */
@@ -150,9 +159,24 @@ Deno.test("leases - two processes on one database share the connections: each se
       "A sends the reply queued through B",
     );
 
-    // Renewals keep them where they are.
-    await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1500));
+    // Renewals keep them where they are: every lease outlives the expiry it had, renewed by its
+    // holder (a lease taken again, by anyone, would have a new acquiredAt).
+    const taken = leaseRows(dir);
+    const lastExpiry = [...taken.values()].map((l) => l.expiresAt).sort().at(-1)!;
+    await until(
+      () => [...leaseRows(dir).values()].every((l) => l.expiresAt > lastExpiry),
+      TAKEOVER_BOUND_MS,
+      "every lease renewed past its expiry",
+    );
+    const renewed = leaseRows(dir);
     assert.deepEqual(holders(dir), leases);
+    for (const [id, lease] of taken) {
+      assert.equal(
+        renewed.get(id)?.acquiredAt,
+        lease.acquiredAt,
+        `lease ${id} never changed hands`,
+      );
+    }
 
     a.child.kill("SIGKILL");
     await a.child.status;

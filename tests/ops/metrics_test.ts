@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { parsePrometheusTextFormat } from "../helpers/packages.ts";
 import { createCompany, type TestApp, withApp } from "../helpers/app.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "../whatsapp/helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
 import { countedJob } from "../../server/metrics/registry.ts";
 import { knownMigrations } from "../../db/migrate.ts";
 import { serve, TestSocket } from "../helpers/server.ts";

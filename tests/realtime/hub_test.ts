@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApp, login, type TestApp, twoCompanies } from "../helpers/app.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { serve, TestSocket, withServer } from "../helpers/server.ts";
 import { SOCKET_AUTH_FAILED } from "../../server/realtime/socket.ts";
 
@@ -98,7 +99,8 @@ Deno.test("socket - a client gone in the middle of the handshake does not hold u
       ));
       conn.close();
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // The server has answered the five upgrades (then the clients are gone): shutdown must cope.
+    await eventually(() => s.answered() >= 5, { what: "the five upgrades answered" });
   } finally {
     t.deps.hub.closeAll();
     // Rejects (naming what is in flight) if the server cannot shut down: the old handshake hung.
@@ -117,6 +119,7 @@ Deno.test("socket - a company's events never reach another company's sockets", (
     sa.send("joinNotification");
     sb.send("joinNotification");
     await sa.settle();
+    await sb.settle();
     const delivered = t.deps.hub.publish(a.id, "ticket", { action: "update", ticket: { id: 1 } }, [
       { kind: "company" },
       { kind: "status", status: "pending" },
@@ -210,12 +213,48 @@ Deno.test("socket - presence: users.online follows open sockets; userStatus refr
         a.user.id,
       )
         .executeTakeFirstOrThrow());
-    await s.settle();
-    assert.equal((await online()).online, 1);
+    // Presence is written after the socket joined the hub, on its own: wait for the row.
+    await eventually(async () => (await online()).online === 1);
+    t.clock.advance(60_000);
     s.send("userStatus");
+    // The server handles a socket's events in order: userStatus is written before the pong.
     await s.settle();
-    assert.ok((await online()).lastSeenAt);
+    assert.equal((await online()).lastSeenAt, t.clock.now().toISOString());
     await s.close();
-    await new Promise((r) => setTimeout(r, 50));
-    assert.equal((await online()).online, 0);
+    await eventually(async () => (await online()).online === 0);
+  }));
+
+Deno.test("socket - a client's ping is answered pong with its id, after every event queued for it and after the client's earlier events", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const tickets = [];
+    for (let i = 0; i < 30; i++) tickets.push(await insertTicket(t, a.id));
+    const s = await TestSocket.connect(wsUrl, a.admin.token);
+    const order: string[] = [];
+    s.ws.addEventListener("message", (m) => {
+      const parsed = JSON.parse(String(m.data));
+      for (const e of Array.isArray(parsed) ? parsed : [parsed]) {
+        order.push(e.event === "pong" ? `pong ${e.data}` : e.event);
+      }
+    });
+    // joinChatBox checks the ticket in the database first: the ping sent next waits for them.
+    for (const ticket of tickets) s.send("joinChatBox", ticket.id);
+    s.send("ping", "after-join");
+    // Events published before the server reads the ping leave before its pong.
+    for (let i = 0; i < 50; i++) {
+      t.deps.hub.publish(a.id, "ticket", { action: "update", n: i });
+    }
+    s.send("ping", "after-publish");
+    await s.settle();
+    const ticketEvents = order.filter((e) => e === `company-${a.id}-ticket`).length;
+    assert.equal(ticketEvents, 50);
+    const joins = order.slice(0, order.indexOf("pong after-join")).filter((e) => e === "joined");
+    assert.equal(joins.length, 30, order.join(", "));
+    assert.ok(order.lastIndexOf(`company-${a.id}-ticket`) < order.indexOf("pong after-publish"));
+    assert.equal(s.named("pong").length, 0, "a barrier's pong is not recorded as an event");
+
+    s.send("ping", { not: "an id" });
+    const refused = await s.next((e) => e.event === "error");
+    assert.deepEqual(refused.data, { error: "ERR_VALIDATION", message: "ping id" });
+    await s.close();
   }));

@@ -18,14 +18,27 @@ const ME_DEVICE = "5511900000001:12@s.whatsapp.net";
  */
 class FakeWhatsApp {
   readonly sockets: FakeBaileysSocket[] = [];
+  readonly #greetings: Promise<void>[] = [];
 
   makeSocket = (config: UserFacingSocketConfig) => {
     const socket = new FakeBaileysSocket(config);
     this.sockets.push(socket);
     // Baileys, too, reports "connecting" on the next tick after makeWASocket returns.
-    setTimeout(() => this.#greet(socket), 0);
+    this.#greetings.push(
+      new Promise((greeted) =>
+        setTimeout(() => {
+          this.#greet(socket);
+          greeted();
+        }, 0)
+      ),
+    );
     return socket;
   };
+
+  /** Resolves once every greeting scheduled so far has run. */
+  async greeted() {
+    await Promise.all(this.#greetings);
+  }
 
   get current(): FakeBaileysSocket {
     const socket = this.sockets.at(-1);
@@ -119,8 +132,8 @@ async function baileysContractHarness(): Promise<ProviderHarness> {
     },
     close: async () => {
       await provider.stop();
-      // Let a greeting scheduled for the last socket run (it sees the socket ended).
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // A greeting scheduled for the last socket runs first (it sees the socket ended).
+      await server.greeted();
       await t.close();
     },
   };

@@ -187,15 +187,6 @@ export async function insertConnection(
   return row.id;
 }
 
-/** Waits for a condition that an async chain will make true (bounded, no wall-clock assert). */
-export async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
 /** A bare second company (tenancy checks need only the row). */
 export async function insertCompany(db: Database, name: string, now: string): Promise<number> {
   const row = await db.insertInto("companies").values({

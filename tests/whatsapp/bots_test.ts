@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { Bot, BotTurn } from "../../server/bots/bot.ts";
 import { createCompany, type TestApp, withApp } from "../helpers/app.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "./helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "./helpers.ts";
 
 /**
  * The automation seam (server/bots/): the inbound pipeline asks the registry which bot owns a

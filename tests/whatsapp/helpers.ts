@@ -1,20 +1,6 @@
 import assert from "node:assert/strict";
 import type { TestApp, TestCompany } from "../helpers/app.ts";
 
-/** Polls `check` until it returns a value other than undefined/false (the pipeline is async). */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  ms = 5000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (true) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Creates a simulator connection through the API and scans its QR: it is CONNECTED after. */
 export async function connectSimulator(
   t: TestApp,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { TestApp, TestCompany } from "../helpers/app.ts";
-import { connectSimulator, eventually, sentBy } from "./helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, sentBy } from "./helpers.ts";
 
 /** Shared by the queue integration tests: an integration, a queue and a connection routed to it. */
 export const ENV = { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" };

@@ -112,10 +112,12 @@ Deno.test("integrations - n8n: transfer to a queue of the company; a slow or gar
   let secret = "";
   let mode: "transfer" | "slow" | "garbage" = "transfer";
   let targetQueue = 0;
+  // The slow service answers only once the test is done with it: past any timeout, no sleep.
+  const released = Promise.withResolvers<void>();
   const n8n = fakeWebhook({
     secret: () => secret,
     reply: async () => {
-      if (mode === "slow") await new Promise((r) => setTimeout(r, 1500));
+      if (mode === "slow") await released.promise;
       if (mode === "garbage") return "<html>oops</html>";
       return { replies: ["Transferindo."], action: { type: "transfer", queueId: targetQueue } };
     },
@@ -168,6 +170,7 @@ Deno.test("integrations - n8n: transfer to a queue of the company; a slow or gar
       }
     }, { ...ENV, INTEGRATION_TIMEOUT_MS: "200" });
   } finally {
+    released.resolve();
     await n8n.close();
   }
 });

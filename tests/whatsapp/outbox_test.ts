@@ -8,7 +8,8 @@ import {
   queueOutgoing,
 } from "../../server/whatsapp/outbox/outbox.ts";
 import { createCompany, createTestApp, type TestApp, withApp } from "../helpers/app.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "./helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "./helpers.ts";
 
 const FROM = "5511976543210";
 

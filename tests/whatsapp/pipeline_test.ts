@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { loadTicketView } from "../../server/tickets/view_repository.ts";
 import { createCompany, login, twoCompanies, withApp } from "../helpers/app.ts";
-import { base64, connectSimulator, createQueue, eventually, phoneSends } from "./helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { base64, connectSimulator, createQueue, phoneSends } from "./helpers.ts";
 
 Deno.test("pipeline - the same message delivered 3 times stores 1 row", async () => {
   await withApp(async (t) => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createCompany, type TestApp, type TestCompany, withApp } from "../helpers/app.ts";
 import { fakeOpenAi } from "../fakes/openai.ts";
-import { connectSimulator, eventually, phoneSends, sentBy } from "./helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "./helpers.ts";
 
 /**
  * A simulator contact talks to an AI prompt through a fake of OpenAI's API (and Azure Speech's

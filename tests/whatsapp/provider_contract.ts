@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Provider, ProviderEvent } from "../../server/whatsapp/providers/provider.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 /**
  * The provider contract: what the session manager, the inbound pipeline and the outbox rely on,
@@ -33,25 +34,20 @@ export type ProviderHarness = {
   close(): Promise<void>;
 };
 
-/** Waits (polling) for the first event at or after `from` matching `match`. */
-export async function waitForEvent<T extends ProviderEvent["type"]>(
+/** Waits for the first event at or after `from` matching `match`. */
+export function waitForEvent<T extends ProviderEvent["type"]>(
   h: ProviderHarness,
   type: T,
   match: (e: Extract<ProviderEvent, { type: T }>) => boolean = () => true,
   from = 0,
-  ms = 3000,
 ): Promise<Extract<ProviderEvent, { type: T }>> {
-  const deadline = Date.now() + ms;
-  while (true) {
+  return eventually(() => {
     const found = h.events.slice(from).find((e) =>
       e.type === type && match(e as Extract<ProviderEvent, { type: T }>)
     );
-    if (found) return found as Extract<ProviderEvent, { type: T }>;
-    if (Date.now() > deadline) {
-      throw new Error(`no ${type} event; got ${h.events.map((e) => e.type).join(", ")}`);
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
+    if (!found) throw new Error(`no ${type} event; got ${h.events.map((e) => e.type).join(", ")}`);
+    return found as Extract<ProviderEvent, { type: T }>;
+  });
 }
 
 const PHONE = "5511912340000";

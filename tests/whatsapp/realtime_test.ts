@@ -16,7 +16,9 @@ Deno.test("realtime - session and message events reach company A's sockets, neve
     userA.send("joinTickets", "pending");
     adminB.send("joinTickets", "pending");
     adminB.send("joinNotification");
+    // Both in their rooms before anything happens: B's silence below is not a late join.
     await userA.settle();
+    await adminB.settle();
 
     const created = await t.request("POST", "/api/whatsapp", {
       token: a.admin.token,

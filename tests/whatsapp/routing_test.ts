@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { createCompany, login, type TestApp, withApp } from "../helpers/app.ts";
+import { eventually } from "../helpers/eventually.ts";
 import {
   connectSimulator,
   createOption,
   createQueue,
-  eventually,
   phoneSends,
   sentBy,
   setSetting,

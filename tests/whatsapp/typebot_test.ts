@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { createCompany, createTestApp, withApp } from "../helpers/app.ts";
 import { closeDeps } from "../../server/deps.ts";
 import { fakeTypebot } from "../fakes/typebot.ts";
-import { eventually, phoneSends, sentBy } from "./helpers.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { phoneSends, sentBy } from "./helpers.ts";
 import { bodiesSent, ENV, integration, routedTo, ticketOf } from "./integration_helpers.ts";
 
 /** typebot integrations against a fake of typebot's chat API (startChat / continueChat). */
