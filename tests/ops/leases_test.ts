@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import Database from "libsql";
 import { startMain } from "../helpers/main_process.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { deadline } from "../helpers/server.ts";
 
 /**
  * Two real server processes (main.ts) on one database with SESSION_LEASE_SECONDS: each
