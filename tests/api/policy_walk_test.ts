@@ -28,6 +28,8 @@ const PUBLIC: Record<string, string> = {
   "POST /api/forgetpassword/:email": "password recovery, before signing in",
   "POST /api/resetpasswords/:email/:token/:password":
     "password recovery: the code is the credential",
+  "POST /api/resetpasswords":
+    "password recovery (the code in a JSON body): the code is the credential",
   "POST /api/messages/send": "a connection's API token, not a user (server/external_api/auth.ts)",
   "POST /api/billing/:provider{[a-z]+}/webhook": "the payment provider, checked by its signature",
   "GET /api/version": "the running version, for the operator and monitors",

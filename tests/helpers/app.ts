@@ -65,7 +65,7 @@ export async function createTestApp(
     ADMIN_PASSWORD,
     BCRYPT_COST: "4",
     // db/tenancy.ts: a query of the app that forgets the company fails the test.
-    TENANCY_GUARD: Deno.env.get("TENANCY_GUARD") ?? "off",
+    TENANCY_GUARD: "strict",
     ...env,
   });
   const { deps } = await buildDeps(config, clock, options);

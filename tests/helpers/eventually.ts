@@ -52,3 +52,11 @@ export async function eventually<T>(
     wait = Math.min(wait * 2, 100);
   }
 }
+
+/**
+ * One turn of the event loop: every callback already due runs before it resolves. Not a wait for
+ * a fact: it lets a test assert that something has NOT happened yet once all pending work ran.
+ */
+export function oneTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

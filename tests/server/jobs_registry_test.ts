@@ -1,3 +1,4 @@
+import { oneTurn } from "../helpers/eventually.ts";
 import assert from "node:assert/strict";
 import { type Job, startJobs } from "../../jobs/registry.ts";
 import type { AppDeps } from "../../server/context.ts";
@@ -51,7 +52,7 @@ Deno.test("jobs registry - stop waits for the running tick, then no tick starts"
   const stopping = stop().then(() => stopped = true);
   // The stop is waiting on the tick: once every other pending callback has run (one turn of
   // the event loop), it has still not ended; only the release can end it.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await oneTurn();
   assert.equal(stopped, false);
   wake(); // after stop: refused
   ticks.release(0);
