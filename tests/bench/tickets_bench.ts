@@ -8,12 +8,17 @@ import type { Viewer } from "../../server/tickets/access.ts";
 import { listTicketsQuery, type TicketListFilters } from "../../server/tickets/list_repository.ts";
 import { log } from "../../server/log.ts";
 import { type BenchCompany, DATA_VERSION, generate, PASSWORD, SIZES } from "./tickets_data.ts";
+import { httpLoad, loadAverage, login, startServer } from "./http_load.ts";
 
 /**
  * GET /api/tickets, GET /api/messages/:ticketId and text search on a company with 100,000
  * tickets, 1,000,000 messages and 50,000 contacts, measured through app.request (routing,
  * auth, validation, SQL, JSON) in one process. Targets (issue 4): ticket list first page p95
  * <= 20 ms per status, messages p95 <= 10 ms, search p95 <= 50 ms.
+ *
+ * Then the same lists over HTTP against the real server (main.ts as a child process, issue 33):
+ * 1 client (p50/p95/p99) and 16 clients (requests per second), BENCH_HTTP_SECONDS (default 10)
+ * each. BENCH_HTTP_ONLY=1 skips the in-process table.
  *
  * The database is generated once and kept in $BENCH_DIR (default /tmp/balcao-bench) between
  * runs; delete that folder to start over.
@@ -96,7 +101,9 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-export async function benchTickets(): Promise<Figure[]> {
+type Bench = { dir: string; company: BenchCompany; ticketRange: { lo: number; hi: number } };
+
+export async function benchTickets(): Promise<Bench> {
   const root = Deno.env.get("BENCH_DIR") ?? "/tmp/balcao-bench";
   const dir = `${root}/tickets-v${DATA_VERSION}`;
   const marker = `${dir}/bench.json`;
@@ -124,6 +131,9 @@ export async function benchTickets(): Promise<Figure[]> {
     } else {
       company = JSON.parse(await Deno.readTextFile(marker));
     }
+    const ticketRange = (await sql<{ lo: number; hi: number }>`SELECT min(id) AS lo, max(id) AS hi
+      FROM tickets WHERE companyId = ${company.companyId}`.execute(deps.db)).rows[0];
+    if (Deno.env.get("BENCH_HTTP_ONLY")) return { dir, company, ticketRange };
     const app = createApp(deps);
     const token = async (email: string) => {
       const res = await app.request("/api/auth/login", {
@@ -138,8 +148,6 @@ export async function benchTickets(): Promise<Figure[]> {
     const get = (path: string, bearer: string) =>
       Promise.resolve(app.request(path, { headers: { authorization: `Bearer ${bearer}` } }));
 
-    const ticketRange = (await sql<{ lo: number; hi: number }>`SELECT min(id) AS lo, max(id) AS hi
-      FROM tickets WHERE companyId = ${company.companyId}`.execute(deps.db)).rows[0];
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const figures: Figure[] = [];
@@ -254,10 +262,56 @@ export async function benchTickets(): Promise<Figure[]> {
         for (const row of plan.rows) print(`  ${row.detail}`);
       }
     }
-    return figures;
+    return { dir, company, ticketRange };
   } finally {
     await closeDeps(deps);
   }
 }
 
-if (import.meta.main) await benchTickets();
+/** The hot lists over HTTP, main.ts in its own process, clients in this one. */
+async function benchHttp({ dir, company, ticketRange }: Bench) {
+  const seconds = Number(Deno.env.get("BENCH_HTTP_SECONDS") ?? 10);
+  const server = await startServer(dir, { LOG_LEVEL: "warn" });
+  try {
+    const admin = await login(server.url, company.adminEmail, PASSWORD);
+    const user = await login(server.url, company.userEmail, PASSWORD);
+    const queues = encodeURIComponent(JSON.stringify(company.queueIds.slice(1, 3)));
+    const first = ticketRange.lo;
+    const span = ticketRange.hi - first;
+    const cases: [string, string, (i: number) => string][] = [
+      ["open, admin showAll", admin, () => "/api/tickets?status=open&showAll=true&pageNumber=1"],
+      ["open, user 2 queues", user, () => `/api/tickets?status=open&queueIds=${queues}`],
+      ["pending, admin showAll", admin, () => "/api/tickets?status=pending&showAll=true"],
+      ["pending, user 2 queues", user, () => `/api/tickets?status=pending&queueIds=${queues}`],
+      ["notifications (unread), user", user, () => "/api/tickets?withUnreadMessages=true"],
+      // A fixed walk over the ticket ids (i * a large prime), so runs compare.
+      ["messages of a ticket, admin", admin, (i) => `/api/messages/${first + (i * 7919) % span}`],
+    ];
+    print(
+      `\nOver HTTP (main.ts child process), ${seconds} s per line; ms; load average ${loadAverage()} on ${navigator.hardwareConcurrency} cores`,
+    );
+    print(
+      "request".padEnd(32) + "clients".padStart(8) + "p50".padStart(8) + "p95".padStart(8) +
+        "p99".padStart(8) + "req/s".padStart(8),
+    );
+    for (const [label, token, path] of cases) {
+      for (const clients of [1, 16]) {
+        // A short warm-up: the first requests compile code and fill SQLite's page cache.
+        await httpLoad(server.url, token, path, { clients, requests: 50 });
+        const r = await httpLoad(server.url, token, path, { clients, seconds });
+        print(
+          label.padEnd(32) + String(clients).padStart(8) + r.p50.toFixed(2).padStart(8) +
+            r.p95.toFixed(2).padStart(8) + r.p99.toFixed(2).padStart(8) +
+            r.perSecond.toFixed(0).padStart(8),
+        );
+      }
+    }
+    print(`load average after: ${loadAverage()}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.main) {
+  await benchHttp(await benchTickets());
+}

@@ -13,9 +13,11 @@ export type MainProcess = {
 export async function startMain(
   env: Record<string, string>,
   name = "main.ts",
+  /** Runtime flags before the script (e.g. --v8-flags=...), for the benchmarks. */
+  runtimeArgs: string[] = [],
 ): Promise<MainProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: ["run", "-A", ...runtimeArgs, "main.ts"],
     env: { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdout: "piped",
     stderr: "piped",
