@@ -31,7 +31,6 @@ import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { KeyedQueue } from "./whatsapp/keyed_queue.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
-import { createBaileysProvider } from "./whatsapp/providers/baileys/provider.ts";
 
 /**
  * Builds every dependency of the app from a config: database (migrated), secrets, hub.
@@ -86,7 +85,11 @@ export async function buildDeps(
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
   providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
-  providers.register("beta", createBaileysProvider);
+  // Baileys (and its protocol tables) loads when the first such connection starts (issue 33).
+  providers.registerLazy("beta", async () => {
+    const { createBaileysProvider } = await import("./whatsapp/providers/baileys/provider.ts");
+    return createBaileysProvider;
+  });
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
   const bots = new BotRegistry().register(menuBot).register(
     integrationBot({ config, dataKey: secrets.data, outbound }, {

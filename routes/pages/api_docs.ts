@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import swaggerUiDist from "swagger-ui-dist";
 import type { AppEnv } from "../../server/context.ts";
 
 /**
@@ -30,9 +29,17 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
+/**
+ * The package's folder. Only its path helper is imported, and only when a file is first asked
+ * for: the package's main module loads the whole Swagger UI bundle (about 1.5 MB of JavaScript)
+ * into the server (issue 33).
+ */
+let folder: Promise<string> | undefined;
+const swaggerFolder = () =>
+  folder ??= import("swagger-ui-dist/absolute-path.js").then((m) => (m.default as () => string)());
+
 export function apiDocsRoutes() {
   const app = new Hono<AppEnv>();
-  const dir = swaggerUiDist.getAbsoluteFSPath();
   app.get("/", (c) => c.html(PAGE));
   app.get("/init.js", (c) =>
     c.body(INIT, 200, {
@@ -43,7 +50,7 @@ export function apiDocsRoutes() {
     const file = c.req.param("file");
     const type = FILES[file];
     if (!type) return c.notFound();
-    const body = await Deno.readFile(`${dir}/${file}`);
+    const body = await Deno.readFile(`${await swaggerFolder()}/${file}`);
     return c.body(body, 200, { "content-type": type, "cache-control": "public, max-age=86400" });
   });
   return app;

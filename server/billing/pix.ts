@@ -1,12 +1,12 @@
-import { createStaticPix, hasError } from "pix-utils";
-import QRCode from "qrcode";
+import { qrDataUrl } from "../qr_image.ts";
 import { AppError } from "../errors.ts";
 
 /**
  * A static Pix BR Code (the EMV payload any Brazilian bank app reads) made by `pix-utils`:
  * merchant account (GUI br.gov.bcb.pix + key), amount, merchant name and city, txid, CRC16.
+ * pix-utils loads with the first charge, not at start (issue 33).
  */
-export function staticPixCode(input: {
+export async function staticPixCode(input: {
   pixKey: string;
   merchantName: string;
   merchantCity: string;
@@ -14,7 +14,8 @@ export function staticPixCode(input: {
   /** Up to 25 letters and digits (BACEN's rule for txid). */
   txid: string;
   info?: string;
-}): string {
+}): Promise<string> {
+  const { createStaticPix, hasError } = await import("pix-utils");
   const pix = createStaticPix({
     merchantName: asciiUpper(input.merchantName).slice(0, 25),
     merchantCity: asciiUpper(input.merchantCity).slice(0, 15),
@@ -37,5 +38,5 @@ function asciiUpper(text: string): string {
 
 /** The QR code of a payload as a PNG data URL (what the checkout's <img> shows). */
 export async function qrImage(payload: string): Promise<string> {
-  return await QRCode.toDataURL(payload, { errorCorrectionLevel: "M", margin: 1, width: 256 });
+  return await qrDataUrl(payload, { errorCorrectionLevel: "M", margin: 1, width: 256 });
 }

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAIClient from "openai";
 import type { Config } from "../config.ts";
 import { unseal } from "../crypto/sealed.ts";
 import { operatorFetch } from "../http/outbound_fetch.ts";
@@ -84,7 +84,7 @@ async function history(turn: BotTurn, limit: number, current: string): Promise<C
   return [...past, { role: "user", content: current.slice(0, 4000) }];
 }
 
-function serviceErrorOf(error: unknown): ServiceError {
+function serviceErrorOf(OpenAI: typeof OpenAIClient, error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
@@ -113,6 +113,8 @@ export function promptBot(deps: PromptBotDeps): Bot {
       };
       const key = `prompt:${prompt.id}`;
       if (circuit.isOpen(key)) return toPeople;
+      // The client loads with the first AI turn, not at start (issue 33: few companies use it).
+      const { default: OpenAI } = await import("openai");
       const client = new OpenAI({
         apiKey: await unseal(deps.dataKey, prompt.apiKey),
         baseURL: config.openaiBaseUrl,
@@ -180,7 +182,7 @@ export function promptBot(deps: PromptBotDeps): Bot {
         }
         return { replies, media, changes: {} };
       } catch (error) {
-        const failure = serviceErrorOf(error);
+        const failure = serviceErrorOf(OpenAI, error);
         if (failure.retriable) circuit.failure(key);
         log.warn("prompt: the assistant failed; the ticket goes to people", {
           companyId: turn.companyId,

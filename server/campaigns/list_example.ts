@@ -1,4 +1,3 @@
-import ExcelJS from "exceljs";
 import { COLUMNS } from "../contacts/rows.ts";
 
 /**
@@ -7,6 +6,8 @@ import { COLUMNS } from "../contacts/rows.ts";
  * the reader cannot drift apart; tests import the example back.
  */
 export async function exampleSpreadsheet(): Promise<Uint8Array> {
+  // Loaded when first asked for, not at start (issue 33).
+  const { default: ExcelJS } = await import("exceljs");
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("contatos");
   sheet.addRow([COLUMNS.name[0], COLUMNS.number[0], COLUMNS.email[0]]);

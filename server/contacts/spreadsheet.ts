@@ -1,4 +1,4 @@
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
@@ -106,7 +106,9 @@ function cellText(cell: ExcelJS.Cell): string {
 export async function parseXlsx(bytes: Uint8Array, limits: SheetLimits): Promise<Sheet> {
   const archive = await importableWorkbook(bytes, limits.maxUncompressed);
   const builder = new SheetBuilder(limits.maxRows);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(archive)]), {
+  // Loaded at the first XLSX import, not at start (issue 33: a large module few requests use).
+  const { default: Excel } = await import("exceljs");
+  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(archive)]), {
     sharedStrings: "cache",
     styles: "ignore",
     hyperlinks: "ignore",

@@ -1,5 +1,4 @@
 import { timingSafeEqual } from "node:crypto";
-import { hasError, parsePix } from "pix-utils";
 import { z } from "zod";
 import type { Database } from "../../../db/client.ts";
 import type { Clock } from "../../clock.ts";
@@ -128,6 +127,8 @@ export function asaasProvider(config: BillingConfig, db: Database, clock: Clock)
         qrAnswer,
       );
       // The copy-and-paste code goes to the payer's bank app: it must be a BR Code whose CRC holds.
+      // pix-utils loads with the first charge, not at start (issue 33).
+      const { hasError, parsePix } = await import("pix-utils");
       if (hasError(parsePix(qr.payload))) {
         log.warn("asaas answered a Pix code that does not parse", { chargeId: payment.id });
         throw providerError();

@@ -11,11 +11,11 @@ import type { PaymentProvider } from "./provider.ts";
 export function staticProvider(config: BillingConfig): PaymentProvider {
   return {
     name: "static",
-    createCharge({ invoice }) {
+    async createCharge({ invoice }) {
       if (!config.pixKey) {
         throw new AppError(503, "ERR_BILLING_NOT_CONFIGURED", "PIX_KEY is not set");
       }
-      const pixPayload = staticPixCode({
+      const pixPayload = await staticPixCode({
         pixKey: config.pixKey,
         merchantName: config.pixMerchantName,
         merchantCity: config.pixMerchantCity,
@@ -23,7 +23,7 @@ export function staticProvider(config: BillingConfig): PaymentProvider {
         txid: `FATURA${invoice.id}`,
         info: `Fatura ${invoice.id}`,
       });
-      return Promise.resolve({ chargeId: null, pixPayload });
+      return { chargeId: null, pixPayload };
     },
     chargeStatus: () => Promise.resolve(null),
     readWebhook() {

@@ -1,5 +1,4 @@
-// @ts-types="./qrcode_types.d.ts"
-import QRCode from "qrcode";
+import { qrDataUrl } from "../../qr_image.ts";
 import type { Database } from "../../../db/client.ts";
 import type { Whatsapp, WhatsappsTable } from "../../../db/schema.ts";
 import type { Updateable } from "kysely";
@@ -235,7 +234,10 @@ export class SessionManager implements RunningProviders {
     const opening =
       await this.#setState(row.companyId, row.id, { status: "OPENING", qrcode: "" }) ??
         row;
-    const factory = this.providers.factory(row.provider);
+    const factory = await this.providers.factory(row.provider).catch((error) => {
+      log.error("WhatsApp provider could not be loaded", { provider: row.provider, error });
+      return undefined;
+    });
     if (!factory) {
       log.error("WhatsApp provider not available: the connection cannot start", {
         whatsappId: row.id,
@@ -277,9 +279,9 @@ export class SessionManager implements RunningProviders {
     let provider = session?.provider;
     if (!provider && logout && row) {
       // Credentials outlive a session (restart, crash): a fresh provider instance clears them.
-      const factory = this.providers.factory(row.provider);
       const idle: Session = { whatsappId, companyId: row.companyId, status: "DISCONNECTED" };
       try {
+        const factory = await this.providers.factory(row.provider);
         provider = factory?.(this.#context(idle), this.#deps);
       } catch (error) {
         log.error("provider could not be created to log out", { whatsappId, error });
@@ -358,7 +360,7 @@ export class SessionManager implements RunningProviders {
           log.warn("malformed qr event ignored", { whatsappId });
           return { ignored: "malformed event" };
         }
-        const image = await QRCode.toDataURL(event.qr);
+        const image = await qrDataUrl(event.qr);
         if (this.#sessions.get(whatsappId) !== session) return { ignored: "stale session" };
         session.status = "qrcode";
         await this.#setState(companyId, whatsappId, { status: "qrcode", qrcode: image }, true);
