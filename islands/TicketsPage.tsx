@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "./lib/use_translation.tsx";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { TicketsWorkspace } from "./tickets/TicketsWorkspace.tsx";
 

@@ -104,7 +104,6 @@ async function importCosts() {
     "croner",
     "csv-parse",
     "bcryptjs",
-    "i18next",
     "./server/app.ts",
     "./server/deps.ts",
   ];
