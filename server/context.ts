@@ -59,6 +59,8 @@ export type AuthInfo = {
   user: User;
   company: Company;
   plan: Plan | null;
+  /** The user's queues, when read with the caller (requireAuth); else viewerOf reads them. */
+  queueIds?: number[];
 };
 
 export type AppEnv = {

@@ -1,9 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { findUserWithCompany } from "../users/repository.ts";
 import { type FeatureFlag, flagForPath } from "../plans/features.ts";
-import { findLiveSession } from "./repository.ts";
+import { findCaller } from "./repository.ts";
 import { assertCompanyActive } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
 import { assertAllowed } from "./policy.ts";
@@ -19,18 +18,16 @@ function bearer(header: string | undefined): string | undefined {
  * Resolves a token to the caller. The company comes from here only (DESIGN: tenancy). The token's
  * session must be live and belong to the token's user and company: a token of a deleted user, of
  * an ended session (logout, a newer login, a password change) is refused, and no token can ever
- * name a user other than the one it was issued to (issue 19). The session is one lookup through
- * its unique index, run alongside the user's.
+ * name a user other than the one it was issued to (issue 19). User, company, plan, session and
+ * the user's queues are read in one statement, on every request (no cache: issue 33).
  */
 export async function authenticate(deps: AppDeps, token: string | undefined): Promise<AuthInfo> {
   if (!token) throw new AppError(401, "ERR_SESSION_EXPIRED", "Not signed in");
   const now = deps.clock.now();
   const claims = await verifyAccessToken(token, deps.secrets.access, now);
-  const [loaded, session] = await Promise.all([
-    findUserWithCompany(deps.db, claims.companyId, claims.userId),
-    findLiveSession(deps.db, claims.sessionId, claims.companyId, claims.userId),
-  ]);
+  const loaded = await findCaller(deps.db, claims.companyId, claims.userId, claims.sessionId);
   if (!loaded) throw new AppError(401, "ERR_UNAUTHORIZED", "Invalid token");
+  const session = loaded.session;
   if (!session) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended");
   if (loaded.user.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended by another login");
@@ -46,6 +43,7 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
     user: loaded.user,
     company: loaded.company,
     plan: loaded.plan,
+    queueIds: loaded.queueIds,
   };
 }
 

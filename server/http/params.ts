@@ -10,11 +10,13 @@ export const pageNumber = z.coerce.number().int().min(1).max(100_000).default(1)
 
 export const flag = z.enum(["true", "false"]).optional().transform((v) => v === "true");
 
+const ids = z.array(z.coerce.number().int().positive()).max(500);
+
 export const idList = z.string().optional().transform((text, ctx) => {
   if (text === undefined || text.trim() === "") return undefined;
   try {
     const value = JSON.parse(text);
-    const parsed = z.array(z.coerce.number().int().positive()).max(500).safeParse(value);
+    const parsed = ids.safeParse(value);
     if (parsed.success) return parsed.data;
   } catch {
     // reported below

@@ -134,8 +134,10 @@ export function socketHandler(deps: AppDeps) {
       clearTimeout(authTimer);
       let queueIds: number[];
       try {
-        auth = await authenticate(deps, token);
-        queueIds = await userQueueIds(deps.db, auth.companyId, auth.userId);
+        const { queueIds: admitted, ...caller } = await authenticate(deps, token);
+        // A socket lives long: what it checks later reads the user's queues afresh (viewerOf).
+        auth = caller;
+        queueIds = admitted ?? await userQueueIds(deps.db, auth.companyId, auth.userId);
       } catch (error) {
         if (!(error instanceof AppError)) log.error("socket authentication failed", { error });
         return refuse(error instanceof AppError ? error.code : "ERR_UNAUTHORIZED");

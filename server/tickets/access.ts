@@ -28,7 +28,7 @@ export async function viewerOf(db: Database, auth: AuthInfo): Promise<Viewer> {
     userId: auth.userId,
     isAdmin: auth.profile === "admin",
     roles: auth.roles,
-    queueIds: await userQueueIds(db, auth.companyId, auth.userId),
+    queueIds: auth.queueIds ?? await userQueueIds(db, auth.companyId, auth.userId),
     allTicket: auth.user.allTicket === "enable",
   };
 }

@@ -271,7 +271,7 @@ export async function benchTickets(): Promise<Bench> {
 /** The hot lists over HTTP, main.ts in its own process, clients in this one. */
 async function benchHttp({ dir, company, ticketRange }: Bench) {
   const seconds = Number(Deno.env.get("BENCH_HTTP_SECONDS") ?? 10);
-  const server = await startServer(dir, { LOG_LEVEL: "warn" });
+  const server = await startServer(dir);
   try {
     const admin = await login(server.url, company.adminEmail, PASSWORD);
     const user = await login(server.url, company.userEmail, PASSWORD);
