@@ -2,7 +2,7 @@ import type { AppDeps } from "../context.ts";
 import * as repo from "./repository.ts";
 import { readSheetOffThread } from "./read_sheet.ts";
 import type { SkippedRow } from "./rows.ts";
-import { csvLines } from "./spreadsheet.ts";
+import { csvLines } from "./csv_lines.ts";
 
 /**
  * Contact import from CSV or XLSX (issue 5): every row is checked first, off the main thread

@@ -2,7 +2,6 @@ import type ExcelJS from "exceljs";
 import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import { AppError } from "../errors.ts";
 import { importableWorkbook, importTooLarge, isZip } from "./xlsx_archive.ts";
 
@@ -150,17 +149,4 @@ export async function readSpreadsheet(
     );
   }
   return parseCsv(bytes, limits.maxRows);
-}
-
-/**
- * A cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR first) is written with
- * a leading apostrophe (OWASP CSV injection); parseCsv removes it again on import.
- */
-function protect(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** CSV text of rows (all quoted as needed by csv-stringify), cells protected against formulas. */
-export function csvLines(rows: readonly (readonly string[])[]): string {
-  return stringify(rows.map((cells) => cells.map(protect)), { record_delimiter: "\r\n" });
 }
