@@ -8,8 +8,7 @@
  *
  * BENCH_IDLE_SECONDS (default 30), BENCH_LOAD_SECONDS (default 30; the issue's figure is 120),
  * BENCH_V8_FLAGS (comma-separated, passed to the server to compare runtime settings),
- * BENCH_SKIP_IMPORTS=1 to leave out the import table, BENCH_ONLY=empty or BENCH_ONLY=bench for
- * one scenario. The server inherits this process's environment (e.g. MALLOC_ARENA_MAX).
+ * BENCH_SKIP_IMPORTS=1 to leave out the import table.
  */
 import { fileURLToPath } from "node:url";
 import {
@@ -137,26 +136,23 @@ async function importCosts() {
 }
 
 print(`Memory benchmark on ${navigator.hardwareConcurrency} cores`);
-const only = Deno.env.get("BENCH_ONLY");
 const empty = await Deno.makeTempDir({ prefix: "balcao-memory-" });
 try {
-  if (only !== "bench") {
-    await scenario("empty data folder", empty, { ADMIN_PASSWORD: "admin-password" }, {
-      email: "admin@balcao.local",
-      password: "admin-password",
-    });
-  }
+  await scenario("empty data folder", empty, { ADMIN_PASSWORD: "admin-password" }, {
+    email: "admin@balcao.local",
+    password: "admin-password",
+  });
 } finally {
   await Deno.remove(empty, { recursive: true });
 }
-const bench = only === "empty" ? undefined : await benchDataDir();
+const bench = await benchDataDir();
 if (bench) {
   const { PASSWORD } = await import("./tickets_data.ts");
   await scenario("bench data (100k tickets, 1M messages)", bench.dir, {}, {
     email: bench.adminEmail,
     password: PASSWORD,
   });
-} else if (only !== "empty") {
+} else {
   print("\nno bench data: run tests/bench/tickets_bench.ts first to generate it");
 }
 if (!Deno.env.get("BENCH_SKIP_IMPORTS")) await importCosts();

@@ -3,15 +3,13 @@ import { fileURLToPath } from "node:url";
 import type { Manifest } from "../../contract/manifest.ts";
 
 /**
- * Issue 9, lowered by issue 33: no page makes the browser download more than 120 KiB of gzipped
- * JavaScript before it can run (its entry and every chunk it imports statically; dialogs and
- * menus load on first use). Issue 33's goal is 100 KiB; the heaviest page (/tickets) is at
- * 117.5 KiB: React DOM alone is about 63 KiB of it (docs/scaling.md 'Page weight').
+ * Issue 9: no page makes the browser download more than 150 KB of gzipped JavaScript before it
+ * can run (its entry and every chunk it imports statically; dialogs and menus load on first use).
  * Reads the production build the gate makes first (`deno task build`): the sizes of the .gz files
  * the server sends. A size, not a time, so a test; the figures per page print in
  * `deno run -A tests/bench/page_weight_bench.ts`.
  */
-export const PAGE_JS_LIMIT_BYTES = 120 * 1024;
+export const PAGE_JS_LIMIT_BYTES = 150_000;
 
 const STATIC = fileURLToPath(new URL("../../static", import.meta.url));
 
@@ -19,7 +17,7 @@ async function gzBytes(publicPath: string): Promise<number> {
   return (await Deno.stat(`${STATIC}${publicPath.slice("/static".length)}.gz`)).size;
 }
 
-Deno.test("page weight - every page's first-load JavaScript is at most 120 KiB gzipped", async () => {
+Deno.test("page weight - every page's first-load JavaScript is at most 150 KB gzipped", async () => {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await Deno.readTextFile(`${STATIC}/build/manifest.json`));
