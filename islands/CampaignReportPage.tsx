@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";

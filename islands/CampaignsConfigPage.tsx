@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Trash2 from "lucide-react/icons/trash-2";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";

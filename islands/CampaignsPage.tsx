@@ -1,4 +1,4 @@
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import ChartBar from "lucide-react/icons/chart-bar";
 import CirclePause from "lucide-react/icons/circle-pause";
 import RotateCcw from "lucide-react/icons/rotate-ccw";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import CirclePlus from "lucide-react/icons/circle-plus";
 import LoaderCircle from "lucide-react/icons/loader-circle";
 import Pencil from "lucide-react/icons/pencil";

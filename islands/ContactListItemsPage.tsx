@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import CircleCheck from "lucide-react/icons/circle-check";
 import CircleX from "lucide-react/icons/circle-x";

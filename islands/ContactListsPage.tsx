@@ -1,4 +1,4 @@
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import Users from "lucide-react/icons/users";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import MessageCircle from "lucide-react/icons/message-circle";
 import Upload from "lucide-react/icons/upload";

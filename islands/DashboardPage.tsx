@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import CalendarClock from "lucide-react/icons/calendar-clock";
 import Star from "lucide-react/icons/star";
 import { AppShell } from "./lib/shell/AppShell.tsx";

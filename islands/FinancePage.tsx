@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import CheckCheck from "lucide-react/icons/check-check";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { formatDate } from "./lib/shell/TopBar.tsx";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import PlayCircle from "lucide-react/icons/circle-play";
 import { api } from "./lib/api.ts";
 import { type HelpView, youtubeThumbnail } from "../contract/platform_types.ts";

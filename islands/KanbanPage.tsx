@@ -1,4 +1,4 @@
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { planGuard } from "./lib/permissions.ts";
 import { Board } from "./kanban/Board.tsx";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Copy from "lucide-react/icons/copy";
 import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "./lib/api.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { storedToken } from "./lib/storage.ts";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { RowActions } from "./lib/list/ResourceList.tsx";
 import { planGuard } from "./lib/permissions.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import ListTree from "lucide-react/icons/list-tree";
 import Pencil from "lucide-react/icons/pencil";
 import Plus from "lucide-react/icons/plus";

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import KeyRound from "lucide-react/icons/key-round";
 import Mail from "lucide-react/icons/mail";
 import { api } from "./lib/api.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { api } from "./lib/api.ts";
 import { planGuard } from "./lib/permissions.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "./lib/api.ts";
 import { sessionUser, setSessionUser, useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "./lib/api.ts";
 import { errorText, fieldErrors } from "./lib/errors.ts";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Dices from "lucide-react/icons/dices";
 import Play from "lucide-react/icons/play";
 import Plus from "lucide-react/icons/plus";

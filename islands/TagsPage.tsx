@@ -1,4 +1,4 @@
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";

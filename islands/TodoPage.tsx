@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useTranslation } from "./lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Check from "lucide-react/icons/check";
 import Pencil from "lucide-react/icons/pencil";
 import Plus from "lucide-react/icons/plus";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { DEFAULT_ANNOUNCEMENT_PRIORITY } from "../../contract/team_types.ts";
 import { PRIORITY_CLASS } from "../lib/shell/priority.ts";
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { languageOf } from "../lib/i18n.ts";
 import { formatDate } from "../lib/shell/TopBar.tsx";

@@ -1,5 +1,5 @@
 import type { FormEvent } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { Field, FieldFrame } from "../lib/ui/Field.tsx";
 import { CHECKOUT_TEXTS, COUNTRIES, cpfCnpjDigits } from "../../contract/billing_rules.ts";
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Copy from "lucide-react/icons/copy";
 import { languageOf } from "../lib/i18n.ts";
 import { Button } from "../lib/ui/Button.tsx";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";

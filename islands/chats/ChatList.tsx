@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { DeleteDialog } from "../lib/list/DeleteDialog.tsx";
 import {
   type ResourceList,

@@ -1,5 +1,5 @@
 import { type FormEvent, type KeyboardEvent, useLayoutEffect, useRef, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import SendHorizontal from "lucide-react/icons/send-horizontal";
 import { api } from "../lib/api.ts";
 import type { SessionUser } from "../../contract/types.ts";

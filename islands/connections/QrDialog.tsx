@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import KeyRound from "lucide-react/icons/key-round";
 import LoaderCircle from "lucide-react/icons/loader-circle";
 import QrCode from "lucide-react/icons/qr-code";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import type { LucideIcon } from "lucide-react";
 import LoaderCircle from "lucide-react/icons/loader-circle";
 import QrCode from "lucide-react/icons/qr-code";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import type { ContactListItemView } from "../../contract/campaign_types.ts";
 import { CONTACT_RULES } from "../lib/contact/ContactDialog.tsx";
 import { FormDialog } from "../lib/list/FormDialog.tsx";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import type { ContactListView } from "../../contract/campaign_types.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import type { QueueRef } from "../../contract/types.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { useFormSubmit } from "../lib/list/form_submit.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 
 /**
  * Today's tickets in 24 hourly buckets (seeds/000 sections 2 and 9) as a plain SVG bar chart:

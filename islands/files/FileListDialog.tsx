@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";
 import type { FileListOptionView, FileListView } from "../../contract/campaign_types.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { useDraggable } from "@dnd-kit/core";
 import type { KanbanCard } from "../../contract/kanban_types.ts";
 import type { LaneKey } from "./board_state.ts";

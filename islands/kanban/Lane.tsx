@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { useDroppable } from "@dnd-kit/core";
 import { useInfiniteScroll } from "../lib/list/hooks.ts";
 import type { ListController } from "../lib/list/list_controller.ts";

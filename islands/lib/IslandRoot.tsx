@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { I18n } from "./i18n.ts";
-import { I18nProvider } from "./use_translation.tsx";
+import type { i18n as I18n } from "i18next";
+import { I18nextProvider } from "react-i18next";
 import { PageContext, type PageInfo } from "./page_context.ts";
 import { Toaster } from "./ui/Toaster.tsx";
 
@@ -12,10 +12,10 @@ export function IslandRoot(
   { i18n, page, children }: { i18n: I18n; page: PageInfo; children: ReactNode },
 ) {
   return (
-    <I18nProvider i18n={i18n}>
+    <I18nextProvider i18n={i18n}>
       <PageContext.Provider value={page}>
         <Toaster>{children}</Toaster>
       </PageContext.Provider>
-    </I18nProvider>
+    </I18nextProvider>
   );
 }

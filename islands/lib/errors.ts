@@ -1,4 +1,4 @@
-import type { TFunction } from "./i18n.ts";
+import type { TFunction } from "i18next";
 
 /** An API answer that is not 2xx: `{ error: CODE, message, fields? }` (DESIGN 'HTTP surface'). */
 export class ApiError extends Error {

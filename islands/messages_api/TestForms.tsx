@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import type { Connection } from "../../contract/connection.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Power from "lucide-react/icons/power";
 import { api } from "../lib/api.ts";
 import { byName } from "../lib/list/list_controller.ts";

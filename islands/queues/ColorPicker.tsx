@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import * as Popover from "radix-ui/popover";
 import Check from "lucide-react/icons/check";
 import ChevronDown from "lucide-react/icons/chevron-down";

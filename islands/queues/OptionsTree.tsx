@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import CornerDownRight from "lucide-react/icons/corner-down-right";
 import Paperclip from "lucide-react/icons/paperclip";
 import Pencil from "lucide-react/icons/pencil";

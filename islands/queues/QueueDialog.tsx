@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { useWeekCheck, WeeklyHoursEditor } from "../lib/hours/WeeklyHoursEditor.tsx";
 import { type EditableDay, tidyWeek, toEntries, weekFrom } from "../../contract/working_hours.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import type { CompanyView } from "../../contract/platform_types.ts";
 import { dueDateTone } from "../../contract/platform_types.ts";
 import { type ListSpec, useRecordPage } from "../lib/list/RecordPage.tsx";

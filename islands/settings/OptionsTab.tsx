@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
 import { IconButton } from "../lib/ui/Button.tsx";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { PLAN_SWITCHES, type PlanView } from "../../contract/platform_types.ts";
 import { type ListSpec, useRecordPage } from "../lib/list/RecordPage.tsx";
 import { RowActions } from "../lib/list/ResourceList.tsx";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Plus from "lucide-react/icons/plus";
 import type { Identified } from "../lib/list/list_controller.ts";
 import { RecordList, type RecordPage } from "../lib/list/RecordPage.tsx";

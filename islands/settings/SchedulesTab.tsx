@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { useWeekCheck, WeeklyHoursEditor } from "../lib/hours/WeeklyHoursEditor.tsx";
 import { useFormSubmit } from "../lib/list/form_submit.ts";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
 import Ban from "lucide-react/icons/ban";
 import Check from "lucide-react/icons/check";

@@ -1,5 +1,5 @@
 import { type ChangeEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import CheckCheck from "lucide-react/icons/check-check";
 import ContactIcon from "lucide-react/icons/contact";
 import EllipsisVertical from "lucide-react/icons/ellipsis-vertical";

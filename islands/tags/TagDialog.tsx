@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import { HEX_COLOR_PATTERN } from "../../contract/palette.ts";

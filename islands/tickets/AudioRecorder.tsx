@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import CircleCheck from "lucide-react/icons/circle-check";
 import CircleX from "lucide-react/icons/circle-x";
 import LoaderCircle from "lucide-react/icons/loader-circle";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import * as Dialog from "radix-ui/dialog";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Mail from "lucide-react/icons/mail";
 import Pencil from "lucide-react/icons/pencil";
 import Phone from "lucide-react/icons/phone";

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Ban from "lucide-react/icons/ban";
 import Check from "lucide-react/icons/check";
 import CheckCheck from "lucide-react/icons/check-check";

@@ -6,7 +6,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import FileText from "lucide-react/icons/file-text";
 import Paperclip from "lucide-react/icons/paperclip";
 import SendHorizontal from "lucide-react/icons/send-horizontal";

@@ -1,5 +1,5 @@
 import { type UIEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import ArrowDown from "lucide-react/icons/arrow-down";
 import LoaderCircle from "lucide-react/icons/loader-circle";
 import MessagesSquare from "lucide-react/icons/messages-square";

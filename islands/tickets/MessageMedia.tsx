@@ -1,6 +1,6 @@
 import { useState } from "react";
 import * as Dialog from "radix-ui/dialog";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import FileText from "lucide-react/icons/file-text";
 import ImageOff from "lucide-react/icons/image-off";

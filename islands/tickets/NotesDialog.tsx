@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import NotebookPen from "lucide-react/icons/notebook-pen";
 import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";

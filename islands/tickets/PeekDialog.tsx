@@ -1,5 +1,5 @@
 import * as Dialog from "radix-ui/dialog";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Eye from "lucide-react/icons/eye";
 import X from "lucide-react/icons/x";
 import { Avatar } from "./bits.tsx";

@@ -1,4 +1,4 @@
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Zap from "lucide-react/icons/zap";
 import { cutLabel } from "./format.ts";
 import type { QuickMessage } from "../../contract/ticket_types.ts";

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Plus from "lucide-react/icons/plus";
 import { api } from "../lib/api.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";

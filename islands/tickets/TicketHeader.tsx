@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import ArrowLeft from "lucide-react/icons/arrow-left";
 import ArrowRightLeft from "lucide-react/icons/arrow-right-left";
 import CalendarClock from "lucide-react/icons/calendar-clock";

@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Check from "lucide-react/icons/check";
 import Eye from "lucide-react/icons/eye";
 import Smartphone from "lucide-react/icons/smartphone";

@@ -1,5 +1,5 @@
 import { type UIEvent, useCallback } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Inbox from "lucide-react/icons/inbox";
 import { LIST_BOTTOM_THRESHOLD_PX } from "./format.ts";
 import { TicketItem } from "./TicketItem.tsx";

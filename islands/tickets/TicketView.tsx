@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Check from "lucide-react/icons/check";
 import Lock from "lucide-react/icons/lock";
 import RotateCcw from "lucide-react/icons/rotate-ccw";

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import * as RTabs from "radix-ui/tabs";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import CheckCheck from "lucide-react/icons/check-check";
 import Layers from "lucide-react/icons/layers";
 import MessageSquareText from "lucide-react/icons/message-square-text";

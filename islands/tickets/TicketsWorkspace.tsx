@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useTranslation } from "../lib/use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import List from "lucide-react/icons/list";
 import MessageSquareText from "lucide-react/icons/message-square-text";
 import MousePointerClick from "lucide-react/icons/mouse-pointer-click";

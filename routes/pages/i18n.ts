@@ -1,7 +1,7 @@
+import type { i18n as I18n } from "i18next";
 import {
   createI18n,
   DEFAULT_LANGUAGE,
-  type I18n,
   type I18nPayload,
   isLanguage,
   type Language,
@@ -17,7 +17,7 @@ export const LOCALES: Record<Language, Messages> = { pt, en, es };
 
 const instances = new Map<Language, I18n>();
 
-/** A shared translator per language (SSR renders synchronously, never switching it). */
+/** A shared i18next instance per language (SSR renders synchronously, never switching it). */
 export function serverI18n(lng: Language): I18n {
   let instance = instances.get(lng);
   if (!instance) {

@@ -104,6 +104,7 @@ async function importCosts() {
     "croner",
     "csv-parse",
     "bcryptjs",
+    "i18next",
     "./server/app.ts",
     "./server/deps.ts",
   ];

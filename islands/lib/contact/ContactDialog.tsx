@@ -1,4 +1,4 @@
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Plus from "lucide-react/icons/plus";
 import Trash2 from "lucide-react/icons/trash-2";
 import { Button, IconButton } from "../ui/Button.tsx";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
 import { FormDialog } from "../list/FormDialog.tsx";
 import { useFormSubmit } from "../list/form_submit.ts";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import {
   type EditableDay,
   type HoursProblem,

@@ -1,4 +1,4 @@
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
 import { toast } from "../toast.ts";
 import { whenOpen } from "../ui/deferred.tsx";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { Button } from "../ui/Button.tsx";
 import { Modal } from "../ui/Modal.tsx";
 import type { FormSubmit } from "./form_submit.ts";

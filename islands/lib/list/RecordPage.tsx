@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useSessionUser } from "../session.ts";
 import { AppShell, type PageGuard } from "../shell/AppShell.tsx";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Pencil from "lucide-react/icons/pencil";
 import Plus from "lucide-react/icons/plus";
 import Search from "lucide-react/icons/search";

@@ -1,5 +1,5 @@
 import { type FormEvent, useRef, useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
 import { ADMIN_SUBMIT_DELAY_MS, FORM_SUBMIT_DELAY_MS } from "../form_delay.ts";
 import { toast } from "../toast.ts";

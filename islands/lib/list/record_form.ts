@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
 import {
   type FieldProps,

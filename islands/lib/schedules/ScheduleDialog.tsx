@@ -1,4 +1,4 @@
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import ImagePlus from "lucide-react/icons/image-plus";
 import { FormDialog } from "../list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../list/record_form.ts";

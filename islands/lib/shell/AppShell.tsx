@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
 import TriangleAlert from "lucide-react/icons/triangle-alert";
 import {

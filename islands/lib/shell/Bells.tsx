@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { Popover } from "../ui/Popover.tsx";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Bell from "lucide-react/icons/bell";
 import Megaphone from "lucide-react/icons/megaphone";
 import MessagesSquare from "lucide-react/icons/messages-square";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import * as Dialog from "radix-ui/dialog";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import X from "lucide-react/icons/x";
 import { PreferenceButtons } from "./TopBar.tsx";
 

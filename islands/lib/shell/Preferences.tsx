@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import Languages from "lucide-react/icons/languages";
 import Moon from "lucide-react/icons/moon";
 import Sun from "lucide-react/icons/sun";

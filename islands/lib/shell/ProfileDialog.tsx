@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { api, endSession } from "../api.ts";
 import { forgetCachedUser, setSessionUser } from "../session.ts";
 import { toast } from "../toast.ts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import * as Collapsible from "radix-ui/collapsible";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import ChevronDown from "lucide-react/icons/chevron-down";
 import LogOut from "lucide-react/icons/log-out";
 import { usePage } from "../page_context.ts";

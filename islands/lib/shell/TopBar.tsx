@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
-import type { TFunction } from "../i18n.ts";
+import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import CircleUserRound from "lucide-react/icons/circle-user-round";
 import LogOut from "lucide-react/icons/log-out";
 import MenuIcon from "lucide-react/icons/menu";

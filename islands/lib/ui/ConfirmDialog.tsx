@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from "react";
 import * as AlertDialog from "radix-ui/alert-dialog";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { Button } from "./Button.tsx";
 
 /**

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import * as Dialog from "radix-ui/dialog";
 import X from "lucide-react/icons/x";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 
 export type ModalProps = {
   open: boolean;

@@ -1,5 +1,5 @@
 import { type ReactNode, useId, useState } from "react";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import LoaderCircle from "lucide-react/icons/loader-circle";
 import Search from "lucide-react/icons/search";
 import X from "lucide-react/icons/x";

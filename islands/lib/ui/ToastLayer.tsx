@@ -1,5 +1,5 @@
 import * as Toast from "radix-ui/toast";
-import { useTranslation } from "../use_translation.tsx";
+import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
 import CircleAlert from "lucide-react/icons/circle-alert";
 import CircleCheck from "lucide-react/icons/circle-check";
