@@ -30,6 +30,10 @@ export const LIMITS = {
   announcementText: { min: 1, max: 5_000 },
   /** Issue 16: a webhook's URL. */
   url: { min: 1, max: 2000 },
+  /** Issue 26: a user's capacity (open tickets distribution gives them). */
+  maxOpenTickets: { min: 1, max: 1000 },
+  /** Issue 26: a queue's service-level targets, in business minutes (a year of 24 h days). */
+  slaMinutes: { min: 1, max: 525_600 },
 } as const satisfies Record<string, Limit>;
 
 /** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */

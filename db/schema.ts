@@ -1,4 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { QueueDistribution } from "../contract/queue_types.ts";
+
+export type { QueueDistribution };
 
 /** Row types of the tables in db/migrations. Booleans are 0/1 integers in storage. */
 type Flag = number;
@@ -72,8 +75,6 @@ export interface QueuesTable extends Timestamps {
   firstResponseMinutes: Generated<number | null>;
   resolutionMinutes: Generated<number | null>;
 }
-
-export type QueueDistribution = "off" | "round_robin" | "least_busy";
 
 export interface QueueOptionsTable extends Timestamps {
   id: Generated<number>;
