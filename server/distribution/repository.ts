@@ -137,7 +137,13 @@ export async function takeBack(
   stamp: string,
 ): Promise<boolean> {
   const result = await db.updateTable("tickets")
-    .set({ userId: null, status: "pending", distributedAt: null, acceptedAt: null, updatedAt: stamp })
+    .set({
+      userId: null,
+      status: "pending",
+      distributedAt: null,
+      acceptedAt: null,
+      updatedAt: stamp,
+    })
     .where("companyId", "=", companyId).where("id", "=", ticketId)
     .where("userId", "=", userId).where("distributedAt", "=", distributedAt)
     .where("status", "=", "open").executeTakeFirst();

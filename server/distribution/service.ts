@@ -182,7 +182,9 @@ export function wireDistribution(deps: AppDeps) {
   };
   const heard = (e: { ticket: TicketView; before?: TicketPlacement }) => {
     const { ticket, before } = e;
-    if (mayPlace(ticket)) later(ticket.companyId, () => placeTicket(deps, ticket.companyId, ticket.id));
+    if (mayPlace(ticket)) {
+      later(ticket.companyId, () => placeTicket(deps, ticket.companyId, ticket.id));
+    }
     // Someone's ticket left them (closed, returned, transferred): they may have room now.
     if (before?.userId != null && (ticket.userId !== before.userId || ticket.status === "closed")) {
       later(ticket.companyId, () => distributeWaiting(deps, ticket.companyId));

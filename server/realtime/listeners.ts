@@ -93,9 +93,15 @@ const ROUTES: Routes = {
   "ticket.closed": (hub, e) => publishTicketUpdate(hub, e.ticket, e.before),
   "ticket.deleted": (hub, e) => publishTicketDelete(hub, e.companyId, e.ticketId, e.before),
   "ticket.assigned": (hub, e) =>
-    send(hub, e.companyId, "ticketAssigned", { action: "assigned", ticket: e.ticket }, users([
-      e.userId,
-    ])),
+    send(
+      hub,
+      e.companyId,
+      "ticketAssigned",
+      { action: "assigned", ticket: e.ticket },
+      users([
+        e.userId,
+      ]),
+    ),
   // No supervisor role exists (contract/policy.ts): the company's admins are told.
   "ticket.slaBreached": (hub, e) =>
     send(hub, e.companyId, "sla", { action: "breach", kind: e.kind, ticket: e.ticket }, ADMINS),

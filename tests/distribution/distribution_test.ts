@@ -6,7 +6,9 @@ import { addTicket, ticketRow } from "../helpers/tickets.ts";
 import { distributionTick } from "../../server/distribution/service.ts";
 import { contacts, distributionScene, goOnline, holders, newPending } from "./helpers.ts";
 
-async function served<T>(fn: (t: Awaited<ReturnType<typeof createTestApp>>, wsUrl: string) => Promise<T>) {
+async function served<T>(
+  fn: (t: Awaited<ReturnType<typeof createTestApp>>, wsUrl: string) => Promise<T>,
+) {
   const t = await createTestApp();
   const s = serve(t);
   try {
@@ -30,7 +32,10 @@ Deno.test("distribution - round-robin gives each new ticket to the next online a
       attendants: 3,
     });
     // The third attendant has no socket open: not online, never chosen.
-    const sockets = [await goOnline(t, wsUrl, attendants[0]), await goOnline(t, wsUrl, attendants[1])];
+    const sockets = [
+      await goOnline(t, wsUrl, attendants[0]),
+      await goOnline(t, wsUrl, attendants[1]),
+    ];
     const people = await contacts(t, a.id, 4);
     const given: (number | null)[] = [];
     for (const contactId of people) {
@@ -121,7 +126,11 @@ Deno.test("distribution - a transfer to a distributing queue without a user give
       attendants: 1,
       tag: "on",
     });
-    const manual = await distributionScene(t, a, { distribution: "off", attendants: 1, tag: "off" });
+    const manual = await distributionScene(t, a, {
+      distribution: "off",
+      attendants: 1,
+      tag: "off",
+    });
     const sockets = [
       await goOnline(t, wsUrl, dist.attendants[0]),
       await goOnline(t, wsUrl, manual.attendants[0]),
@@ -161,7 +170,9 @@ Deno.test("distribution - 50 tickets at once for 5 attendants of capacity 10: ex
     await t.deps.afterAnswer.drain();
     const rows = [...(await holders(t, ids)).values()];
     const perUser = new Map<number, number>();
-    for (const r of rows) if (r.userId !== null) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+    for (const r of rows) {
+      if (r.userId !== null) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+    }
     assert.deepEqual([...perUser.values()].sort(), [10, 10, 10, 10, 10]);
     assert.equal(rows.filter((r) => r.userId === null && r.status === "pending").length, 5);
     await closeAll(sockets);
@@ -304,13 +315,21 @@ Deno.test("distribution - tenancy and roles: another company's attendant never g
 Deno.test("distribution - a queue whose hours are closed keeps its tickets waiting", () =>
   withApp(async (t) => {
     const { a } = await twoCompanies(t);
-    const { queueId } = await distributionScene(t, a, { distribution: "round_robin", attendants: 1 });
+    const { queueId } = await distributionScene(t, a, {
+      distribution: "round_robin",
+      attendants: 1,
+    });
     await t.deps.db.updateTable("users").set({ online: 1 }).where("companyId", "=", a.id).execute();
     // The test clock is Sunday; the default week is closed on Sundays.
     const hours = await t.request("PUT", `/api/queue/${queueId}`, {
       token: a.admin.token,
       body: {
-        schedules: [{ weekday: "Domingo", weekdayEn: "sunday", startTime: "00:00", endTime: "00:00" }],
+        schedules: [{
+          weekday: "Domingo",
+          weekdayEn: "sunday",
+          startTime: "00:00",
+          endTime: "00:00",
+        }],
       },
     });
     assert.equal(hours.status, 200);

@@ -64,7 +64,9 @@ export async function userRow(t: TestApp, id: number) {
 export async function contacts(t: TestApp, companyId: number, count: number, prefix = "55119") {
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
-    ids.push(await addContact(t, companyId, `Cliente ${i}`, `${prefix}${String(i).padStart(6, "0")}`));
+    ids.push(
+      await addContact(t, companyId, `Cliente ${i}`, `${prefix}${String(i).padStart(6, "0")}`),
+    );
   }
   return ids;
 }

@@ -124,13 +124,15 @@ Deno.test("distribution - two processes, 55 tickets at once, 5 attendants of cap
       }
     }, { what: "attendants online" });
 
-    const created = await Promise.all(contacts.map((contactId, i) =>
-      call(i % 2 === 0 ? a : b, "POST", "/api/tickets", token, {
-        contactId,
-        queueId: queue.body.id,
-        status: "pending",
-      })
-    ));
+    const created = await Promise.all(
+      contacts.map((contactId, i) =>
+        call(i % 2 === 0 ? a : b, "POST", "/api/tickets", token, {
+          contactId,
+          queueId: queue.body.id,
+          status: "pending",
+        })
+      ),
+    );
     for (const res of created) assert.equal(res.status, 201, JSON.stringify(res.body));
     const ids = created.map((res) => res.body.id as number);
     const done = await eventually(() => {
