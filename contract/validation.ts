@@ -72,6 +72,18 @@ export function email(required: boolean): Rule {
   };
 }
 
+/** A whole number within the limit; empty is allowed unless required (issue 26's numbers). */
+export function wholeNumber(limit: Limit, required = false): Rule {
+  return (value) => {
+    const v = value.trim();
+    if (!v) return required ? "people.validation.required" : null;
+    if (!/^\d+$/.test(v) || Number(v) < limit.min || Number(v) > limit.max) {
+      return "people.validation.wholeNumber";
+    }
+    return null;
+  };
+}
+
 /** Field name -> first failing rule's key, for the fields that fail. */
 export function check(
   values: Record<string, string>,
