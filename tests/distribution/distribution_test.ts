@@ -338,3 +338,16 @@ Deno.test("distribution - a queue whose hours are closed keeps its tickets waiti
     await t.deps.afterAnswer.drain();
     assert.equal((await ticketRow(t, ticket.id)).userId, null);
   }));
+
+Deno.test("distribution - the OpenAPI document carries the queue's policy, the capacity and the time-left sort", () =>
+  withApp(async (t) => {
+    const doc = await (await t.request("GET", "/api/openapi.json")).json();
+    const queueBody = doc.paths["/queue/{id}"].put.requestBody.content["application/json"].schema;
+    assert.deepEqual(queueBody.properties.distribution.enum, ["off", "round_robin", "least_busy"]);
+    assert.ok(queueBody.properties.firstResponseMinutes);
+    assert.ok(queueBody.properties.resolutionMinutes);
+    const userBody = doc.paths["/users"].post.requestBody.content["application/json"].schema;
+    assert.ok(userBody.properties.maxOpenTickets);
+    const listParams = doc.paths["/tickets"].get.parameters.map((p: { name: string }) => p.name);
+    assert.ok(listParams.includes("sort"));
+  }));
