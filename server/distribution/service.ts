@@ -65,13 +65,15 @@ async function assign(
   ticketId: number,
   queue: QueuePolicy,
   now: Date,
+  avoid: number | null,
 ): Promise<number | null> {
   if (queue.distribution === "off") return null;
   // A queue with hours gives tickets out only while it works (users have no hours of their own).
   const hours = parseWorkingHours(queue.schedules);
   if (hours.length > 0 && !isWithinHours(hours, now)) return null;
   const stamp = now.toISOString();
-  const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id));
+  const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id))
+    .filter((person) => person.id !== avoid);
   for (const person of people) {
     const given = await giveTicket(trx, companyId, ticketId, person.id, person.maxOpenTickets, {
       ...HAND_OVER,
@@ -98,6 +100,8 @@ export async function placeTicket(
   deps: AppDeps,
   companyId: number,
   ticketId: number,
+  /** Who just gave the ticket back (returned, transferred away): not offered it at once. */
+  avoid: number | null = null,
 ): Promise<boolean> {
   const now = deps.clock.now();
   const outcome = await deps.db.transaction().execute(async (trx) => {
@@ -122,7 +126,9 @@ export async function placeTicket(
       });
       dated = true;
     }
-    const userId = waiting(ticket) ? await assign(trx, companyId, ticketId, queue, now) : null;
+    const userId = waiting(ticket)
+      ? await assign(trx, companyId, ticketId, queue, now, avoid)
+      : null;
     return dated || userId !== null ? { before, userId } : undefined;
   });
   if (!outcome) return false;
@@ -161,12 +167,18 @@ export async function distributeWaiting(deps: AppDeps, companyId: number): Promi
   return given;
 }
 
-/** Is this ticket one placeTicket may have work for? (Saves a transaction for most events.) */
-function mayPlace(ticket: TicketView): boolean {
+/**
+ * Is this ticket one placeTicket may have work for? It waits for people (pending, nobody's, no
+ * bot), or it has just entered its queue (made there, or moved) without due instants yet. Other
+ * changes (a tag, an accept, a message) cost no transaction.
+ */
+function mayPlace(ticket: TicketView, before: TicketPlacement | undefined): boolean {
   if (ticket.queueId === null || ticket.status === "closed") return false;
   const waits = ticket.status === "pending" && ticket.userId === null && !ticket.chatbot &&
     !ticket.useIntegration && ticket.promptId === null;
-  return waits || (ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null);
+  const entered = before === undefined || before.queueId !== ticket.queueId;
+  return waits ||
+    (entered && ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null);
 }
 
 /**
@@ -182,8 +194,9 @@ export function wireDistribution(deps: AppDeps) {
   };
   const heard = (e: { ticket: TicketView; before?: TicketPlacement }) => {
     const { ticket, before } = e;
-    if (mayPlace(ticket)) {
-      later(ticket.companyId, () => placeTicket(deps, ticket.companyId, ticket.id));
+    if (mayPlace(ticket, before)) {
+      const avoid = before?.userId != null && ticket.userId === null ? before.userId : null;
+      later(ticket.companyId, () => placeTicket(deps, ticket.companyId, ticket.id, avoid));
     }
     // Someone's ticket left them (closed, returned, transferred): they may have room now.
     if (before?.userId != null && (ticket.userId !== before.userId || ticket.status === "closed")) {

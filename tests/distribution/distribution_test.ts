@@ -351,3 +351,26 @@ Deno.test("distribution - the OpenAPI document carries the queue's policy, the c
     const listParams = doc.paths["/tickets"].get.parameters.map((p: { name: string }) => p.name);
     assert.ok(listParams.includes("sort"));
   }));
+
+Deno.test("distribution - a ticket its attendant returns goes to another attendant, not straight back", () =>
+  served(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const { queueId, attendants } = await distributionScene(t, a, {
+      distribution: "least_busy",
+      attendants: 2,
+    });
+    const [first, second] = attendants;
+    const sockets = [await goOnline(t, wsUrl, first), await goOnline(t, wsUrl, second)];
+    const [contactId] = await contacts(t, a.id, 1);
+    const ticket = await newPending(t, a.admin.token, contactId, queueId);
+    await eventually(async () => (await ticketRow(t, ticket.id)).userId === first.id);
+    const returned = await t.request("PUT", `/api/tickets/${ticket.id}`, {
+      token: first.token,
+      body: { status: "pending" },
+    });
+    assert.equal(returned.status, 200);
+    await eventually(async () => (await ticketRow(t, ticket.id)).userId === second.id, {
+      what: "the returned ticket given to the other attendant",
+    });
+    await closeAll(sockets);
+  }));
