@@ -124,7 +124,7 @@ const today = await run("off");
 const withDistribution = await run("least_busy");
 const loss = 1 - withDistribution.inboundRate / today.inboundRate;
 const d = withDistribution.decisions;
-console.log(
+await Deno.stdout.write(new TextEncoder().encode(
   [
     `distribution bench: ${CONVERSATIONS} new conversations, ${QUEUES} queues, ` +
     `${QUEUES * ATTENDANTS_PER_QUEUE} attendants (capacity ${CAPACITY})`,
@@ -142,9 +142,11 @@ console.log(
     } (${d.length} samples)`,
     `  most tickets held by one attendant:     ${withDistribution.most} (capacity ${CAPACITY})`,
     `  load average: ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
-  ].join("\n"),
-);
+  ].join("\n") + "\n",
+));
 if (withDistribution.most > CAPACITY) {
-  console.error("an attendant holds more than their capacity");
+  await Deno.stderr.write(
+    new TextEncoder().encode("an attendant holds more than their capacity\n"),
+  );
   Deno.exit(1);
 }
