@@ -22,7 +22,7 @@ import type { QuickMessageView } from "./quick_message_types.ts";
 import type { ScheduleView } from "./schedule_types.ts";
 import type { TagView } from "./tag_types.ts";
 import type { AnnouncementView, ChatMessageView, ChatView } from "./team_types.ts";
-import type { MessageView, TicketContact, TicketView } from "./ticket_types.ts";
+import type { MessageView, SlaKind, TicketContact, TicketView } from "./ticket_types.ts";
 import type { PlanFlags } from "./types.ts";
 import type { WebhookView } from "./webhook_types.ts";
 
@@ -70,6 +70,10 @@ export type RealtimeEvents = {
     ticket: TicketView;
     contact: TicketContact;
   };
+  /** Issue 26: distribution gave the ticket to this user (their sockets only). */
+  ticketAssigned: { action: "assigned"; ticket: TicketView };
+  /** Issue 26: a ticket missed its queue's target (admins; the bell rings). */
+  sla: { action: "breach"; kind: SlaKind; ticket: TicketView };
   ticket:
     | { action: "update"; ticket: TicketView }
     | { action: "delete"; ticketId: number }
@@ -121,6 +125,8 @@ const CHANNEL_SET: { [C in keyof RealtimeEvents]: true } = {
   "chat-user": true,
   appMessage: true,
   ticket: true,
+  ticketAssigned: true,
+  sla: true,
   contact: true,
   announcement: true,
   auth: true,

@@ -41,6 +41,8 @@ export type UserRow = {
   whatsapp: { id: number; name: string } | null;
   allTicket: "enable" | "disable";
   online: boolean;
+  /** Issue 26: open tickets distribution gives them at most (null: unlimited). */
+  maxOpenTickets: number | null;
   queues: QueueRef[];
   createdAt: string;
   updatedAt: string;

@@ -15,7 +15,15 @@ export type Queue = {
   /** Authorised download route of the attachment. */
   mediaUrl: string | null;
   companyId: number;
+  /** Issue 26: who gets a ticket entering the queue (off: attendants pick from 'Aguardando'). */
+  distribution: QueueDistribution;
+  /** Service-level targets in the queue's business minutes (null: no target). */
+  firstResponseMinutes: number | null;
+  resolutionMinutes: number | null;
 };
+
+export const DISTRIBUTIONS = ["off", "round_robin", "least_busy"] as const;
+export type QueueDistribution = typeof DISTRIBUTIONS[number];
 
 /** A chatbot option (seeds/001 section 3 'Queue option'), as /api/queue-options answers it. */
 export type QueueOption = {

@@ -51,7 +51,14 @@ export type TicketView = {
   companyId: number;
   createdAt: string;
   updatedAt: string;
+  /** Issue 26: when the queue's targets fall due (ISO), and when a breach was recorded. */
+  firstResponseDueAt: string | null;
+  resolutionDueAt: string | null;
+  slaBreachedAt: string | null;
 };
+
+/** Which service-level target a breach missed. */
+export type SlaKind = "firstResponse" | "resolution";
 
 /** The page's name for a ticket: the same type. */
 export type Ticket = TicketView;

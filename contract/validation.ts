@@ -30,6 +30,10 @@ export const LIMITS = {
   announcementText: { min: 1, max: 5_000 },
   /** Issue 16: a webhook's URL. */
   url: { min: 1, max: 2000 },
+  /** Issue 26: a user's capacity (open tickets distribution gives them). */
+  maxOpenTickets: { min: 1, max: 1000 },
+  /** Issue 26: a queue's service-level targets, in business minutes (a year of 24 h days). */
+  slaMinutes: { min: 1, max: 525_600 },
 } as const satisfies Record<string, Limit>;
 
 /** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */
@@ -65,6 +69,18 @@ export function email(required: boolean): Rule {
     const v = value.trim();
     if (!v) return required ? "people.validation.required" : null;
     return EMAIL.test(v) ? null : "people.validation.invalidEmail";
+  };
+}
+
+/** A whole number within the limit; empty is allowed unless required (issue 26's numbers). */
+export function wholeNumber(limit: Limit, required = false): Rule {
+  return (value) => {
+    const v = value.trim();
+    if (!v) return required ? "people.validation.required" : null;
+    if (!/^\d+$/.test(v) || Number(v) < limit.min || Number(v) > limit.max) {
+      return "people.validation.wholeNumber";
+    }
+    return null;
   };
 }
 

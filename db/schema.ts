@@ -1,4 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { QueueDistribution } from "../contract/queue_types.ts";
+
+export type { QueueDistribution };
 
 /** Row types of the tables in db/migrations. Booleans are 0/1 integers in storage. */
 type Flag = number;
@@ -64,6 +67,13 @@ export interface QueuesTable extends Timestamps {
   schedules: Generated<string>;
   mediaPath: string | null;
   mediaName: string | null;
+  /** 0150: "off" | "round_robin" | "least_busy" (issue 26). */
+  distribution: Generated<QueueDistribution>;
+  /** 0150: the user round-robin gave the last ticket to. */
+  distributionCursor: Generated<number | null>;
+  /** 0150: service-level targets in business minutes of the queue (null: none). */
+  firstResponseMinutes: Generated<number | null>;
+  resolutionMinutes: Generated<number | null>;
 }
 
 export interface QueueOptionsTable extends Timestamps {
@@ -128,6 +138,8 @@ export interface UsersTable extends Timestamps {
   online: Generated<Flag>;
   lastSeenAt: string | null;
   tokenVersion: Generated<number>;
+  /** 0150: pending/open tickets distribution gives them at most (null: unlimited). */
+  maxOpenTickets: Generated<number | null>;
 }
 
 export interface UserQueuesTable {
@@ -236,6 +248,12 @@ export interface TicketsTable extends Timestamps {
   acceptedAt: string | null;
   closedAt: string | null;
   awaitingRating: Generated<Flag>;
+  /** 0150 (issue 26): due instants of the queue's targets, the breach once recorded. */
+  firstResponseDueAt: Generated<string | null>;
+  resolutionDueAt: Generated<string | null>;
+  slaBreachedAt: Generated<string | null>;
+  /** 0150: when distribution gave it to its user (null: a person chose). */
+  distributedAt: Generated<string | null>;
 }
 
 export interface MessagesTable extends Timestamps {

@@ -4,6 +4,7 @@ import { createDueInvoices } from "../server/billing/service.ts";
 import { dispatchTick } from "../server/campaigns/dispatcher.ts";
 import { checkPendingNumbers } from "../server/campaigns/number_check.ts";
 import { dueDateTick } from "../server/companies/due_dates.ts";
+import { distributionTick } from "../server/distribution/service.ts";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
 import { countedJob } from "../server/metrics/registry.ts";
@@ -78,6 +79,14 @@ export const JOBS: readonly Job[] = [
     name: "inactive_tickets",
     every: () => ({ cron: "*/30 * * * * *" }),
     tick: expireInactiveTickets,
+  },
+  // Issue 26: untouched tickets of attendants offline too long go back and out again (takeBack
+  // guarded by the user and distributedAt read), waiting tickets given out (giveTicket guarded by
+  // status, user and capacity), breaches recorded once (slaBreachedAt IS NULL in the UPDATE).
+  {
+    name: "distribution",
+    every: () => ({ cron: "*/20 * * * * *" }),
+    tick: distributionTick,
   },
   // The webhook delivery queue: every 5 s for retries falling due, and at once on a new event. A
   // row is claimed before it is sent; unique (webhookId, eventId) stops a second delivery row.

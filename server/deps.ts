@@ -17,6 +17,7 @@ import { Hub } from "./realtime/hub.ts";
 import { type Connector, Outbound } from "./http/outbound_fetch.ts";
 import { wireRealtime } from "./realtime/listeners.ts";
 import { wirePresence } from "./realtime/socket.ts";
+import { wireDistribution } from "./distribution/service.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { sealPlainSecrets } from "./webhooks/repository.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
@@ -118,6 +119,7 @@ export async function buildDeps(
   };
   wirePresence(deps);
   wireWebhooks(deps);
+  wireDistribution(deps);
   return { deps, firstStart };
 }
 

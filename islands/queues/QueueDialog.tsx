@@ -15,7 +15,9 @@ import { QueueBots } from "./QueueBots.tsx";
 import { ColorPicker } from "./ColorPicker.tsx";
 import { OptionsTree } from "./OptionsTree.tsx";
 import { queueProblems } from "./queue_form.ts";
-import type { Queue } from "../../contract/queue_types.ts";
+import { DISTRIBUTIONS, type Queue, type QueueDistribution } from "../../contract/queue_types.ts";
+import { check, LIMITS, wholeNumber } from "../../contract/validation.ts";
+import { SelectField } from "../lib/ui/Select.tsx";
 
 const FORM_ID = "queue-form";
 
@@ -31,7 +33,13 @@ const EMPTY = {
   integrationId: null as number | null,
   promptId: null as number | null,
   week: weekFrom(null) as EditableDay[],
+  distribution: "off" as QueueDistribution,
+  firstResponseMinutes: "",
+  resolutionMinutes: "",
 };
+
+const minutesRule = wholeNumber(LIMITS.slaMinutes);
+const minutesOrNull = (text: string) => text.trim() === "" ? null : Number(text);
 
 /**
  * The queue dialog (seeds/001 sections 2, 4 and 5): tab 'Dados da Fila' (name, colour from the
@@ -51,10 +59,23 @@ export function QueueDialog(
   const form = useRecordForm(dialog, {
     path: "/queue",
     empty: EMPTY,
-    values: (q) => ({ week: weekFrom(q.schedules) }),
-    validate: (values) => ({ ...queueProblems(values), ...(hoursEnabled ? hours.check() : {}) }),
-    body: ({ week, orderQueue, ...values }) => ({
+    values: (q) => ({
+      week: weekFrom(q.schedules),
+      firstResponseMinutes: q.firstResponseMinutes?.toString() ?? "",
+      resolutionMinutes: q.resolutionMinutes?.toString() ?? "",
+    }),
+    validate: (values) => ({
+      ...queueProblems(values),
+      ...check({
+        firstResponseMinutes: values.firstResponseMinutes,
+        resolutionMinutes: values.resolutionMinutes,
+      }, { firstResponseMinutes: minutesRule, resolutionMinutes: minutesRule }),
+      ...(hoursEnabled ? hours.check() : {}),
+    }),
+    body: ({ week, orderQueue, firstResponseMinutes, resolutionMinutes, ...values }) => ({
       ...values,
+      firstResponseMinutes: minutesOrNull(firstResponseMinutes),
+      resolutionMinutes: minutesOrNull(resolutionMinutes),
       name: values.name.trim(),
       color: values.color.trim(),
       orderQueue: orderQueue.trim() === "" ? null : Number(orderQueue),
@@ -76,6 +97,7 @@ export function QueueDialog(
       value: "data",
       fields: ["name", "color", "orderQueue", "greetingMessage", "outOfHoursMessage"],
     },
+    { value: "service", fields: ["distribution", "firstResponseMinutes", "resolutionMinutes"] },
     ...(hoursEnabled ? [{ value: "hours", fields: ["schedules"] }] : []),
   ];
   const [tab, setTab] = useFormTab(form.errors, tabs);
@@ -152,6 +174,41 @@ export function QueueDialog(
     </>
   );
 
+  // Issue 26: who gets a ticket entering the queue, and its service-level targets.
+  const serviceTab = (
+    <div className="queue-form">
+      <SelectField
+        label={t("queues.fields.distribution")}
+        {...form.select("distribution")}
+        options={DISTRIBUTIONS.map((value) => ({
+          value,
+          label: t(`queues.distribution.${value}`),
+        }))}
+      />
+      <p className="field-hint">{t("queues.distribution.hint")}</p>
+      <div className="queue-form-grid">
+        <Field
+          label={t("queues.fields.firstResponseMinutes")}
+          type="number"
+          inputMode="numeric"
+          min={LIMITS.slaMinutes.min}
+          max={LIMITS.slaMinutes.max}
+          {...form.field("firstResponseMinutes")}
+          hint={t("queues.fields.minutesHint")}
+        />
+        <Field
+          label={t("queues.fields.resolutionMinutes")}
+          type="number"
+          inputMode="numeric"
+          min={LIMITS.slaMinutes.min}
+          max={LIMITS.slaMinutes.max}
+          {...form.field("resolutionMinutes")}
+          hint={t("queues.fields.minutesHint")}
+        />
+      </div>
+    </div>
+  );
+
   const keep = (
     <>
       <Button variant="ghost" onClick={() => dialog.onOpenChange(false)}>
@@ -180,6 +237,7 @@ export function QueueDialog(
         label={t("queues.dialogTabs")}
         tabs={[
           { value: "data", label: t("queues.tabs.data"), content: dataTab },
+          { value: "service", label: t("queues.tabs.service"), content: serviceTab },
           ...(hoursEnabled
             ? [{
               value: "hours",

@@ -22,6 +22,7 @@ import { Avatar, Chip } from "./bits.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import type { Ticket } from "../../contract/ticket_types.ts";
 import { lazyPart } from "../lib/ui/deferred.tsx";
+import { SlaBadge, useNow } from "./SlaBadge.tsx";
 
 const TransferDialog = lazyPart(() => import("./TransferDialog.tsx").then((m) => m.default));
 const ScheduleDialog = lazyPart(() => import("./ScheduleDialog.tsx").then((m) => m.default));
@@ -48,6 +49,7 @@ export function TicketHeader(
 ) {
   const { t } = useTranslation();
   const user = useUser();
+  const now = useNow();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState<Action | null>(null);
   const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
@@ -105,6 +107,7 @@ export function TicketHeader(
       <span className="th-chips">
         <Chip color={ticket.queue?.color}>{ticket.queue?.name ?? t("tickets.noQueue")}</Chip>
         {ticket.tags?.map((tag) => <Chip key={tag.id} color={tag.color}>{tag.name}</Chip>)}
+        <SlaBadge ticket={ticket} now={now} />
       </span>
       <div className="th-actions" data-status={ticket.status}>
         {ticket.status === "pending"

@@ -8,6 +8,7 @@ import { Avatar, Chip } from "./bits.tsx";
 import { cutName, listTime } from "./format.ts";
 import type { Ticket } from "../../contract/ticket_types.ts";
 import { plainText } from "./wa_text.tsx";
+import { SlaBadge } from "./SlaBadge.tsx";
 
 export type TicketItemProps = {
   ticket: Ticket;
@@ -21,6 +22,8 @@ export type TicketItemProps = {
   onAccept: (ticket: Ticket) => void;
   onPeek: (ticket: Ticket) => void;
   accepting: boolean;
+  /** The clock the service-level badge reads (TicketList refreshes it). */
+  now: number;
 };
 
 /**
@@ -29,7 +32,7 @@ export type TicketItemProps = {
  * ticket is not opened by a click: it offers 'accept' (seeds/000 section 4).
  */
 export const TicketItem = memo(function TicketItem(
-  { ticket, selected, narrow, admin, showUser, onOpen, onAccept, onPeek, accepting }:
+  { ticket, selected, narrow, admin, showUser, onOpen, onAccept, onPeek, accepting, now }:
     TicketItemProps,
 ) {
   const { t } = useTranslation();
@@ -69,6 +72,7 @@ export const TicketItem = memo(function TicketItem(
             <span className="ti-name" title={name} data-testid="ticket-name">
               {cutName(name, narrow)}
             </span>
+            <SlaBadge ticket={ticket} now={now} />
             <time className="ti-time" dateTime={ticket.updatedAt}>
               {listTime(ticket.updatedAt)}
             </time>

@@ -5,6 +5,8 @@ import { LIST_BOTTOM_THRESHOLD_PX } from "./format.ts";
 import { TicketItem } from "./TicketItem.tsx";
 import type { Ticket } from "../../contract/ticket_types.ts";
 import type { TicketList as ListData } from "./use_ticket_list.ts";
+import { useNow } from "./SlaBadge.tsx";
+import { byTimeLeft } from "../../contract/sla.ts";
 
 export type TicketListProps = {
   list: ListData;
@@ -18,6 +20,8 @@ export type TicketListProps = {
   acceptingId: number | null;
   testId: string;
   hidden?: boolean;
+  /** Issue 26: closest service-level target first (live additions keep that order too). */
+  sort?: "updatedAt" | "timeLeft";
 };
 
 /** A scrolling ticket list; the next page loads within 100 px of the bottom (seeds/000 s. 9). */
@@ -33,6 +37,8 @@ export function TicketList(props: TicketListProps) {
   }, [list.hasMore, list.loading, list.loadMore]);
 
   const first = list.loading && list.page === 0;
+  const now = useNow();
+  const tickets = props.sort === "timeLeft" ? byTimeLeft(list.tickets, now) : list.tickets;
   return (
     <div
       className="tl"
@@ -55,7 +61,7 @@ export function TicketList(props: TicketListProps) {
             ))}
           </ul>
         )
-        : list.tickets.length === 0
+        : tickets.length === 0
         ? (
           <div className="empty-state tl-empty">
             <Inbox size={36} aria-hidden="true" />
@@ -64,7 +70,7 @@ export function TicketList(props: TicketListProps) {
         )
         : (
           <ul className="tl-items">
-            {list.tickets.map((ticket) => (
+            {tickets.map((ticket) => (
               <TicketItem
                 key={ticket.id}
                 ticket={ticket}
@@ -76,6 +82,7 @@ export function TicketList(props: TicketListProps) {
                 onAccept={props.onAccept}
                 onPeek={props.onPeek}
                 accepting={props.acceptingId === ticket.id}
+                now={now}
               />
             ))}
             {list.loading ? <li className="tl-more">{t("common.loading")}</li> : null}

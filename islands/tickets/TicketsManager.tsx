@@ -14,6 +14,7 @@ import { can } from "../lib/permissions.ts";
 import { Switch } from "./bits.tsx";
 import { MultiSelect } from "./MultiSelect.tsx";
 import { TicketList } from "./TicketList.tsx";
+import Timer from "lucide-react/icons/timer";
 import type { QueueOption, TagRef, Ticket, UserOption } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 import { useTicketList } from "./use_ticket_list.ts";
@@ -45,6 +46,7 @@ export function TicketsManager(
   const [openTab, setOpenTab] = useState<"open" | "pending">("open");
   const [visited, setVisited] = useState<Set<Tab>>(() => new Set(["open"]));
   const [showAll, setShowAll] = useState(admin);
+  const [sort, setSort] = useState<"updatedAt" | "timeLeft">("updatedAt");
   const [search, setSearch] = useState("");
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [userIds, setUserIds] = useState<string[]>([]);
@@ -78,8 +80,8 @@ export function TicketsManager(
   const sendQueueIds = admin || !allQueues;
   const ready = !admin || companyQueues.ready;
   const common = { scope, sendQueueIds, enabled: ready };
-  const openList = useTicketList({ ...common, status: "open" });
-  const pendingList = useTicketList({ ...common, status: "pending" });
+  const openList = useTicketList({ ...common, status: "open", sort });
+  const pendingList = useTicketList({ ...common, status: "pending", sort });
   const closedList = useTicketList({
     ...common,
     status: "closed",
@@ -125,6 +127,7 @@ export function TicketsManager(
     onPeek: setPeek,
     acceptingId,
   };
+  const sortedProps = { ...listProps, sort };
   const queueSummary = allQueues
     ? t("tickets.queues.all")
     : t("tickets.queues.count", { count: selectedQueues.length });
@@ -169,6 +172,17 @@ export function TicketsManager(
           )
           : null}
         <span className="tm-spacer" />
+        <button
+          type="button"
+          className="btn btn-ghost tm-sort"
+          aria-pressed={sort === "timeLeft"}
+          title={t("tickets.sort.hint")}
+          onClick={() => setSort(sort === "timeLeft" ? "updatedAt" : "timeLeft")}
+          data-testid="sort-time-left"
+        >
+          <Timer size={15} aria-hidden="true" />
+          {sort === "timeLeft" ? t("tickets.sort.timeLeft") : t("tickets.sort.activity")}
+        </button>
         <MultiSelect
           label={t("tickets.queues.label")}
           icon={<Layers size={15} aria-hidden="true" />}
@@ -258,13 +272,13 @@ export function TicketsManager(
 
       <div className="tm-lists">
         <TicketList
-          {...listProps}
+          {...sortedProps}
           list={openList}
           testId="list-open"
           hidden={tab !== "open" || openTab !== "open"}
         />
         <TicketList
-          {...listProps}
+          {...sortedProps}
           list={pendingList}
           testId="list-pending"
           hidden={tab !== "open" || openTab !== "pending"}

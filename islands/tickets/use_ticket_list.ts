@@ -15,6 +15,8 @@ export type TicketListParams = {
   sendQueueIds: boolean;
   /** False while the list cannot be shown yet (e.g. the company's queues are loading). */
   enabled: boolean;
+  /** Issue 26: "timeLeft" asks for the closest service-level target first. */
+  sort?: "updatedAt" | "timeLeft";
 };
 
 export type TicketList = ListState & { loadMore: () => void };
@@ -44,6 +46,7 @@ export function useTicketList(params: TicketListParams): TicketList {
     queueIds: params.sendQueueIds ? params.scope.queueIds : undefined,
     tags: params.tagIds?.length ? params.tagIds : undefined,
     users: params.userIds?.length ? params.userIds : undefined,
+    sort: params.sort === "timeLeft" ? "timeLeft" : undefined,
   };
   // The filters, and the client-side parts of the scope, as one value that effects can watch.
   const key = JSON.stringify([query, params.scope.noQueue, params.enabled]);

@@ -7,7 +7,7 @@ import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import { SelectField } from "../lib/ui/Select.tsx";
 import type { ConnectionOption, UserRow } from "../../contract/people_types.ts";
-import { email, length, LIMITS } from "../../contract/validation.ts";
+import { email, length, LIMITS, wholeNumber } from "../../contract/validation.ts";
 
 const NO_CONNECTION = "none";
 
@@ -32,8 +32,12 @@ export function UserDialog(
       queueIds: [] as number[],
       whatsappId: NO_CONNECTION,
       allTicket: "disable",
+      maxOpenTickets: "",
     },
-    values: (u) => ({ queueIds: u.queues.map((q) => q.id) }),
+    values: (u) => ({
+      queueIds: u.queues.map((q) => q.id),
+      maxOpenTickets: u.maxOpenTickets?.toString() ?? "",
+    }),
     onOpen: () => {
       if (!canAdmin) return;
       api.get<QueueRef[]>("/queue").then(setQueues).catch(() => {});
@@ -44,8 +48,11 @@ export function UserDialog(
       name: length(LIMITS.name),
       email: email(true),
       password: length(LIMITS.password, dialog.id === null),
+      maxOpenTickets: wholeNumber(LIMITS.maxOpenTickets),
     },
-    body: ({ name, email: mail, password, profile, queueIds, whatsappId, allTicket }) => ({
+    body: (
+      { name, email: mail, password, profile, queueIds, whatsappId, allTicket, maxOpenTickets },
+    ) => ({
       name: name.trim(),
       email: mail.trim(),
       ...(password ? { password } : {}),
@@ -55,6 +62,7 @@ export function UserDialog(
           queueIds,
           whatsappId: whatsappId === NO_CONNECTION ? null : Number(whatsappId),
           allTicket,
+          maxOpenTickets: maxOpenTickets.trim() === "" ? null : Number(maxOpenTickets),
         }
         : {}),
     }),
@@ -143,6 +151,16 @@ export function UserDialog(
           ]}
         />
       </div>
+      <Field
+        label={t("users.maxOpenTickets")}
+        type="number"
+        inputMode="numeric"
+        min={LIMITS.maxOpenTickets.min}
+        max={LIMITS.maxOpenTickets.max}
+        disabled={!canAdmin}
+        {...form.field("maxOpenTickets")}
+        hint={t("users.maxOpenTicketsHint")}
+      />
     </FormDialog>
   );
 }

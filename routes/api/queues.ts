@@ -19,6 +19,7 @@ import {
   updateQueue,
 } from "../../server/queues/service.ts";
 import { LIMITS } from "../../contract/validation.ts";
+import { DISTRIBUTIONS } from "../../contract/queue_types.ts";
 
 /** seeds/001 section 5: colour required, 3 to 9 characters; stored upper-case. */
 const color = limitedText(LIMITS.color).regex(
@@ -28,6 +29,8 @@ const color = limitedText(LIMITS.color).regex(
   .transform((v) => v.toUpperCase());
 
 const optionalId = z.number().int().positive().nullable().optional();
+const slaMinutes = z.number().int().min(LIMITS.slaMinutes.min).max(LIMITS.slaMinutes.max)
+  .nullable().optional();
 
 const queueBody = z.object({
   name: name2to50,
@@ -39,6 +42,10 @@ const queueBody = z.object({
   // Prompts and integrations (seeds/002) are referenced by id; their tables come later.
   promptId: optionalId,
   integrationId: optionalId,
+  // Issue 26: distribution and service-level targets (minutes of the queue's hours).
+  distribution: z.enum(DISTRIBUTIONS).optional(),
+  firstResponseMinutes: slaMinutes,
+  resolutionMinutes: slaMinutes,
 });
 
 export function queueRoutes(deps: AppDeps) {

@@ -24,6 +24,8 @@ const listQuery = z.object({
   date: day,
   updatedAt: day,
   showAll: flag,
+  // Issue 26: "timeLeft" puts the tickets closest to their service-level target first.
+  sort: z.enum(["updatedAt", "timeLeft"]).optional(),
   queueIds: idList,
   withUnreadMessages: flag,
 });

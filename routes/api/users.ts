@@ -5,6 +5,7 @@ import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { name2to50, password5to50, requiredEmail } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
+import { LIMITS } from "../../contract/validation.ts";
 import {
   createUser,
   deleteUser,
@@ -13,6 +14,10 @@ import {
   listUsersPage,
   updateUser,
 } from "../../server/users/service.ts";
+
+/** Issue 26: open tickets distribution gives the user at most; null is unlimited. */
+const maxOpenTickets = z.number().int().min(LIMITS.maxOpenTickets.min)
+  .max(LIMITS.maxOpenTickets.max).nullable();
 
 /** seeds/000 section 5 'User form'. */
 const userBody = z.object({
@@ -24,6 +29,7 @@ const userBody = z.object({
   whatsappId: z.number().int().positive().nullable().default(null),
   allTicket: z.enum(["enable", "disable"]).default("disable"),
   super: z.boolean().default(false),
+  maxOpenTickets: maxOpenTickets.default(null),
 });
 
 /**
@@ -39,6 +45,7 @@ const updateBody = z.object({
   whatsappId: z.number().int().positive().nullable().optional(),
   allTicket: z.enum(["enable", "disable"]).optional(),
   super: z.boolean().optional(),
+  maxOpenTickets: maxOpenTickets.optional(),
 });
 
 const listQuery = z.object({ searchParam: z.string().max(100).optional(), pageNumber });

@@ -16,7 +16,7 @@ import type { Queue, QueueOption } from "../../contract/queue_types.ts";
 import type { QuickMessageView } from "../../contract/quick_message_types.ts";
 import type { ScheduleView } from "../../contract/schedule_types.ts";
 import type { AnnouncementView, ChatMessageView, ChatView } from "../../contract/team_types.ts";
-import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
+import type { MessageView, SlaKind, TicketView } from "../../contract/ticket_types.ts";
 import type { PlanFlags } from "../../contract/types.ts";
 
 /** Where a ticket sits: who may see it follows from this (server/realtime/publish.ts). */
@@ -70,6 +70,10 @@ export type DomainEvents = {
   /** It was closed (resolved by a person, a bot or the inactivity job). */
   "ticket.closed": TicketChanged;
   "ticket.deleted": { companyId: number; ticketId: number; before: TicketPlacement };
+  /** Distribution gave it to `userId` (issue 26; a ticket.updated is told too). */
+  "ticket.assigned": { companyId: number; userId: number; ticket: TicketView };
+  /** A service-level target of its queue was missed (recorded once, slaBreachedAt). */
+  "ticket.slaBreached": { companyId: number; ticket: TicketView; kind: SlaKind };
   /** Its unread count went back to 0. */
   "ticket.read": { companyId: number; ticketId: number; placement: TicketPlacement };
 
@@ -121,6 +125,8 @@ export type DomainEvents = {
   /** Its session moved: `session` carries the QR or pairing code, `public` does not. */
   "connection.session": { companyId: number; session: SessionUpdate; public: SessionUpdate };
 
+  /** The user's first socket opened (online) or last one closed, users.online written. */
+  "user.presence": { companyId: number; userId: number; online: boolean };
   "user.sessionsEnded": { companyId: number; userId: number; reason: string };
   /** The user signed in elsewhere: the other session is told before it ends. */
   "user.signedInElsewhere": { companyId: number; userId: number };

@@ -76,3 +76,68 @@ export function parseWorkingHours(json: string | null | undefined): WorkingHours
     return [];
   }
 }
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS_EN = WEEKDAYS.map(([, en]) => en);
+
+/** How far the wall clock of `timeZone` is ahead of UTC at `at` (ms; -3 h for São Paulo). */
+function zoneOffsetMs(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(at));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  const wall = Date.UTC(
+    get("year"),
+    get("month") - 1,
+    get("day"),
+    get("hour"),
+    get("minute"),
+    get("second"),
+  );
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * The instant `target` minutes of working time after `start` (issue 26's service-level targets: nights,
+ * weekends and closed days do not count). Hours with no open day at all count every minute (a
+ * queue without hours works around the clock). The walk is one step per day, so a target of a
+ * week costs a handful of steps; the zone's offset is read per day (daylight saving changes).
+ */
+export function addWorkingMinutes(
+  start: Date,
+  target: number,
+  hours: readonly WorkingHoursEntry[],
+  timeZone = "America/Sao_Paulo",
+): Date {
+  const open = hours.filter((h) =>
+    TIME_PATTERN.test(h.startTime) && TIME_PATTERN.test(h.endTime) &&
+    minutes(h.startTime) < minutes(h.endTime)
+  );
+  if (open.length === 0) return new Date(start.getTime() + target * 60_000);
+  let remaining = target * 60_000;
+  let cursor = start.getTime();
+  // Every open day gives at least a minute: 400 weeks bound any target the API accepts.
+  for (let step = 0; step < 2_800; step++) {
+    const offset = zoneOffsetMs(cursor, timeZone);
+    const wall = new Date(cursor + offset);
+    const midnight = Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate());
+    const entry = open.find((h) => h.weekdayEn.toLowerCase() === WEEKDAYS_EN[wall.getUTCDay()]);
+    if (entry) {
+      const from = Math.max(cursor, midnight + minutes(entry.startTime) * 60_000 - offset);
+      const to = midnight + minutes(entry.endTime) * 60_000 - offset;
+      if (from < to) {
+        if (to - from >= remaining) return new Date(from + remaining);
+        remaining -= to - from;
+      }
+    }
+    cursor = midnight + DAY_MS - offset;
+  }
+  return new Date(cursor);
+}

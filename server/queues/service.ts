@@ -23,6 +23,9 @@ export type QueueInput = {
   schedules?: WorkingHoursEntry[];
   promptId?: number | null;
   integrationId?: number | null;
+  distribution?: QueueShape["distribution"];
+  firstResponseMinutes?: number | null;
+  resolutionMinutes?: number | null;
 };
 
 export function queueView(q: Queue): QueueView {
@@ -39,6 +42,9 @@ export function queueView(q: Queue): QueueView {
     mediaName: q.mediaName,
     mediaUrl: q.mediaPath ? `/api/queue/${q.id}/media` : null,
     companyId: q.companyId,
+    distribution: q.distribution,
+    firstResponseMinutes: q.firstResponseMinutes,
+    resolutionMinutes: q.resolutionMinutes,
     createdAt: q.createdAt,
     updatedAt: q.updatedAt,
   };
@@ -105,6 +111,9 @@ export async function createQueue(
         integrationId: input.integrationId ?? null,
         promptId: input.promptId ?? null,
         schedules: JSON.stringify(input.schedules ?? defaultWorkingHours()),
+        distribution: input.distribution ?? "off",
+        firstResponseMinutes: input.firstResponseMinutes ?? null,
+        resolutionMinutes: input.resolutionMinutes ?? null,
         mediaPath: null,
         mediaName: null,
         createdAt: now,
@@ -145,6 +154,9 @@ export async function updateQueue(
         integrationId: input.integrationId,
         promptId: input.promptId,
         schedules: input.schedules === undefined ? undefined : JSON.stringify(input.schedules),
+        distribution: input.distribution,
+        firstResponseMinutes: input.firstResponseMinutes,
+        resolutionMinutes: input.resolutionMinutes,
         updatedAt: now,
       }))!;
     });

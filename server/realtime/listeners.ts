@@ -92,6 +92,19 @@ const ROUTES: Routes = {
   "ticket.updated": (hub, e) => publishTicketUpdate(hub, e.ticket, e.before),
   "ticket.closed": (hub, e) => publishTicketUpdate(hub, e.ticket, e.before),
   "ticket.deleted": (hub, e) => publishTicketDelete(hub, e.companyId, e.ticketId, e.before),
+  "ticket.assigned": (hub, e) =>
+    send(
+      hub,
+      e.companyId,
+      "ticketAssigned",
+      { action: "assigned", ticket: e.ticket },
+      users([
+        e.userId,
+      ]),
+    ),
+  // No supervisor role exists (contract/policy.ts): the company's admins are told.
+  "ticket.slaBreached": (hub, e) =>
+    send(hub, e.companyId, "sla", { action: "breach", kind: e.kind, ticket: e.ticket }, ADMINS),
   "ticket.read": (hub, e) => publishTicketUnread(hub, e.companyId, e.ticketId, e.placement),
   "message.created": (hub, e) => publishMessage(hub, "create", e.message, e.ticket),
   "message.updated": (hub, e) => publishMessage(hub, "update", e.message, e.ticket),
@@ -210,6 +223,8 @@ const ROUTES: Routes = {
     );
   },
 
+  // users.online is read with the users list; distribution hears it (server/distribution/).
+  "user.presence": () => {},
   "user.sessionsEnded": (hub, e) =>
     send(hub, e.companyId, "auth", { action: "sessionEnded", reason: e.reason }, users([e.userId])),
   "user.signedInElsewhere": (hub, e) =>

@@ -32,6 +32,9 @@ function ticket(over: Partial<TicketView>): TicketView {
     companyId: 1,
     createdAt: "",
     updatedAt: "",
+    firstResponseDueAt: null,
+    resolutionDueAt: null,
+    slaBreachedAt: null,
     ...over,
   };
 }

@@ -224,10 +224,11 @@ export function pingMembers(hub: Hub, intervalMs = PING_INTERVAL_MS) {
 }
 
 /** Keeps users.online in step with whether the user has a socket open. */
-export function wirePresence(deps: Pick<AppDeps, "db" | "hub" | "clock">) {
+export function wirePresence(deps: Pick<AppDeps, "db" | "hub" | "clock" | "events">) {
   deps.hub.onPresence((companyId, userId, online) => {
-    setUserOnline(deps.db, companyId, userId, online, deps.clock.now().toISOString()).catch((
-      error,
-    ) => log.error("presence update failed", { companyId, userId, error }));
+    setUserOnline(deps.db, companyId, userId, online, deps.clock.now().toISOString()).then(
+      () => deps.events.emit("user.presence", { companyId, userId, online }),
+      (error) => log.error("presence update failed", { companyId, userId, error }),
+    );
   });
 }

@@ -28,6 +28,11 @@ export type TicketListFilters = {
   queueIds?: number[];
   /** The notifications list (seeds/000 section 6). */
   withUnreadMessages: boolean;
+  /**
+   * Issue 26: "timeLeft" lists the tickets whose target falls due first first (those without a
+   * target last); default newest activity first. A search keeps its own order.
+   */
+  sort?: "updatedAt" | "timeLeft";
 };
 
 type Scope = DB & { t: DB["tickets"] };
@@ -310,6 +315,12 @@ async function searchPage(
   return { ids, count: offset + ids.length, hasMore };
 }
 
+/**
+ * The instant a ticket's next target falls due (the first response comes before the
+ * resolution); no target sorts last. A plain column: a UNION's ORDER BY names columns only.
+ */
+const DUE_AT = sql<string>`COALESCE(t.firstResponseDueAt, t.resolutionDueAt, '9999')`;
+
 /** The statuses a ticket can have (db/schema.ts TicketStatus). */
 const STATUSES: readonly TicketStatus[] = ["pending", "open", "closed"];
 
@@ -331,12 +342,17 @@ function listWindow(
       ? STATUSES.map((status) => ({ part, filters: { ...filters, status } }))
       : [{ part, filters }]
   );
+  const timeLeft = filters.sort === "timeLeft";
   const [first, ...rest] = arms.map((arm) =>
     db.selectFrom("tickets as t").select(["t.id", "t.updatedAt"])
+      .$if(timeLeft, (q) => q.select(DUE_AT.as("dueAt")))
       .where((eb) => conditions(eb, viewer, arm.filters, arm.part))
   );
   let query = first;
   for (const next of rest) query = query.unionAll(next);
+  if (timeLeft) {
+    return query.orderBy(sql`dueAt`).orderBy("id", "desc").limit(size);
+  }
   return query.orderBy("updatedAt", "desc").orderBy("id", "desc").limit(size);
 }
 

@@ -23,6 +23,9 @@ export type TicketViewRow = {
   companyId: number;
   createdAt: string;
   updatedAt: string;
+  firstResponseDueAt: string | null;
+  resolutionDueAt: string | null;
+  slaBreachedAt: string | null;
   contactName: string;
   contactNumber: string;
   contactEmail: string;
@@ -71,6 +74,9 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
     companyId: r.companyId,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    firstResponseDueAt: r.firstResponseDueAt ?? null,
+    resolutionDueAt: r.resolutionDueAt ?? null,
+    slaBreachedAt: r.slaBreachedAt ?? null,
   };
 }
 

@@ -27,6 +27,7 @@ export type UserInput = {
   whatsappId: number | null;
   allTicket: "enable" | "disable";
   super: boolean;
+  maxOpenTickets?: number | null;
 };
 
 export const USERS_PAGE_SIZE = 20;
@@ -53,6 +54,7 @@ async function views(deps: AppDeps, companyId: number, rows: User[]): Promise<Us
       : null,
     allTicket: r.allTicket === "enable" ? "enable" : "disable",
     online: r.online === 1,
+    maxOpenTickets: r.maxOpenTickets ?? null,
     queues: queues.get(r.id) ?? [],
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
@@ -166,6 +168,7 @@ export async function createUser(
         super: input.super ? 1 : 0,
         whatsappId: input.whatsappId,
         allTicket: input.allTicket,
+        maxOpenTickets: input.maxOpenTickets ?? null,
         lastSeenAt: null,
         createdAt: now,
         updatedAt: now,
@@ -223,6 +226,8 @@ export async function updateUser(
     queues: input.queueIds !== undefined && !sameSet(input.queueIds, currentQueues),
     whatsapp: input.whatsappId !== undefined && input.whatsappId !== target.whatsappId,
     allTicket: input.allTicket !== undefined && input.allTicket !== target.allTicket,
+    capacity: input.maxOpenTickets !== undefined &&
+      input.maxOpenTickets !== (target.maxOpenTickets ?? null),
   };
   if (changes.profile) {
     if (self) throw forbidden("Você não pode alterar o seu próprio perfil");
@@ -231,7 +236,7 @@ export async function updateUser(
   if (changes.super && (self || !isAllowed(auth, "user:manage-super"))) {
     throw forbidden("Somente outro super usuário altera o acesso super");
   }
-  if (changes.queues || changes.whatsapp || changes.allTicket) {
+  if (changes.queues || changes.whatsapp || changes.allTicket || changes.capacity) {
     assertAllowed(
       auth,
       "user:set-queues",
@@ -268,6 +273,7 @@ export async function updateUser(
         super: changes.super ? (input.super ? 1 : 0) : undefined,
         whatsappId: changes.whatsapp ? input.whatsappId : undefined,
         allTicket: changes.allTicket ? input.allTicket : undefined,
+        maxOpenTickets: changes.capacity ? input.maxOpenTickets : undefined,
         updatedAt: now,
       });
       if (queueIds) await repo.setUserQueues(trx, companyId, id, queueIds);

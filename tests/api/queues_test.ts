@@ -51,6 +51,9 @@ Deno.test("queues create - default working hours, the company hears it, another 
         mediaName: null,
         mediaUrl: null,
         companyId: a.id,
+        distribution: "off",
+        firstResponseMinutes: null,
+        resolutionMinutes: null,
         createdAt: "",
         updatedAt: "",
       });

@@ -58,6 +58,7 @@ Deno.test("users create - an admin adds a user with queues and default connectio
         whatsapp: { id: conn.id, name: "Principal" },
         allTicket: "enable",
         online: false,
+        maxOpenTickets: null,
         queues: [{ id: sales.id, name: "Vendas", color: "#F44336" }],
         createdAt: "",
         updatedAt: "",

@@ -22,6 +22,8 @@ const CROSS_COMPANY: Record<string, string> = {
     "the campaign job scans every company (due campaigns, connections with work, answers, unchecked numbers); what it finds is then read and written with its company",
   "server/companies/repository.ts":
     "the due-date job blocks overdue companies bar the platform's own, found by its super user",
+  "server/distribution/scan_repository.ts":
+    "the distribution job scans every company's tickets (given to attendants now offline, waiting, past their targets); each change then names the company",
   "server/external_api/repository.ts":
     "the send API's bearer token (by its unique hash) is the only credential: it names the connection, and so the company",
   "server/metrics/repository.ts":

@@ -58,6 +58,9 @@ function ticket(id: number, patch: Partial<Ticket> = {}): Ticket {
     unreadMessages: 0,
     createdAt: "2024-05-01T10:00:00.000Z",
     updatedAt: "2024-05-01T10:00:00.000Z",
+    firstResponseDueAt: null,
+    resolutionDueAt: null,
+    slaBreachedAt: null,
     ...patch,
   };
 }

@@ -5,13 +5,19 @@ import Bell from "lucide-react/icons/bell";
 import Megaphone from "lucide-react/icons/megaphone";
 import MessagesSquare from "lucide-react/icons/messages-square";
 import { IconButton } from "../ui/Button.tsx";
-import { type ChannelEvent, realtime } from "../socket.ts";
+import { type ChannelEvent, realtime, useRealtime } from "../socket.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useLiveList } from "./live.ts";
 import { notifyNewMessage } from "../ticket_notify.ts";
 import { api } from "../api.ts";
 import type { AnnouncementView, ChatView } from "../../../contract/team_types.ts";
 import { PRIORITY_CLASS } from "./priority.ts";
+import Timer from "lucide-react/icons/timer";
+import { playNotificationSound } from "./sound.ts";
+import type { SlaKind, TicketView } from "../../../contract/ticket_types.ts";
+
+/** The breaches the SLA bell keeps (this session's, newest first). */
+const SLA_KEPT = 30;
 
 /** What the bells read of the tickets, announcements and chats APIs (their areas own them). */
 type TicketNote = {
@@ -103,6 +109,52 @@ export function TicketsBell({ user }: { user: SessionUser }) {
             <strong>{ticket.contact?.name ?? `#${ticket.id}`}</strong>
             <span className="popover-sub">{ticket.lastMessage ?? ""}</span>
             {ticket.unreadMessages ? <span className="pill">{ticket.unreadMessages}</span> : null}
+          </a>
+        ))}
+    </BellPopover>
+  );
+}
+
+type Breach = { ticket: TicketView; kind: SlaKind; seen: boolean };
+
+/**
+ * Issue 26: tickets that missed their queue's service-level target, told live to admins (the
+ * `sla` channel reaches the admins' room only); each rings once. Opening the bell marks them seen.
+ */
+export function SlaBell() {
+  const { t } = useTranslation();
+  const [breaches, setBreaches] = useState<Breach[]>([]);
+  useRealtime("sla", (event) => {
+    playNotificationSound();
+    setBreaches((old) =>
+      [
+        { ticket: event.ticket, kind: event.kind, seen: false },
+        ...old.filter((b) => b.ticket.id !== event.ticket.id),
+      ].slice(0, SLA_KEPT)
+    );
+  });
+  const unseen = breaches.filter((b) => !b.seen).length;
+  return (
+    <BellPopover
+      label={t("shell.bells.sla")}
+      icon={<Timer size={20} aria-hidden="true" />}
+      count={unseen}
+      onOpen={() => setBreaches((old) => old.map((b) => ({ ...b, seen: true })))}
+      testId="bell-sla"
+    >
+      {breaches.length === 0
+        ? <Empty>{t("shell.bells.noSla")}</Empty>
+        : breaches.map(({ ticket, kind }) => (
+          <a
+            key={ticket.id}
+            className="popover-item"
+            href={`/tickets/${ticket.uuid}`}
+            data-testid="sla-item"
+          >
+            <strong>{ticket.contact?.name ?? `#${ticket.id}`}</strong>
+            <span className="popover-sub">
+              {t(`shell.bells.slaKind.${kind}`)} · {ticket.queue?.name ?? ""}
+            </span>
           </a>
         ))}
     </BellPopover>

@@ -20,7 +20,7 @@ import { richText } from "../ui/rich_text.tsx";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu.tsx";
 import { whenOpen } from "../ui/deferred.tsx";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
-import { AnnouncementsBell, ChatBell, TicketsBell } from "./Bells.tsx";
+import { AnnouncementsBell, ChatBell, SlaBell, TicketsBell } from "./Bells.tsx";
 // Loaded when opened: the form, its dialog and rules are not needed to paint the shell.
 const ProfileDialog = whenOpen(() => import("./ProfileDialog.tsx").then((m) => m.ProfileDialog));
 
@@ -173,6 +173,7 @@ export function TopBar(
           ? (
             <>
               <TicketsBell user={user} />
+              {can(user, "ticket:see-all") ? <SlaBell /> : null}
               <AnnouncementsBell />
               {chatEnabled ? <ChatBell user={user} chats={chats} /> : null}
               <span className="topbar-divider" />

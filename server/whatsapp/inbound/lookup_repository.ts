@@ -81,6 +81,8 @@ export async function lookupInbound(
           'integrationId', t.integrationId, 'promptId', t.promptId,
           'lastMessage', t.lastMessage, 'unreadMessages', t.unreadMessages,
           'companyId', t.companyId, 'createdAt', t.createdAt, 'updatedAt', t.updatedAt,
+          'firstResponseDueAt', t.firstResponseDueAt, 'resolutionDueAt', t.resolutionDueAt,
+          'slaBreachedAt', t.slaBreachedAt,
           'queueOptionId', t.queueOptionId, 'amountUsedBotQueues', t.amountUsedBotQueues,
           'awaitingRating', t.awaitingRating, 'botSession', t.botSession,
           'botSessionAt', t.botSessionAt, 'userName', u.name, 'queueName', q.name,

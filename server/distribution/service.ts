@@ -1,0 +1,257 @@
+import type { Database } from "../../db/client.ts";
+import type { AppDeps } from "../context.ts";
+import type { TicketView } from "../../contract/ticket_types.ts";
+import type { TicketPlacement } from "../events/domain.ts";
+import { HAND_OVER } from "../bots/registry.ts";
+import { log } from "../log.ts";
+import { addWorkingMinutes, isWithinHours, parseWorkingHours } from "../queues/hours.ts";
+import { loadTicketView } from "../tickets/view_repository.ts";
+import {
+  type Attendant,
+  giveTicket,
+  moveCursor,
+  onlineAttendants,
+  type QueuePolicy,
+  queuePolicy,
+  setDueDates,
+  takeBack,
+  ticketToPlace,
+  waitingTickets,
+} from "./repository.ts";
+import { companiesWithWaiting, recordBreaches, untouchedOfOffline } from "./scan_repository.ts";
+
+/**
+ * Automatic distribution and service-level targets (issue 26).
+ *
+ * Every way a ticket enters a queue (the chatbot or a single-queue connection, a transfer without
+ * a user, POST /api/tickets, a reopened or returned ticket, the offline job taking one back) ends
+ * in a domain event; `wireDistribution` hears them and calls the ONE function `placeTicket`,
+ * which in one transaction sets the ticket's due instants (once) and, if the queue distributes,
+ * gives it to an attendant with a guarded UPDATE (repository.ts `giveTicket`: capacity is counted
+ * by the UPDATE itself, so it holds across processes on one database). Capacity freed (a ticket
+ * closed, returned or moved away) and an attendant coming online give out what waits.
+ */
+
+/** Pending, nobody's, and no bot owns it: people may take it. */
+function waiting(t: {
+  status: string;
+  userId: number | null;
+  chatbot: number;
+  useIntegration: number;
+  promptId: number | null;
+}): boolean {
+  return t.status === "pending" && t.userId === null && t.chatbot === 0 &&
+    t.useIntegration === 0 && t.promptId === null;
+}
+
+/** Round-robin: the attendants after the one who got the last ticket, then from the start. */
+function rotate(people: Attendant[], cursor: number | null): Attendant[] {
+  if (cursor === null) return people;
+  const next = people.findIndex((p) => p.id > cursor);
+  return next <= 0 ? people : [...people.slice(next), ...people.slice(0, next)];
+}
+
+/** Who is offered the ticket, in order: online, under capacity, by the queue's policy. */
+function candidates(queue: QueuePolicy, attendants: Attendant[]): Attendant[] {
+  const free = attendants.filter((a) => a.maxOpenTickets === null || a.active < a.maxOpenTickets);
+  if (queue.distribution === "round_robin") return rotate(free, queue.distributionCursor);
+  return free.sort((a, b) => a.active - b.active || a.id - b.id);
+}
+
+/** Gives the ticket to the first candidate whose guarded UPDATE succeeds; their id or null. */
+async function assign(
+  trx: Database,
+  companyId: number,
+  ticketId: number,
+  queue: QueuePolicy,
+  now: Date,
+  avoid: number | null,
+): Promise<number | null> {
+  if (queue.distribution === "off") return null;
+  // A queue with hours gives tickets out only while it works (users have no hours of their own).
+  const hours = parseWorkingHours(queue.schedules);
+  if (hours.length > 0 && !isWithinHours(hours, now)) return null;
+  const stamp = now.toISOString();
+  const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id))
+    .filter((person) => person.id !== avoid);
+  for (const person of people) {
+    const given = await giveTicket(trx, companyId, ticketId, person.id, person.maxOpenTickets, {
+      ...HAND_OVER,
+      acceptedAt: stamp,
+      distributedAt: stamp,
+      updatedAt: stamp,
+    });
+    if (!given) continue;
+    if (queue.distribution === "round_robin") {
+      await moveCursor(trx, companyId, queue.id, person.id);
+    }
+    return person.id;
+  }
+  return null;
+}
+
+/**
+ * The one assignment function. In ONE transaction: the due instants of the queue's targets
+ * (counted in the queue's working hours; set once per ticket), then, if the ticket waits in a
+ * queue that distributes, an attendant. After commit the change is told (ticket.updated, and
+ * ticket.assigned to the attendant). Returns whether the ticket was given to someone.
+ */
+export async function placeTicket(
+  deps: AppDeps,
+  companyId: number,
+  ticketId: number,
+  /** Who just gave the ticket back (returned, transferred away): not offered it at once. */
+  avoid: number | null = null,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const ticket = await ticketToPlace(trx, companyId, ticketId);
+    if (!ticket || ticket.queueId === null || ticket.status === "closed") return undefined;
+    const queue = await queuePolicy(trx, companyId, ticket.queueId);
+    if (!queue) return undefined;
+    const before: TicketPlacement = {
+      status: ticket.status,
+      queueId: ticket.queueId,
+      userId: ticket.userId,
+    };
+    let dated = false;
+    const targets = queue.firstResponseMinutes !== null || queue.resolutionMinutes !== null;
+    if (targets && ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null) {
+      const hours = parseWorkingHours(queue.schedules);
+      const due = (minutes: number | null) =>
+        minutes === null ? null : addWorkingMinutes(now, minutes, hours).toISOString();
+      await setDueDates(trx, companyId, ticketId, {
+        firstResponseDueAt: due(queue.firstResponseMinutes),
+        resolutionDueAt: due(queue.resolutionMinutes),
+      });
+      dated = true;
+    }
+    const userId = waiting(ticket)
+      ? await assign(trx, companyId, ticketId, queue, now, avoid)
+      : null;
+    return dated || userId !== null ? { before, userId } : undefined;
+  });
+  if (!outcome) return false;
+  const view = await loadTicketView(deps.db, companyId, ticketId);
+  if (!view) return false;
+  deps.events.emit("ticket.updated", { ticket: view, before: outcome.before });
+  if (outcome.userId !== null) {
+    deps.events.emit("ticket.assigned", { companyId, userId: outcome.userId, ticket: view });
+  }
+  return outcome.userId !== null;
+}
+
+/** How many waiting tickets one pass looks at, and how many passes a call makes at most. */
+const WAITING_BATCH = 100;
+const MAX_PASSES = 50;
+
+/**
+ * Gives out what waits in the company's distributing queues, oldest first, until nobody is free
+ * (a queue where a ticket found nobody is skipped for the rest of the pass). Returns how many
+ * tickets were given.
+ */
+export async function distributeWaiting(deps: AppDeps, companyId: number): Promise<number> {
+  let given = 0;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const tickets = await waitingTickets(deps.db, companyId, WAITING_BATCH);
+    const full = new Set<number>();
+    let givenThisPass = 0;
+    for (const ticket of tickets) {
+      if (full.has(ticket.queueId)) continue;
+      if (await placeTicket(deps, companyId, ticket.id)) givenThisPass++;
+      else full.add(ticket.queueId);
+    }
+    given += givenThisPass;
+    if (givenThisPass === 0 || tickets.length < WAITING_BATCH) break;
+  }
+  return given;
+}
+
+/**
+ * Is this ticket one placeTicket may have work for? It waits for people (pending, nobody's, no
+ * bot), or it has just entered its queue (made there, or moved) without due instants yet. Other
+ * changes (a tag, an accept, a message) cost no transaction.
+ */
+function mayPlace(ticket: TicketView, before: TicketPlacement | undefined): boolean {
+  if (ticket.queueId === null || ticket.status === "closed") return false;
+  const waits = ticket.status === "pending" && ticket.userId === null && !ticket.chatbot &&
+    !ticket.useIntegration && ticket.promptId === null;
+  const entered = before === undefined || before.queueId !== ticket.queueId;
+  return waits ||
+    (entered && ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null);
+}
+
+/**
+ * Hears the domain events through which tickets enter queues and capacity frees up, and runs the
+ * work after the event's commit, one company at a time in this process (deps.afterAnswer, which
+ * closeDeps drains); other processes are kept apart by the guarded UPDATE.
+ */
+export function wireDistribution(deps: AppDeps) {
+  const later = (companyId: number, work: () => Promise<unknown>) => {
+    deps.afterAnswer.run(`distribution:${companyId}`, work).catch((error) =>
+      log.error("distribution failed", { companyId, error })
+    );
+  };
+  const heard = (e: { ticket: TicketView; before?: TicketPlacement }) => {
+    const { ticket, before } = e;
+    if (mayPlace(ticket, before)) {
+      const avoid = before?.userId != null && ticket.userId === null ? before.userId : null;
+      later(ticket.companyId, () => placeTicket(deps, ticket.companyId, ticket.id, avoid));
+    }
+    // Someone's ticket left them (closed, returned, transferred): they may have room now.
+    if (before?.userId != null && (ticket.userId !== before.userId || ticket.status === "closed")) {
+      later(ticket.companyId, () => distributeWaiting(deps, ticket.companyId));
+    }
+  };
+  deps.events.on("ticket.created", heard);
+  deps.events.on("ticket.updated", heard);
+  deps.events.on("ticket.closed", heard);
+  deps.events.on("ticket.deleted", (e) => {
+    if (e.before.userId !== null) later(e.companyId, () => distributeWaiting(deps, e.companyId));
+  });
+  deps.events.on("user.presence", (e) => {
+    if (e.online) later(e.companyId, () => distributeWaiting(deps, e.companyId));
+  });
+}
+
+const SCAN_LIMIT = 500;
+
+/**
+ * The distribution job's tick: tickets given to attendants offline for the company's
+ * `distributionOfflineMinutes` and untouched go back and out again (takeBack is guarded by the
+ * user and distributedAt that were read: a second tick finds nothing); what still waits is given
+ * out (a presence heard by another process, a queue's hours opening); breaches are recorded once
+ * (recordBreaches: `slaBreachedAt IS NULL` in the UPDATE) and told.
+ */
+export async function distributionTick(deps: AppDeps) {
+  const now = deps.clock.now();
+  const stamp = now.toISOString();
+  const companies = new Set<number>();
+  for (const t of await untouchedOfOffline(deps.db, stamp, SCAN_LIMIT)) {
+    if (!await takeBack(deps.db, t.companyId, t.id, t.userId, t.distributedAt, stamp)) continue;
+    const view = await loadTicketView(deps.db, t.companyId, t.id);
+    if (view) {
+      deps.events.emit("ticket.updated", {
+        ticket: view,
+        before: { status: "open", queueId: view.queueId, userId: t.userId },
+      });
+    }
+    companies.add(t.companyId);
+  }
+  for (const companyId of await companiesWithWaiting(deps.db, SCAN_LIMIT)) companies.add(companyId);
+  for (const companyId of companies) {
+    await deps.afterAnswer.run(
+      `distribution:${companyId}`,
+      () => distributeWaiting(deps, companyId),
+    );
+  }
+  for (const breach of await recordBreaches(deps.db, stamp, SCAN_LIMIT)) {
+    const ticket = await loadTicketView(deps.db, breach.companyId, breach.id);
+    if (!ticket) continue;
+    const kind = breach.resolutionDueAt !== null && breach.resolutionDueAt <= stamp
+      ? "resolution"
+      : "firstResponse";
+    deps.events.emit("ticket.updated", { ticket });
+    deps.events.emit("ticket.slaBreached", { companyId: breach.companyId, ticket, kind });
+  }
+}

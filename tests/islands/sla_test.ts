@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { byTimeLeft, formatLeft, SLA_WARN_MS, slaState } from "../../contract/sla.ts";
+
+const NOW = Date.parse("2026-11-23T12:00:00.000Z");
+const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
+
+function ticket(id: number, over: Partial<Parameters<typeof slaState>[0]> = {}) {
+  return {
+    id,
+    status: "open" as const,
+    firstResponseDueAt: null,
+    resolutionDueAt: null,
+    slaBreachedAt: null,
+    ...over,
+  };
+}
+
+Deno.test("sla state - neutral, amber within the warning, red once the breach is recorded", () => {
+  assert.equal(slaState(ticket(1), NOW), null);
+  assert.deepEqual(slaState(ticket(1, { firstResponseDueAt: at(40) }), NOW), {
+    level: "ok",
+    dueAt: at(40),
+    leftMs: 40 * 60_000,
+  });
+  assert.equal(
+    slaState(ticket(1, { firstResponseDueAt: at(SLA_WARN_MS / 60_000) }), NOW)?.level,
+    "warn",
+  );
+  // A first response given in time leaves its instant behind: the resolution is next.
+  const answered = slaState(
+    ticket(1, { firstResponseDueAt: at(-5), resolutionDueAt: at(90) }),
+    NOW,
+  );
+  assert.equal(answered?.dueAt, at(90));
+  assert.equal(
+    slaState(ticket(1, { slaBreachedAt: at(-1), resolutionDueAt: at(90) }), NOW)?.level,
+    "late",
+  );
+  assert.equal(slaState(ticket(1, { status: "closed", slaBreachedAt: at(-1) }), NOW), null);
+});
+
+Deno.test("sla state - time left reads in minutes, hours and days; sorting puts late first, none last", () => {
+  assert.equal(formatLeft(30_000), "<1m");
+  assert.equal(formatLeft(12 * 60_000), "12m");
+  assert.equal(formatLeft(125 * 60_000), "2h 05m");
+  assert.equal(formatLeft(50 * 60 * 60_000), "2d 2h");
+  const sorted = byTimeLeft([
+    ticket(1),
+    ticket(2, { resolutionDueAt: at(60) }),
+    ticket(3, { slaBreachedAt: at(-3) }),
+    ticket(4, { firstResponseDueAt: at(10) }),
+  ], NOW);
+  assert.deepEqual(sorted.map((t) => t.id), [3, 4, 2, 1]);
+});
