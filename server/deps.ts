@@ -30,6 +30,7 @@ import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { KeyedQueue } from "./whatsapp/keyed_queue.ts";
+import { StorageHealth } from "./storage/health.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
 import { createBaileysProvider } from "./whatsapp/providers/baileys/provider.ts";
 
@@ -112,6 +113,7 @@ export async function buildDeps(
     afterAnswer: new KeyedQueue(),
     dataLock,
     tenancyBreaches,
+    storage: new StorageHealth(config.dataDir),
   };
   wirePresence(deps);
   wireWebhooks(deps);
