@@ -97,7 +97,8 @@ export async function buildDeps(
       dialogflow: dialogflowTurn,
     }),
   ).register(promptBot({ config, dataKey: secrets.data }));
-  const sessions = new SessionManager({ config, db, events, clock, providers, bots });
+  const storage = new StorageHealth(config.dataDir);
+  const sessions = new SessionManager({ config, db, events, clock, providers, bots, storage });
   const deps: AppDeps = {
     config,
     db,
@@ -113,7 +114,7 @@ export async function buildDeps(
     afterAnswer: new KeyedQueue(),
     dataLock,
     tenancyBreaches,
-    storage: new StorageHealth(config.dataDir),
+    storage,
   };
   wirePresence(deps);
   wireWebhooks(deps);

@@ -163,6 +163,11 @@ export type ProviderContext = {
    * network redeliver. Events of one chat are processed in the order they are given.
    */
   deliver(event: ProviderEvent): Promise<DeliveryOutcome>;
+  /**
+   * For an event already acknowledged to WhatsApp that could not be stored because storage failed
+   * (issue 34): kept in memory, in order, and stored when storage returns; resolves then.
+   */
+  hold?(event: ProviderEvent, error: unknown): Promise<DeliveryOutcome>;
   /** A stored message's provider payload, for retry requests (Baileys getMessage). */
   getStoredMessage(id: string): Promise<unknown | undefined>;
 };

@@ -23,6 +23,7 @@ import makeWASocket, {
 } from "@whiskeysockets/baileys";
 import type { Database } from "../../../../db/client.ts";
 import { type Clock, systemClock } from "../../../clock.ts";
+import { storageProblem } from "../../../storage/problem.ts";
 import { AppError } from "../../../errors.ts";
 import { log } from "../../../log.ts";
 import {
@@ -840,6 +841,18 @@ export class BaileysProvider implements Provider {
     const delivery = handed.then(
       () => {},
       (error) => {
+        // Storage failed (issue 34): the session manager keeps the event until it returns.
+        if (storageProblem(error) && this.#ctx.hold) {
+          return this.#ctx.hold(event, error).then(
+            () => {},
+            (failure) =>
+              log.error("baileys: a held event failed for good", {
+                whatsappId: this.#ctx.whatsappId,
+                type: event.type,
+                error: failure,
+              }),
+          );
+        }
         const pause = this.#deliveryRetryMs[attempt];
         const fields = {
           whatsappId: this.#ctx.whatsappId,
