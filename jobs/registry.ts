@@ -9,6 +9,7 @@ import { log } from "../server/log.ts";
 import { countedJob } from "../server/metrics/registry.ts";
 import { takeScheduledBackup } from "../server/ops/backup.ts";
 import { sweepOrphanMedia } from "../server/media/sweep.ts";
+import { retryPendingMedia } from "../server/whatsapp/inbound/pending_media.ts";
 import { PING_INTERVAL_MS } from "../server/realtime/events.ts";
 import { pingMembers } from "../server/realtime/socket.ts";
 import { scheduleTick } from "../server/schedules/sending.ts";
@@ -108,6 +109,14 @@ export const JOBS: readonly Job[] = [
         deps.config,
         new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000),
       ),
+  },
+  // Inbound media kept pending while storage failed (issue 34), downloaded again and stored; the
+  // row is settled by an UPDATE guarded by mediaPending = 1, so a second tick stores nothing more.
+  {
+    name: "media_retry",
+    every: () => ({ cron: "*/10 * * * * *" }),
+    tick: (deps) => retryPendingMedia(deps),
+    wake: (deps, run) => deps.storage.onWritable(run),
   },
   // Media files no row points to, older than an hour (issue 34): at start and daily. Only a file
   // that no row names is removed, so a second run finds nothing more to do.

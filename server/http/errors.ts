@@ -41,7 +41,10 @@ export function renderError(error: Error, c: Context, storage?: StorageHealth): 
     : storageProblem(error);
   if (problem) return storageAnswer(c, problem);
   if (error instanceof AppError) {
-    if (error.status >= 500) log.error("request failed", { path: c.req.path, error });
+    // 507 is a refusal for lack of room, logged where it was decided (no stack per request).
+    if (error.status >= 500 && error.status !== 507) {
+      log.error("request failed", { path: c.req.path, error });
+    }
     const body: Record<string, unknown> = { error: error.code, message: error.message };
     if (error.fields) body.fields = error.fields;
     return c.json(body, error.status as ContentfulStatusCode);

@@ -64,7 +64,8 @@ export class StorageHealth {
     if (this.#state === "ok") return;
     const was = this.#state;
     this.#state = "ok";
-    log.info("storage writable again", {
+    // warn, like the line that began it: whoever watches for the one sees the other.
+    log.warn("storage writable again", {
       was,
       refusedWrites: this.#refused,
       seconds: Math.round((Date.now() - this.#since) / 1000),

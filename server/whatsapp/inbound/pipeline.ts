@@ -8,6 +8,7 @@ import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { callLogBody, CALLS_DISABLED_TEXT } from "./bodies.ts";
 import { contactView, resolveContact, type ResolvedContact } from "./contacts.ts";
 import { storeInboundMedia } from "./media.ts";
+import type { StorageHealth } from "../../storage/health.ts";
 import { applyUpdate, contactUpdate } from "./updates.ts";
 import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "../jid.ts";
 import { lookupInbound, type PipelineSettings, type TicketState } from "./lookup_repository.ts";
@@ -72,7 +73,11 @@ const NEW_TICKET: BotTicket = {
   botSessionAt: null,
 };
 
-export type InboundDeps = OutboxDeps & { bots: BotRegistry };
+export type InboundDeps = OutboxDeps & {
+  bots: BotRegistry;
+  /** Media that cannot be stored is kept pending when this tells a storage failure (issue 34). */
+  storage?: StorageHealth;
+};
 
 export class InboundPipeline {
   readonly #chats = new KeyedQueue();
@@ -219,7 +224,7 @@ export class InboundPipeline {
       sender = participant?.contact;
     }
 
-    const media = await storeInboundMedia(config, companyId, ref.id, m);
+    const media = await storeInboundMedia(config, companyId, ref.id, m, this.deps.storage);
     const quoted = m.quotedId ? await messageByWid(db, companyId, ref.id, m.quotedId) : undefined;
 
     // The contact's open ticket on this connection if any, else its latest (rating answers).
@@ -243,14 +248,19 @@ export class InboundPipeline {
       participant: m.participantJid ?? null,
       body,
       fromMe: m.fromMe ? 1 : 0,
-      mediaType: media.kind === "stored"
-        ? media.mediaType
-        : media.kind === "none"
-        ? media.mediaType
-        : null,
+      mediaType: media.kind === "refused" ? null : media.mediaType,
       mediaUrl: media.kind === "stored" ? media.stored.path : null,
-      mediaName: media.kind === "stored" ? media.stored.filename : null,
-      mediaMimetype: media.kind === "stored" ? media.stored.mimetype : null,
+      mediaName: media.kind === "stored"
+        ? media.stored.filename
+        : media.kind === "pending"
+        ? media.filename
+        : null,
+      mediaMimetype: media.kind === "stored"
+        ? media.stored.mimetype
+        : media.kind === "pending"
+        ? media.mimetype
+        : null,
+      mediaPending: media.kind === "pending" ? 1 : 0,
       ack: m.fromMe ? 1 : 0,
       read: m.fromMe ? 1 : 0,
       quotedMsgId: quoted?.id ?? null,

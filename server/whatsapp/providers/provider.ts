@@ -136,6 +136,11 @@ export interface Provider {
   /** Whether a number is on WhatsApp, and its JID. */
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
   profilePictureUrl(jid: string): Promise<string | undefined>;
+  /**
+   * The media of a message received earlier, downloaded again from its stored payload (issue 34:
+   * media that could not be stored then); undefined when the provider cannot now.
+   */
+  downloadMedia?(message: { id: string; raw: unknown }): Promise<Uint8Array | undefined>;
   /** Declines an incoming call (setting `call` disabled); optional for providers that cannot. */
   rejectCall?(callId: string, fromJid: string): Promise<void>;
 }

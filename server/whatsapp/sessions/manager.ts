@@ -89,6 +89,7 @@ export class SessionManager implements RunningProviders {
       clock: deps.clock,
       sessions: this,
       bots: deps.bots,
+      storage: this.#storage,
     };
     if (deps.config.sessionLeaseSeconds) {
       this.leases = new SessionLeases(

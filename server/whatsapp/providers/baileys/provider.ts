@@ -687,6 +687,17 @@ export class BaileysProvider implements Provider {
     }
   }
 
+  /**
+   * A received message's media again, from its stored payload (issue 34): downloadMediaMessage asks
+   * the phone to re-upload media whose link expired (updateMediaMessage).
+   */
+  async downloadMedia(stored: { id: string; raw: unknown }): Promise<Uint8Array | undefined> {
+    const message = fromRaw(stored.raw);
+    const socket = this.#sock;
+    if (!message || !socket) return undefined;
+    return await this.#downloadMedia(message, socket);
+  }
+
   async #downloadMedia(message: WAMessage, socket: BaileysSocket): Promise<Uint8Array> {
     try {
       // A media download may come long after the message: use the live socket if it changed.
