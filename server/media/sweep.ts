@@ -7,7 +7,8 @@ import { mediaKeysOf } from "./sweep_repository.ts";
 /** A file younger than this may still be waiting for its row (written before its transaction). */
 export const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
-const STORED_NAME = /^[A-Za-z0-9-]+\.[a-z0-9]{1,8}$/;
+/** The names saveMedia and linkMedia give (a random UUID): nothing else is ever swept. */
+const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,8}$/;
 
 /**
  * Removes media files no row points to, older than an hour (issue 34): partials of a write that a
@@ -16,10 +17,11 @@ const STORED_NAME = /^[A-Za-z0-9-]+\.[a-z0-9]{1,8}$/;
  * only when no row names it, and a missing file is skipped.
  */
 export async function sweepOrphanMedia(
-  deps: { db: Database; config: Pick<Config, "dataDir">; clock: { now(): Date } },
+  deps: { db: Database; config: Pick<Config, "dataDir"> },
 ): Promise<{ removed: number; bytes: number }> {
   const root = `${deps.config.dataDir}/media`;
-  const before = deps.clock.now().getTime() - ORPHAN_AGE_MS;
+  // Files carry the wall clock's times: compared with it, not with the app's clock.
+  const before = Date.now() - ORPHAN_AGE_MS;
   let removed = 0;
   let bytes = 0;
   for (const company of await entries(root)) {

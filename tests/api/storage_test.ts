@@ -13,6 +13,7 @@ import { eventually } from "../helpers/eventually.ts";
 import { canMount, fillDisk, mountSmallDisk, remount, unmount } from "../helpers/small_disk.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 import { JOBS, startJobs } from "../../jobs/registry.ts";
+import { sweepOrphanMedia } from "../../server/media/sweep.ts";
 
 /**
  * Issue 34: a full disk and an unwritable media folder, on real small file systems (a tmpfs
@@ -323,3 +324,60 @@ Deno.test({
     }
   },
 });
+
+Deno.test("storage - a login refused for lack of space when its session is written leaves the other sessions as they were", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const before = await login(t, a.user.email, a.user.password);
+    // SQLite refuses the new session's row as a full disk would, after the old sessions were
+    // marked ended in the same login: the same error text, the same code path.
+    await sql`CREATE TRIGGER full_disk BEFORE INSERT ON sessions
+      BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`.execute(t.deps.db);
+    const refused = await t.request("POST", "/api/auth/login", {
+      body: { email: a.user.email, password: a.user.password },
+    });
+    assert.equal(refused.status, 507);
+    assert.equal((await refused.json()).error, "ERR_STORAGE_FULL");
+    assert.equal((await t.request("GET", "/api/auth/me", { token: before.token })).status, 200);
+    const live = await t.deps.db.selectFrom("sessions").select("id").where("companyId", "=", a.id)
+      .where("userId", "=", a.user.id).where("endedAt", "is", null).execute();
+    assert.equal(live.length, 1);
+
+    await sql`DROP TRIGGER full_disk`.execute(t.deps.db);
+    assert.equal((await t.request("GET", "/healthz")).status, 200);
+    await login(t, a.user.email, a.user.password);
+    assert.equal((await t.request("GET", "/api/auth/me", { token: before.token })).status, 401);
+  }));
+
+Deno.test("storage - the start-up sweep removes media files no row points to, older than an hour, and partial files", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const dir = `${t.dir}/media/${a.id}`;
+    await Deno.mkdir(dir, { recursive: true });
+    const file = async (name: string, hoursOld: number) => {
+      await Deno.writeFile(`${dir}/${name}`, new Uint8Array(10));
+      const at = new Date(Date.now() - hoursOld * 3600_000);
+      await Deno.utime(`${dir}/${name}`, at, at);
+    };
+    const kept = `${crypto.randomUUID()}.png`;
+    await t.deps.db.insertInto("quick_messages").values({
+      companyId: a.id,
+      shortcode: "oi",
+      message: "olá",
+      userId: a.admin.id,
+      mediaPath: `${a.id}/${kept}`,
+      mediaName: "a.png",
+      createdAt: t.clock.now().toISOString(),
+      updatedAt: t.clock.now().toISOString(),
+    }).execute();
+    const orphan = `${crypto.randomUUID()}.pdf`;
+    const young = `${crypto.randomUUID()}.pdf`;
+    await file(kept, 5);
+    await file(orphan, 2);
+    await file(young, 0);
+    await file(".partial-123", 2);
+    await file("notes.txt", 2);
+    assert.deepEqual(await sweepOrphanMedia(t.deps), { removed: 2, bytes: 20 });
+    assert.deepEqual(await filesIn(dir), [kept, "notes.txt", young].sort());
+    assert.deepEqual(await sweepOrphanMedia(t.deps), { removed: 0, bytes: 0 });
+  }));
