@@ -1,5 +1,6 @@
+import type { StorageStatus } from "../../contract/types.ts";
 import type { AppDeps } from "../context.ts";
-import type { StorageState } from "./health.ts";
+import { diskSpace, type StorageState } from "./health.ts";
 
 export type HealthReport = {
   status: "ok" | "degraded";
@@ -17,4 +18,13 @@ export async function healthReport(deps: AppDeps): Promise<HealthReport> {
     status: storage === "ok" ? "ok" : "degraded",
     checks: { storage, inboundHeld: deps.sessions.held.size },
   };
+}
+
+/** What the admins' banner shows (GET /api/storage): failing storage, or free space running low. */
+export async function storageStatus(deps: AppDeps): Promise<StorageStatus> {
+  const state = await deps.storage.probe();
+  const { free, total } = await diskSpace(deps.config.dataDir);
+  const { storageWarnBytes, storageWarnPercent } = deps.config;
+  const low = free < storageWarnBytes || free < total * storageWarnPercent / 100;
+  return { state, freeBytes: free, totalBytes: total, low };
 }

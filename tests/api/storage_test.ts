@@ -381,3 +381,26 @@ Deno.test("storage - the start-up sweep removes media files no row points to, ol
     assert.deepEqual(await filesIn(dir), [kept, "notes.txt", young].sort());
     assert.deepEqual(await sweepOrphanMedia(t.deps), { removed: 0, bytes: 0 });
   }));
+
+Deno.test("storage - GET /api/storage tells admins and super users the state and whether free space is low; users may not ask", async () => {
+  for (
+    const [env, low] of [[{ STORAGE_WARN_BYTES: String(2 ** 52) }, true], [{
+      STORAGE_WARN_BYTES: "0",
+      STORAGE_WARN_PERCENT: "0",
+    }, false]] as const
+  ) {
+    await withApp(async (t) => {
+      const a = await createCompany(t, "Alpha");
+      const res = await t.request("GET", "/api/storage", { token: a.admin.token });
+      assert.equal(res.status, 200);
+      const body = await res.json();
+      assert.equal(body.state, "ok");
+      assert.equal(body.low, low);
+      assert.ok(body.freeBytes > 0 && body.totalBytes >= body.freeBytes);
+      const superUser = (await login(t, ADMIN_EMAIL, ADMIN_PASSWORD)).token;
+      assert.equal((await t.request("GET", "/api/storage", { token: superUser })).status, 200);
+      const refused = await t.request("GET", "/api/storage", { token: a.user.token });
+      assert.equal(refused.status, 403);
+    }, env);
+  }
+});
