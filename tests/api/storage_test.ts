@@ -26,13 +26,17 @@ const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, ...new Array(2000).
 /** The log lines written while `fn` runs (errors and warnings go to console.error). */
 async function capturingLogs<T>(fn: (lines: string[]) => Promise<T>): Promise<T> {
   const lines: string[] = [];
+  // server/log.ts writes through the console: what it writes meanwhile is kept here.
+  // deno-lint-ignore no-console
   const original = console.error;
+  // deno-lint-ignore no-console
   console.error = (...args: unknown[]) => {
     lines.push(args.map(String).join(" "));
   };
   try {
     return await fn(lines);
   } finally {
+    // deno-lint-ignore no-console
     console.error = original;
   }
 }

@@ -8,7 +8,6 @@ import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { callLogBody, CALLS_DISABLED_TEXT } from "./bodies.ts";
 import { contactView, resolveContact, type ResolvedContact } from "./contacts.ts";
 import { storeInboundMedia } from "./media.ts";
-import type { StorageHealth } from "../../storage/health.ts";
 import { applyUpdate, contactUpdate } from "./updates.ts";
 import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "../jid.ts";
 import { lookupInbound, type PipelineSettings, type TicketState } from "./lookup_repository.ts";
@@ -73,11 +72,8 @@ const NEW_TICKET: BotTicket = {
   botSessionAt: null,
 };
 
-export type InboundDeps = OutboxDeps & {
-  bots: BotRegistry;
-  /** Media that cannot be stored is kept pending when this tells a storage failure (issue 34). */
-  storage?: StorageHealth;
-};
+/** `storage`: media that cannot be stored is kept pending on a storage failure (issue 34). */
+export type InboundDeps = OutboxDeps & { bots: BotRegistry };
 
 export class InboundPipeline {
   readonly #chats = new KeyedQueue();

@@ -100,6 +100,10 @@ export class SessionManager implements RunningProviders {
       );
     }
     this.outbox = new OutboxWorker(this.#deps);
+    // What waited in the outbox while storage failed goes out as soon as it returns.
+    this.#storage.onWritable(() => {
+      for (const id of this.runningIds()) this.outbox.kick(id);
+    });
     this.inbound = new InboundPipeline(this.#deps);
   }
 
@@ -315,7 +319,7 @@ export class SessionManager implements RunningProviders {
       companyId: session.companyId,
       emit: (event) => {
         deliver(event).catch((error) =>
-          log.error("provider event failed", {
+          this.#storage.report(error, "provider event") ?? log.error("provider event failed", {
             whatsappId: session.whatsappId,
             type: (event as { type?: unknown })?.type,
             error,
