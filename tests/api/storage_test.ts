@@ -408,3 +408,17 @@ Deno.test("storage - GET /api/storage tells admins and super users the state and
     }, env);
   }
 });
+
+Deno.test("storage - /metrics tells the free bytes of the data folder, whether storage fails and the held inbound events", () =>
+  withApp(async (t) => {
+    const res = await t.request("GET", "/metrics", {
+      headers: { authorization: "Bearer metrics-token-0123456789" },
+    });
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+    assert.ok(value("balcao_data_free_bytes") > 0);
+    assert.ok(value("balcao_data_total_bytes") >= value("balcao_data_free_bytes"));
+    assert.equal(value("balcao_storage_failing"), 0);
+    assert.equal(value("balcao_inbound_held_events"), 0);
+  }, { METRICS_TOKEN: "metrics-token-0123456789" }));
