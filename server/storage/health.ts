@@ -80,9 +80,18 @@ export class StorageHealth {
     return () => this.#recovered.delete(listener);
   }
 
-  /** While failing: tries a small write; ends the state when it works. One probe at a time. */
+  /**
+   * While failing: tries a small write; ends the state when it works. One probe at a time; a
+   * probe that began before this call (space may have been freed since) does not answer it: it is
+   * waited for, then one more is made if storage still fails.
+   */
   async probe(): Promise<StorageState> {
     if (this.#state === "ok") return "ok";
+    const earlier = this.#probing;
+    if (earlier) {
+      // The earlier probe may have ended the state (read through the getter: it changed since).
+      if (await earlier === "ok" || this.state === "ok") return "ok";
+    }
     this.#probing ??= this.#probe().finally(() => this.#probing = undefined);
     return await this.#probing;
   }
