@@ -56,6 +56,7 @@ export const POLICY = {
 
   // Company administration.
   "dashboard:read": ADMINS,
+  "storage:read": ADMINS, // the server's free space and storage state (the banner, issue 34)
   "contact:delete": ADMINS,
   "contact:export": ADMINS,
   "contact:import": ADMINS,

@@ -84,6 +84,8 @@ export type MessageView = {
   quotedMsg: Omit<MessageView, "quotedMsg"> | null;
   /** Set when the outbox gave up sending this message ("ERR_SENDING_WAPP_MSG"). */
   sendError?: string | null;
+  /** Inbound media not stored yet (the server's storage failed); it arrives by itself later. */
+  mediaPending?: boolean;
   createdAt: string;
   updatedAt: string;
 };

@@ -67,3 +67,14 @@ export type ConnectionSummary = { id: number; name: string; status: string };
 
 /** A realtime message: `{ event: "company-<id>-<channel>", data }` (server/realtime/events.ts). */
 export type SocketMessage = { event: string; data?: unknown };
+
+/**
+ * GET /api/storage (issue 34): the data folder's state and free space, for the admins' banner.
+ * `low`: free space under STORAGE_WARN_BYTES or STORAGE_WARN_PERCENT of the disk.
+ */
+export type StorageStatus = {
+  state: "ok" | "full" | "unavailable";
+  freeBytes: number;
+  totalBytes: number;
+  low: boolean;
+};

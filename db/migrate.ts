@@ -35,6 +35,7 @@ import * as m0132 from "./migrations/0132_create_whatsapp_leases.ts";
 import * as m0133 from "./migrations/0133_create_instances.ts";
 import * as m0140 from "./migrations/0140_hash_connection_tokens.ts";
 import * as m0150 from "./migrations/0150_add_distribution_and_sla.ts";
+import * as m0151 from "./migrations/0151_add_message_media_pending.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "0133_create_instances": m0133,
   "0140_hash_connection_tokens": m0140,
   "0150_add_distribution_and_sla": m0150,
+  "0151_add_message_media_pending": m0151,
 };
 
 class StaticProvider implements MigrationProvider {

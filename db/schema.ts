@@ -280,6 +280,8 @@ export interface MessagesTable extends Timestamps {
   mediaMimetype: string | null;
   /** 0010: set by the outbox when a send failed for good (ERR_SENDING_WAPP_MSG). */
   sendError: string | null;
+  /** 0150: inbound media not stored yet (storage failed); the media_retry job fetches it. */
+  mediaPending: Generated<Flag>;
 }
 
 export interface TicketNotesTable extends Timestamps {

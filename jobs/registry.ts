@@ -9,6 +9,8 @@ import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
 import { countedJob } from "../server/metrics/registry.ts";
 import { takeScheduledBackup } from "../server/ops/backup.ts";
+import { sweepOrphanMedia } from "../server/media/sweep.ts";
+import { retryPendingMedia } from "../server/whatsapp/inbound/pending_media.ts";
 import { PING_INTERVAL_MS } from "../server/realtime/events.ts";
 import { pingMembers } from "../server/realtime/socket.ts";
 import { scheduleTick } from "../server/schedules/sending.ts";
@@ -28,6 +30,10 @@ import { leaseIntervalMs, leaseTick } from "../server/whatsapp/sessions/lease_lo
  *   `wake` during a tick asks for one more right after it (nothing queued is left waiting);
  * - each tick is counted, and a failure counted and logged (balcao_job_runs_total{job},
  *   balcao_job_failures_total{job}); the next tick tries again;
+ * - while the data folder cannot be written (deps.storage, issue 34) a tick is skipped: the state's
+ *   one log line says so, the tick only probes the storage, and the jobs resume by themselves at
+ *   the first tick after a probe write works; a tick failing for lack of space starts that state
+ *   instead of logging a failure per tick;
  * - stopping aborts the tick's signal, stops the timers, lets `drain` finish what may still wake
  *   the job, and waits for the running tick (a tick in progress finishes its sends before the
  *   database closes).
@@ -44,6 +50,8 @@ export type Job = {
   then?: { name: string; tick: (deps: AppDeps, signal: AbortSignal) => unknown };
   /** Wires what asks for a tick at once (a webhook delivery queued). */
   wake?: (deps: AppDeps, run: () => void) => void;
+  /** Runs on while storage fails (it writes nothing: pings). */
+  writesNothing?: true;
   /** Awaited on stop before the running tick: work that may still wake the job. */
   drain?: (deps: AppDeps) => Promise<void>;
 };
@@ -111,6 +119,17 @@ export const JOBS: readonly Job[] = [
         new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000),
       ),
   },
+  // Inbound media kept pending while storage failed (issue 34), downloaded again and stored; the
+  // row is settled by an UPDATE guarded by mediaPending = 1, so a second tick stores nothing more.
+  {
+    name: "media_retry",
+    every: () => ({ cron: "*/10 * * * * *" }),
+    tick: (deps) => retryPendingMedia(deps),
+    wake: (deps, run) => deps.storage.onWritable(run),
+  },
+  // Media files no row points to, older than an hour (issue 34): at start and daily. Only a file
+  // that no row names is removed, so a second run finds nothing more to do.
+  { name: "media_sweep", every: () => DAILY_03_UTC, atStart: true, tick: sweepOrphanMedia },
   // Several processes on one database (SESSION_LEASE_SECONDS): renew, hand over, take over.
   {
     name: "leases",
@@ -125,6 +144,7 @@ export const JOBS: readonly Job[] = [
     name: "heartbeat",
     every: () => ({ ms: PING_INTERVAL_MS }),
     tick: (deps) => pingMembers(deps.hub),
+    writesNothing: true,
   },
 ];
 
@@ -136,9 +156,11 @@ function startJob(deps: AppDeps, job: Job): Running | undefined {
   const controller = new AbortController();
   const { signal } = controller;
   const step = async (name: string, tick: NonNullable<Job["then"]>["tick"]) => {
-    await countedJob(name, async () => await tick(deps, signal)).catch((error) =>
-      log.error("job failed", { job: name, error })
-    );
+    // Paused while storage fails: the tick becomes a probe, the work waits for the next one.
+    if (!job.writesNothing && await deps.storage.probe() !== "ok") return;
+    await countedJob(name, async () => await tick(deps, signal)).catch((error) => {
+      if (!deps.storage.report(error, `job ${name}`)) log.error("job failed", { job: name, error });
+    });
   };
   let running: Promise<void> | undefined;
   let again = false;

@@ -77,6 +77,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
     return notFoundPage(c);
   });
-  app.onError(renderError);
+  app.onError((error, c) => renderError(error, c, deps.storage));
   return app;
 }

@@ -85,6 +85,9 @@ const schema = z.object({
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_CRON: z.string().min(1).refine(isCron, "must be a cron expression").optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  // Issue 34: admins see a banner when DATA_DIR's free space is under either threshold.
+  STORAGE_WARN_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+  STORAGE_WARN_PERCENT: z.coerce.number().min(0).max(100).default(5),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   SMTP_FROM: z.string().min(3).optional(),
   PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
@@ -165,6 +168,9 @@ export type Config = Readonly<{
   backupDir: string;
   backupCron?: string;
   backupKeep: number;
+  /** The low-space banner: free bytes of DATA_DIR under this, or under this share of the disk. */
+  storageWarnBytes: number;
+  storageWarnPercent: number;
   /** Password recovery mail; without it only admins reset passwords. */
   smtpUrl?: string;
   smtpFrom: string;
@@ -257,6 +263,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     backupDir: (e.BACKUP_DIR ?? `${dataDir}/backups`).replace(/\/+$/, ""),
     backupCron: e.BACKUP_CRON,
     backupKeep: e.BACKUP_KEEP,
+    storageWarnBytes: e.STORAGE_WARN_BYTES,
+    storageWarnPercent: e.STORAGE_WARN_PERCENT,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,

@@ -14,6 +14,7 @@ import type { Hub } from "./realtime/hub.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { SessionManager } from "./whatsapp/sessions/manager.ts";
 import type { KeyedQueue } from "./whatsapp/keyed_queue.ts";
+import type { StorageHealth } from "./storage/health.ts";
 import type { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
 
 /** Everything the HTTP layer needs, built in main.ts (or a test) and passed in. */
@@ -42,6 +43,8 @@ export type AppDeps = {
   afterAnswer: KeyedQueue;
   /** The server's shared lock on a local database (server/ops/data_lock.ts). */
   dataLock?: Deno.FsFile;
+  /** Whether writes under DATA_DIR work (issue 34): /healthz, the jobs' pause, 507/503 answers. */
+  storage: StorageHealth;
   /** Queries that forgot the company, when TENANCY_GUARD=strict (db/tenancy.ts). */
   tenancyBreaches?: TenancyBreaches;
 };

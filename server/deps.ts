@@ -31,6 +31,7 @@ import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { KeyedQueue } from "./whatsapp/keyed_queue.ts";
+import { StorageHealth } from "./storage/health.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
 
 /**
@@ -100,7 +101,8 @@ export async function buildDeps(
       dialogflow: dialogflowTurn,
     }),
   ).register(promptBot({ config, dataKey: secrets.data }));
-  const sessions = new SessionManager({ config, db, events, clock, providers, bots });
+  const storage = new StorageHealth(config.dataDir);
+  const sessions = new SessionManager({ config, db, events, clock, providers, bots, storage });
   const deps: AppDeps = {
     config,
     db,
@@ -116,6 +118,7 @@ export async function buildDeps(
     afterAnswer: new KeyedQueue(),
     dataLock,
     tenancyBreaches,
+    storage,
   };
   wirePresence(deps);
   wireWebhooks(deps);

@@ -96,7 +96,10 @@ export type OwnCode =
   | "ERR_INVALID_RESET_TOKEN"
   | "ERR_MAIL_NOT_CONFIGURED"
   // issue 35: a spreadsheet past an import's limits (upload, uncompressed size, rows, memory).
-  | "ERR_IMPORT_TOO_LARGE";
+  | "ERR_IMPORT_TOO_LARGE"
+  // issue 34: a write refused for lack of space (507) or on an unwritable data folder (503).
+  | "ERR_STORAGE_FULL"
+  | "ERR_STORAGE_UNAVAILABLE";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

@@ -142,7 +142,19 @@ export function VcardCard({ body }: { body: string }) {
 /** Whether a message is drawn as a card or player rather than as its text. */
 export function hasMedia(message: MessageBase): boolean {
   return message.mediaType === "locationMessage" || message.mediaType === "vcard" ||
+    message.mediaPending === true ||
     (!!message.mediaUrl && message.mediaType !== "call_log");
+}
+
+/** Media the server could not store yet (its storage failed): it comes by itself (issue 34). */
+function PendingMedia() {
+  const { t } = useTranslation();
+  return (
+    <div className="mm-failed" data-media-pending="">
+      <LoaderCircle size={18} aria-hidden="true" />
+      {t("tickets.media.pending")}
+    </div>
+  );
 }
 
 /**
@@ -153,6 +165,7 @@ export function MessageMedia({ message }: { message: MessageBase }) {
   const name = message.mediaName || message.body || "file";
   if (message.mediaType === "locationMessage") return <LocationCard body={message.body} />;
   if (message.mediaType === "vcard") return <VcardCard body={message.body} />;
+  if (message.mediaPending) return <PendingMedia />;
   if (!message.mediaUrl) return null;
   switch (message.mediaType) {
     case "image":

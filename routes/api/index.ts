@@ -34,6 +34,7 @@ import { campaignRoutes } from "./campaigns.ts";
 import { fileListRoutes } from "./files.ts";
 import { versionRoutes } from "./version.ts";
 import { backupRoutes } from "./backups.ts";
+import { storageRoutes } from "./storage.ts";
 import { passwordResetRoutes } from "./password_reset.ts";
 import { openApiHandler } from "./openapi.ts";
 
@@ -78,6 +79,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/webhooks", webhookRoutes(deps));
   api.route("/version", versionRoutes(deps));
   api.route("/backups", backupRoutes(deps));
+  api.route("/storage", storageRoutes(deps));
   api.route("/", passwordResetRoutes(deps));
   api.get("/openapi.json", openApiHandler(api));
   return api;

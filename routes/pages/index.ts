@@ -36,6 +36,7 @@ import MessagesApiPage from "../../islands/MessagesApiPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { apiDocsRoutes } from "./api_docs.ts";
 import { LOCALES } from "./i18n.ts";
+import { healthReport } from "../../server/storage/service.ts";
 import { renderPage } from "./render.tsx";
 
 /**
@@ -44,7 +45,10 @@ import { renderPage } from "./render.tsx";
  */
 export function pageRoutes(deps: AppDeps) {
   const pages = new Hono<AppEnv>();
-  pages.get("/healthz", (c) => c.json({ ok: true }));
+  pages.get("/healthz", async (c) => {
+    const report = await healthReport(deps);
+    return c.json({ ok: report.status === "ok", ...report }, report.status === "ok" ? 200 : 503);
+  });
   pages.use("*", compress());
   pages.route("/api-docs", apiDocsRoutes());
 

@@ -115,10 +115,11 @@ async function issue(
   company: Company,
   plan: Plan | null,
   session: LiveSession,
+  db: Database = deps.db,
 ): Promise<IssuedSession> {
   const now = deps.clock.now();
   const jti = crypto.randomUUID();
-  await insertRefreshToken(deps.db, {
+  await insertRefreshToken(db, {
     id: jti,
     userId: user.id,
     companyId: company.id,
@@ -141,7 +142,7 @@ async function issue(
       deps.config.refreshTokenTtlSeconds,
       now,
     ),
-    sessionUser(deps.db, user, company, plan),
+    sessionUser(db, user, company, plan),
   ]);
   return { token, refreshToken, user: view };
 }
@@ -191,22 +192,31 @@ export async function login(
   if (!loaded) throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
   const now = deps.clock.now();
   assertCompanyActive(loaded.user, loaded.company, now);
-  if (await hasLiveRefreshToken(deps.db, found.companyId, found.id, now.toISOString())) {
-    // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
-    // Announced before its session ends: a request of that page refused in between would send it
-    // to /login before the notice arrived.
-    deps.events.emit("user.signedInElsewhere", { companyId: found.companyId, userId: found.id });
-  }
-  const version = await endUserSessions(
+  const elsewhere = await hasLiveRefreshToken(
     deps.db,
     found.companyId,
     found.id,
     now.toISOString(),
-    "newLogin",
   );
-  const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
-  const session = await createSession(deps.db, found.companyId, found.id, now.toISOString());
-  const issued = await issue(deps, user, loaded.company, loaded.plan, session);
+  // Ending the other sessions and starting this one is one transaction (issue 34): a login
+  // refused midway (a full disk) leaves the other sessions as they were.
+  const issued = await deps.db.transaction().execute(async (trx) => {
+    const version = await endUserSessions(
+      trx,
+      found.companyId,
+      found.id,
+      now.toISOString(),
+      "newLogin",
+    );
+    const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
+    const session = await createSession(trx, found.companyId, found.id, now.toISOString());
+    return await issue(deps, user, loaded.company, loaded.plan, session, trx);
+  });
+  if (elsewhere) {
+    // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
+    // Told right after the commit (never for a login that was refused), before the sockets close.
+    deps.events.emit("user.signedInElsewhere", { companyId: found.companyId, userId: found.id });
+  }
   // Every socket open now belongs to a session this login ended (the new one connects after this
   // answer): they close, after the event above (a close sends what is queued first).
   disconnectUser(deps.hub, found.companyId, found.id, "session ended");

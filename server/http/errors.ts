@@ -5,11 +5,46 @@ import { ZodError } from "zod";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { fieldErrors } from "./validate.ts";
+import type { StorageHealth } from "../storage/health.ts";
+import { storageProblem } from "../storage/problem.ts";
+import pt from "../../locales/pt.json" with { type: "json" };
+import en from "../../locales/en.json" with { type: "json" };
+import es from "../../locales/es.json" with { type: "json" };
 
-/** The one renderer of errors: `{ error, message, fields? }`; anything unknown is a logged, generic 500. */
-export function renderError(error: Error, c: Context): Response {
+/** The storage answers' texts, in the caller's language (Accept-Language; Portuguese first). */
+const STORAGE_TEXTS: Record<
+  string,
+  Record<"ERR_STORAGE_FULL" | "ERR_STORAGE_UNAVAILABLE", string>
+> = { pt: pt.errors, en: en.errors, es: es.errors };
+
+function storageAnswer(c: Context, problem: "full" | "unavailable"): Response {
+  const accepted = (c.req.header("accept-language") ?? "").toLowerCase().match(/[a-z]{2}/g) ?? [];
+  const lang = accepted.find((l) => l in STORAGE_TEXTS) ?? "pt";
+  const code = problem === "full" ? "ERR_STORAGE_FULL" : "ERR_STORAGE_UNAVAILABLE";
+  return c.json(
+    { error: code, message: STORAGE_TEXTS[lang][code] },
+    problem === "full" ? 507 : 503,
+  );
+}
+
+/**
+ * The one renderer of errors: `{ error, message, fields? }`; anything unknown is a logged, generic
+ * 500. A write refused by the storage (issue 34) is 507 ERR_STORAGE_FULL or 503
+ * ERR_STORAGE_UNAVAILABLE, logged once when the state begins (StorageHealth), not per request.
+ */
+export function renderError(error: Error, c: Context, storage?: StorageHealth): Response {
+  // A refusal of ours (4xx) stays what it says, whatever its cause.
+  const problem = error instanceof AppError && error.status < 500
+    ? undefined
+    : storage
+    ? storage.report(error, c.req.path)
+    : storageProblem(error);
+  if (problem) return storageAnswer(c, problem);
   if (error instanceof AppError) {
-    if (error.status >= 500) log.error("request failed", { path: c.req.path, error });
+    // 507 is a refusal for lack of room, logged where it was decided (no stack per request).
+    if (error.status >= 500 && error.status !== 507) {
+      log.error("request failed", { path: c.req.path, error });
+    }
     const body: Record<string, unknown> = { error: error.code, message: error.message };
     if (error.fields) body.fields = error.fields;
     return c.json(body, error.status as ContentfulStatusCode);

@@ -71,7 +71,7 @@ export function cleanFilename(filename: string | undefined, fallback = "file"): 
   return (base && base.length > 0 ? base : fallback).slice(0, 200);
 }
 
-function companyDir(config: MediaConfig, companyId: number): string {
+export function companyDir(config: MediaConfig, companyId: number): string {
   return `${config.dataDir}/media/${companyId}`;
 }
 
@@ -112,11 +112,30 @@ export async function saveMedia(
   const name = `${crypto.randomUUID()}.${extensionOf(mimetype, filename)}`;
   // Owner-only (issue 35): contacts' photos and documents.
   await Deno.mkdir(companyDir(config, companyId), { recursive: true, mode: 0o700 });
-  await Deno.writeFile(`${companyDir(config, companyId)}/${name}`, data, {
-    createNew: true,
-    mode: 0o600,
-  });
+  await writeInPlace(
+    `${companyDir(config, companyId)}/${name}`,
+    (temp) => Deno.writeFile(temp, data, { createNew: true, mode: 0o600 }),
+  );
   return { path: `${companyId}/${name}`, size: data.byteLength, mimetype, filename };
+}
+
+/** Partial files are named so; the start-up sweep removes those left by a crash (issue 34). */
+export const PARTIAL_PREFIX = ".partial-";
+
+/**
+ * Writes a file under a temporary name and renames it into place (issue 34): a stored key never
+ * names half a file, and a write that fails (disk full, folder unwritable) removes its partial.
+ */
+async function writeInPlace(target: string, write: (temp: string) => Promise<void>) {
+  const dir = target.slice(0, target.lastIndexOf("/"));
+  const temp = `${dir}/${PARTIAL_PREFIX}${crypto.randomUUID()}`;
+  try {
+    await write(temp);
+    await Deno.rename(temp, target);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
 }
 
 /** The bytes of a stored key of this company; undefined when missing or not the company's. */
@@ -198,8 +217,10 @@ export async function linkMedia(
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     try {
-      await Deno.copyFile(source, target);
-      await Deno.chmod(target, 0o600);
+      await writeInPlace(target, async (temp) => {
+        await Deno.copyFile(source, temp);
+        await Deno.chmod(temp, 0o600);
+      });
     } catch (copyError) {
       if (copyError instanceof Deno.errors.NotFound) return undefined;
       throw copyError;

@@ -29,6 +29,7 @@ const MESSAGE_FIELDS: Record<keyof MessageRow, true> = {
   quotedMsgId: true,
   mediaMimetype: true,
   sendError: true,
+  mediaPending: true,
   createdAt: true,
   updatedAt: true,
 };

@@ -1,12 +1,17 @@
 import { databaseQueueDepth } from "../../db/client.ts";
 import type { AppDeps } from "../context.ts";
+import { diskSpace } from "../storage/health.ts";
 import {
+  dataFreeBytes,
+  dataTotalBytes,
   dbQueueDepth,
+  inboundHeld,
   openSockets,
   outboxDepth,
   outboxOldestAge,
   registry,
   runningSessions,
+  storageFailing,
   whatsappSessions,
 } from "./registry.ts";
 import { connectionsByStatus, outboxWaiting } from "./repository.ts";
@@ -36,6 +41,11 @@ export async function scrape(deps: AppDeps): Promise<string> {
   runningSessions.set(deps.sessions.runningCount);
   openSockets.set(deps.hub.size);
   dbQueueDepth.set(databaseQueueDepth(db));
+  const space = await diskSpace(deps.config.dataDir);
+  dataFreeBytes.set(space.free);
+  dataTotalBytes.set(space.total);
+  storageFailing.set(deps.storage.state === "ok" ? 0 : 1);
+  inboundHeld.set(deps.sessions.held.size);
   return await registry.metrics();
 }
 

@@ -65,6 +65,30 @@ export const dbQueueDepth = new Gauge({
   registers: [registry],
 });
 
+export const dataFreeBytes = new Gauge({
+  name: "balcao_data_free_bytes",
+  help: "Free bytes of the file system under DATA_DIR (what the service user may write).",
+  registers: [registry],
+});
+
+export const dataTotalBytes = new Gauge({
+  name: "balcao_data_total_bytes",
+  help: "Size of the file system under DATA_DIR.",
+  registers: [registry],
+});
+
+export const storageFailing = new Gauge({
+  name: "balcao_storage_failing",
+  help: "1 while writes under DATA_DIR fail (full or unavailable), else 0.",
+  registers: [registry],
+});
+
+export const inboundHeld = new Gauge({
+  name: "balcao_inbound_held_events",
+  help: "Inbound WhatsApp events held in memory because storage failed, waiting to be stored.",
+  registers: [registry],
+});
+
 export const outboxDepth = new Gauge({
   name: "balcao_outbox_pending",
   help: "Outbox rows waiting to be sent (pending or sending).",

@@ -3,6 +3,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
+import { diskSpace } from "../storage/health.ts";
 import { APP_VERSION } from "./version.ts";
 
 export type BackupConfig = Pick<
@@ -99,6 +100,7 @@ async function writeBackup(
     );
   }
   await ensureWritable(config.backupDir);
+  await assertRoomForBackup(config, source);
   const name = `balcao-${stampOf(now)}.db`;
   const final = `${config.backupDir}/${name}`;
   const partial = `${config.backupDir}/.${name}.partial`;
@@ -218,4 +220,51 @@ function stampOf(date: Date): string {
 function isoOfStamp(stamp: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/.exec(stamp)!;
   return `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`;
+}
+
+/** Kept free beyond a backup's own size: the server must still write after it (issue 34). */
+export const BACKUP_MARGIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A backup refuses, instead of filling the disk, when the backup folder's free space is under what
+ * it will write (the database and its WAL, the media it copies) plus BACKUP_MARGIN_BYTES.
+ */
+async function assertRoomForBackup(config: BackupConfig, database: string) {
+  let needed = BACKUP_MARGIN_BYTES;
+  for (const file of [database, `${database}-wal`]) needed += await sizeOf(file);
+  needed += await folderSize(`${config.dataDir}/media`);
+  const { free } = await diskSpace(config.backupDir);
+  if (free >= needed) return;
+  const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
+  log.warn("backup refused: not enough free space", { needed, free, dir: config.backupDir });
+  throw new AppError(
+    507,
+    "ERR_STORAGE_FULL",
+    `Espaço livre insuficiente para o backup: são necessários ${mb(needed)} MB e há ${
+      mb(free)
+    } MB livres em ${config.backupDir}`,
+  );
+}
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return 0;
+    throw error;
+  }
+}
+
+async function folderSize(dir: string): Promise<number> {
+  let total = 0;
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) total += await folderSize(path);
+      else if (entry.isFile) total += await sizeOf(path);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return total;
 }

@@ -100,6 +100,7 @@ export function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
     ack: m.ack,
     read: m.read === 1,
     sendError: m.sendError ?? null,
+    mediaPending: m.mediaPending === 1,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };

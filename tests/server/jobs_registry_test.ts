@@ -2,6 +2,7 @@ import { oneTurn } from "../helpers/eventually.ts";
 import assert from "node:assert/strict";
 import { type Job, startJobs } from "../../jobs/registry.ts";
 import type { AppDeps } from "../../server/context.ts";
+import { StorageHealth } from "../../server/storage/health.ts";
 
 /**
  * How the registry runs a job (jobs/registry.ts): one tick at a time, a wake during a tick asks
@@ -9,7 +10,8 @@ import type { AppDeps } from "../../server/context.ts";
  * jobs here tick on demand (a wake, or at start) behind a long interval, and each step waits for
  * the fact it needs (a tick started, a tick released), never for time.
  */
-const deps = {} as AppDeps;
+// Storage that works (the runner asks it before each tick; issue 34): never probed while "ok".
+const deps = { storage: new StorageHealth("/nonexistent") } as unknown as AppDeps;
 const HOUR = { ms: 3_600_000 };
 
 /** A tick that reports each start and waits until the test releases it. */

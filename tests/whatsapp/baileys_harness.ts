@@ -33,6 +33,10 @@ export type Harness = {
   feed<K extends keyof BaileysEventMap>(event: K, data: BaileysEventMap[K]): Promise<void>;
   /** How many of the next ctx.deliver calls fail (a pipeline error). */
   failNextDeliveries: number;
+  /** What those failures throw (default: a locked database). */
+  deliveryError: Error;
+  /** Events handed to ctx.hold (storage failed, issue 34). */
+  held: ProviderEvent[];
   /** start() and an open connection, as after a QR scan. */
   connect(): Promise<void>;
 };
@@ -60,9 +64,13 @@ export async function baileysHarness(
     deliver: (event) => {
       if (h.failNextDeliveries > 0) {
         h.failNextDeliveries--;
-        return Promise.reject(new Error("database is locked"));
+        return Promise.reject(h.deliveryError);
       }
       events.push(event);
+      return Promise.resolve({});
+    },
+    hold: (event) => {
+      h.held.push(event);
       return Promise.resolve({});
     },
     getStoredMessage: (id) => Promise.resolve(stored.get(id)),
@@ -89,6 +97,8 @@ export async function baileysHarness(
   };
   const h: Harness = {
     failNextDeliveries: 0,
+    deliveryError: new Error("database is locked"),
+    held: [],
     provider,
     whatsappId,
     events,

@@ -18,6 +18,7 @@ import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
+import { StorageWarning } from "./StorageWarning.tsx";
 import { lazyPart } from "../ui/deferred.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
 
@@ -180,6 +181,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       <div className="shell-main">
         <TopBar user={user} chats={chats} onOpenMenu={() => setDrawerOpen(true)} />
         {user ? <SubscriptionWarning user={user} /> : null}
+        <StorageWarning enabled={can(user, "storage:read")} />
         <main className={`page page-${layout}`} id="main">
           {layout === "padded"
             ? (

@@ -1,6 +1,13 @@
 import type { Config } from "../../config.ts";
 import { log } from "../../log.ts";
-import { cleanMimetype, mediaTypeOf, saveMedia, type StoredMedia } from "../../media/store.ts";
+import {
+  cleanFilename,
+  cleanMimetype,
+  mediaTypeOf,
+  saveMedia,
+  type StoredMedia,
+} from "../../media/store.ts";
+import type { StorageHealth } from "../../storage/health.ts";
 import { mediaPlaceholder } from "./bodies.ts";
 import type { InboundMessage, MediaType } from "../providers/provider.ts";
 
@@ -17,7 +24,9 @@ const MEDIA_TYPES = new Set<string>([
 export type InboundMediaResult =
   | { kind: "none"; mediaType: MediaType | null }
   | { kind: "stored"; stored: StoredMedia; mediaType: MediaType }
-  | { kind: "refused"; placeholder: string };
+  | { kind: "refused"; placeholder: string }
+  /** Downloaded but not storable now (storage failed): the message is kept, its media pending. */
+  | { kind: "pending"; mediaType: MediaType; mimetype: string; filename: string | null };
 
 /**
  * Downloads and stores an inbound message's media. Media over MEDIA_MAX_BYTES or a failed
@@ -29,6 +38,7 @@ export async function storeInboundMedia(
   companyId: number,
   whatsappId: number,
   message: InboundMessage,
+  storage?: StorageHealth,
 ): Promise<InboundMediaResult> {
   const declared = typeof message.mediaType === "string" && MEDIA_TYPES.has(message.mediaType)
     ? message.mediaType
@@ -65,10 +75,19 @@ export async function storeInboundMedia(
     });
     return { kind: "refused", placeholder: mediaPlaceholder("too_large", max) };
   }
-  const stored = await saveMedia(config, companyId, data, {
-    mimetype,
-    filename: media.filename,
-  });
+  let stored: StoredMedia;
+  try {
+    stored = await saveMedia(config, companyId, data, { mimetype, filename: media.filename });
+  } catch (error) {
+    // Issue 34: the message is stored without its file; media_retry downloads it again.
+    if (!storage?.report(error, "inbound media")) throw error;
+    return {
+      kind: "pending",
+      mediaType: declared ?? mediaTypeOf(mimetype),
+      mimetype,
+      filename: media.filename ? cleanFilename(media.filename) : null,
+    };
+  }
   // The sender's word for image, audio or video holds only when the stored type agrees: an
   // "image" message carrying an SVG is a document (contract/media_types.ts).
   const byMime = mediaTypeOf(stored.mimetype);

@@ -72,6 +72,7 @@ const NEW_TICKET: BotTicket = {
   botSessionAt: null,
 };
 
+/** `storage`: media that cannot be stored is kept pending on a storage failure (issue 34). */
 export type InboundDeps = OutboxDeps & { bots: BotRegistry };
 
 export class InboundPipeline {
@@ -219,7 +220,7 @@ export class InboundPipeline {
       sender = participant?.contact;
     }
 
-    const media = await storeInboundMedia(config, companyId, ref.id, m);
+    const media = await storeInboundMedia(config, companyId, ref.id, m, this.deps.storage);
     const quoted = m.quotedId ? await messageByWid(db, companyId, ref.id, m.quotedId) : undefined;
 
     // The contact's open ticket on this connection if any, else its latest (rating answers).
@@ -243,14 +244,19 @@ export class InboundPipeline {
       participant: m.participantJid ?? null,
       body,
       fromMe: m.fromMe ? 1 : 0,
-      mediaType: media.kind === "stored"
-        ? media.mediaType
-        : media.kind === "none"
-        ? media.mediaType
-        : null,
+      mediaType: media.kind === "refused" ? null : media.mediaType,
       mediaUrl: media.kind === "stored" ? media.stored.path : null,
-      mediaName: media.kind === "stored" ? media.stored.filename : null,
-      mediaMimetype: media.kind === "stored" ? media.stored.mimetype : null,
+      mediaName: media.kind === "stored"
+        ? media.stored.filename
+        : media.kind === "pending"
+        ? media.filename
+        : null,
+      mediaMimetype: media.kind === "stored"
+        ? media.stored.mimetype
+        : media.kind === "pending"
+        ? media.mimetype
+        : null,
+      mediaPending: media.kind === "pending" ? 1 : 0,
       ack: m.fromMe ? 1 : 0,
       read: m.fromMe ? 1 : 0,
       quotedMsgId: quoted?.id ?? null,

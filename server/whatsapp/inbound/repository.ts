@@ -31,6 +31,7 @@ const MESSAGE_COLUMNS = [
   "mediaUrl",
   "mediaName",
   "mediaMimetype",
+  "mediaPending",
   "ack",
   "read",
   "quotedMsgId",

@@ -1,3 +1,4 @@
+import type { StorageHealth } from "../../storage/health.ts";
 import type { Database } from "../../../db/client.ts";
 import type { Message } from "../../../db/schema.ts";
 import type { Clock } from "../../clock.ts";
@@ -36,6 +37,8 @@ export type OutboxDeps = {
   events: EventBus;
   clock: Clock;
   sessions: RunningProviders;
+  /** Whether the data folder can be written (issue 34): a storage failure is its one log line. */
+  storage?: StorageHealth;
 };
 
 /** A file already saved with server/media/store.ts (its `path` key). */

@@ -64,9 +64,13 @@ export class OutboxWorker {
       this.#again.add(whatsappId);
       return;
     }
-    const run = this.#loop(whatsappId).catch((error) =>
-      log.error("outbox loop failed", { whatsappId, error })
-    ).finally(() => {
+    const run = this.#loop(whatsappId).catch((error) => {
+      // Storage failing (issue 34): its one line is written there; the loop runs again when
+      // storage returns (SessionManager kicks every connection then).
+      if (!this.deps.storage?.report(error, "outbox")) {
+        log.error("outbox loop failed", { whatsappId, error });
+      }
+    }).finally(() => {
       this.#running.delete(whatsappId);
       if (this.#again.delete(whatsappId)) this.kick(whatsappId);
     });

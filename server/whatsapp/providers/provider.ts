@@ -136,6 +136,11 @@ export interface Provider {
   /** Whether a number is on WhatsApp, and its JID. */
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
   profilePictureUrl(jid: string): Promise<string | undefined>;
+  /**
+   * The media of a message received earlier, downloaded again from its stored payload (issue 34:
+   * media that could not be stored then); undefined when the provider cannot now.
+   */
+  downloadMedia?(message: { id: string; raw: unknown }): Promise<Uint8Array | undefined>;
   /** Declines an incoming call (setting `call` disabled); optional for providers that cannot. */
   rejectCall?(callId: string, fromJid: string): Promise<void>;
 }
@@ -163,6 +168,11 @@ export type ProviderContext = {
    * network redeliver. Events of one chat are processed in the order they are given.
    */
   deliver(event: ProviderEvent): Promise<DeliveryOutcome>;
+  /**
+   * For an event already acknowledged to WhatsApp that could not be stored because storage failed
+   * (issue 34): kept in memory, in order, and stored when storage returns; resolves then.
+   */
+  hold?(event: ProviderEvent, error: unknown): Promise<DeliveryOutcome>;
   /** A stored message's provider payload, for retry requests (Baileys getMessage). */
   getStoredMessage(id: string): Promise<unknown | undefined>;
 };

@@ -8,6 +8,8 @@ import { notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { type InboundDeps, InboundPipeline } from "../inbound/pipeline.ts";
+import { StorageHealth } from "../../storage/health.ts";
+import { HeldInbound } from "./held_inbound.ts";
 import { inboundMessages } from "../../metrics/registry.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
 import { KeyedQueue } from "../keyed_queue.ts";
@@ -38,6 +40,8 @@ export type SessionDeps = {
   clock: Clock;
   providers: ProviderRegistry;
   bots: BotRegistry;
+  /** Whether the data folder can be written (issue 34); its own when not given (tests). */
+  storage?: StorageHealth;
 };
 
 type Session = {
@@ -61,6 +65,9 @@ export class SessionManager implements RunningProviders {
   readonly bots: BotRegistry;
   readonly outbox: OutboxWorker;
   readonly inbound: InboundPipeline;
+  /** Inbound events acknowledged to WhatsApp that wait for storage to return (issue 34). */
+  readonly held: HeldInbound;
+  readonly #storage: StorageHealth;
   readonly #deps: InboundDeps;
   readonly #sessions = new Map<number, Session>();
   readonly #control = new KeyedQueue();
@@ -72,6 +79,8 @@ export class SessionManager implements RunningProviders {
   constructor(deps: SessionDeps) {
     this.providers = deps.providers;
     this.bots = deps.bots;
+    this.#storage = deps.storage ?? new StorageHealth(deps.config.dataDir);
+    this.held = new HeldInbound(this.#storage);
     this.#deps = {
       config: deps.config,
       db: deps.db,
@@ -79,6 +88,7 @@ export class SessionManager implements RunningProviders {
       clock: deps.clock,
       sessions: this,
       bots: deps.bots,
+      storage: this.#storage,
     };
     if (deps.config.sessionLeaseSeconds) {
       this.leases = new SessionLeases(
@@ -89,6 +99,10 @@ export class SessionManager implements RunningProviders {
       );
     }
     this.outbox = new OutboxWorker(this.#deps);
+    // What waited in the outbox while storage failed goes out as soon as it returns.
+    this.#storage.onWritable(() => {
+      for (const id of this.runningIds()) this.outbox.kick(id);
+    });
     this.inbound = new InboundPipeline(this.#deps);
   }
 
@@ -307,7 +321,7 @@ export class SessionManager implements RunningProviders {
       companyId: session.companyId,
       emit: (event) => {
         deliver(event).catch((error) =>
-          log.error("provider event failed", {
+          this.#storage.report(error, "provider event") ?? log.error("provider event failed", {
             whatsappId: session.whatsappId,
             type: (event as { type?: unknown })?.type,
             error,
@@ -315,6 +329,10 @@ export class SessionManager implements RunningProviders {
         );
       },
       deliver,
+      hold: (event, error) => {
+        this.#storage.report(error, "inbound");
+        return this.held.hold(session.whatsappId, () => this.#inbound(session, event));
+      },
       getStoredMessage: (id) => this.#storedMessage(session, id),
     };
   }
@@ -338,16 +356,24 @@ export class SessionManager implements RunningProviders {
       case "revoke":
       case "call":
       case "contact": {
-        const handled = this.inbound.handle(
-          { id: session.whatsappId, companyId: session.companyId },
-          event,
-        );
-        return type === "message" ? countInbound(session.provider?.kind, handled) : handled;
+        // Behind events held for storage (issue 34), so that a chat keeps its order.
+        if (this.held.holds(session.whatsappId)) {
+          return this.held.hold(session.whatsappId, () => this.#inbound(session, event));
+        }
+        return this.#inbound(session, event);
       }
       default:
         log.warn("malformed provider event ignored", { whatsappId: session.whatsappId, type });
         return Promise.resolve({ ignored: "malformed event" });
     }
+  }
+
+  #inbound(session: Session, event: ProviderEvent): Promise<DeliveryOutcome> {
+    const handled = this.inbound.handle(
+      { id: session.whatsappId, companyId: session.companyId },
+      event,
+    );
+    return event.type === "message" ? countInbound(session.provider?.kind, handled) : handled;
   }
 
   async #onState(session: Session, event: ProviderEvent): Promise<DeliveryOutcome> {

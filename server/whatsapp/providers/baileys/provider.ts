@@ -23,6 +23,7 @@ import makeWASocket, {
 } from "@whiskeysockets/baileys";
 import type { Database } from "../../../../db/client.ts";
 import { type Clock, systemClock } from "../../../clock.ts";
+import { storageProblem } from "../../../storage/problem.ts";
 import { AppError } from "../../../errors.ts";
 import { log } from "../../../log.ts";
 import {
@@ -686,6 +687,17 @@ export class BaileysProvider implements Provider {
     }
   }
 
+  /**
+   * A received message's media again, from its stored payload (issue 34): downloadMediaMessage asks
+   * the phone to re-upload media whose link expired (updateMediaMessage).
+   */
+  async downloadMedia(stored: { id: string; raw: unknown }): Promise<Uint8Array | undefined> {
+    const message = fromRaw(stored.raw);
+    const socket = this.#sock;
+    if (!message || !socket) return undefined;
+    return await this.#downloadMedia(message, socket);
+  }
+
   async #downloadMedia(message: WAMessage, socket: BaileysSocket): Promise<Uint8Array> {
     try {
       // A media download may come long after the message: use the live socket if it changed.
@@ -840,6 +852,18 @@ export class BaileysProvider implements Provider {
     const delivery = handed.then(
       () => {},
       (error) => {
+        // Storage failed (issue 34): the session manager keeps the event until it returns.
+        if (storageProblem(error) && this.#ctx.hold) {
+          return this.#ctx.hold(event, error).then(
+            () => {},
+            (failure) =>
+              log.error("baileys: a held event failed for good", {
+                whatsappId: this.#ctx.whatsappId,
+                type: event.type,
+                error: failure,
+              }),
+          );
+        }
         const pause = this.#deliveryRetryMs[attempt];
         const fields = {
           whatsappId: this.#ctx.whatsappId,

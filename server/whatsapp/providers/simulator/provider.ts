@@ -26,6 +26,9 @@ import {
 
 type State = "idle" | "waiting" | "connected";
 
+/** How many phone-sent media the simulator keeps for a download again. */
+const SENT_MEDIA_KEPT = 200;
+
 /** What a simulated phone sends to the connection. */
 export type SimulatedMessage = {
   /** The chat: the contact's phone JID, their LID JID, or a group JID. */
@@ -69,6 +72,11 @@ export class SimulatorProvider implements Provider {
   #qr = "";
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #work = new Set<Promise<unknown>>();
+  /**
+   * What the phones sent as media, by message id (the phone keeps its copy, issue 34): a message
+   * whose media could not be stored is downloaded again from here. The newest SENT_MEDIA_KEPT.
+   */
+  readonly #sentMedia = new Map<string, Uint8Array>();
   /** Calls this connection declined (setting `call` disabled), newest last. */
   readonly rejectedCalls: { id: string; from: string; at: string }[] = [];
 
@@ -199,8 +207,16 @@ export class SimulatorProvider implements Provider {
   receive(input: SimulatedMessage): Promise<DeliveryOutcome> {
     this.#assertPhoneReachable();
     const media = input.media;
+    const id = input.id ?? `SIM${newMessageId().slice(4)}`;
+    if (media) {
+      this.#sentMedia.set(id, media.data);
+      const oldest = this.#sentMedia.keys().next().value;
+      if (this.#sentMedia.size > SENT_MEDIA_KEPT && oldest !== undefined) {
+        this.#sentMedia.delete(oldest);
+      }
+    }
     const message: InboundMessage = {
-      id: input.id ?? `SIM${newMessageId().slice(4)}`,
+      id,
       chatJid: input.chatJid,
       isGroup: groupOf(input.chatJid) !== undefined,
       fromMe: input.fromMe === true,
@@ -221,6 +237,10 @@ export class SimulatorProvider implements Provider {
       origin: "notify",
     };
     return this.ctx.deliver({ type: "message", message });
+  }
+
+  downloadMedia(message: { id: string }): Promise<Uint8Array | undefined> {
+    return Promise.resolve(this.#sentMedia.get(message.id));
   }
 
   edit(chatJid: string, id: string, body: string): Promise<DeliveryOutcome> {

@@ -1,0 +1,48 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import HardDrive from "lucide-react/icons/hard-drive";
+import { api } from "../api.ts";
+import type { StorageStatus } from "../../../contract/types.ts";
+
+/** How often the shell asks again while a page stays open. */
+export const STORAGE_CHECK_MS = 60_000;
+
+/**
+ * The admins' banner (issue 34): the server's storage is failing (writes refused), or its free
+ * space fell under the threshold (STORAGE_WARN_BYTES / STORAGE_WARN_PERCENT). Asked on load and
+ * every minute; quiet when the answer cannot be had.
+ */
+export function StorageWarning({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<StorageStatus | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let alive = true;
+    const check = () =>
+      api.get<StorageStatus>("/storage", { quiet: true })
+        .then((answer) => alive && setStatus(answer))
+        .catch(() => {});
+    check();
+    const timer = setInterval(check, STORAGE_CHECK_MS);
+    return () => {
+      alive = false;
+      clearInterval(timer);
+    };
+  }, [enabled]);
+  if (!enabled || !status) return null;
+  const failing = status.state !== "ok";
+  if (!failing && !status.low) return null;
+  const gb = status.freeBytes / 1024 ** 3;
+  const free = gb >= 1 ? `${gb.toFixed(1)} GB` : `${Math.floor(status.freeBytes / 1024 ** 2)} MB`;
+  const text = status.state === "full"
+    ? t("shell.storage.full")
+    : status.state === "unavailable"
+    ? t("shell.storage.unavailable")
+    : t("shell.storage.low", { free });
+  return (
+    <div className="subscription-warning" role="status" data-testid="storage-warning">
+      <HardDrive size={16} aria-hidden="true" />
+      {text}
+    </div>
+  );
+}
