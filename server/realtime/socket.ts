@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { authenticate } from "../auth/middleware.ts";
+import { subscriptionOverdue } from "../auth/policy.ts";
 import { enabledFlags } from "../plans/features.ts";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
@@ -135,6 +136,8 @@ export function socketHandler(deps: AppDeps) {
       let queueIds: number[];
       try {
         auth = await authenticate(deps, token);
+        // Issue 29: a billing-only session hears nothing (it pays; /me tells it when it may).
+        if (auth.restricted) throw subscriptionOverdue();
         queueIds = await userQueueIds(deps.db, auth.companyId, auth.userId);
       } catch (error) {
         if (!(error instanceof AppError)) log.error("socket authentication failed", { error });
