@@ -6,6 +6,7 @@ import { formatDate } from "./lib/shell/TopBar.tsx";
 import { useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { api } from "./lib/api.ts";
+import { downloadFile } from "./lib/download.ts";
 import { languageOf } from "./lib/i18n.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
@@ -105,6 +106,21 @@ function Invoices() {
                   ? (
                     <Button variant="primary" onClick={() => setPaying(invoice.id)}>
                       {t("billing.pay")}
+                    </Button>
+                  )
+                  : null}
+                {display === "paid"
+                  ? (
+                    <Button
+                      variant="secondary"
+                      data-testid="invoice-receipt"
+                      onClick={() =>
+                        downloadFile(
+                          `/invoices/${invoice.id}/receipt`,
+                          `recibo-fatura-${invoice.id}.html`,
+                        ).catch((error) => toast.error(error))}
+                    >
+                      {t("billing.receipt")}
                     </Button>
                   )
                   : null}

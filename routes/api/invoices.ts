@@ -7,6 +7,7 @@ import {
   currentInvoice,
   deleteInvoiceByHand,
   getInvoice,
+  invoiceReceipt,
   listInvoices,
   listInvoicesCapped,
   markPaidByHand,
@@ -86,6 +87,14 @@ export function invoiceRoutes(deps: AppDeps) {
 
   app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
     return c.json(await getInvoice(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.get("/:id{[0-9]+}/receipt", validate("param", idParam), async (c) => {
+    const { html, fileName } = await invoiceReceipt(deps, authOf(c), c.req.valid("param").id);
+    return c.body(html, 200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-disposition": `attachment; filename="${fileName}"`,
+    });
   });
 
   app.get("/:id{[0-9]+}/checkout", validate("param", idParam), async (c) => {

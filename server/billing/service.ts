@@ -7,6 +7,7 @@ import { assertAllowed } from "../auth/policy.ts";
 import { log } from "../log.ts";
 import { advanceDueDate } from "../companies/due_dates.ts";
 import { companiesDueBy, findCompany } from "../companies/repository.ts";
+import { receiptHtml } from "./receipt.ts";
 import { addDays, recurrenceMonths } from "./recurrence.ts";
 import * as repo from "./repository.ts";
 
@@ -213,6 +214,28 @@ export async function markPaidByHand(
   const result = await payInvoice(deps, id, { via: "manual", userId: auth.userId });
   if (result.outcome !== "paid") throw alreadyPaid();
   return repo.invoiceView(result.invoice);
+}
+
+/**
+ * GET /api/invoices/:id/receipt: the printable receipt of a paid invoice (receipt.ts), the
+ * caller's own company's (super users: any). An unpaid invoice has none (409).
+ */
+export async function invoiceReceipt(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<{ html: string; fileName: string }> {
+  const invoice = await repo.findInvoice(deps.db, scopeOf(auth), id);
+  if (!invoice) throw noInvoice();
+  if (invoice.status !== "paid") {
+    throw new AppError(409, "ERR_INVOICE_NOT_PAID", "Esta fatura ainda não foi paga");
+  }
+  const company = invoice.companyId === auth.companyId
+    ? auth.company
+    : await findCompany(deps.db, invoice.companyId);
+  if (!company) throw noInvoice();
+  const html = receiptHtml({ invoice, company, issuer: deps.config.billing.pixMerchantName });
+  return { html, fileName: `recibo-fatura-${invoice.id}.html` };
 }
 
 /** GET /api/invoices/list: the specification's client's plain array, capped (repository). */
