@@ -73,6 +73,7 @@ export const POLICY = {
   "connection:manage": ADMINS, // edit, delete, API token; read their secrets
   "connection:connect": ADMINS, // start, QR code, pairing code, disconnect
   "invoice:pay": ADMINS, // the company's invoices, checkout, subscription
+  "plan:change": ADMINS, // choose the company's plan on /financeiro (PLAN_CHANGE_ENABLED)
   "campaign:manage": ADMINS, // campaigns and their settings
   "contact-list:manage": ADMINS,
   "file-list:manage": ADMINS,

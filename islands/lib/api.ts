@@ -160,7 +160,10 @@ async function request<T>(
   if (!res.ok) {
     const error = await errorOf(res);
     // Issue 29: the company is late and this session may only pay.
-    if (error.code === "ERR_SUBSCRIPTION_OVERDUE" && location.pathname !== "/financeiro") {
+    if (
+      error.code === "ERR_SUBSCRIPTION_OVERDUE" &&
+      !["/financeiro", "/subscription"].includes(location.pathname)
+    ) {
       location.assign("/financeiro");
     }
     if (!options.quiet) toast.error(error);
