@@ -16,6 +16,7 @@ import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
 import type { InvoiceView } from "../contract/billing_types.ts";
 import { canSeeBilling, invoiceDisplay, localToday } from "../contract/billing_rules.ts";
 import { formatBRL } from "./billing/format.ts";
+import { PlanChange } from "./billing/PlanChange.tsx";
 
 const ConfirmDialog = whenOpen(() =>
   import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
@@ -64,6 +65,14 @@ function Invoices() {
 
   return (
     <div className="people-page">
+      {!user.super && can(user, "plan:change")
+        ? (
+          <PlanChange
+            currentPlanId={user.company.plan?.id ?? null}
+            onInvoice={(invoice) => list.upsert(invoice)}
+          />
+        )
+        : null}
       <ListSearch
         list={list}
         placeholder={t("billing.searchPlaceholder")}

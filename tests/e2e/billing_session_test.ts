@@ -57,3 +57,37 @@ Deno.test("billing session - a company past due and grace logs in, lands on /fin
     await fake.close();
   }
 });
+
+Deno.test("financeiro - the admin changes plan: confirmed, the next invoice carries the difference at once", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Acme", { dueDate: "2026-12-07" });
+    const stamp = t.clock.now().toISOString();
+    await t.deps.db.insertInto("plans").values({
+      name: "Pro",
+      users: 10,
+      connections: 10,
+      queues: 10,
+      campaigns: 0,
+      schedules: 0,
+      value: 159,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).execute();
+    await loginAs(page, c.admin, { expectPath: "/" });
+    await page.goto(`${url}/financeiro`);
+    const bar = page.getByTestId("plan-change");
+    await bar.getByRole("combobox", { name: "Trocar de plano" }).click();
+    await page.getByRole("option", { name: /^Pro/ }).click();
+    await bar.getByRole("button", { name: "Trocar plano" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Trocar plano" }).click();
+    await toastWith(page, "Plano alterado para Pro.").waitFor();
+    // 99 paid until 2026-12-07; the test clock's day to then, at the difference, on the invoice.
+    const row = page.getByTestId("invoice-row").filter({ hasText: "Pro - MENSAL" });
+    await row.getByText("troca de plano").waitFor();
+    const company = await t.deps.db.selectFrom("companies").select("planId")
+      .where("id", "=", c.id).executeTakeFirstOrThrow();
+    const plan = await t.deps.db.selectFrom("plans").select("name")
+      .where("id", "=", company.planId!).executeTakeFirstOrThrow();
+    assert.equal(plan.name, "Pro");
+    assert.deepEqual(pageErrors, []);
+  }));
