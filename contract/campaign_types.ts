@@ -33,6 +33,36 @@ export type CampaignView = {
   updatedAt: string;
 };
 
+/** One recipient of a started campaign (seeds/002 section 3 'shipping[]'). */
+export type ShippingView = {
+  id: number;
+  contactListItemId: number | null;
+  number: string;
+  name: string;
+  status: "pending" | "awaiting" | "queued" | "delivered" | "failed" | "skipped";
+  deliveredAt: string | null;
+  confirmationRequestedAt: string | null;
+  confirmation: boolean;
+  confirmedAt: string | null;
+  createdAt: string;
+};
+
+/**
+ * GET /api/campaigns/:id: the campaign with a page of its shipping rows, as the specification's
+ * client's report counts them. Paged (SHIPPING_PAGE_SIZE, `shippingPage`): a campaign has as many
+ * rows as its list (up to 20,000) and the report reads the campaign again on every live update, so
+ * embedding them all would make each reload grow with the list; `stats` keeps the exact figures,
+ * counted in SQL over every row.
+ */
+export type CampaignDetail = CampaignView & {
+  shipping: ShippingView[];
+  /** Every shipping row of the campaign (all pages). */
+  shippingCount: number;
+  shippingHasMore: boolean;
+};
+
+export const SHIPPING_PAGE_SIZE = 500;
+
 export type CampaignStats = {
   /** Recipients: the shipping rows once started, else the list's valid numbers. */
   validContacts: number;

@@ -74,6 +74,7 @@ export const POLICY = {
   "connection:manage": ADMINS, // edit, delete, API token; read their secrets
   "connection:connect": ADMINS, // start, QR code, pairing code, disconnect
   "invoice:pay": ADMINS, // the company's invoices, checkout, subscription
+  "plan:change": ADMINS, // choose the company's plan on /financeiro (PLAN_CHANGE_ENABLED)
   "campaign:manage": ADMINS, // campaigns and their settings
   "contact-list:manage": ADMINS,
   "file-list:manage": ADMINS,
@@ -85,6 +86,7 @@ export const POLICY = {
   "help:manage": SUPER,
   "announcement:manage": SUPER, // write, and list the inactive ones too
   "invoice:mark-paid": SUPER, // confirm a payment by hand
+  "invoice:manage": SUPER, // create, change and delete any company's invoices
   "setting:manage-platform": SUPER, // settings marked superOnly
   "user:create-when-disabled": SUPER, // create users with the userCreation setting off
   "user:manage-super": SUPER, // edit or delete a super user; grant or take the flag
@@ -93,6 +95,20 @@ export const POLICY = {
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;
+
+/**
+ * Issue 29: a late company's admin signs in to a restricted session (`restricted: "billing"`):
+ * only these actions (their own session, the company's due date, /financeiro and /subscription).
+ * Everything else is 403 ERR_SUBSCRIPTION_OVERDUE, with a text that says to pay.
+ */
+export const BILLING_SESSION_ACTIONS: readonly Action[] = [
+  "app:use",
+  "company:read",
+  "invoice:pay",
+];
+
+/** The session kinds: a full session, or a late company's admin's billing-only session. */
+export type Restriction = "billing";
 
 /**
  * The named actions of seeds/000 section 6, as the islands call them, and the action each one

@@ -4,6 +4,7 @@
  * server imports it for its view (server/auth/service.ts PlanFlags, server/users/service.ts
  * UserView): the two cannot drift apart without a type error.
  */
+import type { Restriction } from "./policy.ts";
 
 export type PlanFlags = {
   id: number;
@@ -41,9 +42,17 @@ export type SessionUser = {
     settings: { key: string; value: string }[];
     plan: PlanFlags | null;
   };
+  /** Issue 29: "billing" while the company is late (its admin may only pay). */
+  restricted?: Restriction;
 };
 
-export type LoginAnswer = { token: string; user: SessionUser };
+/** A late company's admin's login also has `restricted` and the specification's `message`. */
+export type LoginAnswer = {
+  token: string;
+  user: SessionUser;
+  restricted?: Restriction;
+  message?: string;
+};
 
 /** Every API error body (DESIGN 'HTTP surface'). */
 export type ApiErrorBody = {

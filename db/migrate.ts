@@ -36,6 +36,7 @@ import * as m0133 from "./migrations/0133_create_instances.ts";
 import * as m0140 from "./migrations/0140_hash_connection_tokens.ts";
 import * as m0150 from "./migrations/0150_add_distribution_and_sla.ts";
 import * as m0151 from "./migrations/0151_add_message_media_pending.ts";
+import * as m0155 from "./migrations/0155_create_invoice_reminders.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "0140_hash_connection_tokens": m0140,
   "0150_add_distribution_and_sla": m0150,
   "0151_add_message_media_pending": m0151,
+  "0155_create_invoice_reminders": m0155,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -723,6 +723,7 @@ export interface DB {
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
+  invoice_reminders: InvoiceRemindersTable;
   whatsapp_leases: WhatsappLeasesTable;
   instances: InstancesTable;
   app_secrets: AppSecretsTable;
@@ -802,3 +803,15 @@ export type QueueIntegration = Selectable<QueueIntegrationsTable>;
 export type Prompt = Selectable<PromptsTable>;
 export type Webhook = Selectable<WebhooksTable>;
 export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;
+
+/** 0155 (issue 29): one reminder mail per (invoice, kind), claimed before it is sent. */
+export type ReminderKind = "created" | "due_in_3" | "due_in_1" | "overdue";
+
+export interface InvoiceRemindersTable {
+  id: Generated<number>;
+  companyId: number;
+  invoiceId: number;
+  kind: ReminderKind;
+  createdAt: string;
+  sentAt: string | null;
+}

@@ -46,6 +46,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "contacts",
   "file_list_options",
   "file_lists",
+  "invoice_reminders",
   "invoices",
   "messages",
   "outbox",

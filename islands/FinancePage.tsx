@@ -6,6 +6,7 @@ import { formatDate } from "./lib/shell/TopBar.tsx";
 import { useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { api } from "./lib/api.ts";
+import { downloadFile } from "./lib/download.ts";
 import { languageOf } from "./lib/i18n.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
@@ -15,6 +16,7 @@ import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
 import type { InvoiceView } from "../contract/billing_types.ts";
 import { canSeeBilling, invoiceDisplay, localToday } from "../contract/billing_rules.ts";
 import { formatBRL } from "./billing/format.ts";
+import { PlanChange } from "./billing/PlanChange.tsx";
 
 const ConfirmDialog = whenOpen(() =>
   import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
@@ -63,6 +65,14 @@ function Invoices() {
 
   return (
     <div className="people-page">
+      {!user.super && can(user, "plan:change")
+        ? (
+          <PlanChange
+            currentPlanId={user.company.plan?.id ?? null}
+            onInvoice={(invoice) => list.upsert(invoice)}
+          />
+        )
+        : null}
       <ListSearch
         list={list}
         placeholder={t("billing.searchPlaceholder")}
@@ -105,6 +115,21 @@ function Invoices() {
                   ? (
                     <Button variant="primary" onClick={() => setPaying(invoice.id)}>
                       {t("billing.pay")}
+                    </Button>
+                  )
+                  : null}
+                {display === "paid"
+                  ? (
+                    <Button
+                      variant="secondary"
+                      data-testid="invoice-receipt"
+                      onClick={() =>
+                        downloadFile(
+                          `/invoices/${invoice.id}/receipt`,
+                          `recibo-fatura-${invoice.id}.html`,
+                        ).catch((error) => toast.error(error))}
+                    >
+                      {t("billing.receipt")}
                     </Button>
                   )
                   : null}

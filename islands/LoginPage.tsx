@@ -50,8 +50,10 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
       );
       rememberSession(answer);
       setSessionUser(answer.user);
-      // Who may read the dashboard lands there; attendants on their tickets.
-      location.assign(can(answer.user, "dashboard:read") ? "/" : "/tickets");
+      // Who may read the dashboard lands there; attendants on their tickets; a late company's
+      // admin on /financeiro, where the shell shows that the subscription expired (issue 29).
+      if (answer.restricted) location.assign("/financeiro");
+      else location.assign(can(answer.user, "dashboard:read") ? "/" : "/tickets");
     } catch (caught) {
       setBusy(false);
       if (caught instanceof ApiError && caught.code === "ERR_SUBSCRIPTION_EXPIRED") {

@@ -1,4 +1,5 @@
 import { Cron } from "croner";
+import { sendInvoiceReminders } from "../server/billing/reminders.ts";
 import { reconcileCharges } from "../server/billing/confirmation.ts";
 import { createDueInvoices } from "../server/billing/service.ts";
 import { dispatchTick } from "../server/campaigns/dispatcher.ts";
@@ -66,6 +67,14 @@ export const JOBS: readonly Job[] = [
   { name: "due_dates", every: () => DAILY_03_UTC, atStart: true, tick: dueDateTick },
   // The invoice of each period; unique invoices_period (companyId, dueDate) stops a second one.
   { name: "invoices", every: () => DAILY_03_UTC, atStart: true, tick: createDueInvoices },
+  // Invoice reminders by email (created, 3 and 1 days before, overdue), hourly and at start; the
+  // claim's unique key invoice_reminders_once (companyId, invoiceId, kind) sends each kind once.
+  {
+    name: "invoice_reminders",
+    every: () => ({ cron: "0 5 * * * *", timezone: "UTC" }),
+    atStart: true,
+    tick: sendInvoiceReminders,
+  },
   // Charges whose payment webhook was lost; payInvoice pays only an open invoice.
   {
     name: "reconcile",

@@ -48,6 +48,8 @@ const schema = z.object({
   /** db/tenancy.ts: "strict" in the test suite (a query without the company fails). */
   TENANCY_GUARD: z.enum(["off", "strict"]).default("off"),
   SIGNUP_ENABLED: z.enum(["true", "false"]).default("true"),
+  /** Issue 29: a company's admin may choose another plan on /financeiro. */
+  PLAN_CHANGE_ENABLED: z.enum(["true", "false"]).default("true"),
   SIGNUP_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
   SIGNUP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   DUE_DATE_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
@@ -137,6 +139,8 @@ export type Config = Readonly<{
   cookieSecure: boolean;
   /** Public signup (/signup, POST /api/companies/cadastro) is open. */
   signupEnabled: boolean;
+  /** A company's admin may change its plan (PUT /api/subscription/plan). */
+  planChangeEnabled: boolean;
   signupMaxPerIp: number;
   signupWindowSeconds: number;
   /** Days after the due date before the due-date job blocks an unpaid company. */
@@ -234,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? publicUrl.startsWith("https:")
       : e.COOKIE_SECURE === "true",
     signupEnabled: e.SIGNUP_ENABLED === "true",
+    planChangeEnabled: e.PLAN_CHANGE_ENABLED === "true",
     signupMaxPerIp: e.SIGNUP_MAX_PER_IP,
     signupWindowSeconds: e.SIGNUP_WINDOW_SECONDS,
     dueDateGraceDays: e.DUE_DATE_GRACE_DAYS,

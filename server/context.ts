@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Database } from "../db/client.ts";
 import type { TenancyBreaches } from "../db/tenancy.ts";
 import type { Company, Plan, User } from "../db/schema.ts";
-import type { Role } from "../contract/policy.ts";
+import type { Restriction, Role } from "../contract/policy.ts";
 import type { Secrets } from "./auth/secrets.ts";
 import type { AttemptLimits } from "./auth/rate_limit.ts";
 import type { Clock } from "./clock.ts";
@@ -59,6 +59,8 @@ export type AuthInfo = {
   isSuper: boolean;
   /** What the policy table reads (contract/policy.ts rolesOf: the profile, and super). */
   roles: readonly Role[];
+  /** Issue 29: "billing" for a late company's admin (server/auth/service.ts companyAccess). */
+  restricted?: Restriction;
   user: User;
   company: Company;
   plan: Plan | null;

@@ -159,6 +159,13 @@ async function request<T>(
   }
   if (!res.ok) {
     const error = await errorOf(res);
+    // Issue 29: the company is late and this session may only pay.
+    if (
+      error.code === "ERR_SUBSCRIPTION_OVERDUE" &&
+      !["/financeiro", "/subscription"].includes(location.pathname)
+    ) {
+      location.assign("/financeiro");
+    }
     if (!options.quiet) toast.error(error);
     throw error;
   }

@@ -1,6 +1,12 @@
 import type { PageGuard } from "./shell/AppShell.tsx";
 import type { PlanFlags, SessionUser } from "../../contract/types.ts";
-import { type Action, allows, rolesOf, type SeedAction } from "../../contract/policy.ts";
+import {
+  type Action,
+  allows,
+  BILLING_SESSION_ACTIONS,
+  rolesOf,
+  type SeedAction,
+} from "../../contract/policy.ts";
 
 export type { Action, SeedAction };
 
@@ -13,10 +19,16 @@ export type { Action, SeedAction };
  *   {can(user, "connections-page:addConnection") ? <Button>...</Button> : null}
  */
 export function can(
-  user: Pick<SessionUser, "profile"> & Partial<Pick<SessionUser, "super">> | null,
+  user:
+    | Pick<SessionUser, "profile"> & Partial<Pick<SessionUser, "super" | "restricted">>
+    | null,
   action: Action | SeedAction,
 ): boolean {
   if (!user) return false;
+  // A late company's admin may only pay (contract/policy.ts BILLING_SESSION_ACTIONS).
+  if (user.restricted === "billing" && !BILLING_SESSION_ACTIONS.includes(action as Action)) {
+    return false;
+  }
   return allows(rolesOf({ profile: user.profile, super: user.super === true }), action);
 }
 

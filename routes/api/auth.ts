@@ -3,7 +3,13 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { guardAttempt } from "../../server/auth/rate_limit.ts";
-import { login, logout, refresh, sessionUser } from "../../server/auth/service.ts";
+import {
+  type IssuedSession,
+  login,
+  logout,
+  refresh,
+  sessionUser,
+} from "../../server/auth/service.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { clientAddress } from "../../server/http/client_address.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -16,6 +22,14 @@ const loginBody = z.object({
   email: z.string().trim().min(1, "Required").max(254),
   password: z.string().min(1, "Required").max(200),
 });
+
+/** The login and refresh answer: a late company's admin's has `restricted` and `message`. */
+function answerOf(session: IssuedSession) {
+  const { token, user, restricted, message } = session;
+  return restricted
+    ? { token, user: { ...user, restricted }, restricted, message }
+    : { token, user };
+}
 
 export function authRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -42,14 +56,14 @@ export function authRoutes(deps: AppDeps) {
       },
     );
     setRefreshCookie(c, session.refreshToken);
-    return c.json({ token: session.token, user: session.user });
+    return c.json(answerOf(session));
   });
 
   app.post("/refresh_token", async (c) => {
     try {
       const session = await refresh(deps, getCookie(c, REFRESH_COOKIE));
       setRefreshCookie(c, session.refreshToken);
-      return c.json({ token: session.token, user: session.user });
+      return c.json(answerOf(session));
     } catch (error) {
       deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH });
       throw error;
@@ -65,7 +79,8 @@ export function authRoutes(deps: AppDeps) {
 
   app.get("/me", requireAuth(deps), allow("app:use"), async (c) => {
     const auth = authOf(c);
-    return c.json(await sessionUser(deps.db, auth.user, auth.company, auth.plan));
+    const user = await sessionUser(deps.db, auth.user, auth.company, auth.plan);
+    return c.json(auth.restricted ? { ...user, restricted: auth.restricted } : user);
   });
 
   return app;

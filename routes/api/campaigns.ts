@@ -73,9 +73,16 @@ export function campaignRoutes(deps: AppDeps) {
     },
   );
 
-  app.get("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    return c.json(await showCampaign(deps, authOf(c).companyId, c.req.valid("param").id));
-  });
+  app.get(
+    "/:id{[0-9]+}",
+    validate("param", idParam),
+    validate("query", z.object({ shippingPage: pageNumber })),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { shippingPage } = c.req.valid("query");
+      return c.json(await showCampaign(deps, authOf(c).companyId, id, shippingPage));
+    },
+  );
 
   app.post("/", validate("json", createBody), async (c) => {
     const input = c.req.valid("json") as Parameters<typeof createCampaign>[2];

@@ -12,6 +12,7 @@ import {
   importItems,
   listContactLists,
   listItems,
+  listItemsAll,
   readContactList,
   readItem,
   removeContactList,
@@ -108,6 +109,15 @@ export function contactListItemRoutes(deps: AppDeps) {
       return c.json(
         await listItems(deps, authOf(c).companyId, contactListId, searchParam, pageNumber),
       );
+    },
+  );
+
+  app.get(
+    "/list",
+    validate("query", z.object({ contactListId: z.coerce.number().int().positive() })),
+    async (c) => {
+      const { contactListId } = c.req.valid("query");
+      return c.json(await listItemsAll(deps, authOf(c).companyId, contactListId));
     },
   );
 

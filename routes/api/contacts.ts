@@ -61,12 +61,15 @@ export function contactRoutes(deps: AppDeps) {
     });
   });
 
-  app.post("/import", allow("contact:import"), async (c) => {
-    const body = await c.req.parseBody();
-    const file = fileField(body);
-    const updateExisting = String(body.updateExisting ?? "true") !== "false";
-    return c.json(await importContacts(deps, authOf(c).companyId, file, { updateExisting }));
-  });
+  // POST /upload is the same import under the specification's client's path (multipart `file`).
+  for (const path of ["/import", "/upload"]) {
+    app.post(path, allow("contact:import"), async (c) => {
+      const body = await c.req.parseBody();
+      const file = fileField(body);
+      const updateExisting = String(body.updateExisting ?? "true") !== "false";
+      return c.json(await importContacts(deps, authOf(c).companyId, file, { updateExisting }));
+    });
+  }
 
   app.get("/:id", validate("param", idParam), async (c) => {
     return c.json(await getContact(deps, authOf(c).companyId, c.req.valid("param").id));

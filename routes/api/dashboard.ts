@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
-import { dashboard, hourlyTickets } from "../../server/dashboard/service.ts";
+import { dashboard, hourlyTickets, messagesCount } from "../../server/dashboard/service.ts";
 import { validate } from "../../server/http/validate.ts";
 
 /** Raw strings: which combination is valid is the service's rule ('Parametrize o filtro'). */
@@ -23,5 +23,30 @@ export function dashboardRoutes(deps: AppDeps) {
 
   app.get("/hourly", async (c) => c.json(await hourlyTickets(deps, authOf(c).companyId)));
 
+  return app;
+}
+
+/** A day, or the day of an ISO date-time (the client may send either). */
+const day = z.string().max(40).optional().transform((v) =>
+  v === undefined || v.trim() === "" ? undefined : v.trim().slice(0, 10)
+);
+
+/** GET /api/messages-allMe (the specification's client's dashboard): see messagesCount. */
+export function messagesAllMeRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", requireAuth(deps), allow("dashboard:read"));
+  app.get(
+    "/",
+    validate(
+      "query",
+      z.object({
+        fromMe: z.enum(["true", "false", "1", "0"]).optional()
+          .transform((v) => v === undefined ? undefined : v === "true" || v === "1"),
+        dateStart: day,
+        dateEnd: day,
+      }),
+    ),
+    async (c) => c.json(await messagesCount(deps, authOf(c).companyId, c.req.valid("query"))),
+  );
   return app;
 }

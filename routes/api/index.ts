@@ -16,7 +16,7 @@ import { companyRoutes } from "./companies.ts";
 import { helpRoutes } from "./helps.ts";
 import { planRoutes } from "./plans.ts";
 import { contactRoutes } from "./contacts.ts";
-import { dashboardRoutes } from "./dashboard.ts";
+import { dashboardRoutes, messagesAllMeRoutes } from "./dashboard.ts";
 import { queueOptionRoutes } from "./queue_options.ts";
 import { queueRoutes } from "./queues.ts";
 import { queueIntegrationRoutes } from "./queue_integrations.ts";
@@ -61,6 +61,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/plans", planRoutes(deps));
   api.route("/helps", helpRoutes(deps));
   api.route("/dashboard", dashboardRoutes(deps));
+  api.route("/messages-allMe", messagesAllMeRoutes(deps));
   api.route("/whatsapp", whatsappRoutes(deps));
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));

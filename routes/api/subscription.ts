@@ -8,6 +8,7 @@ import {
 } from "../../contract/billing_rules.ts";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { checkout } from "../../server/billing/checkout.ts";
+import { changePlan } from "../../server/billing/plan_change.ts";
 import { receiveWebhook } from "../../server/billing/confirmation.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
@@ -62,6 +63,14 @@ export function subscriptionRoutes(deps: AppDeps) {
       }),
     );
   });
+
+  // Issue 29 item 3: the admin chooses another plan (server/billing/plan_change.ts).
+  app.put(
+    "/plan",
+    allow("plan:change"),
+    validate("json", z.object({ planId: z.coerce.number().int().positive() })),
+    async (c) => c.json(await changePlan(deps, authOf(c), c.req.valid("json").planId)),
+  );
   return app;
 }
 

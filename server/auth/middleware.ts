@@ -3,7 +3,7 @@ import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { type FeatureFlag, flagForPath } from "../plans/features.ts";
 import { findCaller } from "./repository.ts";
-import { assertCompanyActive } from "./service.ts";
+import { companyAccess } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
 import { assertAllowed } from "./policy.ts";
 import { type Action, rolesOf } from "../../contract/policy.ts";
@@ -32,8 +32,9 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
   if (loaded.user.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended by another login");
   }
-  assertCompanyActive(loaded.user, loaded.company, now);
+  const { restricted } = companyAccess(loaded.user, loaded.company, now);
   return {
+    ...(restricted ? { restricted } : {}),
     userId: loaded.user.id,
     companyId: loaded.company.id,
     sessionId: session.id,

@@ -21,6 +21,7 @@ import {
 } from "./repository.ts";
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
 import type { PlanFlags, SessionUser } from "../../contract/types.ts";
+import type { Restriction } from "../../contract/policy.ts";
 
 let dummyHash: string | undefined;
 
@@ -81,21 +82,55 @@ function formatDate(isoDate: string): string {
   return `${d}/${m}/${y}`;
 }
 
+function expiredText(company: Company): string {
+  return company.dueDate
+    ? `Sua assinatura expirou em ${
+      formatDate(company.dueDate)
+    }. Entre em contato com o suporte para mais informações!`
+    : "Empresa inativa. Entre em contato com o suporte.";
+}
+
+/**
+ * Late: past its due date, or switched off by the due-date job for non-payment (blockedAt). A
+ * company a super user switched off by hand (status 0 without blockedAt) is not late: it is off.
+ */
+export function isLate(company: Company, now: Date): boolean {
+  const pastDue = company.dueDate !== null &&
+    company.dueDate.slice(0, 10) < now.toISOString().slice(0, 10);
+  return pastDue || (company.status !== 1 && company.blockedAt !== null);
+}
+
+/** What a session of this user may do: all, or (issue 29) only pay, with the message shown. */
+export type CompanyAccess = { restricted?: Restriction; message?: string };
+
 /**
  * A company can be used until the end of its due date and while it is on (status); super users
- * are never locked out.
+ * are never locked out. A late company's admin gets a billing-only session (issue 29: /financeiro
+ * and /subscription, contract/policy.ts BILLING_SESSION_ACTIONS) with the specification's
+ * message; its plain users and a company switched off by hand stay refused.
  */
-export function assertCompanyActive(user: Pick<User, "super">, company: Company, now: Date) {
-  if (user.super === 1) return;
-  // The date first: a company the due-date job switched off is told when its subscription ended.
-  if (company.dueDate && company.dueDate.slice(0, 10) < now.toISOString().slice(0, 10)) {
+export function companyAccess(user: Pick<User, "super" | "profile">, company: Company, now: Date) {
+  if (user.super === 1) return {};
+  if (company.status !== 1 && company.blockedAt === null) {
     throw new AppError(
       401,
       "ERR_SUBSCRIPTION_EXPIRED",
-      `Sua assinatura expirou em ${
-        formatDate(company.dueDate)
-      }. Entre em contato com o suporte para mais informações!`,
+      "Empresa inativa. Entre em contato com o suporte.",
     );
+  }
+  if (!isLate(company, now)) return {};
+  if (user.profile.toLowerCase() !== "admin") {
+    throw new AppError(401, "ERR_SUBSCRIPTION_EXPIRED", expiredText(company));
+  }
+  return { restricted: "billing", message: expiredText(company) } satisfies CompanyAccess;
+}
+
+/** Connection tokens (the send API) of a late or switched-off company are refused outright. */
+export function assertCompanyActive(user: Pick<User, "super">, company: Company, now: Date) {
+  if (user.super === 1) return;
+  // The date first: a company the due-date job switched off is told when its subscription ended.
+  if (isLate(company, now) && company.dueDate) {
+    throw new AppError(401, "ERR_SUBSCRIPTION_EXPIRED", expiredText(company));
   }
   if (company.status !== 1) {
     throw new AppError(
@@ -106,7 +141,11 @@ export function assertCompanyActive(user: Pick<User, "super">, company: Company,
   }
 }
 
-export type IssuedSession = { token: string; refreshToken: string; user: SessionUser };
+export type IssuedSession = {
+  token: string;
+  refreshToken: string;
+  user: SessionUser;
+} & CompanyAccess;
 
 /** A new token pair for a live session (a login, or a refresh rotating the previous pair). */
 async function issue(
@@ -191,7 +230,7 @@ export async function login(
   const loaded = await findUserWithCompany(deps.db, found.companyId, found.id);
   if (!loaded) throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
   const now = deps.clock.now();
-  assertCompanyActive(loaded.user, loaded.company, now);
+  const access = companyAccess(loaded.user, loaded.company, now);
   const elsewhere = await hasLiveRefreshToken(
     deps.db,
     found.companyId,
@@ -210,7 +249,7 @@ export async function login(
     );
     const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
     const session = await createSession(trx, found.companyId, found.id, now.toISOString());
-    return await issue(deps, user, loaded.company, loaded.plan, session, trx);
+    return { ...await issue(deps, user, loaded.company, loaded.plan, session, trx), ...access };
   });
   if (elsewhere) {
     // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
@@ -276,9 +315,9 @@ export async function refresh(
   ) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
-  assertCompanyActive(loaded.user, loaded.company, now);
+  const access = companyAccess(loaded.user, loaded.company, now);
   await touchSession(deps.db, claims.companyId, session.id, now.toISOString());
-  return await issue(deps, loaded.user, loaded.company, loaded.plan, session);
+  return { ...await issue(deps, loaded.user, loaded.company, loaded.plan, session), ...access };
 }
 
 /** Ends the user's session (a login ends the others, so it is the only one) and its sockets. */

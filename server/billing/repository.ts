@@ -40,20 +40,7 @@ export async function pageInvoices(
   searchParam: string | undefined,
   pageNumber: number,
 ) {
-  let q = readerOf(db, scope).selectFrom("invoices")
-    .innerJoin("companies", "companies.id", "invoices.companyId");
-  if ("companyId" in scope) q = q.where("invoices.companyId", "=", scope.companyId);
-  const text = searchParam?.trim();
-  if (text) {
-    const pattern = likePattern(text);
-    q = q.where((eb) =>
-      eb.or([
-        sql<boolean>`invoices.detail LIKE ${pattern} ESCAPE '\\'`,
-        sql<boolean>`companies.name LIKE ${pattern} ESCAPE '\\'`,
-        ...(/^\d+$/.test(text) ? [eb("invoices.id", "=", Number(text))] : []),
-      ])
-    );
-  }
+  const q = invoicesQuery(db, scope, searchParam);
   const window = pageWindow(pageNumber);
   const rows = await q.selectAll("invoices").select("companies.name as companyName")
     .orderBy("invoices.dueDate", "desc").orderBy("invoices.id", "desc")
@@ -225,4 +212,101 @@ export async function planPrice(db: Database, planId: number) {
 export async function checkoutPlan(db: Database, planId: number) {
   return await db.selectFrom("plans").select(["name", "value", "users", "connections", "queues"])
     .where("id", "=", planId).executeTakeFirst();
+}
+
+/**
+ * GET /api/invoices/list (the specification's client reads a plain array): newest due date first,
+ * at most INVOICE_LIST_MAX rows, so the answer stays small whatever the history; the paged
+ * GET /api/invoices/all reaches the rest.
+ */
+export const INVOICE_LIST_MAX = 500;
+
+export async function listInvoiceRows(
+  db: Database,
+  scope: InvoiceScope,
+  searchParam: string | undefined,
+): Promise<InvoiceView[]> {
+  const rows = await invoicesQuery(db, scope, searchParam).selectAll("invoices")
+    .select("companies.name as companyName").orderBy("invoices.dueDate", "desc")
+    .orderBy("invoices.id", "desc").limit(INVOICE_LIST_MAX).execute();
+  const all = "allCompanies" in scope;
+  return rows.map(({ companyName, ...row }) => invoiceView(row, all ? companyName : undefined));
+}
+
+/** The invoices a scope reads, the search applied (detail, company name or id). */
+function invoicesQuery(db: Database, scope: InvoiceScope, searchParam: string | undefined) {
+  let q = readerOf(db, scope).selectFrom("invoices")
+    .innerJoin("companies", "companies.id", "invoices.companyId");
+  if ("companyId" in scope) q = q.where("invoices.companyId", "=", scope.companyId);
+  const text = searchParam?.trim();
+  if (text) {
+    const pattern = likePattern(text);
+    q = q.where((eb) =>
+      eb.or([
+        sql<boolean>`invoices.detail LIKE ${pattern} ESCAPE '\\'`,
+        sql<boolean>`companies.name LIKE ${pattern} ESCAPE '\\'`,
+        ...(/^\d+$/.test(text) ? [eb("invoices.id", "=", Number(text))] : []),
+      ])
+    );
+  }
+  return q;
+}
+
+export type InvoiceFields = { detail: string; value: number; dueDate: string };
+
+/**
+ * A super user's invoice for a company (POST /api/invoices); undefined when that company already
+ * has one for this due date (unique key invoices_period (companyId, dueDate)).
+ */
+export async function insertInvoice(
+  db: Database,
+  companyId: number,
+  fields: InvoiceFields,
+  now: string,
+): Promise<Invoice | undefined> {
+  return await db.insertInto("invoices").values({
+    companyId,
+    ...fields,
+    paidAt: null,
+    paidByUserId: null,
+    paidVia: null,
+    provider: null,
+    chargeId: null,
+    pixPayload: null,
+    createdAt: now,
+    updatedAt: now,
+  }).onConflict((oc) => oc.columns(["companyId", "dueDate"]).doNothing())
+    .returningAll().executeTakeFirst();
+}
+
+/**
+ * Changes an open invoice's detail, value or due date. A charge made for the old amount is
+ * dropped (provider, chargeId, pixPayload cleared), so the next checkout charges the new one.
+ */
+export async function updateOpenInvoice(
+  db: Database,
+  companyId: number,
+  id: number,
+  fields: Partial<InvoiceFields>,
+  now: string,
+): Promise<Invoice | undefined> {
+  return await db.updateTable("invoices").set({
+    ...fields,
+    provider: null,
+    chargeId: null,
+    pixPayload: null,
+    updatedAt: now,
+  }).where("id", "=", id).where("companyId", "=", companyId).where("status", "=", "open")
+    .returningAll().executeTakeFirst();
+}
+
+/** Deletes an open invoice; a paid one is the record of a payment and stays. */
+export async function deleteOpenInvoice(
+  db: Database,
+  companyId: number,
+  id: number,
+): Promise<boolean> {
+  const result = await db.deleteFrom("invoices").where("id", "=", id)
+    .where("companyId", "=", companyId).where("status", "=", "open").executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

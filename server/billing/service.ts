@@ -6,7 +6,8 @@ import { AppError, notFound } from "../errors.ts";
 import { assertAllowed } from "../auth/policy.ts";
 import { log } from "../log.ts";
 import { advanceDueDate } from "../companies/due_dates.ts";
-import { companiesDueBy } from "../companies/repository.ts";
+import { companiesDueBy, findCompany } from "../companies/repository.ts";
+import { receiptHtml } from "./receipt.ts";
 import { addDays, recurrenceMonths } from "./recurrence.ts";
 import * as repo from "./repository.ts";
 
@@ -213,6 +214,114 @@ export async function markPaidByHand(
   const result = await payInvoice(deps, id, { via: "manual", userId: auth.userId });
   if (result.outcome !== "paid") throw alreadyPaid();
   return repo.invoiceView(result.invoice);
+}
+
+/**
+ * GET /api/invoices/:id/receipt: the printable receipt of a paid invoice (receipt.ts), the
+ * caller's own company's (super users: any). An unpaid invoice has none (409).
+ */
+export async function invoiceReceipt(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+): Promise<{ html: string; fileName: string }> {
+  const invoice = await repo.findInvoice(deps.db, scopeOf(auth), id);
+  if (!invoice) throw noInvoice();
+  if (invoice.status !== "paid") {
+    throw new AppError(409, "ERR_INVOICE_NOT_PAID", "Esta fatura ainda não foi paga");
+  }
+  const company = invoice.companyId === auth.companyId
+    ? auth.company
+    : await findCompany(deps.db, invoice.companyId);
+  if (!company) throw noInvoice();
+  const html = receiptHtml({ invoice, company, issuer: deps.config.billing.pixMerchantName });
+  return { html, fileName: `recibo-fatura-${invoice.id}.html` };
+}
+
+/** GET /api/invoices/list: the specification's client's plain array, capped (repository). */
+export async function listInvoicesCapped(
+  deps: AppDeps,
+  auth: AuthInfo,
+  searchParam: string | undefined,
+): Promise<InvoiceView[]> {
+  return await repo.listInvoiceRows(deps.db, scopeOf(auth), searchParam);
+}
+
+function periodTaken(): AppError {
+  return new AppError(
+    409,
+    "ERR_INVOICE_PERIOD_EXISTS",
+    "Esta empresa já tem uma fatura com este vencimento",
+  );
+}
+
+/** POST /api/invoices: a super user bills a company by hand (one invoice per due date). */
+export async function createInvoiceByHand(
+  deps: AppDeps,
+  auth: AuthInfo,
+  input: repo.InvoiceFields & { companyId: number },
+): Promise<InvoiceView> {
+  assertAllowed(auth, "invoice:manage");
+  const { companyId, ...fields } = input;
+  if (!await findCompany(deps.db, companyId)) {
+    throw notFound("ERR_NO_COMPANY_FOUND", "Empresa não encontrada");
+  }
+  const now = deps.clock.now().toISOString();
+  const invoice = await repo.insertInvoice(deps.db, companyId, fields, now);
+  if (!invoice) throw periodTaken();
+  publishInvoice(deps, invoice, "create");
+  return repo.invoiceView(invoice);
+}
+
+/**
+ * PUT /api/invoices/:id (super users): detail, value and due date of an open invoice; `status:
+ * "paid"` pays it as PUT /:id/paid does (the due date moves). A paid invoice is not changed.
+ */
+export async function updateInvoiceByHand(
+  deps: AppDeps,
+  auth: AuthInfo,
+  id: number,
+  input: Partial<repo.InvoiceFields> & { status?: "open" | "paid" },
+): Promise<InvoiceView> {
+  assertAllowed(auth, "invoice:manage");
+  const found = await repo.findInvoice(deps.db, scopeOf(auth), id);
+  if (!found) throw noInvoice();
+  const { status, ...fields } = input;
+  if (found.status === "paid") {
+    if (status === "paid" && Object.keys(fields).length === 0) return repo.invoiceView(found);
+    throw alreadyPaid();
+  }
+  let invoice = found;
+  if (Object.keys(fields).length > 0) {
+    const now = deps.clock.now().toISOString();
+    let changed: Invoice | undefined;
+    try {
+      changed = await repo.updateOpenInvoice(deps.db, found.companyId, id, fields, now);
+    } catch (error) {
+      // invoices_period (companyId, dueDate): another invoice of the company has that due date.
+      if (String(error).includes("UNIQUE")) throw periodTaken();
+      throw error;
+    }
+    if (!changed) throw alreadyPaid();
+    invoice = changed;
+    publishInvoice(deps, invoice, "update");
+  }
+  if (status === "paid") return await markPaidByHand(deps, auth, id);
+  return repo.invoiceView(invoice);
+}
+
+/** DELETE /api/invoices/:id (super users): an open invoice; a paid one is a payment's record. */
+export async function deleteInvoiceByHand(deps: AppDeps, auth: AuthInfo, id: number) {
+  assertAllowed(auth, "invoice:manage");
+  const found = await repo.findInvoice(deps.db, scopeOf(auth), id);
+  if (!found) throw noInvoice();
+  if (found.status === "paid") throw alreadyPaid();
+  if (!await repo.deleteOpenInvoice(deps.db, found.companyId, id)) throw alreadyPaid();
+  deps.events.emit("list.changed", {
+    companyId: found.companyId,
+    resource: "invoice",
+    change: { action: "delete", id },
+  });
 }
 
 /** Invoice list events reach the company's admins (the only ones who see /financeiro). */

@@ -134,6 +134,24 @@ export async function pageItems(
   return pageAnswer("contacts", rows.map(itemView), Number(total.n), window);
 }
 
+/**
+ * GET /api/contact-list-items/list (the specification's client reads a plain array of a list's
+ * items): by name, at most ITEMS_LIST_MAX, so a 20,000-row list does not become one 2 MB answer;
+ * the paged GET /api/contact-list-items reaches every item.
+ */
+export const ITEMS_LIST_MAX = 1000;
+
+export async function listItemsCapped(db: Database, companyId: number, contactListId: number) {
+  const rows = await db.selectFrom("contact_list_items").selectAll().where(
+    "companyId",
+    "=",
+    companyId,
+  )
+    .where("contactListId", "=", contactListId).orderBy("name").orderBy("id")
+    .limit(ITEMS_LIST_MAX).execute();
+  return rows.map(itemView);
+}
+
 export async function findItem(db: Database, companyId: number, id: number) {
   return await db.selectFrom("contact_list_items").selectAll().where("companyId", "=", companyId)
     .where("id", "=", id).executeTakeFirst();

@@ -56,6 +56,12 @@ export async function listItems(
   return await repo.pageItems(deps.db, companyId, contactListId, searchParam, pageNumber);
 }
 
+/** A list's items as one capped array (lists_repository ITEMS_LIST_MAX); 404 for another's list. */
+export async function listItemsAll(deps: AppDeps, companyId: number, contactListId: number) {
+  await readContactList(deps, companyId, contactListId);
+  return await repo.listItemsCapped(deps.db, companyId, contactListId);
+}
+
 export async function createContactList(deps: AppDeps, companyId: number, name: string) {
   const now = deps.clock.now().toISOString();
   const { id } = await repo.insertContactList(deps.db, companyId, name, now);

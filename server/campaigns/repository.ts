@@ -1,7 +1,12 @@
 import { type Insertable, sql, type Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Campaign, CampaignsTable } from "../../db/schema.ts";
-import type { CampaignStats, CampaignView } from "../../contract/campaign_types.ts";
+import {
+  type CampaignStats,
+  type CampaignView,
+  SHIPPING_PAGE_SIZE,
+  type ShippingView,
+} from "../../contract/campaign_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 import { outboxIs } from "./shipping_repository.ts";
 
@@ -81,6 +86,38 @@ export async function campaignView(
 ): Promise<CampaignView | undefined> {
   const row = await baseQuery(db, companyId).where("campaigns.id", "=", id).executeTakeFirst();
   return row ? view(row, await campaignStats(db, companyId, row)) : undefined;
+}
+
+/** A page of a campaign's shipping rows, in the order they were written (campaign_shipping_status). */
+export async function pageShipping(
+  db: Database,
+  companyId: number,
+  campaignId: number,
+  pageNumber: number,
+): Promise<{ shipping: ShippingView[]; count: number; hasMore: boolean }> {
+  const q = db.selectFrom("campaign_shipping").where("companyId", "=", companyId)
+    .where("campaignId", "=", campaignId);
+  const window = pageWindow(pageNumber, SHIPPING_PAGE_SIZE);
+  const rows = await q.select([
+    "id",
+    "contactListItemId",
+    "number",
+    "name",
+    "status",
+    "deliveredAt",
+    "confirmationRequestedAt",
+    "confirmation",
+    "confirmedAt",
+    "createdAt",
+  ]).orderBy("id").limit(window.limit).offset(window.offset).execute();
+  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const page = pageAnswer(
+    "shipping",
+    rows.map((r) => ({ ...r, confirmation: r.confirmation === 1 })),
+    Number(total.n),
+    window,
+  );
+  return page;
 }
 
 export async function pageCampaigns(

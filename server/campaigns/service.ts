@@ -6,7 +6,7 @@ import {
   editableParts,
   MESSAGE_FIELDS,
 } from "../../contract/campaign_rules.ts";
-import type { CampaignView } from "../../contract/campaign_types.ts";
+import type { CampaignDetail, CampaignView } from "../../contract/campaign_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
@@ -18,6 +18,7 @@ import {
   findCampaign,
   insertCampaign,
   pageCampaigns,
+  pageShipping,
   reachableCount,
   setCampaignFields,
   updateCampaignRow,
@@ -116,14 +117,22 @@ export async function listCampaigns(
   return await pageCampaigns(deps.db, companyId, searchParam, pageNumber);
 }
 
+/** The campaign, its stats and a page of its shipping rows (contract CampaignDetail). */
 export async function showCampaign(
   deps: AppDeps,
   companyId: number,
   id: number,
-): Promise<CampaignView> {
+  shippingPage = 1,
+): Promise<CampaignDetail> {
   const view = await campaignView(deps.db, companyId, id);
   if (!view) throw campaignNotFound();
-  return view;
+  const page = await pageShipping(deps.db, companyId, id, shippingPage);
+  return {
+    ...view,
+    shipping: page.shipping,
+    shippingCount: page.count,
+    shippingHasMore: page.hasMore,
+  };
 }
 
 export async function createCampaign(

@@ -101,3 +101,17 @@ export async function ticketsByHour(db: Database, companyId: number, startUtc: s
   `.execute(db);
   return result.rows;
 }
+
+/** Messages of a company created in the range (messages_company (companyId, createdAt)). */
+export async function countMessages(
+  db: Database,
+  companyId: number,
+  r: Range,
+  fromMe: boolean | undefined,
+): Promise<number> {
+  let q = db.selectFrom("messages").where("companyId", "=", companyId)
+    .where("createdAt", ">=", r.startUtc).where("createdAt", "<", r.endUtc);
+  if (fromMe !== undefined) q = q.where("fromMe", "=", fromMe ? 1 : 0);
+  const row = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -127,3 +127,21 @@ export async function dashboard(
     hourly: today.hourly,
   };
 }
+
+/**
+ * GET /api/messages-allMe (the specification's client's dashboard counter): how many messages the
+ * company sent (`fromMe` true), received (false) or both, created from `dateStart` to `dateEnd`
+ * (calendar days in the company's time zone, as the dashboard's range; none: this month). The
+ * answer keeps that client's shape, `{ count: [{ count }] }` (it reads `count[0].count`).
+ */
+export async function messagesCount(
+  deps: AppDeps,
+  companyId: number,
+  query: { fromMe?: boolean; dateStart?: string; dateEnd?: string },
+): Promise<{ count: [{ count: number }] }> {
+  const range = resolveRange(
+    { date_from: query.dateStart, date_to: query.dateEnd },
+    deps.clock.now(),
+  );
+  return { count: [{ count: await repo.countMessages(deps.db, companyId, range, query.fromMe) }] };
+}

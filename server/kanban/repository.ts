@@ -17,7 +17,7 @@ type Eb = ExpressionBuilder<DB & { t: DB["tickets"] }, "t">;
 
 /**
  * Which tickets a board holds (seeds/001 section 2 'Kanban board'): the company's tickets that are
- * not closed, in the chosen queues; admins see all of them, a user those of their queues that are
+ * not closed, in the chosen queues or without a queue; admins see all of them, a user those of their queues that are
  * theirs or nobody's (the tickets whose changes reach them live: server/realtime/publish.ts).
  */
 function onBoard(eb: Eb, viewer: Viewer, queueIds: number[] | undefined): Expression<SqlBool> {
@@ -30,8 +30,12 @@ function onBoard(eb: Eb, viewer: Viewer, queueIds: number[] | undefined): Expres
     queues = (queues ?? viewer.queueIds).filter((id) => viewer.queueIds.includes(id));
     all.push(eb.or([eb("t.userId", "is", null), eb("t.userId", "=", viewer.userId)]));
   }
+  // The tickets without a queue are on every board, as every user sees them in /tickets
+  // (server/tickets/access.ts) and as the specification's client expects: a user without queues
+  // asking `queueIds=[]` gets those, not an empty board (issue 25 item 4).
   if (queues !== undefined) {
-    all.push(queues.length ? eb("t.queueId", "in", queues) : sql<SqlBool>`0`);
+    const none = eb("t.queueId", "is", null);
+    all.push(queues.length ? eb.or([eb("t.queueId", "in", queues), none]) : none);
   }
   return eb.and(all);
 }

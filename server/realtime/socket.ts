@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { authenticate } from "../auth/middleware.ts";
+import { subscriptionOverdue } from "../auth/policy.ts";
 import { enabledFlags } from "../plans/features.ts";
 import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
@@ -137,6 +138,8 @@ export function socketHandler(deps: AppDeps) {
         const { queueIds: admitted, ...caller } = await authenticate(deps, token);
         // A socket lives long: what it checks later reads the user's queues afresh (viewerOf).
         auth = caller;
+        // Issue 29: a billing-only session hears nothing (it pays; /me tells it when it may).
+        if (auth.restricted) throw subscriptionOverdue();
         queueIds = admitted ?? await userQueueIds(deps.db, auth.companyId, auth.userId);
       } catch (error) {
         if (!(error instanceof AppError)) log.error("socket authentication failed", { error });

@@ -43,21 +43,25 @@ Deno.test("auth login - wrong password is 401 ERR_INVALID_CREDENTIALS", () =>
     });
   }));
 
-Deno.test("auth login - refused after the company's due date, with the date in the message", () =>
+Deno.test("auth login - a plain user is refused after the company's due date, with the date in the message", () =>
   withApp(async (t) => {
     const c = await createCompany(t, "Late");
     await t.deps.db.updateTable("companies").set({ dueDate: "2026-11-01" }).where("id", "=", c.id)
       .execute();
     const res = await t.request("POST", "/api/auth/login", {
-      body: { email: c.admin.email, password: c.admin.password },
+      body: { email: c.user.email, password: c.user.password },
     });
     assert.equal(res.status, 401);
     const body = await res.json();
     assert.equal(body.error, "ERR_SUBSCRIPTION_EXPIRED");
     assert.match(body.message, /01\/11\/2026/);
     // an existing token of that company stops working too
-    const me = await t.request("GET", "/api/auth/me", { token: c.admin.token });
+    const me = await t.request("GET", "/api/auth/me", { token: c.user.token });
     assert.equal(me.status, 401);
+    // Its admin may only pay (issue 29; tests/api/billing_session_test.ts).
+    const admin = await t.request("GET", "/api/tickets", { token: c.admin.token });
+    assert.equal(admin.status, 403);
+    assert.equal((await admin.json()).error, "ERR_SUBSCRIPTION_OVERDUE");
   }));
 
 Deno.test("auth login - failures limited per email and per address with 429 ERR_RATE_LIMITED", () =>

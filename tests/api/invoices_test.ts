@@ -312,10 +312,16 @@ Deno.test("invoices - paying switches a company the due-date job blocked back on
       overdueSince: "2026-11-15",
       blockedAt: "2026-11-22",
     }).where("id", "=", a.id).execute();
+    // Its plain user is refused; its admin may only pay (issue 29).
     const refused = await t.request("POST", "/api/auth/login", {
-      body: { email: a.admin.email, password: a.admin.password },
+      body: { email: a.user.email, password: a.user.password },
     });
     assert.equal(refused.status, 401);
+    const billingOnly = await login(t, a.admin.email, a.admin.password);
+    assert.equal(
+      (await t.request("GET", "/api/tickets", { token: billingOnly.token })).status,
+      403,
+    );
     const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
     const res = await t.request("PUT", `/api/invoices/${invoice.id}/paid`, { token: root.token });
     assert.equal(res.status, 200);
@@ -325,5 +331,5 @@ Deno.test("invoices - paying switches a company the due-date job blocked back on
       [company.dueDate, company.status, company.overdueSince, company.blockedAt],
       ["2026-12-22", 1, null, null],
     );
-    await login(t, a.admin.email, a.admin.password);
+    await login(t, a.user.email, a.user.password);
   }, PIX));

@@ -18,6 +18,8 @@ const CROSS_COMPANY: Record<string, string> = {
     "announcements are the platform's: super users write them for every company, and every company reads them",
   "server/billing/repository.ts":
     "super users read every company's invoices; a payment (webhook, reconciliation job) names an invoice or a charge, not a company",
+  "server/billing/reminders_repository.ts":
+    "the reminders job scans every company's open invoices; each reminder is then claimed, and its admins read, with its company",
   "server/campaigns/shipping_repository.ts":
     "the campaign job scans every company (due campaigns, connections with work, answers, unchecked numbers); what it finds is then read and written with its company",
   "server/companies/repository.ts":

@@ -152,7 +152,7 @@ Deno.test("shell - guards: no token goes to /login, a signed-in visit to /login 
     assert.deepEqual(pageErrors, []);
   }));
 
-Deno.test("shell - login shows the server's message for an expired subscription; a near due date warns", () =>
+Deno.test("shell - login shows a plain user the server's message for an expired subscription; a near due date warns, with a link to pay", () =>
   withBrowser(async ({ t, page, url, loginAs }) => {
     // The server's clock and the browser's calendar must agree on 'today' for this test.
     t.clock.set(new Date().toISOString());
@@ -160,8 +160,9 @@ Deno.test("shell - login shows the server's message for an expired subscription;
     await t.deps.db.updateTable("companies").set({ dueDate: isoDaysAhead(-3) })
       .where("id", "=", late.id).execute();
     await page.goto(`${url}/login`);
-    await page.locator("form input[name=email]").fill(late.admin.email);
-    await page.locator("form input[name=password]").fill(late.admin.password);
+    // Its plain user (its admin may only pay: tests/e2e/billing_session_test.ts).
+    await page.locator("form input[name=email]").fill(late.user.email);
+    await page.locator("form input[name=password]").fill(late.user.password);
     await page.locator("form button[type=submit]:not([disabled])").click();
     const [y, m, d] = isoDaysAhead(-3).split("-");
     const error = page.getByTestId("login-error");
@@ -174,7 +175,9 @@ Deno.test("shell - login shows the server's message for an expired subscription;
     await loginAs(page, soon.admin, { expectPath: "/" });
     const warning = page.getByTestId("subscription-warning");
     await warning.waitFor();
-    assert.equal(await warning.innerText(), "Sua assinatura vence em 3 dias.");
+    await warning.getByText("Sua assinatura vence em 3 dias.").waitFor();
+    const pay = warning.getByRole("link", { name: "Pagar agora" });
+    assert.equal(await pay.getAttribute("href"), "/financeiro");
     assert.equal(await storageItem(page, "companyDueDate"), isoDaysAhead(3));
   }));
 

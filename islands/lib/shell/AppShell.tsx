@@ -47,14 +47,42 @@ export type AppShellProps = {
   children?: ReactNode;
 };
 
+/** Issue 29: the pages a late company's admin may open (contract/policy.ts BILLING_SESSION_ACTIONS). */
+export const BILLING_PAGES = ["/financeiro", "/subscription"];
+
+/** How often a billing-only page asks whether the company is paid up (its socket is refused). */
+export const BILLING_POLL_MS = 3000;
+
+function onBillingPage(): boolean {
+  return BILLING_PAGES.includes(globalThis.location?.pathname ?? "");
+}
+
+function dayMonthYear(date: string): string {
+  return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
+}
+
 function SubscriptionWarning({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
+  const payLink = can({ ...user, restricted: undefined }, "invoice:pay") &&
+      globalThis.location?.pathname !== "/financeiro"
+    ? <a href="/financeiro" data-testid="subscription-pay">{t("shell.payNow")}</a>
+    : null;
+  if (user.restricted === "billing") {
+    return (
+      <div className="subscription-warning" role="alert" data-testid="billing-only">
+        <TriangleAlert size={16} aria-hidden="true" />
+        {t("shell.billingOnly", { date: dayMonthYear(user.company.dueDate ?? "") })}
+        {payLink}
+      </div>
+    );
+  }
   const days = daysUntil(user.company.dueDate);
   if (days === null || days < 0 || days >= SUBSCRIPTION_WARNING_DAYS) return null;
   return (
     <div className="subscription-warning" role="status" data-testid="subscription-warning">
       <TriangleAlert size={16} aria-hidden="true" />
       {t("shell.subscriptionExpiresIn", { count: days })}
+      {payLink}
     </div>
   );
 }
@@ -89,7 +117,8 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     loadSession().then((fresh) => {
       setCshow(readStorage(STORAGE.cshow) !== null);
       setSessionUser(fresh);
-      realtime.start();
+      // A billing-only session's socket is refused (issue 29): it asks /auth/me instead, below.
+      if (!fresh.restricted) realtime.start();
     }).catch(() => {
       // A dead session already went to /login (api client); a network error keeps the cache.
     });
@@ -99,9 +128,29 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     document.title = `${title} · Balcão`;
   }, [title]);
 
-  const allowed = !user || !guard || guard.allow(user);
+  // Issue 29: a late company's admin may only pay; any other page goes to /financeiro, and the
+  // page asks the server until the company is paid up, then turns into the normal app.
+  const restricted = user?.restricted === "billing";
   useEffect(() => {
-    if (!user || allowed || !guard) return;
+    if (!restricted) return;
+    if (!onBillingPage()) {
+      location.replace("/financeiro");
+      return;
+    }
+    const timer = setInterval(() => {
+      loadSession().then((fresh) => {
+        if (fresh.restricted) return;
+        clearInterval(timer);
+        toast.success({ key: "shell.billingOnlyDone" });
+        realtime.start();
+      }).catch(() => {});
+    }, BILLING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [restricted]);
+
+  const allowed = !user || (!guard || guard.allow(user)) && (!restricted || onBillingPage());
+  useEffect(() => {
+    if (!user || allowed || !guard || restricted) return;
     toast.warning({ key: guard.message });
     const timer = setTimeout(() => location.replace(guard.redirectTo), 1000);
     return () => clearTimeout(timer);
@@ -155,7 +204,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
 
   // The alert marks the connections entry of the menu: fetched for those who see it.
   const connectionsAlert = useConnectionsAlert(can(user, "connection:manage"));
-  const chats = useChats(user?.company.plan?.useInternalChat === true);
+  const chats = useChats(user?.company.plan?.useInternalChat === true && !restricted);
   const markers = {
     connections: connectionsAlert,
     chat: user ? unreadChats(chats, user.id).length > 0 : false,

@@ -169,7 +169,8 @@ export function TopBar(
           : <span className="skeleton greeting-skeleton" />}
       </div>
       <div className="topbar-actions">
-        {user
+        {/* A late company's admin may only pay (issue 29): no tickets, announcements or chats. */}
+        {user && !user.restricted
           ? (
             <>
               <TicketsBell user={user} />

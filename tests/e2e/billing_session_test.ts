@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { createCompany } from "../helpers/app.ts";
+import { toastWith, withBrowser } from "../helpers/browser.ts";
+import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
+import { createDueInvoices } from "../../server/billing/service.ts";
+import { dueDateTick } from "../../server/companies/due_dates.ts";
+
+const TOKEN = "whsec-asaas-e2e-token-0123456789abcdef";
+
+Deno.test("billing session - a company past due and grace logs in, lands on /financeiro, pays, and reaches /tickets without a new login", async () => {
+  const fake = startFakeAsaas();
+  try {
+    await withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+      const c = await createCompany(t, "Late", { dueDate: "2026-12-20", plan: { value: 79.9 } });
+      await t.deps.db.updateTable("companies").set({
+        dueDate: "2026-11-10",
+        billingName: "Late Ltda",
+        addressZipCode: "11000-000",
+        addressStreet: "Rua A, 10",
+        addressState: "SP",
+        addressCity: "Santos",
+      }).where("id", "=", c.id).execute();
+      await createDueInvoices(t.deps);
+      // 12 days late, 7 of grace: the due-date job switches it off.
+      assert.deepEqual((await dueDateTick(t.deps)).blocked, [c.id]);
+
+      await loginAs(page, c.admin, { expectPath: "/financeiro" });
+      await page.getByTestId("billing-only").getByText("Sua assinatura expirou em 10/11/2026")
+        .waitFor();
+      // Any other page leads back to /financeiro.
+      await page.goto(`${url}/tickets`);
+      await page.waitForURL(`${url}/financeiro`);
+      const row = page.getByTestId("invoice-row").filter({ hasText: "plan-Late - MENSAL" });
+      await row.getByRole("button", { name: "PAGAR" }).click();
+      await page.getByLabel("CPF/CNPJ").fill("123.456.789-09");
+      await page.getByRole("button", { name: "Próximo" }).click();
+      await page.getByTestId("checkout-plan").getByRole("button", { name: "SELECIONAR" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "PAGAR" }).click();
+      await page.getByTestId("pix-screen").getByRole("img", { name: "QR Code Pix" }).waitFor();
+
+      // The Pix is paid: the provider calls the webhook; the page follows without a login.
+      const invoice = await t.deps.db.selectFrom("invoices").selectAll()
+        .where("companyId", "=", c.id).where("status", "=", "open").executeTakeFirstOrThrow();
+      const res = await t.request("POST", "/api/billing/asaas/webhook", {
+        body: fake.receive(invoice.chargeId!),
+        headers: { "asaas-access-token": TOKEN },
+      });
+      assert.deepEqual(await res.json(), { received: true, outcome: "paid" });
+      await toastWith(page, "Pagamento confirmado. Bem-vindo de volta!").waitFor();
+      await page.getByTestId("billing-only").waitFor({ state: "detached" });
+      await page.goto(`${url}/tickets`);
+      await page.waitForURL(`${url}/tickets`);
+      await page.getByRole("heading", { name: "Atendimentos" }).waitFor();
+      assert.deepEqual(pageErrors, []);
+    }, { env: asaasEnv(fake, TOKEN) });
+  } finally {
+    await fake.close();
+  }
+});
+
+Deno.test("financeiro - the admin changes plan: confirmed, the next invoice carries the difference at once", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Acme", { dueDate: "2026-12-07" });
+    const stamp = t.clock.now().toISOString();
+    await t.deps.db.insertInto("plans").values({
+      name: "Pro",
+      users: 10,
+      connections: 10,
+      queues: 10,
+      campaigns: 0,
+      schedules: 0,
+      value: 159,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).execute();
+    await loginAs(page, c.admin, { expectPath: "/" });
+    await page.goto(`${url}/financeiro`);
+    const bar = page.getByTestId("plan-change");
+    await bar.getByRole("combobox", { name: "Trocar de plano" }).click();
+    await page.getByRole("option", { name: /^Pro/ }).click();
+    await bar.getByRole("button", { name: "Trocar plano" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Trocar plano" }).click();
+    await toastWith(page, "Plano alterado para Pro.").waitFor();
+    // 99 paid until 2026-12-07; the test clock's day to then, at the difference, on the invoice.
+    const row = page.getByTestId("invoice-row").filter({ hasText: "Pro - MENSAL" });
+    await row.getByText("troca de plano").waitFor();
+    const company = await t.deps.db.selectFrom("companies").select("planId")
+      .where("id", "=", c.id).executeTakeFirstOrThrow();
+    const plan = await t.deps.db.selectFrom("plans").select("name")
+      .where("id", "=", company.planId!).executeTakeFirstOrThrow();
+    assert.equal(plan.name, "Pro");
+    assert.deepEqual(pageErrors, []);
+  }));
