@@ -32,7 +32,17 @@ export default function CampaignsConfigPage(_props: CampaignsConfigPageProps) {
   );
 }
 
-/** The settings as the server stored them: the save button's part differs from it when dirty. */
+type SettingRow = { key: string; value: unknown };
+
+/** GET /campaign-settings' rows as settings (defaults for what was never saved). */
+function settingsOf(rows: SettingRow[]): CampaignSettings {
+  return {
+    ...DEFAULT_CAMPAIGN_SETTINGS,
+    ...Object.fromEntries(rows.map((r) => [r.key, r.value])),
+  } as CampaignSettings;
+}
+
+/** What 'Salvar' saves (intervals and opt-out words), to tell unsaved changes. */
 function intervalsOf(s: CampaignSettings, words: string) {
   return JSON.stringify([s.messageInterval, s.longerIntervalAfter, s.greaterInterval, words]);
 }
@@ -46,11 +56,8 @@ function Config() {
   const [saved, setSaved] = useState(intervalsOf(DEFAULT_CAMPAIGN_SETTINGS, words));
   const [saving, setSaving] = useState(false);
   useEffect(() => {
-    api.get<{ key: string; value: unknown }[]>("/campaign-settings").then((rows) => {
-      const loaded = {
-        ...DEFAULT_CAMPAIGN_SETTINGS,
-        ...Object.fromEntries(rows.map((r) => [r.key, r.value])),
-      } as CampaignSettings;
+    api.get<SettingRow[]>("/campaign-settings").then((rows) => {
+      const loaded = settingsOf(rows);
       setSettings(loaded);
       setWords(loaded.optOutWords.join(", "));
       setSaved(intervalsOf(loaded, loaded.optOutWords.join(", ")));
@@ -82,14 +89,11 @@ function Config() {
       />
     </div>
   );
-  const post = (next: CampaignSettings) => {
-    const optOutWords = words.split(",").map((w) => w.trim()).filter(Boolean);
-    return api.post("/campaign-settings", { settings: { ...next, optOutWords } });
-  };
   const save = async () => {
     setSaving(true);
     try {
-      await post(settings);
+      const optOutWords = words.split(",").map((w) => w.trim()).filter(Boolean);
+      await api.post("/campaign-settings", { settings: { ...settings, optOutWords } });
       setSaved(intervalsOf(settings, words));
       toast.success({ key: "campaigns.settingsSaved" });
     } catch {
@@ -103,11 +107,7 @@ function Config() {
   // the variables are sent changed; unsaved intervals stay as the server has them.
   const saveVariables = async (list: CampaignVariable[], done: string, name: string) => {
     try {
-      const stored = await api.get<{ key: string; value: unknown }[]>("/campaign-settings");
-      const current = {
-        ...DEFAULT_CAMPAIGN_SETTINGS,
-        ...Object.fromEntries(stored.map((r) => [r.key, r.value])),
-      } as CampaignSettings;
+      const current = settingsOf(await api.get<SettingRow[]>("/campaign-settings"));
       await api.post("/campaign-settings", { settings: { ...current, variables: list } });
       setSettings((s) => ({ ...s, variables: list }));
       toast.success({ key: done, values: { key: `{${name}}` } });
