@@ -42,12 +42,16 @@ Deno.test("message variables - the quick answer dialog lists the variables; the 
     await input.fill("/ola");
     await page.getByTestId("quick-answers").getByText(/ola - /).waitFor();
     await input.press("Enter");
+    // Picked: the answer's text is in the input, as written; Enter sends it.
+    await eventually(async () => (await input.inputValue()).startsWith("{{ms}}") || undefined);
     await input.press("Enter");
     // The test clock reads 2026-11-22 12:00 UTC: 09:00 in São Paulo.
     const filled = `Bom dia, Carlos! Aqui é Acme Admin, protocolo 20261122090000${ticket.id}.`;
-    const sent = await eventually(() =>
-      t.deps.db.selectFrom("simulator_sent").select("body").where("whatsappId", "=", whatsappId)
-        .executeTakeFirst()
+    const sent = await eventually(
+      () =>
+        t.deps.db.selectFrom("simulator_sent").select("body").where("whatsappId", "=", whatsappId)
+          .executeTakeFirst(),
+      { timeoutMs: 20_000 },
     );
     assert.ok(sent.body.endsWith(filled), sent.body);
     // The chat shows what the contact got.
