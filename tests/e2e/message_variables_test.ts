@@ -55,7 +55,7 @@ Deno.test("message variables - the quick answer dialog lists the variables; the 
     );
     assert.ok(sent.body.endsWith(filled), sent.body);
     // The chat shows what the contact got.
-    await page.getByText(filled).waitFor();
+    await page.getByText(filled).first().waitFor();
 
     // The greeting of a queue shows the same list.
     await page.goto(`${url}/queues`);
