@@ -1,3 +1,5 @@
+import { unknownCampaignVariables } from "./message_variables.ts";
+
 /**
  * The campaign rules the server and the pages share (seeds/002 sections 3, 4 and 9). Pure code:
  * the server's validation and the forms read the same lists, so they cannot disagree.
@@ -71,3 +73,26 @@ export const CONFIRMATION_FIELDS = [
   "confirmationMessage4",
   "confirmationMessage5",
 ] as const;
+
+/**
+ * The variables of a campaign's texts that nothing fills (issue 24): the message variables
+ * (contract/message_variables.ts), the recipient's ({nome}, {numero}, {email}) and the keys of
+ * /campaigns-config are known; anything else would reach the contact raw, so a campaign that
+ * uses one is not scheduled. Confirmation texts count only when confirmation is on.
+ */
+export function unknownVariablesOf(
+  campaign:
+    & Partial<Record<typeof MESSAGE_FIELDS[number] | typeof CONFIRMATION_FIELDS[number], unknown>>
+    & { confirmation?: number | boolean | null },
+  variables: readonly CampaignVariable[],
+): { field: string; variable: string }[] {
+  const keys = variables.map((v) => v.key);
+  const fields = campaign.confirmation
+    ? [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]
+    : [...MESSAGE_FIELDS];
+  return fields.flatMap((field) => {
+    const text = campaign[field];
+    if (typeof text !== "string") return [];
+    return unknownCampaignVariables(text, keys).map((variable) => ({ field, variable }));
+  });
+}

@@ -36,6 +36,7 @@ const CAMPAIGNS: ListSpec<CampaignView> = {
   testId: "campaigns",
   search: "common.search",
   empty: "campaigns.empty",
+  emptyHint: "campaigns.emptyHint",
   head: [
     "campaigns.name",
     "campaigns.status",

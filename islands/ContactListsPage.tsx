@@ -34,6 +34,7 @@ const LISTS: ListSpec<ContactListView> = {
   testId: "contact-lists",
   search: "common.search",
   empty: "contactLists.empty",
+  emptyHint: "contactLists.emptyHint",
   head: ["contactLists.name", "contactLists.contactsCount"],
   remove: { title: "contactLists.deleteTitle", done: "contactLists.deleted" },
 };

@@ -88,6 +88,7 @@ const CONTACTS: ListSpec<Contact> = {
   testId: "contacts",
   search: "contacts.searchPlaceholder",
   empty: "contacts.empty",
+  emptyHint: "contacts.emptyHint",
   head: [
     { label: "contacts.picture", className: "col-avatar" },
     "contacts.name",

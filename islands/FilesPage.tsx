@@ -28,6 +28,7 @@ const FILES: ListSpec<FileListView> = {
   testId: "files",
   search: "common.search",
   empty: "files.empty",
+  emptyHint: "files.emptyHint",
   head: ["files.name", ["files.files", "col-hide-sm"]],
   remove: { title: "files.deleteTitle", done: "files.deleted" },
 };

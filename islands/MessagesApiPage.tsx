@@ -12,6 +12,7 @@ import type { SessionUser } from "../contract/types.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import { applyUpdate } from "./connections/model.ts";
+import { StatusBadge } from "./connections/StatusBadge.tsx";
 import { curlExamples, SEND_PATH } from "./messages_api/client.ts";
 import { TestForms } from "./messages_api/TestForms.tsx";
 import { Webhooks } from "./messages_api/Webhooks.tsx";
@@ -130,7 +131,9 @@ function MessagesApi() {
                 {connections.map((c) => (
                   <tr key={c.id}>
                     <td>{c.name}</td>
-                    <td>{c.status}</td>
+                    <td>
+                      <StatusBadge status={c.status} />
+                    </td>
                     <td>
                       <code className="api-token" data-testid={`api-token-${c.id}`}>
                         {fresh[c.id] ?? c.tokenHint}

@@ -33,6 +33,7 @@ const QUICK_MESSAGES: ListSpec<QuickMessageView> = {
   testId: "quick",
   search: "quickMessages.search",
   empty: "quickMessages.empty",
+  emptyHint: "quickMessages.emptyHint",
   head: [
     "quickMessages.shortcode",
     ["quickMessages.message", "col-hide-sm"],

@@ -39,6 +39,7 @@ const SCHEDULES: ListSpec<ScheduleView> = {
   testId: "schedules",
   search: "schedules.search",
   empty: "schedules.empty",
+  emptyHint: "schedules.emptyHint",
   head: ["schedules.contact", "schedules.body", "schedules.sendAt", "schedules.status"],
   actions: "schedules.actions",
   remove: { title: "schedules.deleteTitle", done: "schedules.deleted" },

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { planLimit } from "./lib/plan_limit.ts";
 import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "./lib/api.ts";
 import { errorText, fieldErrors } from "./lib/errors.ts";
@@ -129,9 +130,9 @@ export default function SignupPage({ companyId }: SignupPageProps) {
               <option key={p.id} value={String(p.id)}>
                 {t("platform.signup.planOption", {
                   name: p.name,
-                  users: p.users,
-                  connections: p.connections,
-                  queues: p.queues,
+                  users: planLimit(p.users, t),
+                  connections: planLimit(p.connections, t),
+                  queues: planLimit(p.queues, t),
                   value: p.value.toLocaleString("pt-BR", { minimumFractionDigits: 2 }),
                 })}
               </option>

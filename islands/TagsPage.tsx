@@ -29,6 +29,7 @@ const TAGS: ListSpec<TagView> = {
   testId: "tags",
   search: "tags.search",
   empty: "tags.empty",
+  emptyHint: "tags.emptyHint",
   head: ["tags.name", "tags.tickets"],
   actions: "tags.actions",
   remove: { title: "tags.deleteTitle", done: "tags.deleted" },

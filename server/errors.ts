@@ -84,6 +84,8 @@ export type OwnCode =
   | "ERR_NO_FILE_LIST_FOUND"
   | "ERR_CAMPAIGN_NOT_EDITABLE"
   | "ERR_CAMPAIGN_NO_RECIPIENTS"
+  // issue 24: a campaign text uses a variable nothing fills (the answer's params name it).
+  | "ERR_CAMPAIGN_UNKNOWN_VARIABLE"
   | "ERR_NO_INTEGRATION_FOUND"
   | "ERR_INTEGRATION_URL"
   | "ERR_INVALID_SERVICE_ACCOUNT"
@@ -113,18 +115,21 @@ export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly fields?: FieldErrors;
+  /** Values the error's text names (`{{variable}}` in locales' `errors.<CODE>`). */
+  readonly params?: Record<string, string>;
 
   constructor(
     status: number,
     code: ErrorCode,
     message?: string,
-    options?: { cause?: unknown; fields?: FieldErrors },
+    options?: { cause?: unknown; fields?: FieldErrors; params?: Record<string, string> },
   ) {
     super(message ?? code, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.status = status;
     this.code = code;
     this.fields = options?.fields;
+    this.params = options?.params;
   }
 }
 

@@ -97,3 +97,9 @@ export function dayRange(day: string, timeZone = DEFAULT_TIME_ZONE): [string, st
 }
 
 export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}/;
+
+/** HH:mm in the zone, for call logs. */
+export function hourMinute(at: Date, timeZone = DEFAULT_TIME_ZONE): string {
+  const t = wallClock(at, timeZone);
+  return `${String(t.hour).padStart(2, "0")}:${String(t.minute).padStart(2, "0")}`;
+}

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { planLimit } from "../lib/plan_limit.ts";
 import { api } from "../lib/api.ts";
 import { languageOf } from "../lib/i18n.ts";
 import { formatDate } from "../lib/shell/TopBar.tsx";
@@ -97,6 +98,7 @@ export function CheckoutDialog(
   };
 
   const money = (value: number) => formatBRL(value, lng);
+  const limit = (value: number | null | undefined) => planLimit(value, t);
   let body;
   if (renewedUntil) {
     body = (
@@ -138,11 +140,15 @@ export function CheckoutDialog(
                   <strong>
                     {t("billing.checkout.perMonth", { value: money(info.plan.value) })}
                   </strong>
-                  <span>{t("billing.checkout.planUsers", { count: info.plan.users })}</span>
+                  <span>{t("billing.checkout.planUsers", { limit: limit(info.plan.users) })}</span>
                   <span>
-                    {t("billing.checkout.planConnections", { count: info.plan.connections })}
+                    {t("billing.checkout.planConnections", {
+                      limit: limit(info.plan.connections),
+                    })}
                   </span>
-                  <span>{t("billing.checkout.planQueues", { count: info.plan.queues })}</span>
+                  <span>
+                    {t("billing.checkout.planQueues", { limit: limit(info.plan.queues) })}
+                  </span>
                   <Button variant="primary" onClick={() => next()}>
                     {t("billing.checkout.select")}
                   </Button>
@@ -157,9 +163,9 @@ export function CheckoutDialog(
               <h3>{t("billing.checkout.summary")}</h3>
               <dl className="checkout-summary">
                 <dt>{t("billing.checkout.users")}</dt>
-                <dd>{info.plan?.users ?? "-"}</dd>
+                <dd>{limit(info.plan?.users)}</dd>
                 <dt>{t("billing.checkout.whatsapps")}</dt>
-                <dd>{info.plan?.connections ?? "-"}</dd>
+                <dd>{limit(info.plan?.connections)}</dd>
                 <dt>{t("billing.checkout.monthly")}</dt>
                 <dd>{info.plan ? money(info.plan.value) : "-"}</dd>
                 <dt>{t("billing.checkout.total")}</dt>

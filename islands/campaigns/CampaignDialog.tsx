@@ -2,10 +2,12 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import {
+  type CampaignVariable,
   CONFIRMATION_FIELDS,
   editableParts,
   MESSAGE_FIELDS,
 } from "../../contract/campaign_rules.ts";
+import { CAMPAIGN_MESSAGE_VARIABLES } from "../../contract/message_variables.ts";
 import type { CampaignView } from "../../contract/campaign_types.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
@@ -14,6 +16,7 @@ import { Field } from "../lib/ui/Field.tsx";
 import { SelectField } from "../lib/ui/Select.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
+import { VariableList } from "../lib/ui/VariableList.tsx";
 import { length, LIMITS } from "../../contract/validation.ts";
 import { bodyOf, type CampaignForm, emptyForm, formOf, NONE } from "./form.ts";
 
@@ -22,6 +25,7 @@ type Named = { id: number; name: string };
 /** The options of the dialog's selects, read once per opening. */
 function useChoices(open: boolean) {
   const [choices, setChoices] = useState<Record<string, Named[]>>({});
+  const [shortcuts, setShortcuts] = useState<string[]>([]);
   useEffect(() => {
     if (!open) return;
     Promise.all([
@@ -29,10 +33,14 @@ function useChoices(open: boolean) {
       api.get<Named[]>("/contact-lists/list"),
       api.get<Named[]>("/tags/list"),
       api.get<Named[]>("/files/list"),
-    ]).then(([whatsapps, lists, tags, files]) => setChoices({ whatsapps, lists, tags, files }))
-      .catch(() => {});
+      api.get<{ key: string; value: unknown }[]>("/campaign-settings"),
+    ]).then(([whatsapps, lists, tags, files, settings]) => {
+      setChoices({ whatsapps, lists, tags, files });
+      const saved = settings.find((s) => s.key === "variables")?.value;
+      setShortcuts(Array.isArray(saved) ? saved.map((v: CampaignVariable) => v.key) : []);
+    }).catch(() => {});
   }, [open]);
-  return choices;
+  return { choices, shortcuts };
 }
 
 /**
@@ -43,7 +51,13 @@ function useChoices(open: boolean) {
  */
 export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
   const { t } = useTranslation();
-  const choices = useChoices(dialog.open);
+  const { choices, shortcuts } = useChoices(dialog.open);
+  // What a campaign text may use: the message variables but {{user}}, the recipient's and the
+  // settings' shortcuts (contract/message_variables.ts; the server refuses any other).
+  const tokens = [
+    ...["nome", "numero", "email"].map((v) => ({ token: `{${v}}`, text: t(`variables.${v}`) })),
+    ...shortcuts.map((k) => ({ token: `{${k}}`, text: t("variables.shortcut") })),
+  ];
   const form = useRecordForm(dialog, {
     path: "/campaigns",
     empty: { ...emptyForm(), confirmation: "false" } as CampaignForm,
@@ -82,7 +96,6 @@ export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
           label={t(key, { n: i + 1 })}
           rows={5}
           disabled={parts === "none"}
-          hint={t("campaigns.variablesHint")}
           {...form.field(f)}
         />
       ),
@@ -131,6 +144,7 @@ export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
           ...(confirmation ? texts(CONFIRMATION_FIELDS, "campaigns.confirmationMessage") : []),
         ]}
       />
+      <VariableList variables={CAMPAIGN_MESSAGE_VARIABLES} tokens={tokens} />
     </FormDialog>
   );
 }

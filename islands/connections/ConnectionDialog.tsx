@@ -10,6 +10,7 @@ import { IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { SelectField } from "../lib/ui/Select.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
+import { VariableList } from "../lib/ui/VariableList.tsx";
 import { MultiSelect, SwitchField } from "./FormControls.tsx";
 import {
   type Connection,
@@ -98,9 +99,7 @@ export function ConnectionDialog(
       hint={hint ? label("minutesZeroOff") : undefined}
     />
   );
-  const message = (key: TextKey, hint?: string) => (
-    <TextAreaField label={label(key)} hint={hint} {...form.field(key)} />
-  );
+  const message = (key: TextKey) => <TextAreaField label={label(key)} {...form.field(key)} />;
   const pick = (key: "promptId" | "integrationId", items: PromptItem[] | null) =>
     items
       ? (
@@ -156,15 +155,13 @@ export function ConnectionDialog(
     </div>
   );
 
-  const variables = t("connections.form.variablesHint", {
-    vars: "{{firstName}}, {{name}}, {{ms}}, {{protocol}}, {{date}}, {{hour}}",
-  });
   const messages = (
     <div>
-      {message("greetingMessage", variables)}
+      {message("greetingMessage")}
       {message("complationMessage")}
       {message("outOfHoursMessage")}
       {message("ratingMessage")}
+      <VariableList />
     </div>
   );
 

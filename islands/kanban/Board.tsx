@@ -155,6 +155,15 @@ export function Board() {
             controller={controllerOf(tag.id)}
           />
         ))}
+        {tags.length === 0
+          ? (
+            // No lane but 'Em aberto' (issue 24): say where lanes come from.
+            <p className="kb-no-lanes empty-state" data-testid="kanban-no-lanes">
+              <span>{t("kanban.noLanes")}</span>
+              <a className="btn btn-ghost" href="/tags">{t("kanban.toTags")}</a>
+            </p>
+          )
+          : null}
       </div>
     </DndContext>
   );

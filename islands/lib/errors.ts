@@ -32,7 +32,7 @@ export function errorText(error: unknown, t: TFunction): string {
   if (typeof error === "string" && error) return error;
   if (error instanceof ApiError) {
     if (error.code && t(`errors.${error.code}`, { defaultValue: "" })) {
-      return t(`errors.${error.code}`);
+      return t(`errors.${error.code}`, paramsOf(error.body));
     }
     if (error.message) return error.message;
   } else if (error instanceof Error && error.message && !(error instanceof TypeError)) {
@@ -40,6 +40,15 @@ export function errorText(error: unknown, t: TFunction): string {
   }
   if (error instanceof TypeError) return t("errors.network");
   return t("errors.generic");
+}
+
+/** The values an error's text names (`params` of the answer, e.g. the unknown variable). */
+function paramsOf(body: unknown): Record<string, string> {
+  const params = (body as { params?: unknown } | null)?.params;
+  if (!params || typeof params !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(params).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
 }
 
 /** The first message of each field an `ERR_VALIDATION` answer names, or null for other errors. */

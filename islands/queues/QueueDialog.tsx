@@ -11,6 +11,7 @@ import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
+import { VariableList } from "../lib/ui/VariableList.tsx";
 import { QueueBots } from "./QueueBots.tsx";
 import { ColorPicker } from "./ColorPicker.tsx";
 import { OptionsTree } from "./OptionsTree.tsx";
@@ -22,7 +23,6 @@ import { SelectField } from "../lib/ui/Select.tsx";
 const FORM_ID = "queue-form";
 
 /** Message variables (seeds/001 section 3), the same in every language. */
-const TEMPLATE_VARIABLES = "{{firstName}}, {{name}}, {{ms}}, {{protocol}}, {{date}}, {{hour}}";
 
 const EMPTY = {
   name: "",
@@ -152,13 +152,13 @@ export function QueueDialog(
         <TextAreaField
           label={t("queues.fields.greetingMessage")}
           {...form.field("greetingMessage")}
-          hint={`${t("queues.fields.variables")}: ${TEMPLATE_VARIABLES}`}
         />
         <TextAreaField
           label={t("queues.fields.outOfHoursMessage")}
           {...form.field("outOfHoursMessage")}
           hint={t("queues.fields.outOfHoursHint")}
         />
+        <VariableList />
         <AttachmentField
           attachment={form.attachment}
           label={t("queues.media.label")}

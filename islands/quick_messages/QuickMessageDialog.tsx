@@ -5,6 +5,7 @@ import type { QuickMessageView } from "../../contract/quick_message_types.ts";
 import { AttachmentField } from "../lib/ui/AttachmentField.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
+import { VariableList } from "../lib/ui/VariableList.tsx";
 import { LIMITS } from "../../contract/validation.ts";
 
 /** seeds/001 section 2: spaces in an attachment's name become underscores. */
@@ -46,6 +47,7 @@ export function QuickMessageDialog(dialog: RecordDialogProps<QuickMessageView>) 
     <FormDialog form={form} width={520} texts="quickMessages" id="quick-message">
       <Field label={t("quickMessages.shortcode")} {...form.field("shortcode")} autoFocus />
       <TextAreaField label={t("quickMessages.message")} rows={5} {...form.field("message")} />
+      <VariableList />
       <label className="qm-switch">
         <input
           type="checkbox"

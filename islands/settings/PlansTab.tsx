@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { PLAN_SWITCHES, type PlanView } from "../../contract/platform_types.ts";
+import { planLimit } from "../lib/plan_limit.ts";
 import { type ListSpec, useRecordPage } from "../lib/list/RecordPage.tsx";
 import { RowActions } from "../lib/list/ResourceList.tsx";
 import { byName } from "../lib/list/list_controller.ts";
@@ -35,7 +36,7 @@ const PLANS: ListSpec<PlanView> = {
 export function PlansTab() {
   const { t } = useTranslation();
   const page = useRecordPage(PLANS);
-  const limit = (n: number) => (n === 0 ? t("platform.plans.unlimited") : String(n));
+  const limit = (n: number) => planLimit(n, t);
   return (
     <PlatformTab page={page} add="platform.plans.add" dialog={<PlanDialog {...page.form} />}>
       {page.list.items.map((p) => (

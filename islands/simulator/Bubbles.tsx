@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
+import { plainText, waText } from "../lib/wa_text.tsx";
 import Ban from "lucide-react/icons/ban";
 import Check from "lucide-react/icons/check";
 import CheckCheck from "lucide-react/icons/check-check";
@@ -134,7 +135,11 @@ export function ContactBubble(
           : null}
         <div className={`sim-bubble sim-out${message.revoked ? " sim-revoked" : ""}`}>
           {quoted && !message.revoked
-            ? <div className="sim-quoted">{quoted.body || quoted.media?.filename}</div>
+            ? (
+              <div className="sim-quoted">
+                {quoted.body ? plainText(quoted.body) : quoted.media?.filename}
+              </div>
+            )
             : null}
           {message.revoked
             ? (
@@ -153,7 +158,7 @@ export function ContactBubble(
                     />
                   )
                   : null}
-                {message.body ? <span className="sim-text">{message.body}</span> : null}
+                {message.body ? <span className="sim-text">{waText(message.body)}</span> : null}
               </>
             )}
           <span className="sim-meta">
@@ -218,7 +223,7 @@ export function CompanyBubble(
                     />
                   )
                   : null}
-                {message.body ? <span className="sim-text">{message.body}</span> : null}
+                {message.body ? <span className="sim-text">{waText(message.body)}</span> : null}
               </>
             )}
           <span className="sim-meta">

@@ -58,7 +58,7 @@ const OPTIONS = {
   defaultValidationErrorResponse: errorResponse("ERR_VALIDATION: the input failed its schema"),
 };
 
-type Operation = { responses?: Record<string, { description?: string }> };
+type Operation = { responses?: Record<string, { description?: string }>; tags?: string[] };
 
 /**
  * hono-openapi leaves a route's success as `{}`; OpenAPI requires a description. Answers are
@@ -66,9 +66,11 @@ type Operation = { responses?: Record<string, { description?: string }> };
  * one error body of the API.
  */
 function complete(doc: Awaited<ReturnType<typeof generateSpecs>>) {
-  for (const item of Object.values(doc.paths ?? {})) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const operation of Object.values(item ?? {}) as Operation[]) {
       if (!operation || typeof operation !== "object" || !("responses" in operation)) continue;
+      // Grouped by resource (issue 24): /tags/{id} under "tags", not every route under "default".
+      if (!operation.tags?.length) operation.tags = [tagOf(path)];
       const responses = operation.responses ??= {};
       for (const [status, response] of Object.entries(responses)) {
         if (!response.description) {
@@ -85,6 +87,11 @@ function complete(doc: Awaited<ReturnType<typeof generateSpecs>>) {
     }
   }
   return doc;
+}
+
+/** The resource of a path, its first segment: /contact-list-items/{id} -> contact-list-items. */
+function tagOf(path: string): string {
+  return path.split("/").find((part) => part && !part.startsWith("{")) ?? "api";
 }
 
 /** The document (also what tests validate). */

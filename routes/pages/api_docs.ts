@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../server/context.ts";
+import type { Language } from "../../islands/lib/i18n.ts";
+import { requestLanguage, serverI18n } from "./i18n.ts";
 
 /**
  * /api-docs (issue 16): the OpenAPI document (/api/openapi.json) rendered by Swagger UI, whose
@@ -14,20 +16,37 @@ const FILES: Record<string, string> = {
 // A file, not an inline script: pages allow scripts from our origin only (routes/pages/csp.ts).
 const INIT = `SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#docs", deepLinking: true });\n`;
 
-const PAGE = `<!doctype html>
-<html lang="en">
+/** The page, with a bar back to the app in the visitor's language (issue 24). */
+function page(lng: Language): string {
+  const t = serverI18n(lng).t;
+  return `<!doctype html>
+<html lang="${lng}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Balcão API</title>
+<title>${escapeHtml(t("apiDocs.title"))}</title>
 <link rel="stylesheet" href="/api-docs/swagger-ui.css">
 </head>
-<body>
+<body style="margin:0">
+<nav style="display:flex;gap:16px;align-items:center;padding:12px 20px;border-bottom:1px solid #e5e7eb;font-family:system-ui,sans-serif">
+<a href="/" data-testid="api-docs-back" style="color:#0b74c4;font-weight:600;text-decoration:none">&larr; ${
+    escapeHtml(t("apiDocs.back"))
+  }</a>
+<a href="/messages-api" style="color:#0b74c4;text-decoration:none">${
+    escapeHtml(t("apiDocs.messagesApi"))
+  }</a>
+</nav>
 <div id="docs"></div>
 <script src="/api-docs/swagger-ui-bundle.js"></script>
 <script src="/api-docs/init.js"></script>
 </body>
 </html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
 
 /**
  * The package's folder. Only its path helper is imported, and only when a file is first asked
@@ -40,7 +59,7 @@ const swaggerFolder = () =>
 
 export function apiDocsRoutes() {
   const app = new Hono<AppEnv>();
-  app.get("/", (c) => c.html(PAGE));
+  app.get("/", (c) => c.html(page(requestLanguage(c.req.header("cookie")))));
   app.get("/init.js", (c) =>
     c.body(INIT, 200, {
       "content-type": "text/javascript; charset=utf-8",

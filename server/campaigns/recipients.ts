@@ -6,6 +6,7 @@ import {
   MESSAGE_FIELDS,
 } from "../../contract/campaign_rules.ts";
 import { renderVariables } from "../messages/variables.ts";
+import { fillCampaignVariables } from "../../contract/message_variables.ts";
 import { taggedContacts, validListItems } from "./repository.ts";
 
 /**
@@ -37,7 +38,7 @@ export async function recipientsOf(
 
 /**
  * Resolves a campaign text: the variables of every automatic message ({{name}}, {{firstName}},
- * {{ms}}, ...: server/messages/variables.ts), then the campaign's single-brace ones: {nome},
+ * {{ms}}, ...: contract/message_variables.ts), then the campaign's single-brace ones: {nome},
  * {name}, {numero}, {number}, {email} and the settings' variables (seeds/002 section 2.3).
  */
 export function renderCampaignText(
@@ -55,7 +56,7 @@ export function renderCampaignText(
     ["email", recipient.email],
   ]);
   for (const v of variables) if (!values.has(v.key)) values.set(v.key, v.value);
-  return withCore.replace(/\{([\w.-]+)\}/g, (whole, key: string) => values.get(key) ?? whole);
+  return fillCampaignVariables(withCore, values);
 }
 
 /** The filled messages and confirmation messages of a campaign, in field order. */

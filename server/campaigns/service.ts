@@ -5,12 +5,14 @@ import {
   CONFIRMATION_FIELDS,
   editableParts,
   MESSAGE_FIELDS,
+  unknownVariablesOf,
 } from "../../contract/campaign_rules.ts";
 import type { CampaignDetail, CampaignView } from "../../contract/campaign_types.ts";
 import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { removeUpload, storeUpload } from "../media/uploads.ts";
 import { listNotFound } from "./lists_service.ts";
+import { readCampaignSettings } from "./settings.ts";
 import { owns } from "../references_repository.ts";
 import {
   campaignView,
@@ -80,6 +82,17 @@ async function assertReady(db: Database, companyId: number, c: Campaign) {
   }
   if (Object.keys(fields).length > 0) {
     throw new AppError(400, "ERR_VALIDATION", "A campanha não está completa", { fields });
+  }
+  // issue 24: a variable nothing fills would reach every recipient raw ("{cupom}").
+  const settings = await readCampaignSettings(db, companyId);
+  const [unknown] = unknownVariablesOf(c, settings.variables);
+  if (unknown) {
+    throw new AppError(
+      400,
+      "ERR_CAMPAIGN_UNKNOWN_VARIABLE",
+      `A mensagem usa uma variável que não existe: ${unknown.variable}`,
+      { params: { variable: unknown.variable, field: unknown.field } },
+    );
   }
   if (await reachableCount(db, companyId, c) === 0) {
     throw badRequest("ERR_CAMPAIGN_NO_RECIPIENTS", "A campanha não tem nenhum destinatário válido");

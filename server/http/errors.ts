@@ -47,6 +47,7 @@ export function renderError(error: Error, c: Context, storage?: StorageHealth): 
     }
     const body: Record<string, unknown> = { error: error.code, message: error.message };
     if (error.fields) body.fields = error.fields;
+    if (error.params) body.params = error.params;
     return c.json(body, error.status as ContentfulStatusCode);
   }
   if (error instanceof ZodError) {

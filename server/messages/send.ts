@@ -8,6 +8,8 @@ import type { MessageView } from "../tickets/view.ts";
 import { deleteForEveryone, queueOutgoing } from "../whatsapp/outbox/outbox.ts";
 import { checkAttachment } from "./attachments.ts";
 import { findMessage } from "./repository.ts";
+import { contactName, userName } from "../tickets/repository.ts";
+import { renderVariables } from "./variables.ts";
 
 export type SendInput = {
   body: string;
@@ -52,11 +54,10 @@ export async function sendMessages(
     if (!quoted) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem citada não encontrada");
   }
 
+  const body = await filled(deps, viewer, ticket, input.body);
   const base = { companyId: viewer.companyId, ticketId: ticket.id, userId: viewer.userId };
   if (files.length === 0) {
-    return [
-      await queueOutgoing(deps, { ...base, body: input.body, quotedMsgId: input.quotedMsgId }),
-    ];
+    return [await queueOutgoing(deps, { ...base, body, quotedMsgId: input.quotedMsgId })];
   }
   const sent: MessageView[] = [];
   for (const [i, file] of files.entries()) {
@@ -73,7 +74,7 @@ export async function sendMessages(
       sent.push(
         await queueOutgoing(deps, {
           ...base,
-          body: i === 0 ? input.body : "",
+          body: i === 0 ? body : "",
           quotedMsgId: i === 0 ? input.quotedMsgId : null,
           media: {
             path: stored.path,
@@ -90,6 +91,29 @@ export async function sendMessages(
     }
   }
   return sent;
+}
+
+/**
+ * A quick answer (or anything typed) with {{name}}, {{user}}, {{protocol}}... reaches the contact
+ * filled, like every automatic text (issue 24): the variables of server/messages/variables.ts.
+ */
+async function filled(
+  deps: AppDeps,
+  viewer: Viewer,
+  ticket: { id: number; contactId: number },
+  body: string,
+): Promise<string> {
+  if (!body.includes("{{")) return body;
+  const [contact, user] = await Promise.all([
+    contactName(deps.db, viewer.companyId, ticket.contactId),
+    userName(deps.db, viewer.companyId, viewer.userId),
+  ]);
+  return renderVariables(body, {
+    contact,
+    user: { name: user ?? "" },
+    ticketId: ticket.id,
+    now: deps.clock.now(),
+  });
 }
 
 /** DELETE /api/messages/:id: delete for everyone (isDeleted), only the attendants' own side. */

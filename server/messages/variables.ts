@@ -1,11 +1,14 @@
+import { fillVariables, type VariableValues } from "../../contract/message_variables.ts";
 import { DEFAULT_TIME_ZONE, wallClock } from "../time_zone.ts";
 
 /**
- * Message variables (seeds/000 section 3 and seeds/001 section 3) resolved in every automatic
- * text: greetings, completion and rating messages, transfer notices, schedules, campaigns.
+ * The values of the message variables (the list: contract/message_variables.ts) for one text:
+ * greetings, quick answers and other attendant texts, completion and rating messages, transfer
+ * notices, out-of-hours and bot replies, schedules, campaigns.
  *
  * - {{firstName}}  the contact's first name
  * - {{name}}       the contact's name
+ * - {{user}}       the attendant's name (who sends, accepts or owns the ticket)
  * - {{ms}}         a greeting by the local hour: Bom dia (06-11), Boa tarde (12-17),
  *                  Boa noite (18-23), Boa madrugada (00-05)
  * - {{protocol}}   yyyyMMddHHmmss followed by the ticket id (unique per ticket and second)
@@ -16,6 +19,7 @@ import { DEFAULT_TIME_ZONE, wallClock } from "../time_zone.ts";
  */
 export type VariableContext = {
   contact?: { name: string } | null;
+  user?: { name: string } | null;
   ticketId?: number | null;
   now: Date;
   timeZone?: string;
@@ -30,7 +34,7 @@ export function greetingOf(hour: number): string {
   return "Boa noite";
 }
 
-export function messageVariables(ctx: VariableContext): Record<string, string> {
+export function messageVariables(ctx: VariableContext): Required<VariableValues> {
   const t = wallClock(ctx.now, ctx.timeZone ?? DEFAULT_TIME_ZONE);
   const name = ctx.contact?.name?.trim() ?? "";
   const stamp = `${t.year}${pad(t.month)}${pad(t.day)}${pad(t.hour)}${pad(t.minute)}${
@@ -39,6 +43,7 @@ export function messageVariables(ctx: VariableContext): Record<string, string> {
   return {
     firstName: name.split(/\s+/)[0] ?? "",
     name,
+    user: ctx.user?.name?.trim() ?? "",
     ms: greetingOf(t.hour),
     protocol: `${stamp}${ctx.ticketId ?? ""}`,
     date: `${pad(t.day)}/${pad(t.month)}/${t.year}`,
@@ -46,11 +51,8 @@ export function messageVariables(ctx: VariableContext): Record<string, string> {
   };
 }
 
-/** Replaces the variables in `text`. */
+/** Replaces the variables in `text` (the one fill function: contract/message_variables.ts). */
 export function renderVariables(text: string, ctx: VariableContext): string {
-  const values = messageVariables(ctx);
-  return text.replace(
-    /\{\{\s*(\w+)\s*\}\}/g,
-    (whole, key: string) => Object.hasOwn(values, key) ? values[key] : whole,
-  );
+  if (!text.includes("{{")) return text;
+  return fillVariables(text, messageVariables(ctx));
 }

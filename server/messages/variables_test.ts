@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { renderVariables } from "./variables.ts";
+import { unknownCampaignVariables } from "../../contract/message_variables.ts";
 
 Deno.test("message variables - resolves every variable in local time and keeps unknown ones", () => {
   // 12:30 UTC is 09:30 in São Paulo (UTC-3).
@@ -20,4 +21,26 @@ Deno.test("message variables - greeting follows the local hour", () => {
   assert.equal(at("2026-03-05T15:00:00Z"), "Boa tarde"); // 12:00 local
   assert.equal(at("2026-03-05T21:00:00Z"), "Boa noite"); // 18:00 local
   assert.equal(renderVariables("{{firstName}}|{{name}}", { now: new Date(), contact: null }), "|");
+});
+
+Deno.test("message variables - {{user}} is the attendant; nothing given, it is empty", () => {
+  const now = new Date("2026-03-05T12:30:07.000Z");
+  assert.equal(
+    renderVariables("Sou {{user}}.", { now, user: { name: " Ana Paula " } }),
+    "Sou Ana Paula.",
+  );
+  assert.equal(renderVariables("Sou {{user}}.", { now }), "Sou .");
+});
+
+Deno.test("campaign variables - the ones nothing fills, as written, once each", () => {
+  assert.deepEqual(
+    unknownCampaignVariables(
+      "{{ ms }} {nome}! {{user}} {cupom} {cupom} {{foo}} {numero} {email} {{name}} {frete}",
+      ["frete"],
+    ),
+    ["{{user}}", "{{foo}}", "{cupom}"],
+  );
+  // A double-brace variable is not read again as a single-brace one.
+  assert.deepEqual(unknownCampaignVariables("{{nome}}", ["nome"]), ["{{nome}}"]);
+  assert.deepEqual(unknownCampaignVariables("Olá {{firstName}}, {name}", []), []);
 });

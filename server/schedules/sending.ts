@@ -4,7 +4,12 @@ import type { AppDeps } from "../context.ts";
 import { ticketChange } from "../events/domain.ts";
 import { log } from "../log.ts";
 import { renderVariables } from "../messages/variables.ts";
-import { findActiveTicket, insertClosedTicket, updateTicketRow } from "../tickets/repository.ts";
+import {
+  findActiveTicket,
+  insertClosedTicket,
+  updateTicketRow,
+  userName,
+} from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { jidOfContact } from "../whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
@@ -98,7 +103,11 @@ async function sendOne(
       }, stamp);
       ticket = { id, status: "closed" as const, queueId: null, userId: schedule.userId };
     }
-    const body = renderVariables(schedule.body, { contact, ticketId: ticket.id, now });
+    // {{user}}: who scheduled the message.
+    const user = schedule.userId === null
+      ? null
+      : { name: await userName(trx, companyId, schedule.userId) ?? "" };
+    const body = renderVariables(schedule.body, { contact, user, ticketId: ticket.id, now });
     const media = schedule.mediaPath
       ? {
         path: schedule.mediaPath,

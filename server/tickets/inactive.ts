@@ -2,6 +2,7 @@ import type { Message } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { HAND_OVER } from "../bots/registry.ts";
 import { log } from "../log.ts";
+import { renderVariables } from "../messages/variables.ts";
 import { ticketChange } from "../events/domain.ts";
 import { jidOfContact } from "../whatsapp/jid.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
@@ -53,7 +54,11 @@ export async function expireInactiveTickets(
         updatedAt: stamp,
       });
       if (!closed) return null;
-      const text = ticket.expiresInactiveMessage.trim();
+      const text = renderVariables(ticket.expiresInactiveMessage.trim(), {
+        contact: { name: ticket.name },
+        ticketId: ticket.id,
+        now,
+      });
       if (!text || ticket.isGroup === 1 || ticket.whatsappId === null) return undefined;
       const sent: Message = await enqueueInTransaction(trx, {
         companyId: ticket.companyId,

@@ -47,6 +47,7 @@ export async function ticketsDueToClose(db: Database, now: string, limit: number
       "t.contactId",
       "w.expiresInactiveMessage",
       "c.number",
+      "c.name",
       "c.lid",
       "c.isGroup",
     ])

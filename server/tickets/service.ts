@@ -40,7 +40,7 @@ export type { TicketAction, UpdateTicketInput } from "./transitions.ts";
 
 /** Texts chosen here, in Portuguese as the product's other automatic texts; never translated. */
 export const GREETING_ACCEPTED =
-  "{{ms}}, *{{name}}*! Meu nome é *{user}* e vou prosseguir com o seu atendimento.";
+  "{{ms}}, *{{name}}*! Meu nome é *{{user}}* e vou prosseguir com o seu atendimento.";
 export const RATING_OPTIONS = "Digite de 1 a 3 para qualificar nosso atendimento:\n" +
   "*1* - _Insatisfeito_\n*2* - _Satisfeito_\n*3* - _Muito Satisfeito_";
 export const TRANSFER_TO_QUEUE =
@@ -252,8 +252,11 @@ async function transition(
       "sendMsgTransfTicket",
     ]);
     const contact = await contactName(trx, viewer.companyId, ticket.contactId);
-    const render = (text: string) => renderVariables(text, { contact, ticketId: ticket.id, now });
     const nameOf = async (userId: number) => await userName(trx, viewer.companyId, userId) ?? "";
+    // {{user}}: the attendant who acts (accepts, resolves) on the ticket.
+    const user = { name: await nameOf(viewer.userId) };
+    const render = (text: string) =>
+      renderVariables(text, { contact, user, ticketId: ticket.id, now });
     const automatic: AutomaticText[] = [];
     const group = ticket.isGroup === 1;
     let patch: TicketUpdate = {};
@@ -265,11 +268,7 @@ async function transition(
         // The attendant takes the ticket from any bot (issue 15): it does not come back to it.
         patch = { status: "open", userId: viewer.userId, acceptedAt: stamp, ...HAND_OVER };
         if (isEnabled(settings.sendGreetingAccepted) && !group) {
-          const name = await nameOf(viewer.userId);
-          automatic.push({
-            kind: "greeting",
-            body: render(GREETING_ACCEPTED).replace("{user}", name),
-          });
+          automatic.push({ kind: "greeting", body: render(GREETING_ACCEPTED) });
         }
         break;
       }

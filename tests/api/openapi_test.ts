@@ -64,3 +64,24 @@ Deno.test("openapi - /api-docs serves the Swagger UI page and its files from our
       await res.body?.cancel();
     }
   }));
+
+Deno.test("openapi - operations are grouped by resource; /api-docs leads back to the app", () =>
+  withApp(async (t) => {
+    const doc = await (await t.request("GET", "/api/openapi.json")).json();
+    const tagsOf = (path: string, method: string) => doc.paths[path][method].tags;
+    assert.deepEqual(tagsOf("/tags", "post"), ["tags"]);
+    assert.deepEqual(tagsOf("/tags/{id}", "put"), ["tags"]);
+    assert.deepEqual(tagsOf("/messages/send", "post"), ["messages"]);
+    const untagged = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { tags?: string[] }>)
+        .filter(([, op]) => !op.tags?.length).map(([method]) => `${method} ${path}`)
+    );
+    assert.deepEqual(untagged, []);
+    const html = await (await t.request("GET", "/api-docs")).text();
+    assert.match(
+      html,
+      /<a href="\/" data-testid="api-docs-back"[^>]*>&larr; Voltar ao Balcão<\/a>/,
+    );
+    const english = await t.request("GET", "/api-docs", { headers: { cookie: "lang=en" } });
+    assert.match(await english.text(), /Back to Balcão/);
+  }));

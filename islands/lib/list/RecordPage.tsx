@@ -33,6 +33,8 @@ export type ListSpec<T> = ResourceListOptions<T> & {
   /** The search box's placeholder; without it the page has no search. */
   search?: string;
   empty: string;
+  /** What to do about an empty list (issue 24: not only "Nenhum X"), under the empty text. */
+  emptyHint?: string;
   /** The header cells but the last: the row's actions, headed `actions` (an i18n key) or blank. */
   head: readonly HeadCell[];
   actions?: string;
@@ -156,6 +158,7 @@ export function RecordList<T extends Identified>(
         list={list}
         testId={`${spec.testId}-list`}
         empty={t(spec.empty)}
+        hint={spec.emptyHint ? t(spec.emptyHint) : undefined}
         head={[...spec.head, [spec.actions ?? "", "col-actions"] as const].map((cell, i) => {
           if (typeof cell === "object" && "label" in cell) {
             return <th key={i} className={cell.className} aria-label={t(cell.label)} />;

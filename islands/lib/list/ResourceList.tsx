@@ -42,11 +42,13 @@ export function ListSearch<T>(
  *   </ResourceTable>
  */
 export function ResourceTable<T>(
-  { list, testId, head, empty, children }: {
+  { list, testId, head, empty, hint, children }: {
     list: ResourceList<T>;
     testId: string;
     head: ReactNode;
     empty: string;
+    /** What to do about it, under the empty text. */
+    hint?: string;
     children: ReactNode;
   },
 ) {
@@ -67,7 +69,14 @@ export function ResourceTable<T>(
       {list.loading
         ? <div className="people-loading" role="status">{t("common.loading")}</div>
         : null}
-      {!list.loading && list.items.length === 0 ? <div className="empty-state">{empty}</div> : null}
+      {!list.loading && list.items.length === 0
+        ? (
+          <div className="empty-state" data-testid={`${testId}-empty`}>
+            <span>{empty}</span>
+            {hint ? <span className="empty-hint">{hint}</span> : null}
+          </div>
+        )
+        : null}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { AttachmentField } from "../ui/AttachmentField.tsx";
 import { Field } from "../ui/Field.tsx";
 import { SearchPick } from "../ui/SearchPick.tsx";
 import { TextAreaField } from "../ui/TextArea.tsx";
+import { VariableList } from "../ui/VariableList.tsx";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -113,6 +114,7 @@ export function ScheduleDialog(
         {...form.field("body")}
         data-testid="schedule-body"
       />
+      {sent ? null : <VariableList />}
       <Field
         label={t("schedules.sendAt")}
         type="datetime-local"

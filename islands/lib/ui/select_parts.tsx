@@ -25,7 +25,12 @@ export function SelectRoot(
         </RSelect.Icon>
       </RSelect.Trigger>
       <RSelect.Portal>
-        <RSelect.Content className="select-content" position="popper" sideOffset={6}>
+        <RSelect.Content
+          className="select-content"
+          position="popper"
+          sideOffset={6}
+          collisionPadding={8}
+        >
           <RSelect.Viewport>
             {options.map((option) => (
               <RSelect.Item

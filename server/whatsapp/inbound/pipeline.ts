@@ -35,7 +35,7 @@ import type {
 import { enqueueReplyMedia, forgetReplyMedia, prepareReplyMedia } from "../outbox/reply_media.ts";
 import type { BotDecision, BotInboundMedia, BotTicket } from "../../bots/bot.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
-import { renderTemplate } from "../template.ts";
+import { renderVariables } from "../../messages/variables.ts";
 
 const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType"] as const;
 
@@ -329,9 +329,7 @@ export class InboundPipeline {
           const texts = [...replies];
           if (options.extraReply) texts.push(options.extraReply);
           const replyBodies = texts
-            .map((text) =>
-              renderTemplate(text, { contactName: contact.name, ticketId: target.id, now })
-            )
+            .map((text) => renderVariables(text, { contact, ticketId: target.id, now }))
             .filter((reply) => reply.trim());
           const hasChanges = Object.keys(changes).length > 0;
           const values = { ...messageValues, ticketId: target.id };
