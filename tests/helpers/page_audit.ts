@@ -110,3 +110,28 @@ export async function auditPages(
   }
   return problems;
 }
+
+/**
+ * Scroll boxes inside `root` (itself included) that show a scrollbar they should not: any that
+ * scrolls sideways, and any holding a table of 1-3 rows that scrolls at all (issue 24 item 7).
+ */
+export async function strayScrollbars(page: Page, root: string): Promise<string[]> {
+  return await page.evaluate((selector) => {
+    const found: string[] = [];
+    for (const el of document.querySelectorAll(`${selector}, ${selector} *`)) {
+      const style = getComputedStyle(el);
+      const scrolls = (overflow: string) => overflow === "auto" || overflow === "scroll";
+      const sideways = scrolls(style.overflowX) && el.scrollWidth > el.clientWidth;
+      const rows = el.querySelectorAll("tbody tr").length;
+      const down = scrolls(style.overflowY) && el.scrollHeight > el.clientHeight &&
+        el.querySelector("table") !== null && rows <= 3;
+      if (!sideways && !down) continue;
+      found.push(
+        `${el.tagName.toLowerCase()}.${String(el.className).trim().replace(/\s+/g, ".")} ${
+          sideways ? `${el.scrollWidth - el.clientWidth} px sideways` : ""
+        }${down ? `${el.scrollHeight - el.clientHeight} px down with ${rows} rows` : ""}`,
+      );
+    }
+    return found;
+  }, root);
+}
