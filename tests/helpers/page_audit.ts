@@ -3,6 +3,8 @@
  * a page wider than the window. Used by tests/e2e/every_page*_test.ts, which walk each role's
  * menu at a laptop's and a phone's size in one browser.
  */
+import assert from "node:assert/strict";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, login, type TestApp } from "./app.ts";
 import type { Page } from "./browser.ts";
 import { axe } from "./packages.ts";
 
@@ -10,14 +12,32 @@ import { axe } from "./packages.ts";
 export const LAPTOP = { width: 1366, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-/** Every page the side menu offers the signed-in user (submenus opened; the laptop's menu). */
-export async function menuPages(page: Page): Promise<string[]> {
+/** An unread announcement: the 'Informativos' bell shows its count beside its name. */
+export async function announce(t: TestApp) {
+  const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const res = await t.request("POST", "/api/announcements", {
+    token: root.token,
+    body: { title: "Manutenção", text: "Domingo às 22h", priority: 1, status: true },
+  });
+  assert.equal(res.status, 201);
+}
+
+/** The side menu's groups (islands/lib/shell/menu.ts). */
+export type MenuGroupId = "service" | "management" | "administration";
+
+/**
+ * Every page the side menu offers the signed-in user in those groups (submenus opened; the
+ * laptop's menu). A role's groups are audited in two files, so that each stays well within the
+ * browser tests' time bound on a busy machine.
+ */
+export async function menuPages(page: Page, groups: MenuGroupId[]): Promise<string[]> {
   await page.setViewportSize(LAPTOP);
   await page.locator("aside a.nav-link").first().waitFor();
   for (const trigger of await page.locator("aside .nav-submenu-trigger").all()) {
     if (await trigger.getAttribute("aria-expanded") !== "true") await trigger.click();
   }
-  const hrefs = await page.locator("aside a.nav-link").evaluateAll((links) =>
+  const inGroups = groups.map((g) => `aside .nav-group[data-group="${g}"] a.nav-link`).join(", ");
+  const hrefs = await page.locator(inGroups).evaluateAll((links) =>
     links.map((a) => a.getAttribute("href") ?? "")
   );
   return [...new Set(hrefs)];
