@@ -230,7 +230,7 @@ function Connections() {
             </div>
           )
           : (
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0}>
               <table className="conn-table" data-testid="connections-table">
                 <thead>
                   <tr>

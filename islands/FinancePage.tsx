@@ -84,9 +84,9 @@ function Invoices() {
         empty={t("billing.empty")}
         head={
           <>
-            <th>{t("billing.id")}</th>
+            <th className="col-hide-sm">{t("billing.id")}</th>
             {user.super ? <th>{t("billing.company")}</th> : null}
-            <th>{t("billing.detail")}</th>
+            <th className="col-hide-sm">{t("billing.detail")}</th>
             <th>{t("billing.value")}</th>
             <th>{t("billing.dueDate")}</th>
             <th>{t("billing.status")}</th>
@@ -104,9 +104,9 @@ function Invoices() {
               data-testid="invoice-row"
               data-status={display}
             >
-              <td>{invoice.id}</td>
+              <td className="col-hide-sm">{invoice.id}</td>
               {user.super ? <td>{invoice.companyName ?? ""}</td> : null}
-              <td>{invoice.detail}</td>
+              <td className="col-hide-sm">{invoice.detail}</td>
               <td>{formatBRL(invoice.value, lng)}</td>
               <td>{formatDate(invoice.dueDate, lng)}</td>
               <td>{t(`billing.statuses.${display}`)}</td>

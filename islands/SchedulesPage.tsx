@@ -40,7 +40,12 @@ const SCHEDULES: ListSpec<ScheduleView> = {
   search: "schedules.search",
   empty: "schedules.empty",
   emptyHint: "schedules.emptyHint",
-  head: ["schedules.contact", "schedules.body", "schedules.sendAt", "schedules.status"],
+  head: [
+    "schedules.contact",
+    ["schedules.body", "col-hide-sm"],
+    "schedules.sendAt",
+    "schedules.status",
+  ],
   actions: "schedules.actions",
   remove: { title: "schedules.deleteTitle", done: "schedules.deleted" },
 };
@@ -81,7 +86,7 @@ function Schedules({ contactId }: SchedulesPageProps) {
       {page.list.items.map((s) => (
         <tr key={s.id} data-testid="schedule-row" data-schedule-id={s.id} data-status={s.status}>
           <td className="people-name">{s.contact?.name ?? "-"}</td>
-          <td title={s.body}>{shortBody(s.body)}</td>
+          <td className="col-hide-sm" title={s.body}>{shortBody(s.body)}</td>
           <td>{formatScheduleDate(s.sendAt)}</td>
           <td>
             <span className="sc-status" data-status={s.status} data-testid="schedule-status">

@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import {
   DndContext,
   type DragEndEvent,
+  DragOverlay,
   KeyboardSensor,
   PointerSensor,
   useSensor,
@@ -17,6 +19,7 @@ import { toast } from "../lib/toast.ts";
 import { cardOf, laneController, type LaneKey, laneOfCard, onBoard } from "./board_state.ts";
 import { laneJump } from "./keyboard.ts";
 import { Lane } from "./Lane.tsx";
+import { DraggedCard } from "./Card.tsx";
 import type { KanbanCard } from "../../contract/kanban_types.ts";
 
 /** Ticket updates reach a socket through the rooms of the statuses it follows. */
@@ -88,11 +91,17 @@ export function Board() {
     }
   };
 
+  // The card being dragged: its copy is drawn in the overlay, above the lanes.
+  const [dragged, setDragged] = useState<KanbanCard | null>(null);
+  const cardIn = (lane: LaneKey | undefined, id: unknown) =>
+    lane === undefined ? undefined : controllerOf(lane).state.items.find((c) => c.id === id);
+
   const move = async ({ active, over }: DragEndEvent) => {
+    setDragged(null);
     const from = active.data.current?.lane as LaneKey | undefined;
     const to = over?.data.current?.lane as LaneKey | undefined;
     if (from === undefined || to === undefined || from === to) return;
-    const card = controllerOf(from).state.items.find((c) => c.id === active.id);
+    const card = cardIn(from, active.id);
     if (!card) return;
     const target = tags?.find((g) => g.id === to);
     // Shown at once; the answer (or the live update) confirms it, a refusal puts it back.
@@ -129,6 +138,9 @@ export function Board() {
   return (
     <DndContext
       sensors={sensors}
+      onDragStart={({ active }) =>
+        setDragged(cardIn(active.data.current?.lane as LaneKey | undefined, active.id) ?? null)}
+      onDragCancel={() => setDragged(null)}
       onDragEnd={(e) => void move(e)}
       accessibility={{
         screenReaderInstructions: { draggable: t("kanban.a11y.instructions") },
@@ -165,6 +177,13 @@ export function Board() {
           )
           : null}
       </div>
+      {
+        // In the body: no lane's scroll box clips it, and it is drawn above every lane.
+        createPortal(
+          <DragOverlay zIndex={60}>{dragged ? <DraggedCard card={dragged} /> : null}</DragOverlay>,
+          document.body,
+        )
+      }
     </DndContext>
   );
 }

@@ -2,27 +2,44 @@ import { useTranslation } from "react-i18next";
 import { useDraggable } from "@dnd-kit/core";
 import type { KanbanCard } from "../../contract/kanban_types.ts";
 import type { LaneKey } from "./board_state.ts";
+import { formatPhone } from "../lib/phone.ts";
+import { waText } from "../lib/ui/wa_text.tsx";
+
+/** What a card shows: number, contact, formatted phone, the last message as WhatsApp shows it. */
+function CardBody({ card }: { card: KanbanCard }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="kb-card-head">
+        <span className="kb-card-number">{t("kanban.ticket", { id: card.id })}</span>
+        <span className="kb-card-name">{card.contact.name}</span>
+      </div>
+      <span className="kb-card-phone">{formatPhone(card.contact.number)}</span>
+      <p className="kb-card-last" data-testid="kanban-card-last">
+        {card.lastMessage ? waText(card.lastMessage, { links: false }) : "\u00a0"}
+      </p>
+    </>
+  );
+}
 
 /**
  * A ticket's card (seeds/001 section 2 'Kanban board'): ticket number, contact name, number,
  * last message and 'Ver Ticket'. The card is the drag handle: a pointer drags it, and with the
  * keyboard Space or Enter picks it up, the arrows move it between lanes, Space drops it, Escape
  * puts it back (@dnd-kit's keyboard sensor; its announcements are read to screen readers).
+ * While it is dragged it stays in its lane, dimmed, and its copy (DraggedCard) follows the
+ * pointer above every lane.
  */
 export function Card({ card, lane }: { card: KanbanCard; lane: LaneKey }) {
   const { t } = useTranslation();
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
     id: card.id,
     data: { lane },
   });
-  const style = transform
-    ? { transform: `translate3d(${transform.x}px, ${transform.y}px, 0)` }
-    : undefined;
   return (
     <li
       ref={setNodeRef}
       className="kb-card"
-      style={style}
       data-dragging={isDragging || undefined}
       data-testid="kanban-card"
       data-ticket-id={card.id}
@@ -30,12 +47,7 @@ export function Card({ card, lane }: { card: KanbanCard; lane: LaneKey }) {
       {...attributes}
       {...listeners}
     >
-      <div className="kb-card-head">
-        <span className="kb-card-number">{t("kanban.ticket", { id: card.id })}</span>
-        <span className="kb-card-name">{card.contact.name}</span>
-      </div>
-      <span className="kb-card-phone">{card.contact.number}</span>
-      <p className="kb-card-last">{card.lastMessage || "\u00a0"}</p>
+      <CardBody card={card} />
       <a
         className="btn btn-ghost kb-card-open"
         href={`/tickets/${card.uuid}`}
@@ -46,5 +58,14 @@ export function Card({ card, lane }: { card: KanbanCard; lane: LaneKey }) {
         {t("kanban.open")}
       </a>
     </li>
+  );
+}
+
+/** The copy of the dragged card inside the board's DragOverlay (not clipped by any lane). */
+export function DraggedCard({ card }: { card: KanbanCard }) {
+  return (
+    <div className="kb-card kb-card-overlay" data-testid="kanban-drag-overlay" aria-hidden="true">
+      <CardBody card={card} />
+    </div>
   );
 }

@@ -6,7 +6,7 @@ import { RowActions } from "../lib/list/ResourceList.tsx";
 import { byName } from "../lib/list/list_controller.ts";
 import { whenOpen } from "../lib/ui/deferred.tsx";
 import { brl } from "./platform_form.ts";
-import { PlatformTab, YesNo } from "./PlatformTab.tsx";
+import { PlatformTab } from "./PlatformTab.tsx";
 
 const PlanDialog = whenOpen(() => import("./PlanDialog.tsx").then((m) => m.PlanDialog));
 
@@ -23,7 +23,9 @@ const PLANS: ListSpec<PlanView> = {
     "platform.plans.users",
     "platform.plans.connections",
     "platform.plans.queues",
-    ...PLAN_SWITCHES.map((s) => [`platform.plans.switches.${s}`, "col-hide-sm"] as const),
+    // One column lists the plan's features: seven yes/no columns made the table scroll sideways
+    // at 1366 px (issue 24 item 7).
+    ["platform.plans.features", "col-hide-sm"],
   ],
   remove: { title: "platform.plans.deleteTitle", done: "platform.done" },
 };
@@ -46,11 +48,15 @@ export function PlansTab() {
           <td>{limit(p.users)}</td>
           <td>{limit(p.connections)}</td>
           <td>{limit(p.queues)}</td>
-          {PLAN_SWITCHES.map((s) => (
-            <td key={s} className="col-hide-sm">
-              <YesNo value={p[s]} yes={t("common.yes")} no={t("common.no")} />
-            </td>
-          ))}
+          <td className="col-hide-sm">
+            <span className="platform-features" data-testid="plan-features">
+              {PLAN_SWITCHES.filter((s) => p[s]).map((s) => (
+                <span key={s} className="platform-feature">
+                  {t(`platform.plans.switches.${s}`)}
+                </span>
+              ))}
+            </span>
+          </td>
           <RowActions {...page.actions(p)} />
         </tr>
       ))}

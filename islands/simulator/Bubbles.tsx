@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
-import { plainText, waText } from "../lib/wa_text.tsx";
+import { plainText, waText } from "../lib/ui/wa_text.tsx";
 import Ban from "lucide-react/icons/ban";
 import Check from "lucide-react/icons/check";
 import CheckCheck from "lucide-react/icons/check-check";

@@ -5,6 +5,9 @@
  * tests/islands/simulator_test.ts.
  */
 
+/** Numbers show the way every page shows them (the kanban's cards too). */
+export { formatPhone } from "../lib/phone.ts";
+
 /** GET /api/simulator/:id/sent: one message the connection sent (routes/api/simulator.ts). */
 export type SentItem = {
   seq: number;
@@ -79,18 +82,6 @@ export function phoneDigits(value: string): string {
 export function validPhone(value: string): boolean {
   const digits = phoneDigits(value);
   return digits.length >= 8 && digits.length <= 15;
-}
-
-/** "5511987654321" -> "+55 11 98765-4321" (Brazilian numbers); others: "+" and the digits. */
-export function formatPhone(value: string): string {
-  const d = phoneDigits(value);
-  if (d.startsWith("55") && (d.length === 12 || d.length === 13)) {
-    const area = d.slice(2, 4);
-    const local = d.slice(4);
-    const split = local.length - 4;
-    return `+55 ${area} ${local.slice(0, split)}-${local.slice(split)}`;
-  }
-  return d ? `+${d}` : "";
 }
 
 export function initials(name: string, fallback: string): string {

@@ -12,7 +12,7 @@ import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
 import { hhmm } from "./format.ts";
 import { hasMedia, MessageMedia } from "./MessageMedia.tsx";
 import type { Message, MessageBase } from "../../contract/ticket_types.ts";
-import { plainText, waText } from "../lib/wa_text.tsx";
+import { plainText, waText } from "../lib/ui/wa_text.tsx";
 
 /**
  * seeds/000 section 4 'Message acknowledgement': 1 single tick, 2 delivered (double), 3 read,

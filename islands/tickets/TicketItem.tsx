@@ -7,7 +7,7 @@ import { IconButton } from "../lib/ui/Button.tsx";
 import { Avatar, Chip } from "./bits.tsx";
 import { cutName, listTime } from "./format.ts";
 import type { Ticket } from "../../contract/ticket_types.ts";
-import { plainText } from "../lib/wa_text.tsx";
+import { plainText } from "../lib/ui/wa_text.tsx";
 import { SlaBadge } from "./SlaBadge.tsx";
 
 export type TicketItemProps = {

@@ -24,6 +24,9 @@ export type TicketListProps = {
   sort?: "updatedAt" | "timeLeft";
 };
 
+/** The list's element id: the tabs that show it name it in aria-controls. */
+export const listElementId = (testId: string) => `tm-${testId}`;
+
 /** A scrolling ticket list; the next page loads within 100 px of the bottom (seeds/000 s. 9). */
 export function TicketList(props: TicketListProps) {
   const { t } = useTranslation();
@@ -42,6 +45,7 @@ export function TicketList(props: TicketListProps) {
   return (
     <div
       className="tl"
+      id={listElementId(props.testId)}
       onScroll={onScroll}
       hidden={props.hidden}
       data-testid={props.testId}

@@ -13,7 +13,7 @@ import { useUser } from "../lib/session.ts";
 import { can } from "../lib/permissions.ts";
 import { Switch } from "./bits.tsx";
 import { MultiSelect } from "./MultiSelect.tsx";
-import { TicketList } from "./TicketList.tsx";
+import { listElementId, TicketList } from "./TicketList.tsx";
 import Timer from "lucide-react/icons/timer";
 import type { QueueOption, TagRef, Ticket, UserOption } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
@@ -27,6 +27,12 @@ const PeekDialog = lazyPart(() => import("./PeekDialog.tsx").then((m) => m.defau
 
 type Tab = "open" | "closed" | "search";
 const NO_QUEUE = "none";
+
+/**
+ * The lists a tab shows: the tabs have no radix Content (the lists stay mounted to keep their
+ * place), so a trigger names the lists itself, never an element that is not there.
+ */
+const controls = (...testIds: string[]) => testIds.map(listElementId).join(" ");
 
 /**
  * The left column of /tickets (seeds/000 section 2 'Tickets page'): tabs open (assigned and
@@ -136,15 +142,30 @@ export function TicketsManager(
     <div className="tm">
       <RTabs.Root value={tab} onValueChange={chooseTab}>
         <RTabs.List className="tm-tabs" aria-label={t("tickets.title")}>
-          <RTabs.Trigger value="open" className="tm-tab" data-testid="tab-open">
+          <RTabs.Trigger
+            value="open"
+            className="tm-tab"
+            data-testid="tab-open"
+            aria-controls={controls("list-open", "list-pending")}
+          >
             <MessageSquareText size={17} aria-hidden="true" />
             {t("tickets.tabs.open")}
           </RTabs.Trigger>
-          <RTabs.Trigger value="closed" className="tm-tab" data-testid="tab-closed">
+          <RTabs.Trigger
+            value="closed"
+            className="tm-tab"
+            data-testid="tab-closed"
+            aria-controls={visited.has("closed") ? controls("list-closed") : undefined}
+          >
             <CheckCheck size={17} aria-hidden="true" />
             {t("tickets.tabs.closed")}
           </RTabs.Trigger>
-          <RTabs.Trigger value="search" className="tm-tab" data-testid="tab-search">
+          <RTabs.Trigger
+            value="search"
+            className="tm-tab"
+            data-testid="tab-search"
+            aria-controls={visited.has("search") ? controls("list-search") : undefined}
+          >
             <Search size={17} aria-hidden="true" />
             {t("tickets.tabs.search")}
           </RTabs.Trigger>
@@ -255,11 +276,21 @@ export function TicketsManager(
         ? (
           <RTabs.Root value={openTab} onValueChange={(v) => setOpenTab(v as "open" | "pending")}>
             <RTabs.List className="tm-subtabs" aria-label={t("tickets.tabs.open")}>
-              <RTabs.Trigger value="open" className="tm-subtab" data-testid="subtab-open">
+              <RTabs.Trigger
+                value="open"
+                className="tm-subtab"
+                data-testid="subtab-open"
+                aria-controls={controls("list-open")}
+              >
                 {t("tickets.tabs.assigned")}
                 <span className="tm-count" data-testid="count-open">{openList.count}</span>
               </RTabs.Trigger>
-              <RTabs.Trigger value="pending" className="tm-subtab" data-testid="subtab-pending">
+              <RTabs.Trigger
+                value="pending"
+                className="tm-subtab"
+                data-testid="subtab-pending"
+                aria-controls={controls("list-pending")}
+              >
                 {t("tickets.tabs.pending")}
                 <span className="tm-count" data-pending="" data-testid="count-pending">
                   {pendingList.count}

@@ -131,6 +131,8 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, { island: "UsersPage", component: UsersPage, props: {}, title: "users.title" }),
   );
+  // A common guess at the tasks page's address (issue 25).
+  pages.get("/todo", (c) => c.redirect("/todolist", 301));
   pages.get(
     "/todolist",
     (c) =>

@@ -70,7 +70,9 @@ Deno.test("kanban page - an admin's kanban tag becomes a lane; a dragged card mo
       await card(p, "open", ticket.id).waitFor();
     }
     const text = await card(page, "open", ticket.id).innerText();
-    for (const part of [`#${ticket.id}`, "Carlos Cliente", "5511988887777", "Quero um orçamento"]) {
+    for (
+      const part of [`#${ticket.id}`, "Carlos Cliente", "+55 11 98888-7777", "Quero um orçamento"]
+    ) {
       assert.ok(text.includes(part), `${part} in ${text}`);
     }
     assert.equal(

@@ -8,3 +8,4 @@ export type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 export { default as sparticuz } from "npm:@sparticuz/chromium@153.0.0";
 export { default as SwaggerParser } from "npm:@apidevtools/swagger-parser@13.1.0";
 export { default as parsePrometheusTextFormat } from "npm:parse-prometheus-text-format@1.1.1";
+export { default as axe } from "npm:axe-core@4.14.1";

@@ -38,3 +38,11 @@ Deno.test("pages /schedules - ?contactId is handed to the page only as a positiv
       assert.equal(islandData(html).props.contactId, expected, query);
     }
   }));
+
+Deno.test("pages /todo - a common guess at the tasks page's address goes to /todolist", () =>
+  withApp(async (t) => {
+    const res = await t.request("GET", "/todo");
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.get("location"), "/todolist");
+    await res.body?.cancel();
+  }));

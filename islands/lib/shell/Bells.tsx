@@ -29,6 +29,8 @@ type TicketNote = {
 };
 type Chat = Pick<ChatView, "id" | "uuid" | "title" | "lastMessage" | "users" | "updatedAt">;
 
+const badge = (count: number) => count > 99 ? "99+" : String(count);
+
 function BellPopover(
   { label, icon, count, children, onOpen, testId }: {
     label: string;
@@ -43,9 +45,14 @@ function BellPopover(
     <Popover
       onOpen={onOpen}
       trigger={
-        <IconButton label={label} data-testid={testId}>
+        <IconButton
+          label={label}
+          // The name holds the count the badge shows: what is read is what is seen.
+          aria-label={count > 0 ? `${label}: ${badge(count)}` : label}
+          data-testid={testId}
+        >
           {icon}
-          {count > 0 ? <span className="badge">{count > 99 ? "99+" : count}</span> : null}
+          {count > 0 ? <span className="badge">{badge(count)}</span> : null}
         </IconButton>
       }
     >
