@@ -32,13 +32,13 @@ Deno.test("connections page - an admin adds a simulator connection, scans its QR
     await form.waitFor();
     const save = page.getByTestId("connection-save");
     await save.click();
-    await form.getByText("Required").waitFor();
+    await form.getByText("Obrigatório").waitFor();
     await form.locator("input[name=name]").fill("A");
     await save.click();
-    await form.getByText("Too Short!").waitFor();
+    await form.getByText("Muito curto!").waitFor();
     await form.locator("input[name=name]").fill("x".repeat(51));
     await save.click();
-    await form.getByText("Too Long!").waitFor();
+    await form.getByText("Muito longo!").waitFor();
 
     // Provider: real WhatsApp by default; pick the simulator.
     await form.locator("input[name=name]").fill("Loja Centro");

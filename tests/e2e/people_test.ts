@@ -32,7 +32,7 @@ Deno.test("contacts page - create, search, edit and import with a per-row report
       "5513912344321",
     );
     await dialog.getByRole("button", { name: "Adicionar", exact: true }).click();
-    await dialog.getByText("Too Short!").waitFor();
+    await dialog.getByText("Muito curto!").waitFor();
     await dialog.locator("input[name=name]").fill("Maria Souza");
     await dialog.locator("input[name=number]").fill("5513912344321");
     await dialog.locator("input[name=email]").fill("maria@example.test");
@@ -108,9 +108,9 @@ Deno.test("users page - admin creates a user with a queue; the user logs in and 
     await dialog.locator("input[name=name]").fill("J");
     await dialog.locator("input[name=email]").fill("not-an-email");
     await dialog.getByRole("button", { name: "Adicionar", exact: true }).click();
-    await dialog.getByText("Too Short!").waitFor();
-    await dialog.getByText("Invalid email").waitFor();
-    await dialog.getByText("Required").waitFor(); // the password
+    await dialog.getByText("Muito curto!").waitFor();
+    await dialog.getByText("E-mail inválido").waitFor();
+    await dialog.getByText("Obrigatório").waitFor(); // the password
     await dialog.locator("input[name=name]").fill("Joana Lima");
     await dialog.locator("input[name=email]").fill("joana@acme.test");
     await dialog.locator("input[name=password]").fill("segredo1");

@@ -319,7 +319,7 @@ Deno.test("shell - the profile dialog saves the user's own name; a new password 
     await dialog.locator("input[name=password]").fill("abc");
     await dialog.getByRole("button", { name: "Salvar" }).click();
     // The profile form checks the same rules as the users form (contract/validation.ts).
-    await dialog.getByText("Too Short!").waitFor();
+    await dialog.getByText("Muito curto!").waitFor();
 
     await dialog.locator("input[name=password]").fill("new-secret-1");
     await dialog.getByRole("button", { name: "Salvar" }).click();
