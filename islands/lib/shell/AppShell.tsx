@@ -16,6 +16,9 @@ import { toast } from "../toast.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
+import { usePage } from "../page_context.ts";
+import { PAGE_DENIED_FLASH } from "../theme.ts";
+import { PAGE_DENIED_REDIRECT, pageAction } from "../../../contract/policy.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { lazyPart } from "../ui/deferred.tsx";
@@ -98,13 +101,28 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     document.title = `${title} · Balcão`;
   }, [title]);
 
-  const allowed = !user || !guard || guard.allow(user);
+  // Who may open this page is the menu's rule (PAGE_ACTIONS): a role without it leaves at once,
+  // nothing of the page rendered (the head script usually left before the first paint already).
+  const { path } = usePage();
+  const action = pageAction(path);
+  const roleAllowed = !user || !action || can(user, action);
+  const allowed = roleAllowed && (!user || !guard || guard.allow(user));
   useEffect(() => {
-    if (!user || allowed || !guard) return;
+    if (roleAllowed) return;
+    sessionStorage.setItem(PAGE_DENIED_FLASH, "1");
+    location.replace(PAGE_DENIED_REDIRECT);
+  }, [roleAllowed]);
+  useEffect(() => {
+    if (!sessionStorage.getItem(PAGE_DENIED_FLASH)) return;
+    sessionStorage.removeItem(PAGE_DENIED_FLASH);
+    toast.warning({ key: "errors.accessDenied" });
+  }, []);
+  useEffect(() => {
+    if (!user || allowed || !guard || !roleAllowed) return;
     toast.warning({ key: guard.message });
     const timer = setTimeout(() => location.replace(guard.redirectTo), 1000);
     return () => clearTimeout(timer);
-  }, [user?.id, allowed]);
+  }, [user?.id, allowed, roleAllowed]);
 
   // seeds/000 section 4: a login of this user elsewhere ends this session, after 1 s.
   useRealtime("auth", (data) => {
@@ -185,7 +203,9 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
             ? (
               <div className="page-header">
                 <h1 className="page-title">{title}</h1>
-                {actions ? <div className="page-actions">{actions}</div> : null}
+                {actions && user && allowed
+                  ? <div className="page-actions">{actions}</div>
+                  : null}
               </div>
             )
             : <h1 className="visually-hidden">{title}</h1>}
