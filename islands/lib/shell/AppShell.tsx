@@ -203,9 +203,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
             ? (
               <div className="page-header">
                 <h1 className="page-title">{title}</h1>
-                {actions && user && allowed
-                  ? <div className="page-actions">{actions}</div>
-                  : null}
+                {actions && user && allowed ? <div className="page-actions">{actions}</div> : null}
               </div>
             )
             : <h1 className="visually-hidden">{title}</h1>}
