@@ -5,6 +5,7 @@ import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { type CampaignView, progressPercent } from "../contract/campaign_types.ts";
 import { useRealtime, useRoomSync } from "./lib/socket.ts";
 import { usePageRecord } from "./lib/use_record.ts";
+import { useCompanyClock } from "./lib/clock.ts";
 import { RecordMissing } from "./lib/ui/RecordMissing.tsx";
 
 export type CampaignReportPageProps = { campaignId: number };
@@ -29,6 +30,7 @@ function Report({ campaignId }: CampaignReportPageProps) {
   const { t } = useTranslation();
   // A change told before the socket was ready (the page just opened) never arrives: read again then.
   const markRead = useRoomSync([], () => void found.reload());
+  const clock = useCompanyClock();
   const found = usePageRecord<CampaignView>(`/campaigns/${campaignId}`, markRead);
   const campaign = found.record;
   const reload = found.reload;
@@ -49,7 +51,7 @@ function Report({ campaignId }: CampaignReportPageProps) {
   if (found.missing) return <RecordMissing back="/campaigns" backLabel="campaigns.back" />;
   if (!campaign) return <div className="skeleton" style={{ height: 200 }} />;
   const percent = progressPercent(campaign.stats);
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
+  const when = clock.show;
   const cards: [string, number][] = [
     ["validContacts", campaign.stats.validContacts],
     ["delivered", campaign.stats.delivered],

@@ -15,6 +15,7 @@ import { SelectField } from "../lib/ui/Select.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { length, LIMITS } from "../../contract/validation.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import { bodyOf, type CampaignForm, emptyForm, formOf, NONE } from "./form.ts";
 
 type Named = { id: number; name: string };
@@ -44,10 +45,11 @@ function useChoices(open: boolean) {
 export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
   const { t } = useTranslation();
   const choices = useChoices(dialog.open);
+  const clock = useCompanyClock();
   const form = useRecordForm(dialog, {
     path: "/campaigns",
     empty: { ...emptyForm(), confirmation: "false" } as CampaignForm,
-    values: formOf,
+    values: (c) => formOf(c, clock.input),
     rules: { name: length(LIMITS.name) },
     body: (values, stored) => {
       const body = bodyOf(values, values.confirmation === "true");

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, wallClock } from "../time_zone.ts";
+import { DEFAULT_TIME_ZONE, wallClock } from "../../contract/time_zone.ts";
 
 /**
  * Message variables (seeds/000 section 3 and seeds/001 section 3) resolved in every automatic

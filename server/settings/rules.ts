@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "../../contract/time_zone.ts";
 
 /**
  * Every setting a company may change and the values each accepts (seeds/001 sections 2 and 3).
@@ -30,6 +31,12 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   clientsecretmkauth: { schema: text, secret: true },
   asaas: { schema: text, secret: true },
   userCreation: { schema: toggle, superOnly: true },
+  timeZone: {
+    schema: z.string().trim().refine(
+      isTimeZone,
+      "Fuso horário desconhecido (ex.: America/Sao_Paulo)",
+    ),
+  },
   campaignsEnabled: { schema: z.enum(["true", "false"], "Use true ou false"), superOnly: true },
 });
 
