@@ -19,6 +19,7 @@ import { can } from "../permissions.ts";
 import { usePage } from "../page_context.ts";
 import { PAGE_DENIED_FLASH } from "../theme.ts";
 import { PAGE_DENIED_REDIRECT, pageAction } from "../../../contract/policy.ts";
+import { TIME_ZONE_SETTING } from "../../../contract/time_zone.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { lazyPart } from "../ui/deferred.tsx";
@@ -161,6 +162,10 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
   });
   useRealtime("company", () => {
     if (user) loadSession().catch(() => {});
+  });
+  // The company's clock follows its time-zone setting at once (lib/clock.ts reads the session).
+  useRealtime("settings", (data) => {
+    if (user && data.setting.key === TIME_ZONE_SETTING) loadSession().catch(() => {});
   });
 
   // The server says the user changed (name, profile, queues): keep the shell current.
