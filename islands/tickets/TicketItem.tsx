@@ -7,6 +7,7 @@ import { IconButton } from "../lib/ui/Button.tsx";
 import { Avatar, Chip } from "./bits.tsx";
 import { cutName, listTime } from "./format.ts";
 import type { Ticket } from "../../contract/ticket_types.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import { plainText } from "./wa_text.tsx";
 
 export type TicketItemProps = {
@@ -33,6 +34,7 @@ export const TicketItem = memo(function TicketItem(
     TicketItemProps,
 ) {
   const { t } = useTranslation();
+  const zone = useCompanyClock().zone;
   const pending = ticket.status === "pending";
   const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
   const open = () => {
@@ -70,7 +72,7 @@ export const TicketItem = memo(function TicketItem(
               {cutName(name, narrow)}
             </span>
             <time className="ti-time" dateTime={ticket.updatedAt}>
-              {listTime(ticket.updatedAt)}
+              {listTime(ticket.updatedAt, zone)}
             </time>
           </div>
           <div className="ti-row">
