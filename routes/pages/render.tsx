@@ -73,7 +73,7 @@ export function renderPage<P extends { [key: string]: Json }>(
     <html
       lang={LOCALE_TAGS[lng]}
       data-access={spec.access ?? "private"}
-      data-roles={rolesOfPage(c.req.path)}
+      data-roles={(spec.access ?? "private") === "private" ? rolesOfPage(c.req.path) : undefined}
     >
       <head>
         <meta charSet="utf-8" />
