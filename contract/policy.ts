@@ -150,3 +150,60 @@ export function allows(roles: readonly Role[], action: Action | SeedAction): boo
   const allowed: readonly Role[] = rolesFor(action);
   return roles.some((role) => allowed.includes(role));
 }
+
+/**
+ * Which pages a role may open (issue 24 item 9): each page is for one action of the table, the
+ * same the side menu shows its entry for (islands/lib/shell/menu.ts reads its actions here). Keyed
+ * by the path's first segment ("/campaign/7/report" is "/campaign"); a page not listed is for
+ * every signed-in user. The head script leaves a page before its first paint when the stored
+ * roles hold none of the page's (routes/pages/render.tsx), the shell when the session says so.
+ */
+export const PAGE_ACTIONS = {
+  "/": "dashboard:read",
+  "/tickets": "ticket:work",
+  "/quick-messages": "quick-message:work",
+  "/kanban": "ticket:work",
+  "/contacts": "contact:work",
+  "/schedules": "schedule:work",
+  "/todolist": "app:use",
+  "/tags": "tag:work",
+  "/chats": "chat:work",
+  "/helps": "help:read",
+  "/simulator": "simulator:use",
+  "/campaigns": "campaign:manage",
+  "/campaign": "campaign:manage",
+  "/campaigns-config": "campaign:manage",
+  "/contact-lists": "contact-list:manage",
+  "/files": "file-list:manage",
+  "/announcements": "announcement:manage",
+  "/prompts": "prompt:manage",
+  "/queue-integration": "integration:manage",
+  "/connections": "connection:manage",
+  "/queues": "queue:manage",
+  "/users": "user:manage",
+  "/messages-api": "webhook:manage",
+  "/financeiro": "invoice:pay",
+  "/subscription": "invoice:pay",
+  "/settings": "setting:manage",
+} as const satisfies Record<string, Action>;
+
+export type PagePath = keyof typeof PAGE_ACTIONS;
+
+/** Where a page a role may not open sends it: every role works its tickets. */
+export const PAGE_DENIED_REDIRECT = "/tickets";
+
+/**
+ * Pages whose refusal the specification words itself: seeds/002 section 6 sends a non-super user
+ * on /announcements away with its message, to / after 1 second (the page's own guard does it).
+ */
+const OWN_REFUSAL: readonly string[] = ["/announcements"];
+
+/**
+ * The action that decides who may open a page path, for the head script and the shell: "app:use"
+ * for a page the table does not list; null where the page refuses in its own words.
+ */
+export function pageAction(path: string): Action | null {
+  const first = `/${path.split("/")[1] ?? ""}`;
+  if (OWN_REFUSAL.includes(first)) return null;
+  return Object.hasOwn(PAGE_ACTIONS, first) ? PAGE_ACTIONS[first as PagePath] : "app:use";
+}

@@ -1,3 +1,5 @@
+import { wallClock } from "./time_zone.ts";
+
 /**
  * A schedule as the API answers it (seeds/001 section 3 'Schedule'), declared once here: the
  * server's view (server/schedules/repository.ts), the /schedules page and the schedule dialog.
@@ -32,13 +34,15 @@ export const SCHEDULE_BODY_SHOWN = 25;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** seeds/001 section 9: schedule dates as DD/MM/YYYY HH:mm:ss, in the browser's time. */
-export function formatScheduleDate(iso: string): string {
+/**
+ * seeds/001 section 9: schedule dates as DD/MM/YYYY HH:mm:ss, on the company's clock (its zone,
+ * contract/time_zone.ts; issue 24 item 6), not the browser's.
+ */
+export function formatScheduleDate(iso: string, timeZone: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${
-    pad(d.getMinutes())
-  }:${pad(d.getSeconds())}`;
+  const w = wallClock(d, timeZone);
+  return `${pad(w.day)}/${pad(w.month)}/${w.year} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
 }
 
 /** The body as the list shows it: at most 25 characters, an ellipsis when cut. */

@@ -5,6 +5,7 @@ import { RowActions } from "./lib/list/ResourceList.tsx";
 import type { AnnouncementView } from "../contract/team_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import { can } from "./lib/permissions.ts";
+import { useCompanyClock } from "./lib/clock.ts";
 import { PriorityBadge } from "./announcements/PriorityBadge.tsx";
 
 const AnnouncementDialog = whenOpen(() =>
@@ -50,9 +51,9 @@ const ANNOUNCEMENTS: ListSpec<AnnouncementView> = {
 };
 
 function Announcements() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const page = useRecordPage(ANNOUNCEMENTS);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "short" });
+  const when = useCompanyClock().show;
   return (
     <RecordList page={page} dialog={<AnnouncementDialog {...page.form} />}>
       {page.list.items.map((a) => (
@@ -63,7 +64,7 @@ function Announcements() {
           </td>
           <td className="col-hide-sm">{a.mediaName ? t("announcements.hasImage") : "-"}</td>
           <td>{a.status ? t("announcements.active") : t("announcements.inactive")}</td>
-          <td className="col-hide-sm">{date.format(new Date(a.createdAt))}</td>
+          <td className="col-hide-sm">{when(a.createdAt)}</td>
           <RowActions {...page.actions(a)} />
         </tr>
       ))}

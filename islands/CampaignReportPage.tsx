@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
-import { api } from "./lib/api.ts";
 import { type CampaignView, progressPercent } from "../contract/campaign_types.ts";
 import { useRealtime, useRoomSync } from "./lib/socket.ts";
+import { usePageRecord } from "./lib/use_record.ts";
+import { useCompanyClock } from "./lib/clock.ts";
+import { RecordMissing } from "./lib/ui/RecordMissing.tsx";
 
 export type CampaignReportPageProps = { campaignId: number };
 
@@ -26,19 +28,15 @@ export default function CampaignReportPage({ campaignId }: CampaignReportPagePro
 
 function Report({ campaignId }: CampaignReportPageProps) {
   const { t } = useTranslation();
-  const [campaign, setCampaign] = useState<CampaignView | null>(null);
   // A change told before the socket was ready (the page just opened) never arrives: read again then.
-  const markRead = useRoomSync([], () => void reload());
-  const reload = () => {
-    markRead();
-    return api.get<CampaignView>(`/campaigns/${campaignId}`).then(setCampaign).catch(() => {});
-  };
-  useEffect(() => {
-    void reload();
-  }, [campaignId]);
+  const markRead = useRoomSync([], () => void found.reload());
+  const clock = useCompanyClock();
+  const found = usePageRecord<CampaignView>(`/campaigns/${campaignId}`, markRead);
+  const campaign = found.record;
+  const reload = found.reload;
   useRealtime("campaign", (event) => {
     if (event.action === "reload") return void reload();
-    if (event.action !== "delete" && event.record.id === campaignId) setCampaign(event.record);
+    if (event.action !== "delete" && event.record.id === campaignId) found.set(event.record);
   });
   // Only a change seen on this page (not a campaign already FINALIZADA when opened) reloads it.
   const seen = useRef<string | null>(null);
@@ -50,9 +48,10 @@ function Report({ campaignId }: CampaignReportPageProps) {
     const timer = setTimeout(() => location.reload(), RELOAD_AFTER_FINISH_MS);
     return () => clearTimeout(timer);
   }, [status]);
+  if (found.missing) return <RecordMissing back="/campaigns" backLabel="campaigns.back" />;
   if (!campaign) return <div className="skeleton" style={{ height: 200 }} />;
   const percent = progressPercent(campaign.stats);
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
+  const when = clock.show;
   const cards: [string, number][] = [
     ["validContacts", campaign.stats.validContacts],
     ["delivered", campaign.stats.delivered],

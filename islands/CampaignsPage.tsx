@@ -9,6 +9,7 @@ import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/R
 import { RowActions } from "./lib/list/ResourceList.tsx";
 import { toast } from "./lib/toast.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
+import { useCompanyClock } from "./lib/clock.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 
 const CampaignDialog = whenOpen(() =>
@@ -49,13 +50,10 @@ const CAMPAIGNS: ListSpec<CampaignView> = {
   remove: { title: "campaigns.deleteTitle", done: "campaigns.deleted" },
 };
 
-function when(iso: string | null) {
-  return iso ? new Date(iso).toLocaleString() : "—";
-}
-
 function Campaigns() {
   const { t } = useTranslation();
   const page = useRecordPage(CAMPAIGNS);
+  const when = useCompanyClock().show;
   // seeds/002 section 8: cancel and restart failures show the error message.
   const act = (c: CampaignView, action: "cancel" | "restart") =>
     api.post<CampaignView>(`/campaigns/${c.id}/${action}`).then((saved) => {

@@ -2,6 +2,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppShell, type PageGuard } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
+import { ApiError } from "./lib/errors.ts";
+import { RecordMissing } from "./lib/ui/RecordMissing.tsx";
 import { useUser } from "./lib/session.ts";
 import { useMediaQuery } from "./lib/media_query.ts";
 import type { ChatView } from "../contract/team_types.ts";
@@ -37,16 +39,22 @@ function Chats({ chatUuid }: ChatsPageProps) {
   const narrow = useMediaQuery("(max-width: 599.98px)");
   const [current, setCurrent] = useState<ChatView | null>(null);
   const [tab, setTab] = useState(chatUuid ? "messages" : "chats");
+  const [missing, setMissing] = useState(false);
   const list = useChatList(current, setCurrent);
 
   useEffect(() => {
     if (!chatUuid) return;
-    // Failures of chat calls are silent (seeds/002 section 7): a stale link shows the list.
+    // Failures of chat calls are silent (seeds/002 section 7): no toast. A chat that does not
+    // exist (or is not the user's) is said where it would show, with the way back (issue 24).
     api.get<ChatView>(`/chats/${encodeURIComponent(chatUuid)}`, { quiet: true })
-      .then(setCurrent).catch(() => setTab("chats"));
+      .then(setCurrent).catch((error) => {
+        if (error instanceof ApiError && error.status === 404) setMissing(true);
+        else setTab("chats");
+      });
   }, [chatUuid]);
 
   const open = (chat: ChatView) => {
+    setMissing(false);
     setCurrent(chat);
     setTab("messages");
     history.replaceState(null, "", `/chats/${chat.uuid}`);
@@ -55,6 +63,8 @@ function Chats({ chatUuid }: ChatsPageProps) {
   const left = <ChatList list={list} me={me} current={current} onOpen={open} />;
   const right = current
     ? <ChatPane key={current.id} chat={current} me={me} />
+    : missing
+    ? <RecordMissing back="/chats" backLabel="chats.back" />
     : <div className="chat-empty empty-state">{t("chats.pick")}</div>;
 
   if (narrow) {

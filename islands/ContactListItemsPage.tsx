@@ -7,7 +7,8 @@ import Clock from "lucide-react/icons/clock";
 import Upload from "lucide-react/icons/upload";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import type { ContactListItemView, ContactListView } from "../contract/campaign_types.ts";
-import { api } from "./lib/api.ts";
+import { usePageRecord } from "./lib/use_record.ts";
+import { RecordMissing } from "./lib/ui/RecordMissing.tsx";
 import { useWindowEvent } from "./lib/list/hooks.ts";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { RowActions } from "./lib/list/ResourceList.tsx";
@@ -33,26 +34,45 @@ const XLS = ".xls,.xlsx,application/vnd.ms-excel," +
 /** /contact-lists/:contactListId/contacts (seeds/002 section 2.4). */
 export default function ContactListItemsPage({ contactListId }: ContactListItemsPageProps) {
   const { t } = useTranslation();
+  // The list's own actions only once the list is known to exist (issue 24 item 4).
+  const [found, setFound] = useState(false);
   const actions = (
     <>
       <Button variant="ghost" onClick={() => location.assign("/contact-lists")}>
         <ArrowLeft size={18} aria-hidden="true" /> {t("contactLists.back")}
       </Button>
-      <Button variant="ghost" onClick={() => dispatchEvent(new Event(OPEN_IMPORT))}>
-        <Upload size={18} aria-hidden="true" /> {t("contactLists.import")}
-      </Button>
+      {found
+        ? (
+          <Button variant="ghost" onClick={() => dispatchEvent(new Event(OPEN_IMPORT))}>
+            <Upload size={18} aria-hidden="true" /> {t("contactLists.import")}
+          </Button>
+        )
+        : null}
     </>
   );
   return (
     <ListPage
       title="contactLists.itemsTitle"
-      add="contactLists.addItem"
+      add={found ? "contactLists.addItem" : undefined}
       actions={actions}
       guard={CAMPAIGN_GUARD}
     >
-      <Items contactListId={contactListId} />
+      <ContactList contactListId={contactListId} onFound={() => setFound(true)} />
     </ListPage>
   );
+}
+
+/** The list of the URL: its items once it is known, else the one 'not found' message. */
+function ContactList(
+  { contactListId, onFound }: ContactListItemsPageProps & { onFound: () => void },
+) {
+  const list = usePageRecord<ContactListView>(`/contact-lists/${contactListId}`);
+  useEffect(() => {
+    if (list.record) onFound();
+  }, [list.record !== null]);
+  if (list.missing) return <RecordMissing back="/contact-lists" backLabel="contactLists.back" />;
+  if (!list.record) return <div className="skeleton" style={{ height: 200 }} />;
+  return <Items contactListId={contactListId} listName={list.record.name} />;
 }
 
 /** The items of one list (the channel carries every list's: only this one's belong here). */
@@ -72,16 +92,11 @@ function itemsOf(contactListId: number): ListSpec<ContactListItemView> {
   };
 }
 
-function Items({ contactListId }: ContactListItemsPageProps) {
+function Items({ contactListId, listName }: ContactListItemsPageProps & { listName: string }) {
   const user = useUser();
   const [importing, setImporting] = useState(false);
   const page = useRecordPage(itemsOf(contactListId));
   useWindowEvent(OPEN_IMPORT, () => setImporting(true));
-  const [listName, setListName] = useState("");
-  useEffect(() => {
-    api.get<ContactListView>(`/contact-lists/${contactListId}`).then((l) => setListName(l.name))
-      .catch(() => {});
-  }, [contactListId]);
   const remove = can(user, "contacts-page:deleteContact");
   const dialogs = (
     <>

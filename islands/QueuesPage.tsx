@@ -96,11 +96,6 @@ export default function QueuesPage(_props: QueuesPageProps) {
   return (
     <AppShell
       title={t("queues.title")}
-      guard={{
-        allow: (user) => can(user, "queue:manage"),
-        message: "errors.accessDenied",
-        redirectTo: "/tickets",
-      }}
       actions={
         <>
           <label className="search-box">

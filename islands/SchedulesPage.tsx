@@ -10,6 +10,7 @@ import type { ScheduleContact } from "./lib/schedules/ScheduleDialog.tsx";
 import { toast } from "./lib/toast.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { useCompanyClock } from "./lib/clock.ts";
 import "./lib/ui/form_styles.ts";
 
 const ScheduleDialog = whenOpen(() =>
@@ -77,6 +78,7 @@ function Schedules({ contactId }: SchedulesPageProps) {
     setForContact(null);
     page.dialogs.edit(s.id);
   };
+  const zone = useCompanyClock().zone;
   const dialog = (
     <ScheduleDialog {...page.form} contact={page.form.id === null ? forContact : null} />
   );
@@ -87,7 +89,7 @@ function Schedules({ contactId }: SchedulesPageProps) {
         <tr key={s.id} data-testid="schedule-row" data-schedule-id={s.id} data-status={s.status}>
           <td className="people-name">{s.contact?.name ?? "-"}</td>
           <td className="col-hide-sm" title={s.body}>{shortBody(s.body)}</td>
-          <td>{formatScheduleDate(s.sendAt)}</td>
+          <td>{formatScheduleDate(s.sendAt, zone)}</td>
           <td>
             <span className="sc-status" data-status={s.status} data-testid="schedule-status">
               {s.status === "ERRO"

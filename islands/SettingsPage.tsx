@@ -35,11 +35,6 @@ export default function SettingsPage(_props: SettingsPageProps) {
   return (
     <AppShell
       title={t("settings.title")}
-      guard={{
-        allow: (user) => can(user, "setting:manage"),
-        message: "errors.accessDenied",
-        redirectTo: "/tickets",
-      }}
     >
       <SettingsContent />
     </AppShell>

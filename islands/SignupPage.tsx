@@ -44,8 +44,11 @@ export default function SignupPage({ companyId }: SignupPageProps) {
     name,
     value: values[name],
     error: errors[name],
-    onChange: (e: { target: { value: string } }) =>
-      setValues((old) => ({ ...old, [name]: e.target.value })),
+    onChange: (e: { target: { value: string } }) => {
+      setValues((old) => ({ ...old, [name]: e.target.value }));
+      // A field's old message goes once it is changed (issue 24 item 2).
+      setErrors((old) => (old[name] ? { ...old, [name]: "" } : old));
+    },
   });
 
   const submit = async (event: FormEvent) => {
@@ -73,7 +76,7 @@ export default function SignupPage({ companyId }: SignupPageProps) {
       location.assign(`/login?${SIGNUP_DONE_QUERY}`);
     } catch (caught) {
       setBusy(false);
-      const fields = fieldErrors(caught);
+      const fields = fieldErrors(caught, t);
       if (fields) setErrors(fields);
       setError(errorText(caught, t));
     }

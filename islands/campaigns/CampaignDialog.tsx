@@ -18,6 +18,7 @@ import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { VariableList } from "../lib/ui/VariableList.tsx";
 import { length, LIMITS } from "../../contract/validation.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import { bodyOf, type CampaignForm, emptyForm, formOf, NONE } from "./form.ts";
 
 type Named = { id: number; name: string };
@@ -52,6 +53,7 @@ function useChoices(open: boolean) {
 export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
   const { t } = useTranslation();
   const { choices, shortcuts } = useChoices(dialog.open);
+  const clock = useCompanyClock();
   // What a campaign text may use: the message variables but {{user}}, the recipient's and the
   // settings' shortcuts (contract/message_variables.ts; the server refuses any other).
   const tokens = [
@@ -61,7 +63,7 @@ export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
   const form = useRecordForm(dialog, {
     path: "/campaigns",
     empty: { ...emptyForm(), confirmation: "false" } as CampaignForm,
-    values: formOf,
+    values: (c) => formOf(c, clock.input),
     rules: { name: length(LIMITS.name) },
     body: (values, stored) => {
       const body = bodyOf(values, values.confirmation === "true");

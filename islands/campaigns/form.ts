@@ -14,17 +14,6 @@ export type CampaignForm = Record<string, string> & {
 
 export const NONE = "none";
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** An instant as the datetime-local input shows it, in the browser's zone. */
-export function toLocalInput(iso: string | null): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${
-    pad(d.getMinutes())
-  }`;
-}
-
 export function emptyForm(): CampaignForm {
   const form: CampaignForm = {
     name: "",
@@ -38,20 +27,22 @@ export function emptyForm(): CampaignForm {
   return form;
 }
 
-export function formOf(c: CampaignView): CampaignForm {
+/** A stored campaign as the dialog shows it; `input`: an instant on the company's clock. */
+export function formOf(c: CampaignView, input: (iso: string) => string): CampaignForm {
   const form = emptyForm();
   form.name = c.name;
   form.whatsappId = c.whatsappId === null ? NONE : String(c.whatsappId);
   form.contactListId = c.contactListId === null ? NONE : String(c.contactListId);
   form.tagListId = c.tagListId === null ? NONE : String(c.tagListId);
   form.fileListId = c.fileListId === null ? NONE : String(c.fileListId);
-  form.scheduledAt = toLocalInput(c.scheduledAt);
+  form.scheduledAt = c.scheduledAt ? input(c.scheduledAt) : "";
   for (const f of [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]) form[f] = c[f] ?? "";
   return form;
 }
 
 /**
- * seeds/002 section 5: empty strings are sent as null, scheduledAt as YYYY-MM-DD HH:mm:ss.
+ * seeds/002 section 5: empty strings are sent as null, scheduledAt as YYYY-MM-DD HH:mm:ss, the
+ * time as typed on the company's clock (the server reads it in the company's zone).
  */
 export function bodyOf(form: CampaignForm, confirmation: boolean) {
   const text = (v: string) => (v.trim() === "" ? null : v);

@@ -6,6 +6,7 @@ import type { SessionUser } from "../../contract/types.ts";
 import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { LIMITS } from "../../contract/validation.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import { useChatMessages } from "./use_chat_messages.ts";
 
 /** seeds/002 section 9: older messages load when scrolled within 600 px of the top. */
@@ -13,7 +14,7 @@ export const CHAT_OLDER_THRESHOLD_PX = 600;
 
 /** The open chat: its messages (older ones on scrolling up) and the box to write in. */
 export function ChatPane({ chat, me }: { chat: ChatView; me: SessionUser }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const conversation = useChatMessages(chat, me.id);
   const scroller = useRef<HTMLDivElement>(null);
   const seen = useRef<{ first: number | null; last: number | null; height: number }>({
@@ -21,7 +22,7 @@ export function ChatPane({ chat, me }: { chat: ChatView; me: SessionUser }) {
     last: null,
     height: 0,
   });
-  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "short" });
+  const time = useCompanyClock().show;
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -69,7 +70,7 @@ export function ChatPane({ chat, me }: { chat: ChatView; me: SessionUser }) {
 }
 
 function Bubble(
-  { m, me, time }: { m: ChatMessageView; me: SessionUser; time: Intl.DateTimeFormat },
+  { m, me, time }: { m: ChatMessageView; me: SessionUser; time: (iso: string) => string },
 ) {
   const { t } = useTranslation();
   const mine = m.senderId === me.id;
@@ -77,7 +78,7 @@ function Bubble(
     <div className={`chat-bubble ${mine ? "mine" : "theirs"}`} data-testid="chat-message">
       <span className="chat-sender">{mine ? t("chats.you") : m.sender?.name ?? "—"}</span>
       <span className="chat-text">{m.message}</span>
-      <time className="chat-time" dateTime={m.createdAt}>{time.format(new Date(m.createdAt))}</time>
+      <time className="chat-time" dateTime={m.createdAt}>{time(m.createdAt)}</time>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { ruleKey } from "../../contract/validation.ts";
 
 /** An API answer that is not 2xx: `{ error: CODE, message, fields? }` (DESIGN 'HTTP surface'). */
 export class ApiError extends Error {
@@ -51,10 +52,20 @@ function paramsOf(body: unknown): Record<string, string> {
   );
 }
 
-/** The first message of each field an `ERR_VALIDATION` answer names, or null for other errors. */
-export function fieldErrors(error: unknown): Record<string, string> | null {
+/**
+ * The first message of each field an `ERR_VALIDATION` answer names, in the page's language (the
+ * one place the server's field messages are translated: `ruleKey`), or null for other errors.
+ */
+export function fieldErrors(
+  error: unknown,
+  t: (key: string) => string,
+): Record<string, string> | null {
   if (!(error instanceof ApiError) || !Object.keys(error.fields).length) return null;
   return Object.fromEntries(
-    Object.entries(error.fields).map(([field, messages]) => [field, messages[0] ?? ""]),
+    Object.entries(error.fields).map(([field, messages]) => {
+      const message = messages[0] ?? "";
+      const key = ruleKey(message);
+      return [field, key ? t(key) : message];
+    }),
   );
 }

@@ -1,4 +1,5 @@
 import type { LoginAnswer, SessionUser } from "../../contract/types.ts";
+import { rolesOf } from "../../contract/policy.ts";
 import { removeStorage, STORAGE, writeStorage } from "./storage.ts";
 
 /** Whether the company enabled campaigns (setting campaignsEnabled), the rule behind cshow. */
@@ -17,6 +18,7 @@ export function rememberSession(answer: LoginAnswer) {
 export function rememberUser(user: SessionUser) {
   writeStorage(STORAGE.companyId, String(user.companyId));
   writeStorage(STORAGE.userId, String(user.id));
+  writeStorage(STORAGE.roles, rolesOf({ profile: user.profile, super: user.super }).join(" "));
   if (user.company.dueDate) writeStorage(STORAGE.companyDueDate, user.company.dueDate);
   else removeStorage(STORAGE.companyDueDate);
   // seeds/002 section 2.1: the campaign routes exist only while the flag cshow is stored.

@@ -9,6 +9,8 @@ export const STORAGE = {
   tokenReceivedAt: "tokenReceivedAt",
   companyId: "companyId",
   userId: "userId",
+  /** The user's roles, space-separated (contract/policy.ts): the head script's page rule. */
+  roles: "roles",
   companyDueDate: "companyDueDate",
   /** Present (any value) when the company has campaigns enabled: shows the campaign routes. */
   cshow: "cshow",
@@ -24,6 +26,7 @@ const SESSION_KEYS = [
   STORAGE.tokenReceivedAt,
   STORAGE.companyId,
   STORAGE.userId,
+  STORAGE.roles,
   STORAGE.companyDueDate,
   STORAGE.cshow,
 ] as const;

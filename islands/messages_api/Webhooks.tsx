@@ -7,6 +7,7 @@ import { AddButton, RowActions } from "../lib/list/ResourceList.tsx";
 import { toast } from "../lib/toast.ts";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { whenOpen } from "../lib/ui/deferred.tsx";
+import { useCompanyClock } from "../lib/clock.ts";
 import type { WebhookView } from "../../contract/webhook_types.ts";
 
 const WebhookDialog = whenOpen(() => import("./WebhookDialog.tsx").then((m) => m.WebhookDialog));
@@ -33,14 +34,12 @@ const WEBHOOKS: ListSpec<WebhookView> = {
  * again, delete.
  */
 export function Webhooks() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const page = useRecordPage(WEBHOOKS);
   // The webhooks route has no GET by id: the dialog takes the row.
   const record = page.list.items.find((w) => w.id === page.form.id) ?? null;
-  const when = (iso: string | null) =>
-    iso
-      ? new Date(iso).toLocaleString(i18n.language, { dateStyle: "short", timeStyle: "short" })
-      : "";
+  const show = useCompanyClock().show;
+  const when = (iso: string | null) => (iso ? show(iso) : "");
 
   const enable = async (hook: WebhookView) => {
     try {

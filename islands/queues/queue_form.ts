@@ -14,13 +14,13 @@ export function queueProblems(
   const problems: Record<string, string> = {};
   const name = form.name.trim();
   if (!name) problems.name = "queues.errors.required";
-  else if (name.length < LIMITS.name.min) problems.name = "queues.errors.tooShort";
-  else if (name.length > LIMITS.name.max) problems.name = "queues.errors.tooLong";
+  else if (name.length < LIMITS.name.min) problems.name = "people.validation.tooShort";
+  else if (name.length > LIMITS.name.max) problems.name = "people.validation.tooLong";
 
   const color = form.color.trim();
   if (!color) problems.color = "queues.errors.required";
-  else if (color.length < LIMITS.color.min) problems.color = "queues.errors.tooShort";
-  else if (color.length > LIMITS.color.max) problems.color = "queues.errors.tooLong";
+  else if (color.length < LIMITS.color.min) problems.color = "people.validation.tooShort";
+  else if (color.length > LIMITS.color.max) problems.color = "people.validation.tooLong";
   else if (!HEX_COLOR_PATTERN.test(color)) problems.color = "queues.errors.invalidColor";
 
   const order = form.orderQueue.trim();

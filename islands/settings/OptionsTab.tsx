@@ -4,6 +4,7 @@ import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Select } from "../lib/ui/Select.tsx";
+import { isTimeZone, TIME_ZONE_SETTING, TIME_ZONES, zoneOf } from "../../contract/time_zone.ts";
 
 /** Saves one setting; answers whether it was saved (the caller shows the outcome). */
 export type SettingSaver = (key: string, value: string) => Promise<boolean>;
@@ -63,6 +64,14 @@ export function OptionsTab(
               save={save}
             />
           ))}
+          {/* The company's clock: dates and times are typed and shown in it (issue 24 item 6). */}
+          <SettingSelect
+            settingKey={TIME_ZONE_SETTING}
+            value={zoneOf([{ key: TIME_ZONE_SETTING, value: settings[TIME_ZONE_SETTING] ?? "" }])}
+            values={zoneChoices(settings[TIME_ZONE_SETTING])}
+            label={(zone) => zone.replaceAll("_", " ")}
+            save={save}
+          />
         </div>
       </section>
       <section className="card settings-card" aria-labelledby="settings-integrations-title">
@@ -90,11 +99,20 @@ export function OptionsTab(
   );
 }
 
+/** The offered zones, and the stored one when it is another. */
+function zoneChoices(stored: string | undefined): readonly string[] {
+  return stored && isTimeZone(stored) && !(TIME_ZONES as readonly string[]).includes(stored)
+    ? [stored, ...TIME_ZONES]
+    : TIME_ZONES;
+}
+
 function SettingSelect(
-  { settingKey, value, values, save }: {
+  { settingKey, value, values, label, save }: {
     settingKey: string;
     value: string | undefined;
     values: readonly string[];
+    /** A value's label; default its text under settings.values. */
+    label?: (value: string) => string;
     save: SettingSaver;
   },
 ) {
@@ -109,7 +127,10 @@ function SettingSelect(
         onValueChange={(next) => {
           if (next !== value) void save(settingKey, next);
         }}
-        options={values.map((v) => ({ value: v, label: t(`settings.values.${settingKey}.${v}`) }))}
+        options={values.map((v) => ({
+          value: v,
+          label: label ? label(v) : t(`settings.values.${settingKey}.${v}`),
+        }))}
       />
     </div>
   );

@@ -12,6 +12,7 @@ import { Button } from "../lib/ui/Button.tsx";
 import { whenOpen } from "../lib/ui/deferred.tsx";
 import { Avatar } from "./bits.tsx";
 import { ddMMyyyy, hhmm } from "./format.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import type { Contact, Ticket } from "../../contract/ticket_types.ts";
 
 const ContactDialog = whenOpen(() =>
@@ -26,6 +27,7 @@ export default function ContactDrawer(
   { contactId, ticket, onClose }: { contactId: number; ticket: Ticket; onClose: () => void },
 ) {
   const { t } = useTranslation();
+  const zone = useCompanyClock().zone;
   const [contact, setContact] = useState<Contact | null>(null);
   const [editing, setEditing] = useState(false);
 
@@ -78,7 +80,7 @@ export default function ContactDrawer(
                   <p className="field-hint" data-testid="contact-opt-out">
                     {t("tickets.contact.campaignOptOut", {
                       word: contact.campaignOptOut.word,
-                      date: ddMMyyyy(new Date(contact.campaignOptOut.at)),
+                      date: ddMMyyyy(new Date(contact.campaignOptOut.at), zone),
                     })}
                   </p>
                 )
@@ -113,7 +115,7 @@ export default function ContactDrawer(
               <dl className="cd-extra">
                 <div>
                   <dt>{t("tickets.number", { id: ticket.id })}</dt>
-                  <dd>{`${ddMMyyyy(created)} ${hhmm(created)}`}</dd>
+                  <dd>{`${ddMMyyyy(created, zone)} ${hhmm(created, zone)}`}</dd>
                 </div>
                 {ticket.whatsapp
                   ? (

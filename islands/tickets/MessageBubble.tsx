@@ -12,6 +12,7 @@ import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
 import { hhmm } from "./format.ts";
 import { hasMedia, MessageMedia } from "./MessageMedia.tsx";
 import type { Message, MessageBase } from "../../contract/ticket_types.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import { plainText, waText } from "../lib/ui/wa_text.tsx";
 
 /**
@@ -60,12 +61,13 @@ export const MessageBubble = memo(function MessageBubble(
   { message, first, contactName, readOnly, onReply, onDelete }: MessageBubbleProps,
 ) {
   const { t } = useTranslation();
+  const zone = useCompanyClock().zone;
   if (message.mediaType === "call_log") {
     return (
       <div className="mb-system" data-testid="message-call">
         <PhoneIncoming size={14} aria-hidden="true" />
         {message.body}
-        <time>{hhmm(new Date(message.createdAt))}</time>
+        <time>{hhmm(new Date(message.createdAt), zone)}</time>
       </div>
     );
   }
@@ -141,7 +143,7 @@ export const MessageBubble = memo(function MessageBubble(
         {showText ? <div className="mb-text">{waText(text)}</div> : null}
         <div className="mb-meta">
           {message.isEdited ? <span>{t("tickets.message.edited")}</span> : null}
-          <time dateTime={message.createdAt}>{hhmm(new Date(message.createdAt))}</time>
+          <time dateTime={message.createdAt}>{hhmm(new Date(message.createdAt), zone)}</time>
           {message.fromMe ? <AckIcon ack={message.ack} /> : null}
         </div>
       </div>

@@ -7,6 +7,7 @@ import { dayKind, ddMMyyyy, hhmm, MESSAGES_TOP_THRESHOLD_PX } from "./format.ts"
 import { MessageBubble } from "./MessageBubble.tsx";
 import { timeline } from "./messages_state.ts";
 import type { Message } from "../../contract/ticket_types.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import type { Conversation } from "./use_messages.ts";
 
 export type MessageListProps = {
@@ -94,15 +95,16 @@ export function MessageList(
     if (el) el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
   };
 
+  const zone = useCompanyClock().zone;
   const dayLabel = (iso: string) => {
-    const kind = dayKind(iso);
+    const kind = dayKind(iso, zone);
     return kind === "today"
       ? t("tickets.day.today")
       : kind === "yesterday"
       ? t("tickets.day.yesterday")
       : kind;
   };
-  const stamp = (iso: string) => `${ddMMyyyy(new Date(iso))} ${hhmm(new Date(iso))}`;
+  const stamp = (iso: string) => `${ddMMyyyy(new Date(iso), zone)} ${hhmm(new Date(iso), zone)}`;
   const firstLoad = conversation.loading && conversation.page === 0;
 
   return (

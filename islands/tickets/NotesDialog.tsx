@@ -12,6 +12,7 @@ import { Modal } from "../lib/ui/Modal.tsx";
 import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import { NOTE_MIN_CHARS, noteTime } from "./format.ts";
 import { useFormSubmit } from "../lib/list/form_submit.ts";
+import { useCompanyClock } from "../lib/clock.ts";
 import type { Note, Ticket } from "../../contract/ticket_types.ts";
 
 /**
@@ -21,6 +22,7 @@ import type { Note, Ticket } from "../../contract/ticket_types.ts";
  */
 export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t } = useTranslation();
+  const zone = useCompanyClock().zone;
   const user = useUser();
   const deleteAny = can(user, "ticket-note:delete-any");
   const [notes, setNotes] = useState<Note[] | null>(null);
@@ -99,7 +101,7 @@ export default function NotesDialog({ ticket, onClose }: { ticket: Ticket; onClo
           <li key={note.id} className="nd-item">
             <div className="nd-head">
               <strong>{note.user?.name ?? "—"}</strong>
-              <time dateTime={note.createdAt}>{noteTime(note.createdAt)}</time>
+              <time dateTime={note.createdAt}>{noteTime(note.createdAt, zone)}</time>
               {deleteAny || note.userId === user.id
                 ? (
                   <IconButton label={t("common.delete")} onClick={() => setRemoving(note)}>

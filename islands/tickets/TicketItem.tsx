@@ -9,6 +9,7 @@ import { cutName, listTime } from "./format.ts";
 import type { Ticket } from "../../contract/ticket_types.ts";
 import { plainText } from "../lib/ui/wa_text.tsx";
 import { SlaBadge } from "./SlaBadge.tsx";
+import { useCompanyClock } from "../lib/clock.ts";
 
 export type TicketItemProps = {
   ticket: Ticket;
@@ -36,6 +37,7 @@ export const TicketItem = memo(function TicketItem(
     TicketItemProps,
 ) {
   const { t } = useTranslation();
+  const zone = useCompanyClock().zone;
   const pending = ticket.status === "pending";
   const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
   const open = () => {
@@ -74,7 +76,7 @@ export const TicketItem = memo(function TicketItem(
             </span>
             <SlaBadge ticket={ticket} now={now} />
             <time className="ti-time" dateTime={ticket.updatedAt}>
-              {listTime(ticket.updatedAt)}
+              {listTime(ticket.updatedAt, zone)}
             </time>
           </div>
           <div className="ti-row">

@@ -1,4 +1,5 @@
 import type { OtherOpenTicket } from "../../contract/ticket_types.ts";
+import { wallClock } from "../../contract/time_zone.ts";
 
 /**
  * Pure rules of the tickets page (seeds/000 sections 2, 5 and 9), kept apart from the components
@@ -26,42 +27,49 @@ export const NOTE_MIN_CHARS = 2;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-export function sameDay(a: Date, b: Date): boolean {
-  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() &&
-    a.getDate() === b.getDate();
+// Every time here is read on the company's clock (`zone`: useCompanyClock().zone; issue 24
+// item 6), not the browser's.
+
+export function sameDay(a: Date, b: Date, zone: string): boolean {
+  const x = wallClock(a, zone);
+  const y = wallClock(b, zone);
+  return x.year === y.year && x.month === y.month && x.day === y.day;
 }
 
-export function hhmm(date: Date): string {
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+export function hhmm(date: Date, zone: string): string {
+  const w = wallClock(date, zone);
+  return `${pad(w.hour)}:${pad(w.minute)}`;
 }
 
-export function ddMMyyyy(date: Date): string {
-  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
+export function ddMMyyyy(date: Date, zone: string): string {
+  const w = wallClock(date, zone);
+  return `${pad(w.day)}/${pad(w.month)}/${w.year}`;
 }
 
 /** seeds/000 section 2: the list shows the time of day for today, otherwise dd/MM/yyyy. */
-export function listTime(iso: string, now = new Date()): string {
+export function listTime(iso: string, zone: string, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  return sameDay(date, now) ? hhmm(date) : ddMMyyyy(date);
+  return sameDay(date, now, zone) ? hhmm(date, zone) : ddMMyyyy(date, zone);
 }
 
 /** seeds/000 section 9: notes are dated DD/MM/YY HH:mm. */
-export function noteTime(iso: string): string {
+export function noteTime(iso: string, zone: string): string {
   const d = new Date(iso);
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${String(d.getFullYear()).slice(-2)} ${
-    hhmm(d)
-  }`;
+  const day = ddMMyyyy(d, zone);
+  return `${day.slice(0, 6)}${day.slice(-2)} ${hhmm(d, zone)}`;
 }
 
 /** The day separator's label: "today", "yesterday" or dd/MM/yyyy. */
-export function dayKind(iso: string, now = new Date()): "today" | "yesterday" | string {
+export function dayKind(
+  iso: string,
+  zone: string,
+  now = new Date(),
+): "today" | "yesterday" | string {
   const date = new Date(iso);
-  if (sameDay(date, now)) return "today";
-  const yesterday = new Date(now);
-  yesterday.setDate(now.getDate() - 1);
-  if (sameDay(date, yesterday)) return "yesterday";
-  return ddMMyyyy(date);
+  if (sameDay(date, now, zone)) return "today";
+  if (sameDay(date, new Date(now.getTime() - 86_400_000), zone)) return "yesterday";
+  return ddMMyyyy(date, zone);
 }
 
 /** seeds/000 section 2: contact names cut to 10 characters on narrow screens. */

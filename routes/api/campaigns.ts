@@ -17,7 +17,7 @@ import { name2to50 } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
-import { zonedInstant } from "../../server/time_zone.ts";
+import { parseWallClock } from "../../contract/time_zone.ts";
 import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../../contract/campaign_rules.ts";
 
 /** seeds/002 section 5: empty strings are sent as null; treat "" the same. */
@@ -26,19 +26,15 @@ const text = z.preprocess(emptyAsNull, z.string().max(4096, "Too Long!").nullabl
 const ref = z.preprocess(emptyAsNull, z.coerce.number().int().positive().nullable()).optional();
 
 /**
- * seeds/002 section 5: scheduledAt is sent as YYYY-MM-DD HH:mm:ss, read as the company's wall
- * clock (America/Sao_Paulo); an ISO instant with an offset is accepted too.
+ * seeds/002 section 5: scheduledAt is sent as YYYY-MM-DD HH:mm:ss, a time on the company's clock
+ * (its zone setting: the service reads it, contract/time_zone.ts); an ISO instant with an offset
+ * is accepted too (passed on as UTC ISO text).
  */
 const scheduledAt = z.preprocess(
   emptyAsNull,
   z.string().nullable().transform((value, ctx) => {
     if (value === null) return null;
-    const local = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
-    if (local) {
-      const [, y, mo, d, h, mi, s] = local.map(Number);
-      return zonedInstant({ year: y, month: mo, day: d, hour: h, minute: mi, second: s || 0 })
-        .toISOString();
-    }
+    if (parseWallClock(value)) return value;
     const parsed = z.iso.datetime({ offset: true }).safeParse(value);
     if (parsed.success) return new Date(parsed.data).toISOString();
     ctx.addIssue({ code: "custom", message: "Use o formato YYYY-MM-DD HH:mm:ss" });

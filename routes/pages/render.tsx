@@ -5,6 +5,7 @@ import { IslandRoot } from "../../islands/lib/IslandRoot.tsx";
 import { LOCALE_TAGS } from "../../islands/lib/i18n.ts";
 import { ISLAND_DATA_ID, ISLAND_ROOT_ID, type IslandData } from "../../islands/lib/page_context.ts";
 import { HEAD_SCRIPT } from "../../islands/lib/theme.ts";
+import { pageAction, rolesFor } from "../../contract/policy.ts";
 import { islandAssets } from "./assets.ts";
 import { payloadFor, requestLanguage, serverI18n } from "./i18n.ts";
 
@@ -29,6 +30,12 @@ export type PageSpec<P> = {
   access?: PageAccess;
   status?: 200 | 404;
 };
+
+/** The roles that may open the page at `path` (the head script's rule), none: its own guard. */
+function rolesOfPage(path: string): string | undefined {
+  const action = pageAction(path);
+  return action ? rolesFor(action).join(" ") : undefined;
+}
 
 /** JSON inside a <script> element: `<` escaped so that no string can close the element. */
 export function scriptJson(value: unknown): string {
@@ -63,7 +70,11 @@ export function renderPage<P extends { [key: string]: Json }>(
   );
   const data: IslandData = { props: spec.props, i18n: payloadFor(lng), page };
   const document = renderToStaticMarkup(
-    <html lang={LOCALE_TAGS[lng]} data-access={spec.access ?? "private"}>
+    <html
+      lang={LOCALE_TAGS[lng]}
+      data-access={spec.access ?? "private"}
+      data-roles={(spec.access ?? "private") === "private" ? rolesOfPage(c.req.path) : undefined}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

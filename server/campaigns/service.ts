@@ -14,6 +14,8 @@ import { removeUpload, storeUpload } from "../media/uploads.ts";
 import { listNotFound } from "./lists_service.ts";
 import { readCampaignSettings } from "./settings.ts";
 import { owns } from "../references_repository.ts";
+import { instantOfInput, parseWallClock } from "../../contract/time_zone.ts";
+import { companyTimeZone } from "../settings/values.ts";
 import {
   campaignView,
   deleteCampaignRow,
@@ -148,11 +150,27 @@ export async function showCampaign(
   };
 }
 
+/**
+ * scheduledAt as typed (a time on the company's clock, the zone of its setting) or an instant:
+ * the UTC ISO text stored (issue 24 item 6: one zone for typing and showing, not the browser's).
+ */
+async function withInstant<I extends CampaignInput>(
+  deps: AppDeps,
+  companyId: number,
+  input: I,
+): Promise<I> {
+  const typed = input.scheduledAt;
+  if (!typed || !parseWallClock(typed)) return input;
+  const zone = await companyTimeZone(deps.db, companyId);
+  return { ...input, scheduledAt: instantOfInput(typed, zone) };
+}
+
 export async function createCampaign(
   deps: AppDeps,
   companyId: number,
-  input: CampaignInput & { name: string },
+  typed: CampaignInput & { name: string },
 ): Promise<CampaignView> {
+  const input = await withInstant(deps, companyId, typed);
   await checkReferences(deps.db, companyId, input);
   const now = deps.clock.now().toISOString();
   const id = await deps.db.transaction().execute(async (trx) => {
@@ -180,8 +198,9 @@ export async function updateCampaign(
   deps: AppDeps,
   companyId: number,
   id: number,
-  input: CampaignInput,
+  typed: CampaignInput,
 ): Promise<CampaignView> {
+  const input = await withInstant(deps, companyId, typed);
   await checkReferences(deps.db, companyId, input);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {

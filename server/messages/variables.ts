@@ -1,5 +1,5 @@
 import { fillVariables, type VariableValues } from "../../contract/message_variables.ts";
-import { DEFAULT_TIME_ZONE, wallClock } from "../time_zone.ts";
+import { DEFAULT_TIME_ZONE, wallClock } from "../../contract/time_zone.ts";
 
 /**
  * The values of the message variables (the list: contract/message_variables.ts) for one text:

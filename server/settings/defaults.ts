@@ -15,4 +15,6 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, string>> = Object.freeze(
   clientidmkauth: "",
   clientsecretmkauth: "",
   asaas: "",
+  // Issue 24 item 6: the zone of the company's clock (contract/time_zone.ts).
+  timeZone: "America/Sao_Paulo",
 });

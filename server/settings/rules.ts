@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "../../contract/time_zone.ts";
 
 /**
  * Every setting a company may change and the values each accepts (seeds/001 sections 2 and 3).
@@ -35,6 +36,12 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
     schema: z.string().trim().regex(/^\d{1,4}$/, "Use de 0 a 9999 minutos"),
   },
   userCreation: { schema: toggle, superOnly: true },
+  timeZone: {
+    schema: z.string().trim().refine(
+      isTimeZone,
+      "Fuso horário desconhecido (ex.: America/Sao_Paulo)",
+    ),
+  },
   campaignsEnabled: { schema: z.enum(["true", "false"], "Use true ou false"), superOnly: true },
 });
 

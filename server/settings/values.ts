@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import { DEFAULT_SETTINGS } from "./defaults.ts";
+import { TIME_ZONE_SETTING, zoneOf } from "../../contract/time_zone.ts";
 import { getSettingValue, settingRows } from "./repository.ts";
 
 /** A company's setting value; the default when the company has no row for the key. */
@@ -27,4 +28,10 @@ export async function settingValues<K extends string>(
 /** Toggle settings hold "enabled"/"disabled" (seeds/001 section 3). */
 export function isEnabled(value: string | undefined): boolean {
   return value === "enabled";
+}
+
+/** The zone of the company's clock (its setting; the default when unset or unknown). */
+export async function companyTimeZone(db: Database, companyId: number): Promise<string> {
+  const value = await settingValue(db, companyId, TIME_ZONE_SETTING);
+  return zoneOf([{ key: TIME_ZONE_SETTING, value: value ?? "" }]);
 }

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import type { DB, TicketStatus } from "../../db/schema.ts";
 import { searchFilter as contactSearchFilter } from "../contacts/repository.ts";
 import { ftsQuery } from "../messages/fts.ts";
-import { dayRange } from "../time_zone.ts";
+import { dayRange } from "../../contract/time_zone.ts";
 import type { Viewer } from "./access.ts";
 import { isAllowed } from "../auth/policy.ts";
 

@@ -29,7 +29,7 @@ Deno.test("automation - an admin sets up a typebot on a queue; a contact talks t
       await dialog.getByLabel("Nome", { exact: true }).fill("B");
       await dialog.getByRole("button", { name: "Adicionar", exact: true }).click();
       // The seeds' rules in the browser first: name too short, URL and slug required.
-      await dialog.getByText("Too Short!").waitFor();
+      await dialog.getByText("Muito curto!").waitFor();
       await dialog.getByLabel("Nome", { exact: true }).fill("Bot de suporte");
       await dialog.getByLabel("URL").fill(typebot.url);
       await dialog.getByLabel("Typebot Slug").fill("support");

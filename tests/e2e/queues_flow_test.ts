@@ -83,7 +83,7 @@ Deno.test("queues page - an admin builds queues and a chatbot tree; a contact wa
       order: "2",
     });
     await dialog.getByTestId("queue-save").click();
-    await dialog.getByText("Too Short!").waitFor();
+    await dialog.getByText("Muito curto!").waitFor();
     await dialog.getByLabel("Nome", { exact: true }).fill("Vendas");
     await dialog.getByTestId("color-trigger").click();
     // Taken colours are crossed out in the grid; a custom hex can still collide.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany, login } from "../helpers/app.ts";
-import { seenToasts, storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
+import { seenToasts, storageItem, toastShown, toastWith, withBrowser } from "../helpers/browser.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 
 /** A date-only ISO string `days` from today in the browser's (and this machine's) calendar. */
@@ -124,7 +124,7 @@ Deno.test("shell - a user sees only the service group and lands on their tickets
     await page.goto(`${url}/`);
     await page.waitForURL(`${url}/tickets`);
     await page.getByTestId("greeting").getByText("Beta User").waitFor();
-    assert.ok((await seenToasts(page)).includes("Acesso não permitido"));
+    await toastShown(page, "Acesso não permitido");
     assert.deepEqual(pageErrors, []);
   }));
 
@@ -322,7 +322,7 @@ Deno.test("shell - the profile dialog saves the user's own name; a new password 
     await dialog.locator("input[name=password]").fill("abc");
     await dialog.getByRole("button", { name: "Salvar" }).click();
     // The profile form checks the same rules as the users form (contract/validation.ts).
-    await dialog.getByText("Too Short!").waitFor();
+    await dialog.getByText("Muito curto!").waitFor();
 
     await dialog.locator("input[name=password]").fill("new-secret-1");
     await dialog.getByRole("button", { name: "Salvar" }).click();

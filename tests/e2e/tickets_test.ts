@@ -267,7 +267,7 @@ Deno.test("tickets page - admins peek without reading and delete a ticket an att
     await page.getByTestId("ticket-options").click();
     await page.getByRole("menuitem", { name: "Excluir ticket" }).click();
     await page.getByTestId("confirm-button").click();
-    await toastShown(attendant, "Ticket deleted sucessfully.");
+    await toastShown(attendant, "Ticket excluído com sucesso.");
     await attendant.waitForURL(`${url}/tickets`);
     await attendant.getByTestId("tickets-welcome").waitFor();
     await item(attendant, "open", "Pedro Pereira").waitFor({ state: "detached" });

@@ -3,6 +3,7 @@ import { Buffer } from "node:buffer";
 import { createCompany, type TestApp } from "../helpers/app.ts";
 import { sendDueSchedules } from "../../server/schedules/sending.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { DEFAULT_TIME_ZONE, zonedInputValue } from "../../contract/time_zone.ts";
 import { type Page, toastShown, withBrowser } from "../helpers/browser.ts";
 
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
@@ -22,15 +23,10 @@ function sentBySimulator(t: TestApp, whatsappId: number, match: string) {
   );
 }
 
-/** A time as the browser's <input type="datetime-local"> takes it, in the browser's zone. */
-function inputTime(page: Page, at: Date): Promise<string> {
-  return page.evaluate((iso) => {
-    const d = new Date(iso);
-    const p = (n: number) => String(n).padStart(2, "0");
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${
-      p(d.getMinutes())
-    }`;
-  }, at.toISOString());
+/** A time as the schedule dialog's <input type="datetime-local"> takes it: the company's clock. */
+function inputTime(_page: Page, at: Date): Promise<string> {
+  // Typed on the company's clock (default São Paulo), whatever the browser's zone (issue 24).
+  return Promise.resolve(zonedInputValue(at, DEFAULT_TIME_ZONE));
 }
 
 /** The row of a list whose text contains `text`. */

@@ -146,6 +146,8 @@ export type BrowserOptions = {
   viewport?: { width: number; height: number };
   /** The browser's preferred colour scheme (the default theme follows it). */
   colorScheme?: "light" | "dark";
+  /** The browser's time zone (IANA name); default this machine's. */
+  timezoneId?: string;
 };
 
 export type BrowserTest = {
@@ -217,6 +219,7 @@ export async function withBrowser(
         viewport: options.viewport ?? { width: 1280, height: 800 },
         colorScheme: options.colorScheme ?? "light",
         locale: "pt-BR",
+        ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
         // No animations: nothing to wait for before a click is "stable".
         reducedMotion: "reduce",
       });

@@ -52,7 +52,11 @@ Deno.test("form kit - a stored record fills the form's keys, as text where the f
 
 Deno.test("form kit - ERR_VALIDATION goes under the fields without a toast; other codes toast", () => {
   const validation = new ApiError(400, "ERR_VALIDATION", "invalid", { name: ["Too Short!"] });
-  assert.deepEqual(refusal(validation, {}, t), { fields: { name: "Too Short!" }, toast: false });
+  // The server's spec text is said in the page's language (issue 24 item 2).
+  assert.deepEqual(refusal(validation, {}, t), {
+    fields: { name: "<people.validation.tooShort>" },
+    toast: false,
+  });
 
   const plain = new ApiError(403, "ERR_PLAN_LIMIT", "limit");
   assert.deepEqual(refusal(plain, {}, t), { fields: null, toast: true });

@@ -78,9 +78,13 @@ Deno.test("kanban keyboard - Right and Left jump to the next lane's centre; Up a
 Deno.test("schedules list - body cut at 25 characters; dates as DD/MM/YYYY HH:mm:ss", () => {
   assert.equal(shortBody("Lembrete: sua proposta vence amanhã"), "Lembrete: sua proposta ve…");
   assert.equal(shortBody("curta"), "curta");
-  const d = new Date(2026, 10, 2, 9, 5, 7);
-  assert.equal(formatScheduleDate(d.toISOString()), "02/11/2026 09:05:07");
-  assert.equal(formatScheduleDate("not a date"), "");
+  // The company's clock, whatever this machine's zone: 12:05:07 UTC is 09:05:07 in São Paulo.
+  assert.equal(
+    formatScheduleDate("2026-11-02T12:05:07.000Z", "America/Sao_Paulo"),
+    "02/11/2026 09:05:07",
+  );
+  assert.equal(formatScheduleDate("2026-11-02T12:05:07.000Z", "Asia/Tokyo"), "02/11/2026 21:05:07");
+  assert.equal(formatScheduleDate("not a date", "America/Sao_Paulo"), "");
 });
 
 Deno.test("tag chips - dark text on light colours, white on dark ones", () => {

@@ -74,15 +74,15 @@ Deno.test("queue form - name 2..50, colour required 3..9 and hex, order a whole 
     color: "queues.errors.required",
   });
   assert.deepEqual(queueProblems({ name: "A", color: "#1", orderQueue: "x" }), {
-    name: "queues.errors.tooShort",
-    color: "queues.errors.tooShort",
+    name: "people.validation.tooShort",
+    color: "people.validation.tooShort",
     orderQueue: "queues.errors.order",
   });
   assert.deepEqual(
     queueProblems({ name: "A".repeat(51), color: "#1234567890", orderQueue: "-1" }),
     {
-      name: "queues.errors.tooLong",
-      color: "queues.errors.tooLong",
+      name: "people.validation.tooLong",
+      color: "people.validation.tooLong",
       orderQueue: "queues.errors.order",
     },
   );

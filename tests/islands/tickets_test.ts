@@ -284,9 +284,13 @@ Deno.test("tickets messages - day separators and 'conversation ended/started' be
 });
 
 Deno.test("tickets format - list times, names, labels, timer, notes", () => {
-  const now = new Date(2024, 4, 10, 15, 0);
-  assert.equal(listTime(new Date(2024, 4, 10, 9, 5).toISOString(), now), "09:05");
-  assert.equal(listTime(new Date(2024, 4, 9, 23, 59).toISOString(), now), "09/05/2024");
+  // On the company's clock (São Paulo, UTC-3), whatever this machine's zone.
+  const zone = "America/Sao_Paulo";
+  const now = new Date("2024-05-10T18:00:00Z"); // 15:00 there
+  assert.equal(listTime("2024-05-10T12:05:00Z", zone, now), "09:05");
+  assert.equal(listTime("2024-05-10T02:59:00Z", zone, now), "09/05/2024"); // 23:59 the day before
+  assert.equal(listTime("2024-05-10T17:30:00Z", zone, now), "14:30");
+  assert.equal(listTime("2024-05-10T17:30:00Z", "Asia/Tokyo", now), "02:30");
   assert.equal(cutName("Maria Aparecida", true), "Maria Apar...");
   assert.equal(cutName("Maria Aparecida", false), "Maria Aparecida");
   assert.equal(cutName("Ana", true), "Ana");
@@ -294,7 +298,7 @@ Deno.test("tickets format - list times, names, labels, timer, notes", () => {
   assert.equal(cutLabel("y".repeat(36)), `${"y".repeat(35)}...`);
   assert.equal(mmss(0), "00:00");
   assert.equal(mmss(65.7), "01:05");
-  assert.equal(noteTime(new Date(2024, 0, 2, 3, 4).toISOString()), "02/01/24 03:04");
+  assert.equal(noteTime("2024-01-02T06:04:00Z", zone), "02/01/24 03:04");
 });
 
 Deno.test("tickets format - blank text, signature, quick-answer trigger", () => {

@@ -14,7 +14,7 @@ Deno.test("pages /connections and /simulator - private pages with their own bund
       const res = await t.request("GET", path);
       assert.equal(res.status, 200, path);
       const html = await res.text();
-      assert.match(html, /<html lang="pt-BR" data-access="private">/);
+      assert.match(html, /<html lang="pt-BR" data-access="private" data-roles="[a-z ]+">/);
       assert.ok(html.includes(`<title>${title} · Balcão</title>`), path);
       assert.ok(html.includes(`src="${manifest[island].js}"`), path);
     }

@@ -31,7 +31,7 @@ Deno.test("pages - the lang cookie renders English, with pt embedded as the fall
     const res = await t.request("GET", "/", { headers: { cookie: "other=1; lang=en" } });
     assert.equal(res.status, 200);
     const html = await res.text();
-    assert.match(html, /<html lang="en-US" data-access="private">/);
+    assert.match(html, /<html lang="en-US" data-access="private" data-roles="[a-z ]+">/);
     assert.match(html, /Main menu/);
     const data = JSON.parse(html.match(/id="island-data">(.*?)<\/script>/)![1]);
     assert.deepEqual(Object.keys(data.i18n.resources).sort(), ["en", "pt"]);

@@ -13,7 +13,7 @@ Deno.test("pages /tickets - the workspace island, private, with no ticket chosen
     const html = await res.text();
     const assets = loadManifest().islands.TicketsPage;
     assert.ok(html.includes(`<script type="module" src="${assets.js}">`));
-    assert.match(html, /<html lang="pt-BR" data-access="private">/);
+    assert.match(html, /<html lang="pt-BR" data-access="private" data-roles="[a-z ]+">/);
     assert.match(html, /<title>Atendimentos · Balcão<\/title>/);
     const data = islandData(html);
     assert.deepEqual(data.props, { ticketId: null });

@@ -55,7 +55,7 @@ export function refusal(
     const [field, key] = typeof owner === "string" ? [owner, `errors.${code}`] : owner;
     return { fields: { [field]: t(key) }, toast: true };
   }
-  const fields = fieldErrors(error);
+  const fields = fieldErrors(error, t);
   // A code with a translation says it best (a duplicate, an invalid number); else the fields.
   return { fields, toast: !fields || code !== "ERR_VALIDATION" };
 }

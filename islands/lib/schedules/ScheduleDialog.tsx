@@ -9,15 +9,8 @@ import { Field } from "../ui/Field.tsx";
 import { SearchPick } from "../ui/SearchPick.tsx";
 import { TextAreaField } from "../ui/TextArea.tsx";
 import { VariableList } from "../ui/VariableList.tsx";
-
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** A Date as the value of <input type="datetime-local"> (local time, minutes). */
-export function localInputValue(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${
-    pad(date.getHours())
-  }:${pad(date.getMinutes())}`;
-}
+import { useCompanyClock } from "../clock.ts";
+import { parseWallClock } from "../../../contract/time_zone.ts";
 
 /** seeds/001 section 9: a new schedule is for an hour from now. */
 export const DEFAULT_DELAY_MS = 3_600_000;
@@ -35,7 +28,7 @@ function scheduleProblems({ body, contact, sendAt }: Values): Record<string, str
   const found: Record<string, string> = {};
   if (body.trim().length < LIMITS.scheduleBody.min) found.body = "schedules.tooShort";
   if (!contact) found.contactId = "schedules.required";
-  if (!sendAt || Number.isNaN(new Date(sendAt).getTime())) found.sendAt = "schedules.required";
+  if (!parseWallClock(sendAt)) found.sendAt = "schedules.required";
   return found;
 }
 
@@ -54,22 +47,24 @@ export function ScheduleDialog(
   },
 ) {
   const { t } = useTranslation();
+  // Typed and shown on the company's clock, whatever the browser's zone (issue 24 item 6).
+  const clock = useCompanyClock();
   const form = useRecordForm(dialog, {
     path: "/schedules",
     empty: {
       body: "",
       contact: fixedContact,
-      sendAt: localInputValue(new Date(Date.now() + DEFAULT_DELAY_MS)),
+      sendAt: clock.input(new Date(Date.now() + DEFAULT_DELAY_MS)),
     } as Values,
     values: (s) => ({
       contact: s.contact ?? { id: s.contactId, name: `#${s.contactId}` },
-      sendAt: localInputValue(new Date(s.sendAt)),
+      sendAt: clock.input(s.sendAt),
     }),
     validate: scheduleProblems,
     body: ({ body, contact, sendAt }) => ({
       body: body.trim(),
       contactId: contact!.id,
-      sendAt: new Date(sendAt).toISOString(),
+      sendAt: clock.instant(sendAt),
       ...(ticketId !== null ? { ticketId } : {}),
     }),
     file: {

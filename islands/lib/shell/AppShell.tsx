@@ -16,6 +16,10 @@ import { toast } from "../toast.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
+import { usePage } from "../page_context.ts";
+import { PAGE_DENIED_FLASH } from "../theme.ts";
+import { PAGE_DENIED_REDIRECT, pageAction } from "../../../contract/policy.ts";
+import { TIME_ZONE_SETTING } from "../../../contract/time_zone.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { StorageWarning } from "./StorageWarning.tsx";
@@ -148,13 +152,29 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     return () => clearInterval(timer);
   }, [restricted]);
 
-  const allowed = !user || (!guard || guard.allow(user)) && (!restricted || onBillingPage());
+  // Who may open this page is the menu's rule (PAGE_ACTIONS): a role without it leaves at once,
+  // nothing of the page rendered (the head script usually left before the first paint already).
+  const { path } = usePage();
+  const action = pageAction(path);
+  const roleAllowed = !user || !action || can(user, action);
+  const allowed = roleAllowed &&
+    (!user || (!guard || guard.allow(user)) && (!restricted || onBillingPage()));
   useEffect(() => {
-    if (!user || allowed || !guard || restricted) return;
+    if (roleAllowed || restricted) return;
+    sessionStorage.setItem(PAGE_DENIED_FLASH, "1");
+    location.replace(PAGE_DENIED_REDIRECT);
+  }, [roleAllowed]);
+  useEffect(() => {
+    if (!sessionStorage.getItem(PAGE_DENIED_FLASH)) return;
+    sessionStorage.removeItem(PAGE_DENIED_FLASH);
+    toast.warning({ key: "errors.accessDenied" });
+  }, []);
+  useEffect(() => {
+    if (!user || allowed || !guard || !roleAllowed || restricted) return;
     toast.warning({ key: guard.message });
     const timer = setTimeout(() => location.replace(guard.redirectTo), 1000);
     return () => clearTimeout(timer);
-  }, [user?.id, allowed]);
+  }, [user?.id, allowed, roleAllowed]);
 
   // seeds/000 section 4: a login of this user elsewhere ends this session, after 1 s.
   useRealtime("auth", (data) => {
@@ -193,6 +213,10 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
   });
   useRealtime("company", () => {
     if (user) loadSession().catch(() => {});
+  });
+  // The company's clock follows its time-zone setting at once (lib/clock.ts reads the session).
+  useRealtime("settings", (data) => {
+    if (user && data.setting.key === TIME_ZONE_SETTING) loadSession().catch(() => {});
   });
 
   // The server says the user changed (name, profile, queues): keep the shell current.
@@ -236,7 +260,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
             ? (
               <div className="page-header">
                 <h1 className="page-title">{title}</h1>
-                {actions ? <div className="page-actions">{actions}</div> : null}
+                {actions && user && allowed ? <div className="page-actions">{actions}</div> : null}
               </div>
             )
             : <h1 className="visually-hidden">{title}</h1>}

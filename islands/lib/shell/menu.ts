@@ -23,6 +23,7 @@ import Wallet from "lucide-react/icons/wallet";
 import Zap from "lucide-react/icons/zap";
 import { type Action, can, hasFeature, type PlanFeature } from "../permissions.ts";
 import type { SessionUser } from "../../../contract/types.ts";
+import { PAGE_ACTIONS, type PagePath } from "../../../contract/policy.ts";
 
 /**
  * The side menu (seeds/000 section 2 'Side menu', seeds/002 section 2.1): group 'Atendimento',
@@ -57,18 +58,18 @@ export type MenuGroup = {
   items: (MenuLink | MenuSubmenu)[];
 };
 
+/** An entry for a page: who sees it is who may open the page (PAGE_ACTIONS, contract/policy.ts). */
 const link = (
   id: string,
-  href: string,
+  href: PagePath,
   icon: LucideIcon,
-  action: Action,
   marker?: MenuLink["marker"],
 ): MenuLink => ({
   kind: "link",
   id,
   href,
   icon,
-  action,
+  action: PAGE_ACTIONS[href],
   ...(marker ? { marker } : {}),
 });
 
@@ -83,25 +84,21 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
   const groups: MenuGroup[] = [{
     id: "service",
     items: [
-      link("tickets", "/tickets", MessageCircle, "ticket:work"),
-      link("quickMessages", "/quick-messages", Zap, "quick-message:work"),
-      ...(on("useKanban") ? [link("kanban", "/kanban", Kanban, "ticket:work")] : []),
-      link("contacts", "/contacts", Contact, "contact:work"),
-      ...(on("useSchedules")
-        ? [link("schedules", "/schedules", CalendarDays, "schedule:work")]
-        : []),
-      link("todolist", "/todolist", ListChecks, "app:use"),
-      link("tags", "/tags", Tag, "tag:work"),
-      ...(on("useInternalChat")
-        ? [link("chats", "/chats", MessagesSquare, "chat:work", "chat")]
-        : []),
-      link("helps", "/helps", CircleHelp, "help:read"),
+      link("tickets", "/tickets", MessageCircle),
+      link("quickMessages", "/quick-messages", Zap),
+      ...(on("useKanban") ? [link("kanban", "/kanban", Kanban)] : []),
+      link("contacts", "/contacts", Contact),
+      ...(on("useSchedules") ? [link("schedules", "/schedules", CalendarDays)] : []),
+      link("todolist", "/todolist", ListChecks),
+      link("tags", "/tags", Tag),
+      ...(on("useInternalChat") ? [link("chats", "/chats", MessagesSquare, "chat")] : []),
+      link("helps", "/helps", CircleHelp),
       // The built-in phone network (DESIGN 'WhatsApp'): chat as a contact of a simulator connection.
-      link("simulator", "/simulator", Smartphone, "simulator:use"),
+      link("simulator", "/simulator", Smartphone),
     ],
   }, {
     id: "management",
-    items: [link("dashboard", "/", LayoutDashboard, "dashboard:read")],
+    items: [link("dashboard", "/", LayoutDashboard)],
   }, {
     id: "administration",
     items: [
@@ -112,27 +109,23 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
           icon: Send,
           action: "campaign:manage" as const,
           items: [
-            link("campaignsList", "/campaigns", ListChecks, "campaign:manage"),
-            link("contactLists", "/contact-lists", Users, "contact-list:manage"),
-            link("campaignsConfig", "/campaigns-config", Settings, "campaign:manage"),
+            link("campaignsList", "/campaigns", ListChecks),
+            link("contactLists", "/contact-lists", Users),
+            link("campaignsConfig", "/campaigns-config", Settings),
           ],
         }]
         : []),
-      link("announcements", "/announcements", Megaphone, "announcement:manage"),
-      ...(on("useOpenAi") ? [link("prompts", "/prompts", Bot, "prompt:manage")] : []),
-      ...(on("useIntegrations")
-        ? [link("queueIntegration", "/queue-integration", Network, "integration:manage")]
-        : []),
-      link("connections", "/connections", Plug, "connection:manage", "connections"),
+      link("announcements", "/announcements", Megaphone),
+      ...(on("useOpenAi") ? [link("prompts", "/prompts", Bot)] : []),
+      ...(on("useIntegrations") ? [link("queueIntegration", "/queue-integration", Network)] : []),
+      link("connections", "/connections", Plug, "connections"),
       // File lists' API is behind useCampaigns (server/plans/features.ts): so is their entry.
-      ...(on("useCampaigns") ? [link("files", "/files", FileStack, "file-list:manage")] : []),
-      link("queues", "/queues", ListTree, "queue:manage"),
-      link("users", "/users", Users, "user:manage"),
-      ...(on("useExternalApi")
-        ? [link("messagesApi", "/messages-api", Code, "webhook:manage")]
-        : []),
-      link("financeiro", "/financeiro", Wallet, "invoice:pay"),
-      link("settings", "/settings", Settings, "setting:manage"),
+      ...(on("useCampaigns") ? [link("files", "/files", FileStack)] : []),
+      link("queues", "/queues", ListTree),
+      link("users", "/users", Users),
+      ...(on("useExternalApi") ? [link("messagesApi", "/messages-api", Code)] : []),
+      link("financeiro", "/financeiro", Wallet),
+      link("settings", "/settings", Settings),
     ],
   }];
   const shown = <T extends { action: Action }>(items: T[]) =>

@@ -5,7 +5,7 @@
  * - vcard: the vCard text itself (BEGIN:VCARD ... END:VCARD);
  * - call_log: a sentence saying which call, when, and what happened.
  */
-import { hourMinute } from "../../time_zone.ts";
+import { hourMinute } from "../../../contract/time_zone.ts";
 
 export function locationBody(latitude: number, longitude: number, description?: string): string {
   const link = `https://maps.google.com/maps?q=${latitude}%2C${longitude}&z=17`;

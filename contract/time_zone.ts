@@ -1,8 +1,55 @@
 /**
- * Wall-clock time in the product's market. Timestamps are stored in UTC; what a person calls
- * "today" or "good morning" is local time. One zone for now (the one working hours use).
+ * Wall-clock time. Timestamps are stored in UTC; what a person types or reads ("23:42", "today",
+ * "good morning") is the company's clock: one rule (issue 24 item 6), the company's zone, the
+ * setting `timeZone` (default America/Sao_Paulo, the product's market), for typing and showing
+ * dates and times everywhere, on the server and in the browser (whatever the browser's zone).
  */
 export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
+
+/** The setting that holds a company's zone (an IANA name). */
+export const TIME_ZONE_SETTING = "timeZone";
+
+/** The zones the settings page offers (Brazil's first; the API takes any IANA name). */
+export const TIME_ZONES = [
+  "America/Sao_Paulo",
+  "America/Bahia",
+  "America/Fortaleza",
+  "America/Recife",
+  "America/Belem",
+  "America/Manaus",
+  "America/Cuiaba",
+  "America/Campo_Grande",
+  "America/Porto_Velho",
+  "America/Boa_Vista",
+  "America/Rio_Branco",
+  "America/Noronha",
+  "America/Argentina/Buenos_Aires",
+  "America/Santiago",
+  "America/Bogota",
+  "America/Lima",
+  "America/Mexico_City",
+  "America/New_York",
+  "Europe/Lisbon",
+  "Europe/Madrid",
+  "UTC",
+] as const;
+
+/** Is this an IANA zone name the runtime knows? */
+export function isTimeZone(zone: string): boolean {
+  if (!zone || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A company's zone from its settings (key/value rows); the default when unset or unknown. */
+export function zoneOf(settings: readonly { key: string; value: string }[]): string {
+  const value = settings.find((s) => s.key === TIME_ZONE_SETTING)?.value ?? "";
+  return isTimeZone(value) ? value : DEFAULT_TIME_ZONE;
+}
 
 export type WallClock = {
   year: number;
@@ -97,6 +144,30 @@ export function dayRange(day: string, timeZone = DEFAULT_TIME_ZONE): [string, st
 }
 
 export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}/;
+
+const LOCAL_TEXT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** A typed local time, "YYYY-MM-DD HH:mm[:ss]" (or with a T), as a wall clock; null otherwise. */
+export function parseWallClock(text: string): WallClock | null {
+  const m = LOCAL_TEXT.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1).map((v) => Number(v ?? 0));
+  return { year, month, day, hour, minute, second };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** An instant as `<input type="datetime-local">` shows it on the zone's clock (minutes). */
+export function zonedInputValue(at: Date | string, timeZone: string): string {
+  const w = wallClock(new Date(at), timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
+}
+
+/** The instant a datetime-local value names on the zone's clock (ISO); null when not a time. */
+export function instantOfInput(value: string, timeZone: string): string | null {
+  const local = parseWallClock(value);
+  return local ? zonedInstant(local, timeZone).toISOString() : null;
+}
 
 /** HH:mm in the zone, for call logs. */
 export function hourMinute(at: Date, timeZone = DEFAULT_TIME_ZONE): string {
