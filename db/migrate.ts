@@ -34,6 +34,7 @@ import * as m0131 from "./migrations/0131_create_password_resets.ts";
 import * as m0132 from "./migrations/0132_create_whatsapp_leases.ts";
 import * as m0133 from "./migrations/0133_create_instances.ts";
 import * as m0140 from "./migrations/0140_hash_connection_tokens.ts";
+import * as m0300 from "./migrations/0300_create_accounts_security.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   "0132_create_whatsapp_leases": m0132,
   "0133_create_instances": m0133,
   "0140_hash_connection_tokens": m0140,
+  "0300_create_accounts_security": m0300,
 };
 
 class StaticProvider implements MigrationProvider {
