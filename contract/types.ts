@@ -34,6 +34,8 @@ export type SessionUser = {
   allTicket: string;
   online: boolean;
   queues: QueueRef[];
+  /** Two-factor sign-in (issue 30): on, and whether this session must turn it on first. */
+  twoFactor?: { enabled: boolean; mustEnable: boolean };
   company: {
     id: number;
     name: string;
@@ -44,6 +46,9 @@ export type SessionUser = {
 };
 
 export type LoginAnswer = { token: string; user: SessionUser };
+
+/** POST /api/auth/login for a user with two-factor on: the code is asked for next. */
+export type TwoFactorChallenge = { twoFactorRequired: true; challenge: string };
 
 /** Every API error body (DESIGN 'HTTP surface'). */
 export type ApiErrorBody = {

@@ -96,7 +96,15 @@ export type OwnCode =
   | "ERR_INVALID_RESET_TOKEN"
   | "ERR_MAIL_NOT_CONFIGURED"
   // issue 35: a spreadsheet past an import's limits (upload, uncompressed size, rows, memory).
-  | "ERR_IMPORT_TOO_LARGE";
+  | "ERR_IMPORT_TOO_LARGE"
+  // issue 30: two-factor sign-in and sessions.
+  | "ERR_INVALID_TWO_FACTOR_CODE"
+  | "ERR_TWO_FACTOR_CHALLENGE_EXPIRED"
+  | "ERR_TWO_FACTOR_ALREADY_ENABLED"
+  | "ERR_TWO_FACTOR_NOT_ENABLED"
+  | "ERR_TWO_FACTOR_NOT_SET_UP"
+  | "ERR_TWO_FACTOR_SETUP_REQUIRED"
+  | "ERR_NO_SESSION_FOUND";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

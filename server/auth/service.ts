@@ -20,7 +20,10 @@ import {
   touchSession,
 } from "./repository.ts";
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
-import type { PlanFlags, SessionUser } from "../../contract/types.ts";
+import type { PlanFlags, SessionUser, TwoFactorChallenge } from "../../contract/types.ts";
+import { recordAudit } from "../audit/service.ts";
+import { getSettingValue } from "../settings/repository.ts";
+import { mustEnrol, startChallenge } from "./challenges.ts";
 
 let dummyHash: string | undefined;
 
@@ -50,6 +53,7 @@ export async function sessionUser(
   user: User,
   company: Company,
   plan: Plan | null,
+  enrolling = false,
 ): Promise<SessionUser> {
   const [queues, settings] = await Promise.all([
     queuesOfUser(db, company.id, user.id),
@@ -66,6 +70,7 @@ export async function sessionUser(
     allTicket: user.allTicket,
     online: user.online === 1,
     queues,
+    twoFactor: { enabled: user.twoFactorEnabledAt !== null, mustEnable: enrolling },
     company: {
       id: company.id,
       name: company.name,
@@ -141,7 +146,7 @@ async function issue(
       deps.config.refreshTokenTtlSeconds,
       now,
     ),
-    sessionUser(deps.db, user, company, plan),
+    sessionUser(deps.db, user, company, plan, session.enrolling === 1),
   ]);
   return { token, refreshToken, user: view };
 }
@@ -171,45 +176,97 @@ export async function endUserSessions(
   return await bumpTokenVersion(db, companyId, userId, now);
 }
 
+/** Where a login comes from: the session and the audit log keep it. */
+export type ClientMeta = { ip: string; userAgent: string | null };
+
+export type LoginResult = IssuedSession | TwoFactorChallenge;
+
 /**
- * Checks the credentials and starts a session. A login ends the user's other sessions and closes
- * their sockets, announcing it to them first (seeds/000 section 4).
+ * Checks the credentials. A user with two-factor on gets a challenge to answer with a code
+ * (POST /auth/login/2fa, server/auth/two_factor.ts); anyone else a session. A wrong password of
+ * a known account is recorded in its company's audit log.
  */
 export async function login(
   deps: AppDeps,
   email: string,
   password: string,
-): Promise<IssuedSession> {
+  client: ClientMeta,
+): Promise<LoginResult> {
   const found = await findUserByEmail(deps.db, email);
   // Compare against a throwaway hash when the user is unknown so that timing does not reveal emails.
   dummyHash ??= await hashPassword(generatePassword(), deps.config.bcryptCost);
   const ok = await verifyPassword(password, found?.passwordHash ?? dummyHash);
+  const now = deps.clock.now();
+  if (found && !ok) {
+    await recordAudit(deps.db, now.toISOString(), {
+      companyId: found.companyId,
+      actor: { userId: found.id, userName: found.name, ...client },
+      action: "auth.loginFailed",
+      entity: "user",
+      entityId: found.id,
+      after: { reason: "password" },
+    });
+  }
   if (!found || !ok) {
     throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
   }
   const loaded = await findUserWithCompany(deps.db, found.companyId, found.id);
   if (!loaded) throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
-  const now = deps.clock.now();
   assertCompanyActive(loaded.user, loaded.company, now);
-  if (await hasLiveRefreshToken(deps.db, found.companyId, found.id, now.toISOString())) {
+  if (loaded.user.twoFactorEnabledAt !== null) return await startChallenge(deps, loaded.user);
+  return await startSession(deps, loaded, client, "password");
+}
+
+type LoadedUser = NonNullable<Awaited<ReturnType<typeof findUserWithCompany>>>;
+
+/**
+ * Starts a session for a user whose credentials passed. 'One session per user' (seeds/000
+ * section 4) unless the company's multipleSessions setting is on: then a login ends the user's
+ * other sessions and closes their sockets, announcing it to them first. The session and the
+ * login's audit row are written in one transaction.
+ */
+export async function startSession(
+  deps: AppDeps,
+  loaded: LoadedUser,
+  client: ClientMeta,
+  method: "password" | "totp" | "recovery",
+): Promise<IssuedSession> {
+  const { user: found, company } = loaded;
+  const now = deps.clock.now();
+  const stamp = now.toISOString();
+  const [several, enrolling] = await Promise.all([
+    getSettingValue(deps.db, company.id, "multipleSessions").then((v) => v === "enabled"),
+    mustEnrol(deps, found),
+  ]);
+  if (!several && await hasLiveRefreshToken(deps.db, company.id, found.id, stamp)) {
     // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
     // Announced before its session ends: a request of that page refused in between would send it
     // to /login before the notice arrived.
-    deps.events.emit("user.signedInElsewhere", { companyId: found.companyId, userId: found.id });
+    deps.events.emit("user.signedInElsewhere", { companyId: company.id, userId: found.id });
   }
-  const version = await endUserSessions(
-    deps.db,
-    found.companyId,
-    found.id,
-    now.toISOString(),
-    "newLogin",
-  );
-  const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
-  const session = await createSession(deps.db, found.companyId, found.id, now.toISOString());
-  const issued = await issue(deps, user, loaded.company, loaded.plan, session);
+  const { version, session } = await deps.db.transaction().execute(async (trx) => {
+    const version = several
+      ? found.tokenVersion
+      : await endUserSessions(trx, company.id, found.id, stamp, "newLogin");
+    const session = await createSession(trx, company.id, found.id, stamp, {
+      ...client,
+      enrolling,
+    });
+    await recordAudit(trx, stamp, {
+      companyId: company.id,
+      actor: { userId: found.id, userName: found.name, ...client },
+      action: "auth.login",
+      entity: "session",
+      entityId: session.id,
+      after: { method },
+    });
+    return { version, session };
+  });
+  const user = { ...found, tokenVersion: version ?? found.tokenVersion };
+  const issued = await issue(deps, user, company, loaded.plan, session);
   // Every socket open now belongs to a session this login ended (the new one connects after this
   // answer): they close, after the event above (a close sends what is queued first).
-  disconnectUser(deps.hub, found.companyId, found.id, "session ended");
+  if (!several) disconnectUser(deps.hub, company.id, found.id, "session ended");
   return issued;
 }
 

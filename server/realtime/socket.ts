@@ -135,6 +135,8 @@ export function socketHandler(deps: AppDeps) {
       let queueIds: number[];
       try {
         auth = await authenticate(deps, token);
+        // A session that must turn on two-factor first hears nothing yet (issue 30).
+        if (auth.enrolling) return refuse("ERR_TWO_FACTOR_SETUP_REQUIRED");
         queueIds = await userQueueIds(deps.db, auth.companyId, auth.userId);
       } catch (error) {
         if (!(error instanceof AppError)) log.error("socket authentication failed", { error });
@@ -150,6 +152,7 @@ export function socketHandler(deps: AppDeps) {
         allTicket: auth.user.allTicket === "enable",
         flags: enabledFlags(auth.plan),
         isSuper: auth.isSuper,
+        sessionId: auth.sessionId,
       }, new FrameCoalescer(socket));
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };

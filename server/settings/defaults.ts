@@ -15,4 +15,7 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, string>> = Object.freeze(
   clientidmkauth: "",
   clientsecretmkauth: "",
   asaas: "",
+  twoFactorRequired: "disabled",
+  multipleSessions: "disabled",
+  superTwoFactor: "disabled",
 });

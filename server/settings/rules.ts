@@ -29,6 +29,13 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   clientidmkauth: { schema: text },
   clientsecretmkauth: { schema: text, secret: true },
   asaas: { schema: text, secret: true },
+  // Issue 30: who must sign in with a second factor, and whether a login ends the user's other
+  // sessions ('disabled', the specification's one session per user) or keeps them.
+  twoFactorRequired: {
+    schema: z.enum(["disabled", "admins", "everyone"], "Use disabled, admins ou everyone"),
+  },
+  multipleSessions: { schema: toggle },
+  superTwoFactor: { schema: toggle, superOnly: true },
   userCreation: { schema: toggle, superOnly: true },
   campaignsEnabled: { schema: z.enum(["true", "false"], "Use true ou false"), superOnly: true },
 });
