@@ -9,6 +9,7 @@ import ResetPasswordPage from "../../islands/ResetPasswordPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
 import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
+import AuditPage from "../../islands/AuditPage.tsx";
 import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
 import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
@@ -126,6 +127,11 @@ export function pageRoutes(deps: AppDeps) {
     "/users",
     (c) =>
       renderPage(c, { island: "UsersPage", component: UsersPage, props: {}, title: "users.title" }),
+  );
+  pages.get(
+    "/audit",
+    (c) =>
+      renderPage(c, { island: "AuditPage", component: AuditPage, props: {}, title: "audit.title" }),
   );
   pages.get(
     "/todolist",

@@ -18,10 +18,11 @@ import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
-import { lazyPart } from "../ui/deferred.tsx";
+import { lazyPart, whenOpen } from "../ui/deferred.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
 
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
+const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
 
 /** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
 export const SUBSCRIPTION_WARNING_DAYS = 5;
@@ -98,6 +99,9 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     document.title = `${title} · Balcão`;
   }, [title]);
 
+  // The company or the platform requires two-factor and it is off (issue 30): the session reaches
+  // nothing but turning it on (the server refuses the rest), so that is all the page shows.
+  const mustEnable = user?.twoFactor?.mustEnable === true;
   const allowed = !user || !guard || guard.allow(user);
   useEffect(() => {
     if (!user || allowed || !guard) return;
@@ -110,8 +114,10 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
   useRealtime("auth", (data) => {
     if (!user) return;
     if (data.action === "sessionEnded") {
-      // Sent to this user's room only: their password changed, every session of theirs ended.
-      toast.warning({ key: "shell.sessionEnded" });
+      // Sent to this user's room only: their password changed, every session of theirs ended;
+      // or (issue 30) to this session's sockets only: the user or an admin ended it.
+      const one = data.reason === "endedByUser" || data.reason === "endedByAdmin";
+      toast.warning({ key: one ? "shell.sessionClosed" : "shell.sessionEnded" });
       setTimeout(() => {
         realtime.stop();
         forgetCachedUser();
@@ -189,9 +195,12 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
               </div>
             )
             : <h1 className="visually-hidden">{title}</h1>}
-          {user && allowed
+          {user && allowed && !mustEnable
             ? <div className="page-body">{children}</div>
             : <div className="page-body page-loading" aria-busy="true" />}
+          {user && mustEnable
+            ? <SecurityDialog user={user} open required onOpenChange={() => {}} />
+            : null}
         </main>
       </div>
     </div>

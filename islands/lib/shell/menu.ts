@@ -10,6 +10,7 @@ import LayoutDashboard from "lucide-react/icons/layout-dashboard";
 import ListChecks from "lucide-react/icons/list-checks";
 import ListTree from "lucide-react/icons/list-tree";
 import Megaphone from "lucide-react/icons/megaphone";
+import ScrollText from "lucide-react/icons/scroll-text";
 import MessageCircle from "lucide-react/icons/message-circle";
 import MessagesSquare from "lucide-react/icons/messages-square";
 import Network from "lucide-react/icons/network";
@@ -133,6 +134,7 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
         : []),
       link("financeiro", "/financeiro", Wallet, "invoice:pay"),
       link("settings", "/settings", Settings, "setting:manage"),
+      link("audit", "/audit", ScrollText, "audit:read"),
     ],
   }];
   const shown = <T extends { action: Action }>(items: T[]) =>
