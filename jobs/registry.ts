@@ -1,3 +1,4 @@
+import { pruneAuditLogs } from "../server/audit/service.ts";
 import { Cron } from "croner";
 import { reconcileCharges } from "../server/billing/confirmation.ts";
 import { createDueInvoices } from "../server/billing/service.ts";
@@ -57,6 +58,8 @@ export const JOBS: readonly Job[] = [
   { name: "due_dates", every: () => DAILY_03_UTC, atStart: true, tick: dueDateTick },
   // The invoice of each period; unique invoices_period (companyId, dueDate) stops a second one.
   { name: "invoices", every: () => DAILY_03_UTC, atStart: true, tick: createDueInvoices },
+  // Audit rows past AUDIT_RETENTION_DAYS (issue 30); deleting by age twice deletes nothing more.
+  { name: "audit_retention", every: () => DAILY_03_UTC, atStart: true, tick: pruneAuditLogs },
   // Charges whose payment webhook was lost; payInvoice pays only an open invoice.
   {
     name: "reconcile",

@@ -85,6 +85,7 @@ const schema = z.object({
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_CRON: z.string().min(1).refine(isCron, "must be a cron expression").optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).default(365),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   SMTP_FROM: z.string().min(3).optional(),
   PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
@@ -165,6 +166,8 @@ export type Config = Readonly<{
   backupDir: string;
   backupCron?: string;
   backupKeep: number;
+  /** Days the audit log keeps a row (issue 30); 0 keeps every row. */
+  auditRetentionDays: number;
   /** Password recovery mail; without it only admins reset passwords. */
   smtpUrl?: string;
   smtpFrom: string;
@@ -257,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     backupDir: (e.BACKUP_DIR ?? `${dataDir}/backups`).replace(/\/+$/, ""),
     backupCron: e.BACKUP_CRON,
     backupKeep: e.BACKUP_KEEP,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,

@@ -119,8 +119,7 @@ export function authRoutes(deps: AppDeps) {
   });
 
   app.delete("/logout", requireAuth(deps), allow("app:use"), async (c) => {
-    const auth = authOf(c);
-    await logout(deps, auth.companyId, auth.userId);
+    await logout(deps, authOf(c));
     deleteCookie(c, REFRESH_COOKIE, { path: COOKIE_PATH });
     return c.body(null, 204);
   });

@@ -5,7 +5,12 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { isAllowed } from "../auth/policy.ts";
 import { csvLines } from "../contacts/spreadsheet.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
-import { type AuditFilters, insertAuditLog, listAuditLogs } from "./repository.ts";
+import {
+  type AuditFilters,
+  deleteAuditLogsBefore,
+  insertAuditLog,
+  listAuditLogs,
+} from "./repository.ts";
 
 /** Who did it and from where (null: nobody signed in, e.g. a failed login). */
 export type AuditActor = {
@@ -168,4 +173,15 @@ export async function exportAudit(deps: AppDeps, auth: AuthInfo, query: AuditQue
     if (rows.length < CSV_PAGE) break;
   }
   return csvLines(lines);
+}
+
+/**
+ * The retention job (jobs/registry.ts): rows older than AUDIT_RETENTION_DAYS go, every company's
+ * (0 keeps them all). The only delete of the log; a tick run twice finds nothing more to delete.
+ */
+export async function pruneAuditLogs(deps: AppDeps): Promise<number> {
+  const days = deps.config.auditRetentionDays;
+  if (days === 0) return 0;
+  const before = new Date(deps.clock.now().getTime() - days * 86_400_000).toISOString();
+  return await deleteAuditLogsBefore(deps.db, before);
 }

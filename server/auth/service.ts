@@ -1,13 +1,14 @@
 import type { Database } from "../../db/client.ts";
 import type { Company, Plan, User } from "../../db/schema.ts";
-import type { AppDeps } from "../context.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { disconnectUser } from "../realtime/members.ts";
+import { disconnectSession, disconnectUser } from "../realtime/members.ts";
 import { listSettings } from "../settings/repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
   createSession,
+  endOneSession,
   endSessions,
   findLiveSession,
   findRefreshToken,
@@ -21,7 +22,7 @@ import {
 } from "./repository.ts";
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
 import type { PlanFlags, SessionUser, TwoFactorChallenge } from "../../contract/types.ts";
-import { recordAudit } from "../audit/service.ts";
+import { actorOf, recordAudit } from "../audit/service.ts";
 import { getSettingValue } from "../settings/repository.ts";
 import { mustEnrol, startChallenge } from "./challenges.ts";
 
@@ -328,9 +329,25 @@ export async function refresh(
   return await issue(deps, loaded.user, loaded.company, loaded.plan, session);
 }
 
-/** Ends the user's session (a login ends the others, so it is the only one) and its sockets. */
-export async function logout(deps: AppDeps, companyId: number, userId: number) {
+/**
+ * Ends the caller's session and its sockets: with one session per user (the default) that is
+ * every session of theirs; with the company's multipleSessions on, only this one.
+ */
+export async function logout(deps: AppDeps, auth: AuthInfo) {
+  const { companyId, userId } = auth;
   const now = deps.clock.now().toISOString();
-  await endUserSessions(deps.db, companyId, userId, now, "logout");
-  disconnectUser(deps.hub, companyId, userId, "session ended");
+  const several = await getSettingValue(deps.db, companyId, "multipleSessions") === "enabled";
+  await deps.db.transaction().execute(async (trx) => {
+    if (several) await endOneSession(trx, companyId, auth.sessionId, now, "logout");
+    else await endUserSessions(trx, companyId, userId, now, "logout");
+    await recordAudit(trx, now, {
+      companyId,
+      actor: actorOf(auth),
+      action: "auth.logout",
+      entity: "session",
+      entityId: auth.sessionId,
+    });
+  });
+  if (several) disconnectSession(deps.hub, companyId, auth.sessionId, "session ended");
+  else disconnectUser(deps.hub, companyId, userId, "session ended");
 }

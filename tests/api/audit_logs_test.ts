@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pruneAuditLogs } from "../../server/audit/service.ts";
 import { sql } from "kysely";
 import {
   ADMIN_EMAIL,
@@ -185,3 +186,22 @@ Deno.test("audit - no route changes or deletes a row", () =>
       await res.body?.cancel();
     }
   }));
+
+Deno.test("audit - the retention job removes rows past AUDIT_RETENTION_DAYS, every company's", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const b = await createCompany(t, "Beta");
+    const before = await t.deps.db.selectFrom("audit_logs").select("id")
+      .where("companyId", "in", [a.id, b.id]).execute();
+    assert.ok(before.length >= 4);
+    t.clock.advance(29 * 86_400_000);
+    assert.equal(await pruneAuditLogs(t.deps), 0);
+    await login(t, a.user.email, a.user.password);
+    t.clock.advance(2 * 86_400_000);
+    // The fixtures' rows are 31 days old now; the login two days ago stays.
+    assert.equal(await pruneAuditLogs(t.deps), before.length);
+    assert.equal(await pruneAuditLogs(t.deps), 0);
+    const left = await t.deps.db.selectFrom("audit_logs").select("action")
+      .where("companyId", "in", [a.id, b.id]).execute();
+    assert.deepEqual(left.map((r) => r.action), ["auth.login"]);
+  }, { AUDIT_RETENTION_DAYS: "30" }));

@@ -142,3 +142,19 @@ Deno.test("sessions - admins see and end their company's sessions; users and oth
     // The user logs in again.
     assert.equal(typeof (await login(t, a.user.email, a.user.password)).token, "string");
   }));
+
+Deno.test("sessions - with several allowed, a logout ends only its own session", () =>
+  withApp(async (t) => {
+    const c = await createCompany(t, "Acme");
+    await allowSeveral(t, c.admin.token);
+    const laptop = await loginFrom(t, c.user.email, c.user.password, "Laptop", "203.0.113.1");
+    const phone = await loginFrom(t, c.user.email, c.user.password, "Phone", "203.0.113.2");
+    const out = await t.request("DELETE", "/api/auth/logout", { token: phone });
+    assert.equal(out.status, 204);
+    const gone = await t.request("GET", "/api/auth/me", { token: phone });
+    assert.equal(gone.status, 401);
+    await gone.body?.cancel();
+    const still = await sessions(t, laptop);
+    assert.ok(still.sessions.some((x) => x.current));
+    assert.ok(!still.sessions.some((x) => x.userAgent === "Phone"));
+  }));
