@@ -42,6 +42,8 @@ export type UserRow = {
   allTicket: "enable" | "disable";
   online: boolean;
   queues: QueueRef[];
+  /** Two-factor sign-in is on (issue 30): an admin may reset it. */
+  twoFactor?: boolean;
   createdAt: string;
   updatedAt: string;
 };

@@ -55,6 +55,7 @@ async function views(deps: AppDeps, companyId: number, rows: User[]): Promise<Us
     allTicket: r.allTicket === "enable" ? "enable" : "disable",
     online: r.online === 1,
     queues: queues.get(r.id) ?? [],
+    twoFactor: r.twoFactorEnabledAt !== null,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   }));
