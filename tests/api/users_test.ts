@@ -59,6 +59,7 @@ Deno.test("users create - an admin adds a user with queues and default connectio
         allTicket: "enable",
         online: false,
         queues: [{ id: sales.id, name: "Vendas", color: "#F44336" }],
+        twoFactor: false,
         createdAt: "",
         updatedAt: "",
       });
