@@ -4,6 +4,7 @@ import type { AppDeps } from "../context.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { DomainEvents, MessageChanged, TicketChanged } from "../events/domain.ts";
 import { log } from "../log.ts";
+import { queueDeliveries } from "./delivery_repository.ts";
 import { activeWebhooks, eventsOf } from "./repository.ts";
 
 /**
@@ -123,22 +124,12 @@ export class WebhookCapture {
   ) {
     const hooks = await this.#subscribers(companyId, event);
     if (hooks.length === 0) return;
-    // webhook_deliveries_event (webhookId, eventId) makes a repeated insert a no-op.
-    await this.deps.db.insertInto("webhook_deliveries").values(hooks.map((hook) => ({
-      companyId,
-      webhookId: hook.id,
+    await queueDeliveries(this.deps.db, companyId, hooks.map((hook) => hook.id), {
       eventId,
       event,
       payload,
-      nextAttemptAt: now,
-      claimId: null,
-      claimedUntil: null,
-      lastStatus: null,
-      lastError: null,
-      deliveredAt: null,
-      createdAt: now,
-      updatedAt: now,
-    }))).onConflict((oc) => oc.columns(["webhookId", "eventId"]).doNothing()).execute();
+      now,
+    });
     this.#kick();
   }
 }

@@ -9,6 +9,35 @@ import type { Updateable } from "kysely";
  * written with its company named.
  */
 
+/**
+ * Queues one event for each of the company's webhooks that want it. The unique
+ * webhook_deliveries_event (webhookId, eventId) makes a repeated insert (an event heard twice) a
+ * no-op.
+ */
+export async function queueDeliveries(
+  db: Database,
+  companyId: number,
+  webhookIds: number[],
+  item: { eventId: string; event: string; payload: string; now: string },
+) {
+  const { eventId, event, payload, now } = item;
+  await db.insertInto("webhook_deliveries").values(webhookIds.map((webhookId) => ({
+    companyId,
+    webhookId,
+    eventId,
+    event,
+    payload,
+    nextAttemptAt: now,
+    claimId: null,
+    claimedUntil: null,
+    lastStatus: null,
+    lastError: null,
+    deliveredAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }))).onConflict((oc) => oc.columns(["webhookId", "eventId"]).doNothing()).execute();
+}
+
 /** Claims left by a process that died mid-send: their rows are due again. */
 export async function releaseStaleClaims(db: Database, now: string) {
   await crossCompany(db).updateTable("webhook_deliveries")

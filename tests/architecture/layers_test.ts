@@ -10,9 +10,6 @@ import { fileURLToPath } from "node:url";
  * - routes never import a repository: a route validates and calls a service;
  * - SQL (Kysely's query builders and the `sql` tag) only in `db/` and in repositories
  *   (`repository.ts`, `*_repository.ts`), bar the few files of QUERY_ALLOWED with their reason.
- *
- * PENDING_* name what the restructuring has not reached yet; they only shrink, and the test fails
- * when a file listed there is already clean (remove it) or a new file breaks a rule.
  */
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -52,23 +49,7 @@ const QUERY_CALL =
 /** Files outside repositories that may still run SQL, each with its reason (at most 5). */
 const QUERY_ALLOWED: Record<string, string> = {};
 
-/** Not restructured yet (only shrinks). */
-const PENDING_QUERIES = new Set([
-  "server/webhooks/capture.ts",
-]);
-
-/** Routes that still import a repository (only shrinks). */
-const PENDING_ROUTE_REPOSITORIES = new Set([]);
-
 const isRepository = (file: string) => /(^|\/|_)repository\.ts$/.test(file);
-
-/** Compares what a rule finds with what may still be found, both ways. */
-function assertOnly(found: string[], pending: Set<string>, label: string) {
-  const breaches = found.filter((f) => !pending.has(f));
-  const clean = [...pending].filter((f) => !found.includes(f));
-  assert.deepEqual(breaches, [], `${label}: new breaches`);
-  assert.deepEqual(clean, [], `${label}: clean now, remove from the pending list`);
-}
 
 Deno.test("architecture - contract/ is pure: it imports only contract/", async () => {
   const offenders: string[] = [];
@@ -94,19 +75,23 @@ Deno.test("architecture - the server side imports nothing of islands/ (routes/pa
 
 Deno.test("architecture - routes import no repository", async () => {
   const found: string[] = [];
-  for (const file of await filesOf("routes")) {
+  const files = await filesOf("routes");
+  assert.ok(files.length > 40, "the walk found the routes");
+  for (const file of files) {
     if ((await importsOf(file)).some(isRepository)) found.push(file);
   }
-  assertOnly(found, PENDING_ROUTE_REPOSITORIES, "routes importing repositories");
+  assert.deepEqual(found, [], "routes importing repositories: call a service instead");
 });
 
 Deno.test("architecture - SQL only in db/ and repositories", async () => {
   const found: string[] = [];
-  for (const file of await filesOf("server", "routes", "jobs", "scripts", "main.ts")) {
+  const files = await filesOf("server", "routes", "jobs", "scripts", "main.ts");
+  assert.ok(files.filter(isRepository).length > 30, "the walk found the repositories");
+  for (const file of files) {
     if (isRepository(file) || file in QUERY_ALLOWED) continue;
     const text = await Deno.readTextFile(`${ROOT}${file}`);
     if (text.match(QUERY_CALL)) found.push(file);
   }
-  assertOnly(found, PENDING_QUERIES, "query calls outside repositories");
+  assert.deepEqual(found, [], "query calls outside repositories: move them into a repository");
   assert.ok(Object.keys(QUERY_ALLOWED).length <= 5, "at most five allowed exceptions");
 });
