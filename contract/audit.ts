@@ -15,6 +15,17 @@ export const AUDIT_ACTIONS = [
   "user.updated",
   "user.deleted",
   "setting.updated",
+  "queue.created",
+  "queue.updated",
+  "queue.deleted",
+  "connection.created",
+  "connection.updated",
+  "connection.deleted",
+  "connection.tokenRegenerated",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secretRegenerated",
 ] as const;
 
 export type AuditAction = typeof AUDIT_ACTIONS[number];

@@ -75,6 +75,28 @@ export async function recordAudit(db: Database, now: string, entry: AuditEntry) 
   });
 }
 
+/**
+ * A change by the request's caller, recorded in `db`: give it the change's transaction
+ * (recordAudit). `change` holds the fields before and after (changedFields for an update).
+ */
+export async function auditBy(
+  db: Database,
+  auth: AuthInfo,
+  now: string,
+  action: AuditAction,
+  target: { entity: string; id: number | string },
+  change: { before?: Record<string, unknown>; after?: Record<string, unknown> } = {},
+) {
+  await recordAudit(db, now, {
+    companyId: auth.companyId,
+    actor: actorOf(auth),
+    action,
+    entity: target.entity,
+    entityId: target.id,
+    ...change,
+  });
+}
+
 /** Only the fields that differ between two snapshots, each side with its own value. */
 export function changedFields(
   before: Record<string, unknown>,

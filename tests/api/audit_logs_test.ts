@@ -205,3 +205,53 @@ Deno.test("audit - the retention job removes rows past AUDIT_RETENTION_DAYS, eve
       .where("companyId", "in", [a.id, b.id]).execute();
     assert.deepEqual(left.map((r) => r.action), ["auth.login"]);
   }, { AUDIT_RETENTION_DAYS: "30" }));
+
+Deno.test("audit - queues, connections (API token) and webhooks: created, changed, deleted; secrets left out", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await t.request(method, path, { token: a.admin.token, body });
+      assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+      return res.status === 204 ? null : await res.json();
+    };
+    const queue = await call("POST", "/api/queue", { name: "Vendas", color: "#F44336" });
+    await call("PUT", `/api/queue/${queue.id}`, { name: "Vendas B2B" });
+    await call("DELETE", `/api/queue/${queue.id}`);
+    const connection = await call("POST", "/api/whatsapp", {
+      name: "Principal",
+      provider: "simulator",
+    });
+    const regenerated = await call("POST", `/api/whatsapp/${connection.id}/token`);
+    await call("DELETE", `/api/whatsapp/${connection.id}`);
+    // The fake URL is never called: only stored (private addresses allowed by the switch).
+    const hook = await call("POST", "/api/webhooks", {
+      name: "ERP",
+      url: "http://127.0.0.1:9/hook",
+      events: ["contact.created"],
+    });
+    await call("PUT", `/api/webhooks/${hook.id}`, { active: false });
+    await call("POST", `/api/webhooks/${hook.id}/secret`);
+    await call("DELETE", `/api/webhooks/${hook.id}`);
+
+    const rows = (await read(t, a.admin.token, "?pageNumber=1")).records.filter((r) =>
+      r.entity !== "session" && r.entity !== "user"
+    ).reverse();
+    assert.deepEqual(rows.map((r) => r.action), [
+      "queue.created",
+      "queue.updated",
+      "queue.deleted",
+      "connection.created",
+      "connection.tokenRegenerated",
+      "connection.deleted",
+      "webhook.created",
+      "webhook.updated",
+      "webhook.secretRegenerated",
+      "webhook.deleted",
+    ]);
+    assert.deepEqual(rows[1].before, { name: "Vendas" });
+    assert.deepEqual(rows[1].after, { name: "Vendas B2B" });
+    assert.deepEqual(rows[7].after, { active: false });
+    const text = JSON.stringify(rows);
+    assert.ok(!text.includes(regenerated.token), "the API token is not in the log");
+    assert.ok(!text.includes(hook.secret), "the webhook secret is not in the log");
+  }, { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" }));
