@@ -44,6 +44,8 @@ export type UserRow = {
   /** Issue 26: open tickets distribution gives them at most (null: unlimited). */
   maxOpenTickets: number | null;
   queues: QueueRef[];
+  /** Two-factor sign-in is on (issue 30): an admin may reset it. */
+  twoFactor?: boolean;
   createdAt: string;
   updatedAt: string;
 };

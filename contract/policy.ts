@@ -79,6 +79,9 @@ export const POLICY = {
   "contact-list:manage": ADMINS,
   "file-list:manage": ADMINS,
   "webhook:manage": ADMINS,
+  "audit:read": ADMINS, // the company's audit log (super users: the platform's)
+  "session:manage-any": ADMINS, // see and end the sessions of the company's users
+  "two-factor:reset": ADMINS, // turn off a user's second factor (lost device)
 
   // The platform.
   "company:manage": SUPER,
@@ -92,6 +95,7 @@ export const POLICY = {
   "user:manage-super": SUPER, // edit or delete a super user; grant or take the flag
   "user:set-password": SUPER, // set any user's password without mail
   "backup:manage": SUPER,
+  "audit:read-platform": SUPER, // every company's audit log
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;
@@ -185,6 +189,7 @@ export const PAGE_ACTIONS = {
   "/financeiro": "invoice:pay",
   "/subscription": "invoice:pay",
   "/settings": "setting:manage",
+  "/audit": "audit:read",
 } as const satisfies Record<string, Action>;
 
 export type PagePath = keyof typeof PAGE_ACTIONS;

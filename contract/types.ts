@@ -35,6 +35,8 @@ export type SessionUser = {
   allTicket: string;
   online: boolean;
   queues: QueueRef[];
+  /** Two-factor sign-in (issue 30): on, and whether this session must turn it on first. */
+  twoFactor?: { enabled: boolean; mustEnable: boolean };
   company: {
     id: number;
     name: string;
@@ -53,6 +55,9 @@ export type LoginAnswer = {
   restricted?: Restriction;
   message?: string;
 };
+
+/** POST /api/auth/login for a user with two-factor on: the code is asked for next. */
+export type TwoFactorChallenge = { twoFactorRequired: true; challenge: string };
 
 /** Every API error body (DESIGN 'HTTP surface'). */
 export type ApiErrorBody = {

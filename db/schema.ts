@@ -140,6 +140,50 @@ export interface UsersTable extends Timestamps {
   tokenVersion: Generated<number>;
   /** 0150: pending/open tickets distribution gives them at most (null: unlimited). */
   maxOpenTickets: Generated<number | null>;
+  /** db/migrations/0300: the sealed TOTP secret (while enrolling, and once on). */
+  twoFactorSecret: Generated<string | null>;
+  /** When two-factor sign-in was confirmed; null: off. */
+  twoFactorEnabledAt: Generated<string | null>;
+  /** The TOTP time step of the last accepted code: a code is accepted once. */
+  twoFactorLastStep: Generated<number | null>;
+}
+
+/** A single-use recovery code of two-factor sign-in, hashed (db/migrations/0300). */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number;
+  codeHash: string;
+  createdAt: string;
+  usedAt: string | null;
+}
+
+/** The step between a login's password and its second factor (id hashed, used once). */
+export interface TwoFactorChallengesTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number;
+  challengeHash: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** Append-only record of who changed what (db/migrations/0300; issue 30). */
+export interface AuditLogsTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number | null;
+  userName: string | null;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  /** JSON of the fields before and after, secrets masked. */
+  before: string | null;
+  after: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
 }
 
 export interface UserQueuesTable {
@@ -169,6 +213,10 @@ export interface SessionsTable {
   lastSeenAt: string;
   endedAt: string | null;
   endReason: string | null;
+  /** db/migrations/0300: where it started; 1 while the user must turn on two-factor first. */
+  userAgent: Generated<string | null>;
+  ip: Generated<string | null>;
+  enrolling: Generated<Flag>;
 }
 
 export interface PasswordResetsTable {
@@ -722,6 +770,9 @@ export interface DB {
   user_queues: UserQueuesTable;
   refresh_tokens: RefreshTokensTable;
   sessions: SessionsTable;
+  recovery_codes: RecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
+  audit_logs: AuditLogsTable;
   password_resets: PasswordResetsTable;
   invoice_reminders: InvoiceRemindersTable;
   whatsapp_leases: WhatsappLeasesTable;

@@ -9,7 +9,7 @@ import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
 import { setSessionUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
-import type { LoginAnswer } from "../contract/types.ts";
+import type { LoginAnswer, TwoFactorChallenge } from "../contract/types.ts";
 import { SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
@@ -31,6 +31,9 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
   const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // Two-factor on (issue 30): the password passed, the code is asked for with this challenge.
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const [code, setCode] = useState("");
   // The form works only once hydrated: a click before that would submit a plain GET.
   useEffect(() => {
     setReady(true);
@@ -38,31 +41,98 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
     if (location.search.includes(SIGNUP_DONE_QUERY)) setNotice(t("platform.signup.success"));
   }, []);
 
+  const signedIn = (answer: LoginAnswer) => {
+    rememberSession(answer);
+    setSessionUser(answer.user);
+    // Who may read the dashboard lands there; attendants on their tickets; a late company's
+    // admin on /financeiro, where the shell shows that the subscription expired (issue 29).
+    if (answer.restricted) location.assign("/financeiro");
+    else location.assign(can(answer.user, "dashboard:read") ? "/" : "/tickets");
+  };
+
+  const refused = (caught: unknown) => {
+    setBusy(false);
+    if (caught instanceof ApiError && caught.code === "ERR_SUBSCRIPTION_EXPIRED") {
+      setError(caught.message || t("login.subscriptionExpired"));
+    } else if (caught instanceof ApiError && caught.code === "ERR_TWO_FACTOR_CHALLENGE_EXPIRED") {
+      // Too long, or used: back to the password.
+      setChallenge(null);
+      setCode("");
+      setError(errorText(caught, t));
+    } else {
+      setError(errorText(caught, t));
+    }
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     setBusy(true);
     try {
-      const answer = await api.post<LoginAnswer>(
+      if (challenge) {
+        signedIn(
+          await api.post<LoginAnswer>("/auth/login/2fa", { challenge, code: code.trim() }, {
+            auth: false,
+            quiet: true,
+          }),
+        );
+        return;
+      }
+      const answer = await api.post<LoginAnswer | TwoFactorChallenge>(
         "/auth/login",
         { email: email.trim(), password },
         { auth: false, quiet: true },
       );
-      rememberSession(answer);
-      setSessionUser(answer.user);
-      // Who may read the dashboard lands there; attendants on their tickets; a late company's
-      // admin on /financeiro, where the shell shows that the subscription expired (issue 29).
-      if (answer.restricted) location.assign("/financeiro");
-      else location.assign(can(answer.user, "dashboard:read") ? "/" : "/tickets");
-    } catch (caught) {
-      setBusy(false);
-      if (caught instanceof ApiError && caught.code === "ERR_SUBSCRIPTION_EXPIRED") {
-        setError(caught.message || t("login.subscriptionExpired"));
-      } else {
-        setError(errorText(caught, t));
+      if ("challenge" in answer) {
+        setBusy(false);
+        setChallenge(answer.challenge);
+        return;
       }
+      signedIn(answer);
+    } catch (caught) {
+      refused(caught);
     }
   };
+
+  if (challenge) {
+    return (
+      <AuthCard title={t("login.twoFactor.title")} subtitle={t("login.twoFactor.subtitle")}>
+        {error
+          ? <div className="alert alert-error" role="alert" data-testid="login-error">{error}</div>
+          : null}
+        <form onSubmit={submit} method="post" noValidate data-testid="login-2fa-form">
+          <Field
+            label={t("login.twoFactor.code")}
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="text"
+            required
+            autoFocus
+            value={code}
+            hint={t("login.twoFactor.hint")}
+            onChange={(e) => setCode(e.target.value)}
+          />
+          <Button type="submit" variant="primary" block loading={busy} disabled={!code.trim()}>
+            <LogIn size={18} aria-hidden="true" />
+            {t("login.twoFactor.submit")}
+          </Button>
+        </form>
+        <p className="auth-footer">
+          <a
+            href="/login"
+            onClick={(e) => {
+              e.preventDefault();
+              setChallenge(null);
+              setCode("");
+              setError(null);
+            }}
+          >
+            {t("login.twoFactor.back")}
+          </a>
+        </p>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>

@@ -1,4 +1,10 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import ShieldOff from "lucide-react/icons/shield-off";
+import { api } from "./lib/api.ts";
+import { toast } from "./lib/toast.ts";
+import { IconButton } from "./lib/ui/Button.tsx";
+import { ConfirmDialog } from "./lib/ui/ConfirmDialog.tsx";
 import { setSessionUser, useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
@@ -39,6 +45,15 @@ function Users() {
   const me = useUser();
   const manage = can(me, "user:manage");
   const page = useRecordPage(USERS);
+  // Issue 30: the user whose second factor an admin is about to reset (a lost device).
+  const [resetting, setResetting] = useState<UserRow | null>(null);
+  const reset = async () => {
+    const user = resetting!;
+    await api.post(`/users/${user.id}/2fa/reset`);
+    page.list.upsert({ ...user, twoFactor: false });
+    toast.success({ key: "users.resetTwoFactor.done" });
+    setResetting(null);
+  };
   const onSaved = (saved: UserRow) => {
     page.list.upsert(saved);
     // My own name or email changed: the greeting and the session follow.
@@ -62,9 +77,28 @@ function Users() {
           </td>
           <RowActions
             {...page.actions(u, { edit: manage || u.id === me.id, remove: can(me, "user:delete") })}
-          />
+          >
+            {u.twoFactor && u.id !== me.id && can(me, "two-factor:reset")
+              ? (
+                <IconButton
+                  label={t("users.resetTwoFactor.button")}
+                  onClick={() => setResetting(u)}
+                  data-testid="user-reset-2fa"
+                >
+                  <ShieldOff size={18} aria-hidden="true" />
+                </IconButton>
+              )
+              : null}
+          </RowActions>
         </tr>
       ))}
+      <ConfirmDialog
+        open={resetting !== null}
+        onOpenChange={(open) => !open && setResetting(null)}
+        title={t("users.resetTwoFactor.title", { name: resetting?.name ?? "" })}
+        description={t("users.resetTwoFactor.text")}
+        onConfirm={reset}
+      />
     </RecordList>
   );
 }

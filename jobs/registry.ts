@@ -1,3 +1,4 @@
+import { pruneAuditLogs } from "../server/audit/service.ts";
 import { Cron } from "croner";
 import { sendInvoiceReminders } from "../server/billing/reminders.ts";
 import { reconcileCharges } from "../server/billing/confirmation.ts";
@@ -75,6 +76,8 @@ export const JOBS: readonly Job[] = [
     atStart: true,
     tick: sendInvoiceReminders,
   },
+  // Audit rows past AUDIT_RETENTION_DAYS (issue 30); deleting by age twice deletes nothing more.
+  { name: "audit_retention", every: () => DAILY_03_UTC, atStart: true, tick: pruneAuditLogs },
   // Charges whose payment webhook was lost; payInvoice pays only an open invoice.
   {
     name: "reconcile",

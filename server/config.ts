@@ -90,6 +90,7 @@ const schema = z.object({
   // Issue 34: admins see a banner when DATA_DIR's free space is under either threshold.
   STORAGE_WARN_BYTES: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
   STORAGE_WARN_PERCENT: z.coerce.number().min(0).max(100).default(5),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).default(365),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   SMTP_FROM: z.string().min(3).optional(),
   PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
@@ -175,6 +176,8 @@ export type Config = Readonly<{
   /** The low-space banner: free bytes of DATA_DIR under this, or under this share of the disk. */
   storageWarnBytes: number;
   storageWarnPercent: number;
+  /** Days the audit log keeps a row (issue 30); 0 keeps every row. */
+  auditRetentionDays: number;
   /** Password recovery mail; without it only admins reset passwords. */
   smtpUrl?: string;
   smtpFrom: string;
@@ -270,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     backupKeep: e.BACKUP_KEEP,
     storageWarnBytes: e.STORAGE_WARN_BYTES,
     storageWarnPercent: e.STORAGE_WARN_PERCENT,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,

@@ -55,6 +55,8 @@ export type AuthInfo = {
   companyId: number;
   /** sessions.id of the token's session (checked live on every request). */
   sessionId: number;
+  /** The session's user must turn on two-factor before anything else (server/auth/middleware.ts). */
+  enrolling?: boolean;
   profile: "admin" | "user";
   isSuper: boolean;
   /** What the policy table reads (contract/policy.ts rolesOf: the profile, and super). */
@@ -66,6 +68,8 @@ export type AuthInfo = {
   plan: Plan | null;
   /** The user's queues, when read with the caller (requireAuth); else viewerOf reads them. */
   queueIds?: number[];
+  /** Where the request came from (requireAuth): what the audit log records. */
+  client?: { ip: string; userAgent: string | null };
 };
 
 export type AppEnv = {

@@ -105,7 +105,15 @@ export type OwnCode =
   | "ERR_IMPORT_TOO_LARGE"
   // issue 34: a write refused for lack of space (507) or on an unwritable data folder (503).
   | "ERR_STORAGE_FULL"
-  | "ERR_STORAGE_UNAVAILABLE";
+  | "ERR_STORAGE_UNAVAILABLE"
+  // issue 30: two-factor sign-in and sessions.
+  | "ERR_INVALID_TWO_FACTOR_CODE"
+  | "ERR_TWO_FACTOR_CHALLENGE_EXPIRED"
+  | "ERR_TWO_FACTOR_ALREADY_ENABLED"
+  | "ERR_TWO_FACTOR_NOT_ENABLED"
+  | "ERR_TWO_FACTOR_NOT_SET_UP"
+  | "ERR_TWO_FACTOR_SETUP_REQUIRED"
+  | "ERR_NO_SESSION_FOUND";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

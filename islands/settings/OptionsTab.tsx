@@ -18,6 +18,9 @@ export const SELECTS: readonly { key: string; values: readonly string[] }[] = [
   { key: "chatBotType", values: ["text"] },
   { key: "sendGreetingAccepted", values: ["disabled", "enabled"] },
   { key: "sendMsgTransfTicket", values: ["disabled", "enabled"] },
+  // Issue 30: who signs in with a second factor; several sessions per user or one.
+  { key: "twoFactorRequired", values: ["disabled", "admins", "everyone"] },
+  { key: "multipleSessions", values: ["disabled", "enabled"] },
 ];
 
 /** Integration fields by provider; secrets are masked until revealed. */

@@ -23,6 +23,8 @@ import { queueIntegrationRoutes } from "./queue_integrations.ts";
 import { promptRoutes } from "./prompts.ts";
 import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
+import { sessionRoutes } from "./sessions.ts";
+import { auditLogRoutes } from "./audit_logs.ts";
 import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
 import { invoiceRoutes } from "./invoices.ts";
@@ -52,6 +54,8 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/schedules", scheduleRoutes(deps));
   api.route("/contacts", contactRoutes(deps));
   api.route("/users", userRoutes(deps));
+  api.route("/sessions", sessionRoutes(deps));
+  api.route("/audit-logs", auditLogRoutes(deps));
   api.route("/queue", queueRoutes(deps));
   api.route("/queue-options", queueOptionRoutes(deps));
   api.route("/queueIntegration", queueIntegrationRoutes(deps));

@@ -74,12 +74,12 @@ export function queueRoutes(deps: AppDeps) {
     validate("json", queueBody.partial()),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(await updateQueue(deps, authOf(c).companyId, id, c.req.valid("json")));
+      return c.json(await updateQueue(deps, authOf(c), id, c.req.valid("json")));
     },
   );
 
   app.delete("/:id", allow("queue:manage"), validate("param", idParam), async (c) => {
-    await deleteQueue(deps, authOf(c).companyId, c.req.valid("param").id);
+    await deleteQueue(deps, authOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
 

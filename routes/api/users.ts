@@ -6,6 +6,7 @@ import { name2to50, password5to50, requiredEmail } from "../../server/http/field
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { LIMITS } from "../../contract/validation.ts";
+import { resetTwoFactor } from "../../server/auth/two_factor.ts";
 import {
   createUser,
   deleteUser,
@@ -82,6 +83,12 @@ export function userRoutes(deps: AppDeps) {
     const { id } = c.req.valid("param");
     const { user, sessionEnded } = await updateUser(deps, authOf(c), id, c.req.valid("json"));
     return c.json({ ...user, sessionEnded });
+  });
+
+  // A lost device (issue 30): the user signs in with the password alone again.
+  app.post("/:id/2fa/reset", allow("two-factor:reset"), validate("param", idParam), async (c) => {
+    await resetTwoFactor(deps, authOf(c), c.req.valid("param").id);
+    return c.body(null, 204);
   });
 
   app.delete("/:id", allow("user:delete"), validate("param", idParam), async (c) => {

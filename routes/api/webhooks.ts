@@ -44,21 +44,21 @@ export function webhookRoutes(deps: AppDeps) {
   });
 
   app.post("/", validate("json", createBody), async (c) => {
-    return c.json(await createWebhook(deps, authOf(c).companyId, c.req.valid("json")), 201);
+    return c.json(await createWebhook(deps, authOf(c), c.req.valid("json")), 201);
   });
 
   app.put("/:id{[0-9]+}", validate("param", idParam), validate("json", updateBody), async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await updateWebhook(deps, authOf(c).companyId, id, c.req.valid("json")));
+    return c.json(await updateWebhook(deps, authOf(c), id, c.req.valid("json")));
   });
 
   app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    await deleteWebhook(deps, authOf(c).companyId, c.req.valid("param").id);
+    await deleteWebhook(deps, authOf(c), c.req.valid("param").id);
     return c.json({ message: "Webhook deleted" });
   });
 
   app.post("/:id{[0-9]+}/secret", validate("param", idParam), async (c) => {
-    return c.json(await regenerateSecret(deps, authOf(c).companyId, c.req.valid("param").id));
+    return c.json(await regenerateSecret(deps, authOf(c), c.req.valid("param").id));
   });
 
   app.get("/:id{[0-9]+}/deliveries", validate("param", idParam), async (c) => {

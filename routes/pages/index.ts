@@ -9,6 +9,7 @@ import ResetPasswordPage from "../../islands/ResetPasswordPage.tsx";
 import NotFoundPage from "../../islands/NotFoundPage.tsx";
 import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
+import AuditPage from "../../islands/AuditPage.tsx";
 import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
 import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
@@ -133,6 +134,11 @@ export function pageRoutes(deps: AppDeps) {
   );
   // A common guess at the tasks page's address (issue 25).
   pages.get("/todo", (c) => c.redirect("/todolist", 301));
+  pages.get(
+    "/audit",
+    (c) =>
+      renderPage(c, { island: "AuditPage", component: AuditPage, props: {}, title: "audit.title" }),
+  );
   pages.get(
     "/todolist",
     (c) =>

@@ -7,6 +7,27 @@ import { companyAccess } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
 import { assertAllowed } from "./policy.ts";
 import { type Action, rolesOf } from "../../contract/policy.ts";
+import { clientAddress } from "../http/client_address.ts";
+
+/**
+ * What a session that must turn on two-factor first (the company's or the platform's
+ * requirement, sessions.enrolling) may still reach: who it is, the setup itself and the way out.
+ */
+const ENROLLING_PATHS = new Set([
+  "/api/auth/me",
+  "/api/auth/logout",
+  "/api/auth/2fa/setup",
+  "/api/auth/2fa/enable",
+]);
+
+function assertEnrolled(auth: AuthInfo, path: string) {
+  if (!auth.enrolling || ENROLLING_PATHS.has(path)) return;
+  throw new AppError(
+    403,
+    "ERR_TWO_FACTOR_SETUP_REQUIRED",
+    "Ative a verificação em duas etapas para continuar",
+  );
+}
 
 function bearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -38,6 +59,7 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
     userId: loaded.user.id,
     companyId: loaded.company.id,
     sessionId: session.id,
+    enrolling: session.enrolling === 1,
     profile: loaded.user.profile.toLowerCase() === "admin" ? "admin" : "user",
     isSuper: loaded.user.super === 1,
     roles: rolesOf({ profile: loaded.user.profile, super: loaded.user.super === 1 }),
@@ -56,6 +78,11 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const auth = await authenticate(deps, bearer(c.req.header("authorization")));
+    auth.client = {
+      ip: clientAddress(c, deps.config.trustedProxies),
+      userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
+    };
+    assertEnrolled(auth, c.req.path);
     c.set("auth", auth);
     const flag = flagForPath(c.req.path);
     if (flag) assertPlanFlag(auth?.plan, flag);

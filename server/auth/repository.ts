@@ -4,7 +4,7 @@ import type { Company, Plan, RefreshTokensTable, User } from "../../db/schema.ts
 import { randomSecret } from "./secrets.ts";
 
 /** The row a token's `sid` names, when that session is live and belongs to the token's user. */
-export type LiveSession = { id: number; publicId: string };
+export type LiveSession = { id: number; publicId: string; enrolling: number };
 
 /** What every authenticated request reads about its caller, in one statement (issue 33). */
 export type Caller = {
@@ -54,7 +54,7 @@ export async function findCaller(
     columns[table].map((c) => sql`${sql.ref(`${alias}.${c}`)} AS ${sql.id(`${alias}.${c}`)}`);
   const result = await sql<Record<string, unknown>>`
     SELECT ${sql.join([...pick("u", "users"), ...pick("c", "companies"), ...pick("p", "plans")])},
-      s.id AS "s.id", s.publicId AS "s.publicId",
+      s.id AS "s.id", s.publicId AS "s.publicId", s.enrolling AS "s.enrolling",
       (SELECT json_group_array(uq.queueId) FROM user_queues uq
         WHERE uq.companyId = u.companyId AND uq.userId = u.id) AS "queueIds"
     FROM users u
@@ -71,9 +71,11 @@ export async function findCaller(
     user: part("u", "users") as User,
     company: part("c", "companies") as Company,
     plan: row["p.id"] === null ? null : part("p", "plans") as Plan,
-    session: row["s.id"] === null
-      ? undefined
-      : { id: row["s.id"] as number, publicId: row["s.publicId"] as string },
+    session: row["s.id"] === null ? undefined : {
+      id: row["s.id"] as number,
+      publicId: row["s.publicId"] as string,
+      enrolling: row["s.enrolling"] as number,
+    },
     queueIds: JSON.parse(row.queueIds as string) as number[],
   };
 }
@@ -84,8 +86,10 @@ export async function createSession(
   companyId: number,
   userId: number,
   now: string,
+  client: { ip: string; userAgent: string | null; enrolling: boolean },
 ): Promise<LiveSession> {
   const publicId = randomSecret(24);
+  const enrolling = client.enrolling ? 1 : 0;
   const row = await db.insertInto("sessions").values({
     publicId,
     companyId,
@@ -94,8 +98,11 @@ export async function createSession(
     lastSeenAt: now,
     endedAt: null,
     endReason: null,
+    ip: client.ip,
+    userAgent: client.userAgent,
+    enrolling,
   }).returning("id").executeTakeFirstOrThrow();
-  return { id: row.id, publicId };
+  return { id: row.id, publicId, enrolling };
 }
 
 /** One lookup through the unique index on publicId; undefined if ended, deleted or not theirs. */
@@ -105,7 +112,7 @@ export async function findLiveSession(
   companyId: number,
   userId: number,
 ): Promise<LiveSession | undefined> {
-  return await db.selectFrom("sessions").select(["id", "publicId"])
+  return await db.selectFrom("sessions").select(["id", "publicId", "enrolling"])
     .where("publicId", "=", publicId).where("companyId", "=", companyId)
     .where("userId", "=", userId).where("endedAt", "is", null).executeTakeFirst();
 }
@@ -184,4 +191,39 @@ export async function queuesOfUser(db: Database, companyId: number, userId: numb
     .select(["queues.id", "queues.name", "queues.color"])
     .where("user_queues.companyId", "=", companyId).where("user_queues.userId", "=", userId)
     .orderBy("queues.orderQueue").orderBy("queues.name").execute();
+}
+
+/** Live sessions of a user, or of every user of the company (admins), newest first. */
+export async function listLiveSessions(db: Database, companyId: number, userId?: number) {
+  let query = db.selectFrom("sessions").innerJoin("users", "users.id", "sessions.userId")
+    .select([
+      "sessions.id",
+      "sessions.userId",
+      "users.name as userName",
+      "sessions.userAgent",
+      "sessions.ip",
+      "sessions.createdAt",
+      "sessions.lastSeenAt",
+      "users.super as userSuper",
+    ])
+    .where("sessions.companyId", "=", companyId).where("sessions.endedAt", "is", null);
+  if (userId !== undefined) query = query.where("sessions.userId", "=", userId);
+  return await query.orderBy("sessions.createdAt", "desc").orderBy("sessions.id", "desc")
+    .limit(200).execute();
+}
+
+/** Ends one live session and revokes its refresh tokens; false when it was not live. */
+export async function endOneSession(
+  db: Database,
+  companyId: number,
+  id: number,
+  now: string,
+  reason: string,
+): Promise<boolean> {
+  const result = await db.updateTable("sessions").set({ endedAt: now, endReason: reason })
+    .where("id", "=", id).where("companyId", "=", companyId).where("endedAt", "is", null)
+    .executeTakeFirst();
+  await db.updateTable("refresh_tokens").set({ revokedAt: now }).where("sessionId", "=", id)
+    .where("companyId", "=", companyId).where("revokedAt", "is", null).execute();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -1,13 +1,14 @@
 import type { Database } from "../../db/client.ts";
 import type { Company, Plan, User } from "../../db/schema.ts";
-import type { AppDeps } from "../context.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { disconnectUser } from "../realtime/members.ts";
+import { disconnectSession, disconnectUser } from "../realtime/members.ts";
 import { listSettings } from "../settings/repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
   createSession,
+  endOneSession,
   endSessions,
   findLiveSession,
   findRefreshToken,
@@ -20,8 +21,11 @@ import {
   touchSession,
 } from "./repository.ts";
 import { signAccessToken, signRefreshToken, verifyRefreshToken } from "./tokens.ts";
-import type { PlanFlags, SessionUser } from "../../contract/types.ts";
+import type { PlanFlags, SessionUser, TwoFactorChallenge } from "../../contract/types.ts";
 import type { Restriction } from "../../contract/policy.ts";
+import { actorOf, recordAudit } from "../audit/service.ts";
+import { getSettingValue } from "../settings/repository.ts";
+import { mustEnrol, startChallenge } from "./challenges.ts";
 
 let dummyHash: string | undefined;
 
@@ -51,6 +55,7 @@ export async function sessionUser(
   user: User,
   company: Company,
   plan: Plan | null,
+  enrolling = false,
 ): Promise<SessionUser> {
   const [queues, settings] = await Promise.all([
     queuesOfUser(db, company.id, user.id),
@@ -67,6 +72,7 @@ export async function sessionUser(
     allTicket: user.allTicket,
     online: user.online === 1,
     queues,
+    twoFactor: { enabled: user.twoFactorEnabledAt !== null, mustEnable: enrolling },
     company: {
       id: company.id,
       name: company.name,
@@ -181,7 +187,7 @@ async function issue(
       deps.config.refreshTokenTtlSeconds,
       now,
     ),
-    sessionUser(db, user, company, plan),
+    sessionUser(db, user, company, plan, session.enrolling === 1),
   ]);
   return { token, refreshToken, user: view };
 }
@@ -211,54 +217,101 @@ export async function endUserSessions(
   return await bumpTokenVersion(db, companyId, userId, now);
 }
 
+/** Where a login comes from: the session and the audit log keep it. */
+export type ClientMeta = { ip: string; userAgent: string | null };
+
+export type LoginResult = IssuedSession | TwoFactorChallenge;
+
 /**
- * Checks the credentials and starts a session. A login ends the user's other sessions and closes
- * their sockets, announcing it to them first (seeds/000 section 4).
+ * Checks the credentials. A user with two-factor on gets a challenge to answer with a code
+ * (POST /auth/login/2fa, server/auth/two_factor.ts); anyone else a session. A wrong password of
+ * a known account is recorded in its company's audit log.
  */
 export async function login(
   deps: AppDeps,
   email: string,
   password: string,
-): Promise<IssuedSession> {
+  client: ClientMeta,
+): Promise<LoginResult> {
   const found = await findUserByEmail(deps.db, email);
   // Compare against a throwaway hash when the user is unknown so that timing does not reveal emails.
   dummyHash ??= await hashPassword(generatePassword(), deps.config.bcryptCost);
   const ok = await verifyPassword(password, found?.passwordHash ?? dummyHash);
+  const now = deps.clock.now();
+  if (found && !ok) {
+    await recordAudit(deps.db, now.toISOString(), {
+      companyId: found.companyId,
+      actor: { userId: found.id, userName: found.name, ...client },
+      action: "auth.loginFailed",
+      entity: "user",
+      entityId: found.id,
+      after: { reason: "password" },
+    });
+  }
   if (!found || !ok) {
     throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
   }
   const loaded = await findUserWithCompany(deps.db, found.companyId, found.id);
   if (!loaded) throw new AppError(401, "ERR_INVALID_CREDENTIALS", "Invalid email or password");
+  // A late company's plain users are refused here; its admin gets a billing-only session (29).
+  companyAccess(loaded.user, loaded.company, now);
+  if (loaded.user.twoFactorEnabledAt !== null) return await startChallenge(deps, loaded.user);
+  return await startSession(deps, loaded, client, "password");
+}
+
+type LoadedUser = NonNullable<Awaited<ReturnType<typeof findUserWithCompany>>>;
+
+/**
+ * Starts a session for a user whose credentials passed. 'One session per user' (seeds/000
+ * section 4) unless the company's multipleSessions setting is on: then a login ends the user's
+ * other sessions and closes their sockets, announcing it to them first. The session and the
+ * login's audit row are written in one transaction.
+ */
+export async function startSession(
+  deps: AppDeps,
+  loaded: LoadedUser,
+  client: ClientMeta,
+  method: "password" | "totp" | "recovery",
+): Promise<IssuedSession> {
+  const { user: found, company } = loaded;
   const now = deps.clock.now();
-  const access = companyAccess(loaded.user, loaded.company, now);
-  const elsewhere = await hasLiveRefreshToken(
-    deps.db,
-    found.companyId,
-    found.id,
-    now.toISOString(),
-  );
-  // Ending the other sessions and starting this one is one transaction (issue 34): a login
-  // refused midway (a full disk) leaves the other sessions as they were.
+  const stamp = now.toISOString();
+  const [several, enrolling] = await Promise.all([
+    getSettingValue(deps.db, company.id, "multipleSessions").then((v) => v === "enabled"),
+    mustEnrol(deps, found),
+  ]);
+  const access = companyAccess(found, company, now);
+  const elsewhere = !several && await hasLiveRefreshToken(deps.db, company.id, found.id, stamp);
+  // Ending the other sessions, starting this one (its refresh token included) and the audit row
+  // are one transaction (issues 30, 34): a login refused midway (a full disk) leaves the other
+  // sessions as they were.
   const issued = await deps.db.transaction().execute(async (trx) => {
-    const version = await endUserSessions(
-      trx,
-      found.companyId,
-      found.id,
-      now.toISOString(),
-      "newLogin",
-    );
-    const user = { ...loaded.user, tokenVersion: version ?? loaded.user.tokenVersion };
-    const session = await createSession(trx, found.companyId, found.id, now.toISOString());
-    return { ...await issue(deps, user, loaded.company, loaded.plan, session, trx), ...access };
+    const version = several
+      ? found.tokenVersion
+      : await endUserSessions(trx, company.id, found.id, stamp, "newLogin");
+    const session = await createSession(trx, company.id, found.id, stamp, {
+      ...client,
+      enrolling,
+    });
+    await recordAudit(trx, stamp, {
+      companyId: company.id,
+      actor: { userId: found.id, userName: found.name, ...client },
+      action: "auth.login",
+      entity: "session",
+      entityId: session.id,
+      after: { method },
+    });
+    const user = { ...found, tokenVersion: version ?? found.tokenVersion };
+    return { ...await issue(deps, user, company, loaded.plan, session, trx), ...access };
   });
   if (elsewhere) {
     // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
     // Told right after the commit (never for a login that was refused), before the sockets close.
-    deps.events.emit("user.signedInElsewhere", { companyId: found.companyId, userId: found.id });
+    deps.events.emit("user.signedInElsewhere", { companyId: company.id, userId: found.id });
   }
   // Every socket open now belongs to a session this login ended (the new one connects after this
   // answer): they close, after the event above (a close sends what is queued first).
-  disconnectUser(deps.hub, found.companyId, found.id, "session ended");
+  if (!several) disconnectUser(deps.hub, company.id, found.id, "session ended");
   return issued;
 }
 
@@ -320,9 +373,25 @@ export async function refresh(
   return { ...await issue(deps, loaded.user, loaded.company, loaded.plan, session), ...access };
 }
 
-/** Ends the user's session (a login ends the others, so it is the only one) and its sockets. */
-export async function logout(deps: AppDeps, companyId: number, userId: number) {
+/**
+ * Ends the caller's session and its sockets: with one session per user (the default) that is
+ * every session of theirs; with the company's multipleSessions on, only this one.
+ */
+export async function logout(deps: AppDeps, auth: AuthInfo) {
+  const { companyId, userId } = auth;
   const now = deps.clock.now().toISOString();
-  await endUserSessions(deps.db, companyId, userId, now, "logout");
-  disconnectUser(deps.hub, companyId, userId, "session ended");
+  const several = await getSettingValue(deps.db, companyId, "multipleSessions") === "enabled";
+  await deps.db.transaction().execute(async (trx) => {
+    if (several) await endOneSession(trx, companyId, auth.sessionId, now, "logout");
+    else await endUserSessions(trx, companyId, userId, now, "logout");
+    await recordAudit(trx, now, {
+      companyId,
+      actor: actorOf(auth),
+      action: "auth.logout",
+      entity: "session",
+      entityId: auth.sessionId,
+    });
+  });
+  if (several) disconnectSession(deps.hub, companyId, auth.sessionId, "session ended");
+  else disconnectUser(deps.hub, companyId, userId, "session ended");
 }

@@ -130,6 +130,8 @@ export type DomainEvents = {
   "user.sessionsEnded": { companyId: number; userId: number; reason: string };
   /** The user signed in elsewhere: the other session is told before it ends. */
   "user.signedInElsewhere": { companyId: number; userId: number };
+  /** One session ended by its user or an admin (issue 30): its sockets are told, then closed. */
+  "session.ended": { companyId: number; userId: number; sessionId: number; reason: string };
   "setting.updated": {
     companyId: number;
     setting: { key: string; value: string };

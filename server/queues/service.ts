@@ -1,3 +1,4 @@
+import { auditBy, changedFields } from "../audit/service.ts";
 import { assertBelowLimit } from "../plans/features.ts";
 import { requireBotRefs } from "../integrations/service.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
@@ -101,7 +102,7 @@ export async function createQueue(
       const conflict = conflictError(await repo.findConflict(trx, companyId, input));
       if (conflict) throw conflict;
       await requireBotRefs(trx, companyId, input);
-      return await repo.insertQueue(trx, {
+      const created = await repo.insertQueue(trx, {
         companyId,
         name: input.name,
         color: input.color,
@@ -119,6 +120,10 @@ export async function createQueue(
         createdAt: now,
         updatedAt: now,
       });
+      await auditBy(trx, auth, now, "queue.created", { entity: "queue", id: created.id }, {
+        after: auditedFields(created),
+      });
+      return created;
     });
   } catch (error) {
     throw mapUnique(error);
@@ -128,24 +133,38 @@ export async function createQueue(
   return queue;
 }
 
+/** What the audit log keeps of a queue (its hours as stored, JSON). */
+function auditedFields(q: Queue): Record<string, unknown> {
+  return {
+    name: q.name,
+    color: q.color,
+    greetingMessage: q.greetingMessage,
+    outOfHoursMessage: q.outOfHoursMessage,
+    orderQueue: q.orderQueue,
+    integrationId: q.integrationId,
+    promptId: q.promptId,
+    schedules: q.schedules,
+  };
+}
+
 /** Updates a queue (admins); fields left out keep their values. */
 export async function updateQueue(
   deps: AppDeps,
-  companyId: number,
+  auth: AuthInfo,
   id: number,
   input: Partial<QueueInput>,
 ): Promise<QueueView> {
+  const companyId = auth.companyId;
   const now = deps.clock.now().toISOString();
   let row: Queue;
   try {
     row = await deps.db.transaction().execute(async (trx) => {
-      if (!await repo.findQueue(trx, companyId, id)) {
-        throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
-      }
+      const was = await repo.findQueue(trx, companyId, id);
+      if (!was) throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
       const conflict = conflictError(await repo.findConflict(trx, companyId, input, id));
       if (conflict) throw conflict;
       await requireBotRefs(trx, companyId, input);
-      return (await repo.updateQueue(trx, companyId, id, {
+      const updated = (await repo.updateQueue(trx, companyId, id, {
         name: input.name,
         color: input.color,
         greetingMessage: input.greetingMessage,
@@ -159,6 +178,11 @@ export async function updateQueue(
         resolutionMinutes: input.resolutionMinutes,
         updatedAt: now,
       }))!;
+      const diff = changedFields(auditedFields(was), auditedFields(updated));
+      if (Object.keys(diff.after).length > 0) {
+        await auditBy(trx, auth, now, "queue.updated", { entity: "queue", id }, diff);
+      }
+      return updated;
     });
   } catch (error) {
     throw mapUnique(error);
@@ -172,13 +196,18 @@ export async function updateQueue(
  * Deletes a queue with its option tree (foreign keys). Its pending and open tickets stay,
  * without a queue, and their lists hear it; media files of the queue and options are removed.
  */
-export async function deleteQueue(deps: AppDeps, companyId: number, id: number) {
+export async function deleteQueue(deps: AppDeps, auth: AuthInfo, id: number) {
+  const companyId = auth.companyId;
+  const now = deps.clock.now().toISOString();
   const { queue, media, tickets } = await deps.db.transaction().execute(async (trx) => {
     const queue = await repo.findQueue(trx, companyId, id);
     if (!queue) throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
     const media = await repo.mediaOfQueue(trx, companyId, id);
     const tickets = await repo.liveTicketsOfQueue(trx, companyId, id);
     await repo.deleteQueue(trx, companyId, id);
+    await auditBy(trx, auth, now, "queue.deleted", { entity: "queue", id }, {
+      before: auditedFields(queue),
+    });
     return { queue, media, tickets };
   });
   for (const path of [queue.mediaPath, ...media]) await removeUpload(deps, companyId, path);

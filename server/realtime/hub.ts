@@ -24,6 +24,8 @@ export type SocketIdentity = {
   flags?: ReadonlySet<string>;
   /** A platform super user (announcements they manage reach them even when inactive). */
   isSuper?: boolean;
+  /** sessions.id of the token the socket signed in with: ending that session closes it. */
+  sessionId?: number;
 };
 
 export type Member = SocketIdentity & { socket: SocketLike; rooms: Set<string>; lastSeen: number };

@@ -227,6 +227,15 @@ const ROUTES: Routes = {
   "user.presence": () => {},
   "user.sessionsEnded": (hub, e) =>
     send(hub, e.companyId, "auth", { action: "sessionEnded", reason: e.reason }, users([e.userId])),
+  "session.ended": (hub, e) =>
+    sendFiltered(
+      hub,
+      e.companyId,
+      "auth",
+      { action: "sessionEnded", reason: e.reason },
+      users([e.userId]),
+      (member) => member.sessionId === e.sessionId,
+    ),
   "user.signedInElsewhere": (hub, e) =>
     send(
       hub,

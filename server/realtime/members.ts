@@ -1,4 +1,4 @@
-import type { Hub } from "./hub.ts";
+import type { Hub, Member } from "./hub.ts";
 
 /**
  * Keeps live sockets in step with changes to their user: a socket captures the user's profile
@@ -25,10 +25,10 @@ export function updateUserMembers(
   }
 }
 
-/** Closes every socket of a user (deleted, or sessions ended by a password change). */
-export function disconnectUser(hub: Hub, companyId: number, userId: number, reason: string) {
+/** Closes the sockets that `which` picks (they are removed from every room at once). */
+function closeMembers(hub: Hub, which: (member: Member) => boolean, reason: string) {
   for (const member of [...hub.members()]) {
-    if (member.companyId !== companyId || member.userId !== userId) continue;
+    if (!which(member)) continue;
     try {
       member.socket.close(4001, reason);
     } catch {
@@ -36,6 +36,21 @@ export function disconnectUser(hub: Hub, companyId: number, userId: number, reas
     }
     hub.remove(member);
   }
+}
+
+/** Closes every socket of a user (deleted, or sessions ended by a password change). */
+export function disconnectUser(hub: Hub, companyId: number, userId: number, reason: string) {
+  closeMembers(hub, (m) => m.companyId === companyId && m.userId === userId, reason);
+}
+
+/** Closes the sockets of one session (ended by its user or an admin; issue 30). */
+export function disconnectSession(
+  hub: Hub,
+  companyId: number,
+  sessionId: number,
+  reason: string,
+) {
+  closeMembers(hub, (m) => m.companyId === companyId && m.sessionId === sessionId, reason);
 }
 
 /**
@@ -50,13 +65,5 @@ export function setCompanyFlags(hub: Hub, companyId: number, flags: ReadonlySet<
 
 /** Closes every socket of a company (it was deactivated or deleted). */
 export function disconnectCompany(hub: Hub, companyId: number, reason: string) {
-  for (const member of [...hub.members()]) {
-    if (member.companyId !== companyId) continue;
-    try {
-      member.socket.close(4001, reason);
-    } catch {
-      // already closed
-    }
-    hub.remove(member);
-  }
+  closeMembers(hub, (m) => m.companyId === companyId, reason);
 }

@@ -140,6 +140,8 @@ export function socketHandler(deps: AppDeps) {
         auth = caller;
         // Issue 29: a billing-only session hears nothing (it pays; /me tells it when it may).
         if (auth.restricted) throw subscriptionOverdue();
+        // A session that must turn on two-factor first hears nothing yet (issue 30).
+        if (auth.enrolling) return refuse("ERR_TWO_FACTOR_SETUP_REQUIRED");
         queueIds = admitted ?? await userQueueIds(deps.db, auth.companyId, auth.userId);
       } catch (error) {
         if (!(error instanceof AppError)) log.error("socket authentication failed", { error });
@@ -155,6 +157,7 @@ export function socketHandler(deps: AppDeps) {
         allTicket: auth.user.allTicket === "enable",
         flags: enabledFlags(auth.plan),
         isSuper: auth.isSuper,
+        sessionId: auth.sessionId,
       }, new FrameCoalescer(socket));
       deps.hub.sendTo(member, "ready", { companyId: auth.companyId, userId: auth.userId });
     };

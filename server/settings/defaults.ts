@@ -17,4 +17,7 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, string>> = Object.freeze(
   asaas: "",
   // Issue 24 item 6: the zone of the company's clock (contract/time_zone.ts).
   timeZone: "America/Sao_Paulo",
+  twoFactorRequired: "disabled",
+  multipleSessions: "disabled",
+  superTwoFactor: "disabled",
 });

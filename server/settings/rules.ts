@@ -35,6 +35,13 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   distributionOfflineMinutes: {
     schema: z.string().trim().regex(/^\d{1,4}$/, "Use de 0 a 9999 minutos"),
   },
+  // Issue 30: who must sign in with a second factor, and whether a login ends the user's other
+  // sessions ('disabled', the specification's one session per user) or keeps them.
+  twoFactorRequired: {
+    schema: z.enum(["disabled", "admins", "everyone"], "Use disabled, admins ou everyone"),
+  },
+  multipleSessions: { schema: toggle },
+  superTwoFactor: { schema: toggle, superOnly: true },
   userCreation: { schema: toggle, superOnly: true },
   timeZone: {
     schema: z.string().trim().refine(

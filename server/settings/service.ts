@@ -1,6 +1,7 @@
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { assertAllowed, isAllowed } from "../auth/policy.ts";
+import { actorOf, recordAudit } from "../audit/service.ts";
 import { fieldErrors } from "../http/validate.ts";
 import { DEFAULT_SETTINGS } from "./defaults.ts";
 import * as repo from "./repository.ts";
@@ -40,7 +41,22 @@ export async function updateSetting(
     throw new AppError(400, "ERR_VALIDATION", `value: ${fields.value[0]}`, { fields });
   }
   const now = deps.clock.now().toISOString();
-  const row = await repo.upsertSetting(deps.db, auth.companyId, key, parsed.data, now);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const before = await repo.getSettingValue(trx, auth.companyId, key) ?? DEFAULT_SETTINGS[key];
+    const row = await repo.upsertSetting(trx, auth.companyId, key, parsed.data, now);
+    // A secret's value never reaches the log: only that it changed.
+    const shown = (value: string | undefined) => rule.secret && value ? "***" : value ?? null;
+    await recordAudit(trx, now, {
+      companyId: auth.companyId,
+      actor: actorOf(auth),
+      action: "setting.updated",
+      entity: "setting",
+      entityId: key,
+      before: { [key]: shown(before) },
+      after: { [key]: shown(parsed.data) },
+    });
+    return row;
+  });
   const setting = { key: row.key, value: row.value };
   deps.events.emit("setting.updated", {
     companyId: auth.companyId,

@@ -5,6 +5,7 @@ import { hashPassword } from "../auth/passwords.ts";
 import { endUserSessions } from "../auth/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
+import { actorOf, changedFields, recordAudit } from "../audit/service.ts";
 import { assertAllowed, isAllowed } from "../auth/policy.ts";
 import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
 import { ticketChange } from "../events/domain.ts";
@@ -56,6 +57,7 @@ async function views(deps: AppDeps, companyId: number, rows: User[]): Promise<Us
     online: r.online === 1,
     maxOpenTickets: r.maxOpenTickets ?? null,
     queues: queues.get(r.id) ?? [],
+    twoFactor: r.twoFactorEnabledAt !== null,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   }));
@@ -174,6 +176,22 @@ export async function createUser(
         updatedAt: now,
       });
       await repo.setUserQueues(trx, companyId, row.id, queueIds);
+      await recordAudit(trx, now, {
+        companyId,
+        actor: actorOf(auth),
+        action: "user.created",
+        entity: "user",
+        entityId: row.id,
+        after: {
+          name: input.name,
+          email: input.email,
+          profile: input.profile,
+          super: input.super,
+          queueIds,
+          whatsappId: input.whatsappId,
+          allTicket: input.allTicket,
+        },
+      });
       return row.id;
     });
   } catch (error) {
@@ -278,6 +296,37 @@ export async function updateUser(
       });
       if (queueIds) await repo.setUserQueues(trx, companyId, id, queueIds);
       if (endReason) await endUserSessions(trx, companyId, id, now, endReason);
+      const diff = changedFields({
+        name: target.name,
+        email: target.email,
+        profile: target.profile.toLowerCase(),
+        super: target.super === 1,
+        queueIds: currentQueues,
+        whatsappId: target.whatsappId,
+        allTicket: target.allTicket,
+      }, {
+        name: input.name,
+        email: input.email,
+        profile: changes.profile ? input.profile : undefined,
+        super: changes.super ? input.super : undefined,
+        queueIds: queueIds,
+        whatsappId: changes.whatsapp ? input.whatsappId : undefined,
+        allTicket: changes.allTicket ? input.allTicket : undefined,
+      });
+      if (passwordChanged) {
+        diff.before.password = "***";
+        diff.after.password = "***";
+      }
+      if (Object.keys(diff.after).length > 0) {
+        await recordAudit(trx, now, {
+          companyId,
+          actor: actorOf(auth),
+          action: "user.updated",
+          entity: "user",
+          entityId: id,
+          ...diff,
+        });
+      }
     });
   } catch (error) {
     if (isUniqueViolation(error, "users.email")) throw duplicatedEmail();
@@ -317,6 +366,14 @@ export async function deleteUser(deps: AppDeps, auth: AuthInfo, id: number) {
     }
     const released = await repo.releaseUserTickets(trx, companyId, id, now);
     await repo.deleteUserRow(trx, companyId, id);
+    await recordAudit(trx, now, {
+      companyId,
+      actor: actorOf(auth),
+      action: "user.deleted",
+      entity: "user",
+      entityId: id,
+      before: { name: target.name, email: target.email, profile: target.profile },
+    });
     return released;
   });
   const ticketViews = await loadTicketViews(deps.db, companyId, released.map((t) => t.id));

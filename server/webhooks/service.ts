@@ -1,6 +1,7 @@
+import { auditBy, changedFields } from "../audit/service.ts";
 import type { ResourceEvent } from "../../contract/events.ts";
 import type { WebhookEvent, WebhookView } from "../../contract/webhook_types.ts";
-import type { AppDeps } from "../context.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { randomToken } from "../external_api/tokens.ts";
 import { seal } from "../crypto/sealed.ts";
@@ -36,16 +37,21 @@ function changed(deps: AppDeps, companyId: number, change: ResourceEvent<Webhook
 
 export async function createWebhook(
   deps: AppDeps,
-  companyId: number,
+  auth: AuthInfo,
   input: Required<Omit<WebhookInput, "active">>,
 ): Promise<WebhookView> {
+  const companyId = auth.companyId;
   const url = await deps.outbound.check(input.url);
-  const row = await repo.insertWebhook(deps.db, companyId, {
-    name: input.name,
-    url: url.href,
-    events: JSON.stringify(input.events),
-    secret: await seal(deps.secrets.data, randomToken(SECRET_PREFIX)),
-  }, deps.clock.now().toISOString());
+  const secret = await seal(deps.secrets.data, randomToken(SECRET_PREFIX));
+  const now = deps.clock.now().toISOString();
+  const fields = { name: input.name, url: url.href, events: JSON.stringify(input.events) };
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.insertWebhook(trx, companyId, { ...fields, secret }, now);
+    await auditBy(trx, auth, now, "webhook.created", { entity: "webhook", id: row.id }, {
+      after: fields,
+    });
+    return row;
+  });
   const view = await repo.webhookView(deps.secrets.data, row);
   changed(deps, companyId, { action: "create", record: view });
   return view;
@@ -54,44 +60,72 @@ export async function createWebhook(
 /** `active: true` also clears a disable (failure streak, reason): waiting deliveries resume. */
 export async function updateWebhook(
   deps: AppDeps,
-  companyId: number,
+  auth: AuthInfo,
   id: number,
   input: WebhookInput,
 ): Promise<WebhookView> {
-  if (!await repo.findWebhook(deps.db, companyId, id)) throw notFoundWebhook();
+  const companyId = auth.companyId;
+  const was = await repo.findWebhook(deps.db, companyId, id);
+  if (!was) throw notFoundWebhook();
   const url = input.url === undefined ? undefined : (await deps.outbound.check(input.url)).href;
-  const row = await repo.updateWebhook(deps.db, companyId, id, {
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(url !== undefined ? { url } : {}),
-    ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
-    ...(input.active === true
-      ? { active: 1, failureCount: 0, disabledAt: null, disabledReason: null }
-      : input.active === false
-      ? { active: 0 }
-      : {}),
-    updatedAt: deps.clock.now().toISOString(),
+  const now = deps.clock.now().toISOString();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.updateWebhook(trx, companyId, id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(url !== undefined ? { url } : {}),
+      ...(input.events !== undefined ? { events: JSON.stringify(input.events) } : {}),
+      ...(input.active === true
+        ? { active: 1, failureCount: 0, disabledAt: null, disabledReason: null }
+        : input.active === false
+        ? { active: 0 }
+        : {}),
+      updatedAt: now,
+    });
+    if (!row) throw notFoundWebhook();
+    const pick = (w: typeof row) => ({
+      name: w.name,
+      url: w.url,
+      events: w.events,
+      active: w.active === 1,
+    });
+    const diff = changedFields(pick(was), pick(row));
+    if (Object.keys(diff.after).length > 0) {
+      await auditBy(trx, auth, now, "webhook.updated", { entity: "webhook", id }, diff);
+    }
+    return row;
   });
-  if (!row) throw notFoundWebhook();
   const view = await repo.webhookView(deps.secrets.data, row);
   changed(deps, companyId, { action: "update", record: view });
   return view;
 }
 
 /** A new signing secret; deliveries signed from now on use it. */
-export async function regenerateSecret(deps: AppDeps, companyId: number, id: number) {
-  const row = await repo.updateWebhook(deps.db, companyId, id, {
-    secret: await seal(deps.secrets.data, randomToken(SECRET_PREFIX)),
-    updatedAt: deps.clock.now().toISOString(),
+export async function regenerateSecret(deps: AppDeps, auth: AuthInfo, id: number) {
+  const companyId = auth.companyId;
+  const secret = await seal(deps.secrets.data, randomToken(SECRET_PREFIX));
+  const now = deps.clock.now().toISOString();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.updateWebhook(trx, companyId, id, { secret, updatedAt: now });
+    if (!row) throw notFoundWebhook();
+    await auditBy(trx, auth, now, "webhook.secretRegenerated", { entity: "webhook", id });
+    return row;
   });
-  if (!row) throw notFoundWebhook();
   const view = await repo.webhookView(deps.secrets.data, row);
   changed(deps, companyId, { action: "update", record: view });
   return view;
 }
 
 /** Its queued deliveries go with it. */
-export async function deleteWebhook(deps: AppDeps, companyId: number, id: number) {
-  if (!await repo.deleteWebhook(deps.db, companyId, id)) throw notFoundWebhook();
+export async function deleteWebhook(deps: AppDeps, auth: AuthInfo, id: number) {
+  const companyId = auth.companyId;
+  const now = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    const was = await repo.findWebhook(trx, companyId, id);
+    if (!was || !await repo.deleteWebhook(trx, companyId, id)) throw notFoundWebhook();
+    await auditBy(trx, auth, now, "webhook.deleted", { entity: "webhook", id }, {
+      before: { name: was.name, url: was.url },
+    });
+  });
   changed(deps, companyId, { action: "delete", id });
 }
 

@@ -1,3 +1,4 @@
+import { auditBy, changedFields } from "../audit/service.ts";
 import { assertBelowLimit } from "../plans/features.ts";
 import { requireBotRefs } from "../integrations/service.ts";
 import type { Whatsapp } from "../../db/schema.ts";
@@ -162,6 +163,9 @@ export async function createConnection(
     });
     if (isDefault) await clearOtherDefaults(trx, auth.companyId, created.id, now);
     await setWhatsappQueues(trx, auth.companyId, created.id, queueIds);
+    await auditBy(trx, auth, now, "connection.created", { entity: "connection", id: created.id }, {
+      after: { ...scalarFields(input), isDefault, queueIds },
+    });
     return created;
   });
   await publishUpdate(deps, row);
@@ -215,6 +219,22 @@ export async function updateConnection(
     if (!updated) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
     if (becameDefault) await clearOtherDefaults(trx, auth.companyId, id, now);
     if (input.queueIds !== undefined) await setWhatsappQueues(trx, auth.companyId, id, queueIds);
+    const fields = Object.keys(scalarFields(input)) as (keyof Whatsapp)[];
+    const diff = changedFields(
+      {
+        ...Object.fromEntries(fields.map((k) => [k, current[k]])),
+        isDefault: current.isDefault === 1,
+        queueIds: currentQueues.map((q) => q.id),
+      },
+      {
+        ...Object.fromEntries(fields.map((k) => [k, updated[k]])),
+        isDefault: becameDefault ? true : undefined,
+        queueIds: input.queueIds === undefined ? undefined : queueIds,
+      },
+    );
+    if (Object.keys(diff.after).length > 0) {
+      await auditBy(trx, auth, now, "connection.updated", { entity: "connection", id }, diff);
+    }
     return updated;
   });
   await publishUpdate(deps, row);
@@ -249,9 +269,15 @@ export async function deleteConnection(deps: AppDeps, auth: AuthInfo, id: number
   }
   await deps.sessions.remove(auth.companyId, id, true);
   // Tickets and messages keep their history (whatsappId becomes null); the outbox rows go.
-  if (!(await deleteWhatsapp(deps.db, auth.companyId, id))) {
-    throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
-  }
+  const now = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await deleteWhatsapp(trx, auth.companyId, id))) {
+      throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+    }
+    await auditBy(trx, auth, now, "connection.deleted", { entity: "connection", id }, {
+      before: { name: current.name, provider: current.provider },
+    });
+  });
   publishWhatsappDelete(deps.events, auth.companyId, id);
 }
 
@@ -267,11 +293,14 @@ export async function regenerateToken(
 ): Promise<WhatsappView> {
   await requireConnection(deps, auth, id);
   const token = await newTokenColumns();
-  const row = await updateWhatsapp(deps.db, auth.companyId, id, {
-    ...token.columns,
-    updatedAt: deps.clock.now().toISOString(),
+  const now = deps.clock.now().toISOString();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await updateWhatsapp(trx, auth.companyId, id, { ...token.columns, updatedAt: now });
+    if (!row) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
+    // The token itself never reaches the log: only that a new one replaced the old.
+    await auditBy(trx, auth, now, "connection.tokenRegenerated", { entity: "connection", id });
+    return row;
   });
-  if (!row) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
   await publishUpdate(deps, row);
   return { ...await viewOf(deps, auth, row), token: token.plain };
 }

@@ -22,6 +22,8 @@ import {
 /** Routes that no user's role decides, and why. */
 const PUBLIC: Record<string, string> = {
   "POST /api/auth/login": "signing in",
+  "POST /api/auth/login/2fa":
+    "signing in, second step: the challenge and the code are the credential",
   "POST /api/auth/refresh_token": "the refresh cookie is the credential",
   "POST /api/companies/cadastro": "the signup page (rate-limited per address)",
   "GET /api/plans/list": "the signup page lists the plans",

@@ -60,6 +60,7 @@ Deno.test("users create - an admin adds a user with queues and default connectio
         online: false,
         maxOpenTickets: null,
         queues: [{ id: sales.id, name: "Vendas", color: "#F44336" }],
+        twoFactor: false,
         createdAt: "",
         updatedAt: "",
       });

@@ -16,6 +16,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CROSS_COMPANY: Record<string, string> = {
   "server/announcements/repository.ts":
     "announcements are the platform's: super users write them for every company, and every company reads them",
+  "server/audit/repository.ts":
+    "super users read the platform's audit log (every company's rows); the retention job deletes old rows of every company",
   "server/billing/repository.ts":
     "super users read every company's invoices; a payment (webhook, reconciliation job) names an invoice or a charge, not a company",
   "server/billing/reminders_repository.ts":

@@ -89,6 +89,7 @@ Deno.test("menu - an admin gets management and administration; profile compares 
     "messagesApi",
     "financeiro",
     "settings",
+    "audit",
   ]);
 });
 

@@ -23,10 +23,11 @@ import { TIME_ZONE_SETTING } from "../../../contract/time_zone.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { StorageWarning } from "./StorageWarning.tsx";
-import { lazyPart } from "../ui/deferred.tsx";
+import { lazyPart, whenOpen } from "../ui/deferred.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
 
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
+const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
 
 /** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
 export const SUBSCRIPTION_WARNING_DAYS = 5;
@@ -132,6 +133,9 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     document.title = `${title} · Balcão`;
   }, [title]);
 
+  // The company or the platform requires two-factor and it is off (issue 30): the session reaches
+  // nothing but turning it on (the server refuses the rest), so that is all the page shows.
+  const mustEnable = user?.twoFactor?.mustEnable === true;
   // Issue 29: a late company's admin may only pay; any other page goes to /financeiro, and the
   // page asks the server until the company is paid up, then turns into the normal app.
   const restricted = user?.restricted === "billing";
@@ -180,8 +184,10 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
   useRealtime("auth", (data) => {
     if (!user) return;
     if (data.action === "sessionEnded") {
-      // Sent to this user's room only: their password changed, every session of theirs ended.
-      toast.warning({ key: "shell.sessionEnded" });
+      // Sent to this user's room only: their password changed, every session of theirs ended;
+      // or (issue 30) to this session's sockets only: the user or an admin ended it.
+      const one = data.reason === "endedByUser" || data.reason === "endedByAdmin";
+      toast.warning({ key: one ? "shell.sessionClosed" : "shell.sessionEnded" });
       setTimeout(() => {
         realtime.stop();
         forgetCachedUser();
@@ -264,9 +270,12 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
               </div>
             )
             : <h1 className="visually-hidden">{title}</h1>}
-          {user && allowed
+          {user && allowed && !mustEnable
             ? <div className="page-body">{children}</div>
             : <div className="page-body page-loading" aria-busy="true" />}
+          {user && mustEnable
+            ? <SecurityDialog user={user} open required onOpenChange={() => {}} />
+            : null}
         </main>
       </div>
     </div>

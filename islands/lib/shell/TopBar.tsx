@@ -18,11 +18,13 @@ import { IconButton } from "../ui/Button.tsx";
 import { Popover } from "../ui/Popover.tsx";
 import { richText } from "../ui/rich_text.tsx";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu.tsx";
+import ShieldCheck from "lucide-react/icons/shield-check";
 import { whenOpen } from "../ui/deferred.tsx";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
 import { AnnouncementsBell, ChatBell, SlaBell, TicketsBell } from "./Bells.tsx";
 // Loaded when opened: the form, its dialog and rules are not needed to paint the shell.
 const ProfileDialog = whenOpen(() => import("./ProfileDialog.tsx").then((m) => m.ProfileDialog));
+const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
 
 /**
  * "Olá <b>name</b>, ..." with the names escaped of the markers, so that a name cannot add bold.
@@ -103,6 +105,7 @@ export function PreferenceButtons() {
 function AccountMenu({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
   const [profileOpen, setProfileOpen] = useState(false);
+  const [securityOpen, setSecurityOpen] = useState(false);
   return (
     <>
       <Menu
@@ -120,12 +123,20 @@ function AccountMenu({ user }: { user: SessionUser }) {
         >
           {t("shell.topbar.profile")}
         </MenuItem>
+        <MenuItem
+          icon={<ShieldCheck size={16} aria-hidden="true" />}
+          onSelect={() => setSecurityOpen(true)}
+          data-testid="account-security"
+        >
+          {t("shell.topbar.security")}
+        </MenuItem>
         <MenuSeparator />
         <MenuItem icon={<LogOut size={16} aria-hidden="true" />} onSelect={() => void logout()}>
           {t("shell.menu.logout")}
         </MenuItem>
       </Menu>
       <ProfileDialog user={user} open={profileOpen} onOpenChange={setProfileOpen} />
+      <SecurityDialog user={user} open={securityOpen} onOpenChange={setSecurityOpen} />
     </>
   );
 }

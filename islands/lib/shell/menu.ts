@@ -10,6 +10,7 @@ import LayoutDashboard from "lucide-react/icons/layout-dashboard";
 import ListChecks from "lucide-react/icons/list-checks";
 import ListTree from "lucide-react/icons/list-tree";
 import Megaphone from "lucide-react/icons/megaphone";
+import ScrollText from "lucide-react/icons/scroll-text";
 import MessageCircle from "lucide-react/icons/message-circle";
 import MessagesSquare from "lucide-react/icons/messages-square";
 import Network from "lucide-react/icons/network";
@@ -126,6 +127,7 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
       ...(on("useExternalApi") ? [link("messagesApi", "/messages-api", Code)] : []),
       link("financeiro", "/financeiro", Wallet),
       link("settings", "/settings", Settings),
+      link("audit", "/audit", ScrollText),
     ],
   }];
   const shown = <T extends { action: Action }>(items: T[]) =>

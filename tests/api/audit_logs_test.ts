@@ -1,0 +1,257 @@
+import assert from "node:assert/strict";
+import { pruneAuditLogs } from "../../server/audit/service.ts";
+import { sql } from "kysely";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createCompany,
+  login,
+  type TestApp,
+  withApp,
+} from "../helpers/app.ts";
+
+/** Issue 30 item 3: the audit log, company-scoped for admins, the platform's for super users. */
+
+type Page = {
+  records: {
+    action: string;
+    userId: number | null;
+    entity: string;
+    entityId: string | null;
+    companyId: number;
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+    ip: string | null;
+    createdAt: string;
+  }[];
+  count: number;
+  hasMore: boolean;
+};
+
+async function read(t: TestApp, token: string, query = ""): Promise<Page> {
+  const res = await t.request("GET", `/api/audit-logs${query}`, { token });
+  assert.equal(res.status, 200, await res.clone().text());
+  return await res.json();
+}
+
+async function makeAdmin(t: TestApp, token: string, userId: number) {
+  return await t.request("PUT", `/api/users/${userId}`, {
+    token,
+    body: { profile: "admin" },
+    remoteAddr: "198.51.100.9",
+  });
+}
+
+Deno.test("audit - a role change is recorded with who, where, before and after; users cannot read it", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const b = await createCompany(t, "Beta");
+    const changed = await makeAdmin(t, a.admin.token, a.user.id);
+    assert.equal(changed.status, 200);
+    await changed.body?.cancel();
+
+    const page = await read(t, a.admin.token, "?action=user.updated");
+    assert.equal(page.count, 1);
+    const [row] = page.records;
+    assert.equal(row.userId, a.admin.id);
+    assert.equal(row.entity, "user");
+    assert.equal(row.entityId, String(a.user.id));
+    assert.deepEqual(row.before, { profile: "user" });
+    assert.deepEqual(row.after, { profile: "admin" });
+    assert.equal(row.ip, "198.51.100.9");
+    assert.equal(row.createdAt, t.clock.now().toISOString());
+
+    // The logins of the fixtures are there too, newest first.
+    const all = await read(t, a.admin.token);
+    assert.equal(all.records[0].action, "user.updated");
+    assert.ok(all.records.every((r) => r.companyId === a.id));
+    assert.ok(all.records.some((r) => r.action === "auth.login"));
+
+    const byUser = await t.request("GET", "/api/audit-logs", { token: b.user.token });
+    assert.equal(byUser.status, 403);
+    assert.equal((await byUser.json()).error, "ERR_NO_PERMISSION");
+    const other = await read(t, b.admin.token, "?action=user.updated");
+    assert.equal(other.count, 0);
+    // An admin cannot widen the scope to another company.
+    const widened = await read(t, b.admin.token, `?companyId=${a.id}&action=user.updated`);
+    assert.equal(widened.count, 0);
+
+    // The platform's super user reads every company's, or one.
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const platform = await read(t, root.token, "?action=auth.login");
+    const companies = new Set(platform.records.map((r) => r.companyId));
+    assert.ok(companies.has(a.id) && companies.has(b.id));
+    const one = await read(t, root.token, `?companyId=${b.id}`);
+    assert.ok(one.count > 0 && one.records.every((r) => r.companyId === b.id));
+  }));
+
+Deno.test("audit - filters by period, user and action; bad filters are 400; CSV export", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    t.clock.advance(30_000);
+    // From after the fixtures' logins, to before the password change.
+    const start = t.clock.now().toISOString();
+    t.clock.advance(30_000);
+    const wrong = await t.request("POST", "/api/auth/login", {
+      body: { email: a.user.email, password: "not-it" },
+    });
+    assert.equal(wrong.status, 401);
+    await wrong.body?.cancel();
+    t.clock.advance(60_000);
+    const changed = await t.request("PUT", `/api/users/${a.user.id}`, {
+      token: a.admin.token,
+      body: { password: "new-secret-1" },
+    });
+    assert.equal(changed.status, 200);
+    await changed.body?.cancel();
+
+    const failed = await read(t, a.admin.token, `?action=auth.loginFailed&userId=${a.user.id}`);
+    assert.equal(failed.count, 1);
+    assert.deepEqual(failed.records[0].after, { reason: "password" });
+    const period = await read(
+      t,
+      a.admin.token,
+      `?from=${encodeURIComponent(start)}&to=${
+        encodeURIComponent(new Date(Date.parse(start) + 90_000).toISOString())
+      }`,
+    );
+    assert.deepEqual(period.records.map((r) => r.action), ["auth.loginFailed"]);
+    const password = await read(t, a.admin.token, "?action=user.updated");
+    // The password is never written, only that it changed.
+    assert.deepEqual(password.records[0].after, { password: "***" });
+
+    const bad = await t.request("GET", "/api/audit-logs?action=nope", { token: a.admin.token });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error, "ERR_VALIDATION");
+
+    const csv = await t.request("GET", "/api/audit-logs/export?action=user.updated", {
+      token: a.admin.token,
+    });
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get("content-type") ?? "", /text\/csv/);
+    const lines = (await csv.text()).trim().split("\r\n");
+    assert.equal(lines.length, 2);
+    assert.match(lines[0], /^createdAt,companyId,action,userId/);
+    assert.match(lines[1], /user\.updated/);
+    assert.doesNotMatch(lines[1], /new-secret-1/);
+  }));
+
+Deno.test("audit - the row is written in the change's transaction: no change without it, no row without the change", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const count = async () =>
+      (await t.deps.db.selectFrom("audit_logs").select("id").where("companyId", "=", a.id)
+        .where("action", "=", "user.updated").execute()).length;
+
+    // A change that fails (the email belongs to another user) leaves no row.
+    const taken = await t.request("PUT", `/api/users/${a.user.id}`, {
+      token: a.admin.token,
+      body: { email: a.admin.email },
+    });
+    assert.equal(taken.status, 409);
+    await taken.body?.cancel();
+    assert.equal(await count(), 0);
+
+    // When its row cannot be written, the change does not commit.
+    await sql`CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_logs
+      BEGIN SELECT RAISE(ABORT, 'audit refused'); END`.execute(t.deps.db);
+    const refused = await makeAdmin(t, a.admin.token, a.user.id);
+    assert.equal(refused.status, 500);
+    await refused.body?.cancel();
+    const user = await t.deps.db.selectFrom("users").select("profile").where("companyId", "=", a.id)
+      .where("id", "=", a.user.id).executeTakeFirstOrThrow();
+    assert.equal(user.profile, "user");
+    const setting = await t.request("PUT", "/api/settings/userRating", {
+      token: a.admin.token,
+      body: { value: "enabled" },
+    });
+    assert.equal(setting.status, 500);
+    await setting.body?.cancel();
+    await sql`DROP TRIGGER refuse_audit`.execute(t.deps.db);
+
+    const ok = await makeAdmin(t, a.admin.token, a.user.id);
+    assert.equal(ok.status, 200);
+    await ok.body?.cancel();
+    assert.equal(await count(), 1);
+    const settings = await read(t, a.admin.token, "?action=setting.updated");
+    assert.equal(settings.count, 0);
+  }));
+
+Deno.test("audit - no route changes or deletes a row", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    for (const method of ["PUT", "PATCH", "DELETE", "POST"]) {
+      const res = await t.request(method, "/api/audit-logs/1", { token: a.admin.token, body: {} });
+      assert.equal(res.status, 404, method);
+      await res.body?.cancel();
+    }
+  }));
+
+Deno.test("audit - the retention job removes rows past AUDIT_RETENTION_DAYS, every company's", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const b = await createCompany(t, "Beta");
+    const before = await t.deps.db.selectFrom("audit_logs").select("id")
+      .where("companyId", "in", [a.id, b.id]).execute();
+    assert.ok(before.length >= 4);
+    t.clock.advance(29 * 86_400_000);
+    assert.equal(await pruneAuditLogs(t.deps), 0);
+    await login(t, a.user.email, a.user.password);
+    t.clock.advance(2 * 86_400_000);
+    // The fixtures' rows are 31 days old now; the login two days ago stays.
+    assert.equal(await pruneAuditLogs(t.deps), before.length);
+    assert.equal(await pruneAuditLogs(t.deps), 0);
+    const left = await t.deps.db.selectFrom("audit_logs").select("action")
+      .where("companyId", "in", [a.id, b.id]).execute();
+    assert.deepEqual(left.map((r) => r.action), ["auth.login"]);
+  }, { AUDIT_RETENTION_DAYS: "30" }));
+
+Deno.test("audit - queues, connections (API token) and webhooks: created, changed, deleted; secrets left out", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await t.request(method, path, { token: a.admin.token, body });
+      assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+      return res.status === 204 ? null : await res.json();
+    };
+    const queue = await call("POST", "/api/queue", { name: "Vendas", color: "#F44336" });
+    await call("PUT", `/api/queue/${queue.id}`, { name: "Vendas B2B" });
+    await call("DELETE", `/api/queue/${queue.id}`);
+    const connection = await call("POST", "/api/whatsapp", {
+      name: "Principal",
+      provider: "simulator",
+    });
+    const regenerated = await call("POST", `/api/whatsapp/${connection.id}/token`);
+    await call("DELETE", `/api/whatsapp/${connection.id}`);
+    // The fake URL is never called: only stored (private addresses allowed by the switch).
+    const hook = await call("POST", "/api/webhooks", {
+      name: "ERP",
+      url: "http://127.0.0.1:9/hook",
+      events: ["contact.created"],
+    });
+    await call("PUT", `/api/webhooks/${hook.id}`, { active: false });
+    await call("POST", `/api/webhooks/${hook.id}/secret`);
+    await call("DELETE", `/api/webhooks/${hook.id}`);
+
+    const rows = (await read(t, a.admin.token, "?pageNumber=1")).records.filter((r) =>
+      r.entity !== "session" && r.entity !== "user"
+    ).reverse();
+    assert.deepEqual(rows.map((r) => r.action), [
+      "queue.created",
+      "queue.updated",
+      "queue.deleted",
+      "connection.created",
+      "connection.tokenRegenerated",
+      "connection.deleted",
+      "webhook.created",
+      "webhook.updated",
+      "webhook.secretRegenerated",
+      "webhook.deleted",
+    ]);
+    assert.deepEqual(rows[1].before, { name: "Vendas" });
+    assert.deepEqual(rows[1].after, { name: "Vendas B2B" });
+    assert.deepEqual(rows[7].after, { active: false });
+    const text = JSON.stringify(rows);
+    assert.ok(!text.includes(regenerated.token), "the API token is not in the log");
+    assert.ok(!text.includes(hook.secret), "the webhook secret is not in the log");
+  }, { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" }));
