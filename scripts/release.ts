@@ -46,8 +46,6 @@ const ENTRYPOINTS = [
   "scripts/cli.ts",
   "scripts/build_islands.ts",
 ];
-/** Needed to build, not to run (the bundles ship built), or for another libc. */
-const PRUNE = [/^@esbuild\+/, /^esbuild@/, /musl/];
 
 // deno-lint-ignore no-console
 const say = (line: string) => console.log(line);
@@ -97,12 +95,8 @@ export async function stageRelease(outDir: string, version = denoConfig.version)
     cwd: app,
     env,
   });
-  for await (const entry of Deno.readDir(`${app}/node_modules/.deno`)) {
-    if (PRUNE.some((re) => re.test(entry.name))) {
-      await Deno.remove(`${app}/node_modules/.deno/${entry.name}`, { recursive: true });
-    }
-  }
-  await Deno.remove(`${app}/node_modules/esbuild`, { recursive: true }).catch(() => {});
+  // Nothing is pruned (esbuild, other libcs' builds): Deno checks node_modules against the whole
+  // lockfile at start and would try to download what is missing.
   await Deno.mkdir(`${top}/runtime`, { recursive: true });
   await Deno.copyFile(Deno.execPath(), `${top}/runtime/deno`);
   await Deno.chmod(`${top}/runtime/deno`, 0o755);

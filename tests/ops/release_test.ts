@@ -13,7 +13,7 @@ import denoConfig from "../../deno.json" with { type: "json" };
 const V0 = denoConfig.version;
 const ADMIN = { email: "root@example.com", password: "secret12" };
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ port: 0, hostname: "127.0.0.1" });
   const { port } = listener.addr as Deno.NetAddr;
   listener.close();
