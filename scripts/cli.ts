@@ -12,7 +12,7 @@ import { restoreBackup, RestoreError } from "../server/ops/restore.ts";
 import { APP_VERSION } from "../server/ops/version.ts";
 import { openDatabase } from "../db/client.ts";
 import { knownMigrations, migrateToLatest, SchemaTooNewError } from "../db/migrate.ts";
-import { sql } from "kysely";
+import { appliedMigrations, hasMigrationTable } from "../server/ops/repository.ts";
 import { doctor } from "./doctor.ts";
 import { rollback, upgrade } from "./upgrade.ts";
 
@@ -51,12 +51,7 @@ async function databaseSchema(c: Config): Promise<string | null> {
   if (path && !await exists(path)) return null;
   const db = await openDatabase(c.databaseUrl, c.databaseAuthToken);
   try {
-    const table = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master
-      WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
-    if (Number(table.rows[0]?.n ?? 0) === 0) return null;
-    const newest = await sql<{ name: string }>`SELECT name FROM kysely_migration
-      ORDER BY name DESC LIMIT 1`.execute(db);
-    return newest.rows[0]?.name ?? null;
+    return await hasMigrationTable(db) ? (await appliedMigrations(db)).at(-1) ?? null : null;
   } finally {
     await db.destroy();
   }

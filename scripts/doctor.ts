@@ -3,10 +3,10 @@
  * failed — on a healthy install whether the server runs or not. Reads only (the schema check
  * creates the empty bookkeeping table a first start would create anyway).
  */
-import { sql } from "kysely";
 import { type Config, ConfigError, loadConfig } from "../server/config.ts";
 import { databasePathOf, exists } from "../server/ops/backup.ts";
 import { APP_VERSION } from "../server/ops/version.ts";
+import { appliedMigrations, hasMigrationTable, quickCheck } from "../server/ops/repository.ts";
 import { openDatabase } from "../db/client.ts";
 import { assertKnownSchema, knownMigrations, SchemaTooNewError } from "../db/migrate.ts";
 
@@ -48,8 +48,7 @@ async function database(c: Config): Promise<Check[]> {
   }
   const db = await openDatabase(c.databaseUrl, c.databaseAuthToken);
   try {
-    const integrity = await sql<{ quick_check: string }>`PRAGMA quick_check`.execute(db);
-    const answer = integrity.rows.map((r) => Object.values(r)[0]).join("; ");
+    const answer = await quickCheck(db);
     const checks: Check[] = [{
       name: "database",
       level: answer === "ok" ? "ok" : "fail",
@@ -57,9 +56,7 @@ async function database(c: Config): Promise<Check[]> {
     }];
     try {
       await assertKnownSchema(db, APP_VERSION);
-      const ran = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db)
-        .catch(() => ({ rows: [] as { name: string }[] }));
-      const done = new Set(ran.rows.map((r) => r.name));
+      const done = new Set(await hasMigrationTable(db) ? await appliedMigrations(db) : []);
       const pending = knownMigrations().filter((m) => !done.has(m));
       checks.push(
         pending.length
