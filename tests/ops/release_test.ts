@@ -143,6 +143,10 @@ async function variant(
   return await packRelease(top, out, 1);
 }
 
+/** The body of the test migration of the next release. */
+const PROBE_TABLE =
+  `  await db.schema.createTable("upgrade_probe").addColumn("id", "integer").execute();`;
+
 /** This release plus a migration `name` whose body is `up`. */
 async function withMigration(staged: string, name: string, up: string) {
   const migrate = await Deno.readTextFile(`${staged}/app/db/migrate.ts`);
@@ -233,11 +237,7 @@ Deno.test({
       staged,
       work,
       v1,
-      await withMigration(
-        staged,
-        "9001_test_upgrade",
-        `  await db.schema.createTable("upgrade_probe").addColumn("id", "integer").execute();`,
-      ),
+      await withMigration(staged, "9001_test_upgrade", PROBE_TABLE),
     );
     const up1 = await balcao(launcher, ["upgrade", good], env);
     assert.equal(up1.code, 0, up1.text);
@@ -270,7 +270,9 @@ Deno.test({
 
     // 3. A release that does not start: rolled back by itself, the data exactly as before.
     const main = await Deno.readTextFile(`${staged}/app/main.ts`);
+    // (a later release: it has 1's migration too, or the schema guard would refuse it first)
     const broken = await variant(staged, work, `${V0}-up.3`, {
+      ...await withMigration(staged, "9001_test_upgrade", PROBE_TABLE),
       "app/main.ts": `throw new Error("this release cannot start");\n${main}`,
     });
     const up3 = await balcao(launcher, ["upgrade", broken], env);
