@@ -102,8 +102,13 @@ function differing(a: string, b: string): string[] {
 
 /**
  * Every table's rows (sorted: a restored copy may number rowids anew), so two equal snapshots are
- * the same data. `instances` aside: a running process writes its heartbeat there.
+ * the same data. Aside, what a process writes by running rather than what the data is: its
+ * heartbeat (`instances`), and a connection's live state, which a start writes anew (status, QR,
+ * retries and their updatedAt on `whatsapps`).
  */
+const RUNTIME_COLUMNS: Record<string, string[]> = {
+  whatsapps: ["status", "qrcode", "retries", "updatedAt"],
+};
 function snapshot(dbPath: string): string {
   const db = new Database(dbPath, { readonly: true });
   try {
@@ -114,7 +119,11 @@ function snapshot(dbPath: string): string {
     return JSON.stringify(
       tables.map(({ name }) => [
         name,
-        db.prepare(`SELECT * FROM "${name}"`).all().map((row) => JSON.stringify(row)).sort(),
+        db.prepare(`SELECT * FROM "${name}"`).all().map((row) => {
+          const data = { ...(row as Record<string, unknown>) };
+          for (const column of RUNTIME_COLUMNS[name] ?? []) delete data[column];
+          return JSON.stringify(data);
+        }).sort(),
       ]),
     );
   } finally {
