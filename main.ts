@@ -6,6 +6,7 @@ import { announceFirstStart } from "./server/seed.ts";
 import { warnIfDataKeyInDatabase } from "./server/auth/secrets.ts";
 import { log } from "./server/log.ts";
 import { startJobs } from "./jobs/registry.ts";
+import { SchemaTooNewError } from "./db/migrate.ts";
 
 // Wiring only (DESIGN 'One process'): config -> db -> hub -> app -> serve; SIGTERM closes in order.
 let config;
@@ -20,7 +21,19 @@ try {
   throw error;
 }
 
-const { deps, firstStart } = await buildDeps(config, systemClock);
+let built;
+try {
+  built = await buildDeps(config, systemClock);
+} catch (error) {
+  // An older release on a newer database: a message naming both, never a run on that schema.
+  if (error instanceof SchemaTooNewError) {
+    // deno-lint-ignore no-console
+    console.error(error.message);
+    Deno.exit(1);
+  }
+  throw error;
+}
+const { deps, firstStart } = built;
 announceFirstStart(firstStart);
 warnIfDataKeyInDatabase(config);
 const app = createApp(deps);

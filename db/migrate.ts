@@ -1,4 +1,5 @@
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import { sql } from "kysely";
 import type { Database } from "./client.ts";
 
 /**
@@ -92,11 +93,55 @@ function migrator(db: Database) {
   });
 }
 
-/** Brings the schema to the latest version; throws if a migration fails. */
-export async function migrateToLatest(db: Database): Promise<string[]> {
+/** A database that a newer release migrated: this release does not know its schema. */
+export class SchemaTooNewError extends Error {
+  override name = "SchemaTooNewError";
+}
+
+/**
+ * Brings the schema to the latest version; throws if a migration fails. The pending migrations
+ * run in ONE transaction (SQLite's DDL is transactional and Kysely's migrator uses it), so a
+ * failed one leaves the database as it was. Each applied migration is recorded in
+ * schema_versions with the release that applied it (`appVersion`), which is how an older release
+ * refuses, by name, a database a newer one migrated (assertKnownSchema).
+ */
+export async function migrateToLatest(db: Database, appVersion = "unknown"): Promise<string[]> {
+  await assertKnownSchema(db, appVersion);
   const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  const applied = (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  const now = new Date().toISOString();
+  for (const migration of applied) {
+    await sql`INSERT OR IGNORE INTO schema_versions (migration, appVersion, appliedAt)
+      VALUES (${migration}, ${appVersion}, ${now})`.execute(db);
+  }
+  return applied;
+}
+
+/**
+ * Refuses a database that ran migrations this release does not have (a newer release migrated
+ * it), naming both releases, instead of running on a schema it does not know.
+ */
+export async function assertKnownSchema(db: Database, appVersion: string): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS schema_versions (
+    migration TEXT PRIMARY KEY, appVersion TEXT NOT NULL, appliedAt TEXT NOT NULL)`.execute(db);
+  const tracked = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master
+    WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
+  if (Number(tracked.rows[0]?.n ?? 0) === 0) return; // a new database
+  const known = new Set(knownMigrations());
+  const ran = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`
+    .execute(db);
+  const unknown = ran.rows.map((r) => r.name).filter((name) => !known.has(name));
+  if (unknown.length === 0) return;
+  const newest = unknown.at(-1)!;
+  const by = await sql<{ appVersion: string }>`SELECT appVersion FROM schema_versions
+    WHERE migration = ${newest}`.execute(db);
+  const newer = by.rows[0]?.appVersion ?? "a newer release";
+  throw new SchemaTooNewError(
+    `This database was migrated by Balcão ${newer} (migration ${newest}); this is Balcão ` +
+      `${appVersion}, which does not know that schema. Start Balcão ${newer} or newer, or ` +
+      `restore the backup taken before that upgrade (balcao rollback).`,
+  );
 }
 
 /** How many migrations this database has run, and which of this build's it has not. */

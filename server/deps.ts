@@ -7,6 +7,7 @@ import { log } from "./log.ts";
 import { attemptLimits } from "./auth/rate_limit.ts";
 import { dbQueryDuration } from "./metrics/registry.ts";
 import { holdServerLock } from "./ops/data_lock.ts";
+import { APP_VERSION } from "./ops/version.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { loadSecrets } from "./auth/secrets.ts";
 import type { Clock } from "./clock.ts";
@@ -60,7 +61,7 @@ export async function buildDeps(
       onQuery: (seconds) => dbQueryDuration.observe(seconds),
     });
     await backupBeforeMigrating(db, config, clock);
-    await migrateToLatest(db);
+    await migrateToLatest(db, APP_VERSION);
   } catch (error) {
     dataLock?.close();
     throw error;

@@ -1,0 +1,156 @@
+/**
+ * `deno task release` (issue 32): dist/balcao-<version>-linux-x64.tar.gz and its .sha256, one
+ * archive that installs and runs on a VPS that reaches no registry:
+ *
+ *   balcao-<version>/
+ *     bin/balcao        the launcher (deploy/release/balcao): start, migrate, backup, restore,
+ *                       version, doctor, upgrade, rollback
+ *     runtime/deno      the pinned Deno (npm's @deno/linux-x64-glibc, the binary `npx deno` runs)
+ *     app/              the app, its built browser bundles, node_modules and Deno's cache
+ *                       (vendored from deno.lock: the app's packages only, no test package)
+ *     install.sh        the VPS install (deploy/release/install.sh)
+ *     VERSION
+ *
+ * Built from the files git tracks (tests aside), so a dirty tree's stray files never ship.
+ * `stageRelease` and `packRelease` are apart so that the tests can build once and pack variants.
+ */
+import { fileURLToPath } from "node:url";
+import denoConfig from "../deno.json" with { type: "json" };
+
+/** The runtime the archive carries: the version the README's commands pin. */
+export const PINNED_DENO = "2.9.6";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const APP_PATHS = [
+  "main.ts",
+  "deno.json",
+  "deno.lock",
+  "server",
+  "routes",
+  "islands",
+  "contract",
+  "db",
+  "jobs",
+  "locales",
+  "static",
+  "scripts",
+  "deploy",
+  "README.md",
+];
+/** Every module a process loads besides main.ts' graph: workers and the operator's commands. */
+const ENTRYPOINTS = [
+  "main.ts",
+  "db/worker.ts",
+  "db/backup_worker.ts",
+  "server/contacts/sheet_worker.ts",
+  "scripts/cli.ts",
+  "scripts/build_islands.ts",
+];
+
+// deno-lint-ignore no-console
+const say = (line: string) => console.log(line);
+
+async function run(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+) {
+  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped", ...options })
+    .output();
+  if (!out.success) {
+    throw new Error(
+      `${cmd} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr).slice(-2000)}`,
+    );
+  }
+  return new TextDecoder().decode(out.stdout);
+}
+
+async function trackedFiles(): Promise<string[]> {
+  const listed = await run("git", ["ls-files", "-z", "--", ...APP_PATHS], { cwd: ROOT });
+  return listed.split("\0").filter((f) => f && !/_test\.tsx?$/.test(f));
+}
+
+/** Writes the release's folder under `outDir`; its path. */
+export async function stageRelease(outDir: string, version = denoConfig.version): Promise<string> {
+  if (Deno.version.deno !== PINNED_DENO) {
+    throw new Error(
+      `build with Deno ${PINNED_DENO} (npx -y deno@${PINNED_DENO} task release): this is ${Deno.version.deno}`,
+    );
+  }
+  const top = `${outDir}/balcao-${version}`;
+  await Deno.remove(top, { recursive: true }).catch(() => {});
+  const app = `${top}/app`;
+  for (const file of await trackedFiles()) {
+    const target = `${app}/${file}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    await Deno.copyFile(`${ROOT}${file}`, target);
+  }
+  const env = { ...Deno.env.toObject(), DENO_DIR: `${app}/.deno_dir`, DENO_NO_UPDATE_CHECK: "1" };
+  // The app's packages exactly as locked, into app/node_modules and app/.deno_dir.
+  await run(Deno.execPath(), ["install", "--frozen", "--entrypoint", ...ENTRYPOINTS], {
+    cwd: app,
+    env,
+  });
+  await run(Deno.execPath(), ["run", "--cached-only", "-A", "scripts/build_islands.ts"], {
+    cwd: app,
+    env,
+  });
+  // Nothing is pruned (esbuild, other libcs' builds): Deno checks node_modules against the whole
+  // lockfile at start and would try to download what is missing.
+  await Deno.mkdir(`${top}/runtime`, { recursive: true });
+  await Deno.copyFile(Deno.execPath(), `${top}/runtime/deno`);
+  await Deno.chmod(`${top}/runtime/deno`, 0o755);
+  await Deno.mkdir(`${top}/bin`, { recursive: true });
+  await Deno.copyFile(`${ROOT}deploy/release/balcao`, `${top}/bin/balcao`);
+  await Deno.chmod(`${top}/bin/balcao`, 0o755);
+  await Deno.copyFile(`${ROOT}deploy/release/install.sh`, `${top}/install.sh`);
+  await Deno.chmod(`${top}/install.sh`, 0o755);
+  await Deno.writeTextFile(`${top}/VERSION`, `${version}\n`);
+  return top;
+}
+
+/** Packs a staged folder into <outDir>/balcao-<version>-linux-x64.tar.gz + .sha256. */
+export async function packRelease(top: string, outDir: string, gzipLevel = 6): Promise<string> {
+  const version = (await Deno.readTextFile(`${top}/VERSION`)).trim();
+  const name = `balcao-${version}-linux-x64.tar.gz`;
+  const archive = `${outDir}/${name}`;
+  const parent = top.slice(0, top.lastIndexOf("/"));
+  const folder = top.slice(top.lastIndexOf("/") + 1);
+  await run("sh", [
+    "-c",
+    `tar -C "$1" -cf - "$2" | gzip -${gzipLevel} > "$3"`,
+    "tar",
+    parent,
+    folder,
+    archive,
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(archive));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  await Deno.writeTextFile(`${archive}.sha256`, `${hex}  ${name}\n`);
+  return archive;
+}
+
+async function sizeOf(path: string): Promise<number> {
+  const out = await run("du", ["-sb", path]);
+  return Number(out.split(/\s+/)[0]);
+}
+
+if (import.meta.main) {
+  const dist = `${ROOT}dist`;
+  await Deno.mkdir(dist, { recursive: true });
+  const started = Date.now();
+  const top = await stageRelease(dist);
+  const archive = await packRelease(top, dist);
+  const MiB = 1024 * 1024;
+  say(`${archive} (${((await Deno.stat(archive)).size / MiB).toFixed(1)} MiB), sha256 beside it`);
+  say(`built in ${((Date.now() - started) / 1000).toFixed(0)} s; what takes the room, unpacked:`);
+  const parts = [`${top}/runtime`, `${top}/app/.deno_dir`, `${top}/app/static/build`];
+  for await (const entry of Deno.readDir(`${top}/app/node_modules/.deno`)) {
+    parts.push(`${top}/app/node_modules/.deno/${entry.name}`);
+  }
+  const sized = await Promise.all(parts.map(async (p) => ({ p, size: await sizeOf(p) })));
+  for (const { p, size } of sized.sort((a, b) => b.size - a.size).slice(0, 12)) {
+    say(`  ${(size / MiB).toFixed(1).padStart(6)} MiB  ${p.slice(top.length + 1)}`);
+  }
+  await Deno.remove(top, { recursive: true });
+}
