@@ -96,6 +96,13 @@ export function wallClock(at: Date, timeZone = DEFAULT_TIME_ZONE): WallClock {
   };
 }
 
+/** How far the wall clock of `timeZone` is ahead of UTC at instant `at` (ms; -3 h for São Paulo). */
+export function zoneOffsetMs(at: number, timeZone = DEFAULT_TIME_ZONE): number {
+  const t = wallClock(new Date(at), timeZone);
+  const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
 /** The instant at which the zone's clock reads the given local time (DST-safe to the minute). */
 export function zonedInstant(local: WallClock, timeZone = DEFAULT_TIME_ZONE): Date {
   const asUtc = Date.UTC(

@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { zoneOffsetMs } from "../../contract/time_zone.ts";
 
 /**
  * The dashboard's date filter (seeds/000 sections 2 and 5). Dates are calendar days in the
@@ -21,35 +22,11 @@ export type DashboardRange = {
 const DAY_MS = 86_400_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Local-minus-UTC offset of a zone at an instant, in ms. */
-function offsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  const asUtc = Date.UTC(
-    get("year"),
-    get("month") - 1,
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  );
-  return asUtc - Math.floor(instant / 1000) * 1000;
-}
-
 /** The UTC instant of 00:00 of a local calendar day. */
 export function localMidnightUtc(date: string, timeZone = DASHBOARD_TIME_ZONE): number {
   const guess = Date.parse(`${date}T00:00:00Z`);
-  const first = guess - offsetMs(guess, timeZone);
-  return guess - offsetMs(first, timeZone);
+  const first = guess - zoneOffsetMs(guess, timeZone);
+  return guess - zoneOffsetMs(first, timeZone);
 }
 
 /** Today's local calendar date, YYYY-MM-DD. */

@@ -1,3 +1,5 @@
+import { zoneOffsetMs } from "../../contract/time_zone.ts";
+
 /**
  * Weekly working hours (seeds/001 section 3): entries of weekday (pt name), weekdayEn,
  * startTime and endTime as HH:MM. "00:00"-"00:00" means closed that day.
@@ -79,30 +81,6 @@ export function parseWorkingHours(json: string | null | undefined): WorkingHours
 
 const DAY_MS = 86_400_000;
 const WEEKDAYS_EN = WEEKDAYS.map(([, en]) => en);
-
-/** How far the wall clock of `timeZone` is ahead of UTC at `at` (ms; -3 h for São Paulo). */
-function zoneOffsetMs(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(at));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  const wall = Date.UTC(
-    get("year"),
-    get("month") - 1,
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  );
-  return wall - Math.floor(at / 1000) * 1000;
-}
 
 /**
  * The instant `target` minutes of working time after `start` (issue 26's service-level targets: nights,
