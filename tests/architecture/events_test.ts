@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { filesOf, ROOT } from "./source_files.ts";
 import { CHANNELS } from "../../contract/events.ts";
 
 /**
@@ -11,24 +11,6 @@ import { CHANNELS } from "../../contract/events.ts";
  *   published, and only server/realtime/ puts events on the hub: a service tells a domain event
  *   (server/events/) and listeners.ts maps it to channels and rooms.
  */
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function* sources(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) yield* sources(path);
-    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield path;
-  }
-}
-
-async function filesOf(...dirs: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const dir of dirs) {
-    if (dir.endsWith(".ts")) out.push(dir);
-    else for await (const file of sources(dir)) out.push(file);
-  }
-  return out.sort();
-}
 
 /** Comments and the contents of string literals blanked (so a paren or "as" in them is not code). */
 function codeOf(text: string): string {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { filesOf, ROOT } from "./source_files.ts";
 
 /**
  * The layers of ARCHITECTURE.md, read from the files (imports and query calls), so a breach fails
@@ -11,24 +11,6 @@ import { fileURLToPath } from "node:url";
  * - SQL (Kysely's query builders and the `sql` tag) only in `db/` and in repositories
  *   (`repository.ts`, `*_repository.ts`), bar the few files of QUERY_ALLOWED with their reason.
  */
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function* sources(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) yield* sources(path);
-    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield path;
-  }
-}
-
-async function filesOf(...dirs: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const dir of dirs) {
-    if (dir.endsWith(".ts")) out.push(dir);
-    else for await (const file of sources(dir)) out.push(file);
-  }
-  return out.sort();
-}
 
 /** Every import specifier of a file (static, dynamic and re-exports), resolved from the root. */
 export async function importsOf(file: string): Promise<string[]> {
