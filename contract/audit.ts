@@ -26,6 +26,23 @@ export const AUDIT_ACTIONS = [
   "webhook.updated",
   "webhook.deleted",
   "webhook.secretRegenerated",
+  "company.created",
+  "company.updated",
+  "company.deleted",
+  "plan.created",
+  "plan.updated",
+  "plan.deleted",
+  "subscription.planChanged",
+  "invoice.created",
+  "invoice.updated",
+  "invoice.paid",
+  "invoice.deleted",
+  "integration.created",
+  "integration.updated",
+  "integration.deleted",
+  "prompt.created",
+  "prompt.updated",
+  "prompt.deleted",
 ] as const;
 
 export type AuditAction = typeof AUDIT_ACTIONS[number];

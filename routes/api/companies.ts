@@ -124,7 +124,7 @@ export function companyRoutes(deps: AppDeps) {
   });
 
   app.post("/", allow("company:manage"), validate("json", createBody), async (c) => {
-    return c.json(await createCompany(deps, c.req.valid("json")), 201);
+    return c.json(await createCompany(deps, authOf(c), c.req.valid("json")), 201);
   });
 
   app.put(
@@ -132,7 +132,8 @@ export function companyRoutes(deps: AppDeps) {
     allow("company:manage"),
     validate("param", idParam),
     validate("json", updateBody),
-    async (c) => c.json(await updateCompany(deps, c.req.valid("param").id, c.req.valid("json"))),
+    async (c) =>
+      c.json(await updateCompany(deps, authOf(c), c.req.valid("param").id, c.req.valid("json"))),
   );
 
   app.delete("/:id{[0-9]+}", allow("company:manage"), validate("param", idParam), async (c) => {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
-import type { AppDeps, AppEnv } from "../../server/context.ts";
+import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -77,13 +77,13 @@ export function planRoutes(deps: AppDeps) {
     return c.json(await getPlan(deps, c.req.valid("param").id));
   });
   app.post("/", validate("json", createBody), async (c) => {
-    return c.json(await createPlan(deps, c.req.valid("json")), 201);
+    return c.json(await createPlan(deps, authOf(c), c.req.valid("json")), 201);
   });
   app.put("/:id{[0-9]+}", validate("param", idParam), validate("json", updateBody), async (c) => {
-    return c.json(await changePlan(deps, c.req.valid("param").id, c.req.valid("json")));
+    return c.json(await changePlan(deps, authOf(c), c.req.valid("param").id, c.req.valid("json")));
   });
   app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    await removePlan(deps, c.req.valid("param").id);
+    await removePlan(deps, authOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   });
   return app;

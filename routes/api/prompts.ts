@@ -44,7 +44,7 @@ export function promptRoutes(deps: AppDeps) {
   });
 
   app.post("/", allow("prompt:manage"), validate("json", body), async (c) => {
-    return c.json(await createPrompt(deps, authOf(c).companyId, c.req.valid("json")), 201);
+    return c.json(await createPrompt(deps, authOf(c), c.req.valid("json")), 201);
   });
 
   app.put(
@@ -54,12 +54,12 @@ export function promptRoutes(deps: AppDeps) {
     validate("json", body),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(await changePrompt(deps, authOf(c).companyId, id, c.req.valid("json")));
+      return c.json(await changePrompt(deps, authOf(c), id, c.req.valid("json")));
     },
   );
 
   app.delete("/:id{[0-9]+}", allow("prompt:manage"), validate("param", idParam), async (c) => {
-    await removePrompt(deps, authOf(c).companyId, c.req.valid("param").id);
+    await removePrompt(deps, authOf(c), c.req.valid("param").id);
     // seeds/002 section 7: a message the client translates.
     return c.json({ message: "prompts.toasts.deleted" });
   });

@@ -53,16 +53,16 @@ export function queueIntegrationRoutes(deps: AppDeps) {
   });
 
   app.post("/", validate("json", body), async (c) => {
-    return c.json(await createIntegration(deps, authOf(c).companyId, c.req.valid("json")), 201);
+    return c.json(await createIntegration(deps, authOf(c), c.req.valid("json")), 201);
   });
 
   app.put("/:id{[0-9]+}", validate("param", idParam), validate("json", body), async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await changeIntegration(deps, authOf(c).companyId, id, c.req.valid("json")));
+    return c.json(await changeIntegration(deps, authOf(c), id, c.req.valid("json")));
   });
 
   app.delete("/:id{[0-9]+}", validate("param", idParam), async (c) => {
-    await removeIntegration(deps, authOf(c).companyId, c.req.valid("param").id);
+    await removeIntegration(deps, authOf(c), c.req.valid("param").id);
     return c.json({ message: "Integration deleted" });
   });
 

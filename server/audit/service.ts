@@ -40,7 +40,8 @@ export function actorOf(auth: AuthInfo): AuditActor {
   };
 }
 
-const SECRET_FIELD = /password|secret|token|apikey|api_key|hash|^key$/i;
+// jsonContent: an integration's service account (a private key inside); key$: apiKey, voiceKey.
+const SECRET_FIELD = /password|secret|token|api_key|hash|key$|jsoncontent/i;
 
 /** Secrets never reach the log: their value is replaced, only the fact of a change stays. */
 export function masked(fields: Record<string, unknown> | null | undefined): string | null {
@@ -78,17 +79,19 @@ export async function recordAudit(db: Database, now: string, entry: AuditEntry) 
 /**
  * A change by the request's caller, recorded in `db`: give it the change's transaction
  * (recordAudit). `change` holds the fields before and after (changedFields for an update).
+ * `target.companyId`: the company changed when it is not the caller's (a super user acting on
+ * another company, whose admins then read the row); by default the caller's.
  */
 export async function auditBy(
   db: Database,
   auth: AuthInfo,
   now: string,
   action: AuditAction,
-  target: { entity: string; id: number | string },
+  target: { entity: string; id: number | string; companyId?: number },
   change: { before?: Record<string, unknown>; after?: Record<string, unknown> } = {},
 ) {
   await recordAudit(db, now, {
-    companyId: auth.companyId,
+    companyId: target.companyId ?? auth.companyId,
     actor: actorOf(auth),
     action,
     entity: target.entity,

@@ -1,4 +1,5 @@
 import type { InvoiceView } from "../../contract/billing_types.ts";
+import { auditBy } from "../audit/service.ts";
 import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
@@ -117,6 +118,10 @@ export async function changePlan(
   const months = recurrenceMonths(company.recurrence);
   const result = await deps.db.transaction().execute(async (trx) => {
     await updateCompanyRow(trx, companyId, { planId: plan.id, updatedAt: stamp });
+    await auditBy(trx, auth, stamp, "subscription.planChanged", {
+      entity: "company",
+      id: companyId,
+    }, { before: { planId: company.planId }, after: { planId: plan.id, adjustment } });
     if (!dueDate || plan.value <= 0) return { invoice: null, created: false };
     const detail = `${plan.name} - ${company.recurrence ?? "MENSAL"}`;
     const base = Math.round(plan.value * months * 100) / 100;

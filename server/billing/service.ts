@@ -4,6 +4,7 @@ import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { assertAllowed } from "../auth/policy.ts";
+import { auditBy, changedFields } from "../audit/service.ts";
 import { log } from "../log.ts";
 import { advanceDueDate } from "../companies/due_dates.ts";
 import { companiesDueBy, findCompany } from "../companies/repository.ts";
@@ -137,7 +138,8 @@ export async function createDueInvoices(deps: AppDeps): Promise<number[]> {
 }
 
 export type PaymentSource =
-  | { via: "manual"; userId: number }
+  /** A super user's confirmation: recorded as theirs, in the audit log of the invoice's company. */
+  | { via: "manual"; auth: AuthInfo }
   | { via: "static" | "asaas"; eventId: string | null; amount: number };
 
 export type PaymentOutcome =
@@ -180,11 +182,17 @@ export async function payInvoice(
       );
     }
     const paid = await repo.markInvoicePaid(trx, invoice.companyId, invoice.id, {
-      paidByUserId: source.via === "manual" ? source.userId : null,
+      paidByUserId: source.via === "manual" ? source.auth.userId : null,
       paidVia: source.via,
       now: stamp,
     });
     if (!paid) return { outcome: "alreadyPaid", invoice };
+    if (source.via === "manual") {
+      await auditBy(trx, source.auth, stamp, "invoice.paid", invoiceTarget(paid), {
+        before: { status: invoice.status },
+        after: { status: paid.status },
+      });
+    }
     // The due date one recurrence ahead; the due-date job's marks cleared (a company it blocked
     // is switched on again).
     const dueDate = await advanceDueDate(trx, invoice.companyId, now);
@@ -211,7 +219,7 @@ export async function markPaidByHand(
   id: number,
 ): Promise<InvoiceView> {
   assertAllowed(auth, "invoice:mark-paid");
-  const result = await payInvoice(deps, id, { via: "manual", userId: auth.userId });
+  const result = await payInvoice(deps, id, { via: "manual", auth });
   if (result.outcome !== "paid") throw alreadyPaid();
   return repo.invoiceView(result.invoice);
 }
@@ -267,8 +275,14 @@ export async function createInvoiceByHand(
     throw notFound("ERR_NO_COMPANY_FOUND", "Empresa não encontrada");
   }
   const now = deps.clock.now().toISOString();
-  const invoice = await repo.insertInvoice(deps.db, companyId, fields, now);
-  if (!invoice) throw periodTaken();
+  const invoice = await deps.db.transaction().execute(async (trx) => {
+    const invoice = await repo.insertInvoice(trx, companyId, fields, now);
+    if (!invoice) throw periodTaken();
+    await auditBy(trx, auth, now, "invoice.created", invoiceTarget(invoice), {
+      after: auditedFields(invoice),
+    });
+    return invoice;
+  });
   publishInvoice(deps, invoice, "create");
   return repo.invoiceView(invoice);
 }
@@ -296,7 +310,14 @@ export async function updateInvoiceByHand(
     const now = deps.clock.now().toISOString();
     let changed: Invoice | undefined;
     try {
-      changed = await repo.updateOpenInvoice(deps.db, found.companyId, id, fields, now);
+      changed = await deps.db.transaction().execute(async (trx) => {
+        const changed = await repo.updateOpenInvoice(trx, found.companyId, id, fields, now);
+        const diff = changed && changedFields(auditedFields(found), auditedFields(changed));
+        if (changed && diff && Object.keys(diff.after).length > 0) {
+          await auditBy(trx, auth, now, "invoice.updated", invoiceTarget(changed), diff);
+        }
+        return changed;
+      });
     } catch (error) {
       // invoices_period (companyId, dueDate): another invoice of the company has that due date.
       if (String(error).includes("UNIQUE")) throw periodTaken();
@@ -316,12 +337,32 @@ export async function deleteInvoiceByHand(deps: AppDeps, auth: AuthInfo, id: num
   const found = await repo.findInvoice(deps.db, scopeOf(auth), id);
   if (!found) throw noInvoice();
   if (found.status === "paid") throw alreadyPaid();
-  if (!await repo.deleteOpenInvoice(deps.db, found.companyId, id)) throw alreadyPaid();
+  const now = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    if (!await repo.deleteOpenInvoice(trx, found.companyId, id)) throw alreadyPaid();
+    await auditBy(trx, auth, now, "invoice.deleted", invoiceTarget(found), {
+      before: auditedFields(found),
+    });
+  });
   deps.events.emit("list.changed", {
     companyId: found.companyId,
     resource: "invoice",
     change: { action: "delete", id },
   });
+}
+
+/** An invoice's audit rows belong to its company (a super user bills other companies). */
+function invoiceTarget(invoice: Invoice) {
+  return { entity: "invoice", id: invoice.id, companyId: invoice.companyId };
+}
+
+function auditedFields(invoice: Invoice) {
+  return {
+    detail: invoice.detail,
+    value: invoice.value,
+    dueDate: invoice.dueDate,
+    status: invoice.status,
+  };
 }
 
 /** Invoice list events reach the company's admins (the only ones who see /financeiro). */

@@ -4,6 +4,7 @@ import { type PlanFlags, planFlags } from "../auth/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { type PageAnswer, pageAnswer } from "../paging.ts";
+import { auditBy, changedFields } from "../audit/service.ts";
 import { announcePlan } from "../plans/service.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "../queues/hours.ts";
 import { disconnectCompany } from "../realtime/members.ts";
@@ -46,6 +47,20 @@ function view(c: repo.CompanyRow): CompanyView {
     addressDistrict: c.addressDistrict,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
+  };
+}
+
+/** What the audit log keeps of a company (issue 30): the fields a super user edits. */
+function auditedFields(c: repo.CompanyRow) {
+  return {
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    planId: c.planId,
+    status: c.status === 1,
+    campaignsEnabled: c.campaignsEnabled === "true",
+    dueDate: c.dueDate,
+    recurrence: c.recurrence,
   };
 }
 
@@ -98,10 +113,26 @@ export async function updateCompanySchedules(
   id: number,
   schedules: WorkingHoursEntry[],
 ): Promise<CompanyView> {
-  await visibleCompany(deps, auth, id);
+  const was = await visibleCompany(deps, auth, id);
   const now = deps.clock.now().toISOString();
-  const row = await repo.setCompanySchedules(deps.db, id, JSON.stringify(schedules), now);
-  if (!row) throw missing();
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.setCompanySchedules(trx, id, JSON.stringify(schedules), now);
+    if (!row) throw missing();
+    const diff = changedFields(
+      { schedules: companyWorkingHours(was) },
+      { schedules: companyWorkingHours(row) },
+    );
+    if (Object.keys(diff.after).length > 0) {
+      await auditBy(
+        trx,
+        auth,
+        now,
+        "company.updated",
+        { entity: "company", id, companyId: id },
+        diff,
+      );
+    }
+  });
   return view((await repo.findCompanyRow(deps.db, id))!);
 }
 
@@ -153,7 +184,11 @@ async function checkCompany(
  * POST /api/companies (super): the company, its default settings and, given a password, its
  * first admin (the company's name and email), in one transaction.
  */
-export async function createCompany(deps: AppDeps, input: CompanyInput): Promise<CompanyView> {
+export async function createCompany(
+  deps: AppDeps,
+  auth: AuthInfo,
+  input: CompanyInput,
+): Promise<CompanyView> {
   const now = deps.clock.now().toISOString();
   const passwordHash = input.password === undefined
     ? undefined
@@ -181,6 +216,10 @@ export async function createCompany(deps: AppDeps, input: CompanyInput): Promise
         passwordHash,
       }, now);
     }
+    const created = (await repo.findCompanyRow(trx, id))!;
+    await auditBy(trx, auth, now, "company.created", { entity: "company", id, companyId: id }, {
+      after: auditedFields(created),
+    });
     return id;
   });
   return view((await repo.findCompanyRow(deps.db, id))!);
@@ -193,12 +232,13 @@ export async function createCompany(deps: AppDeps, input: CompanyInput): Promise
  */
 export async function updateCompany(
   deps: AppDeps,
+  auth: AuthInfo,
   id: number,
   input: Partial<CompanyInput>,
 ): Promise<CompanyView> {
   const now = deps.clock.now().toISOString();
   const { before, after } = await deps.db.transaction().execute(async (trx) => {
-    const before = await repo.findCompany(trx, id);
+    const before = await repo.findCompanyRow(trx, id);
     if (!before) throw missing();
     if (input.status === false && await repo.hasSuperUser(trx, id)) throw protectedCompany();
     await checkCompany(trx, input, id);
@@ -218,7 +258,19 @@ export async function updateCompany(
     if (input.campaignsEnabled !== undefined) {
       await repo.setCampaignsEnabled(trx, id, input.campaignsEnabled, now);
     }
-    return { before, after: (await repo.findCompanyRow(trx, id))! };
+    const after = (await repo.findCompanyRow(trx, id))!;
+    const diff = changedFields(auditedFields(before), auditedFields(after));
+    if (Object.keys(diff.after).length > 0) {
+      await auditBy(
+        trx,
+        auth,
+        now,
+        "company.updated",
+        { entity: "company", id, companyId: id },
+        diff,
+      );
+    }
+    return { before, after };
   });
   if (after.planId !== before.planId) {
     announcePlan(
@@ -245,11 +297,19 @@ export async function suspendCompany(deps: AppDeps, companyId: number) {
  * table), then its media folder. The platform's own company (a super user's) is refused.
  */
 export async function deleteCompany(deps: AppDeps, auth: AuthInfo, id: number) {
-  const company = await repo.findCompany(deps.db, id);
+  const company = await repo.findCompanyRow(deps.db, id);
   if (!company) throw missing();
+  const now = deps.clock.now().toISOString();
   if (id === auth.companyId || await repo.hasSuperUser(deps.db, id)) throw protectedCompany();
   disconnectCompany(deps.hub, id, "company deleted");
   await stopCompanyConnections(deps, id);
-  await deps.db.transaction().execute((trx) => repo.deleteCompanyData(trx, id));
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.deleteCompanyData(trx, id);
+    // The deleted company's rows, its log's too, are gone: the record stays with the platform's
+    // company (the super user's), whose readers are the ones who could have done it.
+    await auditBy(trx, auth, now, "company.deleted", { entity: "company", id }, {
+      before: auditedFields(company),
+    });
+  });
   await sweepCompanyFiles(deps, id);
 }

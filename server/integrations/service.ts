@@ -1,7 +1,8 @@
 import type { Database } from "../../db/client.ts";
 import type { IntegrationType, QueueIntegration } from "../../db/schema.ts";
 import { randomSecret } from "../auth/secrets.ts";
-import type { AppDeps } from "../context.ts";
+import { auditBy, changedFields } from "../audit/service.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { pageAnswer } from "../paging.ts";
@@ -139,20 +140,38 @@ export async function showIntegration(deps: AppDeps, companyId: number, id: numb
   return await viewOf(deps, row, true);
 }
 
+/**
+ * What the audit log keeps of an integration: its settings and its service account in plain
+ * text (compared as such: sealing twice gives two ciphertexts), which the log masks
+ * (server/audit/service.ts masked); never the signing secret.
+ */
+function auditedFields(row: QueueIntegration, jsonPlain: string) {
+  const { id: _id, companyId: _c, createdAt: _at, updatedAt: _up, secret: _s, ...fields } = row;
+  return { ...fields, jsonContent: jsonPlain };
+}
+
 export async function createIntegration(
   deps: AppDeps,
-  companyId: number,
+  auth: AuthInfo,
   input: IntegrationInput,
 ): Promise<IntegrationView> {
+  const companyId = auth.companyId;
   const now = deps.clock.now().toISOString();
   const values = await checked(deps, input);
-  const row = await repo.insertIntegration(deps.db, {
-    ...values,
-    companyId,
-    // The key of the X-Balcao-Signature HMAC (README 'Queue integrations').
-    secret: await seal(deps.secrets.data, randomSecret(32)),
-    createdAt: now,
-    updatedAt: now,
+  // The key of the X-Balcao-Signature HMAC (README 'Queue integrations').
+  const secret = await seal(deps.secrets.data, randomSecret(32));
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.insertIntegration(trx, {
+      ...values,
+      companyId,
+      secret,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await auditBy(trx, auth, now, "integration.created", { entity: "integration", id: row.id }, {
+      after: auditedFields(row, await unsealOrEmpty(deps.secrets.data, row.jsonContent)),
+    });
+    return row;
   });
   deps.events.emit("list.changed", {
     companyId,
@@ -164,18 +183,28 @@ export async function createIntegration(
 
 export async function changeIntegration(
   deps: AppDeps,
-  companyId: number,
+  auth: AuthInfo,
   id: number,
   input: IntegrationInput,
 ): Promise<IntegrationView> {
+  const companyId = auth.companyId;
   const current = await repo.findIntegration(deps.db, companyId, id);
   if (!current) throw notFoundError();
-  const values = await checked(deps, input, await openIntegration(deps.secrets.data, current));
-  const row = await repo.updateIntegration(deps.db, companyId, id, {
-    ...values,
-    updatedAt: deps.clock.now().toISOString(),
+  const open = await openIntegration(deps.secrets.data, current);
+  const values = await checked(deps, input, open);
+  const now = deps.clock.now().toISOString();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.updateIntegration(trx, companyId, id, { ...values, updatedAt: now });
+    if (!row) throw notFoundError();
+    const diff = changedFields(
+      auditedFields(current, open.jsonPlain),
+      auditedFields(row, await unsealOrEmpty(deps.secrets.data, row.jsonContent)),
+    );
+    if (Object.keys(diff.after).length > 0) {
+      await auditBy(trx, auth, now, "integration.updated", { entity: "integration", id }, diff);
+    }
+    return row;
   });
-  if (!row) throw notFoundError();
   deps.events.emit("list.changed", {
     companyId,
     resource: "queueIntegration",
@@ -184,10 +213,16 @@ export async function changeIntegration(
   return await viewOf(deps, row, true);
 }
 
-export async function removeIntegration(deps: AppDeps, companyId: number, id: number) {
+export async function removeIntegration(deps: AppDeps, auth: AuthInfo, id: number) {
+  const companyId = auth.companyId;
+  const now = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    if (!await repo.findIntegration(trx, companyId, id)) throw notFoundError();
+    const was = await repo.findIntegration(trx, companyId, id);
+    if (!was) throw notFoundError();
     await repo.deleteIntegration(trx, companyId, id);
+    await auditBy(trx, auth, now, "integration.deleted", { entity: "integration", id }, {
+      before: auditedFields(was, await unsealOrEmpty(deps.secrets.data, was.jsonContent)),
+    });
   });
   deps.events.emit("list.changed", {
     companyId,

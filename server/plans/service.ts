@@ -1,7 +1,8 @@
 import type { Plan } from "../../db/schema.ts";
 import type { PlanView } from "../../contract/platform_types.ts";
 import { planFlags } from "../auth/service.ts";
-import type { AppDeps } from "../context.ts";
+import { auditBy, changedFields } from "../audit/service.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { setCompanyFlags } from "../realtime/members.ts";
 import { enabledFlags } from "./features.ts";
@@ -50,27 +51,45 @@ export async function getPlan(deps: AppDeps, id: number): Promise<PlanView> {
   return repo.planView(plan);
 }
 
-export async function createPlan(deps: AppDeps, fields: repo.PlanFields): Promise<PlanView> {
+/*
+ * Plans are the platform's: their audit rows stay with the company of the super user who changed
+ * them (the platform's), where /audit shows them.
+ */
+export async function createPlan(
+  deps: AppDeps,
+  auth: AuthInfo,
+  fields: repo.PlanFields,
+): Promise<PlanView> {
   const now = deps.clock.now().toISOString();
   const plan = await deps.db.transaction().execute(async (trx) => {
     if (await repo.planNameTaken(trx, fields.name)) throw duplicated();
-    return await repo.insertPlan(trx, fields, now);
+    const plan = await repo.insertPlan(trx, fields, now);
+    await auditBy(trx, auth, now, "plan.created", { entity: "plan", id: plan.id }, {
+      after: repo.planView(plan),
+    });
+    return plan;
   });
   return repo.planView(plan);
 }
 
 export async function changePlan(
   deps: AppDeps,
+  auth: AuthInfo,
   id: number,
   fields: Partial<repo.PlanFields>,
 ): Promise<PlanView> {
   const now = deps.clock.now().toISOString();
   const { plan, companies } = await deps.db.transaction().execute(async (trx) => {
-    if (!await repo.findPlan(trx, id)) throw missing();
+    const was = await repo.findPlan(trx, id);
+    if (!was) throw missing();
     if (fields.name !== undefined && await repo.planNameTaken(trx, fields.name, id)) {
       throw duplicated();
     }
     const plan = (await repo.updatePlan(trx, id, fields, now))!;
+    const diff = changedFields(repo.planView(was), repo.planView(plan));
+    if (Object.keys(diff.after).length > 0) {
+      await auditBy(trx, auth, now, "plan.updated", { entity: "plan", id }, diff);
+    }
     return { plan, companies: await repo.companiesOnPlan(trx, id) };
   });
   for (const companyId of companies) announcePlan(deps, companyId, plan);
@@ -78,9 +97,11 @@ export async function changePlan(
 }
 
 /** Refused while any company is on the plan (409 ERR_PLAN_IN_USE): nothing is changed. */
-export async function removePlan(deps: AppDeps, id: number) {
+export async function removePlan(deps: AppDeps, auth: AuthInfo, id: number) {
+  const now = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    if (!await repo.findPlan(trx, id)) throw missing();
+    const was = await repo.findPlan(trx, id);
+    if (!was) throw missing();
     const users = await repo.companiesOnPlan(trx, id);
     if (users.length > 0) {
       throw new AppError(
@@ -90,5 +111,8 @@ export async function removePlan(deps: AppDeps, id: number) {
       );
     }
     await repo.deletePlan(trx, id);
+    await auditBy(trx, auth, now, "plan.deleted", { entity: "plan", id }, {
+      before: repo.planView(was),
+    });
   });
 }

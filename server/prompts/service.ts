@@ -1,5 +1,6 @@
 import type { Prompt } from "../../db/schema.ts";
-import type { AppDeps } from "../context.ts";
+import { auditBy, changedFields } from "../audit/service.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { PROMPT_DEFAULTS, type PromptView } from "../../contract/integrations.ts";
@@ -70,27 +71,50 @@ export async function showPrompt(deps: AppDeps, companyId: number, id: number) {
   return await viewOf(deps, row);
 }
 
-export async function createPrompt(deps: AppDeps, companyId: number, input: PromptInput) {
+/**
+ * What the audit log keeps of a prompt: its fields, the keys in plain text (compared as such:
+ * sealing twice gives two ciphertexts), which the log masks (server/audit/service.ts masked).
+ */
+async function auditedFields(deps: AppDeps, row: Prompt) {
+  const { id: _id, companyId: _c, createdAt: _at, updatedAt: _up, ...fields } = row;
+  return {
+    ...fields,
+    apiKey: await unsealOrEmpty(deps.secrets.data, row.apiKey),
+    voiceKey: await unsealOrEmpty(deps.secrets.data, row.voiceKey),
+  };
+}
+
+export async function createPrompt(deps: AppDeps, auth: AuthInfo, input: PromptInput) {
+  const companyId = auth.companyId;
   const queueId = await requireQueueOf(deps, companyId, input.queueId);
   const apiKey = newKey(input.apiKey);
   if (!apiKey) {
     throw badRequest("ERR_VALIDATION", "Verifique os dados informados", { apiKey: ["Required"] });
   }
   const now = deps.clock.now().toISOString();
-  const row = await repo.insertPrompt(deps.db, {
-    companyId,
-    name: input.name,
+  const sealed = {
     apiKey: await seal(deps.secrets.data, apiKey),
-    prompt: input.prompt,
-    voice: input.voice ?? "texto",
     voiceKey: await seal(deps.secrets.data, newKey(input.voiceKey) ?? ""),
-    voiceRegion: input.voiceRegion ?? "",
-    temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
-    maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
-    maxMessages: input.maxMessages ?? PROMPT_DEFAULTS.maxMessages,
-    queueId,
-    createdAt: now,
-    updatedAt: now,
+  };
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.insertPrompt(trx, {
+      companyId,
+      name: input.name,
+      ...sealed,
+      prompt: input.prompt,
+      voice: input.voice ?? "texto",
+      voiceRegion: input.voiceRegion ?? "",
+      temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
+      maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
+      maxMessages: input.maxMessages ?? PROMPT_DEFAULTS.maxMessages,
+      queueId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await auditBy(trx, auth, now, "prompt.created", { entity: "prompt", id: row.id }, {
+      after: await auditedFields(deps, row),
+    });
+    return row;
   });
   const view = await viewOf(deps, row);
   deps.events.emit("list.changed", {
@@ -103,27 +127,41 @@ export async function createPrompt(deps: AppDeps, companyId: number, input: Prom
 
 export async function changePrompt(
   deps: AppDeps,
-  companyId: number,
+  auth: AuthInfo,
   id: number,
   input: PromptInput,
 ) {
+  const companyId = auth.companyId;
   const queueId = await requireQueueOf(deps, companyId, input.queueId);
   const apiKey = newKey(input.apiKey);
   const voiceKey = newKey(input.voiceKey);
-  const row = await repo.updatePrompt(deps.db, companyId, id, {
-    name: input.name,
-    prompt: input.prompt,
+  const keys = {
     ...(apiKey ? { apiKey: await seal(deps.secrets.data, apiKey) } : {}),
     ...(voiceKey ? { voiceKey: await seal(deps.secrets.data, voiceKey) } : {}),
-    voice: input.voice,
-    voiceRegion: input.voiceRegion,
-    temperature: input.temperature,
-    maxTokens: input.maxTokens,
-    maxMessages: input.maxMessages,
-    queueId,
-    updatedAt: deps.clock.now().toISOString(),
+  };
+  const now = deps.clock.now().toISOString();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const was = await repo.findPrompt(trx, companyId, id);
+    if (!was) throw notFoundError();
+    const row = await repo.updatePrompt(trx, companyId, id, {
+      name: input.name,
+      prompt: input.prompt,
+      ...keys,
+      voice: input.voice,
+      voiceRegion: input.voiceRegion,
+      temperature: input.temperature,
+      maxTokens: input.maxTokens,
+      maxMessages: input.maxMessages,
+      queueId,
+      updatedAt: now,
+    });
+    if (!row) throw notFoundError();
+    const diff = changedFields(await auditedFields(deps, was), await auditedFields(deps, row));
+    if (Object.keys(diff.after).length > 0) {
+      await auditBy(trx, auth, now, "prompt.updated", { entity: "prompt", id }, diff);
+    }
+    return row;
   });
-  if (!row) throw notFoundError();
   const view = await viewOf(deps, row);
   deps.events.emit("list.changed", {
     companyId,
@@ -134,10 +172,16 @@ export async function changePrompt(
 }
 
 /** Deletes a prompt; queues, connections and tickets that used it forget it (tickets to people). */
-export async function removePrompt(deps: AppDeps, companyId: number, id: number) {
+export async function removePrompt(deps: AppDeps, auth: AuthInfo, id: number) {
+  const companyId = auth.companyId;
+  const now = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    if (!await owns(trx, companyId, "prompts", id)) throw notFoundError();
+    const was = await repo.findPrompt(trx, companyId, id);
+    if (!was) throw notFoundError();
     await repo.deletePrompt(trx, companyId, id);
+    await auditBy(trx, auth, now, "prompt.deleted", { entity: "prompt", id }, {
+      before: await auditedFields(deps, was),
+    });
   });
   deps.events.emit("list.changed", {
     companyId,
