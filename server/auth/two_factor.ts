@@ -1,4 +1,5 @@
 import QRCode from "qrcode";
+import type { Database } from "../../db/client.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { actorOf, type AuditActor, recordAudit } from "../audit/service.ts";
@@ -75,6 +76,8 @@ async function checkCode(
   companyId: number,
   code: string,
   recovery: boolean,
+  /** Writes the recovery code's audit row in the transaction that spends the code. */
+  recordRecovery?: (trx: Database) => Promise<void>,
 ): Promise<"totp" | "recovery" | null> {
   if (!user.twoFactorSecret) return null;
   const now = deps.clock.now();
@@ -86,7 +89,11 @@ async function checkCode(
   }
   if (!recovery) return null;
   const hash = await sha256Hex(normalisedRecovery(typed));
-  const spent = await repo.spendRecoveryCode(deps.db, companyId, user.id, hash, now.toISOString());
+  const spent = await deps.db.transaction().execute(async (trx) => {
+    const spent = await repo.spendRecoveryCode(trx, companyId, user.id, hash, now.toISOString());
+    if (spent && recordRecovery) await recordRecovery(trx);
+    return spent;
+  });
   return spent ? "recovery" : null;
 }
 
@@ -194,9 +201,30 @@ export async function completeTwoFactorLogin(
     async () => {
       const loaded = await findUserWithCompany(deps.db, open.companyId, open.userId);
       if (!loaded) throw invalidCode();
-      const method = await checkCode(deps, loaded.user, open.companyId, code, true);
       const now = deps.clock.now().toISOString();
       const actor = { userId: loaded.user.id, userName: loaded.user.name, ...client };
+      const method = await checkCode(
+        deps,
+        loaded.user,
+        open.companyId,
+        code,
+        true,
+        async (trx) =>
+          await recordAudit(trx, now, {
+            companyId: open.companyId,
+            actor,
+            action: "twoFactor.recoveryCodeUsed",
+            entity: "user",
+            entityId: loaded.user.id,
+            after: {
+              recoveryCodesLeft: await repo.countUnusedRecoveryCodes(
+                trx,
+                open.companyId,
+                loaded.user.id,
+              ),
+            },
+          }),
+      );
       if (method === null) {
         await recordAudit(deps.db, now, {
           companyId: open.companyId,
@@ -210,22 +238,6 @@ export async function completeTwoFactorLogin(
       }
       if (!await repo.spendChallenge(deps.db, open.companyId, open.id, now)) {
         throw new AppError(401, "ERR_TWO_FACTOR_CHALLENGE_EXPIRED", "Entre com a senha novamente");
-      }
-      if (method === "recovery") {
-        await recordAudit(deps.db, now, {
-          companyId: open.companyId,
-          actor,
-          action: "twoFactor.recoveryCodeUsed",
-          entity: "user",
-          entityId: loaded.user.id,
-          after: {
-            recoveryCodesLeft: await repo.countUnusedRecoveryCodes(
-              deps.db,
-              open.companyId,
-              loaded.user.id,
-            ),
-          },
-        });
       }
       return await startSession(deps, loaded, client, method);
     },
