@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { totpCode } from "../../server/auth/totp.ts";
-import { createCompany, login, type TestApp, type TestUser, withApp } from "../helpers/app.ts";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createCompany,
+  login,
+  type TestApp,
+  type TestUser,
+  withApp,
+} from "../helpers/app.ts";
 
 /** Issue 30 item 1: two-factor sign-in through the API. */
 
@@ -221,4 +229,39 @@ Deno.test("2fa - a company that requires it: a session without it reaches only t
     );
     const mine = await login(t, c.admin.email, c.admin.password);
     assert.equal(mine.user.twoFactor.mustEnable, true);
+  }));
+
+Deno.test("2fa - a super user requires it platform-wide for super users; a company admin cannot", () =>
+  withApp(async (t) => {
+    const c = await createCompany(t, "Acme");
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    assert.equal(root.user.twoFactor.mustEnable, false);
+    const byAdmin = await t.request("PUT", "/api/settings/superTwoFactor", {
+      token: c.admin.token,
+      body: { value: "enabled" },
+    });
+    assert.equal(byAdmin.status, 403);
+    await byAdmin.body?.cancel();
+
+    const set = await t.request("PUT", "/api/settings/superTwoFactor", {
+      token: root.token,
+      body: { value: "enabled" },
+    });
+    assert.equal(set.status, 200);
+    await set.body?.cancel();
+    const again = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    assert.equal(again.user.twoFactor.mustEnable, true);
+    const refused = await t.request("GET", "/api/companies", { token: again.token });
+    assert.equal(refused.status, 403);
+    assert.equal((await refused.json()).error, "ERR_TWO_FACTOR_SETUP_REQUIRED");
+    // Company users are not super users: the platform's rule leaves them alone.
+    assert.equal(
+      (await login(t, c.admin.email, c.admin.password)).user.twoFactor.mustEnable,
+      false,
+    );
+    // The change is in the platform's log.
+    const rows = await t.deps.db.selectFrom("audit_logs").select(["entityId", "after"])
+      .where("companyId", "=", again.user.companyId).where("action", "=", "setting.updated")
+      .execute();
+    assert.deepEqual(rows, [{ entityId: "superTwoFactor", after: '{"superTwoFactor":"enabled"}' }]);
   }));
