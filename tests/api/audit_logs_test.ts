@@ -14,6 +14,7 @@ import {
 
 type Page = {
   records: {
+    id: number;
     action: string;
     userId: number | null;
     entity: string;
@@ -255,3 +256,74 @@ Deno.test("audit - queues, connections (API token) and webhooks: created, change
     assert.ok(!text.includes(regenerated.token), "the API token is not in the log");
     assert.ok(!text.includes(hook.secret), "the webhook secret is not in the log");
   }, { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" }));
+
+Deno.test("audit - a super user's change to a company is in that company's log: its admin reads it, others do not", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const b = await createCompany(t, "Beta");
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const changed = await t.request("PUT", `/api/companies/${a.id}`, {
+      token: root.token,
+      body: { phone: "5511999990000" },
+      remoteAddr: "203.0.113.7",
+    });
+    assert.equal(changed.status, 200);
+    await changed.body?.cancel();
+    const invoice = await t.request("POST", "/api/invoices", {
+      token: root.token,
+      body: { companyId: a.id, detail: "Extra", value: 10, dueDate: "2030-01-10" },
+    });
+    assert.equal(invoice.status, 201);
+    const { id: invoiceId } = await invoice.json();
+
+    const mine = await read(t, a.admin.token, "?entity=company");
+    assert.equal(mine.count, 1);
+    assert.equal(mine.records[0].action, "company.updated");
+    assert.equal(mine.records[0].userId, root.user.id);
+    assert.equal(mine.records[0].ip, "203.0.113.7");
+    assert.deepEqual(mine.records[0].before, { phone: null });
+    assert.deepEqual(mine.records[0].after, { phone: "5511999990000" });
+    const invoices = await read(t, a.admin.token, "?action=invoice.created");
+    assert.equal(invoices.records[0].entityId, String(invoiceId));
+    assert.deepEqual(invoices.records[0].after, {
+      detail: "Extra",
+      value: 10,
+      dueDate: "2030-01-10",
+      status: "open",
+    });
+
+    // Not in the super user's own company, nor in another company's.
+    const others = await read(t, b.admin.token, "?entity=company");
+    assert.equal(others.count, 0);
+    const own = await read(t, root.token, `?companyId=${root.user.companyId}&entity=company`);
+    assert.equal(own.count, 0);
+    // The super user's /audit reads every company's.
+    const platform = await read(t, root.token, "?action=company.updated");
+    assert.deepEqual(platform.records.map((r) => r.companyId), [a.id]);
+  }));
+
+Deno.test("audit - no API writes the log: its routes are reads; PUT and DELETE are 404 to a super user; a user cannot export", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const routes = t.app.routes.filter((r) => r.path.startsWith("/api/audit-logs"));
+    assert.ok(routes.some((r) => r.method === "GET"), "the walk reached the log's routes");
+    const writes = routes.filter((r) => r.method !== "GET" && r.method !== "ALL");
+    assert.deepEqual(writes.map((r) => `${r.method} ${r.path}`), []);
+
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const [first] = (await read(t, root.token)).records;
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      for (const path of [`/api/audit-logs/${first.id}`, "/api/audit-logs"]) {
+        const res = await t.request(method, path, { token: root.token, body: {} });
+        assert.equal(res.status, 404, `${method} ${path}`);
+        await res.body?.cancel();
+      }
+    }
+    const still = await t.deps.db.selectFrom("audit_logs").select("id")
+      .where("companyId", "=", first.companyId).where("id", "=", first.id).execute();
+    assert.equal(still.length, 1);
+
+    const csv = await t.request("GET", "/api/audit-logs/export", { token: a.user.token });
+    assert.equal(csv.status, 403);
+    assert.equal((await csv.json()).error, "ERR_NO_PERMISSION");
+  }));
