@@ -15,3 +15,32 @@ Deno.test("architecture - every audit action is written by the server", async ()
   const dead = AUDIT_ACTIONS.filter((action) => !text.includes(`"${action}"`));
   assert.deepEqual(dead, [], "actions of contract/audit.ts that no server file writes");
 });
+
+/**
+ * Append-only: the table is named by its repository alone (besides the schema, the tenancy list
+ * and its migration), whose one delete is the retention job's (jobs/registry.ts through
+ * pruneAuditLogs). A company's deletion (server/companies/repository.ts deleteCompanyData) takes
+ * its rows with every other tenant table, by the list of tables, not by name.
+ */
+Deno.test("architecture - only the audit repository names audit_logs; its one delete is the retention job's", async () => {
+  const files = await filesOf("server", "db", "jobs", "routes", "scripts", "main.ts");
+  const naming: string[] = [];
+  const deleting: string[] = [];
+  for (const file of files) {
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    if (/\baudit_logs\b(?!\.ts)/.test(text)) naming.push(file);
+    if (text.includes("deleteAuditLogsBefore")) deleting.push(file);
+  }
+  assert.deepEqual(
+    naming.filter((f) => !f.startsWith("db/migrations/")),
+    ["db/schema.ts", "db/tenancy.ts", "server/audit/repository.ts"],
+  );
+  assert.deepEqual(deleting, ["server/audit/repository.ts", "server/audit/service.ts"]);
+  const repository = await Deno.readTextFile(`${ROOT}server/audit/repository.ts`);
+  assert.equal(repository.match(/updateTable|deleteFrom/g)?.length, 1);
+  assert.doesNotMatch(repository, /updateTable/);
+  const service = await Deno.readTextFile(`${ROOT}server/audit/service.ts`);
+  assert.equal(service.match(/deleteAuditLogsBefore\(/g)?.length, 1, "one call: pruneAuditLogs");
+  const jobs = await Deno.readTextFile(`${ROOT}jobs/registry.ts`);
+  assert.match(jobs, /tick: pruneAuditLogs/);
+});
