@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { can } from "./lib/permissions.ts";
+import { useUser } from "./lib/session.ts";
 import { downloadFile } from "./lib/download.ts";
 import { useLookup } from "./lib/use_lookup.ts";
 import { Button } from "./lib/ui/Button.tsx";
@@ -13,7 +14,8 @@ export type AuditPageProps = Record<string, never>;
 
 /**
  * /audit (issue 30): who did what, when and from where, newest first; filtered by period, user
- * and action, exported as CSV. Admins read their company's log, super users the platform's.
+ * and action, exported as CSV. Admins read their company's log, super users the platform's (with
+ * a company column and filter).
  */
 export default function AuditPage(_props: AuditPageProps) {
   return (
@@ -32,7 +34,7 @@ export default function AuditPage(_props: AuditPageProps) {
 
 const ALL = "all";
 
-type Filters = { from: string; to: string; userId: string; action: string };
+type Filters = { from: string; to: string; userId: string; action: string; companyId: string };
 
 /** The filters as the route reads them: a day's start and the day after the last one. */
 function paramsOf(f: Filters): Record<string, string> {
@@ -45,20 +47,40 @@ function paramsOf(f: Filters): Record<string, string> {
   }
   if (f.userId !== ALL) params.userId = f.userId;
   if (f.action !== ALL) params.action = f.action;
+  if (f.companyId !== ALL) params.companyId = f.companyId;
   return params;
 }
 
 function AuditLog() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<Filters>({ from: "", to: "", userId: ALL, action: ALL });
+  const platform = can(useUser(), "audit:read-platform");
+  const [filters, setFilters] = useState<Filters>({
+    from: "",
+    to: "",
+    userId: ALL,
+    action: ALL,
+    companyId: ALL,
+  });
   const params = paramsOf(filters);
+  const companies = useLookup<{ id: number; name: string }>(
+    platform ? "/companies/list" : null,
+    "",
+  );
+  const companyName = new Map(companies.items.map((c) => [c.id, c.name]));
   const spec: ListSpec<AuditLogView> = {
     path: "/audit-logs",
     records: "records",
     params,
     testId: "audit",
     empty: "audit.empty",
-    head: ["audit.when", "audit.who", "audit.action", "audit.entity", "audit.from"],
+    head: [
+      "audit.when",
+      ...(platform ? ["audit.company"] : []),
+      "audit.who",
+      "audit.action",
+      "audit.entity",
+      "audit.from",
+    ],
     actions: "audit.changes",
   };
   const page = useRecordPage(spec);
@@ -88,6 +110,17 @@ function AuditLog() {
           data-testid="audit-to"
         />
       </label>
+      {platform && (
+        <Select
+          label={t("audit.company")}
+          value={filters.companyId}
+          onValueChange={set("companyId")}
+          options={[
+            { value: ALL, label: t("audit.allCompanies") },
+            ...companies.items.map((c) => ({ value: String(c.id), label: c.name })),
+          ]}
+        />
+      )}
       <Select
         label={t("audit.who")}
         value={filters.userId}
@@ -120,6 +153,9 @@ function AuditLog() {
       {page.list.items.map((r) => (
         <tr key={r.id} data-testid="audit-row">
           <td>{new Date(r.createdAt).toLocaleString()}</td>
+          {platform && (
+            <td data-testid="audit-company">{companyName.get(r.companyId) ?? `#${r.companyId}`}</td>
+          )}
           <td>{r.userName ?? "—"}</td>
           <td>{t(`audit.actions.${r.action}`)}</td>
           <td>{r.entity}{r.entityId ? ` #${r.entityId}` : ""}</td>

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createCompany } from "../helpers/app.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createCompany, login } from "../helpers/app.ts";
 import { type Page, withBrowser } from "../helpers/browser.ts";
 import { totpCode } from "../../server/auth/totp.ts";
 
@@ -101,4 +101,34 @@ Deno.test("accounts e2e - /audit shows a role change with before and after", () 
     await page.goto(`${url}/audit`);
     const row = page.getByTestId("audit-row").filter({ hasText: "Alterou um usuário" });
     await row.getByTestId("audit-changes").getByText("profile: user → admin").waitFor();
+  }));
+
+Deno.test("accounts e2e - a super user's /audit names each row's company and filters by company", () =>
+  withBrowser(async ({ t, page, url, loginAs }) => {
+    const a = await createCompany(t, "Alpha");
+    const b = await createCompany(t, "Beta");
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    for (const [id, phone] of [[a.id, "5511911110000"], [b.id, "5511922220000"]] as const) {
+      const res = await t.request("PUT", `/api/companies/${id}`, {
+        token: root.token,
+        body: { phone },
+      });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+    }
+    await loginAs(page, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    await page.goto(`${url}/audit`);
+    const changes = page.getByTestId("audit-row").filter({ hasText: "Alterou uma empresa" });
+    await changes.filter({ hasText: "phone: — → 5511911110000" }).getByTestId("audit-company")
+      .getByText("Alpha").waitFor();
+    await changes.filter({ hasText: "phone: — → 5511922220000" }).getByTestId("audit-company")
+      .getByText("Beta").waitFor();
+
+    await page.getByRole("combobox", { name: "Empresa" }).click();
+    await page.getByRole("option", { name: "Beta" }).click();
+    const companies = page.getByTestId("audit-company");
+    await companies.filter({ hasText: "Alpha" }).first().waitFor({ state: "detached" });
+    await changes.getByText("phone: — → 5511922220000").waitFor();
+    const names = await companies.allTextContents();
+    assert.ok(names.length > 0 && names.every((n) => n === "Beta"), names.join());
   }));
