@@ -4,6 +4,8 @@ import Eye from "lucide-react/icons/eye";
 import EyeOff from "lucide-react/icons/eye-off";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Select } from "../lib/ui/Select.tsx";
+import { can } from "../lib/permissions.ts";
+import { useUser } from "../lib/session.ts";
 import { isTimeZone, TIME_ZONE_SETTING, TIME_ZONES, zoneOf } from "../../contract/time_zone.ts";
 
 /** Saves one setting; answers whether it was saved (the caller shows the outcome). */
@@ -21,6 +23,12 @@ export const SELECTS: readonly { key: string; values: readonly string[] }[] = [
   // Issue 30: who signs in with a second factor; several sessions per user or one.
   { key: "twoFactorRequired", values: ["disabled", "admins", "everyone"] },
   { key: "multipleSessions", values: ["disabled", "enabled"] },
+];
+
+/** Platform options, shown to super users only (the server refuses them to others). */
+export const PLATFORM_SELECTS: readonly { key: string; values: readonly string[] }[] = [
+  // Issue 30: every super user signs in with a second factor.
+  { key: "superTwoFactor", values: ["disabled", "enabled"] },
 ];
 
 /** Integration fields by provider; secrets are masked until revealed. */
@@ -51,6 +59,7 @@ export function OptionsTab(
   { settings, save }: { settings: Record<string, string>; save: SettingSaver },
 ) {
   const { t } = useTranslation();
+  const platform = can(useUser(), "setting:manage-platform");
   return (
     <div className="settings-sections">
       <section className="card settings-card" aria-labelledby="settings-options-title">
@@ -58,7 +67,7 @@ export function OptionsTab(
           {t("settings.options.title")}
         </h2>
         <div className="settings-grid">
-          {SELECTS.map(({ key, values }) => (
+          {[...SELECTS, ...(platform ? PLATFORM_SELECTS : [])].map(({ key, values }) => (
             <SettingSelect
               key={key}
               settingKey={key}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "../helpers/packages.ts";
-import { createCompany, type TestApp } from "../helpers/app.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createCompany, login, type TestApp } from "../helpers/app.ts";
 import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
 import { eventually } from "../helpers/eventually.ts";
 
@@ -117,4 +117,21 @@ Deno.test("settings page - options save on change; company hours mode reveals Ho
       /Fila/,
     );
     assert.deepEqual(pageErrors, []);
+  }));
+
+Deno.test("settings page - a super user requires two-step verification for super users; admins do not see it", () =>
+  withBrowser(async ({ t, page, url, loginAs }) => {
+    const c = await createCompany(t, "Acme");
+    const label = "Verificação em duas etapas obrigatória para super usuários";
+    const platform = (await login(t, ADMIN_EMAIL, ADMIN_PASSWORD)).user.companyId as number;
+    await loginAs(page, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    await page.goto(`${url}/settings`);
+    await choose(t, page, platform, [label, "Exigir"], ["superTwoFactor", "enabled"]);
+
+    await page.locator('aside [data-menu="logout"]').click();
+    await page.waitForURL(`${url}/login`);
+    await loginAs(page, c.admin, { expectPath: "/" });
+    await page.goto(`${url}/settings`);
+    await page.getByLabel("Avaliações", { exact: true }).waitFor();
+    assert.equal(await page.getByLabel(label, { exact: true }).count(), 0);
   }));
