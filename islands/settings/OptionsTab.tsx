@@ -84,6 +84,14 @@ export function OptionsTab(
             label={(zone) => zone.replaceAll("_", " ")}
             save={save}
           />
+          {platform && (
+            // Issue 30: how long the audit log keeps a row (empty: AUDIT_RETENTION_DAYS).
+            <IntegrationField
+              settingKey="auditRetentionDays"
+              value={settings.auditRetentionDays ?? ""}
+              save={save}
+            />
+          )}
         </div>
       </section>
       <section className="card settings-card" aria-labelledby="settings-integrations-title">

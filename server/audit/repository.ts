@@ -43,6 +43,19 @@ export async function listAuditLogs(db: Database, filters: AuditFilters, window:
   return { rows, count: Number(total.count) };
 }
 
+/**
+ * The platform's auditRetentionDays setting: the one kept with the super users' company (the
+ * lowest id, should super users sit in several), or undefined when unset.
+ */
+export async function platformRetentionSetting(db: Database): Promise<string | undefined> {
+  const row = await crossCompany(db).selectFrom("settings")
+    .innerJoin("users", "users.companyId", "settings.companyId")
+    .select("settings.value").where("users.super", "=", 1)
+    .where("settings.key", "=", "auditRetentionDays")
+    .orderBy("settings.companyId").limit(1).executeTakeFirst();
+  return row?.value;
+}
+
 /** Removes rows older than `before` (the retention job; the only delete there is). */
 export async function deleteAuditLogsBefore(db: Database, before: string): Promise<number> {
   const result = await crossCompany(db).deleteFrom("audit_logs").where("createdAt", "<", before)

@@ -10,6 +10,7 @@ import {
   deleteAuditLogsBefore,
   insertAuditLog,
   listAuditLogs,
+  platformRetentionSetting,
 } from "./repository.ts";
 
 /** Who did it and from where (null: nobody signed in, e.g. a failed login). */
@@ -201,11 +202,15 @@ export async function exportAudit(deps: AppDeps, auth: AuthInfo, query: AuditQue
 }
 
 /**
- * The retention job (jobs/registry.ts): rows older than AUDIT_RETENTION_DAYS go, every company's
- * (0 keeps them all). The only delete of the log; a tick run twice finds nothing more to delete.
+ * The retention job (jobs/registry.ts): rows older than the super users' auditRetentionDays
+ * setting (unset: AUDIT_RETENTION_DAYS) go, every company's (0 keeps them all). The only delete of
+ * the log; a tick run twice finds nothing more to delete.
  */
 export async function pruneAuditLogs(deps: AppDeps): Promise<number> {
-  const days = deps.config.auditRetentionDays;
+  const setting = await platformRetentionSetting(deps.db);
+  const days = setting === undefined || setting === ""
+    ? deps.config.auditRetentionDays
+    : Number(setting);
   if (days === 0) return 0;
   const before = new Date(deps.clock.now().getTime() - days * 86_400_000).toISOString();
   return await deleteAuditLogsBefore(deps.db, before);

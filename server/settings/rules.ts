@@ -42,6 +42,12 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   },
   multipleSessions: { schema: toggle },
   superTwoFactor: { schema: toggle, superOnly: true },
+  // Issue 30: days the audit log keeps a row, every company's (0 keeps all; unset:
+  // AUDIT_RETENTION_DAYS). Kept with the super users' company, as superTwoFactor.
+  auditRetentionDays: {
+    schema: z.string().trim().regex(/^\d{1,5}$/, "Use de 0 a 99999 dias"),
+    superOnly: true,
+  },
   userCreation: { schema: toggle, superOnly: true },
   timeZone: {
     schema: z.string().trim().refine(

@@ -327,3 +327,39 @@ Deno.test("audit - no API writes the log: its routes are reads; PUT and DELETE a
     assert.equal(csv.status, 403);
     assert.equal((await csv.json()).error, "ERR_NO_PERMISSION");
   }));
+
+Deno.test("audit - a super user sets the retention: the job follows it over AUDIT_RETENTION_DAYS; admins cannot", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const put = async (token: string, value: string) => {
+      const res = await t.request("PUT", "/api/settings/auditRetentionDays", {
+        token,
+        body: { value },
+      });
+      const status = res.status;
+      await res.body?.cancel();
+      return status;
+    };
+    assert.equal(await put(a.admin.token, "10"), 403);
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    assert.equal(await put(root.token, "dez"), 400);
+    assert.equal(await put(root.token, "10"), 200);
+    const rows = async () =>
+      (await t.deps.db.selectFrom("audit_logs").select("id").where("companyId", "=", a.id)
+        .execute()).length;
+    const fixtures = await rows();
+    assert.ok(fixtures > 0);
+
+    t.clock.advance(9 * 86_400_000);
+    assert.equal(await pruneAuditLogs(t.deps), 0);
+    t.clock.advance(2 * 86_400_000);
+    // Eleven days on: every row of the fixtures goes (the env's 365 days would keep them).
+    assert.ok(await pruneAuditLogs(t.deps) >= fixtures);
+    assert.equal(await rows(), 0);
+
+    // 0 keeps every row.
+    const again = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    assert.equal(await put(again.token, "0"), 200);
+    t.clock.advance(400 * 86_400_000);
+    assert.equal(await pruneAuditLogs(t.deps), 0);
+  }, { AUDIT_RETENTION_DAYS: "365" }));

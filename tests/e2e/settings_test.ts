@@ -119,7 +119,7 @@ Deno.test("settings page - options save on change; company hours mode reveals Ho
     assert.deepEqual(pageErrors, []);
   }));
 
-Deno.test("settings page - a super user requires two-step verification for super users; admins do not see it", () =>
+Deno.test("settings page - a super user requires two-step verification for super users and sets the audit retention; admins do not see them", () =>
   withBrowser(async ({ t, page, url, loginAs }) => {
     const c = await createCompany(t, "Acme");
     const label = "Verificação em duas etapas obrigatória para super usuários";
@@ -127,6 +127,10 @@ Deno.test("settings page - a super user requires two-step verification for super
     await loginAs(page, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     await page.goto(`${url}/settings`);
     await choose(t, page, platform, [label, "Exigir"], ["superTwoFactor", "enabled"]);
+    // How long the audit log keeps a row: saved as it is typed.
+    const retention = "Dias de retenção do registro de auditoria (0: sem limite)";
+    await page.getByLabel(retention).fill("90");
+    await eventually(async () => (await setting(t, platform, "auditRetentionDays")) === "90");
 
     await page.locator('aside [data-menu="logout"]').click();
     await page.waitForURL(`${url}/login`);
@@ -134,4 +138,5 @@ Deno.test("settings page - a super user requires two-step verification for super
     await page.goto(`${url}/settings`);
     await page.getByLabel("Avaliações", { exact: true }).waitFor();
     assert.equal(await page.getByLabel(label, { exact: true }).count(), 0);
+    assert.equal(await page.getByLabel(retention).count(), 0);
   }));
