@@ -43,6 +43,8 @@ type Case = {
   totp?: boolean;
   /** The answer when the row is written (by default a success). */
   answers?: number;
+  /** Who the row names: company A's admin (default), the super user, or the prepared user. */
+  by?: "root" | "user";
 };
 
 // deno-lint-ignore no-explicit-any
@@ -84,6 +86,7 @@ const admin = (c: Ctx) => c.a.admin.token;
 const CASES: Case[] = [
   {
     action: "auth.login",
+    by: "user",
     shows: "after",
     prepare: async (c) => ({ user: await freshUser(c) }),
     run: (c, p) =>
@@ -93,6 +96,7 @@ const CASES: Case[] = [
   },
   {
     action: "auth.loginFailed",
+    by: "user",
     shows: "after",
     answers: 401,
     prepare: async (c) => ({ user: await freshUser(c) }),
@@ -101,12 +105,14 @@ const CASES: Case[] = [
   },
   {
     action: "auth.logout",
+    by: "user",
     shows: "none",
     prepare: async (c) => ({ user: await freshUser(c) }),
     run: (c, p) => c.t.request("DELETE", "/api/auth/logout", { token: p.user.token }),
   },
   {
     action: "twoFactor.enabled",
+    by: "user",
     shows: "after",
     totp: true,
     prepare: async (c) => {
@@ -122,6 +128,7 @@ const CASES: Case[] = [
   },
   {
     action: "twoFactor.disabled",
+    by: "user",
     shows: "after",
     totp: true,
     prepare: async (c) => {
@@ -146,6 +153,7 @@ const CASES: Case[] = [
   },
   {
     action: "twoFactor.recoveryCodeUsed",
+    by: "user",
     shows: "after",
     prepare: async (c) => {
       const user = await freshUser(c);
@@ -330,6 +338,7 @@ const CASES: Case[] = [
   },
   {
     action: "company.created",
+    by: "root",
     shows: "after",
     // The new company's own log holds its creation (its admins read who made it).
     companyOf: (_c, p) => p.createdId,
@@ -344,6 +353,7 @@ const CASES: Case[] = [
   },
   {
     action: "company.updated",
+    by: "root",
     shows: "both",
     // A super user's change to company A is in A's log.
     run: (c) =>
@@ -354,6 +364,7 @@ const CASES: Case[] = [
   },
   {
     action: "company.deleted",
+    by: "root",
     shows: "before",
     // The deleted company's rows are gone: the platform's log keeps the record.
     companyOf: (c) => c.root.companyId,
@@ -368,12 +379,14 @@ const CASES: Case[] = [
   },
   {
     action: "plan.created",
+    by: "root",
     shows: "after",
     companyOf: (c) => c.root.companyId,
     run: (c) => c.t.request("POST", "/api/plans", { token: c.root.token, body: { name: "Ouro" } }),
   },
   {
     action: "plan.updated",
+    by: "root",
     shows: "both",
     companyOf: (c) => c.root.companyId,
     prepare: async (c) => ({
@@ -387,6 +400,7 @@ const CASES: Case[] = [
   },
   {
     action: "plan.deleted",
+    by: "root",
     shows: "before",
     companyOf: (c) => c.root.companyId,
     prepare: async (c) => ({
@@ -414,6 +428,7 @@ const CASES: Case[] = [
   },
   {
     action: "invoice.created",
+    by: "root",
     shows: "after",
     // A super user bills company A: A's log.
     run: (c) =>
@@ -424,6 +439,7 @@ const CASES: Case[] = [
   },
   {
     action: "invoice.updated",
+    by: "root",
     shows: "both",
     prepare: async (c) => ({
       invoice: await call(c.t, "POST", "/api/invoices", c.root.token, {
@@ -441,6 +457,7 @@ const CASES: Case[] = [
   },
   {
     action: "invoice.paid",
+    by: "root",
     shows: "both",
     prepare: async (c) => ({
       invoice: await call(c.t, "POST", "/api/invoices", c.root.token, {
@@ -455,6 +472,7 @@ const CASES: Case[] = [
   },
   {
     action: "invoice.deleted",
+    by: "root",
     shows: "before",
     prepare: async (c) => ({
       invoice: await call(c.t, "POST", "/api/invoices", c.root.token, {
@@ -629,6 +647,8 @@ Deno.test("audit coverage - each action: refused row, nothing changed; allowed, 
       const [row] = await rowsOf(t, companyId, c.action);
       assert.ok(row, `${c.action}: a row in company ${companyId}'s log`);
       assert.equal(row.createdAt, t.clock.now().toISOString(), c.action);
+      const by = c.by === "root" ? ctx.root.id : c.by === "user" ? prepared.user.id : a.admin.id;
+      assert.equal(row.userId, by, `${c.action}: who`);
       for (const side of ["before", "after"] as const) {
         if (c.shows !== "both" && c.shows !== side) continue;
         const fields = row[side] === null ? {} : JSON.parse(row[side]!);
