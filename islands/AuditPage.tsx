@@ -158,7 +158,10 @@ function AuditLog() {
           )}
           <td>{r.userName ?? "—"}</td>
           <td>{t(`audit.actions.${r.action}`)}</td>
-          <td>{r.entity}{r.entityId ? ` #${r.entityId}` : ""}</td>
+          <td>
+            {t(`audit.entities.${r.entity}`, { defaultValue: r.entity })}
+            {r.entityId ? ` #${r.entityId}` : ""}
+          </td>
           <td>{r.ip ?? "—"}</td>
           <td className="audit-changes" data-testid="audit-changes">
             {changes(r)}

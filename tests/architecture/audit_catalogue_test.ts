@@ -44,3 +44,25 @@ Deno.test("architecture - only the audit repository names audit_logs; its one de
   const jobs = await Deno.readTextFile(`${ROOT}jobs/registry.ts`);
   assert.match(jobs, /tick: pruneAuditLogs/);
 });
+
+/** /audit names each action and each kind of record in the reader's language. */
+Deno.test("architecture - every audit action and entity has its label in each language", async () => {
+  const sources = await Promise.all(
+    (await filesOf("server")).map((file) => Deno.readTextFile(`${ROOT}${file}`)),
+  );
+  // recordAudit and auditBy name the record's kind as `entity: "<name>"`.
+  const entities = [
+    ...new Set(
+      sources.flatMap((text) => [...text.matchAll(/entity: "([a-z]+)"/g)].map((m) => m[1])),
+    ),
+  ].sort();
+  assert.ok(entities.includes("user") && entities.includes("invoice"), entities.join());
+  for (const lang of ["pt", "en", "es"]) {
+    const audit = JSON.parse(await Deno.readTextFile(`${ROOT}locales/${lang}.json`)).audit;
+    const missing = [
+      ...AUDIT_ACTIONS.filter((a) => typeof audit.actions[a] !== "string"),
+      ...entities.filter((e) => typeof audit.entities[e] !== "string"),
+    ];
+    assert.deepEqual(missing, [], `${lang}: audit labels missing`);
+  }
+});
