@@ -217,7 +217,33 @@ export async function listTicketIds(
       ? await countFromCounters(db, viewer, filters)
       : await countByQuery(db, viewer, filters);
   }
-  return { ids, count, hasMore: count > offset + ids.length };
+  const hasMore = count > offset + ids.length;
+  return { ids: await pinnedFirst(db, viewer, filters, ids), count, hasMore };
+}
+
+/**
+ * Issue 28: the caller's pinned tickets that this list holds come first on its first page and
+ * are left out of the later ones (the count and the paging stay the list's own). One query over
+ * at most LIMITS.pinnedTickets rows: `t.id IN (the user's pins)` drives (rowid lookups in
+ * ticket_pins_user's range), the list's conditions filter them.
+ */
+async function pinnedFirst(
+  db: Database,
+  viewer: Viewer,
+  filters: TicketListFilters,
+  ids: number[],
+): Promise<number[]> {
+  const pins = db.selectFrom("ticket_pins").select("ticket_pins.ticketId")
+    .where("ticket_pins.companyId", "=", viewer.companyId)
+    .where("ticket_pins.userId", "=", viewer.userId);
+  const rows = await db.selectFrom("tickets as t").select("t.id")
+    .where((eb) => conditions(eb, viewer, filters, partsOf(viewer, filters)))
+    .where("t.id", "in", pins)
+    .orderBy("t.updatedAt", "desc").orderBy("t.id", "desc").execute();
+  if (rows.length === 0) return ids;
+  const pinned = rows.map((r) => r.id);
+  const rest = ids.filter((id) => !pinned.includes(id));
+  return filters.pageNumber === 1 ? [...pinned, ...rest] : rest;
 }
 
 async function countByQuery(db: Database, viewer: Viewer, filters: TicketListFilters) {
