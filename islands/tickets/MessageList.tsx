@@ -39,6 +39,8 @@ export function MessageList(
     height: 0,
   });
   const atBottom = useRef(true);
+  /** A newer page (after a jump) is on its way: it comes in below without scrolling. */
+  const newer = useRef(false);
   const [showJump, setShowJump] = useState(false);
   const items = useMemo(() => timeline(conversation.messages), [conversation.messages]);
 
@@ -52,12 +54,30 @@ export function MessageList(
     if (before.first !== null && first !== before.first && last === before.last) {
       // An older page came in above: keep what the reader was looking at in place.
       el.scrollTop += el.scrollHeight - before.height;
+    } else if (last !== before.last && newer.current) {
+      newer.current = false;
     } else if (last !== before.last) {
       const mine = messages[messages.length - 1]?.fromMe === true;
       if (before.last === null || atBottom.current || mine) el.scrollTop = el.scrollHeight;
     }
     seen.current = { first, last, height: el.scrollHeight };
   }, [conversation.messages]);
+
+  // Issue 28: the message jumped to (a search hit, a quote) in the middle of the view, marked.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const focus = conversation.focus;
+    if (!el || focus === null || conversation.loading) return;
+    const row = el.querySelector<HTMLElement>(`[data-message-id="${focus}"]`);
+    if (!row) return;
+    for (const old of el.querySelectorAll("[data-highlighted]")) {
+      old.removeAttribute("data-highlighted");
+    }
+    row.setAttribute("data-highlighted", "true");
+    atBottom.current = false;
+    row.scrollIntoView({ block: "center" });
+    seen.current.height = el.scrollHeight;
+  }, [conversation.focus, conversation.loading, conversation.page]);
 
   // A first page that does not fill the view cannot be scrolled: the older one comes at once.
   useEffect(() => {
@@ -87,6 +107,11 @@ export function MessageList(
       el.scrollTop < MESSAGES_TOP_THRESHOLD_PX && conversation.hasMore && !conversation.loading
     ) {
       conversation.loadOlder();
+    }
+    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < MESSAGES_TOP_THRESHOLD_PX;
+    if (nearBottom && conversation.newest > 1 && !conversation.loading) {
+      newer.current = true;
+      conversation.loadNewer();
     }
   };
 
@@ -173,6 +198,7 @@ export function MessageList(
                     readOnly={readOnly}
                     onReply={onReply}
                     onDelete={onDelete}
+                    onQuote={conversation.jumpTo}
                   />
                 );
             }

@@ -123,6 +123,10 @@ export function useTicketList(params: TicketListParams): TicketList {
   useRealtime("contact", (event) => {
     if (event.action === "update") dispatch({ type: "contact", contact: event.record });
   });
+  // Issue 28: the user's own pins, from any of their tabs.
+  useRealtime("ticketPin", (event) => {
+    dispatch({ type: "pin", ticketId: event.ticketId, pinned: event.action === "pin" });
+  });
 
   return { ...state, loading: state.loading || !params.enabled, loadMore };
 }
