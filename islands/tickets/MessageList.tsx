@@ -101,7 +101,9 @@ export function MessageList(
 
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     const el = event.currentTarget;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
+    // After a jump, newer pages are still to come: the end of what is loaded is not the bottom.
+    atBottom.current = conversation.newest <= 1 &&
+      el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
     setShowJump(!atBottom.current);
     if (
       el.scrollTop < MESSAGES_TOP_THRESHOLD_PX && conversation.hasMore && !conversation.loading
