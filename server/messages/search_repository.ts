@@ -14,7 +14,7 @@ const TICKET_SPAN = 4294967296;
 
 /**
  * Issue 28 item 3: the messages of every ticket of the contact in the company that contain every
- * word of `text` (messages_fts, the same MATCH as the ticket search), newest first. The contact's
+ * word of `text` (messages_fts; whole words, accents ignored), newest first. The contact's
  * tickets drive (tickets_contact) and each reads only its own range of the index's rowids (FTS5
  * takes the rowid bounds with the MATCH), so a common word costs what the contact has, not what
  * the company has; the hits' rows come by primary key.
@@ -25,7 +25,10 @@ export async function searchContactMessages(
   contactId: number,
   text: string,
 ): Promise<MessageRow[]> {
-  const match = ftsQuery(text);
+  // Whole words: the rowid bounds make a word's lookup cost what the contact has (0.1 ms on the
+  // benchmark's million messages); a prefix ("pedi"*) first merges every matching word's entries
+  // in the company (50-90 ms for a common one) and is left to the ticket list's search.
+  const match = ftsQuery(text, false);
   if (!match) return [];
   const hits = sql<{ id: number }>`SELECT f.rowid & ${TICKET_SPAN - 1} AS id
     FROM tickets t CROSS JOIN messages_fts f

@@ -224,8 +224,8 @@ export async function listTicketIds(
 /**
  * Issue 28: the caller's pinned tickets that this list holds come first on its first page and
  * are left out of the later ones (the count and the paging stay the list's own). One query over
- * at most LIMITS.pinnedTickets rows: `t.id IN (the user's pins)` drives (rowid lookups in
- * ticket_pins_user's range), the list's conditions filter them.
+ * at most LIMITS.pinnedTickets rows: the user's pins (ticket_pins_user's range) drive, each
+ * ticket read by its rowid and filtered by the list's conditions.
  */
 async function pinnedFirst(
   db: Database,
@@ -233,12 +233,13 @@ async function pinnedFirst(
   filters: TicketListFilters,
   ids: number[],
 ): Promise<number[]> {
-  const pins = db.selectFrom("ticket_pins").select("ticket_pins.ticketId")
-    .where("ticket_pins.companyId", "=", viewer.companyId)
-    .where("ticket_pins.userId", "=", viewer.userId);
-  const rows = await db.selectFrom("tickets as t").select("t.id")
+  // CROSS JOIN keeps the pins the outer loop: SQLite would otherwise walk the company's tickets
+  // of the status (tickets_status) checking each against the pins.
+  const rows = await db.selectFrom("ticket_pins as p").crossJoin("tickets as t")
+    .whereRef("t.id", "=", "p.ticketId")
+    .where("p.companyId", "=", viewer.companyId).where("p.userId", "=", viewer.userId)
     .where((eb) => conditions(eb, viewer, filters, partsOf(viewer, filters)))
-    .where("t.id", "in", pins)
+    .select("t.id")
     .orderBy("t.updatedAt", "desc").orderBy("t.id", "desc").execute();
   if (rows.length === 0) return ids;
   const pinned = rows.map((r) => r.id);

@@ -38,7 +38,9 @@ Deno.test("conversation search - the contact's whole history (every ticket, ever
       body: "Segunda via do boleto",
       at: at(2),
     });
-    const newest = await addMessage(t, a.id, { ticketId: open.id, body: "boletos", at: at(3) });
+    const newest = await addMessage(t, a.id, { ticketId: open.id, body: "Boléto pago", at: at(3) });
+    // Whole words: 'boletos' is another word.
+    await addMessage(t, a.id, { ticketId: open.id, body: "boletos", at: at(3) });
     await addMessage(t, a.id, { ticketId: open.id, body: "Obrigado", at: at(4) });
     // Another contact of the company and another company say the same word.
     const stranger = await addContact(t, a.id, "Outro", "5511999990002");
