@@ -118,6 +118,11 @@ export function MessageList(
   };
 
   const jump = () => {
+    // After a jump to an older message, the newest page is read again instead.
+    if (conversation.newest > 1) {
+      conversation.toLatest();
+      return;
+    }
     const el = scroller.current;
     if (el) el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
   };

@@ -11,6 +11,8 @@ export type Conversation = MessagesState & {
   loadNewer: () => void;
   /** Issue 28: shows the page around a message and highlights it. */
   jumpTo: (messageId: number) => void;
+  /** Issue 28: back to the newest page after a jump (the view's 'to the bottom' button). */
+  toLatest: () => void;
   /** Shows a message at once (the answer of a send), before its socket event. */
   upsert: (message: Message) => void;
 };
@@ -144,5 +146,11 @@ export function useMessages(ticketId: number | null, peek = false): Conversation
     });
   }, [ticketId, peek]);
 
-  return { ...state, loadOlder, loadNewer, jumpTo, upsert };
+  const toLatest = useCallback(() => {
+    dispatch({ type: "reset" });
+    pageRef.current = 0;
+    fetchPage(1, 0);
+  }, [fetchPage]);
+
+  return { ...state, loadOlder, loadNewer, jumpTo, toLatest, upsert };
 }

@@ -159,6 +159,10 @@ Deno.test("conversation tools e2e - find a word 500 messages back and land on it
     await result.click();
     await landedOn(page, hit);
     await page.getByTestId("conversation-search").waitFor({ state: "detached" });
+    // 'To the bottom' after a jump reads the newest page again.
+    await page.locator(".ml-jump").click();
+    await messages.getByText(`mensagem número ${total - 2}`).waitFor();
+    await page.locator(`[data-message-id="${hit}"]`).waitFor({ state: "detached" });
 
     // Back to the newest page, then the quote of the last message.
     await page.reload();
