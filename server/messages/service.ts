@@ -3,12 +3,11 @@ import { notFound } from "../errors.ts";
 import { assertCanRead, type Viewer } from "../tickets/access.ts";
 import { placementOf } from "../tickets/service.ts";
 import { findTicket } from "../tickets/repository.ts";
-import type { MessageView, TicketView } from "../tickets/view.ts";
+import { baseView, type MessageView, type TicketView } from "../tickets/view.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { conversationPage, markTicketRead } from "./repository.ts";
 import { messagePlace, pageOfMessage, searchContactMessages } from "./search_repository.ts";
 import type { MessageSearchAnswer } from "../../contract/ticket_types.ts";
-import { baseView } from "../tickets/view.ts";
 
 export type MessagePage = {
   messages: MessageView[];
