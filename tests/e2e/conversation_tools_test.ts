@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { createCompany, type TestApp } from "../helpers/app.ts";
-import { type Page, withBrowser } from "../helpers/browser.ts";
+import { createCompany, createUser, type TestApp } from "../helpers/app.ts";
+import { type Page, toastShown, withBrowser } from "../helpers/browser.ts";
 import { axeFindings, overflow } from "../helpers/page_audit.ts";
-import { addContact, addTicket, addWhatsapp } from "../helpers/tickets.ts";
+import { addContact, addQueue, addTicket, addWhatsapp } from "../helpers/tickets.ts";
 
 /**
  * Issue 28 in a real browser: a pin that survives a reload and reaches the user's other tab;
- * find a word 500 messages back and land on it; click a quote and land on the quoted message.
+ * find a word 500 messages back and land on it; click a quote and land on the quoted message; a
+ * quick answer of one queue, offered after '/' to that queue's attendant.
  */
 
 const minute = (n: number) => new Date(Date.UTC(2026, 0, 1, 8, 0) + n * 60_000).toISOString();
@@ -171,5 +172,49 @@ Deno.test("conversation tools e2e - find a word 500 messages back and land on it
       .click();
     await landedOn(page, quoted);
     await audit(page);
+    assert.deepEqual(pageErrors, []);
+  }));
+
+Deno.test("conversation tools e2e - a quick answer of one queue: chosen in the dialog, offered after '/' to that queue's attendant", () =>
+  withBrowser(async ({ t, page, url, loginAs, secondBrowser, pageErrors }) => {
+    const c = await createCompany(t, "Alpha");
+    const vendas = await addQueue(t, c.id, "Vendas");
+    const suporte = await addQueue(t, c.id, "Suporte");
+    const whatsappId = await addWhatsapp(t, c.id, "Principal", { isDefault: true });
+    const ana = await createUser(t, c.id, {
+      name: "Ana Atendente",
+      email: "ana@alpha.test",
+      queueIds: [vendas],
+    });
+    const ticket = await addTicket(t, c.id, {
+      contactId: await addContact(t, c.id, "Carlos Cliente", "5511999990001"),
+      whatsappId,
+      queueId: vendas,
+      status: "open",
+      userId: ana.id,
+    });
+
+    await loginAs(page, c.admin);
+    await page.goto(`${url}/quick-messages`);
+    await page.getByRole("button", { name: "Adicionar" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.locator("input[name=shortcode]").fill("precos");
+    await dialog.locator("textarea[name=message]").fill("Tabela de preços da equipe de vendas");
+    await dialog.getByLabel("Fila", { exact: true }).click();
+    await page.getByRole("option", { name: "Vendas", exact: true }).click();
+    await audit(page);
+    await dialog.getByTestId("quick-message-submit").click();
+    await toastShown(page, "Resposta rápida salva com sucesso!");
+    const stored = await t.deps.db.selectFrom("quick_messages").select("queueId")
+      .where("companyId", "=", c.id).where("shortcode", "=", "precos").executeTakeFirstOrThrow();
+    assert.equal(stored.queueId, vendas);
+    assert.notEqual(stored.queueId, suporte);
+
+    // Ana attends Vendas: '/' offers it in her ticket.
+    const hers = await secondBrowser();
+    await loginAs(hers, ana);
+    await hers.goto(`${url}/tickets/${ticket.uuid}`);
+    await hers.getByTestId("message-text").fill("/pre");
+    await hers.getByTestId("quick-answers").getByText(/precos - Tabela de preços/).waitFor();
     assert.deepEqual(pageErrors, []);
   }));
