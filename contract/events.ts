@@ -70,6 +70,8 @@ export type RealtimeEvents = {
     ticket: TicketView;
     contact: TicketContact;
   };
+  /** Issue 28: the user pinned or unpinned a ticket (their sockets only: pins are per user). */
+  ticketPin: { action: "pin" | "unpin"; ticketId: number };
   /** Issue 26: distribution gave the ticket to this user (their sockets only). */
   ticketAssigned: { action: "assigned"; ticket: TicketView };
   /** Issue 26: a ticket missed its queue's target (admins; the bell rings). */
@@ -126,6 +128,7 @@ const CHANNEL_SET: { [C in keyof RealtimeEvents]: true } = {
   appMessage: true,
   ticket: true,
   ticketAssigned: true,
+  ticketPin: true,
   sla: true,
   contact: true,
   announcement: true,

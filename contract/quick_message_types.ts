@@ -8,6 +8,8 @@ export type QuickMessageView = {
   shortcode: string;
   message: string;
   geral: boolean;
+  /** Issue 28: offered after '/' to this queue's attendants only (null: not a queue's). */
+  queueId: number | null;
   userId: number | null;
   companyId: number;
   isMedia: boolean;

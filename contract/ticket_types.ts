@@ -55,6 +55,11 @@ export type TicketView = {
   firstResponseDueAt: string | null;
   resolutionDueAt: string | null;
   slaBreachedAt: string | null;
+  /**
+   * Issue 28: pinned by the caller to the top of their lists. HTTP answers carry it; socket
+   * payloads, heard by many users, leave it out (the `ticketPin` channel tells one user's tabs).
+   */
+  pinned?: boolean;
 };
 
 /** Which service-level target a breach missed. */
@@ -101,7 +106,12 @@ export type MessagePage = {
   ticket?: Ticket;
   count?: number;
   hasMore: boolean;
+  /** Issue 28: the page an `around=<messageId>` answer is (1: the newest). */
+  pageNumber?: number;
 };
+
+/** Issue 28: GET /api/messages/:ticketId/search, the contact's whole history, newest first. */
+export type MessageSearchAnswer = { messages: MessageBase[] };
 
 export type ExtraInfo = { id?: number; name: string; value: string };
 

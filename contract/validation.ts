@@ -34,6 +34,12 @@ export const LIMITS = {
   maxOpenTickets: { min: 1, max: 1000 },
   /** Issue 26: a queue's service-level targets, in business minutes (a year of 24 h days). */
   slaMinutes: { min: 1, max: 525_600 },
+  /** Issue 28: tickets one user may pin to the top of their lists (ERR_PIN_LIMIT past it). */
+  pinnedTickets: { min: 0, max: 10 },
+  /** Issue 28: the search inside a conversation (GET /api/messages/:ticketId/search). */
+  conversationSearch: { min: 1, max: 200 },
+  /** Issue 28: the greeting sent when an attendant accepts a ticket (setting). */
+  greetingAccepted: { min: 0, max: 500 },
 } as const satisfies Record<string, Limit>;
 
 /** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */

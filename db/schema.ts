@@ -364,6 +364,16 @@ export interface QuickMessagesTable extends Timestamps {
   geral: Generated<Flag>;
   mediaPath: string | null;
   mediaName: string | null;
+  /** Issue 28: the queue whose attendants it is offered to (null: company-wide or personal). */
+  queueId: Generated<number | null>;
+}
+
+/** Issue 28: a ticket pinned to the top of one user's lists. */
+export interface TicketPinsTable {
+  companyId: number;
+  userId: number;
+  ticketId: number;
+  createdAt: string;
 }
 
 export interface SchedulesTable extends Timestamps {
@@ -786,6 +796,7 @@ export interface DB {
   ticket_notes: TicketNotesTable;
   tags: TagsTable;
   ticket_tags: TicketTagsTable;
+  ticket_pins: TicketPinsTable;
   quick_messages: QuickMessagesTable;
   schedules: SchedulesTable;
   user_ratings: UserRatingsTable;

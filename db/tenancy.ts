@@ -67,6 +67,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "tags",
   "ticket_counts",
   "ticket_notes",
+  "ticket_pins",
   "ticket_tags",
   "tickets",
   "two_factor_challenges",

@@ -46,6 +46,8 @@ export type OwnCode =
   | "ERR_NO_NOTE_FOUND"
   | "ERR_NO_SCHEDULE_FOUND"
   | "ERR_NO_QUICK_MESSAGE_FOUND"
+  /** Issue 28: a user's pins are LIMITS.pinnedTickets at most. */
+  | "ERR_PIN_LIMIT"
   | "ERR_NO_QUEUE_OPTION_FOUND"
   | "ERR_NO_COMPANY_FOUND"
   | "ERR_NO_PLAN_FOUND"

@@ -7,6 +7,12 @@ import { Field } from "../lib/ui/Field.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { VariableList } from "../lib/ui/VariableList.tsx";
 import { LIMITS } from "../../contract/validation.ts";
+import { SelectField } from "../lib/ui/Select.tsx";
+import { isAdmin, useUser } from "../lib/session.ts";
+import { useLookup } from "../lib/use_lookup.ts";
+
+/** The queue select's value for "no queue" (a select's item cannot have an empty value). */
+const NO_QUEUE = "none";
 
 /** seeds/001 section 2: spaces in an attachment's name become underscores. */
 export function shownName(name: string): string {
@@ -29,11 +35,25 @@ function shortcodeProblem({ shortcode }: { shortcode: string }): Record<string, 
  */
 export function QuickMessageDialog(dialog: RecordDialogProps<QuickMessageView>) {
   const { t } = useTranslation();
+  const user = useUser();
+  // Issue 28: admins choose any queue of the company, attendants one of theirs.
+  const admin = isAdmin(user);
+  const companyQueues = useLookup<{ id: number; name: string }>(
+    admin && dialog.open ? "/queue" : null,
+    "queues",
+  );
+  const queues = admin ? companyQueues.items : user.queues;
   const form = useRecordForm(dialog, {
     path: "/quick-messages",
-    empty: { shortcode: "", message: "", geral: false },
+    empty: { shortcode: "", message: "", geral: false, queueId: NO_QUEUE },
+    values: (q) => ({ queueId: q.queueId === null ? NO_QUEUE : String(q.queueId) }),
     validate: shortcodeProblem,
-    body: ({ shortcode, message, geral }) => ({ shortcode: shortcode.trim(), message, geral }),
+    body: ({ shortcode, message, geral, queueId }) => ({
+      shortcode: shortcode.trim(),
+      message,
+      geral,
+      queueId: queueId === NO_QUEUE ? null : Number(queueId),
+    }),
     file: {
       stored: (q) => (q.isMedia ? q.mediaName ?? "" : null),
       fields: { typeArch: "quickMessage" },
@@ -57,6 +77,15 @@ export function QuickMessageDialog(dialog: RecordDialogProps<QuickMessageView>) 
         />
         <span>{t("quickMessages.geral")}</span>
       </label>
+      <SelectField
+        label={t("quickMessages.queue")}
+        {...form.select("queueId")}
+        options={[
+          { value: NO_QUEUE, label: t("quickMessages.noQueue") },
+          ...queues.map((q) => ({ value: String(q.id), label: q.name })),
+        ]}
+      />
+      <p className="field-hint">{t("quickMessages.queueHint")}</p>
       <AttachmentField
         attachment={form.attachment}
         pickLabel={t("quickMessages.attach")}

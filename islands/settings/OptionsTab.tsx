@@ -92,6 +92,12 @@ export function OptionsTab(
               save={save}
             />
           )}
+          {/* Issue 28: the greeting's own text ({{user}}, {{name}}...); empty: the product's. */}
+          <IntegrationField
+            settingKey="greetingAcceptedMessage"
+            value={settings.greetingAcceptedMessage ?? ""}
+            save={save}
+          />
         </div>
       </section>
       <section className="card settings-card" aria-labelledby="settings-integrations-title">

@@ -50,6 +50,8 @@ export type MessageBubbleProps = {
   readOnly: boolean;
   onReply: (message: Message) => void;
   onDelete: (message: Message) => void;
+  /** Issue 28: a click on the quote shows the quoted message in the conversation. */
+  onQuote?: (messageId: number) => void;
 };
 
 /**
@@ -58,7 +60,7 @@ export type MessageBubbleProps = {
  * and its menu is disabled.
  */
 export const MessageBubble = memo(function MessageBubble(
-  { message, first, contactName, readOnly, onReply, onDelete }: MessageBubbleProps,
+  { message, first, contactName, readOnly, onReply, onDelete, onQuote }: MessageBubbleProps,
 ) {
   const { t } = useTranslation();
   const zone = useCompanyClock().zone;
@@ -133,10 +135,17 @@ export const MessageBubble = memo(function MessageBubble(
           : null}
         {quoted
           ? (
-            <div className="mb-quote" data-me={quoted.fromMe || undefined}>
+            <button
+              type="button"
+              className="mb-quote"
+              data-me={quoted.fromMe || undefined}
+              data-testid="message-quote"
+              title={t("tickets.find.toQuote")}
+              onClick={() => onQuote?.(quoted.id)}
+            >
               <strong>{quoted.fromMe ? t("tickets.message.you") : contactName}</strong>
               <span>{quoteText(quoted, t)}</span>
-            </div>
+            </button>
           )
           : null}
         {media ? <MessageMedia message={message} /> : null}

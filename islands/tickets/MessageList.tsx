@@ -39,6 +39,8 @@ export function MessageList(
     height: 0,
   });
   const atBottom = useRef(true);
+  /** A newer page (after a jump) is on its way: it comes in below without scrolling. */
+  const newer = useRef(false);
   const [showJump, setShowJump] = useState(false);
   const items = useMemo(() => timeline(conversation.messages), [conversation.messages]);
 
@@ -52,12 +54,30 @@ export function MessageList(
     if (before.first !== null && first !== before.first && last === before.last) {
       // An older page came in above: keep what the reader was looking at in place.
       el.scrollTop += el.scrollHeight - before.height;
+    } else if (last !== before.last && newer.current) {
+      newer.current = false;
     } else if (last !== before.last) {
       const mine = messages[messages.length - 1]?.fromMe === true;
       if (before.last === null || atBottom.current || mine) el.scrollTop = el.scrollHeight;
     }
     seen.current = { first, last, height: el.scrollHeight };
   }, [conversation.messages]);
+
+  // Issue 28: the message jumped to (a search hit, a quote) in the middle of the view, marked.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const focus = conversation.focus;
+    if (!el || focus === null || conversation.loading) return;
+    const row = el.querySelector<HTMLElement>(`[data-message-id="${focus}"]`);
+    if (!row) return;
+    for (const old of el.querySelectorAll("[data-highlighted]")) {
+      old.removeAttribute("data-highlighted");
+    }
+    row.setAttribute("data-highlighted", "true");
+    atBottom.current = false;
+    row.scrollIntoView({ block: "center" });
+    seen.current.height = el.scrollHeight;
+  }, [conversation.focus, conversation.loading, conversation.page]);
 
   // A first page that does not fill the view cannot be scrolled: the older one comes at once.
   useEffect(() => {
@@ -81,16 +101,28 @@ export function MessageList(
 
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     const el = event.currentTarget;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
+    // After a jump, newer pages are still to come: the end of what is loaded is not the bottom.
+    atBottom.current = conversation.newest <= 1 &&
+      el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK_PX;
     setShowJump(!atBottom.current);
     if (
       el.scrollTop < MESSAGES_TOP_THRESHOLD_PX && conversation.hasMore && !conversation.loading
     ) {
       conversation.loadOlder();
     }
+    const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < MESSAGES_TOP_THRESHOLD_PX;
+    if (nearBottom && conversation.newest > 1 && !conversation.loading) {
+      newer.current = true;
+      conversation.loadNewer();
+    }
   };
 
   const jump = () => {
+    // After a jump to an older message, the newest page is read again instead.
+    if (conversation.newest > 1) {
+      conversation.toLatest();
+      return;
+    }
     const el = scroller.current;
     if (el) el.scrollTo({ top: el.scrollHeight, behavior: "smooth" });
   };
@@ -173,6 +205,7 @@ export function MessageList(
                     readOnly={readOnly}
                     onReply={onReply}
                     onDelete={onDelete}
+                    onQuote={conversation.jumpTo}
                   />
                 );
             }

@@ -23,6 +23,7 @@ import { ConfirmDialog } from "../lib/ui/ConfirmDialog.tsx";
 import type { Ticket } from "../../contract/ticket_types.ts";
 import { lazyPart } from "../lib/ui/deferred.tsx";
 import { SlaBadge, useNow } from "./SlaBadge.tsx";
+import { HeaderTools } from "./HeaderTools.tsx";
 
 const TransferDialog = lazyPart(() => import("./TransferDialog.tsx").then((m) => m.default));
 const ScheduleDialog = lazyPart(() => import("./ScheduleDialog.tsx").then((m) => m.default));
@@ -39,12 +40,14 @@ type Action = "accept" | "return" | "resolve" | "reopen";
  * Return and resolve leave the chat for the list.
  */
 export function TicketHeader(
-  { ticket, onBack, onChanged, onLeave, onContact }: {
+  { ticket, onBack, onChanged, onLeave, onContact, onJump }: {
     ticket: Ticket;
     onBack: () => void;
     onChanged: (ticket: Ticket) => void;
     onLeave: () => void;
     onContact: () => void;
+    /** Issue 28: show a message of the conversation (a search hit). */
+    onJump: (messageId: number) => void;
   },
 ) {
   const { t } = useTranslation();
@@ -110,6 +113,7 @@ export function TicketHeader(
         <SlaBadge ticket={ticket} now={now} />
       </span>
       <div className="th-actions" data-status={ticket.status}>
+        <HeaderTools ticketId={ticket.id} pinned={ticket.pinned === true} onJump={onJump} />
         {ticket.status === "pending"
           ? (
             <Button

@@ -2,6 +2,7 @@ import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import Check from "lucide-react/icons/check";
 import Eye from "lucide-react/icons/eye";
+import Pin from "lucide-react/icons/pin";
 import Smartphone from "lucide-react/icons/smartphone";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Avatar, Chip } from "./bits.tsx";
@@ -50,6 +51,7 @@ export const TicketItem = memo(function TicketItem(
       data-status={ticket.status}
       data-ticket-id={ticket.id}
       data-testid="ticket-item"
+      data-pinned={ticket.pinned || undefined}
       data-actions={(pending ? 2 : 0) + (admin ? 1 : 0) || undefined}
       style={{ ["--queue" as string]: ticket.queue?.color ?? "var(--border-strong)" }}
     >
@@ -75,6 +77,17 @@ export const TicketItem = memo(function TicketItem(
               {cutName(name, narrow)}
             </span>
             <SlaBadge ticket={ticket} now={now} />
+            {ticket.pinned
+              ? (
+                <span
+                  className="ti-pin"
+                  data-testid="ticket-pinned"
+                  title={t("tickets.pin.pinned")}
+                >
+                  <Pin size={13} aria-label={t("tickets.pin.pinned")} />
+                </span>
+              )
+              : null}
             <time className="ti-time" dateTime={ticket.updatedAt}>
               {listTime(ticket.updatedAt, zone)}
             </time>

@@ -135,6 +135,7 @@ export function TicketView(
         onChanged={setTicket}
         onLeave={onLeave}
         onContact={() => setContactOpen(true)}
+        onJump={conversation.jumpTo}
       />
       <MessageList
         conversation={conversation}

@@ -7,7 +7,9 @@ import type { ContactRef, Ticket, TicketStatus } from "../../contract/ticket_typ
  *   the list (its queue is not selected, it went to another attendant, or to another status);
  * - a delete event removes it;
  * - a new message moves it to the top, marked unread; updateUnread resets unread to 0;
- * - a contact update refreshes the contact on its tickets.
+ * - a contact update refreshes the contact on its tickets;
+ * - issue 28: the user's pinned tickets stay first (a pin or unpin from any of their tabs moves
+ *   them); socket payloads carry no `pinned` (it is per user), so a ticket keeps its own.
  * The search tab cannot judge a text or tag match on the client: it only replaces and removes.
  */
 export type ListScope = {
@@ -57,7 +59,25 @@ export type ListAction =
   | { type: "message"; ticket: Ticket; fromMe: boolean }
   | { type: "unread"; ticketId: number }
   | { type: "delete"; ticketId: number }
-  | { type: "contact"; contact: ContactRef };
+  | { type: "contact"; contact: ContactRef }
+  | { type: "pin"; ticketId: number; pinned: boolean };
+
+/** A ticket from a socket event, with the pin this list knows for it. */
+function keepPin(state: ListState, ticket: Ticket): Ticket {
+  const known = state.tickets.find((t) => t.id === ticket.id)?.pinned;
+  return { ...ticket, pinned: known ?? ticket.pinned ?? false };
+}
+
+/** Pinned tickets first, each group in its own order (the server's, then live moves). */
+function pinnedFirst(state: ListState): ListState {
+  const tickets = state.tickets;
+  const firstUnpinned = tickets.findIndex((t) => !t.pinned);
+  if (firstUnpinned === -1 || !tickets.slice(firstUnpinned).some((t) => t.pinned)) return state;
+  return {
+    ...state,
+    tickets: [...tickets.filter((t) => t.pinned), ...tickets.filter((t) => !t.pinned)],
+  };
+}
 
 /** The queue part of the rule. */
 export function queueSelected(ticket: Ticket, scope: ListScope): boolean {
@@ -94,6 +114,8 @@ function toTop(state: ListState, ticket: Ticket): ListState {
 
 export function listReducer(scope: ListScope) {
   const live = liveReducer(scope);
+  // A search keeps the server's order (pins included).
+  const arrange = scope.live === "full" ? pinnedFirst : (state: ListState) => state;
   return (state: ListState, action: ListAction): ListState => {
     switch (action.type) {
       case "loading":
@@ -118,10 +140,10 @@ export function listReducer(scope: ListScope) {
           loading: false,
         };
         for (const event of state.replay ?? []) next = live(next, event);
-        return next;
+        return arrange(next);
       }
       default: {
-        const next = live(state, action);
+        const next = arrange(live(state, action));
         return state.replay ? { ...next, replay: [...state.replay, action] } : next;
       }
     }
@@ -135,18 +157,28 @@ function liveReducer(scope: ListScope) {
       case "loading":
       case "page":
         return state;
+      case "pin": {
+        if (!state.tickets.some((t) => t.id === action.ticketId)) return state;
+        return {
+          ...state,
+          tickets: state.tickets.map((t) =>
+            t.id === action.ticketId ? { ...t, pinned: action.pinned } : t
+          ),
+        };
+      }
       case "update": {
-        const index = state.tickets.findIndex((t) => t.id === action.ticket.id);
+        const ticket = keepPin(state, action.ticket);
+        const index = state.tickets.findIndex((t) => t.id === ticket.id);
         if (scope.live === "replace") {
           if (index === -1) return state;
           const tickets = state.tickets.slice();
-          tickets[index] = action.ticket;
+          tickets[index] = ticket;
           return { ...state, tickets };
         }
-        if (!belongs(action.ticket, scope)) return without(state, action.ticket.id);
-        if (index === -1) return toTop(state, action.ticket);
+        if (!belongs(ticket, scope)) return without(state, ticket.id);
+        if (index === -1) return toTop(state, ticket);
         const tickets = state.tickets.slice();
-        tickets[index] = action.ticket;
+        tickets[index] = ticket;
         return { ...state, tickets };
       }
       case "message": {
@@ -158,7 +190,7 @@ function liveReducer(scope: ListScope) {
         const unread = action.fromMe
           ? action.ticket.unreadMessages
           : Math.max(1, action.ticket.unreadMessages);
-        return toTop(state, { ...action.ticket, unreadMessages: unread });
+        return toTop(state, { ...keepPin(state, action.ticket), unreadMessages: unread });
       }
       case "unread": {
         if (!state.tickets.some((t) => t.id === action.ticketId && t.unreadMessages !== 0)) {

@@ -9,8 +9,16 @@ import type { Message } from "../../contract/ticket_types.ts";
 export type MessagesState = {
   messages: Message[];
   hasMore: boolean;
+  /** The oldest page loaded. */
   page: number;
   loading: boolean;
+  /**
+   * Issue 28: after a jump to a message (search hit, quote), the newest page loaded when it is
+   * not page 1 (newer pages load as the reader scrolls down); 1 otherwise.
+   */
+  newest: number;
+  /** The message jumped to, highlighted and scrolled into view. */
+  focus: number | null;
 };
 
 export const EMPTY_MESSAGES: MessagesState = {
@@ -18,13 +26,18 @@ export const EMPTY_MESSAGES: MessagesState = {
   hasMore: false,
   page: 0,
   loading: true,
+  newest: 1,
+  focus: null,
 };
 
 export type MessagesAction =
   | { type: "reset" }
   | { type: "loading" }
   | { type: "page"; page: number; messages: Message[]; hasMore: boolean }
-  | { type: "upsert"; message: Message };
+  | { type: "upsert"; message: Message }
+  | { type: "jump"; page: number; messages: Message[]; hasMore: boolean; focus: number }
+  | { type: "newer"; page: number; messages: Message[] }
+  | { type: "focus"; focus: number };
 
 function order(a: Message, b: Message): number {
   return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id - b.id;
@@ -42,8 +55,27 @@ export function messagesReducer(state: MessagesState, action: MessagesAction): M
       // from "reset", so nothing of another conversation remains).
       const kept = state.messages.filter((m) => !ids.has(m.id));
       const messages = [...action.messages, ...kept].sort(order);
-      return { messages, hasMore: action.hasMore, page: action.page, loading: false };
+      return { ...state, messages, hasMore: action.hasMore, page: action.page, loading: false };
     }
+    case "jump": {
+      // The page around the message replaces what was shown (it may be far from page 1).
+      return {
+        messages: action.messages.slice().sort(order),
+        hasMore: action.hasMore,
+        page: action.page,
+        loading: false,
+        newest: action.page,
+        focus: action.focus,
+      };
+    }
+    case "newer": {
+      const ids = new Set(action.messages.map((m) => m.id));
+      const kept = state.messages.filter((m) => !ids.has(m.id));
+      const messages = [...kept, ...action.messages].sort(order);
+      return { ...state, messages, newest: Math.min(state.newest, action.page) };
+    }
+    case "focus":
+      return { ...state, focus: action.focus };
     case "upsert": {
       const index = state.messages.findIndex((m) => m.id === action.message.id);
       if (index === -1) {

@@ -7,6 +7,12 @@ import type { Message, MessagePage } from "../../contract/ticket_types.ts";
 
 export type Conversation = MessagesState & {
   loadOlder: () => void;
+  /** Issue 28: the next newer page after a jump (nothing when page 1 is loaded). */
+  loadNewer: () => void;
+  /** Issue 28: shows the page around a message and highlights it. */
+  jumpTo: (messageId: number) => void;
+  /** Issue 28: back to the newest page after a jump (the view's 'to the bottom' button). */
+  toLatest: () => void;
   /** Shows a message at once (the answer of a send), before its socket event. */
   upsert: (message: Message) => void;
 };
@@ -94,5 +100,57 @@ export function useMessages(ticketId: number | null, peek = false): Conversation
   });
 
   const upsert = useCallback((message: Message) => dispatch({ type: "upsert", message }), []);
-  return { ...state, loadOlder, upsert };
+
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const newerBusy = useRef(false);
+  const jumpTo = useCallback((messageId: number) => {
+    if (ticketId === null) return;
+    if (stateRef.current.messages.some((m) => m.id === messageId)) {
+      dispatch({ type: "focus", focus: messageId });
+      return;
+    }
+    const mine = ++seq.current;
+    if (timer.current) clearTimeout(timer.current);
+    dispatch({ type: "loading" });
+    api.get<MessagePage>(`/messages/${ticketId}`, {
+      query: { around: messageId, peek: peek ? "true" : undefined },
+    }).then((answer) => {
+      if (mine !== seq.current) return;
+      const page = answer.pageNumber ?? 1;
+      pageRef.current = page;
+      dispatch({
+        type: "jump",
+        page,
+        messages: answer.messages,
+        hasMore: answer.hasMore,
+        focus: messageId,
+      });
+    }).catch(() => {
+      if (mine === seq.current) {
+        dispatch({ type: "page", page: pageRef.current, messages: [], hasMore: false });
+      }
+    });
+  }, [ticketId, peek]);
+
+  const loadNewer = useCallback(() => {
+    const newest = stateRef.current.newest;
+    if (ticketId === null || newest <= 1 || newerBusy.current) return;
+    newerBusy.current = true;
+    api.get<MessagePage>(`/messages/${ticketId}`, {
+      query: { pageNumber: newest - 1, peek: peek ? "true" : undefined },
+    }).then((answer) => {
+      dispatch({ type: "newer", page: newest - 1, messages: answer.messages });
+    }).catch(() => {}).finally(() => {
+      newerBusy.current = false;
+    });
+  }, [ticketId, peek]);
+
+  const toLatest = useCallback(() => {
+    dispatch({ type: "reset" });
+    pageRef.current = 0;
+    fetchPage(1, 0);
+  }, [fetchPage]);
+
+  return { ...state, loadOlder, loadNewer, jumpTo, toLatest, upsert };
 }

@@ -123,6 +123,12 @@ export function useTicketList(params: TicketListParams): TicketList {
   useRealtime("contact", (event) => {
     if (event.action === "update") dispatch({ type: "contact", contact: event.record });
   });
+  // Issue 28: the user's own pins, from any of their tabs. An unpinned ticket goes back to its
+  // place in the list's order, which only the server knows (sort, filters): page 1 again.
+  useRealtime("ticketPin", (event) => {
+    dispatch({ type: "pin", ticketId: event.ticketId, pinned: event.action === "pin" });
+    if (event.action === "unpin" && params.enabled) fetchPage(1);
+  });
 
   return { ...state, loading: state.loading || !params.enabled, loadMore };
 }

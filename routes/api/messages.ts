@@ -4,11 +4,15 @@ import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { flag, idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
-import { listMessages } from "../../server/messages/service.ts";
+import { listMessages, searchConversation } from "../../server/messages/service.ts";
+import { LIMITS } from "../../contract/validation.ts";
 import { deleteMessage, sendMessages } from "../../server/messages/send.ts";
 import { badRequest } from "../../server/errors.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 
+const around = z.coerce.number().int().positive();
+const searchText = z.string().trim().min(LIMITS.conversationSearch.min)
+  .max(LIMITS.conversationSearch.max);
 const ticketParam = z.object({ ticketId: z.coerce.number().int().positive() });
 
 /**
@@ -53,13 +57,27 @@ export function messageRoutes(deps: AppDeps) {
     signedIn,
     work,
     validate("param", ticketParam),
-    validate("query", z.object({ pageNumber, peek: flag })),
+    // Issue 28: `around=<messageId>` answers the page that holds that message (its pageNumber).
+    validate("query", z.object({ pageNumber, peek: flag, around: around.optional() })),
     async (c) => {
       const viewer = await viewerOf(deps.db, authOf(c));
-      const { pageNumber, peek } = c.req.valid("query");
-      return c.json(
-        await listMessages(deps, viewer, c.req.valid("param").ticketId, pageNumber, peek),
-      );
+      const { pageNumber, peek, around } = c.req.valid("query");
+      const ticketId = c.req.valid("param").ticketId;
+      return c.json(await listMessages(deps, viewer, ticketId, pageNumber, peek, around));
+    },
+  );
+
+  /** Issue 28: `{ messages }` of the ticket's contact's whole history that contain `q`. */
+  app.get(
+    "/:ticketId{[0-9]+}/search",
+    signedIn,
+    work,
+    validate("param", ticketParam),
+    validate("query", z.object({ q: searchText })),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      const ticketId = c.req.valid("param").ticketId;
+      return c.json(await searchConversation(deps, viewer, ticketId, c.req.valid("query").q));
     },
   );
 

@@ -26,6 +26,9 @@ const geral = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) =
   v === true || v === 1
 );
 
+/** Issue 28: the queue whose attendants get the answer after '/' (null: none). */
+const queueId = z.number().int().positive().nullable();
+
 /** /api/quick-messages (seeds/001 sections 2, 3, 5, 7). */
 export function quickMessageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -51,7 +54,12 @@ export function quickMessageRoutes(deps: AppDeps) {
     "/",
     validate(
       "json",
-      z.object({ shortcode, message: message.default(""), geral: geral.optional() }),
+      z.object({
+        shortcode,
+        message: message.default(""),
+        geral: geral.optional(),
+        queueId: queueId.optional(),
+      }),
     ),
     async (c) => c.json(await createQuickMessage(deps, authOf(c), c.req.valid("json")), 201),
   );
@@ -65,6 +73,7 @@ export function quickMessageRoutes(deps: AppDeps) {
         shortcode: shortcode.optional(),
         message: message.optional(),
         geral: geral.optional(),
+        queueId: queueId.optional(),
       }),
     ),
     async (c) =>

@@ -11,6 +11,7 @@ import {
   showTicket,
   updateTicket,
 } from "../../server/tickets/service.ts";
+import { pinTicket, unpinTicket } from "../../server/tickets/pins.ts";
 
 const status = z.enum(["pending", "open", "closed"]);
 const optionalId = z.number().int().positive().nullable().optional();
@@ -70,6 +71,16 @@ export function ticketRoutes(deps: AppDeps) {
   app.put("/:id{[0-9]+}", validate("param", idParam), validate("json", updateBody), async (c) => {
     const id = c.req.valid("param").id;
     return c.json(await updateTicket(deps, authOf(c), id, c.req.valid("json")));
+  });
+
+  // Issue 28: pins are the caller's own; the answer is the ticket with `pinned: true`.
+  app.post("/:id{[0-9]+}/pin", validate("param", idParam), async (c) => {
+    return c.json(await pinTicket(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.delete("/:id{[0-9]+}/pin", validate("param", idParam), async (c) => {
+    await unpinTicket(deps, authOf(c), c.req.valid("param").id);
+    return c.body(null, 204);
   });
 
   app.delete("/:id{[0-9]+}", allow("ticket:delete"), validate("param", idParam), async (c) => {

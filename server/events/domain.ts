@@ -72,6 +72,8 @@ export type DomainEvents = {
   "ticket.deleted": { companyId: number; ticketId: number; before: TicketPlacement };
   /** Distribution gave it to `userId` (issue 26; a ticket.updated is told too). */
   "ticket.assigned": { companyId: number; userId: number; ticket: TicketView };
+  /** Issue 28: `userId` pinned (or unpinned) the ticket to the top of their own lists. */
+  "ticket.pinned": { companyId: number; userId: number; ticketId: number; pinned: boolean };
   /** A service-level target of its queue was missed (recorded once, slaBreachedAt). */
   "ticket.slaBreached": { companyId: number; ticket: TicketView; kind: SlaKind };
   /** Its unread count went back to 0. */

@@ -33,7 +33,7 @@ const MESSAGE_FIELDS: Record<keyof MessageRow, true> = {
   createdAt: true,
   updatedAt: true,
 };
-const MESSAGE_COLUMNS = Object.keys(MESSAGE_FIELDS) as (keyof MessageRow)[];
+export const MESSAGE_COLUMNS = Object.keys(MESSAGE_FIELDS) as (keyof MessageRow)[];
 
 /**
  * The conversation shown for a ticket: the messages of every ticket of the same contact on the

@@ -12,6 +12,7 @@ export function quickMessageView(q: QuickMessage): QuickMessageView {
     shortcode: q.shortcode,
     message: q.message,
     geral: q.geral === 1,
+    queueId: q.queueId ?? null,
     userId: q.userId,
     companyId: q.companyId,
     isMedia: q.mediaPath !== null,
@@ -23,12 +24,27 @@ export function quickMessageView(q: QuickMessage): QuickMessageView {
 
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
 
-/** Who sees which quick answers: the company's general ones and one's own; admins all. */
-export type QuickMessageScope = { companyId: number; userId: number; all: boolean };
+/**
+ * Who sees which quick answers: the company's general ones (not a queue's), one's own, and those
+ * of one's queues (issue 28); admins all.
+ */
+export type QuickMessageScope = {
+  companyId: number;
+  userId: number;
+  all: boolean;
+  queueIds: readonly number[];
+};
 
 function scoped(eb: ExpressionBuilder<DB, "quick_messages">, scope: QuickMessageScope) {
   const all: Expression<SqlBool>[] = [eb("companyId", "=", scope.companyId)];
-  if (!scope.all) all.push(eb.or([eb("geral", "=", 1), eb("userId", "=", scope.userId)]));
+  if (!scope.all) {
+    const readable = [
+      eb.and([eb("geral", "=", 1), eb("queueId", "is", null)]),
+      eb("userId", "=", scope.userId),
+    ];
+    if (scope.queueIds.length > 0) readable.push(eb("queueId", "in", scope.queueIds));
+    all.push(eb.or(readable));
+  }
   return eb.and(all);
 }
 

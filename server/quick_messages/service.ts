@@ -5,6 +5,8 @@ import { isAllowed } from "../auth/policy.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { cleanFilename } from "../media/store.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
+import { companyHas } from "../tickets/repository.ts";
+import { userQueueIds } from "../users/repository.ts";
 import {
   deleteQuickMessage,
   findQuickMessage,
@@ -17,13 +19,41 @@ import {
   updateQuickMessage,
 } from "./repository.ts";
 
-export type QuickMessageInput = { shortcode?: string; message?: string; geral?: boolean };
+export type QuickMessageInput = {
+  shortcode?: string;
+  message?: string;
+  geral?: boolean;
+  /** Issue 28: a queue of the company (admins: any; attendants: one of theirs), or null. */
+  queueId?: number | null;
+};
 
 const managesAny = (auth: AuthInfo) => isAllowed(auth, "quick-message:manage-any");
 
-/** Readable: general ones, one's own, or any for admins; otherwise 404 like a missing one. */
-function canSee(auth: AuthInfo, q: QuickMessage): boolean {
-  return managesAny(auth) || q.geral === 1 || q.userId === auth.userId;
+/** The caller's queues (the token's, else read). */
+async function queuesOf(deps: AppDeps, auth: AuthInfo): Promise<readonly number[]> {
+  return auth.queueIds ?? await userQueueIds(deps.db, auth.companyId, auth.userId);
+}
+
+/**
+ * Readable: general ones (not a queue's), one's own, those of one's queues, or any for admins;
+ * otherwise 404 like a missing one.
+ */
+async function canSee(deps: AppDeps, auth: AuthInfo, q: QuickMessage): Promise<boolean> {
+  if (managesAny(auth) || q.userId === auth.userId) return true;
+  if (q.queueId === null) return q.geral === 1;
+  return (await queuesOf(deps, auth)).includes(q.queueId);
+}
+
+/**
+ * A queue in a body: the company's (else 404 ERR_NO_QUEUE_FOUND, another company's alike); an
+ * attendant may only name one of their own queues (403).
+ */
+async function checkQueue(deps: AppDeps, auth: AuthInfo, queueId: number | null | undefined) {
+  if (queueId === undefined || queueId === null) return;
+  if (!await companyHas(deps.db, "queues", auth.companyId, queueId)) {
+    throw notFound("ERR_NO_QUEUE_FOUND", "Queue not found");
+  }
+  if (!managesAny(auth) && !(await queuesOf(deps, auth)).includes(queueId)) throw forbidden();
 }
 
 /** Changeable: one's own, or any for admins. */
@@ -36,20 +66,21 @@ function publishChange(deps: AppDeps, view: QuickMessageView, before?: QuickMess
   deps.events.emit("quickMessage.saved", {
     record: view,
     created: before === undefined,
-    wasShared: before?.geral === 1,
+    wasShared: before !== undefined && before.geral === 1 && before.queueId === null,
   });
 }
 
-/** What a user lists: their own and the general ones; admins every one of the company. */
-const scopeOf = (auth: AuthInfo): QuickMessageScope => ({
+/** What a user lists: their own, the general ones and their queues'; admins every one. */
+const scopeOf = async (deps: AppDeps, auth: AuthInfo): Promise<QuickMessageScope> => ({
   companyId: auth.companyId,
   userId: auth.userId,
   all: managesAny(auth),
+  queueIds: managesAny(auth) ? [] : await queuesOf(deps, auth),
 });
 
 /** GET /api/quick-messages/list: every answer the caller may use (the '/' menu). */
 export async function quickMessageChoices(deps: AppDeps, auth: AuthInfo) {
-  return await listQuickMessages(deps.db, scopeOf(auth));
+  return await listQuickMessages(deps.db, await scopeOf(deps, auth));
 }
 
 /** GET /api/quick-messages: a page, `searchParam` on the shortcode. */
@@ -59,7 +90,7 @@ export async function listQuickMessagePage(
   searchParam: string | undefined,
   pageNumber: number,
 ) {
-  return await pageQuickMessages(deps.db, scopeOf(auth), searchParam, pageNumber);
+  return await pageQuickMessages(deps.db, await scopeOf(deps, auth), searchParam, pageNumber);
 }
 
 /** GET /api/quick-messages/:id. */
@@ -85,7 +116,7 @@ export async function readableQuickMessage(
   id: number,
 ): Promise<QuickMessage> {
   const q = await findQuickMessage(deps.db, auth.companyId, id);
-  if (!q || !canSee(auth, q)) {
+  if (!q || !await canSee(deps, auth, q)) {
     throw notFound("ERR_NO_QUICK_MESSAGE_FOUND", "Quick message not found");
   }
   return q;
@@ -97,6 +128,7 @@ export async function createQuickMessage(
   auth: AuthInfo,
   input: Required<Pick<QuickMessageInput, "shortcode">> & QuickMessageInput,
 ): Promise<QuickMessageView> {
+  await checkQueue(deps, auth, input.queueId);
   const now = deps.clock.now().toISOString();
   const row = await insertQuickMessage(deps.db, {
     companyId: auth.companyId,
@@ -104,6 +136,7 @@ export async function createQuickMessage(
     shortcode: input.shortcode,
     message: input.message ?? "",
     geral: input.geral ? 1 : 0,
+    queueId: input.queueId ?? null,
     mediaPath: null,
     mediaName: null,
     createdAt: now,
@@ -139,10 +172,12 @@ export async function changeQuickMessage(
 ): Promise<QuickMessageView> {
   const current = await readableQuickMessage(deps, auth, id);
   assertCanChange(auth, current);
+  await checkQueue(deps, auth, input.queueId);
   return await change(deps, auth, current, {
     shortcode: input.shortcode,
     message: input.message,
     geral: input.geral === undefined ? undefined : input.geral ? 1 : 0,
+    queueId: input.queueId,
   });
 }
 
@@ -155,7 +190,7 @@ export async function removeQuickMessage(deps: AppDeps, auth: AuthInfo, id: numb
   deps.events.emit("quickMessage.deleted", {
     companyId: auth.companyId,
     id: current.id,
-    shared: current.geral === 1,
+    shared: current.geral === 1 && current.queueId === null,
     userId: current.userId,
   });
 }

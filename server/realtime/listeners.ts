@@ -102,6 +102,14 @@ const ROUTES: Routes = {
         e.userId,
       ]),
     ),
+  "ticket.pinned": (hub, e) =>
+    send(
+      hub,
+      e.companyId,
+      "ticketPin",
+      { action: e.pinned ? "pin" : "unpin", ticketId: e.ticketId },
+      users([e.userId]),
+    ),
   // No supervisor role exists (contract/policy.ts): the company's admins are told.
   "ticket.slaBreached": (hub, e) =>
     send(hub, e.companyId, "sla", { action: "breach", kind: e.kind, ticket: e.ticket }, ADMINS),
@@ -111,10 +119,11 @@ const ROUTES: Routes = {
 
   "list.changed": publishList,
 
-  // A general answer is the company's; a private one its owner's and the admins'.
+  // A general answer is the company's; a private one (or a queue's) its owner's and the admins'.
   "quickMessage.saved": (hub, { record, created, wasShared }) => {
     // Made private: it leaves the others' lists first; its readers get it back next.
-    if (wasShared && !record.geral) {
+    const shared = record.geral && record.queueId === null;
+    if (wasShared && !shared) {
       send(hub, record.companyId, "quickMessage", { action: "delete", id: record.id });
     }
     send(
@@ -122,7 +131,7 @@ const ROUTES: Routes = {
       record.companyId,
       "quickMessage",
       { action: created ? "create" : "update", record },
-      record.geral ? COMPANY : ownerAndAdmins(record.userId),
+      shared ? COMPANY : ownerAndAdmins(record.userId),
     );
   },
   "quickMessage.deleted": (hub, e) =>

@@ -6,6 +6,7 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, string>> = Object.freeze(
   call: "disabled",
   chatBotType: "text",
   sendGreetingAccepted: "disabled",
+  greetingAcceptedMessage: "",
   sendMsgTransfTicket: "disabled",
   userCreation: "enabled",
   campaignsEnabled: "true",

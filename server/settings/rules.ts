@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isTimeZone } from "../../contract/time_zone.ts";
+import { LIMITS } from "../../contract/validation.ts";
 
 /**
  * Every setting a company may change and the values each accepts (seeds/001 sections 2 and 3).
@@ -23,6 +24,11 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   call: { schema: toggle },
   chatBotType: { schema: z.enum(["text"], "Somente text") },
   sendGreetingAccepted: { schema: toggle },
+  // Issue 28: the greeting's text ({{user}}, {{name}}, ... : contract/message_variables.ts);
+  // empty: the product's own (server/tickets/service.ts GREETING_ACCEPTED).
+  greetingAcceptedMessage: {
+    schema: z.string().trim().max(LIMITS.greetingAccepted.max, "Too Long!"),
+  },
   sendMsgTransfTicket: { schema: toggle },
   ipixc: { schema: text },
   tokenixc: { schema: text, secret: true },

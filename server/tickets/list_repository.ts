@@ -217,7 +217,34 @@ export async function listTicketIds(
       ? await countFromCounters(db, viewer, filters)
       : await countByQuery(db, viewer, filters);
   }
-  return { ids, count, hasMore: count > offset + ids.length };
+  const hasMore = count > offset + ids.length;
+  return { ids: await pinnedFirst(db, viewer, filters, ids), count, hasMore };
+}
+
+/**
+ * Issue 28: the caller's pinned tickets that this list holds come first on its first page and
+ * are left out of the later ones (the count and the paging stay the list's own). One query over
+ * at most LIMITS.pinnedTickets rows: the user's pins (ticket_pins_user's range) drive, each
+ * ticket read by its rowid and filtered by the list's conditions.
+ */
+async function pinnedFirst(
+  db: Database,
+  viewer: Viewer,
+  filters: TicketListFilters,
+  ids: number[],
+): Promise<number[]> {
+  // CROSS JOIN keeps the pins the outer loop: SQLite would otherwise walk the company's tickets
+  // of the status (tickets_status) checking each against the pins.
+  const rows = await db.selectFrom("ticket_pins as p").crossJoin("tickets as t")
+    .whereRef("t.id", "=", "p.ticketId")
+    .where("p.companyId", "=", viewer.companyId).where("p.userId", "=", viewer.userId)
+    .where((eb) => conditions(eb, viewer, filters, partsOf(viewer, filters)))
+    .select("t.id")
+    .orderBy("t.updatedAt", "desc").orderBy("t.id", "desc").execute();
+  if (rows.length === 0) return ids;
+  const pinned = rows.map((r) => r.id);
+  const rest = ids.filter((id) => !pinned.includes(id));
+  return filters.pageNumber === 1 ? [...pinned, ...rest] : rest;
 }
 
 async function countByQuery(db: Database, viewer: Viewer, filters: TicketListFilters) {

@@ -10,6 +10,7 @@ import { isEnabled, settingValues } from "../settings/values.ts";
 import { assertCanAct, assertCanRead, type Viewer, viewerOf } from "./access.ts";
 import { applyTicketChange, type AutomaticText, type TicketChange } from "./effects.ts";
 import { listTicketIds, type TicketListFilters } from "./list_repository.ts";
+import { withPins } from "./pins.ts";
 import {
   anyActiveTicket,
   closingTexts,
@@ -118,8 +119,8 @@ export type CreateTicketInput = {
 export async function listTickets(deps: AppDeps, auth: AuthInfo, filters: TicketListFilters) {
   const viewer = await viewerOf(deps.db, auth);
   const page = await listTicketIds(deps.db, viewer, filters);
-  const tickets = await loadTicketViews(deps.db, viewer.companyId, page.ids);
-  return { tickets, count: page.count, hasMore: page.hasMore };
+  const views = await loadTicketViews(deps.db, viewer.companyId, page.ids);
+  return { tickets: await withPins(deps, viewer, views), count: page.count, hasMore: page.hasMore };
 }
 
 /** GET /api/tickets/:id and /u/:uuid: a ticket the caller may read. */
@@ -130,7 +131,8 @@ export async function showTicket(
 ): Promise<TicketView | undefined> {
   const viewer = await viewerOf(deps.db, auth);
   const ticket = await readableTicket(deps.db, viewer, ref);
-  return await loadTicketView(deps.db, viewer.companyId, ticket.id);
+  const view = await loadTicketView(deps.db, viewer.companyId, ticket.id);
+  return view ? (await withPins(deps, viewer, [view]))[0] : undefined;
 }
 
 /**
@@ -248,6 +250,7 @@ async function transition(
     const plan = planOf(ticket, input, viewer);
     const settings = await settingValues(trx, viewer.companyId, [
       "sendGreetingAccepted",
+      "greetingAcceptedMessage",
       "userRating",
       "sendMsgTransfTicket",
     ]);
@@ -268,7 +271,9 @@ async function transition(
         // The attendant takes the ticket from any bot (issue 15): it does not come back to it.
         patch = { status: "open", userId: viewer.userId, acceptedAt: stamp, ...HAND_OVER };
         if (isEnabled(settings.sendGreetingAccepted) && !group) {
-          automatic.push({ kind: "greeting", body: render(GREETING_ACCEPTED) });
+          // Issue 28: the company's own text when it wrote one, with the same variables.
+          const text = settings.greetingAcceptedMessage?.trim() || GREETING_ACCEPTED;
+          automatic.push({ kind: "greeting", body: render(text) });
         }
         break;
       }

@@ -238,6 +238,8 @@ Deno.test("tickets messages - older pages go above, live messages are kept and u
       hasMore: false,
       page: 0,
       loading: true,
+      newest: 1,
+      focus: null,
     }, { type: "reset" }),
     { type: "upsert", message: message(30) },
   );
@@ -413,3 +415,52 @@ Deno.test("tickets list - events that overtake a read are applied again on top o
   state = reduce(state, { type: "page", page: 1, tickets: [ticket(2)], count: 1, hasMore: false });
   assert.deepEqual(state.tickets.map((t) => t.id), [2]);
 });
+
+Deno.test("tickets list - pinned tickets stay first; live events keep the pin; a pin or unpin moves them", () => {
+  const s = scope();
+  const reduce = listReducer(s);
+  let state = loaded(s, [ticket(1, { pinned: true }), ticket(2), ticket(3)]);
+  // A new message (the socket's ticket has no `pinned`) moves 3 up, below the pinned one.
+  state = reduce(state, { type: "message", ticket: ticket(3), fromMe: false });
+  assert.deepEqual(state.tickets.map((t) => [t.id, t.pinned === true]), [[1, true], [3, false], [
+    2,
+    false,
+  ]]);
+  state = reduce(state, { type: "update", ticket: ticket(1, { lastMessage: "x" }) });
+  assert.equal(state.tickets[0].pinned, true);
+  state = reduce(state, { type: "pin", ticketId: 2, pinned: true });
+  assert.deepEqual(state.tickets.map((t) => t.id), [1, 2, 3]);
+  state = reduce(state, { type: "pin", ticketId: 1, pinned: false });
+  assert.deepEqual(state.tickets.map((t) => t.id), [2, 1, 3]);
+});
+
+Deno.test("tickets messages - a jump replaces the view with the page around the message; newer pages come below", () => {
+  let state = messagesReducer(emptyMessages(), {
+    type: "page",
+    page: 1,
+    messages: [message(90), message(91)],
+    hasMore: true,
+  });
+  state = messagesReducer(state, {
+    type: "jump",
+    page: 5,
+    messages: [message(10), message(11)],
+    hasMore: true,
+    focus: 10,
+  });
+  assert.deepEqual(state.messages.map((m) => m.id), [10, 11]);
+  assert.equal(state.focus, 10);
+  assert.equal(state.newest, 5);
+  state = messagesReducer(state, { type: "newer", page: 4, messages: [message(12)] });
+  assert.deepEqual(state.messages.map((m) => m.id), [10, 11, 12]);
+  assert.equal(state.newest, 4);
+  state = messagesReducer(state, { type: "focus", focus: 12 });
+  assert.equal(state.focus, 12);
+});
+
+function emptyMessages() {
+  return messagesReducer(
+    { messages: [], hasMore: false, page: 0, loading: true, newest: 1, focus: null },
+    { type: "reset" },
+  );
+}
