@@ -105,6 +105,11 @@ export type RealtimeEvents = {
   queueIntegration: ResourceEvent<IntegrationView>;
   prompt: NamedResourceEvent<PromptView, "prompt">;
   webhook: ResourceEvent<WebhookView>;
+  /**
+   * Events between processes may have been lost (Redis restarted or unreachable, docs/scaling.md):
+   * every live list reads itself again (islands/lib/socket.ts useRoomSync).
+   */
+  sync: { action: "reload" };
 };
 
 /** `chat-<id>`: one open conversation, to its participants only (seeds/002 section 7). */
@@ -146,6 +151,7 @@ const CHANNEL_SET: { [C in keyof RealtimeEvents]: true } = {
   queueIntegration: true,
   prompt: true,
   webhook: true,
+  sync: true,
 };
 export const CHANNELS = Object.keys(CHANNEL_SET) as (keyof RealtimeEvents)[];
 

@@ -11,6 +11,7 @@ import type { Outbound } from "./http/outbound_fetch.ts";
 import { AppError } from "./errors.ts";
 import type { EventBus } from "./events/bus.ts";
 import type { Hub } from "./realtime/hub.ts";
+import type { RedisDeployment } from "./redis/wire.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { SessionManager } from "./whatsapp/sessions/manager.ts";
 import type { KeyedQueue } from "./whatsapp/keyed_queue.ts";
@@ -21,7 +22,10 @@ import type { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts
 export type AppDeps = {
   config: Config;
   db: Database;
+  /** This process's sockets. */
   hub: Hub;
+  /** Set with REDIS_URL: events, session commands and limits shared by every process. */
+  redis?: RedisDeployment;
   /** Domain events, told after commit (server/events/): sockets and webhooks listen. */
   events: EventBus;
   secrets: Secrets;

@@ -1,5 +1,6 @@
 import { log } from "../log.ts";
 import { CHANNEL_FLAGS } from "../plans/features.ts";
+import { type Delivery, type VisibilityRule, visibleTo } from "./delivery.ts";
 import { type Audience, type Channel, eventName, roomKey } from "./events.ts";
 
 /** What the hub needs of a socket: send text, close. Real WebSockets and test doubles both fit. */
@@ -101,31 +102,35 @@ export class Hub {
     data: unknown,
     audiences: Audience[] = [{ kind: "company" }],
   ): number {
-    const targets = new Set<Member>();
-    const flag = CHANNEL_FLAGS[channel];
-    for (const audience of audiences) {
-      const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) if (hears(m, flag)) targets.add(m); }
-    }
-    if (targets.size === 0) return 0;
-    const text = JSON.stringify({ event: eventName(companyId, channel), data });
-    for (const member of targets) this.#send(member, text);
-    return targets.size;
+    return this.#toRooms(companyId, channel, data, audiences, undefined);
   }
 
-  /** Like publish, but each member decides through `filter` (for per-user visibility rules). */
-  publishFiltered(
+  /**
+   * An event of publish.ts (plain data, delivery.ts) to this process's sockets: straight from
+   * publish.ts with one process, or as it comes back from Redis with several.
+   */
+  deliver(delivery: Delivery): number {
+    if (delivery.to === "everyCompany") {
+      return this.publishEveryCompany(delivery.channel, delivery.data, delivery.superData);
+    }
+    const { companyId, channel, data, audiences, visibility } = delivery;
+    return this.#toRooms(companyId, channel, data, audiences, visibility);
+  }
+
+  /** To the members of any of the audiences' rooms that the rule lets hear it. */
+  #toRooms(
     companyId: number,
     channel: Channel,
     data: unknown,
     audiences: Audience[],
-    filter: (member: Member) => boolean,
+    visibility: VisibilityRule | undefined,
   ): number {
     const targets = new Set<Member>();
     const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
       const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) if (hears(m, flag) && filter(m)) targets.add(m); }
+      if (!room) continue;
+      for (const m of room) if (hears(m, flag) && visibleTo(m, visibility)) targets.add(m);
     }
     if (targets.size === 0) return 0;
     const text = JSON.stringify({ event: eventName(companyId, channel), data });
