@@ -4,7 +4,7 @@ import type { TenancyBreaches } from "../db/tenancy.ts";
 import type { Company, Plan, User } from "../db/schema.ts";
 import type { Restriction, Role } from "../contract/policy.ts";
 import type { Secrets } from "./auth/secrets.ts";
-import type { AttemptLimits } from "./auth/rate_limit.ts";
+import type { AttemptLimits, CounterFactory } from "./auth/rate_limit.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Outbound } from "./http/outbound_fetch.ts";
@@ -32,6 +32,8 @@ export type AppDeps = {
   clock: Clock;
   /** Failed logins and password recovery attempts, per account and per address. */
   attemptLimits: AttemptLimits;
+  /** Counters of the other limits (signups, the external API): Redis's with REDIS_URL. */
+  counters: CounterFactory;
   /** WhatsApp sessions, the inbound pipeline and the outbox worker (server/whatsapp/). */
   sessions: SessionManager;
   /** Every outbound call to a user's URL (server/http/outbound_fetch.ts). */

@@ -4,7 +4,7 @@ import { migrateToLatest, migrationState } from "../db/migrate.ts";
 import type { Database } from "../db/client.ts";
 import { databasePathOf, takeBackup } from "./ops/backup.ts";
 import { log } from "./log.ts";
-import { attemptLimits } from "./auth/rate_limit.ts";
+import { attemptLimits, memoryCounters } from "./auth/rate_limit.ts";
 import { dbQueryDuration } from "./metrics/registry.ts";
 import { holdServerLock } from "./ops/data_lock.ts";
 import { APP_VERSION } from "./ops/version.ts";
@@ -118,7 +118,8 @@ export async function buildDeps(
     events,
     secrets,
     clock,
-    attemptLimits: attemptLimits(config),
+    attemptLimits: attemptLimits(config, redis?.counters ?? memoryCounters),
+    counters: redis?.counters ?? memoryCounters,
     outbound,
     sessions,
     simulator,

@@ -22,7 +22,8 @@ export interface RedisLink {
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   /** INCRBY with the key expiring after `windowMs` from its first count; the count and its TTL. */
   count(key: string, n: number, windowMs: number): Promise<{ count: number; ttlMs: number }>;
-  decrement(key: string, n: number): Promise<void>;
+  /** DECRBY, never below 0 for long: a key without expiry gets the window's. */
+  decrement(key: string, n: number, windowMs: number): Promise<void>;
   remove(key: string): Promise<void>;
   readonly ready: boolean;
   /** Runs each time the subscriber is back after losing Redis. */
@@ -54,32 +55,32 @@ export async function openRedisLink(
   const commands = createClient(clientOptions);
   const subscriber = createClient(clientOptions);
   const recovered: (() => void)[] = [];
-  let lost = false;
   let closing = false;
   for (const [role, client] of [["commands", commands], ["subscriber", subscriber]] as const) {
-    client.on("error", (error: unknown) => {
-      // The client reconnects by itself; one line per loss, not one per attempt.
-      if (!closing && (role === "commands" || !lost)) {
-        log.warn("redis unreachable", { role, error: String(error) });
+    // The client reconnects by itself: one line per loss, not one per attempt.
+    let down = false;
+    const lost = (error?: unknown) => {
+      if (down) return;
+      down = true;
+      if (!closing) log.warn("redis unreachable", { role, error: String(error ?? "") });
+    };
+    client.on("error", lost);
+    client.on("reconnecting", () => lost());
+    client.on("ready", () => {
+      if (!down) return;
+      down = false;
+      log.info("redis back", { role });
+      // Only the subscriber's return matters to listeners: what it missed is lost.
+      if (role !== "subscriber") return;
+      for (const listener of recovered) {
+        try {
+          listener();
+        } catch (error) {
+          log.error("redis recovery listener failed", { error });
+        }
       }
-      if (role === "subscriber") lost = true;
     });
   }
-  subscriber.on("reconnecting", () => {
-    lost = true;
-  });
-  subscriber.on("ready", () => {
-    if (!lost) return;
-    lost = false;
-    log.info("redis back");
-    for (const listener of recovered) {
-      try {
-        listener();
-      } catch (error) {
-        log.error("redis recovery listener failed", { error });
-      }
-    }
-  });
   const timeout = options.connectTimeoutMs ?? 5000;
   await Promise.race([
     Promise.all([commands.connect(), subscriber.connect()]).catch((error) =>
@@ -99,8 +100,8 @@ export async function openRedisLink(
         .pTTL(key).exec() as unknown as [number, number, number];
       return { count: Number(count), ttlMs: Math.max(0, Number(ttl)) };
     },
-    async decrement(key, n) {
-      await commands.decrBy(key, n);
+    async decrement(key, n, windowMs) {
+      await commands.multi().decrBy(key, n).pExpire(key, windowMs, "NX").exec();
     },
     async remove(key) {
       await commands.del(key);

@@ -2,6 +2,8 @@ import type { Config } from "../config.ts";
 import type { Hub } from "../realtime/hub.ts";
 import { RedisFanout } from "../realtime/redis_fanout.ts";
 import type { SessionManager } from "../whatsapp/sessions/manager.ts";
+import type { CounterFactory } from "../auth/rate_limit.ts";
+import { redisCounters } from "./counters.ts";
 import { openRedisLink, type RedisLink } from "./link.ts";
 import { RedisSessionRelay } from "./session_commands.ts";
 
@@ -13,6 +15,8 @@ import { RedisSessionRelay } from "./session_commands.ts";
 export type RedisDeployment = {
   link: RedisLink;
   fanout: RedisFanout;
+  /** Limits counted for the whole deployment (logins, second factor, recovery, signups, API). */
+  counters: CounterFactory;
 };
 
 export async function connectRedis(config: Config, hub: Hub): Promise<RedisDeployment> {
@@ -20,7 +24,7 @@ export async function connectRedis(config: Config, hub: Hub): Promise<RedisDeplo
   if (!url) throw new Error("connectRedis needs REDIS_URL");
   const link = await openRedisLink(url, { name: `balcao-${config.instanceId}` });
   const fanout = await RedisFanout.open(hub, link);
-  return { link, fanout };
+  return { link, fanout, counters: redisCounters(link) };
 }
 
 /**

@@ -29,6 +29,7 @@ async function startServer(name: string, dir: string, redisUrl: string): Promise
     INSTANCE_ID: name,
     METRICS_TOKEN,
     REDIS_URL: redisUrl,
+    LOGIN_MAX_ATTEMPTS: "3",
   }, name);
   return { name, ...started };
 }
@@ -173,6 +174,16 @@ Deno.test("redis - two processes: events cross with visibility, commands reach t
     // The QR shows in A's session: scanning it there links the connection again.
     const rescanned = await call(a, "POST", `/api/simulator/${id}/scan`, admin);
     assert.equal(rescanned.status, 200, JSON.stringify(rescanned.body));
+
+    // Failed logins count for the deployment: three through A and B together, the fourth (on
+    // either) is refused; each process counting alone would allow six.
+    const wrong = { email: "seller@redis.test", password: "wrong-password" };
+    for (const server of [a, b, a]) {
+      assert.equal((await call(server, "POST", "/api/auth/login", undefined, wrong)).status, 401);
+    }
+    const refused = await call(b, "POST", "/api/auth/login", undefined, wrong);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, "ERR_RATE_LIMITED");
 
     // A dies without a goodbye: B takes the connection over, and B's sockets keep hearing.
     a.child.kill("SIGKILL");
