@@ -29,7 +29,6 @@ for (let i = 0; i < count; i++) {
       }
     }
   };
-  ws.onclose = (event) => console.error(`socket closed: ${event.code} ${event.reason}`);
   sockets.push(ws);
   // Opening thousands at once overruns the listen backlog: a few at a time.
   if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 20));
