@@ -16,7 +16,24 @@ export type VisibilityRule =
   /** The sockets of one sign-in session only. */
   | { rule: "session"; sessionId: number };
 
+/**
+ * A change to open sockets themselves (members.ts): a user's queues or profile, sockets to close.
+ * It crosses processes like an event, since the sockets may be on any of them.
+ */
+export type MemberChange =
+  | {
+    op: "user";
+    companyId: number;
+    userId: number;
+    patch: { profile?: "admin" | "user"; queueIds?: number[]; allTicket?: boolean };
+  }
+  | { op: "closeUser"; companyId: number; userId: number; reason: string }
+  | { op: "closeSession"; companyId: number; sessionId: number; reason: string }
+  | { op: "closeCompany"; companyId: number; reason: string }
+  | { op: "flags"; companyId: number; flags: string[] };
+
 export type Delivery =
+  | { to: "members"; change: MemberChange }
   | {
     to: "rooms";
     companyId: number;

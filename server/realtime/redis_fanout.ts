@@ -25,6 +25,8 @@ export class RedisFanout implements Fanout {
 
   static async open(hub: Hub, link: RedisLink): Promise<RedisFanout> {
     const fanout = new RedisFanout(hub, link);
+    // Member changes (a user's queues, sockets to close) reach every process's sockets too.
+    hub.setUpstream(fanout);
     link.onRecovered(() => publishReload(hub));
     await link.subscribe(EVENTS_CHANNEL, (message) => fanout.#arrived(message)).catch((error) =>
       log.warn("redis subscription pending until redis is reached", { error: String(error) })

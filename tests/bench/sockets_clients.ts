@@ -18,6 +18,8 @@ for (let i = 0; i < count; i++) {
   const ws = new WebSocket(`${urls[i % urls.length]}/socket?token=${token}`);
   ws.onmessage = (message) => {
     const text = String(message.data);
+    // The server's heartbeat: unanswered, it closes the socket (server/realtime/socket.ts).
+    if (text.includes('"event":"ping"')) ws.send(JSON.stringify({ event: "pong" }));
     if (text.includes('"event":"ready"')) {
       if (++ready === count) out("ready");
     } else if (text.includes("-tag")) {

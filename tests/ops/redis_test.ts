@@ -107,6 +107,7 @@ Deno.test("redis - two processes: events cross with visibility, commands reach t
     };
     const sales = await queue("Vendas", "#F44336");
     const support = await queue("Suporte", "#2196F3");
+    const ids = new Map<string, number>();
     const user = async (name: string, queueIds: number[]) => {
       const email = `${name}@redis.test`;
       const res = await call(a, "POST", "/api/users", admin, {
@@ -117,10 +118,12 @@ Deno.test("redis - two processes: events cross with visibility, commands reach t
         queueIds,
       });
       assert.equal(res.status, 201, JSON.stringify(res.body));
+      ids.set(name, res.body.id);
       return await login(b, email, "secret1");
     };
     const seller = await user("seller", [sales]);
     const helper = await user("helper", [support]);
+    const leaver = await user("leaver", [sales]);
 
     // A connection of the sales queue, made through A: A takes its lease and runs it.
     const created = await call(a, "POST", "/api/whatsapp", admin, {
@@ -161,6 +164,12 @@ Deno.test("redis - two processes: events cross with visibility, commands reach t
     assert.equal(helperOnB.events.filter(saysBody("oi, quero comprar")).length, 0);
     assert.equal(helperOnB.named(`company-1-ticket`).length, 0);
 
+    // A user deleted through A: their socket on B is closed (member changes cross too).
+    const leaverOnB = await listener(b, leaver);
+    sockets.push(leaverOnB);
+    assert.equal((await call(a, "DELETE", `/api/users/${ids.get("leaver")}`, admin)).status, 204);
+    assert.equal((await leaverOnB.closed).code, 4001);
+
     // 'New QR' asked of B reaches A's session: A restarts it and B answers with A's result.
     const fresh = await call(b, "PUT", `/api/whatsappsession/${id}`, admin);
     assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
@@ -192,8 +201,13 @@ Deno.test("redis - two processes: events cross with visibility, commands reach t
       async () => holderOf(dir, id) === "B" && await running(b) === 1,
       "B runs W1 after A's death",
     );
+    // A's browsers lost their socket; they connect again through the balancer, to B.
+    await adminOnA.closed;
+    const adminMoved = await listener(b, admin);
+    sockets.push(adminMoved);
     assert.equal((await say(b, "depois da queda")).status, 201);
     await sellerOnB.next(saysBody("depois da queda"));
+    await adminMoved.next(saysBody("depois da queda"));
     await helperOnB.settle();
     assert.equal(helperOnB.events.filter(saysBody("depois da queda")).length, 0);
 
