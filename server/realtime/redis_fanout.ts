@@ -14,12 +14,13 @@ export const EVENTS_CHANNEL = "balcao:events";
  * the order of one publisher's messages, so a socket hears a process's events in order.
  *
  * While Redis is away an event cannot cross: this process still delivers it to its own sockets
- * (they would otherwise miss it too), and when Redis is back every socket of every process is
- * told to read its lists again (`sync` reload), since the others missed it.
+ * (they would otherwise miss it too). When its subscription is back, its sockets are told to read
+ * their lists again (`sync` reload: what others published meanwhile was lost), and every
+ * process's sockets too when its own events could not cross.
  */
 export class RedisFanout implements Fanout {
-  #published = 0;
-  #received = 0;
+  /** An event of this process could not cross while Redis was away: the others missed it. */
+  #missed = false;
 
   private constructor(private readonly hub: Hub, private readonly link: RedisLink) {}
 
@@ -27,7 +28,7 @@ export class RedisFanout implements Fanout {
     const fanout = new RedisFanout(hub, link);
     // Member changes (a user's queues, sockets to close) reach every process's sockets too.
     hub.setUpstream(fanout);
-    link.onRecovered(() => publishReload(hub));
+    link.onRecovered(() => fanout.#recovered());
     await link.subscribe(EVENTS_CHANNEL, (message) => fanout.#arrived(message)).catch((error) =>
       log.warn("redis subscription pending until redis is reached", { error: String(error) })
     );
@@ -36,21 +37,30 @@ export class RedisFanout implements Fanout {
 
   deliver(delivery: Delivery): number {
     const text = JSON.stringify(delivery);
-    this.#published++;
     this.link.publish(EVENTS_CHANNEL, text).catch((error) => {
-      log.warn("event not fanned out: redis unreachable", { error: String(error) });
+      if (!this.#missed) {
+        log.warn("events not fanned out: redis unreachable", { error: String(error) });
+      }
+      this.#missed = true;
       this.hub.deliver(delivery);
     });
     return 0;
   }
 
-  /** Events published and received by this process (the bench and /metrics read them). */
-  get counts(): { published: number; received: number } {
-    return { published: this.#published, received: this.#received };
+  /**
+   * This process's subscription is back: its sockets read their lists again; if its own events
+   * could not cross meanwhile, every process's sockets do (through Redis, itself included).
+   */
+  #recovered() {
+    if (!this.#missed) {
+      publishReload(this.hub);
+      return;
+    }
+    this.#missed = false;
+    publishReload(this);
   }
 
   #arrived(message: string) {
-    this.#received++;
     try {
       this.hub.deliver(JSON.parse(message) as Delivery);
     } catch (error) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import Database from "libsql";
-import { startMain } from "../helpers/main_process.ts";
+import { callMain, sessionsRunning, startMain } from "../helpers/main_process.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { type SocketEvent, TestSocket } from "../helpers/server.ts";
@@ -35,25 +35,8 @@ async function startServer(name: string, dir: string, redisUrl: string): Promise
   return { name, ...started };
 }
 
-async function call(server: Server, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { "content-type": "application/json" } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function running(server: Server): Promise<number> {
-  const res = await fetch(`${server.url}/metrics`, {
-    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  return Number(/^balcao_whatsapp_sessions_running (\d+)$/m.exec(await res.text())?.[1]);
-}
+const call = callMain;
+const running = (server: Server) => sessionsRunning(server, METRICS_TOKEN);
 
 function holderOf(dir: string, whatsappId: number): string | undefined {
   const db = new Database(`${dir}/balcao.db`);
