@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { openRedisLink } from "../../server/redis/link.ts";
 import { redisCounters } from "../../server/redis/counters.ts";
+import { RedisSessionRelay, sessionChannel } from "../../server/redis/session_commands.ts";
+import { AppError } from "../../server/errors.ts";
 import { startRedis } from "../helpers/redis_server.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { createTestApp } from "../helpers/app.ts";
 
 /**
  * Deployment-wide limits (issue 31 item 3): two links to one real redis-server stand for two
@@ -50,6 +53,56 @@ Deno.test("redis counters - one limit for every process; Redis away: counted in 
   } finally {
     await a.close();
     await b.close();
+    await redis.stop();
+  }
+});
+
+/** The error a session command rejected with (its status and code). */
+async function failureOf(promise: Promise<unknown>): Promise<{ status: number; code: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof AppError, String(error));
+    return { status: error.status, code: error.code };
+  }
+  throw new Error("the command succeeded");
+}
+
+Deno.test("redis session commands - the holder's error comes back; a gone or silent holder answers ERR_SESSION_UNREACHABLE, never a hang", async () => {
+  const redis = await startRedis();
+  const t = await createTestApp();
+  const link = await openRedisLink(redis.url, { name: "relay-x" });
+  const silent = await openRedisLink(redis.url, { name: "silent" });
+  try {
+    const relay = await RedisSessionRelay.open(link, "X", t.deps.sessions, 500);
+    const command = { op: "start" as const, companyId: 1, whatsappId: 999_999 };
+    // To itself through Redis: the holder ran it, and its 404 is the caller's answer.
+    assert.deepEqual(await failureOf(relay.send("X", command)), {
+      status: 404,
+      code: "ERR_NO_WAPP_FOUND",
+    });
+    // Nobody listens on the holder's channel (the process died): at once.
+    assert.deepEqual(await failureOf(relay.send("ghost", command)), {
+      status: 503,
+      code: "ERR_SESSION_UNREACHABLE",
+    });
+    // A holder that hears and never answers (stuck): after the timeout.
+    await silent.subscribe(sessionChannel("stuck"), () => {});
+    assert.deepEqual(await failureOf(relay.send("stuck", command)), {
+      status: 503,
+      code: "ERR_SESSION_UNREACHABLE",
+    });
+    // Redis gone: at once too.
+    await redis.stopOnly();
+    await eventually(() => !link.ready, { what: "the link sees Redis gone" });
+    assert.deepEqual(await failureOf(relay.send("X", command)), {
+      status: 503,
+      code: "ERR_SESSION_UNREACHABLE",
+    });
+  } finally {
+    await link.close();
+    await silent.close();
+    await t.close();
     await redis.stop();
   }
 });
