@@ -107,6 +107,11 @@ export type RealtimeEvents = {
   queueIntegration: ResourceEvent<IntegrationView>;
   prompt: NamedResourceEvent<PromptView, "prompt">;
   webhook: ResourceEvent<WebhookView>;
+  /**
+   * Events between processes may have been lost (Redis restarted or unreachable, docs/scaling.md):
+   * every live list reads itself again (islands/lib/socket.ts useRoomSync).
+   */
+  sync: { action: "reload" };
 };
 
 /** `chat-<id>`: one open conversation, to its participants only (seeds/002 section 7). */
@@ -149,6 +154,7 @@ const CHANNEL_SET: { [C in keyof RealtimeEvents]: true } = {
   queueIntegration: true,
   prompt: true,
   webhook: true,
+  sync: true,
 };
 export const CHANNELS = Object.keys(CHANNEL_SET) as (keyof RealtimeEvents)[];
 

@@ -96,6 +96,7 @@ const schema = z.object({
   PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(1800),
   // Several processes on one database (docs/scaling.md): session leases and this process's name.
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
 });
 
@@ -185,6 +186,11 @@ export type Config = Readonly<{
   /** Set: WhatsApp sessions run under a lease row (several processes); unset: one process. */
   sessionLeaseSeconds?: number;
   instanceId: string;
+  /**
+   * Set: events, session commands and deployment-wide limits go through Redis (N processes behind
+   * a plain load balancer, docs/scaling.md); unset: one process, and nothing of Redis is loaded.
+   */
+  redisUrl?: string;
 }>;
 
 export class ConfigError extends Error {
@@ -278,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpFrom: e.SMTP_FROM ?? `Balcão <no-reply@${new URL(publicUrl).hostname}>`,
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
     sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
+    redisUrl: e.REDIS_URL,
     instanceId: e.INSTANCE_ID ?? `pid${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
   });
 }

@@ -4,13 +4,14 @@ import type { TenancyBreaches } from "../db/tenancy.ts";
 import type { Company, Plan, User } from "../db/schema.ts";
 import type { Restriction, Role } from "../contract/policy.ts";
 import type { Secrets } from "./auth/secrets.ts";
-import type { AttemptLimits } from "./auth/rate_limit.ts";
+import type { AttemptLimits, CounterFactory } from "./auth/rate_limit.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Outbound } from "./http/outbound_fetch.ts";
 import { AppError } from "./errors.ts";
 import type { EventBus } from "./events/bus.ts";
 import type { Hub } from "./realtime/hub.ts";
+import type { RedisDeployment } from "./redis/wire.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { SessionManager } from "./whatsapp/sessions/manager.ts";
 import type { KeyedQueue } from "./whatsapp/keyed_queue.ts";
@@ -21,13 +22,18 @@ import type { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts
 export type AppDeps = {
   config: Config;
   db: Database;
+  /** This process's sockets. */
   hub: Hub;
+  /** Set with REDIS_URL: events, session commands and limits shared by every process. */
+  redis?: RedisDeployment;
   /** Domain events, told after commit (server/events/): sockets and webhooks listen. */
   events: EventBus;
   secrets: Secrets;
   clock: Clock;
   /** Failed logins and password recovery attempts, per account and per address. */
   attemptLimits: AttemptLimits;
+  /** Counters of the other limits (signups, the external API): Redis's with REDIS_URL. */
+  counters: CounterFactory;
   /** WhatsApp sessions, the inbound pipeline and the outbox worker (server/whatsapp/). */
   sessions: SessionManager;
   /** Every outbound call to a user's URL (server/http/outbound_fetch.ts). */

@@ -4,7 +4,7 @@ import { migrateToLatest, migrationState } from "../db/migrate.ts";
 import type { Database } from "../db/client.ts";
 import { databasePathOf, takeBackup } from "./ops/backup.ts";
 import { log } from "./log.ts";
-import { attemptLimits } from "./auth/rate_limit.ts";
+import { attemptLimits, memoryCounters } from "./auth/rate_limit.ts";
 import { dbQueryDuration } from "./metrics/registry.ts";
 import { holdServerLock } from "./ops/data_lock.ts";
 import { APP_VERSION } from "./ops/version.ts";
@@ -76,9 +76,14 @@ export async function buildDeps(
   const sealed = await sealPlainSecrets(db, secrets.data);
   if (sealed > 0) log.info("webhook signing secrets sealed", { count: sealed });
   const hub = new Hub();
+  // Several processes (REDIS_URL): events reach every process's sockets through Redis. The
+  // client loads only then (issue 33: one process pays nothing for it).
+  const redis = config.redisUrl
+    ? await (await import("./redis/wire.ts")).connectRedis(config, hub)
+    : undefined;
   // Realtime hears the domain events first, then the webhooks (wireWebhooks below).
   const events = new EventBus();
-  wireRealtime(events, hub);
+  wireRealtime(events, redis?.fanout ?? hub);
   const outbound = new Outbound({
     allowPrivate: config.integrationsAllowPrivateUrls,
     dnsServer: config.outboundDnsServer,
@@ -104,14 +109,17 @@ export async function buildDeps(
   ).register(promptBot({ config, dataKey: secrets.data }));
   const storage = new StorageHealth(config.dataDir);
   const sessions = new SessionManager({ config, db, events, clock, providers, bots, storage });
+  if (redis) await (await import("./redis/wire.ts")).relaySessions(redis, config, sessions);
   const deps: AppDeps = {
     config,
     db,
     hub,
+    redis,
     events,
     secrets,
     clock,
-    attemptLimits: attemptLimits(config),
+    attemptLimits: attemptLimits(config, redis?.counters ?? memoryCounters),
+    counters: redis?.counters ?? memoryCounters,
     outbound,
     sessions,
     simulator,
@@ -147,6 +155,7 @@ export async function closeDeps(deps: AppDeps) {
   await deps.sessions.closeAll();
   deps.hub.closeAll();
   await deps.afterAnswer.drain();
+  await deps.redis?.link.close();
   // Events heard until now are written to the webhook queue before the database closes.
   await webhookCapture(deps.events)?.idle();
   await deps.db.destroy();

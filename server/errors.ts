@@ -38,6 +38,8 @@ export type OwnCode =
   | "ERR_NOT_FOUND"
   | "ERR_BODY_TOO_LARGE"
   | "ERR_SUBSCRIPTION_EXPIRED"
+  /** A session command could not reach the process that holds the connection (docs/scaling.md). */
+  | "ERR_SESSION_UNREACHABLE"
   | "ERR_PLAN_LIMIT"
   | "ERR_PLAN_FEATURE_DISABLED"
   | "ERR_NO_QUEUE_FOUND"

@@ -340,7 +340,8 @@ export type Room = readonly [JoinEvent, unknown];
  * before the server confirmed the view's rooms (the page just opened, or the connection came
  * back) never reached this socket; a read made then may miss them. So a read marks itself stale
  * unless every room is confirmed, and once the last of them is confirmed `reread` runs.
- * Without rooms, a reconnect triggers `reread`. Returns `markRead`: call it as each read starts.
+ * Without rooms, a reconnect triggers `reread`; so does the server's `sync` reload signal (events
+ * lost between its processes). Returns `markRead`: call it as each read starts.
  */
 export function useRoomSync(rooms: readonly Room[], reread: () => void): () => void {
   const stale = useRef(false);
@@ -360,6 +361,8 @@ export function useRoomSync(rooms: readonly Room[], reread: () => void): () => v
   useRealtime("ready", () => {
     if (roomsRef.current.length === 0) catchUp();
   });
+  // The server may have lost events between its processes (Redis restarted): read again now.
+  useRealtime("sync", () => rereadRef.current());
   useRealtime("joined", () => {
     if (roomsRef.current.length > 0 && allJoined()) catchUp();
   });

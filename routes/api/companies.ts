@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
-import { rateLimited, RateLimiter } from "../../server/auth/rate_limit.ts";
+import { rateLimited } from "../../server/auth/rate_limit.ts";
 import { clientAddress } from "../../server/http/client_address.ts";
 import {
   companyPlan,
@@ -76,7 +76,8 @@ const signupBody = z.object({
 /** /api/companies (seeds/001 section 7 'Companies'). */
 export function companyRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  const signupLimiter = new RateLimiter(
+  const signupLimiter = deps.counters(
+    "signup",
     deps.config.signupMaxPerIp,
     deps.config.signupWindowSeconds * 1000,
   );
@@ -88,7 +89,7 @@ export function companyRoutes(deps: AppDeps) {
       // Counted before the body is read: a flood of bad bodies is refused as well. Every
       // signup counts, successful ones first (each creates a company), per client address.
       const address = clientAddress(c, deps.config.trustedProxies);
-      const wait = signupLimiter.hit(address, deps.clock.now().getTime());
+      const wait = await signupLimiter.hit(address, deps.clock.now().getTime());
       if (wait > 0) {
         c.header("Retry-After", String(wait));
         throw rateLimited(wait);

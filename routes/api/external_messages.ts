@@ -1,7 +1,6 @@
 import { type Context, Hono } from "hono";
 import { describeRoute, resolver } from "hono-openapi";
 import { z } from "zod";
-import { RateLimiter } from "../../server/auth/rate_limit.ts";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { AppError, badRequest } from "../../server/errors.ts";
 import { connectionOfToken } from "../../server/external_api/auth.ts";
@@ -61,14 +60,15 @@ const idempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 printa
  */
 export function externalMessageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  const limiter = new RateLimiter(deps.config.externalApiRateLimit, 60_000);
+  // Per deployment with REDIS_URL (deps.counters), per process without.
+  const limiter = deps.counters("external", deps.config.externalApiRateLimit, 60_000);
 
   /** Counts `messages` sends of the connection; over the limit, 429 and nothing counted. */
-  const limit = (c: Context<AppEnv>, whatsappId: number, messages: number) => {
+  const limit = async (c: Context<AppEnv>, whatsappId: number, messages: number) => {
     const key = `whatsapp:${whatsappId}`;
-    const wait = limiter.hit(key, deps.clock.now().getTime(), messages);
+    const wait = await limiter.hit(key, deps.clock.now().getTime(), messages);
     if (wait <= 0) return;
-    limiter.refund(key, messages);
+    await limiter.refund(key, messages);
     c.header("retry-after", String(wait));
     throw new AppError(
       429,
@@ -80,7 +80,7 @@ export function externalMessageRoutes(deps: AppDeps) {
   app.post("/send", describeRoute(SEND_DOC), async (c) => {
     const whatsapp = await connectionOfToken(deps, c.req.header("authorization"));
     // A connection already at its limit is refused before its body is read.
-    limit(c, whatsapp.id, 0);
+    await limit(c, whatsapp.id, 0);
     const keyHeader = c.req.header("idempotency-key");
     const key = keyHeader === undefined ? undefined : idempotencyKey.safeParse(keyHeader);
     if (key && !key.success) {
@@ -110,7 +110,7 @@ export function externalMessageRoutes(deps: AppDeps) {
       );
     }
     // Each file is a message of its own (the text goes with the first), a text alone is one.
-    limit(c, whatsapp.id, Math.max(1, input.files.length));
+    await limit(c, whatsapp.id, Math.max(1, input.files.length));
     const { answer, replayed } = await sendThroughApi(deps, whatsapp, input, key?.data);
     // A replay answers as the first request did (201), marked so that a client can tell.
     return c.json(answer, 201, replayed ? { "idempotent-replayed": "true" } : {});

@@ -36,10 +36,10 @@ export function passwordResetRoutes(deps: AppDeps) {
   const retryAfter = (c: Context<AppEnv>) => (wait: number) =>
     c.header("Retry-After", String(wait));
 
-  app.post("/forgetpassword/:email", validate("param", z.object({ email })), (c) => {
+  app.post("/forgetpassword/:email", validate("param", z.object({ email })), async (c) => {
     const { email } = c.req.valid("param");
     // Every request counts: each may send a mail, whatever the answer says.
-    limitRequests(deps.attemptLimits, keys(c, "forget", email), retryAfter(c));
+    await limitRequests(deps.attemptLimits, keys(c, "forget", email), retryAfter(c));
     void requestPasswordReset(deps, email);
     return c.json({
       message: "Se o e-mail estiver cadastrado, você receberá as instruções em instantes.",

@@ -36,6 +36,44 @@ export class RateLimiter {
   }
 }
 
+/**
+ * A fixed-window counter as the limits use it: in this process's memory (MemoryCounter, one
+ * process) or in Redis for the whole deployment (server/redis/counters.ts, REDIS_URL), so that N
+ * processes do not allow N times the limit.
+ */
+export interface AttemptCounter {
+  /** Counts `n` attempts; answers seconds to wait when over the limit, else 0. */
+  hit(key: string, now: number, n?: number): Promise<number>;
+  /** Takes back `n` attempts counted by `hit`. */
+  refund(key: string, n?: number): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+/** Makes the counter of one limit (`name` keeps limits apart in a shared store). */
+export type CounterFactory = (name: string, max: number, windowMs: number) => AttemptCounter;
+
+/** This process's memory: RateLimiter behind the shared interface. */
+export class MemoryCounter implements AttemptCounter {
+  readonly #limiter: RateLimiter;
+  constructor(max: number, windowMs: number) {
+    this.#limiter = new RateLimiter(max, windowMs);
+  }
+  hit(key: string, now: number, n = 1): Promise<number> {
+    return Promise.resolve(this.#limiter.hit(key, now, n));
+  }
+  refund(key: string, n = 1): Promise<void> {
+    this.#limiter.refund(key, n);
+    return Promise.resolve();
+  }
+  reset(key: string): Promise<void> {
+    this.#limiter.reset(key);
+    return Promise.resolve();
+  }
+}
+
+export const memoryCounters: CounterFactory = (_name, max, windowMs) =>
+  new MemoryCounter(max, windowMs);
+
 export function rateLimited(wait: number): AppError {
   return new AppError(
     429,
@@ -50,7 +88,7 @@ export function rateLimited(wait: number): AppError {
  * LOGIN_WINDOW_SECONDS. Keys are `<kind>:<account>` and `<kind>:<address>`, so each kind counts
  * on its own.
  */
-export type AttemptLimits = { account: RateLimiter; address: RateLimiter };
+export type AttemptLimits = { account: AttemptCounter; address: AttemptCounter };
 
 export function attemptLimits(
   config: {
@@ -58,11 +96,12 @@ export function attemptLimits(
     loginMaxAttemptsPerAddress: number;
     loginWindowSeconds: number;
   },
+  counters: CounterFactory = memoryCounters,
 ): AttemptLimits {
   const windowMs = config.loginWindowSeconds * 1000;
   return {
-    account: new RateLimiter(config.loginMaxAttempts, windowMs),
-    address: new RateLimiter(config.loginMaxAttemptsPerAddress, windowMs),
+    account: counters("attempts:account", config.loginMaxAttempts, windowMs),
+    address: counters("attempts:address", config.loginMaxAttemptsPerAddress, windowMs),
   };
 }
 
@@ -76,29 +115,32 @@ function keysOf(keys: AttemptKeys) {
   };
 }
 
-function counted(limits: AttemptLimits, keys: AttemptKeys, now: number): number {
+async function counted(limits: AttemptLimits, keys: AttemptKeys, now: number): Promise<number> {
   const k = keysOf(keys);
-  return Math.max(limits.account.hit(k.account, now), limits.address.hit(k.address, now));
+  const [account, address] = await Promise.all([
+    limits.account.hit(k.account, now),
+    limits.address.hit(k.address, now),
+  ]);
+  return Math.max(account, address);
 }
 
-function refundBoth(limits: AttemptLimits, keys: AttemptKeys) {
+async function refundBoth(limits: AttemptLimits, keys: AttemptKeys) {
   const k = keysOf(keys);
-  limits.account.refund(k.account);
-  limits.address.refund(k.address);
+  await Promise.all([limits.account.refund(k.account), limits.address.refund(k.address)]);
 }
 
 /**
  * Counts every request against both keys (password recovery mails: each one is sent, whatever
  * the answer says); over either limit, 429 ERR_RATE_LIMITED and not counted.
  */
-export function limitRequests(
+export async function limitRequests(
   limits: AttemptLimits,
   keys: AttemptKeys,
   retryAfter?: (seconds: number) => void,
 ) {
-  const wait = counted(limits, keys, Date.now());
+  const wait = await counted(limits, keys, Date.now());
   if (wait <= 0) return;
-  refundBoth(limits, keys);
+  await refundBoth(limits, keys);
   retryAfter?.(wait);
   throw rateLimited(wait);
 }
@@ -118,9 +160,9 @@ export async function guardAttempt<T>(
   attempt: () => Promise<T>,
   options: { isFailure: (error: unknown) => boolean; retryAfter?: (seconds: number) => void },
 ): Promise<T> {
-  const wait = counted(limits, keys, Date.now());
+  const wait = await counted(limits, keys, Date.now());
   if (wait > 0) {
-    refundBoth(limits, keys);
+    await refundBoth(limits, keys);
     options.retryAfter?.(wait);
     throw rateLimited(wait);
   }
@@ -128,11 +170,10 @@ export async function guardAttempt<T>(
   try {
     result = await attempt();
   } catch (error) {
-    if (!options.isFailure(error)) refundBoth(limits, keys);
+    if (!options.isFailure(error)) await refundBoth(limits, keys);
     throw error;
   }
   const k = keysOf(keys);
-  limits.account.reset(k.account);
-  limits.address.refund(k.address);
+  await Promise.all([limits.account.reset(k.account), limits.address.refund(k.address)]);
   return result;
 }

@@ -1,5 +1,12 @@
 import { log } from "../log.ts";
 import { CHANNEL_FLAGS } from "../plans/features.ts";
+import {
+  type Delivery,
+  type Fanout,
+  type MemberChange,
+  type VisibilityRule,
+  visibleTo,
+} from "./delivery.ts";
 import { type Audience, type Channel, eventName, roomKey } from "./events.ts";
 
 /** What the hub needs of a socket: send text, close. Real WebSockets and test doubles both fit. */
@@ -45,6 +52,8 @@ export class Hub {
   readonly #rooms = new Map<string, Set<Member>>();
   readonly #members = new Set<Member>();
   #onPresence?: (companyId: number, userId: number, online: boolean) => void;
+  /** With several processes (REDIS_URL): where member changes go to reach every process. */
+  #upstream?: Fanout;
 
   /** Called when a user's first socket joins or last socket leaves. */
   onPresence(listener: (companyId: number, userId: number, online: boolean) => void) {
@@ -101,31 +110,36 @@ export class Hub {
     data: unknown,
     audiences: Audience[] = [{ kind: "company" }],
   ): number {
-    const targets = new Set<Member>();
-    const flag = CHANNEL_FLAGS[channel];
-    for (const audience of audiences) {
-      const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) if (hears(m, flag)) targets.add(m); }
-    }
-    if (targets.size === 0) return 0;
-    const text = JSON.stringify({ event: eventName(companyId, channel), data });
-    for (const member of targets) this.#send(member, text);
-    return targets.size;
+    return this.#toRooms(companyId, channel, data, audiences, undefined);
   }
 
-  /** Like publish, but each member decides through `filter` (for per-user visibility rules). */
-  publishFiltered(
+  /**
+   * An event of publish.ts (plain data, delivery.ts) to this process's sockets: straight from
+   * publish.ts with one process, or as it comes back from Redis with several.
+   */
+  deliver(delivery: Delivery): number {
+    if (delivery.to === "members") return this.#apply(delivery.change);
+    if (delivery.to === "everyCompany") {
+      return this.publishEveryCompany(delivery.channel, delivery.data, delivery.superData);
+    }
+    const { companyId, channel, data, audiences, visibility } = delivery;
+    return this.#toRooms(companyId, channel, data, audiences, visibility);
+  }
+
+  /** To the members of any of the audiences' rooms that the rule lets hear it. */
+  #toRooms(
     companyId: number,
     channel: Channel,
     data: unknown,
     audiences: Audience[],
-    filter: (member: Member) => boolean,
+    visibility: VisibilityRule | undefined,
   ): number {
     const targets = new Set<Member>();
     const flag = CHANNEL_FLAGS[channel];
     for (const audience of audiences) {
       const room = this.#rooms.get(roomKey(companyId, audience));
-      if (room) { for (const m of room) if (hears(m, flag) && filter(m)) targets.add(m); }
+      if (!room) continue;
+      for (const m of room) if (hears(m, flag) && visibleTo(m, visibility)) targets.add(m);
     }
     if (targets.size === 0) return 0;
     const text = JSON.stringify({ event: eventName(companyId, channel), data });
@@ -153,6 +167,67 @@ export class Hub {
       sent++;
     }
     return sent;
+  }
+
+  /** Member changes of this process go through `fanout` to every process (redis_fanout.ts). */
+  setUpstream(fanout: Fanout) {
+    this.#upstream = fanout;
+  }
+
+  /** A change to open sockets (members.ts), applied on every process. */
+  change(change: MemberChange) {
+    if (this.#upstream) this.#upstream.deliver({ to: "members", change });
+    else this.#apply(change);
+  }
+
+  /** Applies a member change to this process's sockets; answers how many it touched. */
+  #apply(change: MemberChange): number {
+    const mine = (m: Member) => m.companyId === change.companyId;
+    switch (change.op) {
+      case "user": {
+        const { userId, patch } = change;
+        const members = [...this.#members].filter((m) => mine(m) && m.userId === userId);
+        for (const member of members) {
+          // Ticket and message events are filtered per member at publish time (delivery.ts),
+          // so the new queues and allTicket apply to the very next event, in every room.
+          if (patch.queueIds) member.queueIds = [...patch.queueIds];
+          if (patch.allTicket !== undefined) member.allTicket = patch.allTicket;
+          if (patch.profile && patch.profile !== member.profile) {
+            member.profile = patch.profile;
+            if (patch.profile === "admin") this.join(member, { kind: "admins" });
+            else this.leave(member, { kind: "admins" });
+          }
+        }
+        return members.length;
+      }
+      case "flags": {
+        const members = [...this.#members].filter(mine);
+        for (const member of members) member.flags = new Set(change.flags);
+        return members.length;
+      }
+      case "closeUser":
+        return this.#close((m) => mine(m) && m.userId === change.userId, change.reason);
+      case "closeSession":
+        return this.#close((m) => mine(m) && m.sessionId === change.sessionId, change.reason);
+      case "closeCompany":
+        return this.#close(mine, change.reason);
+    }
+  }
+
+  /** Closes the sockets that `which` picks (they are removed from every room at once). */
+  #close(which: (member: Member) => boolean, reason: string): number {
+    let closed = 0;
+    for (const member of [...this.#members]) {
+      if (!which(member)) continue;
+      try {
+        member.socket.close(4001, reason);
+      } catch {
+        // already closed
+      }
+      this.remove(member);
+      closed++;
+    }
+    return closed;
   }
 
   sendTo(member: Member, event: string, data?: unknown) {

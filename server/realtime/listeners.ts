@@ -2,7 +2,7 @@ import type { NamedResourceEvent, ResourceEvent } from "../../contract/events.ts
 import type { EventBus } from "../events/bus.ts";
 import type { DomainEventName, DomainEvents, ListChanged } from "../events/domain.ts";
 import type { Audience } from "./events.ts";
-import type { Hub } from "./hub.ts";
+import type { Fanout } from "./delivery.ts";
 import {
   publishMessage,
   publishTicketDelete,
@@ -50,7 +50,7 @@ function named<T, K extends string>(change: ResourceEvent<T>, key: K): NamedReso
 }
 
 /** Live lists: company-wide, or admins only where the record is theirs alone. */
-function publishList(hub: Hub, e: ListChanged) {
+function publishList(hub: Fanout, e: ListChanged) {
   const { companyId } = e;
   switch (e.resource) {
     case "user":
@@ -78,7 +78,7 @@ function publishList(hub: Hub, e: ListChanged) {
   }
 }
 
-type Routes = { [K in DomainEventName]: (hub: Hub, event: DomainEvents[K]) => unknown };
+type Routes = { [K in DomainEventName]: (hub: Fanout, event: DomainEvents[K]) => unknown };
 
 const ROUTES: Routes = {
   "contact.created": (hub, e) =>
@@ -228,7 +228,7 @@ const ROUTES: Routes = {
       "whatsappSession",
       { action: "update", session: e.public },
       COMPANY,
-      (member) => member.profile !== "admin",
+      { rule: "notAdmin" },
     );
   },
 
@@ -243,7 +243,7 @@ const ROUTES: Routes = {
       "auth",
       { action: "sessionEnded", reason: e.reason },
       users([e.userId]),
-      (member) => member.sessionId === e.sessionId,
+      { rule: "session", sessionId: e.sessionId },
     ),
   "user.signedInElsewhere": (hub, e) =>
     send(
@@ -277,8 +277,11 @@ function participants(chat: { users: { userId: number }[] }): Audience[] {
   return users(chat.users.map((u) => u.userId));
 }
 
-/** Every domain event reaches the sockets of those who may see it (server/deps.ts wires it). */
-export function wireRealtime(events: EventBus, hub: Hub) {
+/**
+ * Every domain event reaches the sockets of those who may see it (server/deps.ts wires it): the
+ * local hub, or every process's through Redis (redis_fanout.ts).
+ */
+export function wireRealtime(events: EventBus, hub: Fanout) {
   const route = <K extends DomainEventName>(name: K) => {
     const publish: Routes[K] = ROUTES[name];
     events.on(name, (event) => publish(hub, event));

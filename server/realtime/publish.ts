@@ -2,7 +2,7 @@ import type { Channel, PayloadOf } from "../../contract/events.ts";
 import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
 import type { TicketPlacement } from "../events/domain.ts";
 import type { Audience } from "./events.ts";
-import type { Hub, Member } from "./hub.ts";
+import type { Fanout, VisibilityRule } from "./delivery.ts";
 
 export type { TicketPlacement };
 
@@ -12,64 +12,53 @@ export type { TicketPlacement };
  * holds it.
  */
 export function send<C extends Channel>(
-  hub: Hub,
+  hub: Fanout,
   companyId: number,
   channel: C,
   data: PayloadOf<C>,
   audiences: Audience[] = [{ kind: "company" }],
 ): number {
-  return hub.publish(companyId, channel, data, audiences);
+  return hub.deliver({ to: "rooms", companyId, channel, data, audiences });
 }
 
-/** Like send, but each member of the rooms decides through `filter` (per-user visibility). */
+/** Like send, but each member of the rooms hears it only under `visibility` (delivery.ts). */
 export function sendFiltered<C extends Channel>(
-  hub: Hub,
+  hub: Fanout,
   companyId: number,
   channel: C,
   data: PayloadOf<C>,
   audiences: Audience[],
-  filter: (member: Member) => boolean,
+  visibility: VisibilityRule,
 ): number {
-  return hub.publishFiltered(companyId, channel, data, audiences, filter);
+  return hub.deliver({ to: "rooms", companyId, channel, data, audiences, visibility });
 }
 
 /** The same channel to every connected company (platform-wide notices); super users may differ. */
 export function sendEveryCompany<C extends Channel>(
-  hub: Hub,
+  hub: Fanout,
   channel: C,
   data: PayloadOf<C>,
   superData: PayloadOf<C> = data,
 ): number {
-  return hub.publishEveryCompany(channel, data, superData);
+  return hub.deliver({ to: "everyCompany", channel, data, superData });
+}
+
+/**
+ * `company-<id>-sync` {action: "reload"} to every socket of this process: events between the
+ * processes may have been lost (Redis restarted), so every live list reads itself again.
+ */
+export function publishReload(hub: Fanout): number {
+  return sendEveryCompany(hub, "sync", { action: "reload" });
 }
 
 /*
  * Tickets and messages to rooms (STYLE 12).
  *
- * Visibility inside a company (seeds/000 section 6): admins see every ticket; a user sees a
- * ticket that is theirs, has no queue, or sits in one of their queues. A change is sent to whoever
- * could see the ticket before OR after it, so that a transfer removes it from the old lists.
+ * Visibility inside a company (seeds/000 section 6, the "ticket" rule of delivery.ts): admins see
+ * every ticket; a user sees a ticket that is theirs, has no queue, or sits in one of their queues.
+ * A change is sent to whoever could see the ticket before OR after it, so that a transfer removes
+ * it from the old lists.
  */
-
-export function canSee(member: Member, placement: TicketPlacement): boolean {
-  if (member.profile === "admin") return true;
-  if (placement.userId !== null) return placement.userId === member.userId;
-  return placement.queueId === null || member.queueIds.includes(placement.queueId);
-}
-
-/**
- * users.allTicket 'enable' (seeds/000 section 6): the notifications list of such a user also holds
- * the unassigned pending tickets of every queue (server/tickets/list_repository.ts), so their events reach
- * them too (never for groups). A client's list still keeps only its selected queues.
- */
-function allTicketSees(member: Member, placement: TicketPlacement, isGroup: boolean): boolean {
-  return member.allTicket === true && !isGroup && placement.status === "pending" &&
-    placement.userId === null;
-}
-
-function hears(member: Member, placements: TicketPlacement[], isGroup: boolean): boolean {
-  return placements.some((p) => canSee(member, p) || allTicketSees(member, p, isGroup));
-}
 
 function ticketAudiences(ticketId: number, placements: TicketPlacement[]): Audience[] {
   const audiences: Audience[] = [{ kind: "ticket", ticketId }, { kind: "notification" }];
@@ -79,7 +68,7 @@ function ticketAudiences(ticketId: number, placements: TicketPlacement[]): Audie
 
 /** `company-<id>-ticket` {action: "update", ticket}. `before` is the placement prior to the change. */
 export function publishTicketUpdate(
-  hub: Hub,
+  hub: Fanout,
   ticket: TicketView,
   before?: TicketPlacement,
 ): number {
@@ -91,13 +80,13 @@ export function publishTicketUpdate(
     "ticket",
     { action: "update", ticket },
     ticketAudiences(ticket.id, placements),
-    (m) => hears(m, placements, ticket.isGroup),
+    { rule: "ticket", placements, isGroup: ticket.isGroup },
   );
 }
 
 /** `company-<id>-ticket` {action: "delete", ticketId}. */
 export function publishTicketDelete(
-  hub: Hub,
+  hub: Fanout,
   companyId: number,
   ticketId: number,
   before: TicketPlacement,
@@ -109,13 +98,13 @@ export function publishTicketDelete(
     { action: "delete", ticketId },
     ticketAudiences(ticketId, [before]),
     // Removals may also reach an allTicket user for a group: nothing to remove, no harm.
-    (m) => hears(m, [before], false),
+    { rule: "ticket", placements: [before], isGroup: false },
   );
 }
 
 /** `company-<id>-ticket` {action: "updateUnread", ticketId}: unread was reset to 0. */
 export function publishTicketUnread(
-  hub: Hub,
+  hub: Fanout,
   companyId: number,
   ticketId: number,
   placement: TicketPlacement,
@@ -126,7 +115,7 @@ export function publishTicketUnread(
     "ticket",
     { action: "updateUnread", ticketId },
     ticketAudiences(ticketId, [placement]),
-    (m) => hears(m, [placement], false),
+    { rule: "ticket", placements: [placement], isGroup: false },
   );
 }
 
@@ -136,7 +125,7 @@ export function publishTicketUnread(
  * (notifications are never raised for groups).
  */
 export function publishMessage(
-  hub: Hub,
+  hub: Fanout,
   action: "create" | "update",
   message: MessageView,
   ticket: TicketView,
@@ -152,6 +141,6 @@ export function publishMessage(
     "appMessage",
     { action, message, ticket, contact: ticket.contact },
     audiences,
-    (m) => hears(m, [ticket], ticket.isGroup),
+    { rule: "ticket", placements: [ticket], isGroup: ticket.isGroup },
   );
 }

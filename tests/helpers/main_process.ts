@@ -47,3 +47,32 @@ export async function startMain(
   );
   return { url, child, output };
 }
+
+/** One JSON request to a server process; the body parsed (undefined when empty). */
+export async function callMain(
+  server: { url: string },
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  // deno-lint-ignore no-explicit-any
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** balcao_whatsapp_sessions_running of a process's /metrics. */
+export async function sessionsRunning(server: { url: string }, metricsToken: string) {
+  const res = await fetch(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${metricsToken}` },
+  });
+  return Number(/^balcao_whatsapp_sessions_running (\d+)$/m.exec(await res.text())?.[1]);
+}

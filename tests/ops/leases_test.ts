@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import Database from "libsql";
-import { startMain } from "../helpers/main_process.ts";
+import { callMain, sessionsRunning, startMain } from "../helpers/main_process.ts";
 import { eventually } from "../helpers/eventually.ts";
 
 /**
@@ -29,26 +29,8 @@ async function startServer(name: string, dir: string): Promise<Server> {
   return { name, ...started };
 }
 
-async function call(server: Server, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { "content-type": "application/json" } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function running(server: Server): Promise<number> {
-  const res = await fetch(`${server.url}/metrics`, {
-    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  const text = await res.text();
-  return Number(/^balcao_whatsapp_sessions_running (\d+)$/m.exec(text)?.[1]);
-}
+const call = callMain;
+const running = (server: Server) => sessionsRunning(server, METRICS_TOKEN);
 
 type Lease = { holder: string; expiresAt: string; acquiredAt: string };
 

@@ -8,6 +8,7 @@ import {
   deleteLeasesOf,
   deleteStaleInstances,
   leaseHolder,
+  liveLeaseHolder,
   markInstanceSeen,
   orphanConnections,
   renewLeases,
@@ -62,6 +63,11 @@ export class SessionLeases {
     return new Set(
       await renewLeases(this.db, this.holder, whatsappIds, this.#expiry(now), now.toISOString()),
     );
+  }
+
+  /** The process whose lease on the connection has not expired, if any. */
+  async liveHolder(companyId: number, whatsappId: number): Promise<string | undefined> {
+    return await liveLeaseHolder(this.db, companyId, whatsappId, this.clock.now().toISOString());
   }
 
   async release(companyId: number, whatsappId: number) {

@@ -19,6 +19,19 @@ export async function leaseHolder(
   return row?.holder;
 }
 
+/** The holder of a lease that has not expired at `now`. */
+export async function liveLeaseHolder(
+  db: Database,
+  companyId: number,
+  whatsappId: number,
+  now: string,
+): Promise<string | undefined> {
+  const row = await db.selectFrom("whatsapp_leases").select("holder")
+    .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
+    .where("expiresAt", ">", now).executeTakeFirst();
+  return row?.holder;
+}
+
 /** One upsert that writes only when there is no row, the row is `holder`'s, or it has expired. */
 export async function takeLease(
   db: Database,

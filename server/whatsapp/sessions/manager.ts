@@ -44,6 +44,16 @@ export type SessionDeps = {
   storage?: StorageHealth;
 };
 
+/** What may be asked of a connection's session from any process (docs/scaling.md). */
+export type SessionCommand =
+  | { op: "start" | "newQr" | "disconnect"; companyId: number; whatsappId: number }
+  | { op: "remove"; companyId: number; whatsappId: number; logout: boolean };
+
+/** Carries a command to the process `holder` and answers its result (or its error). */
+export interface SessionRelay {
+  send(holder: string, command: SessionCommand): Promise<Whatsapp | undefined>;
+}
+
 type Session = {
   whatsappId: number;
   companyId: number;
@@ -73,6 +83,7 @@ export class SessionManager implements RunningProviders {
   readonly #control = new KeyedQueue();
   readonly #state = new KeyedQueue();
   #closing = false;
+  #relay?: SessionRelay;
   /** Set when several processes share the database (SESSION_LEASE_SECONDS): see leases.ts. */
   readonly leases?: SessionLeases;
 
@@ -148,40 +159,75 @@ export class SessionManager implements RunningProviders {
 
   /** POST /whatsappsession/:id: starts (or restarts, "try again") the connection's session. */
   start(companyId: number, whatsappId: number): Promise<Whatsapp> {
-    return this.#control.run(String(whatsappId), async () => {
-      const row = await this.#find(companyId, whatsappId);
-      await this.#stop(companyId, whatsappId, false);
-      return await this.#start(row);
-    });
+    return this.#routed({ op: "start", companyId, whatsappId }) as Promise<Whatsapp>;
   }
 
   /** PUT /whatsappsession/:id: forgets the credentials and starts again (a new QR). */
   newQr(companyId: number, whatsappId: number): Promise<Whatsapp> {
-    return this.#control.run(String(whatsappId), async () => {
-      const row = await this.#find(companyId, whatsappId);
-      await this.#stop(companyId, whatsappId, true, row);
-      return await this.#start(row);
-    });
+    return this.#routed({ op: "newQr", companyId, whatsappId }) as Promise<Whatsapp>;
   }
 
   /** DELETE /whatsappsession/:id: logs out (unlinks the device); status DISCONNECTED. */
   disconnect(companyId: number, whatsappId: number): Promise<Whatsapp> {
-    return this.#control.run(String(whatsappId), async () => {
-      const row = await this.#find(companyId, whatsappId);
-      await this.#stop(companyId, whatsappId, true, row);
-      return await this.#setState(row.companyId, row.id, {
-        status: "DISCONNECTED",
-        qrcode: "",
-      }) ?? row;
-    });
+    return this.#routed({ op: "disconnect", companyId, whatsappId }) as Promise<Whatsapp>;
   }
 
   /** Stops a connection's session; with `logout`, also unlinks it (used when it is deleted). */
-  remove(companyId: number, whatsappId: number, logout: boolean): Promise<void> {
-    return this.#control.run(String(whatsappId), async () => {
-      const row = await findWhatsapp(this.#deps.db, companyId, whatsappId);
-      await this.#stop(companyId, whatsappId, logout, row);
-    });
+  async remove(companyId: number, whatsappId: number, logout: boolean): Promise<void> {
+    await this.#routed({ op: "remove", companyId, whatsappId, logout });
+  }
+
+  /**
+   * Session commands run where the session runs: with a relay (REDIS_URL) a command for a
+   * connection whose live lease another process holds goes to that process, which answers with
+   * its result (server/redis/session_commands.ts); otherwise it runs here.
+   */
+  setRelay(relay: SessionRelay) {
+    this.#relay = relay;
+  }
+
+  async #routed(command: SessionCommand): Promise<Whatsapp | undefined> {
+    if (this.#relay && this.leases && !this.#sessions.has(command.whatsappId)) {
+      const holder = await this.leases.liveHolder(command.companyId, command.whatsappId);
+      if (holder !== undefined && holder !== this.leases.holder) {
+        return await this.#relay.send(holder, command);
+      }
+    }
+    return await this.runHere(command);
+  }
+
+  /** A session command, in this process (the relay calls it for commands sent to this one). */
+  runHere(command: SessionCommand): Promise<Whatsapp | undefined> {
+    const { companyId, whatsappId } = command;
+    switch (command.op) {
+      case "start":
+        return this.#control.run(String(whatsappId), async () => {
+          const row = await this.#find(companyId, whatsappId);
+          await this.#stop(companyId, whatsappId, false);
+          return await this.#start(row);
+        });
+      case "newQr":
+        return this.#control.run(String(whatsappId), async () => {
+          const row = await this.#find(companyId, whatsappId);
+          await this.#stop(companyId, whatsappId, true, row);
+          return await this.#start(row);
+        });
+      case "disconnect":
+        return this.#control.run(String(whatsappId), async () => {
+          const row = await this.#find(companyId, whatsappId);
+          await this.#stop(companyId, whatsappId, true, row);
+          return await this.#setState(row.companyId, row.id, {
+            status: "DISCONNECTED",
+            qrcode: "",
+          }) ?? row;
+        });
+      case "remove":
+        return this.#control.run(String(whatsappId), async () => {
+          const row = await findWhatsapp(this.#deps.db, companyId, whatsappId);
+          await this.#stop(companyId, whatsappId, command.logout, row);
+          return undefined;
+        });
+    }
   }
 
   /**
