@@ -501,7 +501,10 @@ export class InboundPipeline {
     ref: InboundRef,
     closed: TicketState,
     rate: number,
-    values: Omit<Message, "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError">,
+    values: Omit<
+      Message,
+      "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError" | "isForwarded" | "previousBodies"
+    >,
     forgetMedia: () => Promise<void>,
   ): Promise<DeliveryOutcome> {
     const { db } = this.deps;

@@ -14,6 +14,7 @@ import {
 } from "../provider.ts";
 import type { ProviderDeps } from "../registry.ts";
 import {
+  editSent,
   linkDevice,
   linkedNumber,
   markSentDeleted,
@@ -153,6 +154,21 @@ export class SimulatorProvider implements Provider {
       messageId,
       this.deps.clock.now().toISOString(),
     );
+  }
+
+  /** The phone shows the new text, marked edited; only a text this connection sent. */
+  async editText(chatJid: string, messageId: string, text: string): Promise<void> {
+    this.#assertConnected();
+    const edited = await editSent(
+      this.deps.db,
+      this.ctx.companyId,
+      this.whatsappId,
+      chatJid,
+      messageId,
+      text,
+      this.deps.clock.now().toISOString(),
+    );
+    if (!edited) throw new ProviderSendError("no such message to edit", { permanent: true });
   }
 
   /**
@@ -310,6 +326,8 @@ export class SimulatorProvider implements Provider {
       ptt: content.media?.ptt ? 1 : 0,
       quotedId: options?.quotedId ?? null,
       ack: 1,
+      forwarded: options?.forwarded ? 1 : 0,
+      edited: 0,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     });

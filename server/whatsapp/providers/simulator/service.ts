@@ -252,6 +252,8 @@ function sentView(r: SimulatorSent) {
     quotedId: r.quotedId,
     ack: r.ack,
     deleted: r.deleted === 1,
+    forwarded: r.forwarded === 1,
+    edited: r.edited === 1,
     createdAt: r.createdAt,
   };
 }
