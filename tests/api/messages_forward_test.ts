@@ -209,3 +209,14 @@ Deno.test("forward - roles and input: a source the caller may not see is refused
     });
     assert.equal(anonymous.status, 401);
   }));
+
+Deno.test("forward and edit - in the OpenAPI document with their schemas' limits", () =>
+  withApp(async (t) => {
+    const doc = await (await t.request("GET", "/api/openapi.json")).json();
+    const forwardBody =
+      doc.paths["/messages/forward"].post.requestBody.content["application/json"].schema;
+    assert.equal(forwardBody.properties.messageIds.maxItems, 100);
+    assert.equal(forwardBody.properties.contactIds.maxItems, 20);
+    const editBody = doc.paths["/messages/{id}"].put.requestBody.content["application/json"].schema;
+    assert.equal(editBody.properties.body.maxLength, 65_536);
+  }));
