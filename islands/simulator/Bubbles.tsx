@@ -150,13 +150,6 @@ export function ContactBubble(
             )
             : (
               <>
-                {message.forwarded
-                  ? (
-                    <span className="sim-forwarded" data-testid="simulator-forwarded">
-                      <Forward size={13} aria-hidden="true" /> {t("simulator.chat.forwarded")}
-                    </span>
-                  )
-                  : null}
                 {message.media
                   ? (
                     <MediaChip
@@ -221,6 +214,13 @@ export function CompanyBubble(
             )
             : (
               <>
+                {message.forwarded
+                  ? (
+                    <span className="sim-forwarded" data-testid="simulator-forwarded">
+                      <Forward size={13} aria-hidden="true" /> {t("simulator.chat.forwarded")}
+                    </span>
+                  )
+                  : null}
                 {message.media
                   ? (
                     <MediaChip

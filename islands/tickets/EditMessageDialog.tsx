@@ -29,7 +29,8 @@ export function EditMessageDialog(
       if (text.length > LIMITS.editedText.max) return { body: "people.validation.tooLong" };
       return {};
     },
-    send: () => api.put<Message>(`/messages/${message!.id}`, { body: body.trim() }),
+    send: () =>
+      api.put<Message>(`/messages/${message!.id}`, { body: body.trim() }, { quiet: true }),
     successKey: "tickets.messageTools.editSaved",
     onDone,
   });

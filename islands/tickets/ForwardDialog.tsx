@@ -31,7 +31,7 @@ export function ForwardDialog(
       api.post<{ results: ForwardResult[] }>("/messages/forward", {
         messageIds,
         contactIds: contacts.map((c) => c.id),
-      }),
+      }, { quiet: true }),
     onDone: ({ results }) => {
       const went = results.filter((r) => "ticketId" in r).length;
       if (went > 0) toast.success(t("tickets.messageTools.forwardDone", { count: went }));

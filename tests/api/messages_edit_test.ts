@@ -144,9 +144,7 @@ Deno.test("edit - the contact's edits arrive the same way: edited, the previous 
       assert.equal(res.status, 200, await res.clone().text());
     }
     const page = await t.request("GET", `/api/messages/${s.ticketId}`, { token: a.admin.token });
-    const message = (await page.json()).messages.find((m: { id: number }) =>
-      m.id === s.inbound.id
-    );
+    const message = (await page.json()).messages.find((m: { id: number }) => m.id === s.inbound.id);
     assert.equal(message.body, "Oi, tudo bem?");
     assert.equal(message.isEdited, true);
     assert.deepEqual(message.previousBodies.map((p: { body: string }) => p.body), ["Oi"]);
