@@ -121,6 +121,8 @@ Deno.test("forward - SIGKILL during a 50-message forward: after the restart each
       dir,
       "SELECT count(*) AS n FROM outbox WHERE forwarded = 1 AND status <> 'sent'",
     )[0].n;
+    // A figure for the report: where the kill fell.
+    // deno-lint-ignore no-console
     console.log(`killed with ${atKill} of ${COUNT} on the phone, ${unsent} outbox rows unsent`);
     assert.ok(unsent > 0, "killed while the forward was still being sent");
 
