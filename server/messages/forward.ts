@@ -1,3 +1,4 @@
+import { NoResultError } from "kysely";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
@@ -28,8 +29,14 @@ export type ForwardInput = { messageIds: number[]; contactIds: number[] };
  * message's ticket, assigned to the caller). A refused contact does not stop the others.
  *
  * Every message of every accepted contact is queued in ONE transaction (a fromMe message and its
- * outbox row each, marked forwarded): a crash before the commit queues nothing, after it the
- * outbox sends each exactly once (outbox_wid and the provider's id: outbox/worker.ts).
+ * outbox row each, marked forwarded): a crash before the commit queues nothing (a ticket already
+ * opened for a contact is theirs on a retry), after it the outbox sends each exactly once:
+ * - outbox_wid (whatsappId, wid): a send is queued once, under the WhatsApp id chosen here;
+ * - the claim (status 'sending' + claimId, outbox/worker.ts): two loops never send one row;
+ * - the WhatsApp id itself: a row a crash left 'sending' is recovered at boot and sent again
+ *   under the same id, which the simulator (simulator_sent_wid) and WhatsApp recognise, so the
+ *   phone gets it once (tests/ops/forward_kill_test.ts).
+ * Not covered: a client that loses the answer and posts the same forward again sends it twice.
  */
 export async function forwardMessages(
   deps: AppDeps,
@@ -61,7 +68,10 @@ export async function forwardMessages(
   }
   const recipients = [];
   for (const contactId of contactIds) {
-    const contact = await recipientOf(deps.db, companyId, contactId).catch(() => undefined);
+    const contact = await recipientOf(deps.db, companyId, contactId).catch((error) => {
+      if (error instanceof NoResultError) return undefined;
+      throw error;
+    });
     if (!contact) throw notFound("ERR_NO_CONTACT_FOUND", "Contato não encontrado");
     recipients.push(contact);
   }

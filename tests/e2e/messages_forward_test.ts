@@ -74,6 +74,12 @@ function bubble(page: Page, text: string) {
   return page.getByTestId("messages").locator(".mb-row").filter({ hasText: text });
 }
 
+/** The simulator page as the phone of `number`. */
+async function phoneOf(page: Page, url: string, number: string) {
+  await page.goto(`${url}/simulator`);
+  await page.getByTestId("simulator-number").fill(number);
+}
+
 /**
  * axe's findings on the page, without the ticket list's avatars and times: their colours fail
  * the contrast rule on any page with tickets, before this change too (reported to the lead).
@@ -156,6 +162,14 @@ Deno.test("forward - three messages to a contact with an open ticket and to a ne
     }
     assert.deepEqual(await dialogFindings(page), []);
     assert.equal(await overflow(page), null);
+
+    // Ana's phone (the simulator page) shows them forwarded.
+    await phoneOf(page, url, "5511966665555");
+    const onPhone = page.getByTestId("simulator-company-message").filter({
+      hasText: "Entregar à tarde",
+    });
+    await onPhone.getByTestId("simulator-forwarded").getByText("Encaminhada").waitFor();
+    assert.equal(await page.getByTestId("simulator-forwarded").count(), 3);
     assert.deepEqual(pageErrors, []);
   }));
 
@@ -184,8 +198,7 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
     assert.deepEqual(await dialogFindings(page), [], "the edit dialog");
     await page.getByTestId("edit-message-submit").click();
     await toastWith(page, "Mensagem editada").waitFor();
-    const edited = bubble(page, "Entrega hoje");
-    await edited.getByTestId("message-edited").click();
+    await bubble(page, "Entrega hoje").getByTestId("message-edited").click();
     await page.getByTestId("message-previous").getByText("Entrega amanhã").waitFor();
     await page.keyboard.press("Escape");
 
@@ -193,9 +206,14 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
       (await sent(t, c, whatsappId)).find((m) => m.body.endsWith("Entrega hoje"))
     );
     assert.equal(phone.edited, true);
+    await phoneOf(page, url, "5511988887777");
+    await page.getByTestId("simulator-company-message").filter({ hasText: "Entrega hoje" })
+      .getByTestId("simulator-edited").waitFor();
+    await page.goto(`${url}/tickets/${maria}`);
 
     // Past WhatsApp's window (the server's clock): refused with the reason, nothing changes.
     t.clock.advance(2 * 60_000);
+    const edited = bubble(page, "Entrega hoje");
     await edited.getByTestId("message-menu").click();
     await page.getByRole("menuitem", { name: "Editar" }).click();
     await page.getByRole("textbox", { name: "Texto" }).fill("Entrega depois");
