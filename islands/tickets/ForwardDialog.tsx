@@ -24,6 +24,8 @@ export function ForwardDialog(
 ) {
   const { t } = useTranslation();
   const [contacts, setContacts] = useState<Contact[]>([]);
+  // One key per opening: a submit retried after a lost answer is not forwarded twice.
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
   const form = useFormSubmit({
     validate: (): Record<string, string> =>
       contacts.length === 0 ? { contacts: "tickets.messageTools.contactsRequired" } : {},
@@ -31,7 +33,7 @@ export function ForwardDialog(
       api.post<{ results: ForwardResult[] }>("/messages/forward", {
         messageIds,
         contactIds: contacts.map((c) => c.id),
-      }, { quiet: true }),
+      }, { quiet: true, headers: { "idempotency-key": idempotencyKey } }),
     onDone: ({ results }) => {
       const went = results.filter((r) => "ticketId" in r).length;
       if (went > 0) toast.success(t("tickets.messageTools.forwardDone", { count: went }));

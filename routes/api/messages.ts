@@ -9,6 +9,7 @@ import { deleteMessage, editMessage, sendMessages } from "../../server/messages/
 import { forwardMessages } from "../../server/messages/forward.ts";
 import { limitedText } from "../../server/http/fields.ts";
 import { LIMITS } from "../../contract/validation.ts";
+import { idempotencyKey } from "./external_messages.ts";
 import { badRequest } from "../../server/errors.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 
@@ -37,6 +38,9 @@ const forwardJson = z.object({
   messageIds: ids(LIMITS.forwardMessages),
   contactIds: ids(LIMITS.forwardContacts),
 });
+
+/** An optional Idempotency-Key (as the send API's): a retry gets the first answer. */
+const forwardHeaders = z.object({ "idempotency-key": idempotencyKey.optional() });
 
 const editJson = z.object({ body: limitedText(LIMITS.editedText) });
 
@@ -116,9 +120,19 @@ export function messageRoutes(deps: AppDeps) {
    * POST /api/messages/forward {messageIds, contactIds}: answers 200 {results: one per contact,
    * its ticket and queued messages or its error} (server/messages/forward.ts).
    */
-  app.post("/forward", signedIn, work, validate("json", forwardJson), async (c) => {
-    return c.json(await forwardMessages(deps, authOf(c), c.req.valid("json")));
-  });
+  app.post(
+    "/forward",
+    signedIn,
+    work,
+    validate("header", forwardHeaders),
+    validate("json", forwardJson),
+    async (c) => {
+      const idempotencyKey = c.req.valid("header")["idempotency-key"];
+      return c.json(
+        await forwardMessages(deps, authOf(c), { ...c.req.valid("json"), idempotencyKey }),
+      );
+    },
+  );
 
   /** PUT /api/messages/:id {body}: edits a text we sent, within EDIT_WINDOW_MINUTES. */
   app.put(

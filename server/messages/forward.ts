@@ -12,9 +12,20 @@ import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.t
 import { recipientOf, setTicketLastMessage } from "../whatsapp/outbox/outbox_repository.ts";
 import { type ForwardSource, forwardSources } from "./repository.ts";
 import { assertCanWrite } from "./send.ts";
+import { isUniqueViolation } from "../../db/constraints.ts";
+import { IDEMPOTENCY_TTL_MS } from "../external_api/send.ts";
+import { findIdempotencyKey, storeIdempotencyKey } from "../external_api/repository.ts";
+import { tokenHash } from "../external_api/tokens.ts";
 import type { ForwardResult } from "../../contract/ticket_types.ts";
 
-export type ForwardInput = { messageIds: number[]; contactIds: number[] };
+export type ForwardInput = {
+  messageIds: number[];
+  contactIds: number[];
+  /** An Idempotency-Key: a retry with the same key and body gets the first answer, sends nothing. */
+  idempotencyKey?: string;
+};
+
+type ForwardAnswer = { results: ForwardResult[] };
 
 /**
  * POST /api/messages/forward (issue 28): the messages, in their conversation's order, to each
@@ -36,13 +47,15 @@ export type ForwardInput = { messageIds: number[]; contactIds: number[] };
  * - the WhatsApp id itself: a row a crash left 'sending' is recovered at boot and sent again
  *   under the same id, which the simulator (simulator_sent_wid) and WhatsApp recognise, so the
  *   phone gets it once (tests/ops/forward_kill_test.ts).
- * Not covered: a client that loses the answer and posts the same forward again sends it twice.
+ * - an Idempotency-Key (api_idempotency_keys, unique per company, connection and key, stored in
+ *   that same transaction): a client that lost the answer and posts again gets it, and nothing
+ *   is queued twice; the same key with another body is 422 ERR_IDEMPOTENCY_KEY_REUSED.
  */
 export async function forwardMessages(
   deps: AppDeps,
   auth: AuthInfo,
   input: ForwardInput,
-): Promise<{ results: ForwardResult[] }> {
+): Promise<ForwardAnswer> {
   const viewer = await viewerOf(deps.db, auth);
   const companyId = viewer.companyId;
   const messageIds = [...new Set(input.messageIds)];
@@ -66,6 +79,18 @@ export async function forwardMessages(
   if (whatsappId === null) {
     throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
   }
+  const key = input.idempotencyKey
+    ? {
+      companyId,
+      whatsappId,
+      key: input.idempotencyKey,
+      requestHash: await tokenHash(JSON.stringify([messageIds, contactIds])),
+    }
+    : undefined;
+  if (key) {
+    const stored = await storedForward(deps, key);
+    if (stored) return stored;
+  }
   const recipients = [];
   for (const contactId of contactIds) {
     const contact = await recipientOf(deps.db, companyId, contactId).catch((error) => {
@@ -76,7 +101,7 @@ export async function forwardMessages(
     recipients.push(contact);
   }
 
-  const results: ForwardResult[] = [];
+  const refused: ForwardResult[] = [];
   const targets: { ticketId: number; contact: (typeof recipients)[number] }[] = [];
   for (const contact of recipients) {
     try {
@@ -84,54 +109,75 @@ export async function forwardMessages(
       targets.push({ ticketId, contact });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      results.push({ contactId: contact.id, error: error.code, message: error.message });
+      refused.push({ contactId: contact.id, error: error.code, message: error.message });
     }
   }
 
   const now = deps.clock.now().toISOString();
-  const queued = await deps.db.transaction().execute(async (trx) => {
-    const rows = [];
-    for (const { ticketId, contact } of targets) {
-      for (const source of sources) {
-        rows.push(
-          await enqueueInTransaction(trx, {
-            companyId,
-            whatsappId,
-            ticketId,
-            contactId: contact.id,
-            toJid: jidOfContact(contact),
-            body: source.body,
-            media: source.mediaUrl
-              ? {
-                path: source.mediaUrl,
-                mimetype: source.mediaMimetype ?? "application/octet-stream",
-                filename: source.mediaName ?? "file",
-              }
-              : undefined,
-            now,
-            forwarded: true,
-          }),
+  const answer = (rows: { id: number; ticketId: number }[]): ForwardAnswer => ({
+    results: contactIds.map((contactId) => {
+      const target = targets.find((t) => t.contact.id === contactId);
+      if (!target) return refused.find((r) => r.contactId === contactId)!;
+      const messages = rows.filter((row) => row.ticketId === target.ticketId).map((row) => row.id);
+      return { contactId, ticketId: target.ticketId, messages };
+    }),
+  });
+  let queued;
+  try {
+    queued = await deps.db.transaction().execute(async (trx) => {
+      const rows = [];
+      for (const { ticketId, contact } of targets) {
+        for (const source of sources) {
+          rows.push(
+            await enqueueInTransaction(trx, {
+              companyId,
+              whatsappId,
+              ticketId,
+              contactId: contact.id,
+              toJid: jidOfContact(contact),
+              body: source.body,
+              media: source.mediaUrl
+                ? {
+                  path: source.mediaUrl,
+                  mimetype: source.mediaMimetype ?? "application/octet-stream",
+                  filename: source.mediaName ?? "file",
+                }
+                : undefined,
+              now,
+              forwarded: true,
+            }),
+          );
+        }
+        const last = sources[sources.length - 1];
+        await setTicketLastMessage(
+          trx,
+          companyId,
+          ticketId,
+          lastMessageOf(last.body, last.mediaName, last.mediaType),
+          now,
         );
       }
-      const last = sources[sources.length - 1];
-      await setTicketLastMessage(
-        trx,
-        companyId,
-        ticketId,
-        lastMessageOf(last.body, last.mediaName, last.mediaType),
-        now,
-      );
-    }
-    return rows;
-  });
+      if (key) {
+        const responseJson = JSON.stringify(answer(rows));
+        await storeIdempotencyKey(trx, { ...key, responseJson, now }, idempotencyCutoff(deps));
+      }
+      return rows;
+    });
+  } catch (error) {
+    // A retry with the same key raced this one and committed first: its answer is this one's.
+    const stored = key && isUniqueViolation(error, "api_idempotency_keys")
+      ? await storedForward(deps, key)
+      : undefined;
+    if (stored) return stored;
+    throw error;
+  }
   const views = await messageViews(deps.db, companyId, queued);
-  for (const { ticketId, contact } of targets) {
+  for (const { ticketId } of targets) {
     const ticket = await loadTicketView(deps.db, companyId, ticketId);
     const mine = views.filter((view) => view.ticketId === ticketId);
     if (ticket) {
       for (const message of mine) deps.events.emit("message.created", { message, ticket });
     }
-    results.push({ contactId: contact.id, ticketId, messages: mine.map((m) => m.id) });
   }
   if (queued.length > 0) deps.sessions.kickOutbox(whatsappId);
   log.debug("messages forwarded", {
@@ -140,7 +186,34 @@ export async function forwardMessages(
     messages: sources.length,
     contacts: targets.length,
   });
-  return { results: contactIds.map((id) => results.find((r) => r.contactId === id)!) };
+  return answer(queued);
+}
+
+/** The answer a key already has (within IDEMPOTENCY_TTL_MS); 422 when the body was another. */
+async function storedForward(
+  deps: AppDeps,
+  key: { companyId: number; whatsappId: number; key: string; requestHash: string },
+): Promise<ForwardAnswer | undefined> {
+  const row = await findIdempotencyKey(
+    deps.db,
+    key.companyId,
+    key.whatsappId,
+    key.key,
+    idempotencyCutoff(deps),
+  );
+  if (!row) return undefined;
+  if (row.requestHash !== key.requestHash) {
+    throw new AppError(
+      422,
+      "ERR_IDEMPOTENCY_KEY_REUSED",
+      "Esta Idempotency-Key já foi usada com outro pedido",
+    );
+  }
+  return JSON.parse(row.responseJson) as ForwardAnswer;
+}
+
+function idempotencyCutoff(deps: AppDeps): string {
+  return new Date(deps.clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString();
 }
 
 /** The ticket a contact's forward goes to: their open one if the caller may write there, or new. */

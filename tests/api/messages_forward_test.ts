@@ -220,3 +220,32 @@ Deno.test("forward and edit - in the OpenAPI document with their schemas' limits
     const editBody = doc.paths["/messages/{id}"].put.requestBody.content["application/json"].schema;
     assert.equal(editBody.properties.body.maxLength, 65_536);
   }));
+
+Deno.test("forward - an Idempotency-Key: a retry gets the first answer and queues nothing more; another body with it is 422", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const s = await scene(t, a);
+    const ana = await addContact(t, a.id, "Ana", "5511966665555");
+    const body = { messageIds: [s.text.messageId, s.image.messageId], contactIds: [ana] };
+    const post = (b: unknown, key: string) =>
+      t.request("POST", "/api/messages/forward", {
+        token: a.admin.token,
+        body: b,
+        headers: { "idempotency-key": key },
+      });
+    const first = await post(body, "fwd-1");
+    assert.equal(first.status, 200, await first.clone().text());
+    const again = await post(body, "fwd-1");
+    assert.equal(again.status, 200);
+    assert.deepEqual(await again.json(), await first.json());
+    const queued = await t.deps.db.selectFrom("outbox").select("id").where("forwarded", "=", 1)
+      .execute();
+    assert.equal(queued.length, 2);
+
+    const other = await post({ ...body, messageIds: [s.text.messageId] }, "fwd-1");
+    assert.equal(other.status, 422);
+    assert.equal((await other.json()).error, "ERR_IDEMPOTENCY_KEY_REUSED");
+    const bad = await post(body, "chave inválida");
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error, "ERR_VALIDATION");
+  }));
