@@ -249,3 +249,17 @@ Deno.test("forward - an Idempotency-Key: a retry gets the first answer and queue
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).error, "ERR_VALIDATION");
   }));
+
+Deno.test("forward - a contact's forwarded message is stored and shown forwarded", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const whatsappId = await connectSimulator(t, a);
+    const forwarded = await say(t, a, whatsappId, MARIA, { body: "corrente", forwarded: true });
+    const plain = await say(t, a, whatsappId, MARIA, "meu texto");
+    const page = await t.request("GET", `/api/messages/${forwarded.ticketId}`, {
+      token: a.admin.token,
+    });
+    const messages: { id: number; isForwarded: boolean }[] = (await page.json()).messages;
+    assert.equal(messages.find((m) => m.id === forwarded.messageId)?.isForwarded, true);
+    assert.equal(messages.find((m) => m.id === plain.messageId)?.isForwarded, false);
+  }));

@@ -260,6 +260,7 @@ export class InboundPipeline {
       ack: m.fromMe ? 1 : 0,
       read: m.fromMe ? 1 : 0,
       quotedMsgId: quoted?.id ?? null,
+      isForwarded: m.forwarded ? 1 : 0,
       dataJson: m.raw === undefined ? null : safeJson(m.raw),
       createdAt: messageTime(m.timestamp, now),
       updatedAt: stamp,
@@ -503,7 +504,7 @@ export class InboundPipeline {
     rate: number,
     values: Omit<
       Message,
-      "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError" | "isForwarded" | "previousBodies"
+      "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError" | "previousBodies"
     >,
     forgetMedia: () => Promise<void>,
   ): Promise<DeliveryOutcome> {

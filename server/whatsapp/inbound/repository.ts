@@ -36,6 +36,7 @@ const MESSAGE_COLUMNS = [
   "ack",
   "read",
   "quotedMsgId",
+  "isForwarded",
   "dataJson",
   "createdAt",
   "updatedAt",
@@ -64,7 +65,6 @@ export async function insertMessageOnce(
     isDeleted: 0,
     isEdited: 0,
     sendError: null,
-    isForwarded: 0,
     previousBodies: null,
   };
 }

@@ -56,6 +56,8 @@ export type InboundMessage = {
   media?: InboundMedia;
   /** WhatsApp id of the message this one replies to. */
   quotedId?: string;
+  /** The sender forwarded it (WhatsApp's contextInfo.isForwarded): shown 'Encaminhada'. */
+  forwarded?: boolean;
   /** "notify" live, "append" offline backlog: both are ingested alike. */
   origin: "notify" | "append";
   /** The provider's original, kept so that the provider can serve retries (getMessage). */

@@ -44,6 +44,8 @@ export type SimulatedMessage = {
   quotedId?: string;
   id?: string;
   fromMe?: boolean;
+  /** The phone forwards it (WhatsApp marks it forwarded). */
+  forwarded?: boolean;
 };
 
 /**
@@ -250,6 +252,7 @@ export class SimulatorProvider implements Provider {
         download: () => Promise.resolve(media.data),
       },
       quotedId: input.quotedId,
+      forwarded: input.forwarded === true || undefined,
       origin: "notify",
     };
     return this.ctx.deliver({ type: "message", message });
