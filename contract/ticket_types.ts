@@ -91,9 +91,24 @@ export type MessageView = {
   sendError?: string | null;
   /** Inbound media not stored yet (the server's storage failed); it arrives by itself later. */
   mediaPending?: boolean;
+  /** Sent as a forward (WhatsApp shows it 'Encaminhada'; so does our bubble). */
+  isForwarded?: boolean;
+  /** The texts edits replaced, oldest first (shown on demand under 'editada'). */
+  previousBodies?: PreviousBody[];
   createdAt: string;
   updatedAt: string;
 };
+
+/**
+ * What POST /api/messages/forward did for one contact: the ticket and the queued messages, or
+ * why that contact got nothing (ERR_FORWARD_OTHER_ATTENDANT, ERR_INVALID_TRANSITION...).
+ */
+export type ForwardResult =
+  | { contactId: number; ticketId: number; messages: number[] }
+  | { contactId: number; error: string; message: string };
+
+/** A text an edit replaced, and when it was replaced. */
+export type PreviousBody = { body: string; editedAt: string };
 
 /** A quoted message (no quote of its own). */
 export type MessageBase = Omit<MessageView, "quotedMsg">;

@@ -40,7 +40,15 @@ export const LIMITS = {
   conversationSearch: { min: 1, max: 200 },
   /** Issue 28: the greeting sent when an attendant accepts a ticket (setting). */
   greetingAccepted: { min: 0, max: 500 },
+  /** Issue 28: one forward's messages (a 50-message forward fits) and contacts. */
+  forwardMessages: { min: 1, max: 100 },
+  forwardContacts: { min: 1, max: 20 },
+  /** Issue 28: an edited text (WhatsApp's own maximum for a text). */
+  editedText: { min: 1, max: 65_536 },
 } as const satisfies Record<string, Limit>;
+
+/** Issue 28: WhatsApp lets a sent text be edited for this long (ERR_EDIT_WINDOW_EXPIRED after). */
+export const EDIT_WINDOW_MINUTES = 15;
 
 /** The server's texts for these rules (seeds/000 section 5, seeds/001 section 5). */
 export const RULE_TEXTS = {

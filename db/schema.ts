@@ -330,6 +330,10 @@ export interface MessagesTable extends Timestamps {
   sendError: string | null;
   /** 0150: inbound media not stored yet (storage failed); the media_retry job fetches it. */
   mediaPending: Generated<Flag>;
+  /** 0410: sent as a forward (shown 'Encaminhada'). */
+  isForwarded: Generated<Flag>;
+  /** 0410: JSON [{body, editedAt}] of the texts edits replaced, oldest first; null if never. */
+  previousBodies: Generated<string | null>;
 }
 
 export interface TicketNotesTable extends Timestamps {
@@ -427,6 +431,8 @@ export interface OutboxTable extends Timestamps {
   sentAt: string | null;
   /** 0092: the campaign shipping row this send belongs to (null for every other send). */
   campaignShippingId: Generated<number | null>;
+  /** 0410: sent with WhatsApp's forwarded mark. */
+  forwarded: Generated<Flag>;
 }
 
 export interface SimulatorSessionsTable {
@@ -450,6 +456,9 @@ export interface SimulatorSentTable extends Timestamps {
   quotedId: string | null;
   ack: Generated<number>;
   deleted: Generated<Flag>;
+  /** 0410: sent as a forward / edited since (what the simulated phone shows). */
+  forwarded: Generated<Flag>;
+  edited: Generated<Flag>;
 }
 
 /** Baileys credentials and Signal keys of one connection (migration 0020). */

@@ -117,7 +117,11 @@ export type OwnCode =
   | "ERR_TWO_FACTOR_NOT_ENABLED"
   | "ERR_TWO_FACTOR_NOT_SET_UP"
   | "ERR_TWO_FACTOR_SETUP_REQUIRED"
-  | "ERR_NO_SESSION_FOUND";
+  | "ERR_NO_SESSION_FOUND"
+  // issue 28: forward into another attendant's ticket; edit a text of ours.
+  | "ERR_FORWARD_OTHER_ATTENDANT"
+  | "ERR_EDIT_WAPP_MSG"
+  | "ERR_EDIT_WINDOW_EXPIRED";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

@@ -5,6 +5,7 @@ import { plainText, waText } from "../lib/ui/wa_text.tsx";
 import Ban from "lucide-react/icons/ban";
 import Check from "lucide-react/icons/check";
 import CheckCheck from "lucide-react/icons/check-check";
+import Forward from "lucide-react/icons/forward";
 import ChevronDown from "lucide-react/icons/chevron-down";
 import CircleAlert from "lucide-react/icons/circle-alert";
 import Clock from "lucide-react/icons/clock";
@@ -213,6 +214,13 @@ export function CompanyBubble(
             )
             : (
               <>
+                {message.forwarded
+                  ? (
+                    <span className="sim-forwarded" data-testid="simulator-forwarded">
+                      <Forward size={13} aria-hidden="true" /> {t("simulator.chat.forwarded")}
+                    </span>
+                  )
+                  : null}
                 {message.media
                   ? (
                     <MediaChip
@@ -227,6 +235,9 @@ export function CompanyBubble(
               </>
             )}
           <span className="sim-meta">
+            {message.edited && !message.deleted
+              ? <em data-testid="simulator-edited">{t("simulator.chat.edited")}</em>
+              : null}
             {time(Date.parse(message.createdAt))}
             <span className={`sim-ack sim-ack-${state}`} title={t(`simulator.ack.${state}`)}>
               <AckIcon size={14} aria-label={t(`simulator.ack.${state}`)} />

@@ -18,6 +18,9 @@ export type SentItem = {
   quotedId: string | null;
   ack: number;
   deleted: boolean;
+  /** Issue 28: sent as a forward; edited since it was sent. */
+  forwarded?: boolean;
+  edited?: boolean;
   createdAt: string;
 };
 

@@ -5,6 +5,8 @@ import Check from "lucide-react/icons/check";
 import CheckCheck from "lucide-react/icons/check-check";
 import ChevronDown from "lucide-react/icons/chevron-down";
 import Clock3 from "lucide-react/icons/clock-3";
+import Forward from "lucide-react/icons/forward";
+import Pencil from "lucide-react/icons/pencil";
 import PhoneIncoming from "lucide-react/icons/phone-incoming";
 import Reply from "lucide-react/icons/reply";
 import Trash2 from "lucide-react/icons/trash-2";
@@ -14,6 +16,13 @@ import { hasMedia, MessageMedia } from "./MessageMedia.tsx";
 import type { Message, MessageBase } from "../../contract/ticket_types.ts";
 import { useCompanyClock } from "../lib/clock.ts";
 import { plainText, waText } from "../lib/ui/wa_text.tsx";
+import {
+  canEdit,
+  canForward,
+  EditedMark,
+  ForwardedLabel,
+  useMessageTools,
+} from "./message_tools.tsx";
 
 /**
  * seeds/000 section 4 'Message acknowledgement': 1 single tick, 2 delivered (double), 3 read,
@@ -79,6 +88,8 @@ export const MessageBubble = memo(function MessageBubble(
   const showText = !special && text.trim() !== "" &&
     !(media && (text === message.mediaName || message.mediaType === "audio"));
   const quoted = message.quotedMsg;
+  const tools = useMessageTools();
+  const selectable = tools?.selecting && canForward(message);
   return (
     <div
       className="mb-row"
@@ -86,6 +97,18 @@ export const MessageBubble = memo(function MessageBubble(
       data-first={first || undefined}
       data-message-id={message.id}
     >
+      {selectable
+        ? (
+          <input
+            type="checkbox"
+            className="mb-select"
+            aria-label={t("tickets.messageTools.select")}
+            checked={tools.selected.has(message.id)}
+            onChange={() => tools.toggle(message)}
+            data-testid="message-select"
+          />
+        )
+        : null}
       <div
         className="mb"
         data-testid="message"
@@ -113,6 +136,26 @@ export const MessageBubble = memo(function MessageBubble(
             >
               {t("tickets.message.reply")}
             </MenuItem>
+            {tools && canForward(message)
+              ? (
+                <MenuItem
+                  icon={<Forward size={16} aria-hidden="true" />}
+                  onSelect={() => tools.startForward(message)}
+                >
+                  {t("tickets.messageTools.forward")}
+                </MenuItem>
+              )
+              : null}
+            {tools && canEdit(message)
+              ? (
+                <MenuItem
+                  icon={<Pencil size={16} aria-hidden="true" />}
+                  onSelect={() => tools.edit(message)}
+                >
+                  {t("tickets.messageTools.edit")}
+                </MenuItem>
+              )
+              : null}
             {message.fromMe
               ? (
                 <MenuItem
@@ -133,6 +176,7 @@ export const MessageBubble = memo(function MessageBubble(
             </div>
           )
           : null}
+        {message.isForwarded ? <ForwardedLabel /> : null}
         {quoted
           ? (
             <button
@@ -151,7 +195,7 @@ export const MessageBubble = memo(function MessageBubble(
         {media ? <MessageMedia message={message} /> : null}
         {showText ? <div className="mb-text">{waText(text)}</div> : null}
         <div className="mb-meta">
-          {message.isEdited ? <span>{t("tickets.message.edited")}</span> : null}
+          {message.isEdited ? <EditedMark message={message} /> : null}
           <time dateTime={message.createdAt}>{hhmm(new Date(message.createdAt), zone)}</time>
           {message.fromMe ? <AckIcon ack={message.ack} /> : null}
         </div>

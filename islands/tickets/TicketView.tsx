@@ -17,6 +17,7 @@ import { MessageList } from "./MessageList.tsx";
 import { TicketHeader } from "./TicketHeader.tsx";
 import type { Message, Ticket } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
+import { useMessageToolsState } from "./message_tools.tsx";
 
 const ContactDrawer = lazyPart(() => import("./ContactDrawer.tsx").then((m) => m.default));
 
@@ -67,6 +68,11 @@ export function TicketView(
   }, [ticketId]);
 
   const conversation = useMessages(ticketId);
+  // Forward and edit (issue 28): an edit's answer shows at once, before its event.
+  const messageTools = useMessageToolsState(
+    ticketId ?? 0,
+    (message) => conversation.upsert({ ...message, quotedMsg: message.quotedMsg ?? null }),
+  );
 
   useRealtime("ticket", (event) => {
     if (ticketId === null) return;
@@ -137,14 +143,16 @@ export function TicketView(
         onContact={() => setContactOpen(true)}
         onJump={conversation.jumpTo}
       />
-      <MessageList
-        conversation={conversation}
-        contactName={contactName}
-        readOnly={readOnly}
-        onReply={setReplyTo}
-        onDelete={setDeleting}
-      />
-      {canWrite
+      <messageTools.Provider value={messageTools.tools}>
+        <MessageList
+          conversation={conversation}
+          contactName={contactName}
+          readOnly={readOnly}
+          onReply={setReplyTo}
+          onDelete={setDeleting}
+        />
+      </messageTools.Provider>
+      {messageTools.bar ?? (canWrite
         ? (
           <MessageInput
             ticketId={ticket.id}
@@ -180,7 +188,8 @@ export function TicketView(
               )
               : null}
           </div>
-        )}
+        ))}
+      {messageTools.dialogs}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}

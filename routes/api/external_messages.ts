@@ -47,7 +47,10 @@ const SEND_DOC = {
 };
 
 /** An Idempotency-Key: printable ASCII, as the IETF draft and the payment APIs use it. */
-const idempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, "1 to 255 printable characters");
+export const idempotencyKey = z.string().regex(
+  /^[\x21-\x7e]{1,255}$/,
+  "1 to 255 printable characters",
+);
 
 /**
  * POST /api/messages/send (issue 16): the external API, authorised by a connection's token

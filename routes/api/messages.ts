@@ -5,8 +5,11 @@ import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { flag, idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { listMessages, searchConversation } from "../../server/messages/service.ts";
+import { deleteMessage, editMessage, sendMessages } from "../../server/messages/send.ts";
+import { forwardMessages } from "../../server/messages/forward.ts";
+import { limitedText } from "../../server/http/fields.ts";
 import { LIMITS } from "../../contract/validation.ts";
-import { deleteMessage, sendMessages } from "../../server/messages/send.ts";
+import { idempotencyKey } from "./external_messages.ts";
 import { badRequest } from "../../server/errors.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 
@@ -29,6 +32,20 @@ const sendJson = z.object({
   read: z.union([z.boolean(), z.number()]).optional(),
   fromMe: z.union([z.boolean(), z.number()]).optional(),
 });
+
+const ids = (limit: { min: number; max: number }) =>
+  z.array(z.number().int().positive()).min(limit.min).max(limit.max);
+
+/** Issue 28: the messages to forward and to whom (LIMITS of contract/validation.ts). */
+const forwardJson = z.object({
+  messageIds: ids(LIMITS.forwardMessages),
+  contactIds: ids(LIMITS.forwardContacts),
+});
+
+/** An optional Idempotency-Key (as the send API's): a retry gets the first answer. */
+const forwardHeaders = z.object({ "idempotency-key": idempotencyKey.optional() });
+
+const editJson = z.object({ body: limitedText(LIMITS.editedText) });
 
 const MAX_FILES = 10;
 
@@ -115,6 +132,38 @@ export function messageRoutes(deps: AppDeps) {
     }
     return c.json({ messages }, 201);
   });
+
+  /**
+   * POST /api/messages/forward {messageIds, contactIds}: answers 200 {results: one per contact,
+   * its ticket and queued messages or its error} (server/messages/forward.ts).
+   */
+  app.post(
+    "/forward",
+    signedIn,
+    work,
+    validate("header", forwardHeaders),
+    validate("json", forwardJson),
+    async (c) => {
+      const idempotencyKey = c.req.valid("header")["idempotency-key"];
+      return c.json(
+        await forwardMessages(deps, authOf(c), { ...c.req.valid("json"), idempotencyKey }),
+      );
+    },
+  );
+
+  /** PUT /api/messages/:id {body}: edits a text we sent, within EDIT_WINDOW_MINUTES. */
+  app.put(
+    "/:id{[0-9]+}",
+    signedIn,
+    work,
+    validate("param", idParam),
+    validate("json", editJson),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      const { id } = c.req.valid("param");
+      return c.json(await editMessage(deps, viewer, id, c.req.valid("json").body));
+    },
+  );
 
   app.delete("/:id{[0-9]+}", signedIn, work, validate("param", idParam), async (c) => {
     const viewer = await viewerOf(deps.db, authOf(c));

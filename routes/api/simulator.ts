@@ -46,6 +46,8 @@ const messageBody = z.object({
   id: wid.optional(),
   /** Written on the connected phone itself, to `from` (shown as fromMe). */
   fromMe: z.boolean().optional(),
+  /** Forwarded by the phone (WhatsApp's forwarded mark). */
+  forwarded: z.boolean().optional(),
 });
 const editBody = z.object({ ...party, id: wid, body: z.string().max(65_536) });
 const revokeBody = z.object({ ...party, id: wid });

@@ -30,6 +30,8 @@ const MESSAGE_FIELDS: Record<keyof MessageRow, true> = {
   mediaMimetype: true,
   sendError: true,
   mediaPending: true,
+  isForwarded: true,
+  previousBodies: true,
   createdAt: true,
   updatedAt: true,
 };
@@ -133,4 +135,75 @@ export async function messageMedia(db: Database, companyId: number, id: number) 
   return await db.selectFrom("messages")
     .select(["id", "ticketId", "mediaUrl", "mediaMimetype", "mediaName"])
     .where("companyId", "=", companyId).where("id", "=", id).executeTakeFirst();
+}
+
+/** What forwarding a message needs: its content and its ticket's placement (who may see it). */
+export type ForwardSource = {
+  id: number;
+  body: string;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  mediaMimetype: string | null;
+  mediaName: string | null;
+  isDeleted: number;
+  createdAt: string;
+  ticketId: number;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+};
+
+/** The company's messages of `ids` with their tickets' placement, in conversation order. */
+export async function forwardSources(
+  db: Database,
+  companyId: number,
+  ids: number[],
+): Promise<ForwardSource[]> {
+  return await db.selectFrom("messages")
+    .innerJoin("tickets", "tickets.id", "messages.ticketId")
+    .select([
+      "messages.id",
+      "messages.body",
+      "messages.mediaType",
+      "messages.mediaUrl",
+      "messages.mediaMimetype",
+      "messages.mediaName",
+      "messages.isDeleted",
+      "messages.createdAt",
+      "messages.ticketId",
+      "tickets.userId",
+      "tickets.queueId",
+      "tickets.whatsappId",
+    ])
+    .where("messages.companyId", "=", companyId).where("tickets.companyId", "=", companyId)
+    .where("messages.id", "in", ids)
+    .orderBy("messages.createdAt").orderBy("messages.id").execute();
+}
+
+/**
+ * A message takes an edit: the new text, `isEdited`, and the replaced text appended to
+ * previousBodies (SQLite reads `body` on the right as it was before this update). Not a deleted
+ * message, and not when the text is the same (a redelivered edit adds no second entry).
+ */
+export function editedValues(body: string, now: string) {
+  return {
+    body,
+    isEdited: 1,
+    previousBodies: sql<string>`json_insert(coalesce(previousBodies, '[]'), '$[#]',
+      json_object('body', body, 'editedAt', ${now}))`,
+    updatedAt: now,
+  };
+}
+
+/** Our message `id` takes the edit (editedValues); undefined when nothing changed. */
+export async function editMessageBody(
+  db: Database,
+  companyId: number,
+  id: number,
+  body: string,
+  now: string,
+): Promise<Message | undefined> {
+  return await db.updateTable("messages").set(editedValues(body, now))
+    .where("companyId", "=", companyId).where("id", "=", id).where("isDeleted", "=", 0)
+    .where("body", "<>", body).returningAll().executeTakeFirst();
 }

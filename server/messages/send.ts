@@ -5,7 +5,8 @@ import { deleteMedia, saveMedia } from "../media/store.ts";
 import { assertCanAct, type Viewer } from "../tickets/access.ts";
 import { readableTicket } from "../tickets/service.ts";
 import type { MessageView } from "../tickets/view.ts";
-import { deleteForEveryone, queueOutgoing } from "../whatsapp/outbox/outbox.ts";
+import { EDIT_WINDOW_MINUTES } from "../../contract/validation.ts";
+import { deleteForEveryone, editForEveryone, queueOutgoing } from "../whatsapp/outbox/outbox.ts";
 import { checkAttachment } from "./attachments.ts";
 import { findMessage } from "./repository.ts";
 import { contactName, userName } from "../tickets/repository.ts";
@@ -34,13 +35,7 @@ export async function sendMessages(
   input: SendInput,
 ): Promise<MessageView[]> {
   const ticket = await readableTicket(deps.db, viewer, { id: ticketId });
-  assertCanAct(viewer, ticket);
-  if (ticket.status === "pending") {
-    throw badRequest("ERR_INVALID_TRANSITION", "Aceite o ticket antes de responder");
-  }
-  if (ticket.status === "closed") {
-    throw badRequest("ERR_INVALID_TRANSITION", "Reabra o ticket antes de responder");
-  }
+  assertCanWrite(viewer, ticket);
   const files = input.files ?? [];
   if (files.length === 0 && !input.body.trim()) {
     throw badRequest("ERR_VALIDATION", "Mensagem vazia", { body: ["Required"] });
@@ -94,6 +89,24 @@ export async function sendMessages(
 }
 
 /**
+ * Who may write in a ticket (a send, a forward into it): one who may act on it (assertCanAct:
+ * not another attendant's), while it is open (a pending ticket is accepted first, a closed one
+ * reopened).
+ */
+export function assertCanWrite(
+  viewer: Viewer,
+  ticket: { userId: number | null; queueId: number | null; status: string },
+): void {
+  assertCanAct(viewer, ticket);
+  if (ticket.status === "pending") {
+    throw badRequest("ERR_INVALID_TRANSITION", "Aceite o ticket antes de responder");
+  }
+  if (ticket.status === "closed") {
+    throw badRequest("ERR_INVALID_TRANSITION", "Reabra o ticket antes de responder");
+  }
+}
+
+/**
  * A quick answer (or anything typed) with {{name}}, {{user}}, {{protocol}}... reaches the contact
  * filled, like every automatic text (issue 24): the variables of server/messages/variables.ts.
  */
@@ -114,6 +127,34 @@ async function filled(
     ticketId: ticket.id,
     now: deps.clock.now(),
   });
+}
+
+/**
+ * PUT /api/messages/:id: edits a text we sent, within WhatsApp's window (EDIT_WINDOW_MINUTES of
+ * contract/validation.ts; ERR_EDIT_WINDOW_EXPIRED after), through the connection. Not a
+ * contact's message, a media or a deleted one (ERR_EDIT_WAPP_MSG).
+ */
+export async function editMessage(
+  deps: AppDeps,
+  viewer: Viewer,
+  messageId: number,
+  body: string,
+): Promise<MessageView> {
+  const message = await findMessage(deps.db, viewer.companyId, messageId);
+  if (!message) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem não encontrada");
+  const ticket = await readableTicket(deps.db, viewer, { id: message.ticketId });
+  assertCanAct(viewer, ticket);
+  if (message.fromMe !== 1 || message.mediaUrl !== null || message.isDeleted === 1) {
+    throw badRequest("ERR_EDIT_WAPP_MSG", "Só é possível editar textos enviados por nós");
+  }
+  const age = deps.clock.now().getTime() - Date.parse(message.createdAt);
+  if (age > EDIT_WINDOW_MINUTES * 60_000) {
+    throw badRequest(
+      "ERR_EDIT_WINDOW_EXPIRED",
+      `O prazo para editar (${EDIT_WINDOW_MINUTES} minutos) terminou`,
+    );
+  }
+  return await editForEveryone(deps, message, body);
 }
 
 /** DELETE /api/messages/:id: delete for everyone (isDeleted), only the attendants' own side. */

@@ -1,5 +1,5 @@
 import type { Message } from "../../db/schema.ts";
-import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
+import type { MessageView, PreviousBody, TicketView } from "../../contract/ticket_types.ts";
 
 /** Declared once in contract/ (the islands read the same types). */
 export type { MessageView, TicketView };
@@ -101,9 +101,22 @@ export function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
     read: m.read === 1,
     sendError: m.sendError ?? null,
     mediaPending: m.mediaPending === 1,
+    isForwarded: m.isForwarded === 1,
+    previousBodies: previousBodiesOf(m.previousBodies),
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };
+}
+
+/** The stored history of edits (messages.previousBodies, JSON); [] when never edited. */
+export function previousBodiesOf(json: string | null): PreviousBody[] {
+  if (!json) return [];
+  try {
+    const list = JSON.parse(json);
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
 }
 
 /** A message row as views need it: the provider's raw payload (dataJson) is never read. */

@@ -81,6 +81,27 @@ Deno.test("baileys inbound - a reply carries the quoted id from contextInfo.stan
     await h.provider.stop();
   }));
 
+Deno.test("baileys inbound - a forwarded message (contextInfo.isForwarded) is marked forwarded; others are not", () =>
+  withApp(async (t) => {
+    const h = await baileysHarness(t);
+    await h.connect();
+    await h.feed("messages.upsert", {
+      type: "notify",
+      messages: [
+        waMessage({ remoteJid: ANA, fromMe: false, id: "F1" }, {
+          extendedTextMessage: {
+            text: "olha isto",
+            contextInfo: { isForwarded: true, forwardingScore: 1 },
+          },
+        }),
+        waMessage({ remoteJid: ANA, fromMe: false, id: "F2" }, { conversation: "meu" }),
+      ],
+    });
+    assert.equal(messages(h)[0].forwarded, true);
+    assert.equal(messages(h)[1].forwarded, undefined);
+    await h.provider.stop();
+  }));
+
 Deno.test("baileys inbound - media is declared (type, mimetype, size, name) and downloaded only on demand", () =>
   withApp(async (t) => {
     const h = await baileysHarness(t);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { generateWAMessage, proto } from "@whiskeysockets/baileys";
 import { withApp } from "../helpers/app.ts";
 import { toRaw } from "../../server/whatsapp/providers/baileys/messages.ts";
 import { ProviderSendError } from "../../server/whatsapp/providers/provider.ts";
@@ -162,5 +163,52 @@ Deno.test("baileys outbound - checkNumber asks onWhatsApp; profile pictures degr
     h.sock().pictures.set(ANA, "https://pps.example/ana.jpg");
     assert.equal(await h.provider.profilePictureUrl(ANA), "https://pps.example/ana.jpg");
     assert.equal(await h.provider.profilePictureUrl("5511900001111"), undefined);
+    await h.provider.stop();
+  }));
+
+Deno.test("baileys outbound - a forward carries WhatsApp's forwarded mark; an edit names our message's key (issue 28)", () =>
+  withApp(async (t) => {
+    const h = await baileysHarness(t);
+    await h.connect();
+    const text = await h.provider.sendText(ANA, "Segue o pedido", { forwarded: true });
+    await h.provider.sendMedia(ANA, {
+      data: bytes("png"),
+      mimetype: "image/png",
+      filename: "a.png",
+      caption: "foto",
+    }, { forwarded: true });
+    const mark = { isForwarded: true, forwardingScore: 1 };
+    const [sentText, sentImage] = h.sock().sent.map((s) => s.content as Record<string, unknown>);
+    assert.deepEqual(sentText.contextInfo, mark);
+    assert.deepEqual(sentImage.contextInfo, mark);
+    // Baileys itself (generateWAMessage in the fake) puts the mark in the message it sends.
+    const raw = text.raw as {
+      message: { extendedTextMessage: { text: string; contextInfo: typeof mark } };
+    };
+    assert.equal(raw.message.extendedTextMessage.text, "Segue o pedido");
+    assert.equal(raw.message.extendedTextMessage.contextInfo.isForwarded, true);
+    assert.equal(raw.message.extendedTextMessage.contextInfo.forwardingScore, 1);
+
+    await h.provider.sendText(ANA, "Sem marca");
+    assert.equal((h.sock().sent[2].content as Record<string, unknown>).contextInfo, undefined);
+
+    await h.provider.editText(ANA, text.id, "Segue o pedido corrigido");
+    const edit = h.sock().sent[3];
+    assert.equal(edit.jid, ANA);
+    assert.deepEqual(edit.content, {
+      text: "Segue o pedido corrigido",
+      edit: { remoteJid: ANA, fromMe: true, id: text.id },
+    });
+    const built = await generateWAMessage(ANA, edit.content, {
+      userJid: "5511900000000@s.whatsapp.net",
+      upload: () => Promise.reject(new Error("no uploads")),
+    });
+    const protocol = built.message?.protocolMessage;
+    assert.equal(protocol?.type, proto.Message.ProtocolMessage.Type.MESSAGE_EDIT);
+    assert.equal(protocol?.key?.id, text.id);
+    assert.equal(protocol?.editedMessage?.extendedTextMessage?.text, "Segue o pedido corrigido");
+
+    h.sock().sendFailure = new Error("socket closed");
+    await assert.rejects(h.provider.editText(ANA, text.id, "x"), codeOf("ERR_EDIT_WAPP_MSG"));
     await h.provider.stop();
   }));

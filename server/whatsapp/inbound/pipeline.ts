@@ -260,6 +260,7 @@ export class InboundPipeline {
       ack: m.fromMe ? 1 : 0,
       read: m.fromMe ? 1 : 0,
       quotedMsgId: quoted?.id ?? null,
+      isForwarded: m.forwarded ? 1 : 0,
       dataJson: m.raw === undefined ? null : safeJson(m.raw),
       createdAt: messageTime(m.timestamp, now),
       updatedAt: stamp,
@@ -501,7 +502,10 @@ export class InboundPipeline {
     ref: InboundRef,
     closed: TicketState,
     rate: number,
-    values: Omit<Message, "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError">,
+    values: Omit<
+      Message,
+      "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError" | "previousBodies"
+    >,
     forgetMedia: () => Promise<void>,
   ): Promise<DeliveryOutcome> {
     const { db } = this.deps;

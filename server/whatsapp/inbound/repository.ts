@@ -1,5 +1,6 @@
 import { CompiledQuery } from "kysely";
 import type { Database } from "../../../db/client.ts";
+import { editedValues } from "../../messages/repository.ts";
 import type {
   Contact,
   Message,
@@ -35,6 +36,7 @@ const MESSAGE_COLUMNS = [
   "ack",
   "read",
   "quotedMsgId",
+  "isForwarded",
   "dataJson",
   "createdAt",
   "updatedAt",
@@ -57,9 +59,14 @@ export async function insertMessageOnce(
   );
   const id = result.rows[0]?.id;
   // The row is what we wrote plus the columns' defaults (0010 adds sendError).
-  return id === undefined
-    ? undefined
-    : { ...values, id, isDeleted: 0, isEdited: 0, sendError: null };
+  return id === undefined ? undefined : {
+    ...values,
+    id,
+    isDeleted: 0,
+    isEdited: 0,
+    sendError: null,
+    previousBodies: null,
+  };
 }
 
 const TOUCH_TICKET =
@@ -260,11 +267,9 @@ export async function changeMessage(
       return await query.where("ack", "<", change.ack).set({ ack: change.ack, updatedAt: now })
         .returningAll().executeTakeFirst();
     case "edit":
-      return await query.where("isDeleted", "=", 0).set({
-        body: change.body,
-        isEdited: 1,
-        updatedAt: now,
-      }).returningAll().executeTakeFirst();
+      // The replaced text is kept (previousBodies), as for our own edits.
+      return await query.where("isDeleted", "=", 0).where("body", "<>", change.body)
+        .set(editedValues(change.body, now)).returningAll().executeTakeFirst();
     case "revoke":
       return await query.where("isDeleted", "=", 0).set({ isDeleted: 1, updatedAt: now })
         .returningAll().executeTakeFirst();

@@ -10,11 +10,12 @@ import type { EventBus } from "../../events/bus.ts";
 import type { MessageView } from "../../tickets/view.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { jidOfContact, newMessageId } from "../jid.ts";
-import { findMessage } from "../../messages/repository.ts";
+import { editMessageBody, findMessage } from "../../messages/repository.ts";
 import {
   cancelPendingSend,
   connectionOf,
   connectionToCheck,
+  editPendingSend,
   insertOutgoing,
   isBeingSent,
   markMessageDeleted,
@@ -78,6 +79,8 @@ export async function enqueueInTransaction(
     now: string;
     /** When it may go out, if later than `now` (a bot spacing its replies). */
     dueAt?: string;
+    /** A forward: WhatsApp and our bubble mark it so. */
+    forwarded?: boolean;
   },
 ): Promise<Message> {
   const wid = newMessageId();
@@ -99,6 +102,7 @@ export async function enqueueInTransaction(
     ack: 0,
     read: 1,
     quotedMsgId: args.quoted?.id ?? null,
+    isForwarded: args.forwarded ? 1 : 0,
     dataJson: null,
     createdAt: args.now,
     updatedAt: args.now,
@@ -114,6 +118,7 @@ export async function enqueueInTransaction(
     mediaName: args.media?.filename ?? null,
     ptt: args.media?.ptt ? 1 : 0,
     quotedWid: args.quoted?.wid ?? null,
+    forwarded: args.forwarded ? 1 : 0,
     nextAttemptAt: args.dueAt ?? args.now,
     createdAt: args.now,
     updatedAt: args.now,
@@ -217,6 +222,47 @@ export async function deleteForEveryone(
     }
   }
   const updated = await markMessageDeleted(db, companyId, message.id, now);
+  const [view] = await messageViews(db, companyId, [updated]);
+  const ticketView = await loadTicketView(db, companyId, updated.ticketId);
+  if (ticketView) deps.events.emit("message.updated", { message: view, ticket: ticketView });
+  return view;
+}
+
+/**
+ * Edits a text we sent (PUT /api/messages/:id; the caller checked who and when). A text still
+ * waiting in the outbox goes out edited; a sent one is edited through the connection
+ * (ERR_EDIT_WAPP_MSG when it cannot be). The replaced text is kept (previousBodies) and the
+ * ticket's room hears message.updated.
+ */
+export async function editForEveryone(
+  deps: OutboxDeps,
+  message: Message,
+  body: string,
+): Promise<MessageView> {
+  const { db } = deps;
+  const companyId = message.companyId;
+  const now = deps.clock.now().toISOString();
+  if (message.body === body) return (await messageViews(db, companyId, [message]))[0];
+  if (!(await editPendingSend(db, companyId, message.id, body, now))) {
+    if (await isBeingSent(db, companyId, message.id)) {
+      throw badRequest("ERR_EDIT_WAPP_MSG", "A mensagem está sendo enviada; tente novamente");
+    }
+    const provider = message.whatsappId === null
+      ? undefined
+      : deps.sessions.connectedProvider(message.whatsappId);
+    if (!provider || !message.wid || !message.remoteJid) {
+      throw badRequest("ERR_WAPP_NOT_INITIALIZED", "A conexão não está disponível");
+    }
+    try {
+      await provider.editText(message.remoteJid, message.wid, body);
+    } catch (error) {
+      log.error("edit failed", { companyId, messageId: message.id, error });
+      throw new AppError(400, "ERR_EDIT_WAPP_MSG", "Não foi possível editar a mensagem", {
+        cause: error,
+      });
+    }
+  }
+  const updated = await editMessageBody(db, companyId, message.id, body, now) ?? message;
   const [view] = await messageViews(db, companyId, [updated]);
   const ticketView = await loadTicketView(db, companyId, updated.ticketId);
   if (ticketView) deps.events.emit("message.updated", { message: view, ticket: ticketView });

@@ -87,6 +87,20 @@ export async function cancelPendingSend(
   return Number(cancelled.numUpdatedRows) > 0;
 }
 
+/** A send still waiting takes the edited text instead (nothing went yet); whether it did. */
+export async function editPendingSend(
+  db: Database,
+  companyId: number,
+  messageId: number,
+  body: string,
+  now: string,
+): Promise<boolean> {
+  const edited = await db.updateTable("outbox").set({ body, updatedAt: now })
+    .where("companyId", "=", companyId).where("messageId", "=", messageId)
+    .where("status", "=", "pending").executeTakeFirst();
+  return Number(edited.numUpdatedRows) > 0;
+}
+
 /** Is the message being handed to the provider right now? */
 export async function isBeingSent(
   db: Database,

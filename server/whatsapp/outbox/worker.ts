@@ -198,7 +198,11 @@ export class OutboxWorker {
   }
 
   async #deliver(row: OutboxRow, provider: Provider): Promise<SentMessage> {
-    const options = { messageId: row.wid, quotedId: row.quotedWid ?? undefined };
+    const options = {
+      messageId: row.wid,
+      quotedId: row.quotedWid ?? undefined,
+      forwarded: row.forwarded === 1,
+    };
     if (!row.mediaPath) return await provider.sendText(row.toJid, row.body, options);
     const data = await readMedia(this.deps.config, row.companyId, row.mediaPath);
     if (!data) throw new ProviderSendError("media file is missing", { permanent: true });

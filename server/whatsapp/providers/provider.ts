@@ -56,6 +56,8 @@ export type InboundMessage = {
   media?: InboundMedia;
   /** WhatsApp id of the message this one replies to. */
   quotedId?: string;
+  /** The sender forwarded it (WhatsApp's contextInfo.isForwarded): shown 'Encaminhada'. */
+  forwarded?: boolean;
   /** "notify" live, "append" offline backlog: both are ingested alike. */
   origin: "notify" | "append";
   /** The provider's original, kept so that the provider can serve retries (getMessage). */
@@ -96,7 +98,12 @@ export type SentMessage = { id: string; timestamp: Date; raw?: unknown };
  * a provider should send under it (Baileys: `sendMessage(jid, content, { messageId })`) so that
  * a resend after a crash is recognised as the same message instead of delivered twice.
  */
-export type SendOptions = { quotedId?: string; messageId?: string };
+export type SendOptions = {
+  quotedId?: string;
+  messageId?: string;
+  /** Shown as forwarded on WhatsApp (Baileys: contextInfo.isForwarded, forwardingScore 1). */
+  forwarded?: boolean;
+};
 
 /**
  * What a send throws when it fails. `permanent` failures (invalid number, refused media) are not
@@ -133,6 +140,8 @@ export interface Provider {
   sendText(toJid: string, text: string, options?: SendOptions): Promise<SentMessage>;
   sendMedia(toJid: string, media: OutboundMedia, options?: SendOptions): Promise<SentMessage>;
   deleteForEveryone(chatJid: string, messageId: string, fromMe: boolean): Promise<void>;
+  /** Edits a text this number sent (WhatsApp allows it for 15 minutes: EDIT_WINDOW_MINUTES). */
+  editText(chatJid: string, messageId: string, text: string): Promise<void>;
   /** Whether a number is on WhatsApp, and its JID. */
   checkNumber(number: string): Promise<{ exists: boolean; jid?: string }>;
   profilePictureUrl(jid: string): Promise<string | undefined>;

@@ -320,6 +320,7 @@ export async function mapUpsert(msg: WAMessage, options: MapOptions): Promise<Ma
     pushName: key.fromMe ? undefined : msg.pushName ?? undefined,
     timestamp: toDate(msg.messageTimestamp, options.now),
     quotedId: contextOf(content)?.stanzaId ?? undefined,
+    ...(contextOf(content)?.isForwarded ? { forwarded: true } : {}),
     origin: options.origin,
     raw: toRaw(msg),
   };

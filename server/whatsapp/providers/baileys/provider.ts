@@ -329,6 +329,18 @@ export class BaileysProvider implements Provider {
     }
   }
 
+  /** WhatsApp's edit: the new text sent with `edit` naming our message's key. */
+  async editText(chatJid: string, messageId: string, text: string): Promise<void> {
+    const jid = toJid(chatJid);
+    const sock = this.#requireSocket();
+    const key: WAMessageKey = { remoteJid: jid, fromMe: true, id: messageId };
+    try {
+      await sock.sendMessage(jid, { text, edit: key });
+    } catch (error) {
+      throw new AppError(502, "ERR_EDIT_WAPP_MSG", "Could not edit the message", { cause: error });
+    }
+  }
+
   async checkNumber(number: string): Promise<{ exists: boolean; jid?: string }> {
     const jid = toJid(number);
     if (isJidGroup(jid)) return { exists: true, jid };
@@ -798,6 +810,12 @@ export class BaileysProvider implements Provider {
     const misc: MiscMessageGenerationOptions = {};
     if (quoted) misc.quoted = quoted;
     if (options.messageId) misc.messageId = options.messageId;
+    // A forward as WhatsApp marks one (what generateForwardMessageContent sets): Baileys copies
+    // the content's contextInfo into the message it builds.
+    if (options.forwarded) {
+      const contextInfo = { isForwarded: true, forwardingScore: 1 };
+      content = { ...content, contextInfo } as AnyMessageContent;
+    }
     let sent: WAMessage | undefined;
     try {
       sent = await sock.sendMessage(jid, content, Object.keys(misc).length ? misc : undefined);

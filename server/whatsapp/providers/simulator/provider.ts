@@ -14,6 +14,7 @@ import {
 } from "../provider.ts";
 import type { ProviderDeps } from "../registry.ts";
 import {
+  editSent,
   linkDevice,
   linkedNumber,
   markSentDeleted,
@@ -43,6 +44,8 @@ export type SimulatedMessage = {
   quotedId?: string;
   id?: string;
   fromMe?: boolean;
+  /** The phone forwards it (WhatsApp marks it forwarded). */
+  forwarded?: boolean;
 };
 
 /**
@@ -155,6 +158,21 @@ export class SimulatorProvider implements Provider {
     );
   }
 
+  /** The phone shows the new text, marked edited; only a text this connection sent. */
+  async editText(chatJid: string, messageId: string, text: string): Promise<void> {
+    this.#assertConnected();
+    const edited = await editSent(
+      this.deps.db,
+      this.ctx.companyId,
+      this.whatsappId,
+      chatJid,
+      messageId,
+      text,
+      this.deps.clock.now().toISOString(),
+    );
+    if (!edited) throw new ProviderSendError("no such message to edit", { permanent: true });
+  }
+
   /**
    * Numbers of 10 to 15 digits are "on WhatsApp" in the simulator, except those ending in 404
    * (a deterministic "not on WhatsApp" for demos and tests of contact lists and campaigns).
@@ -234,6 +252,7 @@ export class SimulatorProvider implements Provider {
         download: () => Promise.resolve(media.data),
       },
       quotedId: input.quotedId,
+      forwarded: input.forwarded === true || undefined,
       origin: "notify",
     };
     return this.ctx.deliver({ type: "message", message });
@@ -310,6 +329,8 @@ export class SimulatorProvider implements Provider {
       ptt: content.media?.ptt ? 1 : 0,
       quotedId: options?.quotedId ?? null,
       ack: 1,
+      forwarded: options?.forwarded ? 1 : 0,
+      edited: 0,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     });

@@ -60,6 +60,23 @@ export async function markSentDeleted(
     .where("wid", "=", wid).where("toJid", "=", chatJid).execute();
 }
 
+/** A sent text takes its edit (the phone shows it edited); whether there was such a text. */
+export async function editSent(
+  db: Database,
+  companyId: number,
+  whatsappId: number,
+  chatJid: string,
+  wid: string,
+  body: string,
+  now: string,
+): Promise<boolean> {
+  const updated = await db.updateTable("simulator_sent").set({ body, edited: 1, updatedAt: now })
+    .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
+    .where("wid", "=", wid).where("toJid", "=", chatJid).where("deleted", "=", 0)
+    .where("mediaMimetype", "is", null).executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
 /** Sends to `chatJid` not read yet (all, or those of `ids`). */
 export async function unreadSent(
   db: Database,

@@ -28,6 +28,8 @@ export type SimulatorMessageInput = Party & {
   id?: string;
   /** Written on the connected phone itself, to `from` (shown as fromMe). */
   fromMe?: boolean;
+  /** Issue 28: the phone forwards it. */
+  forwarded?: boolean;
 };
 
 function phoneDigits(value: string): string {
@@ -129,6 +131,7 @@ export async function sendFromPhone(
     quotedId: input.quotedId,
     id: input.id,
     fromMe: input.fromMe,
+    forwarded: input.forwarded,
   };
   if (input.media) {
     message.media = {
@@ -252,6 +255,8 @@ function sentView(r: SimulatorSent) {
     quotedId: r.quotedId,
     ack: r.ack,
     deleted: r.deleted === 1,
+    forwarded: r.forwarded === 1,
+    edited: r.edited === 1,
     createdAt: r.createdAt,
   };
 }

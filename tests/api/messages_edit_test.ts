@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { type TestApp, type TestCompany, twoCompanies, withApp } from "../helpers/app.ts";
+import { eventually } from "../helpers/eventually.ts";
+import { connectSimulator, phoneSends, sentBy } from "../whatsapp/helpers.ts";
+import { EDIT_WINDOW_MINUTES } from "../../contract/validation.ts";
+import { type SocketEvent, TestSocket, withServer } from "../helpers/server.ts";
+
+/**
+ * PUT /api/messages/:id {body} (issue 28 item 4): a text we sent is edited through the provider
+ * within EDIT_WINDOW_MINUTES; the replaced texts are kept; the contact's own edits are kept the
+ * same way.
+ */
+
+const MARIA = "5511988887777";
+
+async function openTicket(t: TestApp, a: TestCompany) {
+  const whatsappId = await connectSimulator(t, a);
+  const delivery = await phoneSends(t, a.admin.token, whatsappId, {
+    from: MARIA,
+    name: "Maria",
+    body: "Oi",
+  });
+  const ticketId = delivery.ticketId!;
+  const accepted = await t.request("PUT", `/api/tickets/${ticketId}`, {
+    token: a.admin.token,
+    body: { action: "accept" },
+  });
+  assert.equal(accepted.status, 200);
+  return { whatsappId, ticketId, inbound: { id: delivery.id!, wid: delivery.wid! } };
+}
+
+/** Sends a text and waits until the phone has it (the edit goes to a sent message). */
+async function sent(t: TestApp, a: TestCompany, s: { whatsappId: number; ticketId: number }) {
+  const res = await t.request("POST", `/api/messages/${s.ticketId}`, {
+    token: a.admin.token,
+    body: { body: "Seu pedido sai amanhã" },
+  });
+  assert.equal(res.status, 201);
+  const [message] = (await res.json()).messages;
+  await eventually(async () =>
+    (await sentBy(t, a.admin.token, s.whatsappId)).some((m) => m.id === message.wid)
+  );
+  return message as { id: number; wid: string };
+}
+
+const edit = (t: TestApp, token: string, id: number, body: unknown) =>
+  t.request("PUT", `/api/messages/${id}`, { token, body });
+
+Deno.test("edit - within the window the phone shows the new text edited, the old one is kept, the ticket's room hears it", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const message = await sent(t, a, s);
+    const socket = await TestSocket.connect(wsUrl, a.admin.token);
+    try {
+      socket.send("joinChatBox", String(s.ticketId));
+      await socket.settle();
+      t.clock.advance((EDIT_WINDOW_MINUTES * 60 - 5) * 1000);
+      const res = await edit(t, a.admin.token, message.id, { body: "Seu pedido sai hoje" });
+      assert.equal(res.status, 200, await res.clone().text());
+      const view = await res.json();
+      assert.equal(view.body, "Seu pedido sai hoje");
+      assert.equal(view.isEdited, true);
+      assert.equal(view.previousBodies.length, 1);
+      assert.equal(view.previousBodies[0].body, "Seu pedido sai amanhã");
+      type Update = { action: string; message: { id: number; body: string } };
+      const isEdit = (e: SocketEvent) =>
+        e.event.endsWith("-appMessage") && (e.data as Update).action === "update" &&
+        (e.data as Update).message.id === message.id &&
+        (e.data as Update).message.body === "Seu pedido sai hoje";
+      assert.ok(await socket.next(isEdit));
+    } finally {
+      await socket.close();
+    }
+    const phone = (await sentBy(t, a.admin.token, s.whatsappId)).find((m) => m.id === message.wid)!;
+    assert.equal(phone.body, "Seu pedido sai hoje");
+    assert.equal((phone as unknown as { edited: boolean }).edited, true);
+
+    // A second edit keeps both earlier texts, oldest first.
+    const again = await edit(t, a.admin.token, message.id, { body: "Saiu!" });
+    assert.deepEqual(
+      (await again.json()).previousBodies.map((p: { body: string }) => p.body),
+      ["Seu pedido sai amanhã", "Seu pedido sai hoje"],
+    );
+  }));
+
+Deno.test("edit - after the window, a contact's message, or another company's message: refused with their codes", () =>
+  withApp(async (t) => {
+    const { a, b } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const message = await sent(t, a, s);
+    // Sent a second more than the window ago (moving the clock would also expire the token).
+    const sentAt = new Date(t.clock.now().getTime() - (EDIT_WINDOW_MINUTES * 60 + 1) * 1000);
+    await t.deps.db.updateTable("messages").set({ createdAt: sentAt.toISOString() })
+      .where("id", "=", message.id).execute();
+    const late = await edit(t, a.admin.token, message.id, { body: "tarde" });
+    assert.equal(late.status, 400);
+    assert.equal((await late.json()).error, "ERR_EDIT_WINDOW_EXPIRED");
+
+    const theirs = await edit(t, a.admin.token, s.inbound.id, { body: "não é nosso" });
+    assert.equal(theirs.status, 400);
+    assert.equal((await theirs.json()).error, "ERR_EDIT_WAPP_MSG");
+
+    const foreign = await edit(t, b.admin.token, message.id, { body: "de outra empresa" });
+    assert.equal(foreign.status, 404);
+    assert.equal((await foreign.json()).error, "ERR_NO_MESSAGE_FOUND");
+    const missing = await edit(t, a.admin.token, 999_999, { body: "nada" });
+    assert.equal((await missing.json()).error, "ERR_NO_MESSAGE_FOUND");
+
+    const blank = await edit(t, a.admin.token, message.id, { body: "   " });
+    assert.equal(blank.status, 400);
+    assert.equal((await blank.json()).error, "ERR_VALIDATION");
+
+    // Nothing changed on the phone or in the database.
+    const phone = (await sentBy(t, a.admin.token, s.whatsappId)).find((m) => m.id === message.wid)!;
+    assert.equal(phone.body, "Seu pedido sai amanhã");
+    const row = await t.deps.db.selectFrom("messages").selectAll()
+      .where("id", "=", message.id).executeTakeFirstOrThrow();
+    assert.equal(row.isEdited, 0);
+    assert.equal(row.previousBodies, null);
+  }));
+
+Deno.test("edit - another attendant's ticket is refused to a user", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const message = await sent(t, a, s);
+    const res = await edit(t, a.user.token, message.id, { body: "meu texto" });
+    assert.equal(res.status, 403);
+    assert.equal((await res.json()).error, "ERR_NO_PERMISSION");
+  }));
+
+Deno.test("edit - the contact's edits arrive the same way: edited, the previous text kept once", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const body = { from: MARIA, id: s.inbound.wid, body: "Oi, tudo bem?" };
+    for (let i = 0; i < 2; i++) {
+      // A redelivered edit adds no second entry.
+      const res = await t.request("POST", `/api/simulator/${s.whatsappId}/edit`, {
+        token: a.admin.token,
+        body,
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+    }
+    const page = await t.request("GET", `/api/messages/${s.ticketId}`, { token: a.admin.token });
+    const message = (await page.json()).messages.find((m: { id: number }) => m.id === s.inbound.id);
+    assert.equal(message.body, "Oi, tudo bem?");
+    assert.equal(message.isEdited, true);
+    assert.deepEqual(message.previousBodies.map((p: { body: string }) => p.body), ["Oi"]);
+  }));
