@@ -1,0 +1,314 @@
+import { type RawBuilder, sql } from "kysely";
+import type { Database } from "../../db/client.ts";
+
+/**
+ * The reports' SQL (issue 27) over the timeline ticket_events and the message counts
+ * report_message_hours (migration 0400). Every query is one range seek per kind on
+ * ticket_events_report (companyId, kind, at, ...), which holds every column read: no table
+ * lookups. Medians and p90 are exact, ranked with window functions over the period's durations.
+ */
+export type ReportWindow = {
+  startUtc: string;
+  endUtc: string;
+  /** The company's offset from UTC at the start of the period, in minutes (local days, hours). */
+  offsetMinutes: number;
+};
+
+export type ReportFilters = {
+  userId?: number;
+  queueId?: number;
+  whatsappId?: number;
+  tagId?: number;
+  /** The queues the caller may see; null: every one (see server/reports/scope.ts). */
+  queueIds: number[] | null;
+};
+
+export type GroupBy = "user" | "queue" | "tag" | "day" | "hour" | "total";
+
+export type KindCount = {
+  k: string | number | null;
+  kind: string;
+  value: number | null;
+  n: number;
+};
+export type Quantiles = { k: string | number | null; kind: string; median: number; p90: number };
+export type MessageCount = { k: string | number | null; inbound: number; outbound: number };
+
+const COUNTED = [
+  "created",
+  "queued",
+  "accepted",
+  "resolved",
+  "reopened",
+  "transfer",
+  "rated",
+  "sla_breached",
+] as const;
+const TIMED = ["accepted", "first_response", "resolved"] as const;
+
+function modifier(w: ReportWindow): RawBuilder<unknown> {
+  return sql.lit(`${Math.trunc(w.offsetMinutes)} minutes`);
+}
+
+/** The group's key over ticket_events `e` (tags: the join `g` of eventSource). */
+function eventKey(by: GroupBy, w: ReportWindow): RawBuilder<unknown> {
+  switch (by) {
+    case "user":
+      return sql`e.userId`;
+    case "queue":
+      return sql`e.queueId`;
+    case "tag":
+      return sql`g.tagId`;
+    case "day":
+      return sql`date(e.at, ${modifier(w)})`;
+    case "hour":
+      return sql`CAST(strftime('%H', e.at, ${modifier(w)}) AS INTEGER)`;
+    case "total":
+      return sql`0`;
+  }
+}
+
+function eventSource(companyId: number, by: GroupBy): RawBuilder<unknown> {
+  return by === "tag"
+    ? sql`ticket_events e JOIN ticket_tags g ON g.ticketId = e.ticketId AND g.companyId = ${companyId}`
+    : sql`ticket_events e`;
+}
+
+function eventFilters(companyId: number, f: ReportFilters): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (f.userId !== undefined) parts.push(sql`AND e.userId = ${f.userId}`);
+  if (f.queueId !== undefined) parts.push(sql`AND e.queueId = ${f.queueId}`);
+  if (f.whatsappId !== undefined) parts.push(sql`AND e.whatsappId = ${f.whatsappId}`);
+  if (f.tagId !== undefined) {
+    parts.push(sql`AND EXISTS (SELECT 1 FROM ticket_tags ft WHERE ft.ticketId = e.ticketId
+      AND ft.companyId = ${companyId} AND ft.tagId = ${f.tagId})`);
+  }
+  if (f.queueIds !== null) parts.push(sql`AND e.queueId IN (${sql.join([0, ...f.queueIds])})`);
+  return sql.join(parts, sql` `);
+}
+
+function kinds(list: readonly string[]): RawBuilder<unknown> {
+  return sql.join(list.map((k) => sql.lit(k)));
+}
+
+/** How many events of each kind (and rating value) each group has in the period. */
+export async function countEvents(
+  db: Database,
+  companyId: number,
+  by: GroupBy,
+  w: ReportWindow,
+  f: ReportFilters,
+): Promise<KindCount[]> {
+  const result = await sql<KindCount>`
+    SELECT ${eventKey(by, w)} AS k, e.kind AS kind, e.value AS value, count(*) AS n
+    FROM ${eventSource(companyId, by)}
+    WHERE e.companyId = ${companyId} AND e.kind IN (${kinds(COUNTED)})
+      AND e.at >= ${w.startUtc} AND e.at < ${w.endUtc} ${eventFilters(companyId, f)}
+    GROUP BY 1, 2, 3
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * Median (the mean of the two middle values when their number is even) and p90 (nearest rank:
+ * the ceil(0.9 n)-th smallest) of the waits, first responses and resolutions of each group.
+ */
+export async function durationQuantiles(
+  db: Database,
+  companyId: number,
+  by: GroupBy,
+  w: ReportWindow,
+  f: ReportFilters,
+): Promise<Quantiles[]> {
+  const result = await sql<Quantiles>`
+    WITH x AS (
+      SELECT ${eventKey(by, w)} AS k, e.kind AS kind, e.seconds AS s
+      FROM ${eventSource(companyId, by)}
+      WHERE e.companyId = ${companyId} AND e.kind IN (${kinds(TIMED)})
+        AND e.at >= ${w.startUtc} AND e.at < ${w.endUtc} AND e.seconds IS NOT NULL
+        ${eventFilters(companyId, f)}
+    ), r AS (
+      SELECT k, kind, s, row_number() OVER (PARTITION BY k, kind ORDER BY s) AS rn,
+        count(*) OVER (PARTITION BY k, kind) AS n
+      FROM x
+    )
+    SELECT k, kind, avg(CASE WHEN rn IN ((n + 1) / 2, (n + 2) / 2) THEN s END) AS median,
+      max(CASE WHEN rn = (9 * n + 9) / 10 THEN s END) AS p90
+    FROM r GROUP BY k, kind
+  `.execute(db);
+  return result.rows;
+}
+
+/** The first UTC hour of the period and the first one after it ('YYYY-MM-DDTHH'). */
+function hours(w: ReportWindow) {
+  return { from: w.startUtc.slice(0, 13), to: w.endUtc.slice(0, 13) };
+}
+
+/**
+ * Messages received and sent per group, from the hourly counts; with a tag (filter or grouping)
+ * from the tagged tickets' messages (messages_ticket), as the counts do not know tags.
+ */
+export async function countMessages(
+  db: Database,
+  companyId: number,
+  by: GroupBy,
+  w: ReportWindow,
+  f: ReportFilters,
+): Promise<MessageCount[]> {
+  if (by === "tag" || f.tagId !== undefined) return await taggedMessages(db, companyId, by, w, f);
+  const h = hours(w);
+  const key = by === "user"
+    ? sql`nullif(h.userId, 0)`
+    : by === "queue"
+    ? sql`nullif(h.queueId, 0)`
+    : by === "day"
+    ? sql`date(h.hour || ':00:00Z', ${modifier(w)})`
+    : by === "hour"
+    ? sql`CAST(strftime('%H', h.hour || ':00:00Z', ${modifier(w)}) AS INTEGER)`
+    : sql`0`;
+  const parts: RawBuilder<unknown>[] = [];
+  if (f.userId !== undefined) parts.push(sql`AND h.userId = ${f.userId}`);
+  if (f.queueId !== undefined) parts.push(sql`AND h.queueId = ${f.queueId}`);
+  if (f.whatsappId !== undefined) parts.push(sql`AND h.whatsappId = ${f.whatsappId}`);
+  if (f.queueIds !== null) parts.push(sql`AND h.queueId IN (${sql.join([-1, ...f.queueIds])})`);
+  const result = await sql<MessageCount>`
+    SELECT ${key} AS k, sum(h.inbound) AS inbound, sum(h.outbound) AS outbound
+    FROM report_message_hours h
+    WHERE h.companyId = ${companyId} AND h.hour >= ${h.from} AND h.hour < ${h.to}
+      ${sql.join(parts, sql` `)}
+    GROUP BY 1
+  `.execute(db);
+  return result.rows;
+}
+
+async function taggedMessages(
+  db: Database,
+  companyId: number,
+  by: GroupBy,
+  w: ReportWindow,
+  f: ReportFilters,
+): Promise<MessageCount[]> {
+  const key = by === "user"
+    ? sql`t.userId`
+    : by === "queue"
+    ? sql`t.queueId`
+    : by === "tag"
+    ? sql`g.tagId`
+    : by === "day"
+    ? sql`date(m.createdAt, ${modifier(w)})`
+    : by === "hour"
+    ? sql`CAST(strftime('%H', m.createdAt, ${modifier(w)}) AS INTEGER)`
+    : sql`0`;
+  const parts: RawBuilder<unknown>[] = [];
+  if (f.tagId !== undefined) parts.push(sql`AND g.tagId = ${f.tagId}`);
+  if (f.userId !== undefined) parts.push(sql`AND t.userId = ${f.userId}`);
+  if (f.queueId !== undefined) parts.push(sql`AND t.queueId = ${f.queueId}`);
+  if (f.whatsappId !== undefined) parts.push(sql`AND t.whatsappId = ${f.whatsappId}`);
+  if (f.queueIds !== null) parts.push(sql`AND t.queueId IN (${sql.join([0, ...f.queueIds])})`);
+  const result = await sql<MessageCount>`
+    SELECT ${key} AS k, sum(m.fromMe = 0) AS inbound, sum(m.fromMe = 1) AS outbound
+    FROM ticket_tags g
+    JOIN tickets t ON t.id = g.ticketId AND t.companyId = ${companyId}
+    JOIN messages m ON m.ticketId = g.ticketId AND m.createdAt >= ${w.startUtc}
+      AND m.createdAt < ${w.endUtc}
+    WHERE g.companyId = ${companyId} ${sql.join(parts, sql` `)}
+    GROUP BY 1
+  `.execute(db);
+  return result.rows;
+}
+
+/** Tickets created per local weekday (0 Sunday) and hour. */
+export async function createdByWeekdayHour(
+  db: Database,
+  companyId: number,
+  w: ReportWindow,
+  f: ReportFilters,
+) {
+  const result = await sql<{ weekday: number; hour: number; n: number }>`
+    SELECT CAST(strftime('%w', e.at, ${modifier(w)}) AS INTEGER) AS weekday,
+      CAST(strftime('%H', e.at, ${modifier(w)}) AS INTEGER) AS hour, count(*) AS n
+    FROM ticket_events e
+    WHERE e.companyId = ${companyId} AND e.kind = 'created'
+      AND e.at >= ${w.startUtc} AND e.at < ${w.endUtc} ${eventFilters(companyId, f)}
+    GROUP BY 1, 2
+  `.execute(db);
+  return result.rows;
+}
+
+/** The names the tables show. */
+export async function companyUsers(db: Database, companyId: number, userId?: number) {
+  let q = db.selectFrom("users").select(["id", "name"]).where("companyId", "=", companyId);
+  if (userId !== undefined) q = q.where("id", "=", userId);
+  return await q.orderBy(sql`name COLLATE NOCASE`).orderBy("id").execute();
+}
+
+export async function companyQueues(db: Database, companyId: number) {
+  return await db.selectFrom("queues").select(["id", "name"]).where("companyId", "=", companyId)
+    .orderBy(sql`name COLLATE NOCASE`).orderBy("id").execute();
+}
+
+export async function companyTags(db: Database, companyId: number) {
+  return await db.selectFrom("tags").select(["id", "name"]).where("companyId", "=", companyId)
+    .orderBy(sql`name COLLATE NOCASE`).orderBy("id").execute();
+}
+
+/** A ticket with its contact, for the transcript (undefined: missing or another company's). */
+export async function transcriptTicket(db: Database, companyId: number, ticketId: number) {
+  return await db.selectFrom("tickets as t")
+    .innerJoin("contacts as c", "c.id", "t.contactId")
+    .leftJoin("users as u", "u.id", "t.userId")
+    .leftJoin("queues as q", "q.id", "t.queueId")
+    .select([
+      "t.id",
+      "t.status",
+      "t.createdAt",
+      "t.closedAt",
+      "t.queueId",
+      "c.name as contactName",
+      "c.number as contactNumber",
+      "u.name as userName",
+      "q.name as queueName",
+    ])
+    .where("t.companyId", "=", companyId).where("t.id", "=", ticketId).executeTakeFirst();
+}
+
+/** One page of a ticket's messages in order (the transcript streams them page by page). */
+export async function transcriptMessages(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  after: { createdAt: string; id: number } | null,
+  limit: number,
+) {
+  let q = db.selectFrom("messages")
+    .select(["id", "createdAt", "fromMe", "body", "mediaType", "mediaName", "isDeleted"])
+    .where("companyId", "=", companyId).where("ticketId", "=", ticketId);
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([
+        eb("createdAt", ">", after.createdAt),
+        eb.and([eb("createdAt", "=", after.createdAt), eb("id", ">", after.id)]),
+      ])
+    );
+  }
+  return await q.orderBy("createdAt").orderBy("id").limit(limit).execute();
+}
+
+/** A ticket's timeline, oldest first. */
+export async function ticketTimeline(db: Database, companyId: number, ticketId: number) {
+  return await db.selectFrom("ticket_events as e")
+    .leftJoin("users as u", "u.id", "e.userId")
+    .leftJoin("queues as q", "q.id", "e.queueId")
+    .select([
+      "e.kind",
+      "e.at",
+      "e.seconds",
+      "e.value",
+      "e.userId",
+      "e.queueId",
+      "u.name as userName",
+      "q.name as queueName",
+    ])
+    .where("e.companyId", "=", companyId).where("e.ticketId", "=", ticketId)
+    .orderBy("e.at").orderBy("e.id").execute();
+}
