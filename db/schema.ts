@@ -479,6 +479,27 @@ export interface TicketEventsTable {
   fromQueueId: number | null;
   seconds: number | null;
   value: number | null;
+  /** Generated: the local day of `at`. */
+  day: Generated<string>;
+}
+
+/** 0400: counts per (company, local day, user, queue, connection); 0: none. */
+export interface ReportDaysTable {
+  companyId: number;
+  day: string;
+  userId: number;
+  queueId: number;
+  whatsappId: number;
+  created: number;
+  queued: number;
+  accepted: number;
+  resolved: number;
+  reopened: number;
+  transfers: number;
+  slaBreaches: number;
+  rated1: number;
+  rated2: number;
+  rated3: number;
 }
 
 /** 0400: messages in/out per (company, UTC hour 'YYYY-MM-DDTHH', user, queue, connection); 0: none. */
@@ -823,6 +844,7 @@ export interface DB {
   ticket_counts: TicketCountsTable;
   ticket_events: TicketEventsTable;
   report_message_hours: ReportMessageHoursTable;
+  report_days: ReportDaysTable;
   messages: MessagesTable;
   ticket_notes: TicketNotesTable;
   tags: TagsTable;

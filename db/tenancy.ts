@@ -58,6 +58,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "queues",
   "quick_messages",
   "recovery_codes",
+  "report_days",
   "report_message_hours",
   "refresh_tokens",
   "schedules",

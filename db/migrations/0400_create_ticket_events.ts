@@ -30,9 +30,24 @@ import { type Kysely, sql } from "kysely";
  * then updated, not INSERT OR IGNORE/UPSERT: a trigger's conflict clause gives way to the firing
  * statement's (0032). Whole UTC hours serve any time zone with whole-hour offsets (the product's).
  *
+ * report_days keeps the counts per (company, local day, user, queue, connection), one row each,
+ * kept by a trigger on the timeline (its primary key is that tuple): a year of reports sums at most
+ * a few tens of thousands of rows. The durations (medians, p90) are ranked from the timeline's
+ * indexes, which hold them sorted per kind and day, attendant or queue.
+ *
  * Existing data is backfilled from what the tickets, ratings and messages already say
  * (BACKFILL, also used by the reports bench after it generates its data).
  */
+/**
+ * Local days are the product's time zone's (America/Sao_Paulo, server/dashboard/range.ts): UTC-3
+ * all year since 2019. `day` is computed once, in the row, so that reports seek it in an index.
+ */
+export const LOCAL_OFFSET = "-3 hours";
+
+/** An acceptance's instant: acceptedAt when this change set it, else the change's time. */
+const ACCEPTED_AT =
+  "coalesce(CASE WHEN new.acceptedAt IS NOT old.acceptedAt THEN new.acceptedAt END, new.updatedAt)";
+
 const CYCLE_START = (ticket: string) =>
   `coalesce((SELECT max(e.at) FROM ticket_events e WHERE e.ticketId = ${ticket}.id
      AND e.kind = 'reopened'), ${ticket}.createdAt)`;
@@ -54,11 +69,16 @@ const schema = [
     fromUserId INTEGER,
     fromQueueId INTEGER,
     seconds REAL,
-    value INTEGER
+    value INTEGER,
+    day TEXT GENERATED ALWAYS AS (date(at, '${LOCAL_OFFSET}')) STORED
   )`,
-  // Reports: a range of one kind, every column they read in the index (no table lookups).
+  // Reports' durations, each index in the order one table ranks them (SQLite reads the seconds
+  // already sorted per group, no sorting step): per day (and the filtered and tagged
+  // questions: every column they read is here), per attendant, per queue.
   `CREATE INDEX ticket_events_report ON ticket_events
-    (companyId, kind, at, userId, queueId, whatsappId, seconds, value, ticketId)`,
+    (companyId, kind, day, seconds, userId, queueId, whatsappId, at, value, ticketId)`,
+  `CREATE INDEX ticket_events_user ON ticket_events (companyId, kind, userId, seconds, day)`,
+  `CREATE INDEX ticket_events_queue ON ticket_events (companyId, kind, queueId, seconds, day)`,
   // A ticket's timeline, and the triggers' "when did this cycle start".
   `CREATE INDEX ticket_events_ticket ON ticket_events (ticketId, kind, at)`,
   `CREATE TABLE report_message_hours (
@@ -71,9 +91,67 @@ const schema = [
     outbound INTEGER NOT NULL,
     PRIMARY KEY (companyId, hour, userId, queueId, whatsappId)
   ) WITHOUT ROWID`,
+  `CREATE TABLE report_days (
+    companyId INTEGER NOT NULL,
+    day TEXT NOT NULL,
+    userId INTEGER NOT NULL,
+    queueId INTEGER NOT NULL,
+    whatsappId INTEGER NOT NULL,
+    created INTEGER NOT NULL DEFAULT 0,
+    queued INTEGER NOT NULL DEFAULT 0,
+    accepted INTEGER NOT NULL DEFAULT 0,
+    resolved INTEGER NOT NULL DEFAULT 0,
+    reopened INTEGER NOT NULL DEFAULT 0,
+    transfers INTEGER NOT NULL DEFAULT 0,
+    slaBreaches INTEGER NOT NULL DEFAULT 0,
+    rated1 INTEGER NOT NULL DEFAULT 0,
+    rated2 INTEGER NOT NULL DEFAULT 0,
+    rated3 INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (companyId, day, userId, queueId, whatsappId)
+  ) WITHOUT ROWID`,
+];
+
+/** The columns of report_days each event kind adds one to. */
+const ROLLUP_COLUMNS = `
+  (kind = 'created') AS created, (kind = 'queued') AS queued, (kind = 'accepted') AS accepted,
+  (kind = 'resolved') AS resolved, (kind = 'reopened') AS reopened,
+  (kind = 'transfer') AS transfers, (kind = 'sla_breached') AS slaBreaches,
+  (kind = 'rated' AND value = 1) AS rated1, (kind = 'rated' AND value = 2) AS rated2,
+  (kind = 'rated' AND value = 3) AS rated3`;
+
+/** Rebuilds report_days from the timeline (the migration's backfill, the reports bench). */
+export const ROLLUP = [
+  `DELETE FROM report_days`,
+  `INSERT INTO report_days SELECT companyId, day, ifnull(userId, 0), ifnull(queueId, 0),
+     ifnull(whatsappId, 0), sum(created), sum(queued), sum(accepted), sum(resolved), sum(reopened),
+     sum(transfers), sum(slaBreaches), sum(rated1), sum(rated2), sum(rated3)
+   FROM (SELECT companyId, day, userId, queueId, whatsappId, ${ROLLUP_COLUMNS}
+     FROM ticket_events WHERE kind <> 'first_response' AND kind <> 'handover')
+   GROUP BY 1, 2, 3, 4, 5`,
 ];
 
 const triggers = [
+  // report_days: the counts per local day, kept with every timeline row (not the durations: the
+  // reports rank those from the timeline's indexes).
+  `CREATE TRIGGER report_days_insert AFTER INSERT ON ticket_events
+   WHEN new.kind NOT IN ('first_response', 'handover') BEGIN
+     INSERT INTO report_days (companyId, day, userId, queueId, whatsappId)
+       SELECT new.companyId, new.day, ifnull(new.userId, 0), ifnull(new.queueId, 0),
+         ifnull(new.whatsappId, 0)
+       WHERE NOT EXISTS (SELECT 1 FROM report_days d WHERE d.companyId = new.companyId
+         AND d.day = new.day AND d.userId = ifnull(new.userId, 0)
+         AND d.queueId = ifnull(new.queueId, 0) AND d.whatsappId = ifnull(new.whatsappId, 0));
+     UPDATE report_days SET created = created + (new.kind = 'created'),
+       queued = queued + (new.kind = 'queued'), accepted = accepted + (new.kind = 'accepted'),
+       resolved = resolved + (new.kind = 'resolved'), reopened = reopened + (new.kind = 'reopened'),
+       transfers = transfers + (new.kind = 'transfer'),
+       slaBreaches = slaBreaches + (new.kind = 'sla_breached'),
+       rated1 = rated1 + (new.kind = 'rated' AND new.value = 1),
+       rated2 = rated2 + (new.kind = 'rated' AND new.value = 2),
+       rated3 = rated3 + (new.kind = 'rated' AND new.value = 3)
+     WHERE companyId = new.companyId AND day = new.day AND userId = ifnull(new.userId, 0)
+       AND queueId = ifnull(new.queueId, 0) AND whatsappId = ifnull(new.whatsappId, 0);
+   END`,
   `CREATE TRIGGER ticket_events_insert AFTER INSERT ON tickets WHEN new.status <> 'closed' BEGIN
      INSERT INTO ticket_events (${EVENT_COLUMNS})
        VALUES (new.companyId, new.id, 'created', new.createdAt, new.userId, new.queueId,
@@ -117,11 +195,11 @@ const triggers = [
    WHEN new.status = 'open' AND new.userId IS NOT NULL
      AND (old.status <> 'open' OR new.userId IS NOT old.userId) BEGIN
      INSERT INTO ticket_events (${EVENT_COLUMNS})
-       SELECT new.companyId, new.id, 'accepted', coalesce(new.acceptedAt, new.updatedAt),
+       SELECT new.companyId, new.id, 'accepted', ${ACCEPTED_AT},
          new.userId, new.queueId, new.whatsappId, old.userId, old.queueId,
          CASE WHEN old.userId IS NULL AND old.status <> 'closed' THEN ${
     SECONDS(
-      "coalesce(new.acceptedAt, new.updatedAt)",
+      ACCEPTED_AT,
       `coalesce((SELECT max(e.at) FROM ticket_events e WHERE e.ticketId = new.id
          AND e.kind IN ('reopened', 'queued')), new.createdAt)`,
     )
@@ -208,6 +286,7 @@ export const BACKFILL = [
      SELECT t.companyId, substr(m.createdAt, 1, 13), ifnull(t.userId, 0), ifnull(t.queueId, 0),
        ifnull(t.whatsappId, 0), sum(m.fromMe = 0), sum(m.fromMe = 1)
      FROM messages m JOIN tickets t ON t.id = m.ticketId GROUP BY 1, 2, 3, 4, 5`,
+  ...ROLLUP,
 ];
 
 // deno-lint-ignore no-explicit-any

@@ -53,7 +53,16 @@ function windowOf(now: Date, query: ReportQuery): { range: DashboardRange; w: re
     throw badRequest("ERR_VALIDATION", `dateTo: ${text}`, { dateTo: [text] });
   }
   const offsetMinutes = zoneOffsetMs(Date.parse(range.startUtc), DASHBOARD_TIME_ZONE) / 60_000;
-  return { range, w: { startUtc: range.startUtc, endUtc: range.endUtc, offsetMinutes } };
+  return {
+    range,
+    w: {
+      startUtc: range.startUtc,
+      endUtc: range.endUtc,
+      fromDay: range.from,
+      toDay: range.to,
+      offsetMinutes,
+    },
+  };
 }
 
 function rangeAnswer(range: DashboardRange) {
@@ -79,20 +88,13 @@ export function emptyFigures(): ReportFigures {
   };
 }
 
-const COUNTS: Partial<Record<string, "resolved" | "reopened" | "transfers" | "slaBreaches">> = {
-  resolved: "resolved",
-  reopened: "reopened",
-  transfer: "transfers",
-  sla_breached: "slaBreaches",
-};
-
 const QUANTILES = {
   accepted: ["waitingMedianSeconds", "waitingP90Seconds"],
   first_response: ["firstResponseMedianSeconds", "firstResponseP90Seconds"],
   resolved: ["resolutionMedianSeconds", "resolutionP90Seconds"],
 } as const;
 
-const OPENED_KIND: Record<repo.GroupBy, string> = {
+const OPENED: Record<repo.GroupBy, "accepted" | "queued" | "created"> = {
   user: "accepted",
   queue: "queued",
   tag: "created",
@@ -101,9 +103,16 @@ const OPENED_KIND: Record<repo.GroupBy, string> = {
   total: "created",
 };
 
-/** Whole seconds (a median of two may end in .5). */
-function seconds(value: number | null): number | null {
-  return value === null ? null : Math.round(value);
+/**
+ * Median (the mean of the two middle values when their number is even) and p90 (nearest rank:
+ * the ceil(0.9 n)-th smallest) of a comma-separated list, in whole seconds.
+ */
+export function quantiles(list: string): { median: number; p90: number } | null {
+  const values = Float64Array.from(list.split(","), Number).sort();
+  const n = values.length;
+  if (n === 0) return null;
+  const median = n % 2 ? values[(n - 1) / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  return { median: Math.round(median), p90: Math.round(values[Math.ceil(0.9 * n) - 1]) };
 }
 
 /** Every group's figures, keyed by String(group key). */
@@ -114,9 +123,9 @@ async function figures(
   w: repo.ReportWindow,
   f: repo.ReportFilters,
 ): Promise<Map<string, ReportFigures>> {
-  const [counts, quantiles, messages] = await Promise.all([
+  const [counts, spans, messages] = await Promise.all([
     repo.countEvents(deps.db, companyId, by, w, f),
-    repo.durationQuantiles(deps.db, companyId, by, w, f),
+    repo.durations(deps.db, companyId, by, w, f),
     repo.countMessages(deps.db, companyId, by, w, f),
   ]);
   const groups = new Map<string, ReportFigures>();
@@ -127,21 +136,23 @@ async function figures(
     return g;
   };
   for (const c of counts) {
-    const n = Number(c.n);
     const g = of(c.k);
-    if (c.kind === OPENED_KIND[by]) g.opened += n;
-    const counter = COUNTS[c.kind];
-    if (counter) g[counter] += n;
-    if (c.kind === "rated" && (c.value === 1 || c.value === 2 || c.value === 3)) {
-      g.ratings[c.value] += n;
-    }
+    g.opened += Number(c[OPENED[by]]);
+    g.resolved += Number(c.resolved);
+    g.reopened += Number(c.reopened);
+    g.transfers += Number(c.transfers);
+    g.slaBreaches += Number(c.slaBreaches);
+    g.ratings[1] += Number(c.rated1);
+    g.ratings[2] += Number(c.rated2);
+    g.ratings[3] += Number(c.rated3);
   }
-  for (const q of quantiles) {
-    const names = QUANTILES[q.kind as keyof typeof QUANTILES];
-    if (!names) continue;
-    const g = of(q.k);
-    g[names[0]] = seconds(q.median);
-    g[names[1]] = seconds(q.p90);
+  for (const d of spans) {
+    const names = QUANTILES[d.kind as keyof typeof QUANTILES];
+    const q = names && d.s !== null ? quantiles(String(d.s)) : null;
+    if (!q) continue;
+    const g = of(d.k);
+    g[names[0]] = q.median;
+    g[names[1]] = q.p90;
   }
   for (const m of messages) {
     const g = of(m.k);
@@ -291,10 +302,7 @@ export async function ticketsDay(
     w,
     filtersOf({}, scope),
   );
-  const created = new Map<string, number>();
-  for (const c of counts) {
-    if (c.kind === "created") created.set(String(c.k), Number(c.n));
-  }
+  const created = new Map(counts.map((c) => [String(c.k), Number(c.created)]));
   const data = oneDay
     ? Array.from({ length: 24 }, (_, h) => ({
       total: created.get(String(h)) ?? 0,

@@ -161,6 +161,17 @@ Deno.test("reports - every figure of the hand-made period, per attendant, queue,
       messagesOut: 4,
       ratings: { 1: 1, 2: 0, 3: 2 },
     });
+    // A long period ranks from the attendants' index (repository.ts durationSource): T6 joins.
+    const year = await get<{ rows: Row[] }>(
+      t,
+      a.admin.token,
+      "/api/reports/attendants?dateFrom=2026-01-01&dateTo=2026-11-30",
+    );
+    const yearUser = year.rows.find((r) => r.userId === a.user.id)!;
+    assert.equal(yearUser.opened, 7);
+    assert.equal(yearUser.waitingMedianSeconds, 120); // 60 60 120 600 4200
+    assert.equal(yearUser.waitingP90Seconds, 4200);
+    assert.equal(yearUser.resolutionMedianSeconds, 3600);
     const admin = attendants.rows.find((r) => r.userId === a.admin.id)!;
     assert.equal(admin.opened, 1);
     assert.equal(admin.resolved, 0);
