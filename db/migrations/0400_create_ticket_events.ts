@@ -23,6 +23,8 @@ import { type Kysely, sql } from "kysely";
  * - rated          a rating arrived; value: 1..3; userId: the rated attendant
  * - sla_breached   the service-level target was missed (slaBreachedAt set)
  * userId, queueId, whatsappId: the ticket's after the change (what the reports filter on).
+ * Durations are whole seconds: the reports read a year of them as text lists, and integers turn
+ * to text 2.5 times faster than reals (75 -> 30 ms of CPU for 300,000 on the bench).
  *
  * Messages are too many to keep one row each (1,000,000 a year on the bench): report_message_hours
  * keeps counts per (company, UTC hour, ticket's user, queue, connection); 0 stands for none, as in
@@ -52,7 +54,7 @@ const CYCLE_START = (ticket: string) =>
   `coalesce((SELECT max(e.at) FROM ticket_events e WHERE e.ticketId = ${ticket}.id
      AND e.kind = 'reopened'), ${ticket}.createdAt)`;
 const SECONDS = (to: string, from: string) =>
-  `round(unixepoch(${to}, 'subsec') - unixepoch(${from}, 'subsec'), 3)`;
+  `CAST(round(unixepoch(${to}, 'subsec') - unixepoch(${from}, 'subsec')) AS INTEGER)`;
 const EVENT_COLUMNS =
   "companyId, ticketId, kind, at, userId, queueId, whatsappId, fromUserId, fromQueueId, seconds, value";
 
@@ -68,7 +70,7 @@ const schema = [
     whatsappId INTEGER,
     fromUserId INTEGER,
     fromQueueId INTEGER,
-    seconds REAL,
+    seconds INTEGER,
     value INTEGER,
     day TEXT GENERATED ALWAYS AS (date(at, '${LOCAL_OFFSET}')) STORED
   )`,
