@@ -351,6 +351,13 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
       assert.equal((await res.json()).error, "ERR_NO_TICKET_FOUND");
     }
 
+    // The routes are in the API's document (generated from the route table).
+    const doc = await (await t.request("GET", "/api/openapi.json")).json();
+    for (const path of ["/reports/attendants", "/reports/attendants.xlsx", "/reports/heatmap"]) {
+      assert.ok(doc.paths[path]?.get, path);
+    }
+    assert.ok(doc.paths["/dashboard/ticketsUsers"]?.get);
+
     for (const path of [`/api/reports/attendants?${PERIOD}`, `/api/reports/attendants.xlsx`]) {
       const res = await t.request("GET", path, { token: a.user.token });
       assert.equal(res.status, 403);
