@@ -81,8 +81,10 @@ const schema = [
     (companyId, kind, day, seconds, userId, queueId, whatsappId, at, value, ticketId)`,
   `CREATE INDEX ticket_events_user ON ticket_events (companyId, kind, userId, seconds, day)`,
   `CREATE INDEX ticket_events_queue ON ticket_events (companyId, kind, queueId, seconds, day)`,
-  // A ticket's timeline, and the triggers' "when did this cycle start".
-  `CREATE INDEX ticket_events_ticket ON ticket_events (ticketId, kind, at)`,
+  // A ticket's timeline, the triggers' "when did this cycle start", and the tags' reports (which
+  // reach the timeline through their tickets: what they read is here).
+  `CREATE INDEX ticket_events_ticket ON ticket_events
+    (ticketId, kind, at, day, seconds, value, userId, queueId, whatsappId)`,
   `CREATE TABLE report_message_hours (
     companyId INTEGER NOT NULL,
     hour TEXT NOT NULL,

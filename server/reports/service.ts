@@ -250,14 +250,12 @@ export async function reportHeatmap(
 ): Promise<HeatmapAnswer> {
   const scope = reportScope(auth);
   const { range, w } = windowOf(deps.clock.now(), query);
-  const rows = await repo.createdByWeekdayHour(
-    deps.db,
-    auth.companyId,
-    w,
-    filtersOf(query, scope),
-  );
+  const rows = await repo.createdByHour(deps.db, auth.companyId, w, filtersOf(query, scope));
   const cells = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
-  for (const r of rows) cells[r.weekday][r.hour] += Number(r.n);
+  for (const r of rows) {
+    const local = new Date(Date.parse(`${r.hour}:00:00Z`) + w.offsetMinutes * 60_000);
+    cells[local.getUTCDay()][local.getUTCHours()] += Number(r.n);
+  }
   return { range: rangeAnswer(range), cells };
 }
 
