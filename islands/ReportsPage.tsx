@@ -9,8 +9,16 @@ import { useLookup } from "./lib/use_lookup.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Select } from "./lib/ui/Select.tsx";
 import { toast } from "./lib/toast.ts";
-import type { AttendantReportRow, DayReportRow, ReportAnswer } from "../contract/report_types.ts";
+import type {
+  AttendantReportRow,
+  DayReportRow,
+  HeatmapAnswer,
+  ReportAnswer,
+  ReportFigures,
+  SummaryAnswer,
+} from "../contract/report_types.ts";
 import { DayChart, duration } from "./reports/DayChart.tsx";
+import { Heatmap } from "./reports/Heatmap.tsx";
 
 export type ReportsPageProps = Record<string, never>;
 
@@ -70,6 +78,8 @@ function Reports() {
   }));
   const [days, setDays] = useState<DayReportRow[] | null>(null);
   const [people, setPeople] = useState<AttendantReportRow[] | null>(null);
+  const [totals, setTotals] = useState<ReportFigures | null>(null);
+  const [heat, setHeat] = useState<number[][] | null>(null);
   const users = useLookup<Named>("/users/list", "");
   const queues = useLookup<Named>("/queue", "");
   const connections = useLookup<Named>("/whatsapp", "");
@@ -80,10 +90,14 @@ function Reports() {
     Promise.all([
       api.get<ReportAnswer<"days">>(`/reports/days?${query}`),
       api.get<ReportAnswer<"attendants">>(`/reports/attendants?${query}`),
-    ]).then(([d, a]) => {
+      api.get<SummaryAnswer>(`/reports/summary?${query}`),
+      api.get<HeatmapAnswer>(`/reports/heatmap?${query}`),
+    ]).then(([d, a, s, h]) => {
       if (!live) return;
       setDays(d.rows);
       setPeople(a.rows);
+      setTotals(s.totals);
+      setHeat(h.cells);
     }).catch(() => {}); // the api client already toasted
     return () => {
       live = false;
@@ -133,6 +147,24 @@ function Reports() {
         {choice("whatsappId", t("reports.connection"), connections.items)}
         {choice("tagId", t("reports.tag"), tags.items)}
       </div>
+      {totals && (
+        <dl className="reports-totals" data-testid="reports-totals">
+          {([
+            ["opened", String(totals.opened)],
+            ["resolved", String(totals.resolved)],
+            ["reopened", String(totals.reopened)],
+            ["waiting", duration(totals.waitingMedianSeconds)],
+            ["firstResponse", duration(totals.firstResponseMedianSeconds)],
+            ["resolution", duration(totals.resolutionMedianSeconds)],
+            ["ratings", `${totals.ratings[1]} / ${totals.ratings[2]} / ${totals.ratings[3]}`],
+          ] as const).map(([key, value]) => (
+            <div key={key} className="card">
+              <dt>{t(`reports.${key}`)}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       <section className="card reports-card">
         <h2>{t("reports.perDay")}</h2>
         {days ? <DayChart rows={days} /> : <div className="skeleton reports-skeleton" />}
@@ -144,6 +176,10 @@ function Reports() {
             <Download size={16} aria-hidden="true" /> CSV
           </Button>
         </div>
+      </section>
+      <section className="card reports-card">
+        <h2>{t("reports.heatmap")}</h2>
+        {heat ? <Heatmap cells={heat} /> : <div className="skeleton reports-skeleton" />}
       </section>
       <section className="card reports-card">
         <h2>{t("reports.perAttendant")}</h2>

@@ -34,6 +34,14 @@ Deno.test("reports page - filter a period, see the chart and the table, download
     await page.getByTestId("reports-to").fill("2026-11-11");
     await page.getByTestId("reports-chart").locator("title", { hasText: "2026-11-10: 2 / 0" })
       .waitFor({ state: "attached" });
+    // Tuesday 10:00 and 11:00 local on the heat map; two opened in the totals.
+    await page.getByTestId("reports-heatmap").locator("title", { hasText: "Ter 10h: 1" })
+      .waitFor({ state: "attached" });
+    await page.getByTestId("reports-totals").getByText("Abertos", { exact: true }).waitFor();
+    assert.equal(
+      await page.getByTestId("reports-totals").locator("div").first().locator("dd").textContent(),
+      "2",
+    );
     const row = page.getByTestId("reports-attendants").getByRole("row", { name: /Alpha User/ });
     await row.getByRole("cell", { name: "1", exact: true }).first().waitFor();
 
