@@ -479,8 +479,8 @@ export interface TicketEventsTable {
   fromQueueId: number | null;
   seconds: number | null;
   value: number | null;
-  /** Generated: the local day of `at`. */
-  day: Generated<string>;
+  /** The local day of `at` (written by the view ticket_event_facts). */
+  day: string;
 }
 
 /** 0400: counts per (company, local day, user, queue, connection); 0: none. */

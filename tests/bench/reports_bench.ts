@@ -161,7 +161,7 @@ async function timeline(companyId: number) {
     for (
       const statement of [
         `DELETE FROM ticket_events WHERE companyId = ${c}`,
-        `INSERT INTO ticket_events (${cols})
+        `INSERT INTO ticket_event_facts (${cols})
          SELECT companyId, id, 'created', createdAt, userId, queueId, whatsappId, NULL, NULL, NULL, NULL
          FROM tickets WHERE companyId = ${c}
          UNION ALL SELECT companyId, id, 'queued', createdAt, userId, queueId, whatsappId, NULL, NULL, NULL, NULL
