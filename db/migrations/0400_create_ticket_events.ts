@@ -92,7 +92,7 @@ const schema = [
   // A ticket's timeline, the triggers' "when did this cycle start", and the tags' reports (which
   // reach the timeline through their tickets: what they read is here).
   `CREATE INDEX ticket_events_ticket ON ticket_events
-    (ticketId, kind, at, day, seconds, value, userId, queueId, whatsappId)`,
+    (ticketId, kind, at, day, seconds, value, userId, queueId, whatsappId, companyId)`,
   `CREATE TABLE report_message_hours (
     companyId INTEGER NOT NULL,
     hour TEXT NOT NULL,
