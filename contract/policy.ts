@@ -56,6 +56,7 @@ export const POLICY = {
 
   // Company administration.
   "dashboard:read": ADMINS,
+  "report:read": ADMINS, // /reports, their exports and transcripts (issue 27)
   "storage:read": ADMINS, // the server's free space and storage state (the banner, issue 34)
   "contact:delete": ADMINS,
   "contact:export": ADMINS,
@@ -164,6 +165,7 @@ export function allows(roles: readonly Role[], action: Action | SeedAction): boo
  */
 export const PAGE_ACTIONS = {
   "/": "dashboard:read",
+  "/reports": "report:read",
   "/tickets": "ticket:work",
   "/quick-messages": "quick-message:work",
   "/kanban": "ticket:work",

@@ -39,6 +39,7 @@ import * as m0150 from "./migrations/0150_add_distribution_and_sla.ts";
 import * as m0151 from "./migrations/0151_add_message_media_pending.ts";
 import * as m0155 from "./migrations/0155_create_invoice_reminders.ts";
 import * as m0300 from "./migrations/0300_create_accounts_security.ts";
+import * as m0400 from "./migrations/0400_create_ticket_events.ts";
 import * as m0410 from "./migrations/0410_add_message_forward_and_edits.ts";
 import * as m0420 from "./migrations/0420_create_ticket_pins.ts";
 import * as m0421 from "./migrations/0421_add_quick_message_queue.ts";
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   "0151_add_message_media_pending": m0151,
   "0155_create_invoice_reminders": m0155,
   "0300_create_accounts_security": m0300,
+  "0400_create_ticket_events": m0400,
   "0410_add_message_forward_and_edits": m0410,
   "0420_create_ticket_pins": m0420,
   "0421_add_quick_message_queue": m0421,

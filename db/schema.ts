@@ -472,6 +472,66 @@ export interface BaileysAuthTable {
 }
 
 /** 0032: tickets per (company, status, queue, user), kept by triggers; 0 stands for "none". */
+/** 0400: a ticket's timeline, one row per fact, written by triggers (see the migration). */
+export type TicketEventKind =
+  | "created"
+  | "queued"
+  | "handover"
+  | "accepted"
+  | "first_response"
+  | "transfer"
+  | "resolved"
+  | "reopened"
+  | "rated"
+  | "sla_breached";
+
+export interface TicketEventsTable {
+  id: Generated<number>;
+  companyId: number;
+  ticketId: number;
+  kind: TicketEventKind;
+  at: string;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+  fromUserId: number | null;
+  fromQueueId: number | null;
+  seconds: number | null;
+  value: number | null;
+  /** The local day of `at` (written by the view ticket_event_facts). */
+  day: string;
+}
+
+/** 0400: counts per (company, local day, user, queue, connection); 0: none. */
+export interface ReportDaysTable {
+  companyId: number;
+  day: string;
+  userId: number;
+  queueId: number;
+  whatsappId: number;
+  created: number;
+  queued: number;
+  accepted: number;
+  resolved: number;
+  reopened: number;
+  transfers: number;
+  slaBreaches: number;
+  rated1: number;
+  rated2: number;
+  rated3: number;
+}
+
+/** 0400: messages in/out per (company, UTC hour 'YYYY-MM-DDTHH', user, queue, connection); 0: none. */
+export interface ReportMessageHoursTable {
+  companyId: number;
+  hour: string;
+  userId: number;
+  queueId: number;
+  whatsappId: number;
+  inbound: number;
+  outbound: number;
+}
+
 export interface TicketCountsTable {
   companyId: number;
   status: string;
@@ -801,6 +861,9 @@ export interface DB {
   contact_custom_fields: ContactCustomFieldsTable;
   tickets: TicketsTable;
   ticket_counts: TicketCountsTable;
+  ticket_events: TicketEventsTable;
+  report_message_hours: ReportMessageHoursTable;
+  report_days: ReportDaysTable;
   messages: MessagesTable;
   ticket_notes: TicketNotesTable;
   tags: TagsTable;

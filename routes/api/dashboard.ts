@@ -4,12 +4,19 @@ import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { dashboard, hourlyTickets, messagesCount } from "../../server/dashboard/service.ts";
 import { validate } from "../../server/http/validate.ts";
+import { ticketsDay, ticketsUsers } from "../../server/reports/service.ts";
 
 /** Raw strings: which combination is valid is the service's rule ('Parametrize o filtro'). */
 const rangeQuery = z.object({
   days: z.string().max(10).optional(),
   date_from: z.string().max(30).optional(),
   date_to: z.string().max(30).optional(),
+});
+
+const clientRange = z.object({
+  initialDate: z.string().max(40).optional().transform((v) => v?.trim().slice(0, 10) || undefined),
+  finalDate: z.string().max(40).optional().transform((v) => v?.trim().slice(0, 10) || undefined),
+  companyId: z.string().max(20).optional(), // the client sends it; the token's company is used
 });
 
 export function dashboardRoutes(deps: AppDeps) {
@@ -22,6 +29,14 @@ export function dashboardRoutes(deps: AppDeps) {
   });
 
   app.get("/hourly", async (c) => c.json(await hourlyTickets(deps, authOf(c).companyId)));
+
+  // The specification's client's charts (issue 27): `initialDate`/`finalDate` are local days.
+  app.get("/ticketsUsers", validate("query", clientRange), async (c) => {
+    return c.json(await ticketsUsers(deps, authOf(c), c.req.valid("query")));
+  });
+  app.get("/ticketsDay", validate("query", clientRange), async (c) => {
+    return c.json(await ticketsDay(deps, authOf(c), c.req.valid("query")));
+  });
 
   return app;
 }

@@ -17,6 +17,7 @@ import { helpRoutes } from "./helps.ts";
 import { planRoutes } from "./plans.ts";
 import { contactRoutes } from "./contacts.ts";
 import { dashboardRoutes, messagesAllMeRoutes } from "./dashboard.ts";
+import { reportRoutes } from "./reports.ts";
 import { queueOptionRoutes } from "./queue_options.ts";
 import { queueRoutes } from "./queues.ts";
 import { queueIntegrationRoutes } from "./queue_integrations.ts";
@@ -65,6 +66,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/plans", planRoutes(deps));
   api.route("/helps", helpRoutes(deps));
   api.route("/dashboard", dashboardRoutes(deps));
+  api.route("/reports", reportRoutes(deps));
   api.route("/messages-allMe", messagesAllMeRoutes(deps));
   api.route("/whatsapp", whatsappRoutes(deps));
   api.route("/whatsappsession", whatsappSessionRoutes(deps));

@@ -10,6 +10,7 @@ import NotFoundPage from "../../islands/NotFoundPage.tsx";
 import TodoPage from "../../islands/TodoPage.tsx";
 import UsersPage from "../../islands/UsersPage.tsx";
 import AuditPage from "../../islands/AuditPage.tsx";
+import ReportsPage from "../../islands/ReportsPage.tsx";
 import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
 import SimulatorPage from "../../islands/SimulatorPage.tsx";
 import TicketsPage from "../../islands/TicketsPage.tsx";
@@ -134,6 +135,13 @@ export function pageRoutes(deps: AppDeps) {
   );
   // A common guess at the tasks page's address (issue 25).
   pages.get("/todo", (c) => c.redirect("/todolist", 301));
+  pages.get("/reports", (c) =>
+    renderPage(c, {
+      island: "ReportsPage",
+      component: ReportsPage,
+      props: {},
+      title: "reports.title",
+    }));
   pages.get(
     "/audit",
     (c) =>

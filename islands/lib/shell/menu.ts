@@ -11,6 +11,7 @@ import ListChecks from "lucide-react/icons/list-checks";
 import ListTree from "lucide-react/icons/list-tree";
 import Megaphone from "lucide-react/icons/megaphone";
 import ScrollText from "lucide-react/icons/scroll-text";
+import ChartColumn from "lucide-react/icons/chart-column";
 import MessageCircle from "lucide-react/icons/message-circle";
 import MessagesSquare from "lucide-react/icons/messages-square";
 import Network from "lucide-react/icons/network";
@@ -99,7 +100,10 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
     ],
   }, {
     id: "management",
-    items: [link("dashboard", "/", LayoutDashboard)],
+    items: [
+      link("dashboard", "/", LayoutDashboard),
+      link("reports", "/reports", ChartColumn),
+    ],
   }, {
     id: "administration",
     items: [

@@ -1,0 +1,238 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Download from "lucide-react/icons/download";
+import { AppShell } from "./lib/shell/AppShell.tsx";
+import { api } from "./lib/api.ts";
+import { can } from "./lib/permissions.ts";
+import { downloadFile } from "./lib/download.ts";
+import { useLookup } from "./lib/use_lookup.ts";
+import { Button } from "./lib/ui/Button.tsx";
+import { Select } from "./lib/ui/Select.tsx";
+import { toast } from "./lib/toast.ts";
+import type {
+  AttendantReportRow,
+  DayReportRow,
+  HeatmapAnswer,
+  ReportAnswer,
+  ReportFigures,
+  SummaryAnswer,
+} from "../contract/report_types.ts";
+import { DayChart, duration } from "./reports/DayChart.tsx";
+import { Heatmap } from "./reports/Heatmap.tsx";
+
+export type ReportsPageProps = Record<string, never>;
+
+/**
+ * /reports (issue 27): a period (up to 12 months) and filters; opened and resolved per day as a
+ * chart; the attendants' table; each table as XLSX or CSV.
+ */
+export default function ReportsPage(_props: ReportsPageProps) {
+  const { t } = useTranslation();
+  return (
+    <AppShell
+      title={t("reports.title")}
+      guard={{
+        allow: (user) => can(user, "report:read"),
+        message: "errors.noPermissionPage",
+        redirectTo: "/",
+      }}
+    >
+      <Reports />
+    </AppShell>
+  );
+}
+
+const ALL = "all";
+type Named = { id: number; name: string };
+type Filters = {
+  dateFrom: string;
+  dateTo: string;
+  queueId: string;
+  userId: string;
+  whatsappId: string;
+  tagId: string;
+};
+
+function today(): string {
+  const d = new Date();
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+}
+
+function queryOf(f: Filters): string {
+  const params = new URLSearchParams({ dateFrom: f.dateFrom, dateTo: f.dateTo });
+  for (const key of ["queueId", "userId", "whatsappId", "tagId"] as const) {
+    if (f[key] !== ALL) params.set(key, f[key]);
+  }
+  return params.toString();
+}
+
+function Reports() {
+  const { t } = useTranslation();
+  const [filters, setFilters] = useState<Filters>(() => ({
+    dateFrom: `${today().slice(0, 8)}01`,
+    dateTo: today(),
+    queueId: ALL,
+    userId: ALL,
+    whatsappId: ALL,
+    tagId: ALL,
+  }));
+  const [days, setDays] = useState<DayReportRow[] | null>(null);
+  const [people, setPeople] = useState<AttendantReportRow[] | null>(null);
+  const [totals, setTotals] = useState<ReportFigures | null>(null);
+  const [heat, setHeat] = useState<number[][] | null>(null);
+  const users = useLookup<Named>("/users/list", "");
+  const queues = useLookup<Named>("/queue", "");
+  const connections = useLookup<Named>("/whatsapp", "");
+  const tags = useLookup<Named>("/tags/list", "");
+  const query = queryOf(filters);
+  useEffect(() => {
+    let live = true;
+    Promise.all([
+      api.get<ReportAnswer<"days">>(`/reports/days?${query}`),
+      api.get<ReportAnswer<"attendants">>(`/reports/attendants?${query}`),
+      api.get<SummaryAnswer>(`/reports/summary?${query}`),
+      api.get<HeatmapAnswer>(`/reports/heatmap?${query}`),
+    ]).then(([d, a, s, h]) => {
+      if (!live) return;
+      setDays(d.rows);
+      setPeople(a.rows);
+      setTotals(s.totals);
+      setHeat(h.cells);
+    }).catch(() => {}); // the api client already toasted
+    return () => {
+      live = false;
+    };
+  }, [query]);
+  const set = (key: keyof Filters) => (value: string) =>
+    setFilters((f) => ({ ...f, [key]: value }));
+  const choice = (key: keyof Filters, label: string, items: Named[]) => (
+    <Select
+      label={label}
+      value={filters[key]}
+      onValueChange={set(key)}
+      options={[
+        { value: ALL, label: t("reports.all") },
+        ...items.map((i) => ({ value: String(i.id), label: i.name })),
+      ]}
+    />
+  );
+  const download = (table: string, format: string) =>
+    void downloadFile(`/reports/${table}.${format}?${query}`, `${table}.${format}`)
+      .catch((error) => toast.error(error));
+  return (
+    <div className="reports">
+      <div className="reports-filters">
+        <label>
+          {t("reports.from")}
+          <input
+            className="input"
+            type="date"
+            value={filters.dateFrom}
+            onChange={(e) => set("dateFrom")(e.target.value)}
+            data-testid="reports-from"
+          />
+        </label>
+        <label>
+          {t("reports.to")}
+          <input
+            className="input"
+            type="date"
+            value={filters.dateTo}
+            onChange={(e) => set("dateTo")(e.target.value)}
+            data-testid="reports-to"
+          />
+        </label>
+        {choice("queueId", t("reports.queue"), queues.items)}
+        {choice("userId", t("reports.attendant"), users.items)}
+        {choice("whatsappId", t("reports.connection"), connections.items)}
+        {choice("tagId", t("reports.tag"), tags.items)}
+      </div>
+      {totals && (
+        <dl className="reports-totals" data-testid="reports-totals">
+          {([
+            ["opened", String(totals.opened)],
+            ["resolved", String(totals.resolved)],
+            ["reopened", String(totals.reopened)],
+            ["waiting", duration(totals.waitingMedianSeconds)],
+            ["firstResponse", duration(totals.firstResponseMedianSeconds)],
+            ["resolution", duration(totals.resolutionMedianSeconds)],
+            ["ratings", `${totals.ratings[1]} / ${totals.ratings[2]} / ${totals.ratings[3]}`],
+          ] as const).map(([key, value]) => (
+            <div key={key} className="card">
+              <dt>{t(`reports.${key}`)}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <section className="card reports-card">
+        <h2>{t("reports.perDay")}</h2>
+        {days ? <DayChart rows={days} /> : <div className="skeleton reports-skeleton" />}
+        <div className="reports-exports">
+          <Button onClick={() => download("days", "xlsx")} data-testid="reports-days-xlsx">
+            <Download size={16} aria-hidden="true" /> XLSX
+          </Button>
+          <Button onClick={() => download("days", "csv")}>
+            <Download size={16} aria-hidden="true" /> CSV
+          </Button>
+        </div>
+      </section>
+      <section className="card reports-card">
+        <h2>{t("reports.heatmap")}</h2>
+        {heat ? <Heatmap cells={heat} /> : <div className="skeleton reports-skeleton" />}
+      </section>
+      <section className="card reports-card">
+        <h2>{t("reports.perAttendant")}</h2>
+        {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it. */}
+        <div
+          className="reports-table"
+          tabIndex={0}
+          role="region"
+          aria-label={t("reports.perAttendant")}
+        >
+          <table data-testid="reports-attendants">
+            <thead>
+              <tr>
+                <th>{t("reports.attendant")}</th>
+                <th>{t("reports.opened")}</th>
+                <th>{t("reports.resolved")}</th>
+                <th>{t("reports.firstResponse")}</th>
+                <th>{t("reports.resolution")}</th>
+                <th>{t("reports.ratings")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(people ?? []).map((r) => (
+                <tr key={r.userId}>
+                  <td>{r.name}</td>
+                  <td>{r.opened}</td>
+                  <td>{r.resolved}</td>
+                  <td>{duration(r.firstResponseMedianSeconds)}</td>
+                  <td>{duration(r.resolutionMedianSeconds)}</td>
+                  <td>{`${r.ratings[1]} / ${r.ratings[2]} / ${r.ratings[3]}`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="reports-exports">
+          <Button
+            onClick={() => download("attendants", "xlsx")}
+            data-testid="reports-attendants-xlsx"
+          >
+            <Download size={16} aria-hidden="true" /> XLSX
+          </Button>
+          <Button onClick={() => download("attendants", "csv")}>
+            <Download size={16} aria-hidden="true" /> CSV
+          </Button>
+          <Button onClick={() => download("queues", "xlsx")}>
+            <Download size={16} aria-hidden="true" /> {t("reports.perQueue")} XLSX
+          </Button>
+          <Button onClick={() => download("tags", "xlsx")}>
+            <Download size={16} aria-hidden="true" /> {t("reports.perTag")} XLSX
+          </Button>
+        </div>
+      </section>
+    </div>
+  );
+}

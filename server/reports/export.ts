@@ -1,0 +1,75 @@
+import { PassThrough, Readable } from "node:stream";
+import {
+  FIGURE_COLUMNS,
+  type ReportFigures,
+  type ReportTable,
+} from "../../contract/report_types.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
+import { csvLines } from "../contacts/csv_lines.ts";
+import { type ReportQuery, reportTable } from "./service.ts";
+
+/**
+ * A report's table as a file (issue 27): CSV, or XLSX written by exceljs' streaming writer. The
+ * figures come from the same call as the JSON answer (at most 366 days, or one row per user,
+ * queue or tag), so a long period costs what its JSON costs; the file is streamed to the client
+ * as it is written. exceljs is imported on first use: it stays out of the start-up memory
+ * (issue 33).
+ */
+export type ExportFormat = "csv" | "xlsx";
+
+const KEY_COLUMNS: Record<ReportTable, readonly string[]> = {
+  attendants: ["userId", "name"],
+  queues: ["queueId", "name"],
+  tags: ["tagId", "name"],
+  days: ["day"],
+};
+
+function cells(row: Record<string, unknown>, table: ReportTable): (string | number | null)[] {
+  const figures = row as unknown as ReportFigures;
+  const values: (string | number | null)[] = KEY_COLUMNS[table].map((k) =>
+    row[k] as string | number | null
+  );
+  for (const column of FIGURE_COLUMNS) {
+    if (column === "ratings1") values.push(figures.ratings[1]);
+    else if (column === "ratings2") values.push(figures.ratings[2]);
+    else if (column === "ratings3") values.push(figures.ratings[3]);
+    else values.push(figures[column]);
+  }
+  return values;
+}
+
+export async function exportReport(
+  deps: AppDeps,
+  auth: AuthInfo,
+  table: ReportTable,
+  format: ExportFormat,
+  query: ReportQuery,
+): Promise<{ body: ReadableStream<Uint8Array>; fileName: string; contentType: string }> {
+  const answer = await reportTable(deps, auth, table, query);
+  const header = [...KEY_COLUMNS[table], ...FIGURE_COLUMNS];
+  const rows = answer.rows.map((r) => cells(r as unknown as Record<string, unknown>, table));
+  const fileName = `${table}-${answer.range.from}-${answer.range.to}.${format}`;
+  if (format === "csv") {
+    const text = "\uFEFF" +
+      csvLines([header, ...rows.map((r) => r.map((v) => v === null ? "" : String(v)))]);
+    return {
+      body: new Blob([text]).stream(),
+      fileName,
+      contentType: "text/csv; charset=utf-8",
+    };
+  }
+  const { default: ExcelJS } = await import("exceljs");
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out });
+  const sheet = workbook.addWorksheet(table);
+  sheet.addRow(header).commit();
+  for (const row of rows) sheet.addRow(row).commit();
+  sheet.commit();
+  // Written while the client reads; a failure ends the stream with the error.
+  workbook.commit().catch((error: unknown) => out.destroy(error as Error));
+  return {
+    body: Readable.toWeb(out) as unknown as ReadableStream<Uint8Array>,
+    fileName,
+    contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  };
+}

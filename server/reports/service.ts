@@ -1,0 +1,314 @@
+import {
+  type DayReportRow,
+  type HeatmapAnswer,
+  REPORT_MAX_DAYS,
+  type ReportAnswer,
+  type ReportFigures,
+  type ReportTable,
+  type SummaryAnswer,
+} from "../../contract/report_types.ts";
+import { zoneOffsetMs } from "../../contract/time_zone.ts";
+import type { AppDeps, AuthInfo } from "../context.ts";
+import { DASHBOARD_TIME_ZONE, type DashboardRange, resolveRange } from "../dashboard/range.ts";
+import { badRequest } from "../errors.ts";
+import * as repo from "./repository.ts";
+import { reportScope } from "./scope.ts";
+
+/**
+ * The reports of issue 27: the same figures (contract/report_types.ts) per attendant, queue, tag,
+ * day and in total, over a period of local calendar days (the dashboard's range and time zone),
+ * from the tickets' timeline (migration 0400). Who sees what: reportScope (scope.ts).
+ *
+ * - opened: attendants: tickets they took (accepted: accept, reopen, transfer, distribution);
+ *   queues: tickets that entered them; tags, days, totals: conversations created;
+ * - resolved, reopened, transfers, slaBreaches: those events in the period, counted where the
+ *   ticket was after the change (the user who resolved, the queue it went to);
+ * - waiting: from creation, reopening or entering the queue until a person took it (taken from no
+ *   one); first response: from the start of the cycle (created or reopened) to the first message a
+ *   person sent; resolution: from the start of the cycle to resolved. Median and p90 (exact);
+ * - messages in/out: messages of the period, by the ticket's user, queue and connection when each
+ *   was written; ratings: counts per value (1-3) of the ratings given in the period.
+ */
+export type ReportQuery = {
+  dateFrom?: string;
+  dateTo?: string;
+  userId?: number;
+  queueId?: number;
+  whatsappId?: number;
+  tagId?: number;
+};
+
+type Key = string | number | null;
+const DAY_MS = 86_400_000;
+
+function windowOf(now: Date, query: ReportQuery): { range: DashboardRange; w: repo.ReportWindow } {
+  const range = resolveRange(
+    { date_from: query.dateFrom, date_to: query.dateTo },
+    now,
+    DASHBOARD_TIME_ZONE,
+  );
+  const days = (Date.parse(range.to) - Date.parse(range.from)) / DAY_MS + 1;
+  if (days > REPORT_MAX_DAYS) {
+    const text = "O período vai até 12 meses";
+    throw badRequest("ERR_VALIDATION", `dateTo: ${text}`, { dateTo: [text] });
+  }
+  const offsetMinutes = zoneOffsetMs(Date.parse(range.startUtc), DASHBOARD_TIME_ZONE) / 60_000;
+  return {
+    range,
+    w: {
+      startUtc: range.startUtc,
+      endUtc: range.endUtc,
+      fromDay: range.from,
+      toDay: range.to,
+      offsetMinutes,
+    },
+  };
+}
+
+function rangeAnswer(range: DashboardRange) {
+  return { from: range.from, to: range.to, timeZone: DASHBOARD_TIME_ZONE };
+}
+
+export function emptyFigures(): ReportFigures {
+  return {
+    opened: 0,
+    resolved: 0,
+    reopened: 0,
+    transfers: 0,
+    slaBreaches: 0,
+    waitingMedianSeconds: null,
+    waitingP90Seconds: null,
+    firstResponseMedianSeconds: null,
+    firstResponseP90Seconds: null,
+    resolutionMedianSeconds: null,
+    resolutionP90Seconds: null,
+    messagesIn: 0,
+    messagesOut: 0,
+    ratings: { 1: 0, 2: 0, 3: 0 },
+  };
+}
+
+const QUANTILES = {
+  accepted: ["waitingMedianSeconds", "waitingP90Seconds"],
+  first_response: ["firstResponseMedianSeconds", "firstResponseP90Seconds"],
+  resolved: ["resolutionMedianSeconds", "resolutionP90Seconds"],
+} as const;
+
+const OPENED: Record<repo.GroupBy, "accepted" | "queued" | "created"> = {
+  user: "accepted",
+  queue: "queued",
+  tag: "created",
+  day: "created",
+  hour: "created",
+  total: "created",
+};
+
+/**
+ * Median (the mean of the two middle values when their number is even) and p90 (nearest rank:
+ * the ceil(0.9 n)-th smallest) of a comma-separated list, in whole seconds.
+ */
+export function quantiles(list: string): { median: number; p90: number } | null {
+  const values = Float64Array.from(list.split(","), Number).sort();
+  const n = values.length;
+  if (n === 0) return null;
+  const median = n % 2 ? values[(n - 1) / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  return { median: Math.round(median), p90: Math.round(values[Math.ceil(0.9 * n) - 1]) };
+}
+
+/** Every group's figures, keyed by String(group key). */
+async function figures(
+  deps: AppDeps,
+  companyId: number,
+  by: repo.GroupBy,
+  w: repo.ReportWindow,
+  f: repo.ReportFilters,
+): Promise<Map<string, ReportFigures>> {
+  const [counts, spans, messages] = await Promise.all([
+    repo.countEvents(deps.db, companyId, by, w, f),
+    repo.durations(deps.db, companyId, by, w, f),
+    repo.countMessages(deps.db, companyId, by, w, f),
+  ]);
+  const groups = new Map<string, ReportFigures>();
+  const of = (k: Key) => {
+    const key = String(k);
+    let g = groups.get(key);
+    if (!g) groups.set(key, g = emptyFigures());
+    return g;
+  };
+  for (const c of counts) {
+    const g = of(c.k);
+    g.opened += Number(c[OPENED[by]]);
+    g.resolved += Number(c.resolved);
+    g.reopened += Number(c.reopened);
+    g.transfers += Number(c.transfers);
+    g.slaBreaches += Number(c.slaBreaches);
+    g.ratings[1] += Number(c.rated1);
+    g.ratings[2] += Number(c.rated2);
+    g.ratings[3] += Number(c.rated3);
+  }
+  for (const d of spans) {
+    const names = QUANTILES[d.kind as keyof typeof QUANTILES];
+    const q = names && d.s !== null ? quantiles(String(d.s)) : null;
+    if (!q) continue;
+    const g = of(d.k);
+    g[names[0]] = q.median;
+    g[names[1]] = q.p90;
+  }
+  for (const m of messages) {
+    const g = of(m.k);
+    g.messagesIn += Number(m.inbound ?? 0);
+    g.messagesOut += Number(m.outbound ?? 0);
+  }
+  return groups;
+}
+
+function filtersOf(query: ReportQuery, queueIds: number[] | null): repo.ReportFilters {
+  return {
+    userId: query.userId,
+    queueId: query.queueId,
+    whatsappId: query.whatsappId,
+    tagId: query.tagId,
+    queueIds,
+  };
+}
+
+function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let at = Date.parse(from); at <= Date.parse(to); at += DAY_MS) {
+    days.push(new Date(at).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+const GROUP_OF: Record<ReportTable, repo.GroupBy> = {
+  attendants: "user",
+  queues: "queue",
+  tags: "tag",
+  days: "day",
+};
+
+/** GET /api/reports/<table>: one row per attendant, queue, tag or day of the period. */
+export async function reportTable<T extends ReportTable>(
+  deps: AppDeps,
+  auth: AuthInfo,
+  table: T,
+  query: ReportQuery,
+): Promise<ReportAnswer<T>> {
+  const scope = reportScope(auth);
+  const { range, w } = windowOf(deps.clock.now(), query);
+  const companyId = auth.companyId;
+  const groups = await figures(deps, companyId, GROUP_OF[table], w, filtersOf(query, scope));
+  const get = (k: Key) => groups.get(String(k)) ?? emptyFigures();
+  let rows: unknown[];
+  switch (table) {
+    case "attendants": {
+      const users = await repo.companyUsers(deps.db, companyId, query.userId);
+      rows = users.map((u) => ({ userId: u.id, name: u.name, ...get(u.id) }));
+      break;
+    }
+    case "queues": {
+      const queues = (await repo.companyQueues(deps.db, companyId))
+        .filter((q) => query.queueId === undefined || q.id === query.queueId)
+        .filter((q) => scope === null || scope.includes(q.id));
+      rows = queues.map((q) => ({ queueId: q.id, name: q.name, ...get(q.id) }));
+      // Tickets that were in no queue (no queue filter: they cannot match one).
+      if (query.queueId === undefined && scope === null && groups.has("null")) {
+        rows.push({ queueId: null, name: "", ...get(null) });
+      }
+      break;
+    }
+    case "tags": {
+      const tags = (await repo.companyTags(deps.db, companyId))
+        .filter((t) => query.tagId === undefined || t.id === query.tagId);
+      rows = tags.map((t) => ({ tagId: t.id, name: t.name, ...get(t.id) }));
+      break;
+    }
+    case "days":
+      rows = daysOf(range.from, range.to).map((day): DayReportRow => ({ day, ...get(day) }));
+      break;
+  }
+  return { range: rangeAnswer(range), rows: rows as ReportAnswer<T>["rows"] };
+}
+
+/** GET /api/reports/summary: the figures over everything the filters keep. */
+export async function reportSummary(
+  deps: AppDeps,
+  auth: AuthInfo,
+  query: ReportQuery,
+): Promise<SummaryAnswer> {
+  const scope = reportScope(auth);
+  const { range, w } = windowOf(deps.clock.now(), query);
+  const groups = await figures(deps, auth.companyId, "total", w, filtersOf(query, scope));
+  return { range: rangeAnswer(range), totals: groups.get("0") ?? emptyFigures() };
+}
+
+/** GET /api/reports/heatmap: conversations created per weekday and hour (local). */
+export async function reportHeatmap(
+  deps: AppDeps,
+  auth: AuthInfo,
+  query: ReportQuery,
+): Promise<HeatmapAnswer> {
+  const scope = reportScope(auth);
+  const { range, w } = windowOf(deps.clock.now(), query);
+  const rows = await repo.createdByHour(deps.db, auth.companyId, w, filtersOf(query, scope));
+  const cells = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+  for (const r of rows) {
+    const local = new Date(Date.parse(`${r.hour}:00:00Z`) + w.offsetMinutes * 60_000);
+    cells[local.getUTCDay()][local.getUTCHours()] += Number(r.n);
+  }
+  return { range: rangeAnswer(range), cells };
+}
+
+/**
+ * GET /api/dashboard/ticketsUsers (the specification's client's chart): per attendant, the
+ * tickets they took in the period, every user of the company (0 included), by name.
+ */
+export async function ticketsUsers(
+  deps: AppDeps,
+  auth: AuthInfo,
+  query: { initialDate?: string; finalDate?: string },
+): Promise<{ data: { nome: string; quantidade: number }[] }> {
+  const answer = await reportTable(deps, auth, "attendants", {
+    dateFrom: query.initialDate,
+    dateTo: query.finalDate,
+  });
+  return { data: answer.rows.map((r) => ({ nome: r.name, quantidade: r.opened })) };
+}
+
+/**
+ * GET /api/dashboard/ticketsDay (the specification's client's chart): conversations created per
+ * day (`data`: dd/mm/yyyy), or per local hour (`horario`: "HH") when the period is one day;
+ * `count`: their sum.
+ */
+export async function ticketsDay(
+  deps: AppDeps,
+  auth: AuthInfo,
+  query: { initialDate?: string; finalDate?: string },
+): Promise<
+  { data: ({ total: number; data: string } | { total: number; horario: string })[]; count: number }
+> {
+  const scope = reportScope(auth);
+  const { range, w } = windowOf(deps.clock.now(), {
+    dateFrom: query.initialDate,
+    dateTo: query.finalDate,
+  });
+  const oneDay = range.from === range.to;
+  const counts = await repo.countEvents(
+    deps.db,
+    auth.companyId,
+    oneDay ? "hour" : "day",
+    w,
+    filtersOf({}, scope),
+  );
+  const created = new Map(counts.map((c) => [String(c.k), Number(c.created)]));
+  const data = oneDay
+    ? Array.from({ length: 24 }, (_, h) => ({
+      total: created.get(String(h)) ?? 0,
+      horario: String(h).padStart(2, "0"),
+    }))
+    : daysOf(range.from, range.to).map((day) => ({
+      total: created.get(day) ?? 0,
+      data: `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`,
+    }));
+  return { data, count: data.reduce((n, d) => n + d.total, 0) };
+}

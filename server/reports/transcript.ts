@@ -1,0 +1,88 @@
+import type { AppDeps, AuthInfo } from "../context.ts";
+import { notFound } from "../errors.ts";
+import { DASHBOARD_TIME_ZONE } from "../dashboard/range.ts";
+import * as repo from "./repository.ts";
+import { reportScope } from "./scope.ts";
+
+/**
+ * A conversation's transcript as printable HTML (issue 27): the ticket, its timeline and every
+ * message in order, streamed page by page (a ticket of thousands of messages is never held whole).
+ * The browser prints it to PDF. Messages are text: every value is escaped, nothing is linked or
+ * loaded (no scripts, no images).
+ */
+const PAGE = 500;
+
+function escape(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+}
+
+function when(iso: string): string {
+  return new Intl.DateTimeFormat("pt-BR", {
+    timeZone: DASHBOARD_TIME_ZONE,
+    dateStyle: "short",
+    timeStyle: "medium",
+  }).format(new Date(iso));
+}
+
+const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#111}
+h1{font-size:1.3rem}table{border-collapse:collapse;margin:1rem 0}td,th{padding:.2rem .6rem;
+text-align:left;border-bottom:1px solid #ddd}.m{margin:.4rem 0;padding:.4rem .6rem;border-radius:6px;
+max-width:70%;white-space:pre-wrap;break-inside:avoid}.in{background:#f1f1f1}.out{background:#dcf8c6;
+margin-left:auto}.t{font-size:.75rem;color:#555}@media print{body{margin:0}}`;
+
+export async function ticketTranscript(
+  deps: AppDeps,
+  auth: AuthInfo,
+  ticketId: number,
+): Promise<ReadableStream<Uint8Array>> {
+  const scope = reportScope(auth);
+  const companyId = auth.companyId;
+  const ticket = await repo.transcriptTicket(deps.db, companyId, ticketId);
+  if (!ticket || (scope !== null && !scope.includes(ticket.queueId ?? -1))) {
+    throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
+  }
+  const timeline = await repo.ticketTimeline(deps.db, companyId, ticketId);
+  const encoder = new TextEncoder();
+  let after: { createdAt: string; id: number } | null = null;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        const head = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">` +
+          `<title>Ticket ${ticket.id}</title><style>${STYLE}</style></head><body>` +
+          `<h1>Ticket ${ticket.id}: ${escape(ticket.contactName)} (${
+            escape(ticket.contactNumber)
+          })</h1><p>${escape(ticket.queueName ?? "")} ${escape(ticket.userName ?? "")} · ${
+            escape(ticket.status)
+          }</p><table><tbody>` +
+          timeline.map((e) =>
+            `<tr><td>${when(e.at)}</td><td>${escape(e.kind)}</td><td>${
+              escape(e.userName ?? "")
+            }</td><td>${escape(e.queueName ?? "")}</td><td>${e.value ?? ""}</td></tr>`
+          ).join("") + `</tbody></table>`;
+        controller.enqueue(encoder.encode(head));
+        return;
+      }
+      const page = await repo.transcriptMessages(deps.db, companyId, ticketId, after, PAGE);
+      controller.enqueue(encoder.encode(
+        page.map((m) => {
+          const text = m.isDeleted ? "—" : m.body || (m.mediaName ?? m.mediaType ?? "");
+          return `<div class="m ${m.fromMe ? "out" : "in"}"><div class="t">${
+            when(m.createdAt)
+          }</div>${escape(text)}</div>`;
+        }).join(""),
+      ));
+      if (page.length < PAGE) {
+        controller.enqueue(encoder.encode("</body></html>"));
+        controller.close();
+        return;
+      }
+      const last = page[page.length - 1];
+      after = { createdAt: last.createdAt, id: last.id };
+    },
+  });
+}

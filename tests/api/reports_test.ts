@@ -1,0 +1,375 @@
+import assert from "node:assert/strict";
+import { type TestApp, type TestCompany, twoCompanies, withApp } from "../helpers/app.ts";
+import { addContact, addMessage, addTicket, scene, setSetting } from "../helpers/tickets.ts";
+
+/**
+ * The reports (issue 27) on a hand-made period with known answers. Local days are São Paulo's
+ * (UTC-3); the period is 2026-11-02..2026-11-04 = [2026-11-02T03:00Z, 2026-11-05T03:00Z).
+ * Every transition goes through PUT /api/tickets (the service and its triggers write the
+ * timeline); messages and ratings are inserted as the pipeline does (the triggers see them).
+ */
+const PERIOD = "dateFrom=2026-11-02&dateTo=2026-11-04";
+
+function at(t: TestApp, iso: string) {
+  t.clock.set(iso);
+}
+
+async function act(t: TestApp, token: string, id: number, body: Record<string, unknown>) {
+  const res = await t.request("PUT", `/api/tickets/${id}`, { token, body });
+  assert.equal(res.status, 200, await res.clone().text());
+}
+
+async function rate(t: TestApp, companyId: number, ticketId: number, userId: number, rate: number) {
+  await t.deps.db.insertInto("user_ratings").values({
+    companyId,
+    ticketId,
+    userId,
+    rate,
+    createdAt: t.clock.now().toISOString(),
+  }).execute();
+}
+
+async function dataset(t: TestApp, a: TestCompany) {
+  const s = await scene(t, a);
+  await setSetting(t, a.id, "sendGreetingAccepted", "disabled");
+  await setSetting(t, a.id, "userRating", "disabled");
+  const user = a.user.token;
+  const admin = a.admin.token;
+  const ticket = async (n: number, iso: string, queueId: number | null) => {
+    const contactId = await addContact(t, a.id, `Cliente ${n}`, `55119000000${n}`);
+    return (await addTicket(t, a.id, { contactId, queueId, whatsappId: s.whatsappId, at: iso })).id;
+  };
+  const message = (ticketId: number, iso: string, fromMe: boolean) =>
+    addMessage(t, a.id, { ticketId, body: fromMe ? "resposta" : "<b>oi</b>", fromMe, at: iso });
+
+  // T1: Mon Nov 2 09:00 local. Waits 120 s, first response 300 s, resolved in 3600 s, rated 3.
+  const t1 = await ticket(1, "2026-11-02T12:00:00.000Z", s.q1);
+  await message(t1, "2026-11-02T12:01:00.000Z", false);
+  at(t, "2026-11-02T12:02:00.000Z");
+  await act(t, user, t1, { action: "accept" });
+  await message(t1, "2026-11-02T12:05:00.000Z", true);
+  at(t, "2026-11-02T13:00:00.000Z");
+  await act(t, user, t1, { action: "resolve" });
+  at(t, "2026-11-02T13:01:00.000Z");
+  await rate(t, a.id, t1, a.user.id, 3);
+
+  // T2: waits 600 s, first response 1200 s, resolved in 7200 s, rated 1.
+  const t2 = await ticket(2, "2026-11-02T14:00:00.000Z", s.q1);
+  at(t, "2026-11-02T14:10:00.000Z");
+  await act(t, user, t2, { action: "accept" });
+  await message(t2, "2026-11-02T14:15:00.000Z", false);
+  await message(t2, "2026-11-02T14:20:00.000Z", true);
+  at(t, "2026-11-02T16:00:00.000Z");
+  await act(t, user, t2, { action: "resolve" });
+  at(t, "2026-11-02T16:05:00.000Z");
+  await rate(t, a.id, t2, a.user.id, 1);
+
+  // T3: waits 60 s, first response 120 s, resolved in 1800 s; reopened, answered 600 s after,
+  // resolved 3600 s after the reopening, rated 3.
+  const t3 = await ticket(3, "2026-11-03T10:00:00.000Z", s.q1);
+  at(t, "2026-11-03T10:01:00.000Z");
+  await act(t, user, t3, { action: "accept" });
+  await message(t3, "2026-11-03T10:02:00.000Z", true);
+  at(t, "2026-11-03T10:30:00.000Z");
+  await act(t, user, t3, { action: "resolve" });
+  at(t, "2026-11-03T11:00:00.000Z");
+  await act(t, user, t3, { action: "reopen" });
+  await message(t3, "2026-11-03T11:10:00.000Z", true);
+  at(t, "2026-11-03T12:00:00.000Z");
+  await act(t, user, t3, { action: "resolve" });
+  at(t, "2026-11-03T12:01:00.000Z");
+  await rate(t, a.id, t3, a.user.id, 3);
+
+  // T4: queue 2, taken by the admin after 1800 s, answered after 2400 s, then transferred to
+  // the user in queue 1 (a transfer, not a wait).
+  const t4 = await ticket(4, "2026-11-03T20:00:00.000Z", s.q2);
+  at(t, "2026-11-03T20:30:00.000Z");
+  await act(t, admin, t4, { action: "accept" });
+  await message(t4, "2026-11-03T20:40:00.000Z", true);
+  at(t, "2026-11-03T21:00:00.000Z");
+  await act(t, admin, t4, { action: "transfer", queueId: s.q1, userId: a.user.id });
+
+  // T5: Nov 3 23:00 local (Nov 4 in UTC), waiting in queue 1.
+  await ticket(5, "2026-11-04T02:00:00.000Z", s.q1);
+  // T6: Nov 5 00:30 local: after the period.
+  const t6 = await ticket(6, "2026-11-05T03:30:00.000Z", s.q1);
+  at(t, "2026-11-05T03:31:00.000Z");
+  await act(t, user, t6, { action: "accept" });
+  // T7: created Nov 1 23:00 local (before), taken Nov 2 00:10 local (in): waited 4200 s.
+  const t7 = await ticket(7, "2026-11-02T02:00:00.000Z", s.q1);
+  at(t, "2026-11-02T03:10:00.000Z");
+  await act(t, user, t7, { action: "accept" });
+
+  // A tag on T1 and T3.
+  const tag = await t.deps.db.insertInto("tags").values({
+    companyId: a.id,
+    name: "VIP",
+    createdAt: t.clock.now().toISOString(),
+    updatedAt: t.clock.now().toISOString(),
+  }).returning("id").executeTakeFirstOrThrow();
+  await t.deps.db.insertInto("ticket_tags").values([
+    { companyId: a.id, ticketId: t1, tagId: tag.id },
+    { companyId: a.id, ticketId: t3, tagId: tag.id },
+  ]).execute();
+  return { ...s, t1, t3, t4, tagId: tag.id };
+}
+
+async function get<T>(t: TestApp, token: string, path: string): Promise<T> {
+  const res = await t.request("GET", path, { token });
+  assert.equal(res.status, 200, await res.clone().text());
+  return await res.json() as T;
+}
+
+type Row = Record<string, unknown> & { ratings: Record<string, number> };
+
+Deno.test("reports - every figure of the hand-made period, per attendant, queue, tag and day", () =>
+  withApp(async (t) => {
+    const { a, b } = await twoCompanies(t);
+    const d = await dataset(t, a);
+    // Company B's busy day inside the period never counts for A.
+    const sb = await scene(t, b);
+    const other = await addTicket(t, b.id, {
+      contactId: sb.contactId,
+      queueId: sb.q1,
+      at: "2026-11-02T12:00:00.000Z",
+    });
+    at(t, "2026-11-02T12:30:00.000Z");
+    await act(t, b.admin.token, other.id, { action: "accept" });
+    await addMessage(t, b.id, { ticketId: other.id, body: "b", fromMe: true });
+
+    const attendants = await get<{ rows: Row[] }>(
+      t,
+      a.admin.token,
+      `/api/reports/attendants?${PERIOD}`,
+    );
+    const user = attendants.rows.find((r) => r.userId === a.user.id)!;
+    assert.deepEqual(user, {
+      userId: a.user.id,
+      name: user.name,
+      opened: 6, // T1, T2, T3, T3 reopened, T4 transferred to them, T7
+      resolved: 4,
+      reopened: 1,
+      transfers: 1,
+      slaBreaches: 0,
+      waitingMedianSeconds: 360, // 60 120 | 600 4200
+      waitingP90Seconds: 4200,
+      firstResponseMedianSeconds: 450, // 120 300 | 600 1200
+      firstResponseP90Seconds: 1200,
+      resolutionMedianSeconds: 3600, // 1800 3600 | 3600 7200
+      resolutionP90Seconds: 7200,
+      messagesIn: 1, // T1's first message came before anyone held it
+      messagesOut: 4,
+      ratings: { 1: 1, 2: 0, 3: 2 },
+    });
+    // A long period ranks from the attendants' index (repository.ts durationSource): T6 joins.
+    const year = await get<{ rows: Row[] }>(
+      t,
+      a.admin.token,
+      "/api/reports/attendants?dateFrom=2026-01-01&dateTo=2026-11-30",
+    );
+    const yearUser = year.rows.find((r) => r.userId === a.user.id)!;
+    assert.equal(yearUser.opened, 7);
+    assert.equal(yearUser.waitingMedianSeconds, 120); // 60 60 120 600 4200
+    assert.equal(yearUser.waitingP90Seconds, 4200);
+    assert.equal(yearUser.resolutionMedianSeconds, 3600);
+    const admin = attendants.rows.find((r) => r.userId === a.admin.id)!;
+    assert.equal(admin.opened, 1);
+    assert.equal(admin.resolved, 0);
+    assert.equal(admin.waitingMedianSeconds, 1800);
+    assert.equal(admin.firstResponseMedianSeconds, 2400);
+    assert.equal(admin.resolutionMedianSeconds, null);
+    assert.equal(admin.messagesOut, 1);
+    assert.deepEqual(attendants.rows.map((r) => r.userId).sort(), [a.admin.id, a.user.id].sort());
+
+    const queues = await get<{ rows: Row[] }>(t, a.admin.token, `/api/reports/queues?${PERIOD}`);
+    const byQueue = Object.fromEntries(queues.rows.map((r) => [String(r.queueId), r]));
+    assert.equal(byQueue[d.q1].opened, 5); // T1, T2, T3, T4 (transferred in), T5
+    assert.equal(byQueue[d.q1].resolved, 4);
+    assert.equal(byQueue[d.q2].opened, 1);
+    assert.equal(byQueue[d.q2].firstResponseMedianSeconds, 2400);
+    assert.equal(byQueue[d.q1].transfers, 1);
+
+    const tags = await get<{ rows: Row[] }>(t, a.admin.token, `/api/reports/tags?${PERIOD}`);
+    assert.equal(tags.rows.length, 1);
+    assert.equal(tags.rows[0].opened, 2);
+    assert.equal(tags.rows[0].resolved, 3);
+    assert.equal(tags.rows[0].reopened, 1);
+    assert.deepEqual(tags.rows[0].ratings, { 1: 0, 2: 0, 3: 2 });
+    assert.equal(tags.rows[0].messagesIn, 1);
+    assert.equal(tags.rows[0].messagesOut, 3);
+
+    const days = await get<{ rows: Row[] }>(t, a.admin.token, `/api/reports/days?${PERIOD}`);
+    assert.deepEqual(days.rows.map((r) => [r.day, r.opened, r.resolved, r.reopened]), [
+      ["2026-11-02", 2, 2, 0],
+      ["2026-11-03", 3, 2, 1],
+      ["2026-11-04", 0, 0, 0],
+    ]);
+    assert.deepEqual(days.rows.map((r) => r.ratings), [
+      { 1: 1, 2: 0, 3: 1 },
+      { 1: 0, 2: 0, 3: 1 },
+      { 1: 0, 2: 0, 3: 0 },
+    ]);
+
+    const summary = await get<{ totals: Row }>(t, a.admin.token, `/api/reports/summary?${PERIOD}`);
+    assert.equal(summary.totals.opened, 5);
+    assert.equal(summary.totals.resolved, 4);
+    assert.equal(summary.totals.messagesIn, 2);
+    assert.equal(summary.totals.messagesOut, 5);
+    // 60 120 600 1800 | 4200: waits of every ticket taken from no one
+    assert.equal(summary.totals.waitingMedianSeconds, 600);
+
+    const heat = await get<{ cells: number[][] }>(
+      t,
+      a.admin.token,
+      `/api/reports/heatmap?${PERIOD}`,
+    );
+    // Monday Nov 2: 09:00, 11:00; Tuesday Nov 3: 07:00, 17:00, 23:00 (local).
+    const hot: string[] = [];
+    heat.cells.forEach((hours, day) => hours.forEach((n, h) => n && hot.push(`${day}-${h}:${n}`)));
+    assert.deepEqual(hot, ["1-9:1", "1-11:1", "2-7:1", "2-17:1", "2-23:1"]);
+
+    // Filters: a tag, a queue, a user; another company's ids answer like missing ones.
+    const vip = await get<{ totals: Row }>(
+      t,
+      a.admin.token,
+      `/api/reports/summary?${PERIOD}&tagId=${d.tagId}`,
+    );
+    assert.equal(vip.totals.opened, 2);
+    const q2 = await get<{ totals: Row }>(
+      t,
+      a.admin.token,
+      `/api/reports/summary?${PERIOD}&queueId=${d.q2}`,
+    );
+    assert.equal(q2.totals.opened, 1);
+    for (const filter of [`userId=${b.admin.id}`, "userId=999999"]) {
+      const rows = await get<{ rows: Row[] }>(
+        t,
+        a.admin.token,
+        `/api/reports/attendants?${PERIOD}&${filter}`,
+      );
+      assert.deepEqual(rows.rows, []);
+    }
+    const foreign = await get<{ totals: Row }>(
+      t,
+      a.admin.token,
+      `/api/reports/summary?${PERIOD}&queueId=${sb.q1}`,
+    );
+    const missing = await get<{ totals: Row }>(
+      t,
+      a.admin.token,
+      `/api/reports/summary?${PERIOD}&queueId=999999`,
+    );
+    assert.deepEqual(foreign, missing);
+    assert.equal(foreign.totals.opened, 0);
+  }));
+
+Deno.test("reports - the client's series: ticketsUsers and ticketsDay (per day, per hour)", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    await dataset(t, a);
+    const users = await get<{ data: { nome: string; quantidade: number }[] }>(
+      t,
+      a.admin.token,
+      "/api/dashboard/ticketsUsers?initialDate=2026-11-02&finalDate=2026-11-04&companyId=1",
+    );
+    assert.deepEqual(
+      users.data.map((u) => u.quantidade).sort(),
+      [1, 6],
+    );
+    const days = await get<{ data: unknown[]; count: number }>(
+      t,
+      a.admin.token,
+      "/api/dashboard/ticketsDay?initialDate=2026-11-02&finalDate=2026-11-04",
+    );
+    assert.deepEqual(days, {
+      data: [
+        { total: 2, data: "02/11/2026" },
+        { total: 3, data: "03/11/2026" },
+        { total: 0, data: "04/11/2026" },
+      ],
+      count: 5,
+    });
+    const hours = await get<{ data: { total: number; horario: string }[]; count: number }>(
+      t,
+      a.admin.token,
+      "/api/dashboard/ticketsDay?initialDate=2026-11-02&finalDate=2026-11-02",
+    );
+    assert.equal(hours.data.length, 24);
+    assert.deepEqual(hours.data.filter((h) => h.total), [
+      { total: 1, horario: "09" },
+      { total: 1, horario: "11" },
+    ]);
+    assert.equal(hours.count, 2);
+  }));
+
+Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad periods", () =>
+  withApp(async (t) => {
+    const { a, b } = await twoCompanies(t);
+    const d = await dataset(t, a);
+    const csv = await t.request("GET", `/api/reports/days.csv?${PERIOD}`, { token: a.admin.token });
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get("content-type")!, /text\/csv/);
+    const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
+    assert.equal(lines[0].split(",")[0], "day");
+    assert.equal(lines.length, 4);
+    assert.match(lines[1], /^2026-11-02,2,2,0,/);
+
+    const xlsx = await t.request("GET", `/api/reports/attendants.xlsx?${PERIOD}`, {
+      token: a.admin.token,
+    });
+    assert.equal(xlsx.status, 200);
+    assert.match(
+      xlsx.headers.get("content-disposition")!,
+      /attendants-2026-11-02-2026-11-04\.xlsx/,
+    );
+    const { default: ExcelJS } = await import("exceljs");
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await xlsx.arrayBuffer());
+    const sheet = book.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    assert.deepEqual(header.slice(0, 4), ["userId", "name", "opened", "resolved"]);
+    const userRow = [2, 3].map((n) => (sheet.getRow(n).values as unknown[]).slice(1))
+      .find((r) => r[0] === a.user.id)!;
+    assert.deepEqual(userRow.slice(2, 4), [6, 4]);
+
+    const transcript = await t.request("GET", `/api/reports/tickets/${d.t1}/transcript`, {
+      token: a.admin.token,
+    });
+    assert.equal(transcript.status, 200);
+    const html = await transcript.text();
+    assert.match(html, /&lt;b&gt;oi&lt;\/b&gt;/);
+    assert.match(html, /resposta/);
+    assert.match(html, /resolved/);
+    for (
+      const path of [
+        `/api/reports/tickets/${d.t1}/transcript`,
+        "/api/reports/tickets/999999/transcript",
+      ]
+    ) {
+      const res = await t.request("GET", path, { token: b.admin.token });
+      assert.equal(res.status, 404);
+      assert.equal((await res.json()).error, "ERR_NO_TICKET_FOUND");
+    }
+
+    // The routes are in the API's document (generated from the route table).
+    const doc = await (await t.request("GET", "/api/openapi.json")).json();
+    for (const path of ["/reports/attendants", "/reports/attendants.xlsx", "/reports/heatmap"]) {
+      assert.ok(doc.paths[path]?.get, path);
+    }
+    assert.ok(doc.paths["/dashboard/ticketsUsers"]?.get);
+
+    for (const path of [`/api/reports/attendants?${PERIOD}`, `/api/reports/attendants.xlsx`]) {
+      const res = await t.request("GET", path, { token: a.user.token });
+      assert.equal(res.status, 403);
+      assert.equal((await res.json()).error, "ERR_NO_PERMISSION");
+    }
+    const long = await t.request("GET", "/api/reports/days?dateFrom=2025-01-01&dateTo=2026-11-04", {
+      token: a.admin.token,
+    });
+    assert.equal(long.status, 400);
+    assert.equal((await long.json()).error, "ERR_VALIDATION");
+    const bad = await t.request("GET", "/api/reports/days?dateFrom=2026-13-01", {
+      token: a.admin.token,
+    });
+    assert.equal(bad.status, 400);
+  }));

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { createCompany } from "../helpers/app.ts";
+import { withBrowser } from "../helpers/browser.ts";
+import { auditPages } from "../helpers/page_audit.ts";
+import { addContact, addTicket, scene } from "../helpers/tickets.ts";
+
+/**
+ * /reports (issue 27): an admin filters a period, sees the per-day chart and the attendants'
+ * table, downloads the attendants' XLSX and it reads back with the figures the table shows.
+ */
+Deno.test("reports page - filter a period, see the chart and the table, download the XLSX", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Alpha");
+    const s = await scene(t, c);
+    // Two conversations on 2026-11-10 (local), one taken by the user.
+    const first = await addTicket(t, c.id, {
+      contactId: s.contactId,
+      queueId: s.q1,
+      at: "2026-11-10T13:00:00.000Z",
+    });
+    const other = await addContact(t, c.id, "João", "5511999990002");
+    await addTicket(t, c.id, { contactId: other, queueId: s.q1, at: "2026-11-10T14:00:00.000Z" });
+    t.clock.set("2026-11-10T13:05:00.000Z");
+    const res = await t.request("PUT", `/api/tickets/${first.id}`, {
+      token: c.user.token,
+      body: { action: "accept" },
+    });
+    assert.equal(res.status, 200);
+
+    await loginAs(page, c.admin);
+    await page.goto(`${url}/reports`);
+    await page.getByRole("heading", { name: "Relatórios" }).waitFor();
+    await page.getByTestId("reports-from").fill("2026-11-09");
+    await page.getByTestId("reports-to").fill("2026-11-11");
+    await page.getByTestId("reports-chart").locator("title", { hasText: "2026-11-10: 2 / 0" })
+      .waitFor({ state: "attached" });
+    // Tuesday 10:00 and 11:00 local on the heat map; two opened in the totals.
+    await page.getByTestId("reports-heatmap").locator("title", { hasText: "Ter 10h: 1" })
+      .waitFor({ state: "attached" });
+    await page.getByTestId("reports-totals").getByText("Abertos", { exact: true }).waitFor();
+    assert.equal(
+      await page.getByTestId("reports-totals").locator("div").first().locator("dd").textContent(),
+      "2",
+    );
+    const row = page.getByTestId("reports-attendants").getByRole("row", { name: /Alpha User/ });
+    await row.getByRole("cell", { name: "1", exact: true }).first().waitFor();
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("reports-attendants-xlsx").click(),
+    ]);
+    assert.equal(download.suggestedFilename(), "attendants-2026-11-09-2026-11-11.xlsx");
+    const { default: ExcelJS } = await import("exceljs");
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await Deno.readFile((await download.path())!)).buffer);
+    const rows = book.worksheets[0].getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1));
+    assert.deepEqual(rows[0].slice(0, 3), ["userId", "name", "opened"]);
+    const user = rows.find((r) => r[0] === c.user.id)!;
+    assert.deepEqual(user.slice(1, 3), ["Alpha User", 1]);
+
+    assert.deepEqual(await auditPages(page, url, ["/reports"], "admin"), []);
+    assert.deepEqual(pageErrors, []);
+  }));
