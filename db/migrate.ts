@@ -39,6 +39,7 @@ import * as m0150 from "./migrations/0150_add_distribution_and_sla.ts";
 import * as m0151 from "./migrations/0151_add_message_media_pending.ts";
 import * as m0155 from "./migrations/0155_create_invoice_reminders.ts";
 import * as m0300 from "./migrations/0300_create_accounts_security.ts";
+import * as m0450 from "./migrations/0450_add_supervisors_pause_and_work_hours.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   "0151_add_message_media_pending": m0151,
   "0155_create_invoice_reminders": m0155,
   "0300_create_accounts_security": m0300,
+  "0450_add_supervisors_pause_and_work_hours": m0450,
 };
 
 class StaticProvider implements MigrationProvider {

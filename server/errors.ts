@@ -113,7 +113,10 @@ export type OwnCode =
   | "ERR_TWO_FACTOR_NOT_ENABLED"
   | "ERR_TWO_FACTOR_NOT_SET_UP"
   | "ERR_TWO_FACTOR_SETUP_REQUIRED"
-  | "ERR_NO_SESSION_FOUND";
+  | "ERR_NO_SESSION_FOUND"
+  // issue 26: a supervised queue the user is not in; half a day of work hours.
+  | "ERR_SUPERVISED_QUEUE_NOT_MEMBER"
+  | "ERR_INVALID_WORK_HOURS";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

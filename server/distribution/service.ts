@@ -6,6 +6,7 @@ import { HAND_OVER } from "../bots/registry.ts";
 import { log } from "../log.ts";
 import { addWorkingMinutes, isWithinHours, parseWorkingHours } from "../queues/hours.ts";
 import { loadTicketView } from "../tickets/view_repository.ts";
+import { queueSupervisorIds } from "../users/repository.ts";
 import {
   type Attendant,
   giveTicket,
@@ -251,7 +252,15 @@ export async function distributionTick(deps: AppDeps) {
     const kind = breach.resolutionDueAt !== null && breach.resolutionDueAt <= stamp
       ? "resolution"
       : "firstResponse";
+    const supervisorIds = ticket.queueId === null
+      ? []
+      : await queueSupervisorIds(deps.db, breach.companyId, ticket.queueId);
     deps.events.emit("ticket.updated", { ticket });
-    deps.events.emit("ticket.slaBreached", { companyId: breach.companyId, ticket, kind });
+    deps.events.emit("ticket.slaBreached", {
+      companyId: breach.companyId,
+      ticket,
+      kind,
+      supervisorIds,
+    });
   }
 }

@@ -73,7 +73,13 @@ export type DomainEvents = {
   /** Distribution gave it to `userId` (issue 26; a ticket.updated is told too). */
   "ticket.assigned": { companyId: number; userId: number; ticket: TicketView };
   /** A service-level target of its queue was missed (recorded once, slaBreachedAt). */
-  "ticket.slaBreached": { companyId: number; ticket: TicketView; kind: SlaKind };
+  "ticket.slaBreached": {
+    companyId: number;
+    ticket: TicketView;
+    kind: SlaKind;
+    /** Who supervises the ticket's queue: told with the admins. */
+    supervisorIds: number[];
+  };
   /** Its unread count went back to 0. */
   "ticket.read": { companyId: number; ticketId: number; placement: TicketPlacement };
 

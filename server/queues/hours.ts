@@ -1,4 +1,5 @@
 import { zoneOffsetMs } from "../../contract/time_zone.ts";
+import { TIME_OF_DAY } from "../../contract/working_hours.ts";
 
 /**
  * Weekly working hours (seeds/001 section 3): entries of weekday (pt name), weekdayEn,
@@ -32,7 +33,7 @@ export function defaultWorkingHours(): WorkingHoursEntry[] {
   });
 }
 
-export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const TIME_PATTERN = TIME_OF_DAY;
 
 function minutes(hhmm: string): number {
   const [h, m] = hhmm.split(":").map(Number);
