@@ -55,6 +55,8 @@ export type TicketView = {
   firstResponseDueAt: string | null;
   resolutionDueAt: string | null;
   slaBreachedAt: string | null;
+  /** When the resolution clock stopped, waiting on the customer (null: running). */
+  resolutionPausedAt: string | null;
 };
 
 /** Which service-level target a breach missed. */

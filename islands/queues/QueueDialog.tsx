@@ -36,6 +36,7 @@ const EMPTY = {
   distribution: "off" as QueueDistribution,
   firstResponseMinutes: "",
   resolutionMinutes: "",
+  pauseWhenWaitingOnCustomer: false,
 };
 
 const minutesRule = wholeNumber(LIMITS.slaMinutes);
@@ -97,7 +98,15 @@ export function QueueDialog(
       value: "data",
       fields: ["name", "color", "orderQueue", "greetingMessage", "outOfHoursMessage"],
     },
-    { value: "service", fields: ["distribution", "firstResponseMinutes", "resolutionMinutes"] },
+    {
+      value: "service",
+      fields: [
+        "distribution",
+        "firstResponseMinutes",
+        "resolutionMinutes",
+        "pauseWhenWaitingOnCustomer",
+      ],
+    },
     ...(hoursEnabled ? [{ value: "hours", fields: ["schedules"] }] : []),
   ];
   const [tab, setTab] = useFormTab(form.errors, tabs);
@@ -206,6 +215,16 @@ export function QueueDialog(
           hint={t("queues.fields.minutesHint")}
         />
       </div>
+      <label className="queue-switch">
+        <input
+          type="checkbox"
+          role="switch"
+          {...form.checkbox("pauseWhenWaitingOnCustomer")}
+          data-testid="queue-pause-waiting"
+        />
+        <span>{t("queues.fields.pauseWhenWaitingOnCustomer")}</span>
+      </label>
+      <p className="field-hint">{t("queues.fields.pauseHint")}</p>
     </div>
   );
 

@@ -112,6 +112,53 @@ export async function setDueDates(
     .where("resolutionDueAt", "is", null).execute();
 }
 
+/**
+ * Stops the ticket's resolution clock at `at` (issue 26, pausing): only while it runs, has a
+ * target not yet missed, and the ticket's queue pauses for the customer. Returns whether it did.
+ */
+export async function pauseResolution(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  at: string,
+): Promise<boolean> {
+  const pausing = db.selectFrom("queues").select("id").where("companyId", "=", companyId)
+    .where("pauseWhenWaitingOnCustomer", "=", 1);
+  const result = await db.updateTable("tickets").set({ resolutionPausedAt: at })
+    .where("companyId", "=", companyId).where("id", "=", ticketId)
+    .where("resolutionPausedAt", "is", null).where("resolutionDueAt", "is not", null)
+    .where("slaBreachedAt", "is", null).where("status", "<>", "closed")
+    .where("queueId", "in", pausing).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A paused resolution clock with its queue's hours (to count the pause as the target counts). */
+export async function pausedResolution(db: Database, companyId: number, ticketId: number) {
+  return await db.selectFrom("tickets as t").leftJoin("queues as q", "q.id", "t.queueId")
+    .select(["t.resolutionPausedAt", "t.resolutionDueAt", "q.schedules"])
+    .where("t.companyId", "=", companyId).where("t.id", "=", ticketId)
+    .where("t.resolutionPausedAt", "is not", null).where("t.resolutionDueAt", "is not", null)
+    .executeTakeFirst();
+}
+
+/**
+ * Restarts the clock with its new due instant; guarded by the pause that was read, so a second
+ * handling of the same message (or another process) finds nothing and does not push it twice.
+ */
+export async function resumeResolution(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  pausedAt: string,
+  resolutionDueAt: string,
+): Promise<boolean> {
+  const result = await db.updateTable("tickets")
+    .set({ resolutionPausedAt: null, resolutionDueAt })
+    .where("companyId", "=", companyId).where("id", "=", ticketId)
+    .where("resolutionPausedAt", "=", pausedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Waiting tickets (pending, nobody's, with people) of the company's distributing queues. */
 export async function waitingTickets(db: Database, companyId: number, limit: number) {
   const rows = await db.selectFrom("tickets as t")

@@ -84,25 +84,21 @@ const DAY_MS = 86_400_000;
 const WEEKDAYS_EN = WEEKDAYS.map(([, en]) => en);
 
 /**
- * The instant `target` minutes of working time after `start` (issue 26's service-level targets: nights,
- * weekends and closed days do not count). Hours with no open day at all count every minute (a
- * queue without hours works around the clock). The walk is one step per day, so a target of a
- * week costs a handful of steps; the zone's offset is read per day (daylight saving changes).
+ * The open stretches of the week from `start` on, as [from, to) epoch ms, in order; nothing when
+ * the hours have no open day (the callers then count every minute). One step per day, the zone's
+ * offset read per day (daylight saving changes); 400 weeks bound any target the API accepts.
  */
-export function addWorkingMinutes(
-  start: Date,
-  target: number,
+function* openStretches(
+  start: number,
   hours: readonly WorkingHoursEntry[],
-  timeZone = "America/Sao_Paulo",
-): Date {
+  timeZone: string,
+): Generator<[number, number]> {
   const open = hours.filter((h) =>
     TIME_PATTERN.test(h.startTime) && TIME_PATTERN.test(h.endTime) &&
     minutes(h.startTime) < minutes(h.endTime)
   );
-  if (open.length === 0) return new Date(start.getTime() + target * 60_000);
-  let remaining = target * 60_000;
-  let cursor = start.getTime();
-  // Every open day gives at least a minute: 400 weeks bound any target the API accepts.
+  if (open.length === 0) return;
+  let cursor = start;
   for (let step = 0; step < 2_800; step++) {
     const offset = zoneOffsetMs(cursor, timeZone);
     const wall = new Date(cursor + offset);
@@ -111,12 +107,53 @@ export function addWorkingMinutes(
     if (entry) {
       const from = Math.max(cursor, midnight + minutes(entry.startTime) * 60_000 - offset);
       const to = midnight + minutes(entry.endTime) * 60_000 - offset;
-      if (from < to) {
-        if (to - from >= remaining) return new Date(from + remaining);
-        remaining -= to - from;
-      }
+      if (from < to) yield [from, to];
     }
     cursor = midnight + DAY_MS - offset;
   }
-  return new Date(cursor);
+}
+
+/**
+ * The instant `target` minutes of working time after `start` (issue 26's service-level targets:
+ * nights, weekends and closed days do not count). Hours with no open day at all count every
+ * minute (a queue without hours works around the clock).
+ */
+export function addWorkingMinutes(
+  start: Date,
+  target: number,
+  hours: readonly WorkingHoursEntry[],
+  timeZone = "America/Sao_Paulo",
+): Date {
+  let remaining = target * 60_000;
+  let last = start.getTime();
+  let any = false;
+  for (const [from, to] of openStretches(start.getTime(), hours, timeZone)) {
+    any = true;
+    if (to - from >= remaining) return new Date(from + remaining);
+    remaining -= to - from;
+    last = to;
+  }
+  return new Date(any ? last : start.getTime() + remaining);
+}
+
+/**
+ * Working time between two instants, in ms (issue 26: how long a paused resolution clock stood
+ * still, counted as its target is). Hours with no open day count every minute.
+ */
+export function workingMsBetween(
+  from: Date,
+  to: Date,
+  hours: readonly WorkingHoursEntry[],
+  timeZone = "America/Sao_Paulo",
+): number {
+  const end = to.getTime();
+  if (end <= from.getTime()) return 0;
+  let total = 0;
+  let any = false;
+  for (const [a, b] of openStretches(from.getTime(), hours, timeZone)) {
+    any = true;
+    if (a >= end) break;
+    total += Math.min(b, end) - a;
+  }
+  return any ? total : end - from.getTime();
 }
