@@ -43,7 +43,14 @@ export async function ticketToPlace(db: Database, companyId: number, ticketId: n
   ]).where("companyId", "=", companyId).where("id", "=", ticketId).executeTakeFirst();
 }
 
-export type Attendant = { id: number; maxOpenTickets: number | null; active: number };
+export type Attendant = {
+  id: number;
+  maxOpenTickets: number | null;
+  active: number;
+  /** The user's daily hours (HH:MM; null: any time). */
+  startWork: string | null;
+  endWork: string | null;
+};
 
 /**
  * The queue's attendants whose browser has a socket open (users.online, kept by the socket
@@ -59,6 +66,8 @@ export async function onlineAttendants(
     .select([
       "u.id",
       "u.maxOpenTickets",
+      "u.startWork",
+      "u.endWork",
       sql<number>`(SELECT COUNT(*) FROM tickets held WHERE held.companyId = ${companyId}
         AND held.userId = u.id AND held.status <> 'closed')`.as("active"),
     ])

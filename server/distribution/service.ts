@@ -6,6 +6,7 @@ import { HAND_OVER } from "../bots/registry.ts";
 import { log } from "../log.ts";
 import {
   addWorkingMinutes,
+  isWithinDailyHours,
   isWithinHours,
   parseWorkingHours,
   workingMsBetween,
@@ -77,12 +78,14 @@ async function assign(
   avoid: number | null,
 ): Promise<number | null> {
   if (queue.distribution === "off") return null;
-  // A queue with hours gives tickets out only while it works (users have no hours of their own).
+  // A queue with hours gives tickets out only while it works, and to people within their own.
   const hours = parseWorkingHours(queue.schedules);
   if (hours.length > 0 && !isWithinHours(hours, now)) return null;
   const stamp = now.toISOString();
   const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id))
-    .filter((person) => person.id !== avoid);
+    .filter((person) =>
+      person.id !== avoid && isWithinDailyHours(person.startWork, person.endWork, now)
+    );
   for (const person of people) {
     const given = await giveTicket(trx, companyId, ticketId, person.id, person.maxOpenTickets, {
       ...HAND_OVER,

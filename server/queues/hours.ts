@@ -49,16 +49,7 @@ export function isWithinHours(
   at: Date,
   timeZone = "America/Sao_Paulo",
 ): boolean {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    weekday: "long",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(at);
-  const weekdayEn = parts.find((p) => p.type === "weekday")!.value.toLowerCase();
-  const now = Number(parts.find((p) => p.type === "hour")!.value) * 60 +
-    Number(parts.find((p) => p.type === "minute")!.value);
+  const { weekdayEn, minute: now } = wallClock(at, timeZone);
   const entry = hours.find((h) => h.weekdayEn.toLowerCase() === weekdayEn);
   if (!entry || !TIME_PATTERN.test(entry.startTime) || !TIME_PATTERN.test(entry.endTime)) {
     return false;
@@ -67,6 +58,40 @@ export function isWithinHours(
   const end = minutes(entry.endTime);
   if (start === end) return false;
   return now >= start && now < end;
+}
+
+/** The weekday (English, lower case) and minute of the day of `at` on the zone's wall clock. */
+function wallClock(at: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  return {
+    weekdayEn: parts.find((p) => p.type === "weekday")!.value.toLowerCase(),
+    minute: Number(parts.find((p) => p.type === "hour")!.value) * 60 +
+      Number(parts.find((p) => p.type === "minute")!.value),
+  };
+}
+
+/**
+ * Is `at` within a user's daily work hours (issue 26: users.startWork/endWork, HH:MM on the
+ * zone's wall clock)? Unset means any time; an end before the start is a shift over midnight.
+ */
+export function isWithinDailyHours(
+  startWork: string | null,
+  endWork: string | null,
+  at: Date,
+  timeZone = "America/Sao_Paulo",
+): boolean {
+  if (startWork === null || endWork === null) return true;
+  if (!TIME_PATTERN.test(startWork) || !TIME_PATTERN.test(endWork)) return true;
+  const now = wallClock(at, timeZone).minute;
+  const start = minutes(startWork);
+  const end = minutes(endWork);
+  return start < end ? now >= start && now < end : now >= start || now < end;
 }
 
 /** Parses the JSON text stored in queues.schedules / companies.schedules. */
