@@ -184,8 +184,10 @@ export function QueueDialog(
   );
 
   // Issue 26: who gets a ticket entering the queue, and its service-level targets.
+  // Its own form under the same id: the tabs unmount the data tab's, and the footer's Save
+  // submits the form of that id.
   const serviceTab = (
-    <div className="queue-form">
+    <form id={FORM_ID} onSubmit={form.onSubmit} noValidate className="queue-form">
       <SelectField
         label={t("queues.fields.distribution")}
         {...form.select("distribution")}
@@ -225,7 +227,7 @@ export function QueueDialog(
         <span>{t("queues.fields.pauseWhenWaitingOnCustomer")}</span>
       </label>
       <p className="field-hint">{t("queues.fields.pauseHint")}</p>
-    </div>
+    </form>
   );
 
   const keep = (

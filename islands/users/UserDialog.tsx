@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import type { QueueRef } from "../../contract/types.ts";
@@ -150,34 +150,38 @@ export function UserDialog(
             ? <span className="field-hint">{t("users.noQueues")}</span>
             : queueChoices.map((q) => {
               const checked = queueIds.includes(q.id);
+              const supervised = supervisedQueueIds.includes(q.id);
               return (
-                <label className="people-chip" key={q.id} data-checked={checked}>
-                  <input
-                    type="checkbox"
-                    checked={checked}
-                    disabled={!canAdmin}
-                    onChange={() => toggleQueue(q.id)}
-                  />
-                  <span className="swatch" style={{ background: q.color }} />
-                  {q.name}
+                <Fragment key={q.id}>
+                  <label className="people-chip" data-checked={checked}>
+                    <input
+                      type="checkbox"
+                      checked={checked}
+                      disabled={!canAdmin}
+                      onChange={() => toggleQueue(q.id)}
+                    />
+                    <span className="swatch" style={{ background: q.color }} />
+                    {q.name}
+                  </label>
+                  {/* Issue 26: supervising is a mark on a queue the user is in (admins set it). */}
                   {canAdmin && checked
                     ? (
                       <label
-                        className="people-chip-mark"
+                        className="people-chip"
+                        data-checked={supervised}
                         title={t("users.supervisorHint")}
-                        onClick={(e) => e.stopPropagation()}
                       >
                         <input
                           type="checkbox"
-                          checked={supervisedQueueIds.includes(q.id)}
+                          checked={supervised}
                           onChange={() => toggleSupervised(q.id)}
                           data-testid={`user-supervisor-${q.id}`}
                         />
-                        {t("users.supervisor")}
+                        {t("users.supervisorOf", { queue: q.name })}
                       </label>
                     )
                     : null}
-                </label>
+                </Fragment>
               );
             })}
         </div>
