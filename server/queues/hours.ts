@@ -60,15 +60,27 @@ export function isWithinHours(
   return now >= start && now < end;
 }
 
+/** One formatter per zone: making one costs far more than using it (distribution asks per person). */
+const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let formatter = FORMATTERS.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      weekday: "long",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    FORMATTERS.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** The weekday (English, lower case) and minute of the day of `at` on the zone's wall clock. */
 function wallClock(at: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    weekday: "long",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(at);
+  const parts = formatterOf(timeZone).formatToParts(at);
   return {
     weekdayEn: parts.find((p) => p.type === "weekday")!.value.toLowerCase(),
     minute: Number(parts.find((p) => p.type === "hour")!.value) * 60 +
