@@ -381,6 +381,8 @@ export async function updateUser(
         super: target.super === 1,
         queueIds: currentQueues,
         supervisedQueueIds: currentSupervised,
+        startWork: target.startWork,
+        endWork: target.endWork,
         whatsappId: target.whatsappId,
         allTicket: target.allTicket,
       }, {
@@ -390,6 +392,8 @@ export async function updateUser(
         super: changes.super ? input.super : undefined,
         queueIds: queueIds,
         supervisedQueueIds: changes.supervised ? supervised : undefined,
+        startWork: changes.workHours ? input.startWork : undefined,
+        endWork: changes.workHours ? input.endWork : undefined,
         whatsappId: changes.whatsapp ? input.whatsappId : undefined,
         allTicket: changes.allTicket ? input.allTicket : undefined,
       });
