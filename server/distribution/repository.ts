@@ -123,7 +123,9 @@ export async function setDueDates(
 
 /**
  * Stops the ticket's resolution clock at `at` (issue 26, pausing): only while it runs, has a
- * target not yet missed, and the ticket's queue pauses for the customer. Returns whether it did.
+ * target not yet missed, a person holds the ticket (a greeting to a ticket still waiting in
+ * 'Aguardando' leaves the customer waiting on us), and its queue pauses for the customer.
+ * Returns whether it did.
  */
 export async function pauseResolution(
   db: Database,
@@ -136,8 +138,8 @@ export async function pauseResolution(
   const result = await db.updateTable("tickets").set({ resolutionPausedAt: at })
     .where("companyId", "=", companyId).where("id", "=", ticketId)
     .where("resolutionPausedAt", "is", null).where("resolutionDueAt", "is not", null)
-    .where("slaBreachedAt", "is", null).where("status", "<>", "closed")
-    .where("queueId", "in", pausing).executeTakeFirst();
+    .where("slaBreachedAt", "is", null).where("status", "=", "open")
+    .where("userId", "is not", null).where("queueId", "in", pausing).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

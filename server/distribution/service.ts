@@ -231,7 +231,8 @@ function movesClock(e: MessageChanged): boolean {
   const { ticket, message } = e;
   if (ticket.status === "closed" || ticket.resolutionDueAt === null) return false;
   return message.fromMe
-    ? ticket.resolutionPausedAt === null && ticket.slaBreachedAt === null
+    ? ticket.status === "open" && ticket.userId !== null && ticket.resolutionPausedAt === null &&
+      ticket.slaBreachedAt === null
     : ticket.resolutionPausedAt !== null;
 }
 
