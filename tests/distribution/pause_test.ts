@@ -69,6 +69,16 @@ Deno.test("pause - our reply stops the resolution clock; the contact's message r
     // 120 business minutes from Monday 09:00: 11:00 (14:00 UTC).
     assert.equal(dated.resolutionDueAt, "2026-11-23T14:00:00.000Z");
     assert.equal(dated.resolutionPausedAt, null);
+    // Written on the connected phone while the ticket still waits in 'Aguardando': ours, but the
+    // customer still waits on a person. The clock runs.
+    const fromPhone = await phoneSends(t, a.admin.token, whatsappId, {
+      ...phone,
+      fromMe: true,
+      body: "Um momento",
+    });
+    assert.equal(fromPhone.ticketId, ticketId);
+    await t.deps.afterAnswer.drain();
+    assert.equal((await ticketRow(t, ticketId)).resolutionPausedAt, null);
 
     // 09:10: we answer; the clock stops with 110 minutes left.
     t.clock.set("2026-11-23T12:10:00.000Z");
