@@ -43,6 +43,11 @@ export type UserRow = {
   online: boolean;
   /** Issue 26: open tickets distribution gives them at most (null: unlimited). */
   maxOpenTickets: number | null;
+  /** Issue 26: the queues (among `queues`) the user supervises: they hear their breaches. */
+  supervisedQueueIds: number[];
+  /** Issue 26: the user's daily hours for distribution (HH:MM; null: any time). */
+  startWork: string | null;
+  endWork: string | null;
   queues: QueueRef[];
   /** Two-factor sign-in is on (issue 30): an admin may reset it. */
   twoFactor?: boolean;

@@ -65,7 +65,8 @@ export const POLICY = {
   "user:delete": ADMINS,
   "user:manage": ADMINS, // edit other users
   "user:set-profile": ADMINS,
-  "user:set-queues": ADMINS, // queues, default connection, allTicket
+  "user:set-queues": ADMINS, // queues, default connection, allTicket, capacity, work hours
+  "user:set-supervisor": ADMINS, // mark a user supervisor of their queues (issue 26)
   "queue:manage": ADMINS, // queues and their chatbot options
   "integration:manage": ADMINS,
   "prompt:manage": ADMINS,

@@ -20,6 +20,8 @@ export type Queue = {
   /** Service-level targets in the queue's business minutes (null: no target). */
   firstResponseMinutes: number | null;
   resolutionMinutes: number | null;
+  /** The resolution clock stops while the ticket's last message is ours (waiting on the customer). */
+  pauseWhenWaitingOnCustomer: boolean;
 };
 
 export const DISTRIBUTIONS = ["off", "round_robin", "least_busy"] as const;

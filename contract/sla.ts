@@ -5,9 +5,11 @@ import type { TicketView } from "./ticket_types.ts";
  * and header show it. The server is the judge of a breach (slaBreachedAt, recorded once by the
  * distribution job): red means recorded. Otherwise the time left to the next target still ahead;
  * amber when that is within SLA_WARN_MS. A first response already given leaves its instant in
- * the past without a breach: the resolution target is then the next one.
+ * the past without a breach: the resolution target is then the next one. A resolution clock
+ * stopped while waiting on the customer (resolutionPausedAt) is not counting down: "paused", with
+ * what was left of it when it stopped.
  */
-export type SlaLevel = "ok" | "warn" | "late";
+export type SlaLevel = "ok" | "warn" | "late" | "paused";
 
 export type SlaState = { level: SlaLevel; dueAt: string | null; leftMs: number };
 
@@ -16,18 +18,23 @@ export const SLA_WARN_MS = 15 * 60_000;
 
 type SlaFields = Pick<
   TicketView,
-  "status" | "firstResponseDueAt" | "resolutionDueAt" | "slaBreachedAt"
+  "status" | "firstResponseDueAt" | "resolutionDueAt" | "slaBreachedAt" | "resolutionPausedAt"
 >;
 
 export function slaState(ticket: SlaFields, now: number): SlaState | null {
   if (ticket.status === "closed") return null;
   if (ticket.slaBreachedAt) return { level: "late", dueAt: null, leftMs: 0 };
-  const ahead = [ticket.firstResponseDueAt, ticket.resolutionDueAt]
+  const paused = ticket.resolutionPausedAt ?? null;
+  const ahead = [ticket.firstResponseDueAt, paused ? null : ticket.resolutionDueAt]
     .filter((due): due is string => typeof due === "string")
     .map((due) => Date.parse(due))
     .filter((ms) => ms > now)
     .sort((a, b) => a - b);
-  if (ahead.length === 0) return null;
+  if (ahead.length === 0) {
+    if (!paused || !ticket.resolutionDueAt) return null;
+    const leftMs = Math.max(0, Date.parse(ticket.resolutionDueAt) - Date.parse(paused));
+    return { level: "paused", dueAt: null, leftMs };
+  }
   const leftMs = ahead[0] - now;
   return {
     level: leftMs <= SLA_WARN_MS ? "warn" : "ok",

@@ -60,6 +60,8 @@ export type TicketView = {
    * payloads, heard by many users, leave it out (the `ticketPin` channel tells one user's tabs).
    */
   pinned?: boolean;
+  /** When the resolution clock stopped, waiting on the customer (null: running). */
+  resolutionPausedAt: string | null;
 };
 
 /** Which service-level target a breach missed. */

@@ -35,6 +35,8 @@ export type SessionUser = {
   allTicket: string;
   online: boolean;
   queues: QueueRef[];
+  /** Issue 26: the queues the user supervises (they hear those queues' breaches: the bell). */
+  supervisedQueueIds?: number[];
   /** Two-factor sign-in (issue 30): on, and whether this session must turn it on first. */
   twoFactor?: { enabled: boolean; mustEnable: boolean };
   company: {

@@ -33,7 +33,7 @@ export const CLOSED = "00:00";
 /** Hours a day gets when it is switched from closed to open. */
 export const OPENING = { startTime: "08:00", endTime: "18:00" };
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** Defaults (seeds/001 section 3): Monday to Friday 08:00-18:00, Saturday 08:00-12:00, Sunday closed. */
 export function defaultWeek(): WorkingHoursEntry[] {
@@ -93,8 +93,8 @@ export type HoursProblem = "invalidStart" | "invalidEnd" | "endBeforeStart";
 
 export function dayProblem(day: EditableDay): HoursProblem | null {
   if (!day.open) return null;
-  if (!TIME.test(day.startTime)) return "invalidStart";
-  if (!TIME.test(day.endTime)) return "invalidEnd";
+  if (!TIME_OF_DAY.test(day.startTime)) return "invalidStart";
+  if (!TIME_OF_DAY.test(day.endTime)) return "invalidEnd";
   // An open day ends after it starts; shifts over midnight are not representable (the server
   // refuses them too), and equal times would mean closed.
   if (day.startTime >= day.endTime) return "endBeforeStart";

@@ -43,6 +43,7 @@ import * as m0400 from "./migrations/0400_create_ticket_events.ts";
 import * as m0410 from "./migrations/0410_add_message_forward_and_edits.ts";
 import * as m0420 from "./migrations/0420_create_ticket_pins.ts";
 import * as m0421 from "./migrations/0421_add_quick_message_queue.ts";
+import * as m0450 from "./migrations/0450_add_supervisors_pause_and_work_hours.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   "0410_add_message_forward_and_edits": m0410,
   "0420_create_ticket_pins": m0420,
   "0421_add_quick_message_queue": m0421,
+  "0450_add_supervisors_pause_and_work_hours": m0450,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -74,6 +74,8 @@ export interface QueuesTable extends Timestamps {
   /** 0150: service-level targets in business minutes of the queue (null: none). */
   firstResponseMinutes: Generated<number | null>;
   resolutionMinutes: Generated<number | null>;
+  /** 0450: the resolution clock stops while the ticket's last message is ours. */
+  pauseWhenWaitingOnCustomer: Generated<Flag>;
 }
 
 export interface QueueOptionsTable extends Timestamps {
@@ -140,6 +142,9 @@ export interface UsersTable extends Timestamps {
   tokenVersion: Generated<number>;
   /** 0150: pending/open tickets distribution gives them at most (null: unlimited). */
   maxOpenTickets: Generated<number | null>;
+  /** 0450: the user's daily hours for distribution, HH:MM (null: any time). */
+  startWork: Generated<string | null>;
+  endWork: Generated<string | null>;
   /** db/migrations/0300: the sealed TOTP secret (while enrolling, and once on). */
   twoFactorSecret: Generated<string | null>;
   /** When two-factor sign-in was confirmed; null: off. */
@@ -190,6 +195,8 @@ export interface UserQueuesTable {
   companyId: number;
   userId: number;
   queueId: number;
+  /** 0450: the user supervises the queue (hears its breaches). */
+  supervisor: Generated<Flag>;
 }
 
 export interface RefreshTokensTable {
@@ -302,6 +309,8 @@ export interface TicketsTable extends Timestamps {
   slaBreachedAt: Generated<string | null>;
   /** 0150: when distribution gave it to its user (null: a person chose). */
   distributedAt: Generated<string | null>;
+  /** 0450: when the resolution clock stopped, waiting on the customer (null: running). */
+  resolutionPausedAt: Generated<string | null>;
 }
 
 export interface MessagesTable extends Timestamps {

@@ -121,7 +121,10 @@ export type OwnCode =
   // issue 28: forward into another attendant's ticket; edit a text of ours.
   | "ERR_FORWARD_OTHER_ATTENDANT"
   | "ERR_EDIT_WAPP_MSG"
-  | "ERR_EDIT_WINDOW_EXPIRED";
+  | "ERR_EDIT_WINDOW_EXPIRED"
+  // issue 26: a supervised queue the user is not in; half a day of work hours.
+  | "ERR_SUPERVISED_QUEUE_NOT_MEMBER"
+  | "ERR_INVALID_WORK_HOURS";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

@@ -36,6 +36,7 @@ const EMPTY = {
   distribution: "off" as QueueDistribution,
   firstResponseMinutes: "",
   resolutionMinutes: "",
+  pauseWhenWaitingOnCustomer: false,
 };
 
 const minutesRule = wholeNumber(LIMITS.slaMinutes);
@@ -97,7 +98,15 @@ export function QueueDialog(
       value: "data",
       fields: ["name", "color", "orderQueue", "greetingMessage", "outOfHoursMessage"],
     },
-    { value: "service", fields: ["distribution", "firstResponseMinutes", "resolutionMinutes"] },
+    {
+      value: "service",
+      fields: [
+        "distribution",
+        "firstResponseMinutes",
+        "resolutionMinutes",
+        "pauseWhenWaitingOnCustomer",
+      ],
+    },
     ...(hoursEnabled ? [{ value: "hours", fields: ["schedules"] }] : []),
   ];
   const [tab, setTab] = useFormTab(form.errors, tabs);
@@ -175,8 +184,10 @@ export function QueueDialog(
   );
 
   // Issue 26: who gets a ticket entering the queue, and its service-level targets.
+  // Its own form under the same id: the tabs unmount the data tab's, and the footer's Save
+  // submits the form of that id.
   const serviceTab = (
-    <div className="queue-form">
+    <form id={FORM_ID} onSubmit={form.onSubmit} noValidate className="queue-form">
       <SelectField
         label={t("queues.fields.distribution")}
         {...form.select("distribution")}
@@ -206,7 +217,17 @@ export function QueueDialog(
           hint={t("queues.fields.minutesHint")}
         />
       </div>
-    </div>
+      <label className="queue-switch">
+        <input
+          type="checkbox"
+          role="switch"
+          {...form.checkbox("pauseWhenWaitingOnCustomer")}
+          data-testid="queue-pause-waiting"
+        />
+        <span>{t("queues.fields.pauseWhenWaitingOnCustomer")}</span>
+      </label>
+      <p className="field-hint">{t("queues.fields.pauseHint")}</p>
+    </form>
   );
 
   const keep = (

@@ -19,13 +19,18 @@ export function useNow(): number {
 
 /**
  * Time left to the ticket's next service-level target (issue 26): neutral, amber when close, red
- * once the breach is recorded. Nothing for a ticket without targets.
+ * once the breach is recorded; "paused" while the resolution clock waits on the customer. Nothing for a ticket without targets.
  */
 export function SlaBadge({ ticket, now }: { ticket: Ticket; now: number }) {
   const { t } = useTranslation();
   const state = slaState(ticket, now);
   if (!state) return null;
-  const text = state.level === "late" ? t("tickets.sla.late") : formatLeft(state.leftMs);
+  const left = formatLeft(state.leftMs);
+  const text = state.level === "late"
+    ? t("tickets.sla.late")
+    : state.level === "paused"
+    ? t("tickets.sla.paused")
+    : left;
   return (
     <span
       className={`sla-badge sla-${state.level}`}
@@ -33,6 +38,8 @@ export function SlaBadge({ ticket, now }: { ticket: Ticket; now: number }) {
       data-level={state.level}
       title={state.level === "late"
         ? t("tickets.sla.lateHint")
+        : state.level === "paused"
+        ? t("tickets.sla.pausedHint", { time: left })
         : t("tickets.sla.left", { time: text })}
     >
       <Timer size={11} aria-hidden="true" />

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import type { QueueRef } from "../../contract/types.ts";
@@ -8,8 +8,13 @@ import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.t
 import { SelectField } from "../lib/ui/Select.tsx";
 import type { ConnectionOption, UserRow } from "../../contract/people_types.ts";
 import { email, length, LIMITS, wholeNumber } from "../../contract/validation.ts";
+import { normaliseTime, TIME_OF_DAY } from "../../contract/working_hours.ts";
 
 const NO_CONNECTION = "none";
+
+/** Empty, or a time of day (typed loosely: "8" is 08:00). */
+const timeOfDay = (value: string) =>
+  value.trim() === "" || TIME_OF_DAY.test(normaliseTime(value)) ? null : "users.invalidTime";
 
 /**
  * Add or edit a user (seeds/000 sections 2 'Users', 5 'User form', 6): name 2..50, email valid,
@@ -33,10 +38,16 @@ export function UserDialog(
       whatsappId: NO_CONNECTION,
       allTicket: "disable",
       maxOpenTickets: "",
+      supervisedQueueIds: [] as number[],
+      startWork: "",
+      endWork: "",
     },
     values: (u) => ({
       queueIds: u.queues.map((q) => q.id),
       maxOpenTickets: u.maxOpenTickets?.toString() ?? "",
+      supervisedQueueIds: u.supervisedQueueIds ?? [],
+      startWork: u.startWork ?? "",
+      endWork: u.endWork ?? "",
     }),
     onOpen: () => {
       if (!canAdmin) return;
@@ -49,9 +60,23 @@ export function UserDialog(
       email: email(true),
       password: length(LIMITS.password, dialog.id === null),
       maxOpenTickets: wholeNumber(LIMITS.maxOpenTickets),
+      startWork: timeOfDay,
+      endWork: timeOfDay,
     },
     body: (
-      { name, email: mail, password, profile, queueIds, whatsappId, allTicket, maxOpenTickets },
+      {
+        name,
+        email: mail,
+        password,
+        profile,
+        queueIds,
+        whatsappId,
+        allTicket,
+        maxOpenTickets,
+        supervisedQueueIds,
+        startWork,
+        endWork,
+      },
     ) => ({
       name: name.trim(),
       email: mail.trim(),
@@ -63,12 +88,15 @@ export function UserDialog(
           whatsappId: whatsappId === NO_CONNECTION ? null : Number(whatsappId),
           allTicket,
           maxOpenTickets: maxOpenTickets.trim() === "" ? null : Number(maxOpenTickets),
+          supervisedQueueIds: supervisedQueueIds.filter((q) => queueIds.includes(q)),
+          startWork: startWork.trim() === "" ? null : normaliseTime(startWork),
+          endWork: endWork.trim() === "" ? null : normaliseTime(endWork),
         }
         : {}),
     }),
     successKey: "users.saved",
   });
-  const { queueIds } = form.values;
+  const { queueIds, supervisedQueueIds } = form.values;
   // Others than admins see their own queues and connection only.
   const mine = form.record;
   const queueChoices = canAdmin ? queues : mine?.queues ?? [];
@@ -77,6 +105,13 @@ export function UserDialog(
     form.set(
       "queueIds",
       queueIds.includes(id) ? queueIds.filter((q) => q !== id) : [...queueIds, id],
+    );
+  const toggleSupervised = (id: number) =>
+    form.set(
+      "supervisedQueueIds",
+      supervisedQueueIds.includes(id)
+        ? supervisedQueueIds.filter((q) => q !== id)
+        : [...supervisedQueueIds, id],
     );
 
   return (
@@ -115,17 +150,38 @@ export function UserDialog(
             ? <span className="field-hint">{t("users.noQueues")}</span>
             : queueChoices.map((q) => {
               const checked = queueIds.includes(q.id);
+              const supervised = supervisedQueueIds.includes(q.id);
               return (
-                <label className="people-chip" key={q.id} data-checked={checked}>
-                  <input
-                    type="checkbox"
-                    checked={checked}
-                    disabled={!canAdmin}
-                    onChange={() => toggleQueue(q.id)}
-                  />
-                  <span className="swatch" style={{ background: q.color }} />
-                  {q.name}
-                </label>
+                <Fragment key={q.id}>
+                  <label className="people-chip" data-checked={checked}>
+                    <input
+                      type="checkbox"
+                      checked={checked}
+                      disabled={!canAdmin}
+                      onChange={() => toggleQueue(q.id)}
+                    />
+                    <span className="swatch" style={{ background: q.color }} />
+                    {q.name}
+                  </label>
+                  {/* Issue 26: supervising is a mark on a queue the user is in (admins set it). */}
+                  {canAdmin && checked
+                    ? (
+                      <label
+                        className="people-chip"
+                        data-checked={supervised}
+                        title={t("users.supervisorHint")}
+                      >
+                        <input
+                          type="checkbox"
+                          checked={supervised}
+                          onChange={() => toggleSupervised(q.id)}
+                          data-testid={`user-supervisor-${q.id}`}
+                        />
+                        {t("users.supervisorOf", { queue: q.name })}
+                      </label>
+                    )
+                    : null}
+                </Fragment>
               );
             })}
         </div>
@@ -161,6 +217,23 @@ export function UserDialog(
         {...form.field("maxOpenTickets")}
         hint={t("users.maxOpenTicketsHint")}
       />
+      <div className="row">
+        <Field
+          label={t("users.startWork")}
+          placeholder="08:00"
+          inputMode="numeric"
+          disabled={!canAdmin}
+          {...form.field("startWork")}
+          hint={t("users.workHoursHint")}
+        />
+        <Field
+          label={t("users.endWork")}
+          placeholder="18:00"
+          inputMode="numeric"
+          disabled={!canAdmin}
+          {...form.field("endWork")}
+        />
+      </div>
     </FormDialog>
   );
 }

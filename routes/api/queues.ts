@@ -46,6 +46,8 @@ const queueBody = z.object({
   distribution: z.enum(DISTRIBUTIONS).optional(),
   firstResponseMinutes: slaMinutes,
   resolutionMinutes: slaMinutes,
+  // The resolution clock stops while the ticket's last message is ours (default off).
+  pauseWhenWaitingOnCustomer: z.boolean().optional(),
 });
 
 export function queueRoutes(deps: AppDeps) {

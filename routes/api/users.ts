@@ -6,6 +6,7 @@ import { name2to50, password5to50, requiredEmail } from "../../server/http/field
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { LIMITS } from "../../contract/validation.ts";
+import { TIME_OF_DAY } from "../../contract/working_hours.ts";
 import { resetTwoFactor } from "../../server/auth/two_factor.ts";
 import {
   createUser,
@@ -19,6 +20,10 @@ import {
 /** Issue 26: open tickets distribution gives the user at most; null is unlimited. */
 const maxOpenTickets = z.number().int().min(LIMITS.maxOpenTickets.min)
   .max(LIMITS.maxOpenTickets.max).nullable();
+/** Issue 26: queues (among queueIds) the user supervises. */
+const supervisedQueueIds = z.array(z.number().int().positive()).max(200);
+/** Issue 26: the user's daily hours for distribution (HH:MM; null: any time). */
+const workTime = z.string().regex(TIME_OF_DAY).nullable();
 
 /** seeds/000 section 5 'User form'. */
 const userBody = z.object({
@@ -31,6 +36,9 @@ const userBody = z.object({
   allTicket: z.enum(["enable", "disable"]).default("disable"),
   super: z.boolean().default(false),
   maxOpenTickets: maxOpenTickets.default(null),
+  supervisedQueueIds: supervisedQueueIds.default([]),
+  startWork: workTime.default(null),
+  endWork: workTime.default(null),
 });
 
 /**
@@ -47,6 +55,9 @@ const updateBody = z.object({
   allTicket: z.enum(["enable", "disable"]).optional(),
   super: z.boolean().optional(),
   maxOpenTickets: maxOpenTickets.optional(),
+  supervisedQueueIds: supervisedQueueIds.optional(),
+  startWork: workTime.optional(),
+  endWork: workTime.optional(),
 });
 
 const listQuery = z.object({ searchParam: z.string().max(100).optional(), pageNumber });

@@ -188,7 +188,7 @@ export async function revokeRefreshTokens(
 /** The user's queues as the session shows them. */
 export async function queuesOfUser(db: Database, companyId: number, userId: number) {
   return await db.selectFrom("user_queues").innerJoin("queues", "queues.id", "user_queues.queueId")
-    .select(["queues.id", "queues.name", "queues.color"])
+    .select(["queues.id", "queues.name", "queues.color", "user_queues.supervisor"])
     .where("user_queues.companyId", "=", companyId).where("user_queues.userId", "=", userId)
     .orderBy("queues.orderQueue").orderBy("queues.name").execute();
 }

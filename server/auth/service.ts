@@ -57,7 +57,7 @@ export async function sessionUser(
   plan: Plan | null,
   enrolling = false,
 ): Promise<SessionUser> {
-  const [queues, settings] = await Promise.all([
+  const [memberships, settings] = await Promise.all([
     queuesOfUser(db, company.id, user.id),
     listSettings(db, company.id),
   ]);
@@ -71,7 +71,8 @@ export async function sessionUser(
     whatsappId: user.whatsappId,
     allTicket: user.allTicket,
     online: user.online === 1,
-    queues,
+    queues: memberships.map(({ id, name, color }) => ({ id, name, color })),
+    supervisedQueueIds: memberships.filter((q) => q.supervisor === 1).map((q) => q.id),
     twoFactor: { enabled: user.twoFactorEnabledAt !== null, mustEnable: enrolling },
     company: {
       id: company.id,

@@ -43,7 +43,14 @@ export async function ticketToPlace(db: Database, companyId: number, ticketId: n
   ]).where("companyId", "=", companyId).where("id", "=", ticketId).executeTakeFirst();
 }
 
-export type Attendant = { id: number; maxOpenTickets: number | null; active: number };
+export type Attendant = {
+  id: number;
+  maxOpenTickets: number | null;
+  active: number;
+  /** The user's daily hours (HH:MM; null: any time). */
+  startWork: string | null;
+  endWork: string | null;
+};
 
 /**
  * The queue's attendants whose browser has a socket open (users.online, kept by the socket
@@ -59,6 +66,8 @@ export async function onlineAttendants(
     .select([
       "u.id",
       "u.maxOpenTickets",
+      "u.startWork",
+      "u.endWork",
       sql<number>`(SELECT COUNT(*) FROM tickets held WHERE held.companyId = ${companyId}
         AND held.userId = u.id AND held.status <> 'closed')`.as("active"),
     ])
@@ -110,6 +119,55 @@ export async function setDueDates(
   await db.updateTable("tickets").set(due).where("companyId", "=", companyId)
     .where("id", "=", ticketId).where("firstResponseDueAt", "is", null)
     .where("resolutionDueAt", "is", null).execute();
+}
+
+/**
+ * Stops the ticket's resolution clock at `at` (issue 26, pausing): only while it runs, has a
+ * target not yet missed, a person holds the ticket (a greeting to a ticket still waiting in
+ * 'Aguardando' leaves the customer waiting on us), and its queue pauses for the customer.
+ * Returns whether it did.
+ */
+export async function pauseResolution(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  at: string,
+): Promise<boolean> {
+  const pausing = db.selectFrom("queues").select("id").where("companyId", "=", companyId)
+    .where("pauseWhenWaitingOnCustomer", "=", 1);
+  const result = await db.updateTable("tickets").set({ resolutionPausedAt: at })
+    .where("companyId", "=", companyId).where("id", "=", ticketId)
+    .where("resolutionPausedAt", "is", null).where("resolutionDueAt", "is not", null)
+    .where("slaBreachedAt", "is", null).where("status", "=", "open")
+    .where("userId", "is not", null).where("queueId", "in", pausing).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A paused resolution clock with its queue's hours (to count the pause as the target counts). */
+export async function pausedResolution(db: Database, companyId: number, ticketId: number) {
+  return await db.selectFrom("tickets as t").leftJoin("queues as q", "q.id", "t.queueId")
+    .select(["t.resolutionPausedAt", "t.resolutionDueAt", "q.schedules"])
+    .where("t.companyId", "=", companyId).where("t.id", "=", ticketId)
+    .where("t.resolutionPausedAt", "is not", null).where("t.resolutionDueAt", "is not", null)
+    .executeTakeFirst();
+}
+
+/**
+ * Restarts the clock with its new due instant; guarded by the pause that was read, so a second
+ * handling of the same message (or another process) finds nothing and does not push it twice.
+ */
+export async function resumeResolution(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  pausedAt: string,
+  resolutionDueAt: string,
+): Promise<boolean> {
+  const result = await db.updateTable("tickets")
+    .set({ resolutionPausedAt: null, resolutionDueAt })
+    .where("companyId", "=", companyId).where("id", "=", ticketId)
+    .where("resolutionPausedAt", "=", pausedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Waiting tickets (pending, nobody's, with people) of the company's distributing queues. */

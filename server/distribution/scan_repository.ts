@@ -44,13 +44,15 @@ export async function companiesWithWaiting(db: Database, limit: number): Promise
 
 /**
  * Records breaches of the service-level targets: the first response is late (no message of ours
- * since a person took it) or the resolution is. The UPDATE requires slaBreachedAt NULL, so each
+ * since a person took it) or the resolution is (its clock running: not paused waiting on the
+ * customer). The UPDATE requires slaBreachedAt NULL, so each
  * ticket's breach is recorded once: a second tick, or another process, finds it set and the
  * RETURNING rows (what this tick recorded) are the ones to notify.
  */
 export async function recordBreaches(db: Database, now: string, limit: number) {
   const late = sql<boolean>`(
-    (t.resolutionDueAt IS NOT NULL AND t.resolutionDueAt <= ${now})
+    (t.resolutionDueAt IS NOT NULL AND t.resolutionPausedAt IS NULL
+      AND t.resolutionDueAt <= ${now})
     OR (t.firstResponseDueAt IS NOT NULL AND t.firstResponseDueAt <= ${now}
       AND (t.acceptedAt IS NULL OR NOT EXISTS (SELECT 1 FROM messages m
         WHERE m.ticketId = t.id AND m.fromMe = 1 AND m.createdAt >= t.acceptedAt))))`;
@@ -59,6 +61,7 @@ export async function recordBreaches(db: Database, now: string, limit: number) {
     .limit(limit);
   const rows = await crossCompany(db).updateTable("tickets").set({ slaBreachedAt: now })
     .where("id", "in", ids).where("slaBreachedAt", "is", null)
-    .returning(["id", "companyId", "firstResponseDueAt", "resolutionDueAt"]).execute();
+    .returning(["id", "companyId", "firstResponseDueAt", "resolutionDueAt", "resolutionPausedAt"])
+    .execute();
   return rows;
 }

@@ -1,18 +1,28 @@
 import type { Database } from "../../db/client.ts";
 import type { AppDeps } from "../context.ts";
 import type { TicketView } from "../../contract/ticket_types.ts";
-import type { TicketPlacement } from "../events/domain.ts";
+import type { MessageChanged, TicketPlacement } from "../events/domain.ts";
 import { HAND_OVER } from "../bots/registry.ts";
 import { log } from "../log.ts";
-import { addWorkingMinutes, isWithinHours, parseWorkingHours } from "../queues/hours.ts";
+import {
+  addWorkingMinutes,
+  isWithinDailyHours,
+  isWithinHours,
+  parseWorkingHours,
+  workingMsBetween,
+} from "../queues/hours.ts";
 import { loadTicketView } from "../tickets/view_repository.ts";
+import { queueSupervisorIds } from "../users/repository.ts";
 import {
   type Attendant,
   giveTicket,
   moveCursor,
   onlineAttendants,
+  pausedResolution,
+  pauseResolution,
   type QueuePolicy,
   queuePolicy,
+  resumeResolution,
   setDueDates,
   takeBack,
   ticketToPlace,
@@ -68,12 +78,14 @@ async function assign(
   avoid: number | null,
 ): Promise<number | null> {
   if (queue.distribution === "off") return null;
-  // A queue with hours gives tickets out only while it works (users have no hours of their own).
+  // A queue with hours gives tickets out only while it works, and to people within their own.
   const hours = parseWorkingHours(queue.schedules);
   if (hours.length > 0 && !isWithinHours(hours, now)) return null;
   const stamp = now.toISOString();
   const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id))
-    .filter((person) => person.id !== avoid);
+    .filter((person) =>
+      person.id !== avoid && isWithinDailyHours(person.startWork, person.endWork, now)
+    );
   for (const person of people) {
     const given = await giveTicket(trx, companyId, ticketId, person.id, person.maxOpenTickets, {
       ...HAND_OVER,
@@ -182,6 +194,49 @@ function mayPlace(ticket: TicketView, before: TicketPlacement | undefined): bool
 }
 
 /**
+ * Pausing (issue 26): a message of ours stops the resolution clock of a ticket whose queue pauses
+ * for the customer; the contact's next message restarts it, the due instant pushed by the working
+ * time (the queue's hours) that it stood still. Each step is one guarded UPDATE (see
+ * repository.ts), so hearing a message twice changes nothing more. Returns whether it changed.
+ */
+export async function clockOnMessage(
+  deps: AppDeps,
+  companyId: number,
+  ticketId: number,
+  fromMe: boolean,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const changed = fromMe
+    ? await pauseResolution(deps.db, companyId, ticketId, now.toISOString())
+    : await resume(deps, companyId, ticketId, now);
+  if (!changed) return false;
+  const ticket = await loadTicketView(deps.db, companyId, ticketId);
+  if (ticket) deps.events.emit("ticket.updated", { ticket });
+  return true;
+}
+
+async function resume(deps: AppDeps, companyId: number, ticketId: number, now: Date) {
+  const paused = await pausedResolution(deps.db, companyId, ticketId);
+  if (!paused?.resolutionPausedAt || !paused.resolutionDueAt) return false;
+  const hours = parseWorkingHours(paused.schedules);
+  const pausedAt = new Date(paused.resolutionPausedAt);
+  // What was left of the target when the clock stopped, counted again from now.
+  const left = workingMsBetween(pausedAt, new Date(paused.resolutionDueAt), hours);
+  const due = addWorkingMinutes(now, left / 60_000, hours).toISOString();
+  return await resumeResolution(deps.db, companyId, ticketId, paused.resolutionPausedAt, due);
+}
+
+/** Does this message move the ticket's resolution clock (stop it, or start it again)? */
+function movesClock(e: MessageChanged): boolean {
+  const { ticket, message } = e;
+  if (ticket.status === "closed" || ticket.resolutionDueAt === null) return false;
+  return message.fromMe
+    ? ticket.status === "open" && ticket.userId !== null && ticket.resolutionPausedAt === null &&
+      ticket.slaBreachedAt === null
+    : ticket.resolutionPausedAt !== null;
+}
+
+/**
  * Hears the domain events through which tickets enter queues and capacity frees up, and runs the
  * work after the event's commit, one company at a time in this process (deps.afterAnswer, which
  * closeDeps drains); other processes are kept apart by the guarded UPDATE.
@@ -208,6 +263,11 @@ export function wireDistribution(deps: AppDeps) {
   deps.events.on("ticket.closed", heard);
   deps.events.on("ticket.deleted", (e) => {
     if (e.before.userId !== null) later(e.companyId, () => distributeWaiting(deps, e.companyId));
+  });
+  deps.events.on("message.created", (e) => {
+    if (!movesClock(e)) return;
+    const { companyId, id } = e.ticket;
+    later(companyId, () => clockOnMessage(deps, companyId, id, e.message.fromMe));
   });
   deps.events.on("user.presence", (e) => {
     if (e.online) later(e.companyId, () => distributeWaiting(deps, e.companyId));
@@ -248,10 +308,19 @@ export async function distributionTick(deps: AppDeps) {
   for (const breach of await recordBreaches(deps.db, stamp, SCAN_LIMIT)) {
     const ticket = await loadTicketView(deps.db, breach.companyId, breach.id);
     if (!ticket) continue;
-    const kind = breach.resolutionDueAt !== null && breach.resolutionDueAt <= stamp
+    const kind = breach.resolutionDueAt !== null && breach.resolutionPausedAt === null &&
+        breach.resolutionDueAt <= stamp
       ? "resolution"
       : "firstResponse";
+    const supervisorIds = ticket.queueId === null
+      ? []
+      : await queueSupervisorIds(deps.db, breach.companyId, ticket.queueId);
     deps.events.emit("ticket.updated", { ticket });
-    deps.events.emit("ticket.slaBreached", { companyId: breach.companyId, ticket, kind });
+    deps.events.emit("ticket.slaBreached", {
+      companyId: breach.companyId,
+      ticket,
+      kind,
+      supervisorIds,
+    });
   }
 }

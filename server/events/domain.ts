@@ -75,7 +75,13 @@ export type DomainEvents = {
   /** Issue 28: `userId` pinned (or unpinned) the ticket to the top of their own lists. */
   "ticket.pinned": { companyId: number; userId: number; ticketId: number; pinned: boolean };
   /** A service-level target of its queue was missed (recorded once, slaBreachedAt). */
-  "ticket.slaBreached": { companyId: number; ticket: TicketView; kind: SlaKind };
+  "ticket.slaBreached": {
+    companyId: number;
+    ticket: TicketView;
+    kind: SlaKind;
+    /** Who supervises the ticket's queue: told with the admins. */
+    supervisorIds: number[];
+  };
   /** Its unread count went back to 0. */
   "ticket.read": { companyId: number; ticketId: number; placement: TicketPlacement };
 

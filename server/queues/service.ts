@@ -27,6 +27,7 @@ export type QueueInput = {
   distribution?: QueueShape["distribution"];
   firstResponseMinutes?: number | null;
   resolutionMinutes?: number | null;
+  pauseWhenWaitingOnCustomer?: boolean;
 };
 
 export function queueView(q: Queue): QueueView {
@@ -46,6 +47,7 @@ export function queueView(q: Queue): QueueView {
     distribution: q.distribution,
     firstResponseMinutes: q.firstResponseMinutes,
     resolutionMinutes: q.resolutionMinutes,
+    pauseWhenWaitingOnCustomer: q.pauseWhenWaitingOnCustomer === 1,
     createdAt: q.createdAt,
     updatedAt: q.updatedAt,
   };
@@ -115,6 +117,7 @@ export async function createQueue(
         distribution: input.distribution ?? "off",
         firstResponseMinutes: input.firstResponseMinutes ?? null,
         resolutionMinutes: input.resolutionMinutes ?? null,
+        pauseWhenWaitingOnCustomer: input.pauseWhenWaitingOnCustomer ? 1 : 0,
         mediaPath: null,
         mediaName: null,
         createdAt: now,
@@ -176,6 +179,11 @@ export async function updateQueue(
         distribution: input.distribution,
         firstResponseMinutes: input.firstResponseMinutes,
         resolutionMinutes: input.resolutionMinutes,
+        pauseWhenWaitingOnCustomer: input.pauseWhenWaitingOnCustomer === undefined
+          ? undefined
+          : input.pauseWhenWaitingOnCustomer
+          ? 1
+          : 0,
         updatedAt: now,
       }))!;
       const diff = changedFields(auditedFields(was), auditedFields(updated));

@@ -110,9 +110,12 @@ const ROUTES: Routes = {
       { action: e.pinned ? "pin" : "unpin", ticketId: e.ticketId },
       users([e.userId]),
     ),
-  // No supervisor role exists (contract/policy.ts): the company's admins are told.
+  // The company's admins and the queue's supervisors (a mark on their membership) are told.
   "ticket.slaBreached": (hub, e) =>
-    send(hub, e.companyId, "sla", { action: "breach", kind: e.kind, ticket: e.ticket }, ADMINS),
+    send(hub, e.companyId, "sla", { action: "breach", kind: e.kind, ticket: e.ticket }, [
+      ...ADMINS,
+      ...users(e.supervisorIds),
+    ]),
   "ticket.read": (hub, e) => publishTicketUnread(hub, e.companyId, e.ticketId, e.placement),
   "message.created": (hub, e) => publishMessage(hub, "create", e.message, e.ticket),
   "message.updated": (hub, e) => publishMessage(hub, "update", e.message, e.ticket),

@@ -35,6 +35,7 @@ function ticket(over: Partial<TicketView>): TicketView {
     firstResponseDueAt: null,
     resolutionDueAt: null,
     slaBreachedAt: null,
+    resolutionPausedAt: null,
     ...over,
   };
 }

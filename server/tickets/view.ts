@@ -26,6 +26,7 @@ export type TicketViewRow = {
   firstResponseDueAt: string | null;
   resolutionDueAt: string | null;
   slaBreachedAt: string | null;
+  resolutionPausedAt: string | null;
   contactName: string;
   contactNumber: string;
   contactEmail: string;
@@ -77,6 +78,7 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
     firstResponseDueAt: r.firstResponseDueAt ?? null,
     resolutionDueAt: r.resolutionDueAt ?? null,
     slaBreachedAt: r.slaBreachedAt ?? null,
+    resolutionPausedAt: r.resolutionPausedAt ?? null,
   };
 }
 

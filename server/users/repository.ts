@@ -46,6 +46,33 @@ export async function userQueueIds(
   return rows.map((r) => r.queueId);
 }
 
+/**
+ * The queues the user supervises (issue 26: a mark on their queue membership, not a profile):
+ * they hear those queues' breaches. Reports scope a supervisor's figures by it too.
+ */
+export async function supervisedQueueIds(
+  db: Database,
+  companyId: number,
+  userId: number,
+): Promise<number[]> {
+  const rows = await db.selectFrom("user_queues").select("queueId")
+    .where("companyId", "=", companyId).where("userId", "=", userId)
+    .where("supervisor", "=", 1).orderBy("queueId").execute();
+  return rows.map((r) => r.queueId);
+}
+
+/** Who supervises the queue (issue 26): the users its breaches are told to, with the admins. */
+export async function queueSupervisorIds(
+  db: Database,
+  companyId: number,
+  queueId: number,
+): Promise<number[]> {
+  const rows = await db.selectFrom("user_queues").select("userId")
+    .where("companyId", "=", companyId).where("queueId", "=", queueId)
+    .where("supervisor", "=", 1).orderBy("userId").execute();
+  return rows.map((r) => r.userId);
+}
+
 export async function bumpTokenVersion(
   db: Database,
   companyId: number,
@@ -70,7 +97,7 @@ export async function setUserOnline(
     .where("id", "=", userId).where("companyId", "=", companyId).execute();
 }
 
-export type QueueRef = { id: number; name: string; color: string };
+export type QueueRef = { id: number; name: string; color: string; supervisor: boolean };
 
 /** A company's users by name, optionally filtered by name or email, with the total. */
 export async function listUsers(
@@ -119,12 +146,12 @@ export async function queuesOfUsers(
     "q.id",
     "uq.queueId",
   )
-    .select(["uq.userId", "q.id", "q.name", "q.color"])
+    .select(["uq.userId", "uq.supervisor", "q.id", "q.name", "q.color"])
     .where("uq.companyId", "=", companyId).where("uq.userId", "in", userIds)
     .orderBy("q.orderQueue").orderBy("q.name").execute();
   for (const r of rows) {
     const list = byUser.get(r.userId) ?? [];
-    list.push({ id: r.id, name: r.name, color: r.color });
+    list.push({ id: r.id, name: r.name, color: r.color, supervisor: r.supervisor === 1 });
     byUser.set(r.userId, list);
   }
   return byUser;
@@ -170,17 +197,24 @@ export async function updateUserRow(
     .where("id", "=", id).returningAll().executeTakeFirst();
 }
 
+/** The user's queues, those in `supervised` marked as supervised by them (issue 26). */
 export async function setUserQueues(
   db: Database,
   companyId: number,
   userId: number,
   queueIds: readonly number[],
+  supervised: readonly number[],
 ) {
   await db.deleteFrom("user_queues").where("companyId", "=", companyId).where("userId", "=", userId)
     .execute();
   if (queueIds.length) {
     await db.insertInto("user_queues").values(
-      queueIds.map((queueId) => ({ companyId, userId, queueId })),
+      queueIds.map((queueId) => ({
+        companyId,
+        userId,
+        queueId,
+        supervisor: supervised.includes(queueId) ? 1 : 0,
+      })),
     ).execute();
   }
 }

@@ -29,9 +29,48 @@ export type UserInput = {
   allTicket: "enable" | "disable";
   super: boolean;
   maxOpenTickets?: number | null;
+  /** Issue 26: the queues (among queueIds) the user supervises. */
+  supervisedQueueIds?: number[];
+  /** Issue 26: the user's daily hours for distribution (HH:MM; both null: any time). */
+  startWork?: string | null;
+  endWork?: string | null;
 };
 
 export const USERS_PAGE_SIZE = 20;
+
+function plainQueues(queues: repo.QueueRef[] | undefined) {
+  return (queues ?? []).map(({ id, name, color }) => ({ id, name, color }));
+}
+
+/**
+ * The queues a user supervises must be among their queues (issue 26: a mark on the membership);
+ * setting any is an admin's (user:set-supervisor).
+ */
+function checkSupervised(auth: AuthInfo, supervised: readonly number[], queueIds: number[]) {
+  if (supervised.length === 0) return [];
+  assertAllowed(auth, "user:set-supervisor", "Somente administradores definem supervisores");
+  if (!supervised.every((id) => queueIds.includes(id))) {
+    throw new AppError(
+      400,
+      "ERR_SUPERVISED_QUEUE_NOT_MEMBER",
+      "O usuário só supervisiona filas das quais faz parte",
+    );
+  }
+  return [...new Set(supervised)];
+}
+
+/** Work hours are both set (and differ: a shift may cross midnight) or both unset. */
+function checkWorkHours(startWork: string | null, endWork: string | null) {
+  if (
+    (startWork === null) !== (endWork === null) || (startWork !== null && startWork === endWork)
+  ) {
+    throw new AppError(
+      400,
+      "ERR_INVALID_WORK_HOURS",
+      "Informe o início e o fim do expediente, diferentes, ou nenhum dos dois",
+    );
+  }
+}
 
 async function views(deps: AppDeps, companyId: number, rows: User[]): Promise<UserView[]> {
   const [queues, whatsapps] = await Promise.all([
@@ -56,7 +95,10 @@ async function views(deps: AppDeps, companyId: number, rows: User[]): Promise<Us
     allTicket: r.allTicket === "enable" ? "enable" : "disable",
     online: r.online === 1,
     maxOpenTickets: r.maxOpenTickets ?? null,
-    queues: queues.get(r.id) ?? [],
+    queues: plainQueues(queues.get(r.id)),
+    supervisedQueueIds: (queues.get(r.id) ?? []).filter((q) => q.supervisor).map((q) => q.id),
+    startWork: r.startWork ?? null,
+    endWork: r.endWork ?? null,
     twoFactor: r.twoFactorEnabledAt !== null,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
@@ -125,7 +167,7 @@ export async function listUserOptions(
     email: r.email,
     profile: r.profile.toLowerCase() === "admin" ? "admin" : "user",
     online: r.online === 1,
-    queues: queues.get(r.id) ?? [],
+    queues: plainQueues(queues.get(r.id)),
   }));
 }
 
@@ -154,6 +196,8 @@ export async function createUser(
     throw new AppError(403, "ERR_USER_CREATION_DISABLED", "A criação de usuários está desativada");
   }
   const queueIds = await checkReferences(deps, companyId, input);
+  const supervised = checkSupervised(auth, input.supervisedQueueIds ?? [], queueIds);
+  checkWorkHours(input.startWork ?? null, input.endWork ?? null);
   const passwordHash = await hashPassword(input.password, deps.config.bcryptCost);
   const now = deps.clock.now().toISOString();
   let id: number;
@@ -171,11 +215,13 @@ export async function createUser(
         whatsappId: input.whatsappId,
         allTicket: input.allTicket,
         maxOpenTickets: input.maxOpenTickets ?? null,
+        startWork: input.startWork ?? null,
+        endWork: input.endWork ?? null,
         lastSeenAt: null,
         createdAt: now,
         updatedAt: now,
       });
-      await repo.setUserQueues(trx, companyId, row.id, queueIds);
+      await repo.setUserQueues(trx, companyId, row.id, queueIds, supervised);
       await recordAudit(trx, now, {
         companyId,
         actor: actorOf(auth),
@@ -188,6 +234,7 @@ export async function createUser(
           profile: input.profile,
           super: input.super,
           queueIds,
+          supervisedQueueIds: supervised,
           whatsappId: input.whatsappId,
           allTicket: input.allTicket,
         },
@@ -238,6 +285,7 @@ export async function updateUser(
   }
 
   const currentQueues = await repo.userQueueIds(deps.db, companyId, id);
+  const currentSupervised = await repo.supervisedQueueIds(deps.db, companyId, id);
   const changes = {
     profile: input.profile !== undefined && input.profile !== target.profile.toLowerCase(),
     super: input.super !== undefined && input.super !== (target.super === 1),
@@ -246,6 +294,10 @@ export async function updateUser(
     allTicket: input.allTicket !== undefined && input.allTicket !== target.allTicket,
     capacity: input.maxOpenTickets !== undefined &&
       input.maxOpenTickets !== (target.maxOpenTickets ?? null),
+    supervised: input.supervisedQueueIds !== undefined &&
+      !sameSet(input.supervisedQueueIds, currentSupervised),
+    workHours: (input.startWork !== undefined && input.startWork !== target.startWork) ||
+      (input.endWork !== undefined && input.endWork !== target.endWork),
   };
   if (changes.profile) {
     if (self) throw forbidden("Você não pode alterar o seu próprio perfil");
@@ -254,7 +306,10 @@ export async function updateUser(
   if (changes.super && (self || !isAllowed(auth, "user:manage-super"))) {
     throw forbidden("Somente outro super usuário altera o acesso super");
   }
-  if (changes.queues || changes.whatsapp || changes.allTicket || changes.capacity) {
+  if (
+    changes.queues || changes.whatsapp || changes.allTicket || changes.capacity ||
+    changes.workHours
+  ) {
     assertAllowed(
       auth,
       "user:set-queues",
@@ -263,6 +318,25 @@ export async function updateUser(
   }
   const queueIds = changes.queues
     ? await checkReferences(deps, companyId, { queueIds: input.queueIds })
+    : undefined;
+  if (changes.workHours) {
+    checkWorkHours(
+      input.startWork !== undefined ? input.startWork : target.startWork,
+      input.endWork !== undefined ? input.endWork : target.endWork,
+    );
+  }
+  if (changes.supervised) {
+    assertAllowed(auth, "user:set-supervisor", "Somente administradores definem supervisores");
+  }
+  // Leaving a queue ends its supervision; the marks sent (or kept) must be on the user's queues.
+  const supervised = changes.supervised || changes.queues
+    ? checkSupervised(
+      auth,
+      changes.supervised
+        ? input.supervisedQueueIds!
+        : currentSupervised.filter((q) => (queueIds ?? currentQueues).includes(q)),
+      queueIds ?? currentQueues,
+    )
     : undefined;
   if (changes.whatsapp) await checkReferences(deps, companyId, { whatsappId: input.whatsappId });
 
@@ -292,9 +366,13 @@ export async function updateUser(
         whatsappId: changes.whatsapp ? input.whatsappId : undefined,
         allTicket: changes.allTicket ? input.allTicket : undefined,
         maxOpenTickets: changes.capacity ? input.maxOpenTickets : undefined,
+        startWork: changes.workHours ? input.startWork : undefined,
+        endWork: changes.workHours ? input.endWork : undefined,
         updatedAt: now,
       });
-      if (queueIds) await repo.setUserQueues(trx, companyId, id, queueIds);
+      if (supervised) {
+        await repo.setUserQueues(trx, companyId, id, queueIds ?? currentQueues, supervised);
+      }
       if (endReason) await endUserSessions(trx, companyId, id, now, endReason);
       const diff = changedFields({
         name: target.name,
@@ -302,6 +380,9 @@ export async function updateUser(
         profile: target.profile.toLowerCase(),
         super: target.super === 1,
         queueIds: currentQueues,
+        supervisedQueueIds: currentSupervised,
+        startWork: target.startWork,
+        endWork: target.endWork,
         whatsappId: target.whatsappId,
         allTicket: target.allTicket,
       }, {
@@ -310,6 +391,9 @@ export async function updateUser(
         profile: changes.profile ? input.profile : undefined,
         super: changes.super ? input.super : undefined,
         queueIds: queueIds,
+        supervisedQueueIds: changes.supervised ? supervised : undefined,
+        startWork: changes.workHours ? input.startWork : undefined,
+        endWork: changes.workHours ? input.endWork : undefined,
         whatsappId: changes.whatsapp ? input.whatsappId : undefined,
         allTicket: changes.allTicket ? input.allTicket : undefined,
       });

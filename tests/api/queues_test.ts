@@ -54,6 +54,7 @@ Deno.test("queues create - default working hours, the company hears it, another 
         distribution: "off",
         firstResponseMinutes: null,
         resolutionMinutes: null,
+        pauseWhenWaitingOnCustomer: false,
         createdAt: "",
         updatedAt: "",
       });

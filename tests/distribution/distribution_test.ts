@@ -339,15 +339,22 @@ Deno.test("distribution - a queue whose hours are closed keeps its tickets waiti
     assert.equal((await ticketRow(t, ticket.id)).userId, null);
   }));
 
-Deno.test("distribution - the OpenAPI document carries the queue's policy, the capacity and the time-left sort", () =>
+Deno.test("distribution - the OpenAPI document carries the queue's policy and pausing, the capacity, supervision and work hours, and the time-left sort", () =>
   withApp(async (t) => {
     const doc = await (await t.request("GET", "/api/openapi.json")).json();
     const queueBody = doc.paths["/queue/{id}"].put.requestBody.content["application/json"].schema;
     assert.deepEqual(queueBody.properties.distribution.enum, ["off", "round_robin", "least_busy"]);
     assert.ok(queueBody.properties.firstResponseMinutes);
     assert.ok(queueBody.properties.resolutionMinutes);
+    assert.equal(queueBody.properties.pauseWhenWaitingOnCustomer.type, "boolean");
     const userBody = doc.paths["/users"].post.requestBody.content["application/json"].schema;
     assert.ok(userBody.properties.maxOpenTickets);
+    const userEdit = doc.paths["/users/{id}"].put.requestBody.content["application/json"].schema;
+    for (const body of [userBody, userEdit]) {
+      assert.equal(body.properties.supervisedQueueIds.type, "array");
+      assert.ok(body.properties.startWork);
+      assert.ok(body.properties.endWork);
+    }
     const listParams = doc.paths["/tickets"].get.parameters.map((p: { name: string }) => p.name);
     assert.ok(listParams.includes("sort"));
   }));

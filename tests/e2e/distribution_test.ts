@@ -8,7 +8,7 @@ import { distributionTick } from "../../server/distribution/service.ts";
 /**
  * Issue 26 in the browser: a message from the simulator lands directly in an online attendant's
  * 'Atendendo' list; an attendant at capacity gets nothing; a ticket past its target turns red and
- * the admin's SLA bell rings.
+ * the bell of the queue's supervisor (a plain user marked so by an admin) rings.
  */
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
   const res = await t.request(method, path, { token, body });
@@ -21,7 +21,7 @@ function openItem(page: Page, text: string) {
   return page.getByTestId("list-open").getByTestId("ticket-item").filter({ hasText: text });
 }
 
-Deno.test("distribution page - a simulator message lands in the online attendant's 'Atendendo'; one at capacity gets nothing; past its target it turns red and the admin's bell rings", () =>
+Deno.test("distribution page - a simulator message lands in the online attendant's 'Atendendo'; one at capacity gets nothing; past its target it turns red and the supervisor's bell rings", () =>
   withBrowser(async ({ t, page, url, loginAs, secondBrowser, pageErrors }) => {
     const c = await createCompany(t, "Alpha");
     // No hours: the queue works around the clock; a first response is due within a minute.
@@ -49,6 +49,15 @@ Deno.test("distribution page - a simulator message lands in the online attendant
       email: "bia@alpha.test",
       queueIds: [queue.id],
     });
+    // A plain user supervising the queue (created after Ana: a tie of least busy goes to Ana).
+    const chefe = await createUser(t, c.id, {
+      name: "Chefe Supervisora",
+      email: "chefe@alpha.test",
+      queueIds: [queue.id],
+    });
+    await api(t, c.admin.token, "PUT", `/api/users/${chefe.id}`, {
+      supervisedQueueIds: [queue.id],
+    });
     // Writes as the phone (the admin's own API session ends when they sign in in the browser).
     const phone = await createUser(t, c.id, { name: "Telefone", email: "phone@alpha.test" });
     // Bia may hold one ticket and already does: at capacity.
@@ -70,13 +79,13 @@ Deno.test("distribution page - a simulator message lands in the online attendant
     await other.goto(`${url}/tickets`);
     await openItem(other, "Cliente Antigo").waitFor();
     const boss = await secondBrowser();
-    await loginAs(boss, c.admin);
+    await loginAs(boss, chefe);
     await boss.getByTestId("bell-sla").waitFor();
     await eventually(async () => {
       const online = await t.deps.db.selectFrom("users").select("id").where("online", "=", 1)
-        .where("id", "in", [ana.id, bia.id]).execute();
-      return online.length === 2;
-    }, { what: "both attendants online" });
+        .where("id", "in", [ana.id, bia.id, chefe.id]).execute();
+      return online.length === 3;
+    }, { what: "the attendants and the supervisor online" });
 
     // The phone writes: the ticket is Ana's at once, in her 'Atendendo' list, not pending.
     await api(t, phone.token, "POST", `/api/simulator/${whatsapp.id}/messages`, {
@@ -91,7 +100,8 @@ Deno.test("distribution page - a simulator message lands in the online attendant
     // Bia, at capacity, has only her own ticket.
     assert.equal(await other.getByTestId("list-open").getByTestId("ticket-item").count(), 1);
 
-    // Two minutes later nobody answered: the job records the breach; red badge, bell rings.
+    // Two minutes later nobody answered: the job records the breach; red badge, the
+    // supervisor's bell rings.
     t.clock.advance(2 * 60_000);
     await distributionTick(t.deps);
     const badge = openItem(page, "Carlos Cliente").getByTestId("ticket-sla");

@@ -11,6 +11,7 @@ function ticket(id: number, over: Partial<Parameters<typeof slaState>[0]> = {}) 
     firstResponseDueAt: null,
     resolutionDueAt: null,
     slaBreachedAt: null,
+    resolutionPausedAt: null,
     ...over,
   };
 }
@@ -51,4 +52,19 @@ Deno.test("sla state - time left reads in minutes, hours and days; sorting puts 
     ticket(4, { firstResponseDueAt: at(10) }),
   ], NOW);
   assert.deepEqual(sorted.map((t) => t.id), [3, 4, 2, 1]);
+});
+
+Deno.test("sla state - a resolution clock paused waiting on the customer shows 'paused' with what was left; a first response still ahead counts first", () => {
+  // Paused 30 minutes ago with 50 minutes left (due 20 minutes from now in wall time).
+  const paused = ticket(1, { resolutionDueAt: at(20), resolutionPausedAt: at(-30) });
+  assert.deepEqual(slaState(paused, NOW), { level: "paused", dueAt: null, leftMs: 50 * 60_000 });
+  // Past its old due instant it is still paused, not late (the server records no breach).
+  const longAgo = ticket(1, { resolutionDueAt: at(-60), resolutionPausedAt: at(-90) });
+  assert.equal(slaState(longAgo, NOW)?.level, "paused");
+  const both = ticket(1, {
+    firstResponseDueAt: at(10),
+    resolutionDueAt: at(20),
+    resolutionPausedAt: at(-30),
+  });
+  assert.equal(slaState(both, NOW)?.dueAt, at(10));
 });

@@ -61,6 +61,7 @@ function ticket(id: number, patch: Partial<Ticket> = {}): Ticket {
     firstResponseDueAt: null,
     resolutionDueAt: null,
     slaBreachedAt: null,
+    resolutionPausedAt: null,
     ...patch,
   };
 }

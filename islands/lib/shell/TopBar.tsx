@@ -185,7 +185,9 @@ export function TopBar(
           ? (
             <>
               <TicketsBell user={user} />
-              {can(user, "ticket:see-all") ? <SlaBell /> : null}
+              {can(user, "ticket:see-all") || (user.supervisedQueueIds?.length ?? 0) > 0
+                ? <SlaBell />
+                : null}
               <AnnouncementsBell />
               {chatEnabled ? <ChatBell user={user} chats={chats} /> : null}
               <span className="topbar-divider" />

@@ -82,7 +82,7 @@ export async function lookupInbound(
           'lastMessage', t.lastMessage, 'unreadMessages', t.unreadMessages,
           'companyId', t.companyId, 'createdAt', t.createdAt, 'updatedAt', t.updatedAt,
           'firstResponseDueAt', t.firstResponseDueAt, 'resolutionDueAt', t.resolutionDueAt,
-          'slaBreachedAt', t.slaBreachedAt,
+          'slaBreachedAt', t.slaBreachedAt, 'resolutionPausedAt', t.resolutionPausedAt,
           'queueOptionId', t.queueOptionId, 'amountUsedBotQueues', t.amountUsedBotQueues,
           'awaitingRating', t.awaitingRating, 'botSession', t.botSession,
           'botSessionAt', t.botSessionAt, 'userName', u.name, 'queueName', q.name,

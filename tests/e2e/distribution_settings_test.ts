@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { createCompany } from "../helpers/app.ts";
+import { toastWith, withBrowser } from "../helpers/browser.ts";
+
+/**
+ * Issue 26's settings in the dialogs: an admin marks a user supervisor of one of their queues and
+ * sets their work hours (the user dialog), and turns on a queue's pausing (the queue dialog).
+ */
+Deno.test("distribution settings - the user dialog marks a supervisor and sets work hours; the queue dialog turns pausing on", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Acme");
+    const created = await t.request("POST", "/api/queue", {
+      token: c.admin.token,
+      body: { name: "Vendas", color: "#F44336" },
+    });
+    assert.equal(created.status, 201);
+    const queueId = (await created.json()).id as number;
+    const joined = await t.request("PUT", `/api/users/${c.user.id}`, {
+      token: c.admin.token,
+      body: { queueIds: [queueId] },
+    });
+    assert.equal(joined.status, 200);
+
+    await loginAs(page, c.admin, { expectPath: "/" });
+    await page.goto(`${url}/users`);
+    const userRow = page.getByTestId("user-row").filter({ hasText: "Acme User" });
+    await userRow.getByRole("button", { name: /Editar/ }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Supervisor de Vendas").click();
+    assert.equal(await dialog.getByTestId(`user-supervisor-${queueId}`).isChecked(), true);
+    await dialog.getByLabel("Início do expediente").fill("8");
+    await dialog.getByLabel("Fim do expediente").fill("25:00");
+    await dialog.getByRole("button", { name: "Salvar", exact: true }).click();
+    await dialog.getByText("Hora inválida (HH:MM)").waitFor();
+    await dialog.getByLabel("Fim do expediente").fill("17:30");
+    await dialog.getByRole("button", { name: "Salvar", exact: true }).click();
+    await toastWith(page, "Usuário salvo com sucesso!").waitFor();
+    const user = await t.deps.db.selectFrom("users").select(["startWork", "endWork"])
+      .where("id", "=", c.user.id).executeTakeFirstOrThrow();
+    assert.deepEqual(user, { startWork: "08:00", endWork: "17:30" });
+    const link = await t.deps.db.selectFrom("user_queues").select("supervisor")
+      .where("userId", "=", c.user.id).where("queueId", "=", queueId).executeTakeFirstOrThrow();
+    assert.equal(link.supervisor, 1);
+
+    await page.goto(`${url}/queues`);
+    const queueRow = page.getByTestId("queue-row").filter({ hasText: "Vendas" });
+    await queueRow.getByRole("button", { name: "Editar Vendas" }).click();
+    const queueDialog = page.getByRole("dialog", { name: "Editar fila" });
+    // Saved from the service tab itself (the data tab's form is not mounted then).
+    await queueDialog.getByRole("tab", { name: "Distribuição e metas" }).click();
+    await queueDialog.getByTestId("queue-pause-waiting").check();
+    await queueDialog.getByTestId("queue-save").click();
+    await queueDialog.waitFor({ state: "detached" });
+    const queue = await t.deps.db.selectFrom("queues").select("pauseWhenWaitingOnCustomer")
+      .where("id", "=", queueId).executeTakeFirstOrThrow();
+    assert.equal(queue.pauseWhenWaitingOnCustomer, 1);
+    assert.deepEqual(pageErrors, []);
+  }));
