@@ -1,10 +1,5 @@
 import type { ComponentType } from "react";
-import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import type { Context } from "hono";
-import { IslandRoot } from "../../islands/lib/IslandRoot.tsx";
-import { LOCALE_TAGS } from "../../islands/lib/i18n.ts";
-import { ISLAND_DATA_ID, ISLAND_ROOT_ID, type IslandData } from "../../islands/lib/page_context.ts";
-import { HEAD_SCRIPT } from "../../islands/lib/theme.ts";
 import { pageAction, rolesFor } from "../../contract/policy.ts";
 import { islandAssets } from "./assets.ts";
 import { payloadFor, requestLanguage, serverI18n } from "./i18n.ts";
@@ -22,8 +17,11 @@ export type PageAccess = "private" | "public" | "any";
 export type PageSpec<P> = {
   /** The island file's name: islands/<island>.tsx (its bundle in the manifest). */
   island: string;
-  /** That file's default export (rendered here for SSR, hydrated in the browser). */
-  component: ComponentType<P>;
+  /**
+   * Imports that file (`() => import("../../islands/<island>.tsx")`): its default export is
+   * rendered here for SSR and hydrated in the browser. Imported on the page's first request.
+   */
+  load: () => Promise<{ default: ComponentType<P> }>;
   props: P;
   /** i18n key of the window title, e.g. "dashboard.title". */
   title: string;
@@ -47,55 +45,37 @@ export function scriptJson(value: unknown): string {
 
 /**
  * Renders a page: the island server-side inside the document (head with the CSS, the theme and
- * guard script, module preloads), plus the JSON the browser hydrates it with.
+ * guard script, module preloads), plus the JSON the browser hydrates it with. The island's module
+ * and React's server renderer load on the first request for a page (routes/pages/ssr.tsx).
  *
- *   pages.get("/tickets", (c) =>
- *     renderPage(c, { island: "TicketsPage", component: TicketsPage, props: {}, title: "tickets.title" }));
+ *   pages.get("/tickets", (c) => renderPage(c, {
+ *     island: "TicketsPage", load: () => import("../../islands/TicketsPage.tsx"), props: {},
+ *     title: "tickets.title" }));
  */
-export function renderPage<P extends { [key: string]: Json }>(
+export async function renderPage<P extends { [key: string]: Json }>(
   c: Context,
   spec: PageSpec<P>,
-): Response {
+): Promise<Response> {
+  const [{ renderDocument }, { default: Island }] = await Promise.all([
+    import("./ssr.tsx"),
+    spec.load(),
+  ]);
   const lng = requestLanguage(c.req.header("cookie"));
   const i18n = serverI18n(lng);
-  const assets = islandAssets(spec.island);
   const page = { path: c.req.path };
-  const Island = spec.component;
-  // The island is rendered on its own (not inside the document) so that React's ids match the
-  // browser's hydrateRoot on #island exactly.
-  const islandHtml = renderToString(
-    <IslandRoot i18n={i18n} page={page}>
-      <Island {...spec.props} />
-    </IslandRoot>,
-  );
-  const data: IslandData = { props: spec.props, i18n: payloadFor(lng), page };
-  const document = renderToStaticMarkup(
-    <html
-      lang={LOCALE_TAGS[lng]}
-      data-access={spec.access ?? "private"}
-      data-roles={(spec.access ?? "private") === "private" ? rolesOfPage(c.req.path) : undefined}
-    >
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>{`${i18n.t(spec.title)} · Balcão`}</title>
-        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
-        <script dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
-        {assets.css.map((href) => <link key={href} rel="stylesheet" href={href} />)}
-        {assets.imports.map((href) => <link key={href} rel="modulepreload" href={href} />)}
-        <script type="module" src={assets.js} />
-      </head>
-      <body>
-        <div id={ISLAND_ROOT_ID} dangerouslySetInnerHTML={{ __html: islandHtml }} />
-        <script
-          type="application/json"
-          id={ISLAND_DATA_ID}
-          dangerouslySetInnerHTML={{ __html: scriptJson(data) }}
-        />
-      </body>
-    </html>,
-  );
+  const access = spec.access ?? "private";
+  const document = renderDocument({
+    Island: Island as ComponentType<Record<string, unknown>>,
+    props: spec.props,
+    i18n,
+    lng,
+    page,
+    data: { props: spec.props, i18n: payloadFor(lng), page },
+    title: `${i18n.t(spec.title)} · Balcão`,
+    access,
+    roles: access === "private" ? rolesOfPage(c.req.path) : undefined,
+    assets: islandAssets(spec.island),
+  });
   // Security headers (CSP with the head script's hash, nosniff...): server/http/security_headers.ts.
   return c.html(`<!doctype html>${document}`, spec.status ?? 200, { "cache-control": "no-store" });
 }
