@@ -155,7 +155,7 @@ export function allows(roles: readonly Role[], action: Action | SeedAction): boo
  * same the side menu shows its entry for (islands/lib/shell/menu.ts reads its actions here). Keyed
  * by the path's first segment ("/campaign/7/report" is "/campaign"); a page not listed is for
  * every signed-in user. The head script leaves a page before its first paint when the stored
- * roles hold none of the page's (routes/pages/render.tsx), the shell when the session says so.
+ * roles hold none of the page's (routes/pages/render.ts), the shell when the session says so.
  */
 export const PAGE_ACTIONS = {
   "/": "dashboard:read",

@@ -6,7 +6,7 @@ import { serveStatic } from "./assets.ts";
 import { apiDocsRoutes } from "./api_docs.ts";
 import { LOCALES } from "./i18n.ts";
 import { healthReport } from "../../server/storage/service.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage } from "./render.ts";
 
 /**
  * Server-rendered pages (one line per route: `renderPage` with the island that makes the page),

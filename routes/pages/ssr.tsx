@@ -6,7 +6,7 @@ import { IslandRoot } from "../../islands/lib/IslandRoot.tsx";
 import { type Language, LOCALE_TAGS } from "../../islands/lib/i18n.ts";
 import { ISLAND_DATA_ID, ISLAND_ROOT_ID, type IslandData } from "../../islands/lib/page_context.ts";
 import { HEAD_SCRIPT } from "../../islands/lib/theme.ts";
-import { scriptJson } from "./render.tsx";
+import { scriptJson } from "./render.ts";
 
 /**
  * The server side of React (react-dom/server and the islands it renders): imported by

@@ -52,6 +52,37 @@ Deno.test("startup - main.ts loads no page island and no React server renderer u
   assert.deepEqual(eager, []);
 });
 
+/**
+ * Packages only some requests or some companies need (issue 33 item 2): each is imported where it
+ * is first used (a WhatsApp session, an XLSX file, an AI turn, a mail, a 2FA enrolment's QR code,
+ * a charge, /api-docs, a remote database, a Redis broker), never by main.ts' static imports.
+ */
+const LOADED_AT_FIRST_USE = [
+  "@whiskeysockets/baileys",
+  "exceljs",
+  "openai",
+  "nodemailer",
+  "qrcode",
+  "pix-utils",
+  "swagger-ui-dist",
+  "@libsql/client",
+  "ioredis",
+  "redis",
+  "react",
+  "react-dom",
+];
+
+Deno.test("startup - main.ts imports the heavy packages where they are first used", async () => {
+  const reached = await staticallyReached("main.ts");
+  const packages = new Set(
+    reached.filter((s) => s.startsWith("npm:")).map((s) =>
+      s.replace(/^npm:\/?((?:@[^/@]+\/)?[^/@]+).*$/, "$1")
+    ),
+  );
+  assert.ok(packages.has("hono"), "the walk reaches the npm packages");
+  assert.deepEqual(LOADED_AT_FIRST_USE.filter((name) => packages.has(name)), []);
+});
+
 Deno.test("startup - the database thread loads @libsql/client only for a remote database", async () => {
   const reached = await staticallyReached("db/worker.ts");
   assert.ok(reached.some((s) => /^npm:\/?libsql@/.test(s)), "the walk reaches libsql");
