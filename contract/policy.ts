@@ -14,7 +14,11 @@
  * Visibility (who sees which ticket, whose socket hears what) is not here: it stays in
  * server/tickets/ and server/realtime/.
  */
-export type Role = "user" | "admin" | "super";
+import type { Role } from "./roles.ts";
+
+// The roles and the page a refused page sends to live in roles.ts (the pages without the shell
+// need only them, not the table: issue 33); they are re-exported here for every other caller.
+export { type Caller, PAGE_DENIED_REDIRECT, type Role, rolesOf } from "./roles.ts";
 
 /** Every signed-in user (seeds/000 section 6: "User: no static permissions" beyond daily work). */
 const EVERYONE = ["user", "admin", "super"] as const;
@@ -133,15 +137,6 @@ export const SEED_ACTIONS = {
 
 export type SeedAction = keyof typeof SEED_ACTIONS;
 
-/** The caller as server and browser both know it: profile and super flag. */
-export type Caller = { profile: string; super: boolean };
-
-export function rolesOf(caller: Caller): Role[] {
-  const roles: Role[] = [caller.profile.toLowerCase() === "admin" ? "admin" : "user"];
-  if (caller.super) roles.push("super");
-  return roles;
-}
-
 /** The table's line for an action (a seeds' name reads the action it stands for). */
 export function rolesFor(action: Action | SeedAction): readonly Role[] {
   const name = Object.hasOwn(SEED_ACTIONS, action)
@@ -162,7 +157,7 @@ export function allows(roles: readonly Role[], action: Action | SeedAction): boo
  * same the side menu shows its entry for (islands/lib/shell/menu.ts reads its actions here). Keyed
  * by the path's first segment ("/campaign/7/report" is "/campaign"); a page not listed is for
  * every signed-in user. The head script leaves a page before its first paint when the stored
- * roles hold none of the page's (routes/pages/render.tsx), the shell when the session says so.
+ * roles hold none of the page's (routes/pages/render.ts), the shell when the session says so.
  */
 export const PAGE_ACTIONS = {
   "/": "dashboard:read",
@@ -196,9 +191,6 @@ export const PAGE_ACTIONS = {
 } as const satisfies Record<string, Action>;
 
 export type PagePath = keyof typeof PAGE_ACTIONS;
-
-/** Where a page a role may not open sends it: every role works its tickets. */
-export const PAGE_DENIED_REDIRECT = "/tickets";
 
 /**
  * Pages whose refusal the specification words itself: seeds/002 section 6 sends a non-super user

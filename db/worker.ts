@@ -9,7 +9,7 @@
  * on SQLite's busy handler. While a transaction is open, plain writes wait here until it ends;
  * reads go on (on a local file, on a second, read-only connection).
  */
-import { createClient, type InArgs } from "@libsql/client";
+import type { Client, InArgs, Transaction } from "@libsql/client";
 import Database from "libsql";
 import type { DbReply, DbRequest, Scope } from "./worker_protocol.ts";
 
@@ -151,12 +151,15 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
-/** A remote libSQL server (libsql://, https://) through @libsql/client. */
+/**
+ * A remote libSQL server (libsql://, https://) through @libsql/client, which is imported only
+ * then: a local file does not need it (issue 33, the database thread's memory).
+ */
 class RemoteEngine implements Engine {
-  readonly #client;
-  #transaction?: Awaited<ReturnType<ReturnType<typeof createClient>["transaction"]>>;
-  constructor(url: string, authToken: string | undefined) {
-    this.#client = createClient({ url, authToken, intMode: "number" });
+  readonly #client: Client;
+  #transaction?: Transaction;
+  constructor(client: Client) {
+    this.#client = client;
   }
   get inTransaction() {
     return this.#transaction !== undefined;
@@ -219,7 +222,10 @@ async function handle(request: DbRequest): Promise<DbReply> {
       if (request.url.startsWith("file:")) {
         engine = new LocalEngine(request.url.slice("file:".length), request.pragmas);
       } else {
-        engine = new RemoteEngine(request.url, request.authToken);
+        const { createClient } = await import("@libsql/client");
+        engine = new RemoteEngine(
+          createClient({ url: request.url, authToken: request.authToken, intMode: "number" }),
+        );
         for (const pragma of request.pragmas) await engine.execute("write", pragma, []);
       }
       return { id: request.id, ok: true };

@@ -4,7 +4,6 @@ import ShieldOff from "lucide-react/icons/shield-off";
 import { api } from "./lib/api.ts";
 import { toast } from "./lib/toast.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
-import { ConfirmDialog } from "./lib/ui/ConfirmDialog.tsx";
 import { setSessionUser, useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
@@ -12,6 +11,11 @@ import { RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { UserRow } from "../contract/people_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+
+// The 2FA reset's confirmation: radix's dialog code loads when it first opens (issue 33).
+const ConfirmDialog = whenOpen(() =>
+  import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
+);
 
 const UserDialog = whenOpen(() => import("./users/UserDialog.tsx").then((m) => m.UserDialog));
 

@@ -1,5 +1,5 @@
 import type { LoginAnswer, SessionUser } from "../../contract/types.ts";
-import { rolesOf } from "../../contract/policy.ts";
+import { rolesOf } from "../../contract/roles.ts";
 import { removeStorage, STORAGE, writeStorage } from "./storage.ts";
 
 /** Whether the company enabled campaigns (setting campaignsEnabled), the rule behind cshow. */

@@ -1,5 +1,5 @@
 import { readStorage, STORAGE, writeStorage } from "./storage.ts";
-import { PAGE_DENIED_REDIRECT } from "../../contract/policy.ts";
+import { PAGE_DENIED_REDIRECT } from "../../contract/roles.ts";
 
 /** sessionStorage key: the page this tab came from was denied (the shell then says so). */
 export const PAGE_DENIED_FLASH = "pageDenied";

@@ -1,5 +1,4 @@
 import { useCallback, useState } from "react";
-import * as RTabs from "radix-ui/tabs";
 import { useTranslation } from "react-i18next";
 import CheckCheck from "lucide-react/icons/check-check";
 import Layers from "lucide-react/icons/layers";
@@ -21,6 +20,7 @@ import { useTicketList } from "./use_ticket_list.ts";
 import { useMediaQuery } from "../lib/media_query.ts";
 
 import { lazyPart } from "../lib/ui/deferred.tsx";
+import { Tab, TabList, TabsRoot } from "../lib/ui/Tabs.tsx";
 
 const NewTicketDialog = lazyPart(() => import("./NewTicketDialog.tsx").then((m) => m.default));
 const PeekDialog = lazyPart(() => import("./PeekDialog.tsx").then((m) => m.default));
@@ -140,9 +140,9 @@ export function TicketsManager(
 
   return (
     <div className="tm">
-      <RTabs.Root value={tab} onValueChange={chooseTab}>
-        <RTabs.List className="tm-tabs" aria-label={t("tickets.title")}>
-          <RTabs.Trigger
+      <TabsRoot value={tab} onValueChange={chooseTab}>
+        <TabList className="tm-tabs" label={t("tickets.title")}>
+          <Tab
             value="open"
             className="tm-tab"
             data-testid="tab-open"
@@ -150,8 +150,8 @@ export function TicketsManager(
           >
             <MessageSquareText size={17} aria-hidden="true" />
             {t("tickets.tabs.open")}
-          </RTabs.Trigger>
-          <RTabs.Trigger
+          </Tab>
+          <Tab
             value="closed"
             className="tm-tab"
             data-testid="tab-closed"
@@ -159,8 +159,8 @@ export function TicketsManager(
           >
             <CheckCheck size={17} aria-hidden="true" />
             {t("tickets.tabs.closed")}
-          </RTabs.Trigger>
-          <RTabs.Trigger
+          </Tab>
+          <Tab
             value="search"
             className="tm-tab"
             data-testid="tab-search"
@@ -168,9 +168,9 @@ export function TicketsManager(
           >
             <Search size={17} aria-hidden="true" />
             {t("tickets.tabs.search")}
-          </RTabs.Trigger>
-        </RTabs.List>
-      </RTabs.Root>
+          </Tab>
+        </TabList>
+      </TabsRoot>
 
       <div className="tm-toolbar">
         <button
@@ -274,9 +274,9 @@ export function TicketsManager(
 
       {tab === "open"
         ? (
-          <RTabs.Root value={openTab} onValueChange={(v) => setOpenTab(v as "open" | "pending")}>
-            <RTabs.List className="tm-subtabs" aria-label={t("tickets.tabs.open")}>
-              <RTabs.Trigger
+          <TabsRoot value={openTab} onValueChange={(v) => setOpenTab(v as "open" | "pending")}>
+            <TabList className="tm-subtabs" label={t("tickets.tabs.open")}>
+              <Tab
                 value="open"
                 className="tm-subtab"
                 data-testid="subtab-open"
@@ -284,8 +284,8 @@ export function TicketsManager(
               >
                 {t("tickets.tabs.assigned")}
                 <span className="tm-count" data-testid="count-open">{openList.count}</span>
-              </RTabs.Trigger>
-              <RTabs.Trigger
+              </Tab>
+              <Tab
                 value="pending"
                 className="tm-subtab"
                 data-testid="subtab-pending"
@@ -295,9 +295,9 @@ export function TicketsManager(
                 <span className="tm-count" data-pending="" data-testid="count-pending">
                   {pendingList.count}
                 </span>
-              </RTabs.Trigger>
-            </RTabs.List>
-          </RTabs.Root>
+              </Tab>
+            </TabList>
+          </TabsRoot>
         )
         : null}
 

@@ -2,44 +2,11 @@ import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { isLanguage } from "../../islands/lib/i18n.ts";
-import ContactsPage from "../../islands/ContactsPage.tsx";
-import DashboardPage from "../../islands/DashboardPage.tsx";
-import LoginPage from "../../islands/LoginPage.tsx";
-import ResetPasswordPage from "../../islands/ResetPasswordPage.tsx";
-import NotFoundPage from "../../islands/NotFoundPage.tsx";
-import TodoPage from "../../islands/TodoPage.tsx";
-import UsersPage from "../../islands/UsersPage.tsx";
-import AuditPage from "../../islands/AuditPage.tsx";
-import ReportsPage from "../../islands/ReportsPage.tsx";
-import ConnectionsPage from "../../islands/ConnectionsPage.tsx";
-import SimulatorPage from "../../islands/SimulatorPage.tsx";
-import TicketsPage from "../../islands/TicketsPage.tsx";
-import QueuesPage from "../../islands/QueuesPage.tsx";
-import SettingsPage from "../../islands/SettingsPage.tsx";
-import HelpsPage from "../../islands/HelpsPage.tsx";
-import SignupPage from "../../islands/SignupPage.tsx";
-import TagsPage from "../../islands/TagsPage.tsx";
-import QuickMessagesPage from "../../islands/QuickMessagesPage.tsx";
-import SchedulesPage from "../../islands/SchedulesPage.tsx";
-import KanbanPage from "../../islands/KanbanPage.tsx";
-import AnnouncementsPage from "../../islands/AnnouncementsPage.tsx";
-import ChatsPage from "../../islands/ChatsPage.tsx";
-import FinancePage from "../../islands/FinancePage.tsx";
-import SubscriptionPage from "../../islands/SubscriptionPage.tsx";
-import ContactListsPage from "../../islands/ContactListsPage.tsx";
-import ContactListItemsPage from "../../islands/ContactListItemsPage.tsx";
-import CampaignsPage from "../../islands/CampaignsPage.tsx";
-import CampaignReportPage from "../../islands/CampaignReportPage.tsx";
-import CampaignsConfigPage from "../../islands/CampaignsConfigPage.tsx";
-import FilesPage from "../../islands/FilesPage.tsx";
-import QueueIntegrationPage from "../../islands/QueueIntegrationPage.tsx";
-import PromptsPage from "../../islands/PromptsPage.tsx";
-import MessagesApiPage from "../../islands/MessagesApiPage.tsx";
 import { serveStatic } from "./assets.ts";
 import { apiDocsRoutes } from "./api_docs.ts";
 import { LOCALES } from "./i18n.ts";
 import { healthReport } from "../../server/storage/service.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage } from "./render.ts";
 
 /**
  * Server-rendered pages (one line per route: `renderPage` with the island that makes the page),
@@ -64,7 +31,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/login", (c) =>
     renderPage(c, {
       island: "LoginPage",
-      component: LoginPage,
+      load: () => import("../../islands/LoginPage.tsx"),
       props: { signupEnabled: deps.config.signupEnabled },
       title: "login.title",
       access: "public",
@@ -75,7 +42,7 @@ export function pageRoutes(deps: AppDeps) {
     const email = c.req.query("email");
     return renderPage(c, {
       island: "ResetPasswordPage",
-      component: ResetPasswordPage,
+      load: () => import("../../islands/ResetPasswordPage.tsx"),
       props: {
         email: email && email.length <= 254 ? email : undefined,
         token: token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined,
@@ -88,7 +55,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/signup", (c) =>
     !deps.config.signupEnabled ? notFoundPage(c) : renderPage(c, {
       island: "SignupPage",
-      component: SignupPage,
+      load: () => import("../../islands/SignupPage.tsx"),
       props: { companyId: c.req.query("companyId")?.slice(0, 20) ?? null },
       title: "platform.signup.title",
       access: "public",
@@ -96,87 +63,102 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/helps", (c) =>
     renderPage(c, {
       island: "HelpsPage",
-      component: HelpsPage,
+      load: () => import("../../islands/HelpsPage.tsx"),
       props: {},
       title: "platform.helps.pageTitle",
     }));
   pages.get("/", (c) =>
     renderPage(c, {
       island: "DashboardPage",
-      component: DashboardPage,
+      load: () => import("../../islands/DashboardPage.tsx"),
       props: {},
       title: "dashboard.title",
     }));
   pages.get("/financeiro", (c) =>
     renderPage(c, {
       island: "FinancePage",
-      component: FinancePage,
+      load: () => import("../../islands/FinancePage.tsx"),
       props: {},
       title: "billing.title",
     }));
   pages.get("/subscription", (c) =>
     renderPage(c, {
       island: "SubscriptionPage",
-      component: SubscriptionPage,
+      load: () => import("../../islands/SubscriptionPage.tsx"),
       props: {},
       title: "billing.subscription.title",
     }));
   pages.get("/contacts", (c) =>
     renderPage(c, {
       island: "ContactsPage",
-      component: ContactsPage,
+      load: () => import("../../islands/ContactsPage.tsx"),
       props: {},
       title: "contacts.title",
     }));
   pages.get(
     "/users",
     (c) =>
-      renderPage(c, { island: "UsersPage", component: UsersPage, props: {}, title: "users.title" }),
+      renderPage(c, {
+        island: "UsersPage",
+        load: () => import("../../islands/UsersPage.tsx"),
+        props: {},
+        title: "users.title",
+      }),
   );
   // A common guess at the tasks page's address (issue 25).
   pages.get("/todo", (c) => c.redirect("/todolist", 301));
   pages.get("/reports", (c) =>
     renderPage(c, {
       island: "ReportsPage",
-      component: ReportsPage,
+      load: () => import("../../islands/ReportsPage.tsx"),
       props: {},
       title: "reports.title",
     }));
   pages.get(
     "/audit",
     (c) =>
-      renderPage(c, { island: "AuditPage", component: AuditPage, props: {}, title: "audit.title" }),
+      renderPage(c, {
+        island: "AuditPage",
+        load: () => import("../../islands/AuditPage.tsx"),
+        props: {},
+        title: "audit.title",
+      }),
   );
   pages.get(
     "/todolist",
     (c) =>
-      renderPage(c, { island: "TodoPage", component: TodoPage, props: {}, title: "todo.title" }),
+      renderPage(c, {
+        island: "TodoPage",
+        load: () => import("../../islands/TodoPage.tsx"),
+        props: {},
+        title: "todo.title",
+      }),
   );
   pages.get("/connections", (c) =>
     renderPage(c, {
       island: "ConnectionsPage",
-      component: ConnectionsPage,
+      load: () => import("../../islands/ConnectionsPage.tsx"),
       props: {},
       title: "connections.title",
     }));
   pages.get("/simulator", (c) =>
     renderPage(c, {
       island: "SimulatorPage",
-      component: SimulatorPage,
+      load: () => import("../../islands/SimulatorPage.tsx"),
       props: {},
       title: "simulator.title",
     }));
   pages.get("/tickets", (c) =>
     renderPage(c, {
       island: "TicketsPage",
-      component: TicketsPage,
+      load: () => import("../../islands/TicketsPage.tsx"),
       props: { ticketId: null },
       title: "tickets.title",
     }));
   pages.get("/tickets/:ticketId", (c) =>
     renderPage(c, {
       island: "TicketsPage",
-      component: TicketsPage,
+      load: () => import("../../islands/TicketsPage.tsx"),
       props: { ticketId: c.req.param("ticketId").slice(0, 64) },
       title: "tickets.title",
     }));
@@ -185,7 +167,7 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, {
         island: "QueuesPage",
-        component: QueuesPage,
+        load: () => import("../../islands/QueuesPage.tsx"),
         props: {},
         title: "queues.title",
       }),
@@ -193,33 +175,38 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/queue-integration", (c) =>
     renderPage(c, {
       island: "QueueIntegrationPage",
-      component: QueueIntegrationPage,
+      load: () => import("../../islands/QueueIntegrationPage.tsx"),
       props: {},
       title: "integrations.title",
     }));
   pages.get("/prompts", (c) =>
     renderPage(c, {
       island: "PromptsPage",
-      component: PromptsPage,
+      load: () => import("../../islands/PromptsPage.tsx"),
       props: {},
       title: "prompts.title",
     }));
   pages.get("/settings", (c) =>
     renderPage(c, {
       island: "SettingsPage",
-      component: SettingsPage,
+      load: () => import("../../islands/SettingsPage.tsx"),
       props: {},
       title: "settings.title",
     }));
   pages.get(
     "/tags",
     (c) =>
-      renderPage(c, { island: "TagsPage", component: TagsPage, props: {}, title: "tags.title" }),
+      renderPage(c, {
+        island: "TagsPage",
+        load: () => import("../../islands/TagsPage.tsx"),
+        props: {},
+        title: "tags.title",
+      }),
   );
   pages.get("/quick-messages", (c) =>
     renderPage(c, {
       island: "QuickMessagesPage",
-      component: QuickMessagesPage,
+      load: () => import("../../islands/QuickMessagesPage.tsx"),
       props: {},
       title: "quickMessages.title",
     }));
@@ -229,7 +216,7 @@ export function pageRoutes(deps: AppDeps) {
     const contactId = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
     return renderPage(c, {
       island: "SchedulesPage",
-      component: SchedulesPage,
+      load: () => import("../../islands/SchedulesPage.tsx"),
       props: {
         contactId: contactId !== null && Number.isSafeInteger(contactId) ? contactId : null,
       },
@@ -239,14 +226,14 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/kanban", (c) =>
     renderPage(c, {
       island: "KanbanPage",
-      component: KanbanPage,
+      load: () => import("../../islands/KanbanPage.tsx"),
       props: {},
       title: "kanban.title",
     }));
   pages.get("/announcements", (c) =>
     renderPage(c, {
       island: "AnnouncementsPage",
-      component: AnnouncementsPage,
+      load: () => import("../../islands/AnnouncementsPage.tsx"),
       props: {},
       title: "announcements.title",
     }));
@@ -254,7 +241,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/chats/:id?", (c) =>
     renderPage(c, {
       island: "ChatsPage",
-      component: ChatsPage,
+      load: () => import("../../islands/ChatsPage.tsx"),
       props: { chatUuid: c.req.param("id")?.slice(0, 64) ?? null },
       title: "chats.title",
     }));
@@ -263,47 +250,52 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/contact-lists", (c) =>
     renderPage(c, {
       island: "ContactListsPage",
-      component: ContactListsPage,
+      load: () => import("../../islands/ContactListsPage.tsx"),
       props: {},
       title: "contactLists.title",
     }));
   pages.get("/contact-lists/:contactListId{[0-9]+}/contacts", (c) =>
     renderPage(c, {
       island: "ContactListItemsPage",
-      component: ContactListItemsPage,
+      load: () => import("../../islands/ContactListItemsPage.tsx"),
       props: { contactListId: Number(c.req.param("contactListId")) },
       title: "contactLists.itemsTitle",
     }));
   pages.get("/campaigns", (c) =>
     renderPage(c, {
       island: "CampaignsPage",
-      component: CampaignsPage,
+      load: () => import("../../islands/CampaignsPage.tsx"),
       props: {},
       title: "campaigns.title",
     }));
   pages.get("/campaign/:campaignId{[0-9]+}/report", (c) =>
     renderPage(c, {
       island: "CampaignReportPage",
-      component: CampaignReportPage,
+      load: () => import("../../islands/CampaignReportPage.tsx"),
       props: { campaignId: Number(c.req.param("campaignId")) },
       title: "campaigns.reportTitle",
     }));
   pages.get(
     "/files",
     (c) =>
-      renderPage(c, { island: "FilesPage", component: FilesPage, props: {}, title: "files.title" }),
+      renderPage(c, {
+        island: "FilesPage",
+        load: () => import("../../islands/FilesPage.tsx"),
+        props: {},
+        title: "files.title",
+      }),
   );
   pages.get("/campaigns-config", (c) =>
     renderPage(c, {
       island: "CampaignsConfigPage",
-      component: CampaignsConfigPage,
+      load: () => import("../../islands/CampaignsConfigPage.tsx"),
       props: {},
       title: "campaigns.configTitle",
     }));
   pages.get("/messages-api", (c) =>
     renderPage(c, {
       island: "MessagesApiPage",
-      component: MessagesApiPage,
+      load: () => import("../../islands/MessagesApiPage.tsx"),
       props: {},
       title: "messagesApi.title",
     }));
@@ -312,10 +304,10 @@ export function pageRoutes(deps: AppDeps) {
 }
 
 /** The 404 page for any path that is not an API route (server/app.ts notFound). */
-export function notFoundPage(c: Parameters<typeof renderPage>[0]): Response {
+export function notFoundPage(c: Parameters<typeof renderPage>[0]): Promise<Response> {
   return renderPage(c, {
     island: "NotFoundPage",
-    component: NotFoundPage,
+    load: () => import("../../islands/NotFoundPage.tsx"),
     props: {},
     title: "notFound.title",
     access: "any",

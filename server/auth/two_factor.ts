@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import type { Database } from "../../db/client.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
@@ -63,6 +62,8 @@ export async function setupTwoFactor(deps: AppDeps, auth: AuthInfo) {
   );
   const url = otpauthUrl(secret, user.email);
   // The QR code is drawn here: the browser's bundle stays without a QR encoder.
+  // qrcode loads with the first enrolment, not at start (issue 33).
+  const { default: QRCode } = await import("qrcode");
   return { secret, otpauthUrl: url, qrCode: await QRCode.toDataURL(url, { margin: 1 }) };
 }
 

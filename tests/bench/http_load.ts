@@ -60,6 +60,19 @@ export async function rssOf(pid: number): Promise<number> {
   return kb * 1024;
 }
 
+/**
+ * CPU time a process has used so far (user + system, all its threads: the database thread's
+ * too), in ms, from the kernel. Per request it says what a setting costs even on a machine whose
+ * load makes wall-clock rates meaningless.
+ */
+export async function cpuMsOf(pid: number): Promise<number> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return (Number(fields[11]) + Number(fields[12])) * 1000 / ticksPerSecond;
+}
+
 export type Memory = { rss: number; heapUsed: number; heapTotal: number };
 
 /** RSS from /proc, V8 heap (used, total) from /metrics. */

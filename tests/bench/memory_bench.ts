@@ -13,6 +13,7 @@
 import { fileURLToPath } from "node:url";
 import {
   benchDataDir,
+  cpuMsOf,
   httpLoad,
   loadAverage,
   login,
@@ -63,6 +64,7 @@ async function scenario(
     const sampler = setInterval(async () => {
       peak = Math.max(peak, await rssOf(server.pid).catch(() => 0));
     }, 200);
+    const cpuBefore = await cpuMsOf(server.pid);
     const result = await httpLoad(
       server.url,
       token,
@@ -70,12 +72,15 @@ async function scenario(
       { clients: 16, seconds: LOAD },
     );
     clearInterval(sampler);
+    const cpuPerRequest = (await cpuMsOf(server.pid) - cpuBefore) / result.requests;
     const under = await memoryOf(server);
     peak = Math.max(peak, under.rss);
     row(
       `16 clients ${LOAD} s (peak RSS)`,
       { ...under, rss: peak },
-      `${result.perSecond.toFixed(0)} req/s, p95 ${result.p95.toFixed(1)} ms`,
+      `${result.perSecond.toFixed(0)} req/s, p95 ${result.p95.toFixed(1)} ms, server CPU ${
+        cpuPerRequest.toFixed(2)
+      } ms/req`,
     );
     await wait(IDLE);
     row(`${IDLE} s after the load`, await memoryOf(server));

@@ -3,13 +3,15 @@ import { fileURLToPath } from "node:url";
 import type { Manifest } from "../../contract/manifest.ts";
 
 /**
- * Issue 9: no page makes the browser download more than 150 KB of gzipped JavaScript before it
+ * Issue 9: no page makes the browser download more than 140 KB of gzipped JavaScript before it
  * can run (its entry and every chunk it imports statically; dialogs and menus load on first use).
+ * Issue 33 asked for 100 KiB: React DOM (64 KiB) and i18next (17 KiB), which every page needs to
+ * hydrate, leave too little for the shell; what was cut and what is left is in docs/scaling.md.
  * Reads the production build the gate makes first (`deno task build`): the sizes of the .gz files
  * the server sends. A size, not a time, so a test; the figures per page print in
  * `deno run -A tests/bench/page_weight_bench.ts`.
  */
-export const PAGE_JS_LIMIT_BYTES = 150_000;
+export const PAGE_JS_LIMIT_BYTES = 140_000;
 
 const STATIC = fileURLToPath(new URL("../../static", import.meta.url));
 
@@ -17,7 +19,7 @@ async function gzBytes(publicPath: string): Promise<number> {
   return (await Deno.stat(`${STATIC}${publicPath.slice("/static".length)}.gz`)).size;
 }
 
-Deno.test("page weight - every page's first-load JavaScript is at most 150 KB gzipped", async () => {
+Deno.test("page weight - every page's first-load JavaScript is at most 140 KB gzipped", async () => {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await Deno.readTextFile(`${STATIC}/build/manifest.json`));

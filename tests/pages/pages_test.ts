@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { withApp } from "../helpers/app.ts";
-import { scriptJson } from "../../routes/pages/render.tsx";
+import { scriptJson } from "../../routes/pages/render.ts";
 import { loadManifest } from "../../routes/pages/assets.ts";
 
 Deno.test("pages /login - server-rendered in Portuguese with its bundle, styles and data", () =>

@@ -1,5 +1,4 @@
-import { useState } from "react";
-import * as Collapsible from "radix-ui/collapsible";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import ChevronDown from "lucide-react/icons/chevron-down";
 import LogOut from "lucide-react/icons/log-out";
@@ -80,19 +79,35 @@ function Submenu(
 ) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(items.some((item) => isActive(item.href, path)));
+  const contentId = useId();
+  const state = open ? "open" : "closed";
+  // A disclosure button (what radix's Collapsible renders) written out: radix's collapsible and
+  // presence code would be on every page's first load for this one toggle (issue 33).
   return (
-    <Collapsible.Root open={open} onOpenChange={setOpen}>
-      <Collapsible.Trigger className="nav-link nav-submenu-trigger" data-menu={id}>
+    <div data-state={state}>
+      <button
+        type="button"
+        className="nav-link nav-submenu-trigger"
+        data-menu={id}
+        data-state={state}
+        aria-controls={contentId}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
         <span className="nav-icon">
           <Icon size={20} aria-hidden="true" />
         </span>
         <span className="nav-text">{t(`shell.menu.${id}`)}</span>
         <ChevronDown size={16} className="nav-chevron" aria-hidden="true" />
-      </Collapsible.Trigger>
-      <Collapsible.Content className="nav-submenu">
-        {items.map((item) => <Link key={item.id} item={item} path={path} markers={markers} />)}
-      </Collapsible.Content>
-    </Collapsible.Root>
+      </button>
+      {open
+        ? (
+          <div id={contentId} className="nav-submenu" data-state={state}>
+            {items.map((item) => <Link key={item.id} item={item} path={path} markers={markers} />)}
+          </div>
+        )
+        : null}
+    </div>
   );
 }
 
