@@ -66,8 +66,7 @@ const LOADED_AT_FIRST_USE = [
   "pix-utils",
   "swagger-ui-dist",
   "@libsql/client",
-  "ioredis",
-  "redis",
+  "@redis/client",
   "react",
   "react-dom",
 ];
