@@ -194,7 +194,7 @@ export async function reportTable<T extends ReportTable>(
   table: T,
   query: ReportQuery,
 ): Promise<ReportAnswer<T>> {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), query);
   const companyId = auth.companyId;
   const groups = await figures(deps, companyId, GROUP_OF[table], w, filtersOf(query, scope));
@@ -236,7 +236,7 @@ export async function reportSummary(
   auth: AuthInfo,
   query: ReportQuery,
 ): Promise<SummaryAnswer> {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), query);
   const groups = await figures(deps, auth.companyId, "total", w, filtersOf(query, scope));
   return { range: rangeAnswer(range), totals: groups.get("0") ?? emptyFigures() };
@@ -248,7 +248,7 @@ export async function reportHeatmap(
   auth: AuthInfo,
   query: ReportQuery,
 ): Promise<HeatmapAnswer> {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), query);
   const rows = await repo.createdByHour(deps.db, auth.companyId, w, filtersOf(query, scope));
   const cells = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
@@ -287,7 +287,7 @@ export async function ticketsDay(
 ): Promise<
   { data: ({ total: number; data: string } | { total: number; horario: string })[]; count: number }
 > {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), {
     dateFrom: query.initialDate,
     dateTo: query.finalDate,

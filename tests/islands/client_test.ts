@@ -77,7 +77,7 @@ Deno.test("menu - a user gets only the service group", () => {
 Deno.test("menu - an admin gets management and administration; profile compares case-insensitively", () => {
   const groups = ids(user({ profile: "ADMIN" }));
   assert.deepEqual(groups.map((g) => g.group), ["service", "management", "administration"]);
-  assert.deepEqual(groups[1].items, ["dashboard"]);
+  assert.deepEqual(groups[1].items, ["dashboard", "reports"]);
   assert.deepEqual(groups[2].items, [
     "campaigns[campaignsList,contactLists,campaignsConfig]",
     "prompts",
