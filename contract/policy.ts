@@ -47,6 +47,10 @@ export const POLICY = {
   "help:read": EVERYONE,
   "announcement:read": EVERYONE,
   "simulator:use": EVERYONE, // the built-in phone of the company's simulator connections
+  // /reports, their exports and transcripts (issue 27): the gate lets everyone through to the
+  // service's decision (server/reports/scope.ts, SERVICE_DECIDES below): "report:read-all" for
+  // every queue, a supervisor of queues for theirs, anyone else 403 ERR_NO_PERMISSION.
+  "report:read": EVERYONE,
 
   // Inside daily work, the admin profile's (seeds/000 section 6 'Admin').
   "ticket:delete": ADMIN_PROFILE,
@@ -60,7 +64,7 @@ export const POLICY = {
 
   // Company administration.
   "dashboard:read": ADMINS,
-  "report:read": ADMINS, // /reports, their exports and transcripts (issue 27)
+  "report:read-all": ADMINS, // every queue's reports (issue 27); others: see "report:read"
   "storage:read": ADMINS, // the server's free space and storage state (the banner, issue 34)
   "contact:delete": ADMINS,
   "contact:export": ADMINS,
@@ -105,6 +109,18 @@ export const POLICY = {
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;
+
+/**
+ * Lines whose gate lets every role through because a record, not a role, completes the decision:
+ * the service refuses (403 ERR_NO_PERMISSION) a caller holding none of the named line's roles
+ * unless the record says otherwise. "report:read": a user who supervises no queue (user_queues.
+ * supervisor, issue 26) is refused by server/reports/scope.ts. tests/api/policy_walk_test.ts
+ * expects those refusals of its callers (who supervise nothing); the menu and the page ask
+ * `canReadReports` (islands/lib/permissions.ts).
+ */
+export const SERVICE_DECIDES = {
+  "report:read": "report:read-all",
+} as const satisfies Partial<Record<Action, Action>>;
 
 /**
  * Issue 29: a late company's admin signs in to a restricted session (`restricted: "billing"`):

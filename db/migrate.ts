@@ -44,6 +44,7 @@ import * as m0410 from "./migrations/0410_add_message_forward_and_edits.ts";
 import * as m0420 from "./migrations/0420_create_ticket_pins.ts";
 import * as m0421 from "./migrations/0421_add_quick_message_queue.ts";
 import * as m0450 from "./migrations/0450_add_supervisors_pause_and_work_hours.ts";
+import * as m0470 from "./migrations/0470_add_report_speedups.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   "0420_create_ticket_pins": m0420,
   "0421_add_quick_message_queue": m0421,
   "0450_add_supervisors_pause_and_work_hours": m0450,
+  "0470_add_report_speedups": m0470,
 };
 
 class StaticProvider implements MigrationProvider {

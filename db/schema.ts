@@ -541,6 +541,15 @@ export interface ReportMessageHoursTable {
   outbound: number;
 }
 
+/** 0470: messages in/out per (ticket, local day): the tags' reports. */
+export interface ReportTicketMessagesTable {
+  companyId: number;
+  ticketId: number;
+  day: string;
+  inbound: number;
+  outbound: number;
+}
+
 export interface TicketCountsTable {
   companyId: number;
   status: string;
@@ -873,6 +882,7 @@ export interface DB {
   ticket_events: TicketEventsTable;
   report_message_hours: ReportMessageHoursTable;
   report_days: ReportDaysTable;
+  report_ticket_messages: ReportTicketMessagesTable;
   messages: MessagesTable;
   ticket_notes: TicketNotesTable;
   tags: TagsTable;

@@ -60,6 +60,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "recovery_codes",
   "report_days",
   "report_message_hours",
+  "report_ticket_messages",
   "refresh_tokens",
   "schedules",
   "sessions",

@@ -2,8 +2,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Download from "lucide-react/icons/download";
 import { AppShell } from "./lib/shell/AppShell.tsx";
+import { PAGE_DENIED_REDIRECT } from "../contract/policy.ts";
 import { api } from "./lib/api.ts";
-import { can } from "./lib/permissions.ts";
+import { canReadReports } from "./lib/permissions.ts";
 import { downloadFile } from "./lib/download.ts";
 import { useLookup } from "./lib/use_lookup.ts";
 import { Button } from "./lib/ui/Button.tsx";
@@ -32,9 +33,9 @@ export default function ReportsPage(_props: ReportsPageProps) {
     <AppShell
       title={t("reports.title")}
       guard={{
-        allow: (user) => can(user, "report:read"),
+        allow: canReadReports,
         message: "errors.noPermissionPage",
-        redirectTo: "/",
+        redirectTo: PAGE_DENIED_REDIRECT,
       }}
     >
       <Reports />

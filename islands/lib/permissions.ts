@@ -32,6 +32,24 @@ export function can(
   return allows(rolesOf({ profile: user.profile, super: user.super === true }), action);
 }
 
+/**
+ * May this user open /reports (issue 27)? Admins (every queue), and supervisors of some queue
+ * (the session's supervisedQueueIds, issue 26) for theirs: the page's gate "report:read" lets
+ * everyone through to the server's decision (contract/policy.ts SERVICE_DECIDES), which this
+ * mirrors for the menu and the page.
+ */
+export function canReadReports(
+  user:
+    | Pick<SessionUser, "profile">
+      & Partial<
+        Pick<SessionUser, "super" | "restricted" | "supervisedQueueIds">
+      >
+    | null,
+): boolean {
+  return can(user, "report:read-all") ||
+    (can(user, "report:read") && (user?.supervisedQueueIds?.length ?? 0) > 0);
+}
+
 /** The plan flags a page can depend on (seeds/001 section 6; server/plans/features.ts). */
 export type PlanFeature = Exclude<
   keyof PlanFlags,

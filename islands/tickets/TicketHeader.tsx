@@ -6,6 +6,7 @@ import CalendarClock from "lucide-react/icons/calendar-clock";
 import Check from "lucide-react/icons/check";
 import CircleCheckBig from "lucide-react/icons/circle-check-big";
 import EllipsisVertical from "lucide-react/icons/ellipsis-vertical";
+import FileText from "lucide-react/icons/file-text";
 import NotebookPen from "lucide-react/icons/notebook-pen";
 import RotateCcw from "lucide-react/icons/rotate-ccw";
 import Tag from "lucide-react/icons/tag";
@@ -14,7 +15,8 @@ import Undo2 from "lucide-react/icons/undo-2";
 import UserRound from "lucide-react/icons/user-round";
 import { api } from "../lib/api.ts";
 import { useUser } from "../lib/session.ts";
-import { can } from "../lib/permissions.ts";
+import { can, canReadReports } from "../lib/permissions.ts";
+import { downloadFile } from "../lib/download.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Menu, MenuItem, MenuSeparator } from "../lib/ui/Menu.tsx";
@@ -36,7 +38,8 @@ type Action = "accept" | "return" | "resolve" | "reopen";
 /**
  * The ticket's header (seeds/000 sections 2 and 4): contact name (opens the contact drawer),
  * ticket number, queue and assigned user; the actions of its status (accept; return, resolve,
- * transfer; reopen) and the options menu (schedule, notes, tags, contact, delete: ticket-options:deleteTicket).
+ * transfer; reopen) and the options menu (schedule, notes, tags, contact, the printable
+ * transcript for who reads reports (issue 27), delete: ticket-options:deleteTicket).
  * Return and resolve leave the chat for the list.
  */
 export function TicketHeader(
@@ -73,6 +76,12 @@ export function TicketHeader(
       setBusy(null);
     }
   };
+
+  // The printable transcript (issue 27): a file the browser opens and prints (a plain link would
+  // not carry the token). A supervisor of other queues is answered 404, shown as the error.
+  const transcript = () =>
+    downloadFile(`/reports/tickets/${ticket.id}/transcript`, `ticket-${ticket.id}.html`)
+      .catch((error) => toast.error(error));
 
   const remove = async () => {
     await api.delete(`/tickets/${ticket.id}`);
@@ -205,6 +214,16 @@ export function TicketHeader(
           <MenuItem icon={<UserRound size={16} aria-hidden="true" />} onSelect={onContact}>
             {t("tickets.contact.details")}
           </MenuItem>
+          {canReadReports(user)
+            ? (
+              <MenuItem
+                icon={<FileText size={16} aria-hidden="true" />}
+                onSelect={() => void transcript()}
+              >
+                {t("tickets.options.transcript")}
+              </MenuItem>
+            )
+            : null}
           {can(user, "ticket-options:deleteTicket")
             ? (
               <>

@@ -58,7 +58,7 @@ const COUNTED = [
   "rated",
   "sla_breached",
 ] as const;
-const TIMED = ["accepted", "first_response", "resolved"] as const;
+export const TIMED = ["accepted", "first_response", "resolved"] as const;
 
 function modifier(w: ReportWindow): RawBuilder<unknown> {
   return sql.lit(`${Math.trunc(w.offsetMinutes)} minutes`);
@@ -224,7 +224,11 @@ export async function countMessages(
   w: ReportWindow,
   f: ReportFilters,
 ): Promise<MessageCount[]> {
-  if (by === "tag" || f.tagId !== undefined) return await taggedMessages(db, companyId, by, w, f);
+  if (by === "tag" || f.tagId !== undefined) {
+    // Tagged tickets' messages are kept per local day (report_ticket_messages), not per hour.
+    if (by === "hour") throw new Error("tagged messages are counted per day, not per hour");
+    return await taggedMessages(db, companyId, by, w, f);
+  }
   const h = hours(w);
   const key = by === "user"
     ? sql`nullif(h.userId, 0)`
@@ -264,9 +268,7 @@ async function taggedMessages(
     : by === "tag"
     ? sql`g.tagId`
     : by === "day"
-    ? sql`date(m.createdAt, ${modifier(w)})`
-    : by === "hour"
-    ? sql`CAST(strftime('%H', m.createdAt, ${modifier(w)}) AS INTEGER)`
+    ? sql`r.day`
     : sql`0`;
   const parts: RawBuilder<unknown>[] = [];
   if (f.tagId !== undefined) parts.push(sql`AND g.tagId = ${f.tagId}`);
@@ -279,16 +281,56 @@ async function taggedMessages(
       by === "queue"
     ? sql`JOIN tickets t ON t.id = g.ticketId AND t.companyId = ${companyId}`
     : sql``;
+  // Per ticket and local day (report_ticket_messages, migration 0470): the period is whole local
+  // days, so these rows hold exactly its messages, without reading each one.
   const result = await sql<MessageCount>`
-    SELECT ${key} AS k, sum(m.fromMe = 0) AS inbound, sum(m.fromMe = 1) AS outbound
+    SELECT ${key} AS k, sum(r.inbound) AS inbound, sum(r.outbound) AS outbound
     FROM ticket_tags g
-    CROSS JOIN messages m ON m.ticketId = g.ticketId AND m.createdAt >= ${w.startUtc}
-      AND m.createdAt < ${w.endUtc}
+    CROSS JOIN report_ticket_messages r ON r.ticketId = g.ticketId AND r.day >= ${w.fromDay}
+      AND r.day <= ${w.toDay}
     ${ticket}
     WHERE g.companyId = ${companyId} ${sql.join(parts, sql` `)}
     GROUP BY 1
   `.execute(db);
   return result.rows;
+}
+
+/** The filters' rows of a kind of duration over the period (the seconds index's columns). */
+function timedRows(companyId: number, kind: string, w: ReportWindow, f: ReportFilters) {
+  return sql`FROM ticket_events e INDEXED BY ticket_events_seconds
+    WHERE e.companyId = ${companyId} AND e.kind = ${kind} AND e.seconds IS NOT NULL
+      AND e.day >= ${w.fromDay} AND e.day <= ${w.toDay} ${eventFilters(companyId, f)}`;
+}
+
+/**
+ * The period's durations of one kind at the given ranks (0-based, ascending), over everything
+ * the filters keep: counted, then read at their rank from the index that holds them in order of
+ * length (no list of a year's durations, no sorting). `n`: how many there are.
+ */
+export async function durationsAt(
+  db: Database,
+  companyId: number,
+  kind: (typeof TIMED)[number],
+  w: ReportWindow,
+  f: ReportFilters,
+  ranksOf: (n: number) => number[],
+): Promise<{ n: number; values: number[] }> {
+  const counted = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM ticket_events e
+    WHERE e.companyId = ${companyId} AND e.kind = ${kind} AND e.seconds IS NOT NULL
+      AND e.day >= ${w.fromDay} AND e.day <= ${w.toDay} ${eventFilters(companyId, f)}
+  `.execute(db);
+  const n = Number(counted.rows[0]?.n ?? 0);
+  if (n === 0) return { n, values: [] };
+  const values: number[] = [];
+  for (const rank of ranksOf(n)) {
+    const row = await sql<{ seconds: number }>`
+      SELECT e.seconds AS seconds ${timedRows(companyId, kind, w, f)}
+      ORDER BY e.seconds LIMIT 1 OFFSET ${rank}
+    `.execute(db);
+    values.push(Number(row.rows[0].seconds));
+  }
+  return { n, values };
 }
 
 /**

@@ -115,6 +115,49 @@ export function quantiles(list: string): { median: number; p90: number } | null 
   return { median: Math.round(median), p90: Math.round(values[Math.ceil(0.9 * n) - 1]) };
 }
 
+/** The ranks (0-based, ascending) `quantiles` reads of n sorted values: the middle one(s), p90. */
+function quantileRanks(n: number): number[] {
+  const middle = n % 2 ? [(n - 1) / 2] : [n / 2 - 1, n / 2];
+  return [...middle, Math.ceil(0.9 * n) - 1];
+}
+
+type Ranked = { k: Key; kind: string; q: { median: number; p90: number } | null };
+
+/**
+ * The totals' medians and p90 (the definitions of `quantiles`), read at their ranks from the
+ * index that keeps durations in order of length (repository.ts durationsAt): one group over a
+ * year needs 2-3 values per kind, not the year's list.
+ */
+async function totalQuantiles(
+  deps: AppDeps,
+  companyId: number,
+  w: repo.ReportWindow,
+  f: repo.ReportFilters,
+): Promise<Ranked[]> {
+  return await Promise.all(repo.TIMED.map(async (kind): Promise<Ranked> => {
+    const { n, values } = await repo.durationsAt(deps.db, companyId, kind, w, f, quantileRanks);
+    if (n === 0) return { k: 0, kind, q: null };
+    const median = n % 2 ? values[0] : (values[0] + values[1]) / 2;
+    return { k: 0, kind, q: { median: Math.round(median), p90: values[values.length - 1] } };
+  }));
+}
+
+/** Each group's lists of durations, ranked. */
+async function rankedLists(
+  deps: AppDeps,
+  companyId: number,
+  by: repo.GroupBy,
+  w: repo.ReportWindow,
+  f: repo.ReportFilters,
+): Promise<Ranked[]> {
+  const lists = await repo.durations(deps.db, companyId, by, w, f);
+  return lists.map((d) => ({
+    k: d.k,
+    kind: d.kind,
+    q: d.s !== null ? quantiles(String(d.s)) : null,
+  }));
+}
+
 /** Every group's figures, keyed by String(group key). */
 async function figures(
   deps: AppDeps,
@@ -125,7 +168,7 @@ async function figures(
 ): Promise<Map<string, ReportFigures>> {
   const [counts, spans, messages] = await Promise.all([
     repo.countEvents(deps.db, companyId, by, w, f),
-    repo.durations(deps.db, companyId, by, w, f),
+    by === "total" ? totalQuantiles(deps, companyId, w, f) : rankedLists(deps, companyId, by, w, f),
     repo.countMessages(deps.db, companyId, by, w, f),
   ]);
   const groups = new Map<string, ReportFigures>();
@@ -148,7 +191,7 @@ async function figures(
   }
   for (const d of spans) {
     const names = QUANTILES[d.kind as keyof typeof QUANTILES];
-    const q = names && d.s !== null ? quantiles(String(d.s)) : null;
+    const q = names ? d.q : null;
     if (!q) continue;
     const g = of(d.k);
     g[names[0]] = q.median;
@@ -194,7 +237,7 @@ export async function reportTable<T extends ReportTable>(
   table: T,
   query: ReportQuery,
 ): Promise<ReportAnswer<T>> {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), query);
   const companyId = auth.companyId;
   const groups = await figures(deps, companyId, GROUP_OF[table], w, filtersOf(query, scope));
@@ -236,7 +279,7 @@ export async function reportSummary(
   auth: AuthInfo,
   query: ReportQuery,
 ): Promise<SummaryAnswer> {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), query);
   const groups = await figures(deps, auth.companyId, "total", w, filtersOf(query, scope));
   return { range: rangeAnswer(range), totals: groups.get("0") ?? emptyFigures() };
@@ -248,7 +291,7 @@ export async function reportHeatmap(
   auth: AuthInfo,
   query: ReportQuery,
 ): Promise<HeatmapAnswer> {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), query);
   const rows = await repo.createdByHour(deps.db, auth.companyId, w, filtersOf(query, scope));
   const cells = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
@@ -287,7 +330,7 @@ export async function ticketsDay(
 ): Promise<
   { data: ({ total: number; data: string } | { total: number; horario: string })[]; count: number }
 > {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const { range, w } = windowOf(deps.clock.now(), {
     dateFrom: query.initialDate,
     dateTo: query.finalDate,

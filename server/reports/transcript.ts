@@ -38,7 +38,7 @@ export async function ticketTranscript(
   auth: AuthInfo,
   ticketId: number,
 ): Promise<ReadableStream<Uint8Array>> {
-  const scope = reportScope(auth);
+  const scope = await reportScope(deps, auth);
   const companyId = auth.companyId;
   const ticket = await repo.transcriptTicket(deps.db, companyId, ticketId);
   if (!ticket || (scope !== null && !scope.includes(ticket.queueId ?? -1))) {

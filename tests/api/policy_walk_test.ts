@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { POLICY_GATES } from "../../server/auth/middleware.ts";
-import { type Action, allows, POLICY, type Role } from "../../contract/policy.ts";
+import { type Action, allows, POLICY, type Role, SERVICE_DECIDES } from "../../contract/policy.ts";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -16,8 +16,19 @@ import {
  * table (as plan_gates_test.ts does for plan flags): every /api route declares at least one action
  * or is on PUBLIC with its reason; a plain user, a company admin, a super user without the admin
  * profile and the platform's root user each get 403 ERR_NO_PERMISSION exactly when the declared
- * actions leave their roles out.
+ * actions leave their roles out, or when an action's final decision is the service's
+ * (SERVICE_DECIDES) and the caller holds none of its named line's roles: none of these callers
+ * holds the record that would let them in (a supervised queue), so the service refuses them.
  */
+
+/** Would the table, or the service deciding for it with no record for this caller, refuse? */
+function refuses(roles: Role[], actions: Action[]): boolean {
+  return actions.some((action) =>
+    !allows(roles, action) ||
+    (Object.hasOwn(SERVICE_DECIDES, action) &&
+      !allows(roles, SERVICE_DECIDES[action as keyof typeof SERVICE_DECIDES]))
+  );
+}
 
 /** Routes that no user's role decides, and why. */
 const PUBLIC: Record<string, string> = {
@@ -101,6 +112,12 @@ Deno.test("policy - every /api route declares its action; each role is refused e
     ]);
     assert.deepEqual(declared.get("POST /api/plans"), ["plan:manage"]);
     assert.deepEqual(declared.get("GET /api/dashboard"), ["dashboard:read"]);
+    assert.deepEqual(declared.get("GET /api/dashboard/ticketsDay"), ["report:read"]);
+    assert.deepEqual(declared.get("GET /api/reports/summary"), ["report:read"]);
+    // A plain user passes the gate of the reports and is refused by their service.
+    assert.equal(allows(["user"], "report:read"), true);
+    assert.equal(refuses(["user"], ["report:read"]), true);
+    assert.equal(refuses(["user", "super"], ["report:read"]), false);
     for (const actions of declared.values()) {
       for (const action of actions) assert.ok(Object.hasOwn(POLICY, action), action);
     }
@@ -115,7 +132,7 @@ Deno.test("policy - every /api route declares its action; each role is refused e
       const [method, path] = key.split(" ");
       const body = method === "GET" ? undefined : {};
       for (const caller of callers) {
-        const refused = actions.some((action) => !allows(caller.roles, action));
+        const refused = refuses(caller.roles, actions);
         const res = await t.request(method, concrete(path), { token: caller.token, body });
         const text = await res.text();
         const label = `${key} as ${caller.name} (${actions.join(", ")})`;

@@ -72,6 +72,11 @@ try {
   } else {
     company = JSON.parse(await Deno.readTextFile(marker));
   }
+  // A migration since the data set was made added indexes the planner has no statistics for.
+  const unstudied = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master m
+    WHERE m.type = 'index' AND m.tbl_name = 'ticket_events' AND m.name NOT LIKE 'sqlite_%'
+      AND m.name NOT IN (SELECT idx FROM sqlite_stat1 WHERE idx IS NOT NULL)`.execute(deps.db);
+  if (Number(unstudied.rows[0].n) > 0) await sql`ANALYZE`.execute(deps.db);
   const app = createApp(deps);
   const login = await app.request("/api/auth/login", {
     method: "POST",

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { createCompany } from "../helpers/app.ts";
+import { createCompany, createUser } from "../helpers/app.ts";
 import { withBrowser } from "../helpers/browser.ts";
 import { auditPages } from "../helpers/page_audit.ts";
-import { addContact, addTicket, scene } from "../helpers/tickets.ts";
+import { addContact, addMessage, addTicket, scene } from "../helpers/tickets.ts";
 
 /**
  * /reports (issue 27): an admin filters a period, sees the per-day chart and the attendants'
@@ -59,5 +59,47 @@ Deno.test("reports page - filter a period, see the chart and the table, download
     assert.deepEqual(user.slice(1, 3), ["Alpha User", 1]);
 
     assert.deepEqual(await auditPages(page, url, ["/reports"], "admin"), []);
+    assert.deepEqual(pageErrors, []);
+  }));
+
+/**
+ * A supervisor of a queue (issue 26) sees /reports in the menu, and the ticket screen's options
+ * offer the printable transcript (GET /api/reports/tickets/:id/transcript), which downloads with
+ * the conversation (who is offered the menu entry: tests/islands/policy_menu_test.ts).
+ */
+Deno.test("ticket transcript - a supervisor reaches the printable transcript from the ticket's options", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Alpha");
+    const s = await scene(t, c);
+    const ticket = await addTicket(t, c.id, { contactId: s.contactId, queueId: s.q1 });
+    await addMessage(t, c.id, { ticketId: ticket.id, body: "Quero o boleto <2>", fromMe: false });
+    const sup = await createUser(t, c.id, {
+      name: "Supervisora",
+      email: "sup@alpha.test",
+      queueIds: [s.q1],
+    });
+    const mark = await t.request("PUT", `/api/users/${sup.id}`, {
+      token: c.admin.token,
+      body: { supervisedQueueIds: [s.q1] },
+    });
+    assert.equal(mark.status, 200);
+
+    await loginAs(page, sup, { expectPath: "/tickets" });
+    await page.locator('aside [data-menu="reports"]').waitFor();
+    assert.equal(await page.locator('aside [data-menu="dashboard"]').count(), 0);
+    await page.goto(`${url}/tickets/${ticket.uuid}`);
+    await page.getByTestId("ticket-options").click();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("menuitem", { name: "Transcrição" }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), `ticket-${ticket.id}.html`);
+    const html = await Deno.readTextFile((await download.path())!);
+    assert.match(html, /Quero o boleto &lt;2&gt;/);
+    // The page itself lets the supervisor in (its guard asks the same as the menu).
+    await page.locator('aside [data-menu="reports"]').click();
+    await page.getByRole("heading", { name: "Relatórios" }).waitFor();
+    await page.getByTestId("reports-totals").getByText("Abertos", { exact: true }).waitFor();
+    assert.equal(new URL(page.url()).pathname, "/reports");
     assert.deepEqual(pageErrors, []);
   }));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { can } from "../../islands/lib/permissions.ts";
+import { can, canReadReports } from "../../islands/lib/permissions.ts";
 import { menuFor, type MenuLink, type MenuSubmenu } from "../../islands/lib/shell/menu.ts";
-import { POLICY, rolesOf } from "../../contract/policy.ts";
+import { type Action, POLICY, rolesOf, SERVICE_DECIDES } from "../../contract/policy.ts";
 import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 
 /**
@@ -59,7 +59,12 @@ Deno.test("menu - every entry shows to exactly the roles of its action's line", 
     const roles = rolesOf(user);
     const shown = new Set(entries(user).map((e) => e.id));
     for (const entry of every) {
-      const allowed = POLICY[entry.action].some((role) => roles.includes(role));
+      // A line the service decides (SERVICE_DECIDES): without the record (a supervised queue,
+      // none here), the roles of the line it names.
+      const line: Action = Object.hasOwn(SERVICE_DECIDES, entry.action)
+        ? SERVICE_DECIDES[entry.action as keyof typeof SERVICE_DECIDES]
+        : entry.action;
+      const allowed = POLICY[line].some((role) => roles.includes(role));
       assert.equal(shown.has(entry.id), allowed, `${entry.id} (${entry.action}) for ${roles}`);
     }
   }
@@ -67,6 +72,22 @@ Deno.test("menu - every entry shows to exactly the roles of its action's line", 
   assert.deepEqual(menuFor({ user: CALLERS[0], cshow: true }).map((g) => g.id), ["service"]);
   const admin = new Set(entries(CALLERS[1]).map((e) => e.id));
   assert.deepEqual(every.filter((e) => !admin.has(e.id)).map((e) => e.id), ["announcements"]);
+});
+
+Deno.test("menu - reports show to admins and to supervisors of some queue (issue 27)", () => {
+  const [user, admin] = CALLERS;
+  const supervisor = { ...user, supervisedQueueIds: [7] };
+  const ids = (u: SessionUser) => new Set(entries(u).map((e) => e.id));
+  assert.equal(ids(user).has("reports"), false);
+  assert.equal(ids({ ...user, supervisedQueueIds: [] }).has("reports"), false);
+  assert.equal(ids(supervisor).has("reports"), true);
+  assert.equal(ids(supervisor).has("dashboard"), false);
+  assert.equal(ids(admin).has("reports"), true);
+  assert.equal(canReadReports(supervisor), true);
+  assert.equal(canReadReports(user), false);
+  // A late company's billing-only session reads no reports, supervised queues or not.
+  assert.equal(canReadReports({ ...supervisor, restricted: "billing" }), false);
+  assert.equal(canReadReports({ ...admin, restricted: "billing" }), false);
 });
 
 Deno.test("can - the table's actions and the seeds' names, for each role", () => {

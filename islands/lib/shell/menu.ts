@@ -23,7 +23,7 @@ import Tag from "lucide-react/icons/tag";
 import Users from "lucide-react/icons/users";
 import Wallet from "lucide-react/icons/wallet";
 import Zap from "lucide-react/icons/zap";
-import { type Action, can, hasFeature, type PlanFeature } from "../permissions.ts";
+import { type Action, can, canReadReports, hasFeature, type PlanFeature } from "../permissions.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { PAGE_ACTIONS, type PagePath } from "../../../contract/policy.ts";
 
@@ -102,7 +102,8 @@ export function menuFor({ user, cshow }: MenuContext): MenuGroup[] {
     id: "management",
     items: [
       link("dashboard", "/", LayoutDashboard),
-      link("reports", "/reports", ChartColumn),
+      // Admins, and supervisors for their queues (the server's scope decides the rest).
+      ...(canReadReports(user) ? [link("reports", "/reports", ChartColumn)] : []),
     ],
   }, {
     id: "administration",
