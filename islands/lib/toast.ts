@@ -39,6 +39,36 @@ function content(value: Content): Partial<ToastItem> {
   return typeof value === "string" ? { text: value } : { key: value.key, values: value.values };
 }
 
+let markLayerShown: () => void = () => {};
+/** Resolves once the toast layer has been painted (ToastLayer.tsx calls layerShown). */
+const layerShownOnce = new Promise<void>((resolve) => markLayerShown = resolve);
+/** A toast layer that never arrives (its chunk failed) must not hold a redirect for ever. */
+const LAYER_WAIT_MAX_MS = 5000;
+
+/** Called by ToastLayer.tsx once mounted: the toasts are on screen from now on. */
+export function layerShown() {
+  markLayerShown();
+}
+
+/**
+ * Runs `then` `ms` after the toasts are on screen: the layer's code loads with the first toast
+ * (Toaster.tsx), and on a slow network or a busy machine that can take longer than the second a
+ * guard waits before redirecting, so the message explaining the redirect would never show.
+ * Returns a cancel function (for an effect's cleanup).
+ */
+export function afterToastShown(ms: number, then: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelled = false;
+  const waitMax = new Promise<void>((resolve) => setTimeout(resolve, LAYER_WAIT_MAX_MS));
+  void Promise.race([layerShownOnce, waitMax]).then(() => {
+    if (!cancelled) timer = setTimeout(then, ms);
+  });
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+  };
+}
+
 export const toast = {
   success: (value: Content, duration?: number) => push("success", content(value), duration),
   info: (value: Content, duration?: number) => push("info", content(value), duration),

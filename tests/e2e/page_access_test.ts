@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createCompany } from "../helpers/app.ts";
-import { toastShown, withBrowser } from "../helpers/browser.ts";
+import { seenToasts, toastShown, withBrowser } from "../helpers/browser.ts";
+import { slowScripts } from "../fakes/slow_network.ts";
 
 /**
  * Issue 24 item 9: one rule (the menu's, PAGE_ACTIONS of contract/policy.ts) decides which pages
@@ -68,5 +69,25 @@ Deno.test("page access - without stored roles (an older session) the shell sends
     await loginAs(page, c.admin, { expectPath: "/" });
     await page.goto(`${url}/prompts`);
     await page.getByRole("button", { name: "Adicionar" }).first().waitFor();
+    assert.deepEqual(pageErrors, []);
+  }));
+
+Deno.test("page access - a plan guard's message is on screen before its redirect, even when the toast code arrives late", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Slow", { plan: { useKanban: 0 } });
+    await loginAs(page, c.admin, { expectPath: "/" });
+    // A slow network: every script takes 1.5 s, longer than the guard's 1 s before redirecting.
+    // The toast layer's code is fetched with the first toast, so before the fix the redirect left
+    // before the message explaining it was ever painted.
+    const normalNetwork = await slowScripts(page, 1500);
+    await page.evaluate(() => sessionStorage.removeItem("__seenToasts"));
+    await page.goto(`${url}/kanban`);
+    await page.waitForURL(`${url}/`);
+    assert.ok(
+      (await seenToasts(page)).includes(
+        "Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.",
+      ),
+    );
+    await normalNetwork();
     assert.deepEqual(pageErrors, []);
   }));

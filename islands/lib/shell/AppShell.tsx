@@ -12,7 +12,7 @@ import {
 } from "../session.ts";
 import { realtime, useRealtime } from "../socket.ts";
 import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
-import { toast } from "../toast.ts";
+import { afterToastShown, toast } from "../toast.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
@@ -176,8 +176,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
   useEffect(() => {
     if (!user || allowed || !guard || !roleAllowed || restricted) return;
     toast.warning({ key: guard.message });
-    const timer = setTimeout(() => location.replace(guard.redirectTo), 1000);
-    return () => clearTimeout(timer);
+    return afterToastShown(1000, () => location.replace(guard.redirectTo));
   }, [user?.id, allowed, roleAllowed]);
 
   // seeds/000 section 4: a login of this user elsewhere ends this session, after 1 s.
@@ -188,17 +187,17 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       // or (issue 30) to this session's sockets only: the user or an admin ended it.
       const one = data.reason === "endedByUser" || data.reason === "endedByAdmin";
       toast.warning({ key: one ? "shell.sessionClosed" : "shell.sessionEnded" });
-      setTimeout(() => {
+      afterToastShown(1000, () => {
         realtime.stop();
         forgetCachedUser();
         clearSession();
         location.assign("/login");
-      }, 1000);
+      });
       return;
     }
     if (data.user.id !== user.id) return;
     toast.warning({ key: "shell.otherLogin" });
-    setTimeout(() => {
+    afterToastShown(1000, () => {
       realtime.stop();
       // If this same browser is the one that logged in again, its new token must survive.
       forgetCachedUser();
@@ -209,7 +208,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       } else {
         location.reload();
       }
-    }, 1000);
+    });
   });
 
   // The company's plan or data changed (a super user moved it to another plan, edited its plan or

@@ -7,7 +7,8 @@ import Info from "lucide-react/icons/info";
 import TriangleAlert from "lucide-react/icons/triangle-alert";
 import X from "lucide-react/icons/x";
 import { errorText } from "../errors.ts";
-import { toast, TOAST_DURATION_MS, type ToastItem, toasts } from "../toast.ts";
+import { useEffect } from "react";
+import { layerShown, toast, TOAST_DURATION_MS, type ToastItem, toasts } from "../toast.ts";
 
 const ICONS = {
   success: CircleCheck,
@@ -30,6 +31,7 @@ function ToastText({ item }: { item: ToastItem }) {
 export default function ToastLayer() {
   useSignals();
   const { t } = useTranslation();
+  useEffect(layerShown, []);
   return (
     <Toast.Provider duration={TOAST_DURATION_MS} label={t("common.notifications")}>
       {toasts.value.map((item) => {
