@@ -6,7 +6,7 @@ import { serveStatic } from "./assets.ts";
 import { apiDocsRoutes } from "./api_docs.ts";
 import { LOCALES } from "./i18n.ts";
 import { healthReport } from "../../server/storage/service.ts";
-import { renderPage } from "./render.ts";
+import { islandModule, renderPage } from "./render.ts";
 
 /**
  * Server-rendered pages (one line per route: `renderPage` with the island that makes the page),
@@ -31,7 +31,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/login", (c) =>
     renderPage(c, {
       island: "LoginPage",
-      load: () => import("../../islands/LoginPage.tsx"),
+      load: islandModule<typeof import("../../islands/LoginPage.tsx")>("LoginPage"),
       props: { signupEnabled: deps.config.signupEnabled },
       title: "login.title",
       access: "public",
@@ -42,7 +42,7 @@ export function pageRoutes(deps: AppDeps) {
     const email = c.req.query("email");
     return renderPage(c, {
       island: "ResetPasswordPage",
-      load: () => import("../../islands/ResetPasswordPage.tsx"),
+      load: islandModule<typeof import("../../islands/ResetPasswordPage.tsx")>("ResetPasswordPage"),
       props: {
         email: email && email.length <= 254 ? email : undefined,
         token: token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined,
@@ -55,7 +55,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/signup", (c) =>
     !deps.config.signupEnabled ? notFoundPage(c) : renderPage(c, {
       island: "SignupPage",
-      load: () => import("../../islands/SignupPage.tsx"),
+      load: islandModule<typeof import("../../islands/SignupPage.tsx")>("SignupPage"),
       props: { companyId: c.req.query("companyId")?.slice(0, 20) ?? null },
       title: "platform.signup.title",
       access: "public",
@@ -63,35 +63,35 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/helps", (c) =>
     renderPage(c, {
       island: "HelpsPage",
-      load: () => import("../../islands/HelpsPage.tsx"),
+      load: islandModule<typeof import("../../islands/HelpsPage.tsx")>("HelpsPage"),
       props: {},
       title: "platform.helps.pageTitle",
     }));
   pages.get("/", (c) =>
     renderPage(c, {
       island: "DashboardPage",
-      load: () => import("../../islands/DashboardPage.tsx"),
+      load: islandModule<typeof import("../../islands/DashboardPage.tsx")>("DashboardPage"),
       props: {},
       title: "dashboard.title",
     }));
   pages.get("/financeiro", (c) =>
     renderPage(c, {
       island: "FinancePage",
-      load: () => import("../../islands/FinancePage.tsx"),
+      load: islandModule<typeof import("../../islands/FinancePage.tsx")>("FinancePage"),
       props: {},
       title: "billing.title",
     }));
   pages.get("/subscription", (c) =>
     renderPage(c, {
       island: "SubscriptionPage",
-      load: () => import("../../islands/SubscriptionPage.tsx"),
+      load: islandModule<typeof import("../../islands/SubscriptionPage.tsx")>("SubscriptionPage"),
       props: {},
       title: "billing.subscription.title",
     }));
   pages.get("/contacts", (c) =>
     renderPage(c, {
       island: "ContactsPage",
-      load: () => import("../../islands/ContactsPage.tsx"),
+      load: islandModule<typeof import("../../islands/ContactsPage.tsx")>("ContactsPage"),
       props: {},
       title: "contacts.title",
     }));
@@ -100,7 +100,7 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, {
         island: "UsersPage",
-        load: () => import("../../islands/UsersPage.tsx"),
+        load: islandModule<typeof import("../../islands/UsersPage.tsx")>("UsersPage"),
         props: {},
         title: "users.title",
       }),
@@ -110,7 +110,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/reports", (c) =>
     renderPage(c, {
       island: "ReportsPage",
-      load: () => import("../../islands/ReportsPage.tsx"),
+      load: islandModule<typeof import("../../islands/ReportsPage.tsx")>("ReportsPage"),
       props: {},
       title: "reports.title",
     }));
@@ -119,7 +119,7 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, {
         island: "AuditPage",
-        load: () => import("../../islands/AuditPage.tsx"),
+        load: islandModule<typeof import("../../islands/AuditPage.tsx")>("AuditPage"),
         props: {},
         title: "audit.title",
       }),
@@ -129,7 +129,7 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, {
         island: "TodoPage",
-        load: () => import("../../islands/TodoPage.tsx"),
+        load: islandModule<typeof import("../../islands/TodoPage.tsx")>("TodoPage"),
         props: {},
         title: "todo.title",
       }),
@@ -137,28 +137,28 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/connections", (c) =>
     renderPage(c, {
       island: "ConnectionsPage",
-      load: () => import("../../islands/ConnectionsPage.tsx"),
+      load: islandModule<typeof import("../../islands/ConnectionsPage.tsx")>("ConnectionsPage"),
       props: {},
       title: "connections.title",
     }));
   pages.get("/simulator", (c) =>
     renderPage(c, {
       island: "SimulatorPage",
-      load: () => import("../../islands/SimulatorPage.tsx"),
+      load: islandModule<typeof import("../../islands/SimulatorPage.tsx")>("SimulatorPage"),
       props: {},
       title: "simulator.title",
     }));
   pages.get("/tickets", (c) =>
     renderPage(c, {
       island: "TicketsPage",
-      load: () => import("../../islands/TicketsPage.tsx"),
+      load: islandModule<typeof import("../../islands/TicketsPage.tsx")>("TicketsPage"),
       props: { ticketId: null },
       title: "tickets.title",
     }));
   pages.get("/tickets/:ticketId", (c) =>
     renderPage(c, {
       island: "TicketsPage",
-      load: () => import("../../islands/TicketsPage.tsx"),
+      load: islandModule<typeof import("../../islands/TicketsPage.tsx")>("TicketsPage"),
       props: { ticketId: c.req.param("ticketId").slice(0, 64) },
       title: "tickets.title",
     }));
@@ -167,7 +167,7 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, {
         island: "QueuesPage",
-        load: () => import("../../islands/QueuesPage.tsx"),
+        load: islandModule<typeof import("../../islands/QueuesPage.tsx")>("QueuesPage"),
         props: {},
         title: "queues.title",
       }),
@@ -175,21 +175,23 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/queue-integration", (c) =>
     renderPage(c, {
       island: "QueueIntegrationPage",
-      load: () => import("../../islands/QueueIntegrationPage.tsx"),
+      load: islandModule<typeof import("../../islands/QueueIntegrationPage.tsx")>(
+        "QueueIntegrationPage",
+      ),
       props: {},
       title: "integrations.title",
     }));
   pages.get("/prompts", (c) =>
     renderPage(c, {
       island: "PromptsPage",
-      load: () => import("../../islands/PromptsPage.tsx"),
+      load: islandModule<typeof import("../../islands/PromptsPage.tsx")>("PromptsPage"),
       props: {},
       title: "prompts.title",
     }));
   pages.get("/settings", (c) =>
     renderPage(c, {
       island: "SettingsPage",
-      load: () => import("../../islands/SettingsPage.tsx"),
+      load: islandModule<typeof import("../../islands/SettingsPage.tsx")>("SettingsPage"),
       props: {},
       title: "settings.title",
     }));
@@ -198,7 +200,7 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, {
         island: "TagsPage",
-        load: () => import("../../islands/TagsPage.tsx"),
+        load: islandModule<typeof import("../../islands/TagsPage.tsx")>("TagsPage"),
         props: {},
         title: "tags.title",
       }),
@@ -206,7 +208,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/quick-messages", (c) =>
     renderPage(c, {
       island: "QuickMessagesPage",
-      load: () => import("../../islands/QuickMessagesPage.tsx"),
+      load: islandModule<typeof import("../../islands/QuickMessagesPage.tsx")>("QuickMessagesPage"),
       props: {},
       title: "quickMessages.title",
     }));
@@ -216,7 +218,7 @@ export function pageRoutes(deps: AppDeps) {
     const contactId = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
     return renderPage(c, {
       island: "SchedulesPage",
-      load: () => import("../../islands/SchedulesPage.tsx"),
+      load: islandModule<typeof import("../../islands/SchedulesPage.tsx")>("SchedulesPage"),
       props: {
         contactId: contactId !== null && Number.isSafeInteger(contactId) ? contactId : null,
       },
@@ -226,14 +228,14 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/kanban", (c) =>
     renderPage(c, {
       island: "KanbanPage",
-      load: () => import("../../islands/KanbanPage.tsx"),
+      load: islandModule<typeof import("../../islands/KanbanPage.tsx")>("KanbanPage"),
       props: {},
       title: "kanban.title",
     }));
   pages.get("/announcements", (c) =>
     renderPage(c, {
       island: "AnnouncementsPage",
-      load: () => import("../../islands/AnnouncementsPage.tsx"),
+      load: islandModule<typeof import("../../islands/AnnouncementsPage.tsx")>("AnnouncementsPage"),
       props: {},
       title: "announcements.title",
     }));
@@ -241,7 +243,7 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/chats/:id?", (c) =>
     renderPage(c, {
       island: "ChatsPage",
-      load: () => import("../../islands/ChatsPage.tsx"),
+      load: islandModule<typeof import("../../islands/ChatsPage.tsx")>("ChatsPage"),
       props: { chatUuid: c.req.param("id")?.slice(0, 64) ?? null },
       title: "chats.title",
     }));
@@ -250,28 +252,32 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/contact-lists", (c) =>
     renderPage(c, {
       island: "ContactListsPage",
-      load: () => import("../../islands/ContactListsPage.tsx"),
+      load: islandModule<typeof import("../../islands/ContactListsPage.tsx")>("ContactListsPage"),
       props: {},
       title: "contactLists.title",
     }));
   pages.get("/contact-lists/:contactListId{[0-9]+}/contacts", (c) =>
     renderPage(c, {
       island: "ContactListItemsPage",
-      load: () => import("../../islands/ContactListItemsPage.tsx"),
+      load: islandModule<typeof import("../../islands/ContactListItemsPage.tsx")>(
+        "ContactListItemsPage",
+      ),
       props: { contactListId: Number(c.req.param("contactListId")) },
       title: "contactLists.itemsTitle",
     }));
   pages.get("/campaigns", (c) =>
     renderPage(c, {
       island: "CampaignsPage",
-      load: () => import("../../islands/CampaignsPage.tsx"),
+      load: islandModule<typeof import("../../islands/CampaignsPage.tsx")>("CampaignsPage"),
       props: {},
       title: "campaigns.title",
     }));
   pages.get("/campaign/:campaignId{[0-9]+}/report", (c) =>
     renderPage(c, {
       island: "CampaignReportPage",
-      load: () => import("../../islands/CampaignReportPage.tsx"),
+      load: islandModule<typeof import("../../islands/CampaignReportPage.tsx")>(
+        "CampaignReportPage",
+      ),
       props: { campaignId: Number(c.req.param("campaignId")) },
       title: "campaigns.reportTitle",
     }));
@@ -280,7 +286,7 @@ export function pageRoutes(deps: AppDeps) {
     (c) =>
       renderPage(c, {
         island: "FilesPage",
-        load: () => import("../../islands/FilesPage.tsx"),
+        load: islandModule<typeof import("../../islands/FilesPage.tsx")>("FilesPage"),
         props: {},
         title: "files.title",
       }),
@@ -288,14 +294,16 @@ export function pageRoutes(deps: AppDeps) {
   pages.get("/campaigns-config", (c) =>
     renderPage(c, {
       island: "CampaignsConfigPage",
-      load: () => import("../../islands/CampaignsConfigPage.tsx"),
+      load: islandModule<typeof import("../../islands/CampaignsConfigPage.tsx")>(
+        "CampaignsConfigPage",
+      ),
       props: {},
       title: "campaigns.configTitle",
     }));
   pages.get("/messages-api", (c) =>
     renderPage(c, {
       island: "MessagesApiPage",
-      load: () => import("../../islands/MessagesApiPage.tsx"),
+      load: islandModule<typeof import("../../islands/MessagesApiPage.tsx")>("MessagesApiPage"),
       props: {},
       title: "messagesApi.title",
     }));
@@ -307,7 +315,7 @@ export function pageRoutes(deps: AppDeps) {
 export function notFoundPage(c: Parameters<typeof renderPage>[0]): Promise<Response> {
   return renderPage(c, {
     island: "NotFoundPage",
-    load: () => import("../../islands/NotFoundPage.tsx"),
+    load: islandModule<typeof import("../../islands/NotFoundPage.tsx")>("NotFoundPage"),
     props: {},
     title: "notFound.title",
     access: "any",

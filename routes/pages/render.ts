@@ -4,6 +4,21 @@ import { pageAction, rolesFor } from "../../contract/policy.ts";
 import { islandAssets } from "./assets.ts";
 import { payloadFor, requestLanguage, serverI18n } from "./i18n.ts";
 
+/**
+ * `import(url)` that costs nothing until it runs (issue 33). Deno builds the module graph of every
+ * literal dynamic import (`import("./ssr.tsx")`) as soon as the importing module loads and keeps
+ * its parsed sources for the life of the process, run or not: React's server renderer and the 34
+ * page islands held 21-28 MB of an idle server. A specifier in a variable is resolved only when
+ * the import runs; the module's type comes from a type-only `typeof import(...)`, which loads
+ * nothing.
+ */
+function lazyImport<M>(url: string): Promise<M> {
+  return import(url);
+}
+
+/** React's server renderer, loaded with the first page. */
+const SSR = new URL("./ssr.tsx", import.meta.url).href;
+
 /** Values that survive JSON: island props cross from the server to the browser as JSON. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -18,8 +33,9 @@ export type PageSpec<P> = {
   /** The island file's name: islands/<island>.tsx (its bundle in the manifest). */
   island: string;
   /**
-   * Imports that file (`() => import("../../islands/<island>.tsx")`): its default export is
-   * rendered here for SSR and hydrated in the browser. Imported on the page's first request.
+   * Imports that file (`islandModule<typeof import("../../islands/<island>.tsx")>("<island>")`):
+   * its default export is rendered here for SSR and hydrated in the browser. Imported on the
+   * page's first request.
    */
   load: () => Promise<{ default: ComponentType<P> }>;
   props: P;
@@ -28,6 +44,16 @@ export type PageSpec<P> = {
   access?: PageAccess;
   status?: 200 | 404;
 };
+
+/**
+ * The loader of islands/<island>.tsx, typed by the caller: not a literal `import()`, which would
+ * load every island's module graph at start (lazyImport). Its name is the spec's `island`
+ * (tests/pages/startup_imports_test.ts checks routes/pages/index.ts for it).
+ */
+export function islandModule<M>(island: string): () => Promise<M> {
+  const url = new URL(`../../islands/${island}.tsx`, import.meta.url).href;
+  return () => lazyImport<M>(url);
+}
 
 /** The roles that may open the page at `path` (the head script's rule), none: its own guard. */
 function rolesOfPage(path: string): string | undefined {
@@ -49,15 +75,16 @@ export function scriptJson(value: unknown): string {
  * and React's server renderer load on the first request for a page (routes/pages/ssr.tsx).
  *
  *   pages.get("/tickets", (c) => renderPage(c, {
- *     island: "TicketsPage", load: () => import("../../islands/TicketsPage.tsx"), props: {},
- *     title: "tickets.title" }));
+ *     island: "TicketsPage",
+ *     load: islandModule<typeof import("../../islands/TicketsPage.tsx")>("TicketsPage"),
+ *     props: {}, title: "tickets.title" }));
  */
 export async function renderPage<P extends { [key: string]: Json }>(
   c: Context,
   spec: PageSpec<P>,
 ): Promise<Response> {
   const [{ renderDocument }, { default: Island }] = await Promise.all([
-    import("./ssr.tsx"),
+    lazyImport<typeof import("./ssr.tsx")>(SSR),
     spec.load(),
   ]);
   const lng = requestLanguage(c.req.header("cookie"));

@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 type Dependency = { code?: { specifier: string }; isDynamic?: boolean };
 type Module = { specifier: string; dependencies?: Dependency[] };
 
-async function staticallyReached(root: string): Promise<string[]> {
+async function staticallyReached(root: string, dynamicToo = false): Promise<string[]> {
   const { stdout, code } = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", root],
     cwd: ROOT,
@@ -32,7 +32,9 @@ async function staticallyReached(root: string): Promise<string[]> {
     if (reached.has(resolved)) return;
     reached.add(resolved);
     for (const dependency of bySpecifier.get(resolved)?.dependencies ?? []) {
-      if (dependency.code && !dependency.isDynamic) visit(dependency.code.specifier);
+      if (dependency.code && (dynamicToo || !dependency.isDynamic)) {
+        visit(dependency.code.specifier);
+      }
     }
   };
   graph.roots.forEach(visit);
@@ -50,6 +52,40 @@ Deno.test("startup - main.ts loads no page island and no React server renderer u
     /^npm:\/?react-dom@/.test(s)
   );
   assert.deepEqual(eager, []);
+});
+
+/**
+ * Deno loads the module graph of a literal `import("...")` when the importing module loads (parsed
+ * sources held for the life of the process, run or not): React's server renderer and the islands
+ * cost an idle server 21-28 MB that way (docs/scaling.md, third round). routes/pages/render.ts
+ * imports them from a URL in a variable, which `deno info` (like `deno run`) cannot follow.
+ */
+Deno.test("startup - no literal dynamic import reaches React's server renderer or an island", async () => {
+  const reached = await staticallyReached("main.ts", true);
+  assert.ok(
+    reached.some((s) => s.endsWith("/routes/pages/render.ts")),
+    "the walk reaches the renderer",
+  );
+  const eager = reached.filter((s) =>
+    /\/islands\/[A-Z]\w*Page\.tsx$/.test(s) || s.endsWith("/routes/pages/ssr.tsx") ||
+    /^npm:\/?react-dom@/.test(s)
+  );
+  assert.deepEqual(eager, []);
+});
+
+Deno.test("startup - each page route loads the island it names, and that island exists", async () => {
+  const source = await Deno.readTextFile(`${ROOT}routes/pages/index.ts`);
+  const routes = [
+    ...source.matchAll(
+      /island: "(\w+)",\s*load: islandModule<typeof import\("([^"]+)"\)>\(\s*"(\w+)",?\s*\)/g,
+    ),
+  ];
+  assert.equal(routes.length, [...source.matchAll(/island: "/g)].length, "every route matched");
+  for (const [, island, typeOf, loaded] of routes) {
+    assert.equal(typeOf, `../../islands/${island}.tsx`);
+    assert.equal(loaded, island);
+    await Deno.stat(`${ROOT}islands/${island}.tsx`);
+  }
 });
 
 /**
