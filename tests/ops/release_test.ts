@@ -219,6 +219,11 @@ Deno.test({
     }).output();
     await Deno.writeTextFile(`${root}/balcao.pid`, new TextDecoder().decode(start.stdout).trim());
     await eventually(() => healthz(port), { timeoutMs: 120_000 });
+    // A page renders offline too: its island and React's server renderer are imported on the
+    // first request (from a path in a variable, out of the start graph), from the archive's cache.
+    const page = await fetch(`http://127.0.0.1:${port}/login`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /LoginPage/);
 
     const login = await api(port, "POST", "/api/auth/login", undefined, ADMIN);
     assert.equal(login.status, 200);
