@@ -207,3 +207,37 @@ export async function editMessageBody(
     .where("companyId", "=", companyId).where("id", "=", id).where("isDeleted", "=", 0)
     .where("body", "<>", body).returningAll().executeTakeFirst();
 }
+
+/**
+ * An edit of the ticket's newest message (by createdAt, then id: the order of the conversation)
+ * becomes the ticket's preview (`lastMessage`); an older message's edit leaves it. `updatedAt`
+ * is left as it was: the lists sort by it, and an edit does not move a chat up (nor does
+ * WhatsApp). Whether the preview changed. Runs in the transaction that edits the message.
+ */
+export async function previewEditedMessage(
+  trx: Database,
+  companyId: number,
+  message: Pick<Message, "id" | "ticketId" | "createdAt">,
+  lastMessage: string,
+): Promise<boolean> {
+  const result = await trx.updateTable("tickets").set({ lastMessage })
+    .where("companyId", "=", companyId).where("id", "=", message.ticketId)
+    .where("lastMessage", "<>", lastMessage)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(
+        selectFrom("messages").select("messages.id")
+          .where("messages.companyId", "=", companyId)
+          .where("messages.ticketId", "=", message.ticketId)
+          .where((eb) =>
+            eb.or([
+              eb("messages.createdAt", ">", message.createdAt),
+              eb.and([
+                eb("messages.createdAt", "=", message.createdAt),
+                eb("messages.id", ">", message.id),
+              ]),
+            ])
+          ),
+      ))
+    ).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

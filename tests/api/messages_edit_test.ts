@@ -149,3 +149,94 @@ Deno.test("edit - the contact's edits arrive the same way: edited, the previous 
     assert.equal(message.isEdited, true);
     assert.deepEqual(message.previousBodies.map((p: { body: string }) => p.body), ["Oi"]);
   }));
+
+type TicketUpdate = { action: string; ticket: { id: number; lastMessage: string } };
+
+/** The ticket's preview in the database and in GET /api/tickets (the lists' first page). */
+async function preview(t: TestApp, a: TestCompany, ticketId: number) {
+  const row = await t.deps.db.selectFrom("tickets").select(["lastMessage", "updatedAt"])
+    .where("companyId", "=", a.id).where("id", "=", ticketId).executeTakeFirstOrThrow();
+  const res = await t.request("GET", "/api/tickets?status=open", { token: a.admin.token });
+  assert.equal(res.status, 200);
+  const listed = (await res.json()).tickets.find((x: { id: number }) => x.id === ticketId);
+  assert.equal(listed.lastMessage, row.lastMessage, "the list shows what the database holds");
+  return row;
+}
+
+/** The `ticket` updates of one ticket a socket heard, as the lists receive them. */
+const ticketUpdates = (socket: TestSocket, ticketId: number) =>
+  socket.events.filter((e) =>
+    e.event.endsWith("-ticket") && (e.data as TicketUpdate).action === "update" &&
+    (e.data as TicketUpdate).ticket.id === ticketId
+  ).map((e) => (e.data as TicketUpdate).ticket.lastMessage);
+
+Deno.test("edit - our edit of the ticket's newest message is its preview (database, list, live); an older one's is not", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const first = await sent(t, a, s);
+    const socket = await TestSocket.connect(wsUrl, a.admin.token);
+    try {
+      socket.send("joinTickets", "open");
+      await socket.settle();
+      const before = await preview(t, a, s.ticketId);
+      assert.equal(before.lastMessage, "Seu pedido sai amanhã");
+
+      const res = await edit(t, a.admin.token, first.id, { body: "Seu pedido sai hoje" });
+      assert.equal(res.status, 200, await res.clone().text());
+      const after = await preview(t, a, s.ticketId);
+      assert.equal(after.lastMessage, "Seu pedido sai hoje");
+      // An edit does not move the chat up the lists (they sort by updatedAt).
+      assert.equal(after.updatedAt, before.updatedAt);
+      await socket.next((e) => ticketUpdates(socket, s.ticketId).includes("Seu pedido sai hoje"));
+
+      // A newer message is the preview now: editing the older one leaves it, and says nothing.
+      const second = await t.request("POST", `/api/messages/${s.ticketId}`, {
+        token: a.admin.token,
+        body: { body: "Mais alguma coisa?" },
+      });
+      assert.equal(second.status, 201);
+      await socket.settle();
+      const heard = ticketUpdates(socket, s.ticketId).length;
+      const older = await edit(t, a.admin.token, first.id, { body: "Saiu!" });
+      assert.equal(older.status, 200, await older.clone().text());
+      assert.equal((await older.json()).body, "Saiu!");
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Mais alguma coisa?");
+      await socket.settle();
+      assert.equal(ticketUpdates(socket, s.ticketId).length, heard);
+    } finally {
+      await socket.close();
+    }
+  }));
+
+Deno.test("edit - the contact's edit of the newest message is the preview, live; of an older one, not", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const contactEdits = async (body: string) => {
+      const res = await t.request("POST", `/api/simulator/${s.whatsappId}/edit`, {
+        token: a.admin.token,
+        body: { from: MARIA, id: s.inbound.wid, body },
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+    };
+    const socket = await TestSocket.connect(wsUrl, a.admin.token);
+    try {
+      socket.send("joinTickets", "open");
+      await socket.settle();
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Oi");
+      await contactEdits("Oi, tudo bem?");
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Oi, tudo bem?");
+      await socket.next(() => ticketUpdates(socket, s.ticketId).includes("Oi, tudo bem?"));
+
+      await sent(t, a, s);
+      await socket.settle();
+      const heard = ticketUpdates(socket, s.ticketId).length;
+      await contactEdits("Oi, tudo bem? Cadê meu pedido?");
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Seu pedido sai amanhã");
+      await socket.settle();
+      assert.equal(ticketUpdates(socket, s.ticketId).length, heard);
+    } finally {
+      await socket.close();
+    }
+  }));

@@ -9,7 +9,7 @@ import {
 } from "./repository.ts";
 import type { InboundRef } from "../providers/provider.ts";
 import { groupOf, lidOf, phoneOf } from "../jid.ts";
-import type { OutboxDeps } from "../outbox/outbox.ts";
+import { type OutboxDeps, previewEdited } from "../outbox/outbox.ts";
 import type { DeliveryOutcome, ProviderEvent } from "../providers/provider.ts";
 
 type UpdateEvent = Extract<ProviderEvent, { type: "ack" | "edit" | "revoke" }>;
@@ -48,12 +48,23 @@ export async function applyUpdate(
       break;
     }
   }
-  const row = await changeMessage(db, ref.companyId, ref.id, event.id, change, now);
+  // An edit of the ticket's newest message is also its preview, in the same transaction (acks,
+  // the most frequent, stay one statement).
+  const { row, previewed } = change.type !== "edit"
+    ? {
+      row: await changeMessage(db, ref.companyId, ref.id, event.id, change, now),
+      previewed: false,
+    }
+    : await db.transaction().execute(async (trx) => {
+      const row = await changeMessage(trx, ref.companyId, ref.id, event.id, change, now);
+      return { row, previewed: row !== undefined && await previewEdited(trx, ref.companyId, row) };
+    });
   if (!row) return { ignored: "no message to update" };
   const ticket = await loadTicketView(db, ref.companyId, row.ticketId);
   if (ticket) {
     const [view] = await messageViews(db, ref.companyId, [row]);
     deps.events.emit("message.updated", { message: view, ticket });
+    if (previewed) deps.events.emit("ticket.updated", { ticket });
   }
   return { messageId: row.id, ticketId: row.ticketId };
 }

@@ -10,7 +10,7 @@ import type { EventBus } from "../../events/bus.ts";
 import type { MessageView } from "../../tickets/view.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { jidOfContact, newMessageId } from "../jid.ts";
-import { editMessageBody, findMessage } from "../../messages/repository.ts";
+import { editMessageBody, findMessage, previewEditedMessage } from "../../messages/repository.ts";
 import {
   cancelPendingSend,
   connectionOf,
@@ -262,11 +262,28 @@ export async function editForEveryone(
       });
     }
   }
-  const updated = await editMessageBody(db, companyId, message.id, body, now) ?? message;
+  const edited = await db.transaction().execute(async (trx) => {
+    const row = await editMessageBody(trx, companyId, message.id, body, now);
+    const previewed = row !== undefined && await previewEdited(trx, companyId, row);
+    return { row, previewed };
+  });
+  const updated = edited.row ?? message;
   const [view] = await messageViews(db, companyId, [updated]);
   const ticketView = await loadTicketView(db, companyId, updated.ticketId);
-  if (ticketView) deps.events.emit("message.updated", { message: view, ticket: ticketView });
+  if (ticketView) {
+    deps.events.emit("message.updated", { message: view, ticket: ticketView });
+    if (edited.previewed) deps.events.emit("ticket.updated", { ticket: ticketView });
+  }
   return view;
+}
+
+/**
+ * An edited message (ours or the contact's) that is its ticket's newest becomes the ticket's
+ * preview, in the edit's transaction; whether it did (the lists then hear ticket.updated).
+ */
+export async function previewEdited(trx: Database, companyId: number, edited: Message) {
+  const text = lastMessageOf(edited.body, edited.mediaName, edited.mediaType);
+  return await previewEditedMessage(trx, companyId, edited, text);
 }
 
 /**
