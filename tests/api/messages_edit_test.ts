@@ -163,12 +163,16 @@ async function preview(t: TestApp, a: TestCompany, ticketId: number) {
   return row;
 }
 
-/** The `ticket` updates of one ticket a socket heard, as the lists receive them. */
-const ticketUpdates = (socket: TestSocket, ticketId: number) =>
-  socket.events.filter((e) =>
-    e.event.endsWith("-ticket") && (e.data as TicketUpdate).action === "update" &&
+/** The preview a `ticket` update of this ticket carries, as the lists receive it. */
+const previewIn = (e: SocketEvent, ticketId: number) =>
+  e.event.endsWith("-ticket") && (e.data as TicketUpdate).action === "update" &&
     (e.data as TicketUpdate).ticket.id === ticketId
-  ).map((e) => (e.data as TicketUpdate).ticket.lastMessage);
+    ? (e.data as TicketUpdate).ticket.lastMessage
+    : undefined;
+
+/** The `ticket` updates of one ticket a socket heard. */
+const ticketUpdates = (socket: TestSocket, ticketId: number) =>
+  socket.events.filter((e) => previewIn(e, ticketId) !== undefined);
 
 Deno.test("edit - our edit of the ticket's newest message is its preview (database, list, live); an older one's is not", () =>
   withServer(async (t, wsUrl) => {
@@ -188,7 +192,7 @@ Deno.test("edit - our edit of the ticket's newest message is its preview (databa
       assert.equal(after.lastMessage, "Seu pedido sai hoje");
       // An edit does not move the chat up the lists (they sort by updatedAt).
       assert.equal(after.updatedAt, before.updatedAt);
-      await socket.next((e) => ticketUpdates(socket, s.ticketId).includes("Seu pedido sai hoje"));
+      await socket.next((e) => previewIn(e, s.ticketId) === "Seu pedido sai hoje");
 
       // A newer message is the preview now: editing the older one leaves it, and says nothing.
       const second = await t.request("POST", `/api/messages/${s.ticketId}`, {
@@ -227,7 +231,7 @@ Deno.test("edit - the contact's edit of the newest message is the preview, live;
       assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Oi");
       await contactEdits("Oi, tudo bem?");
       assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Oi, tudo bem?");
-      await socket.next(() => ticketUpdates(socket, s.ticketId).includes("Oi, tudo bem?"));
+      await socket.next((e) => previewIn(e, s.ticketId) === "Oi, tudo bem?");
 
       await sent(t, a, s);
       await socket.settle();
