@@ -198,6 +198,11 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
     assert.deepEqual(await dialogFindings(page), [], "the edit dialog");
     await page.getByTestId("edit-message-submit").click();
     await toastWith(page, "Mensagem editada").waitFor();
+    // The newest message was edited: the list's preview follows, live.
+    await page.getByTestId("list-open").getByTestId("ticket-item").filter({
+      hasText: "Maria Souza",
+    })
+      .filter({ hasText: "Entrega hoje" }).waitFor();
     await bubble(page, "Entrega hoje").getByTestId("message-edited").click();
     await page.getByTestId("message-previous").getByText("Entrega amanhã").waitFor();
     await page.keyboard.press("Escape");
