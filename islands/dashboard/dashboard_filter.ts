@@ -1,5 +1,3 @@
-import { monthToDate } from "../lib/filters/filter_values.ts";
-
 /**
  * The dashboard filter (seeds/000 sections 2, 5, 9): by date range (default: first day of the
  * current month to today) or by period (none, 3, 7, 15, 30, 60, 90 days). Choosing one kind
@@ -12,9 +10,14 @@ export type Filter = { type: FilterType; dateFrom: string; dateTo: string; days:
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
+/** A local calendar date as YYYY-MM-DD. */
+export function localIso(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
 export function defaultFilter(today: Date): Filter {
-  const month = monthToDate(today);
-  return { type: "date", dateFrom: month.from, dateTo: month.to, days: null };
+  const first = new Date(today.getFullYear(), today.getMonth(), 1);
+  return { type: "date", dateFrom: localIso(first), dateTo: localIso(today), days: null };
 }
 
 /** Switching the filter type clears the other kind's values. */
