@@ -213,9 +213,11 @@ export async function listTicketIds(
   // The count only needs queries when the page does not already tell it.
   let count = offset + ids.length;
   if (ids.length === TICKETS_PAGE_SIZE || (ids.length === 0 && offset > 0)) {
-    count = countedByTriggers(filters)
-      ? await countFromCounters(db, viewer, filters)
-      : await countByQuery(db, viewer, filters);
+    count = !countedByTriggers(filters)
+      ? await countByQuery(db, viewer, filters)
+      : filters.withUnreadMessages
+      ? await countNotifications(db, viewer, filters)
+      : await countFromCounters(db, viewer, filters);
   }
   const hasMore = count > offset + ids.length;
   return { ids: await pinnedFirst(db, viewer, filters, ids), count, hasMore };
@@ -258,9 +260,42 @@ async function countByQuery(db: Database, viewer: Viewer, filters: TicketListFil
   return count;
 }
 
-/** Lists filtered only by status, queues and who sees them are counted by ticket_counts. */
+/**
+ * Lists filtered only by status, queues and who sees them are counted by ticket_counts, the
+ * notifications by ticket_notification_counts.
+ */
 function countedByTriggers(f: TicketListFilters): boolean {
-  return !f.date && !f.updatedAt && !f.users?.length && !f.tags?.length && !f.withUnreadMessages;
+  return !f.date && !f.updatedAt && !f.users?.length && !f.tags?.length;
+}
+
+/**
+ * The notifications' count (the same as countByQuery's: partOf's unread parts, groups left out),
+ * summed from ticket_notification_counts (migration 0500), where 0 stands for "no queue" / "no
+ * user" and `unread` for unreadMessages > 0.
+ */
+async function countNotifications(db: Database, viewer: Viewer, f: TicketListFilters) {
+  const total = await db.selectFrom("ticket_notification_counts as k")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("k.n"), eb.lit(0)).as("n"))
+    .where("k.companyId", "=", viewer.companyId)
+    .where((eb) => {
+      const inMine = eb.and([
+        eb("k.unread", "=", 1),
+        eb("k.queueId", "in", [0, ...viewer.queueIds]),
+      ]);
+      const parts = [
+        eb.and([eb("k.userId", "=", viewer.userId), eb("k.unread", "=", 1)]),
+        eb.and([eb("k.userId", "=", 0), inMine]),
+      ];
+      if (viewer.allTicket) {
+        parts.push(
+          eb.and([eb("k.userId", "=", 0), eb("k.status", "=", "pending"), eb.not(inMine)]),
+        );
+      }
+      const all = [eb.or(parts)];
+      if (f.status) all.push(eb("k.status", "=", f.status));
+      return eb.and(all);
+    }).executeTakeFirstOrThrow();
+  return Number(total.n);
 }
 
 /**

@@ -4,6 +4,7 @@
  * Not a benchmark itself (no _bench suffix): tests/bench/run.ts does not run it.
  */
 import { startMain } from "../helpers/main_process.ts";
+import { startV8Flags } from "../helpers/start_flags.ts";
 
 const encoder = new TextEncoder();
 /** The benchmarks print their figures (lint keeps console out of the app; this is a report). */
@@ -23,14 +24,15 @@ export type Server = {
 };
 
 /**
- * main.ts on `dataDir`, as `deno task start` runs it (plus `v8Flags`, e.g. a smaller young
- * generation, to compare). The caller stops it.
+ * main.ts on `dataDir`, as `deno task start` runs it: with its V8 flags unless `v8Flags` says
+ * otherwise (to compare runtime settings; [] for none). The caller stops it.
  */
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
-  v8Flags: string[] = [],
+  v8Flags?: string[],
 ): Promise<Server> {
+  const flags = v8Flags ?? await startV8Flags();
   const main = await startMain(
     {
       DATA_DIR: dataDir,
@@ -41,7 +43,7 @@ export async function startServer(
       ...env,
     },
     "main.ts",
-    v8Flags.length ? [`--v8-flags=${v8Flags.join(",")}`] : [],
+    flags.length ? [`--v8-flags=${flags.join(",")}`] : [],
   );
   return {
     url: main.url,
