@@ -24,15 +24,25 @@ export type Server = {
 };
 
 /**
- * main.ts on `dataDir`, as `deno task start` runs it: with its V8 flags unless `v8Flags` says
- * otherwise (to compare runtime settings; [] for none). The caller stops it.
+ * The V8 flags the benchmarks give the server: `deno task start`'s, or BENCH_V8_FLAGS
+ * (comma-separated; "none" for V8's defaults) to compare runtime settings.
+ */
+export async function benchV8Flags(): Promise<string[]> {
+  const asked = Deno.env.get("BENCH_V8_FLAGS");
+  if (asked === undefined) return await startV8Flags();
+  return asked.split(",").filter((f) => f && f !== "none");
+}
+
+/**
+ * main.ts on `dataDir`, as `deno task start` runs it: with benchV8Flags() unless `v8Flags` says
+ * otherwise. The caller stops it.
  */
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
   v8Flags?: string[],
 ): Promise<Server> {
-  const flags = v8Flags ?? await startV8Flags();
+  const flags = v8Flags ?? await benchV8Flags();
   const main = await startMain(
     {
       DATA_DIR: dataDir,

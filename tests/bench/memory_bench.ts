@@ -12,9 +12,9 @@
  * BENCH_SKIP_IMPORTS=1 to leave out the import table.
  */
 import { fileURLToPath } from "node:url";
-import { startV8Flags } from "../helpers/start_flags.ts";
 import {
   benchDataDir,
+  benchV8Flags,
   cpuMsOf,
   httpLoad,
   loadAverage,
@@ -29,10 +29,7 @@ import {
 
 const IDLE = Number(Deno.env.get("BENCH_IDLE_SECONDS") ?? 30);
 const LOAD = Number(Deno.env.get("BENCH_LOAD_SECONDS") ?? 30);
-const FLAGS_ASKED = Deno.env.get("BENCH_V8_FLAGS");
-const V8_FLAGS = FLAGS_ASKED === undefined
-  ? await startV8Flags()
-  : FLAGS_ASKED.split(",").filter((f) => f && f !== "none");
+const V8_FLAGS = await benchV8Flags();
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const wait = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
