@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { can } from "./lib/permissions.ts";
 import { useUser } from "./lib/session.ts";
@@ -9,6 +8,9 @@ import { useLookup } from "./lib/use_lookup.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Select } from "./lib/ui/Select.tsx";
 import { AUDIT_ACTIONS, type AuditLogView } from "../contract/audit.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Download = icon("download");
 
 export type AuditPageProps = Record<string, never>;
 

@@ -1,8 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Eye from "lucide-react/icons/eye";
-import EyeOff from "lucide-react/icons/eye-off";
-import LogIn from "lucide-react/icons/log-in";
 import { api } from "./lib/api.ts";
 import { ApiError, errorText } from "./lib/errors.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
@@ -13,6 +10,11 @@ import type { LoginAnswer, TwoFactorChallenge } from "../contract/types.ts";
 import { SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Eye = icon("eye");
+const EyeOff = icon("eye-off");
+const LogIn = icon("log-in");
 
 /** `signupEnabled`: SIGNUP_ENABLED; without public signup the link to /signup is not shown. */
 export type LoginPageProps = { signupEnabled?: boolean };

@@ -1,7 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Copy from "lucide-react/icons/copy";
-import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "./lib/api.ts";
 import type { Connection } from "../contract/connection.ts";
 import { can } from "./lib/permissions.ts";
@@ -16,6 +14,10 @@ import { StatusBadge } from "./connections/StatusBadge.tsx";
 import { curlExamples, SEND_PATH } from "./messages_api/client.ts";
 import { TestForms } from "./messages_api/TestForms.tsx";
 import { Webhooks } from "./messages_api/Webhooks.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Copy = icon("copy");
+const RefreshCw = icon("refresh-cw");
 
 export type MessagesApiPageProps = Record<string, never>;
 

@@ -1,11 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Dices from "lucide-react/icons/dices";
-import Play from "lucide-react/icons/play";
-import Plus from "lucide-react/icons/plus";
-import ScanLine from "lucide-react/icons/scan-line";
-import Smartphone from "lucide-react/icons/smartphone";
-import X from "lucide-react/icons/x";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { can } from "./lib/permissions.ts";
@@ -29,6 +23,14 @@ import {
   savedContacts,
   validPhone,
 } from "./simulator/model.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Dices = icon("dices");
+const Play = icon("play");
+const Plus = icon("plus");
+const ScanLine = icon("scan-line");
+const Smartphone = icon("smartphone");
+const X = icon("x");
 
 export type SimulatorPageProps = Record<string, never>;
 

@@ -12,6 +12,7 @@
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import type { IslandAssets, Manifest } from "../contract/manifest.ts";
+import { iconNames, spriteFileName, spriteSvg } from "./icon_sprite.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ISLANDS_DIR = `${ROOT}islands`;
@@ -153,11 +154,19 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** Gzipped copies next to each JS/CSS file: the server sends them as they are, no CPU per request. */
+/** Writes the icon sprite (scripts/icon_sprite.ts) into the build; its output path. */
+async function writeSprite(): Promise<string> {
+  const svg = await spriteSvg(await iconNames());
+  const file = `static/build/${await spriteFileName(svg)}`;
+  await Deno.writeTextFile(`${ROOT}${file}`, svg);
+  return file;
+}
+
+/** Gzipped copies next to each JS/CSS/SVG file: the server sends them as they are, no CPU per request. */
 async function precompress(files: string[]): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   await Promise.all(files.map(async (file) => {
-    if (!/\.(js|css)$/.test(file)) return;
+    if (!/\.(js|css|svg)$/.test(file)) return;
     const zipped = await gzip(await Deno.readFile(`${ROOT}${file}`));
     await Deno.writeFile(`${ROOT}${file}.gz`, zipped);
     sizes.set(publicPath(file), zipped.length);
@@ -177,8 +186,9 @@ export async function buildIslands(): Promise<
   await Deno.remove(OUT_DIR, { recursive: true }).catch(() => {});
   await Deno.mkdir(OUT_DIR, { recursive: true });
   const result = await esbuild.build(options(await islandNames(), false));
-  const manifest = manifestFrom(result.metafile!);
-  const gzSizes = await precompress(Object.keys(result.metafile!.outputs));
+  const sprite = await writeSprite();
+  const manifest = { ...manifestFrom(result.metafile!), icons: publicPath(sprite) };
+  const gzSizes = await precompress([...Object.keys(result.metafile!.outputs), sprite]);
   await writeManifest(manifest);
   return { manifest, gzSizes, metafile: result.metafile! };
 }
@@ -198,8 +208,10 @@ async function watch() {
         for (const old of previous) {
           if (!outputs.has(old)) await Deno.remove(`${ROOT}${old}`).catch(() => {});
         }
+        const sprite = await writeSprite();
+        outputs.add(sprite);
         previous = outputs;
-        await writeManifest(manifestFrom(result.metafile));
+        await writeManifest({ ...manifestFrom(result.metafile), icons: publicPath(sprite) });
         // deno-lint-ignore no-console
         console.log(`islands rebuilt (${names.length} entries) ${new Date().toLocaleTimeString()}`);
       });

@@ -1,14 +1,16 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import List from "lucide-react/icons/list";
-import MessageSquareText from "lucide-react/icons/message-square-text";
-import MousePointerClick from "lucide-react/icons/mouse-pointer-click";
 import { realtime } from "../lib/socket.ts";
 import { requestNotificationPermission, setTicketOpener } from "../lib/ticket_notify.ts";
 import "./dialog_styles.ts";
 import "../lib/ui/form_styles.ts";
 import { TicketsManager } from "./TicketsManager.tsx";
 import { lazyPart } from "../lib/ui/deferred.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const List = icon("list");
+const MessageSquareText = icon("message-square-text");
+const MousePointerClick = icon("mouse-pointer-click");
 // The chat column (messages, media, input, the ticket's menus) loads when a ticket is opened: the
 // list paints first without it (the page's first-load weight, tests/bench/page_weight_bench.ts).
 const TicketView = lazyPart(

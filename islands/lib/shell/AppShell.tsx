@@ -1,7 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
-import TriangleAlert from "lucide-react/icons/triangle-alert";
 import {
   cachedUser,
   daysUntil,
@@ -25,6 +24,9 @@ import { TopBar } from "./TopBar.tsx";
 import { StorageWarning } from "./StorageWarning.tsx";
 import { lazyPart, whenOpen } from "../ui/deferred.tsx";
 import { unreadChats, useChats } from "./Bells.tsx";
+import { icon } from "../ui/icon.tsx";
+
+const TriangleAlert = icon("triangle-alert");
 
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
 const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));

@@ -1,9 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { Popover } from "../ui/Popover.tsx";
 import { useTranslation } from "react-i18next";
-import Bell from "lucide-react/icons/bell";
-import Megaphone from "lucide-react/icons/megaphone";
-import MessagesSquare from "lucide-react/icons/messages-square";
 import { IconButton } from "../ui/Button.tsx";
 import { type ChannelEvent, realtime, useRealtime } from "../socket.ts";
 import type { SessionUser } from "../../../contract/types.ts";
@@ -12,9 +9,14 @@ import { notifyNewMessage } from "../ticket_notify.ts";
 import { api } from "../api.ts";
 import type { AnnouncementView, ChatView } from "../../../contract/team_types.ts";
 import { PRIORITY_CLASS } from "./priority.ts";
-import Timer from "lucide-react/icons/timer";
 import { playNotificationSound } from "./sound.ts";
 import type { SlaKind, TicketView } from "../../../contract/ticket_types.ts";
+import { icon } from "../ui/icon.tsx";
+
+const Bell = icon("bell");
+const Megaphone = icon("megaphone");
+const MessagesSquare = icon("messages-square");
+const Timer = icon("timer");
 
 /** The breaches the SLA bell keeps (this session's, newest first). */
 const SLA_KEPT = 30;

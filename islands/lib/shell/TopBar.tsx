@@ -1,14 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import CircleUserRound from "lucide-react/icons/circle-user-round";
-import LogOut from "lucide-react/icons/log-out";
-import MenuIcon from "lucide-react/icons/menu";
-import RotateCw from "lucide-react/icons/rotate-cw";
-import UserRound from "lucide-react/icons/user-round";
-import Volume1 from "lucide-react/icons/volume-1";
-import Volume2 from "lucide-react/icons/volume-2";
-import VolumeX from "lucide-react/icons/volume-x";
 import { type Language, languageOf, LOCALE_TAGS } from "../i18n.ts";
 import { logout } from "../session.ts";
 import { can } from "../permissions.ts";
@@ -18,10 +10,20 @@ import { IconButton } from "../ui/Button.tsx";
 import { Popover } from "../ui/Popover.tsx";
 import { richText } from "../ui/rich_text.tsx";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu.tsx";
-import ShieldCheck from "lucide-react/icons/shield-check";
 import { whenOpen } from "../ui/deferred.tsx";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
 import { AnnouncementsBell, ChatBell, SlaBell, TicketsBell } from "./Bells.tsx";
+import { icon } from "../ui/icon.tsx";
+
+const CircleUserRound = icon("circle-user-round");
+const LogOut = icon("log-out");
+const MenuIcon = icon("menu");
+const RotateCw = icon("rotate-cw");
+const UserRound = icon("user-round");
+const Volume1 = icon("volume-1");
+const Volume2 = icon("volume-2");
+const VolumeX = icon("volume-x");
+const ShieldCheck = icon("shield-check");
 // Loaded when opened: the form, its dialog and rules are not needed to paint the shell.
 const ProfileDialog = whenOpen(() => import("./ProfileDialog.tsx").then((m) => m.ProfileDialog));
 const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
