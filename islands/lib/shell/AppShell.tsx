@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSignals } from "@preact/signals-react/runtime";
 import {
   cachedUser,
   daysUntil,
@@ -12,6 +11,7 @@ import {
 import { realtime, useRealtime } from "../socket.ts";
 import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
 import { afterToastShown, toast } from "../toast.ts";
+import { useStore } from "../store.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
@@ -107,9 +107,8 @@ function SubscriptionWarning({ user }: { user: SessionUser }) {
  * `useUser()` (islands/lib/session.ts) is never null.
  */
 export function AppShell({ title, actions, layout = "padded", guard, children }: AppShellProps) {
-  useSignals();
   const { t } = useTranslation();
-  const user = sessionUser.value;
+  const user = useStore(sessionUser);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [cshow, setCshow] = useState(false);
 
