@@ -13,6 +13,7 @@ import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import type { IslandAssets, Manifest } from "../contract/manifest.ts";
 import { iconNames, spriteFileName, spriteSvg } from "./icon_sprite.ts";
+import { type ChunkGroups, chunkGroups, groupsPlugin, pageAnchors } from "./chunk_groups.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ISLANDS_DIR = `${ROOT}islands`;
@@ -35,7 +36,7 @@ export async function islandNames(): Promise<string[]> {
  * Each entry is a tiny generated module that hydrates the island's default export, so an island
  * file is just a component: no boilerplate, and the server can import the same file for SSR.
  */
-const entryPlugin: esbuild.Plugin = {
+const entryPlugin = (groups?: ChunkGroups): esbuild.Plugin => ({
   name: "island-entries",
   setup(build) {
     build.onResolve({ filter: new RegExp(`^${ENTRY_NAMESPACE}:`) }, (args) => ({
@@ -46,12 +47,13 @@ const entryPlugin: esbuild.Plugin = {
       // hydrate.tsx first: its base stylesheet must come before the island's own CSS.
       contents: `import { hydrateIsland } from "./lib/hydrate.tsx";\n` +
         `import Island from "./${args.path}.tsx";\n` +
-        `hydrateIsland(Island);\n`,
+        `hydrateIsland(Island);\n` +
+        (groups ? pageAnchors(groups, args.path) : ""),
       loader: "tsx",
       resolveDir: ISLANDS_DIR,
     }));
   },
-};
+});
 
 /**
  * Co-located styles: a component's stylesheet is the `.css` file with the same name next to it
@@ -79,7 +81,7 @@ const cssPlugin: esbuild.Plugin = {
   },
 };
 
-function options(names: string[], dev: boolean): esbuild.BuildOptions {
+function options(names: string[], dev: boolean, groups?: ChunkGroups): esbuild.BuildOptions {
   return {
     absWorkingDir: ROOT,
     entryPoints: names.map((name) => ({ in: `${ENTRY_NAMESPACE}:${name}`, out: name })),
@@ -107,7 +109,11 @@ function options(names: string[], dev: boolean): esbuild.BuildOptions {
     define: { "process.env.NODE_ENV": dev ? '"development"' : '"production"' },
     legalComments: "none",
     logLevel: "warning",
-    plugins: [entryPlugin, cssPlugin],
+    plugins: [
+      entryPlugin(groups),
+      ...(groups ? [groupsPlugin(ROOT, groups)] : []),
+      cssPlugin,
+    ],
   };
 }
 
@@ -185,7 +191,17 @@ export async function buildIslands(): Promise<
 > {
   await Deno.remove(OUT_DIR, { recursive: true }).catch(() => {});
   await Deno.mkdir(OUT_DIR, { recursive: true });
-  const result = await esbuild.build(options(await islandNames(), false));
+  const names = await islandNames();
+  // First pass (nothing written): which modules every page, and every shell page, loads first.
+  const first = await esbuild.build({ ...options(names, false), write: false });
+  const groups = chunkGroups(
+    first.metafile!,
+    (output) =>
+      output.entryPoint?.startsWith(`${ENTRY_NAMESPACE}:`)
+        ? output.entryPoint.slice(ENTRY_NAMESPACE.length + 1)
+        : undefined,
+  );
+  const result = await esbuild.build(options(names, false, groups));
   const sprite = await writeSprite();
   const manifest = { ...manifestFrom(result.metafile!), icons: publicPath(sprite) };
   const gzSizes = await precompress([...Object.keys(result.metafile!.outputs), sprite]);
