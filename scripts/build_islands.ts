@@ -109,6 +109,9 @@ function options(names: string[], dev: boolean, groups?: ChunkGroups): esbuild.B
     define: { "process.env.NODE_ENV": dev ? '"development"' : '"production"' },
     legalComments: "none",
     logLevel: "warning",
+    // The chunk anchors (chunk_groups.ts) also name modules of packages marked side-effect free:
+    // esbuild then skips that bare import, which is harmless (the module is in the group anyway).
+    logOverride: { "ignored-bare-import": "silent" },
     plugins: [
       entryPlugin(groups),
       ...(groups ? [groupsPlugin(ROOT, groups)] : []),

@@ -23,7 +23,7 @@ import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { StorageWarning } from "./StorageWarning.tsx";
 import { lazyPart, whenOpen } from "../ui/deferred.tsx";
-import { unreadChats, useChats } from "./Bells.tsx";
+import { unreadChats, useChats } from "./chats.ts";
 import { icon } from "../ui/icon.tsx";
 
 const TriangleAlert = icon("triangle-alert");
