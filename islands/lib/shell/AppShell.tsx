@@ -18,7 +18,7 @@ import { can } from "../permissions.ts";
 import { usePage } from "../page_context.ts";
 import { PAGE_DENIED_FLASH } from "../theme.ts";
 import { PAGE_DENIED_REDIRECT, pageAction } from "../../../contract/policy.ts";
-import { TIME_ZONE_SETTING } from "../../../contract/time_zone.ts";
+import { TIME_ZONE_SETTING } from "../../../contract/time_zone_setting.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { StorageWarning } from "./StorageWarning.tsx";
