@@ -10,7 +10,7 @@ import {
   type IslandData,
   type PageInfo,
 } from "../../islands/lib/page_context.ts";
-import { HEAD_SCRIPT } from "../../islands/lib/theme.ts";
+import { HEAD_SCRIPT } from "../../islands/lib/head_script.ts";
 import { scriptJson } from "./render.ts";
 
 /**
