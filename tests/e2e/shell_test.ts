@@ -186,8 +186,11 @@ Deno.test("shell - a login of the same user elsewhere ends this session with a m
     const c = await createCompany(t, "Delta");
     await loginAs(page, c.user);
     await page.getByTestId("greeting").getByText("Delta User").waitFor();
-    // Wait until this page's socket is in the user's room before the other login.
+    // Wait until this page's socket is in the user's room before the other login, and its bells
+    // (loaded after the page, issue 33) have asked for their lists: a request of the ended
+    // session would go to /login before the message.
     await page.waitForFunction(() => document.documentElement.dataset.socket === "ready");
+    await page.getByTestId("bell-tickets").waitFor();
 
     // The same user signs in somewhere else (the real login route, which announces it).
     const other = await login(t, c.user.email, c.user.password);

@@ -114,6 +114,11 @@ export function TopBar(
 ) {
   const { t, i18n } = useTranslation();
   const lng = languageOf(i18n);
+  useEffect(() => {
+    // Fetched while the user loads (GET /auth/me), so the bells show with the greeting.
+    UserBells.preload();
+    AccountMenu.preload();
+  }, []);
   return (
     <header className="topbar">
       <IconButton label={t("shell.topbar.openMenu")} className="topbar-menu" onClick={onOpenMenu}>
