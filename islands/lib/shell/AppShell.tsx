@@ -2,7 +2,6 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   cachedUser,
-  daysUntil,
   forgetCachedUser,
   loadSession,
   sessionUser,
@@ -21,18 +20,17 @@ import { PAGE_DENIED_REDIRECT, pageAction } from "../../../contract/policy.ts";
 import { TIME_ZONE_SETTING } from "../../../contract/time_zone_setting.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
-import { StorageWarning } from "./StorageWarning.tsx";
 import { lazyPart, whenOpen } from "../ui/deferred.tsx";
 import { unreadChats, useChats } from "./chats.ts";
-import { icon } from "../ui/icon.tsx";
 
-const TriangleAlert = icon("triangle-alert");
-
+// The banners (a subscription about to expire or billing-only, the server's storage failing or
+// short) are rare and show after the user is known: their code loads then (issue 33).
+const SubscriptionWarning = lazyPart(() =>
+  import("./Banners.tsx").then((m) => m.SubscriptionWarning)
+);
+const StorageWarning = lazyPart(() => import("./StorageWarning.tsx").then((m) => m.StorageWarning));
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
 const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
-
-/** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
-export const SUBSCRIPTION_WARNING_DAYS = 5;
 
 /** A page that only some users may open (announcements: super; dashboard: admins...). */
 export type PageGuard = {
@@ -62,36 +60,6 @@ export const BILLING_POLL_MS = 3000;
 
 function onBillingPage(): boolean {
   return BILLING_PAGES.includes(globalThis.location?.pathname ?? "");
-}
-
-function dayMonthYear(date: string): string {
-  return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
-}
-
-function SubscriptionWarning({ user }: { user: SessionUser }) {
-  const { t } = useTranslation();
-  const payLink = can({ ...user, restricted: undefined }, "invoice:pay") &&
-      globalThis.location?.pathname !== "/financeiro"
-    ? <a href="/financeiro" data-testid="subscription-pay">{t("shell.payNow")}</a>
-    : null;
-  if (user.restricted === "billing") {
-    return (
-      <div className="subscription-warning" role="alert" data-testid="billing-only">
-        <TriangleAlert size={16} aria-hidden="true" />
-        {t("shell.billingOnly", { date: dayMonthYear(user.company.dueDate ?? "") })}
-        {payLink}
-      </div>
-    );
-  }
-  const days = daysUntil(user.company.dueDate);
-  if (days === null || days < 0 || days >= SUBSCRIPTION_WARNING_DAYS) return null;
-  return (
-    <div className="subscription-warning" role="status" data-testid="subscription-warning">
-      <TriangleAlert size={16} aria-hidden="true" />
-      {t("shell.subscriptionExpiresIn", { count: days })}
-      {payLink}
-    </div>
-  );
 }
 
 /**
@@ -260,7 +228,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       <div className="shell-main">
         <TopBar user={user} chats={chats} onOpenMenu={() => setDrawerOpen(true)} />
         {user ? <SubscriptionWarning user={user} /> : null}
-        <StorageWarning enabled={can(user, "storage:read")} />
+        {can(user, "storage:read") ? <StorageWarning enabled /> : null}
         <main className={`page page-${layout}`} id="main">
           {layout === "padded"
             ? (
