@@ -12,7 +12,6 @@ import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
 import { afterToastShown, toast } from "../toast.ts";
 import { useStore } from "../store.ts";
 import type { SessionUser } from "../../../contract/types.ts";
-import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
 import { usePage } from "../page_context.ts";
 import { PAGE_DENIED_FLASH } from "../theme.ts";
@@ -21,7 +20,7 @@ import { TIME_ZONE_SETTING } from "../../../contract/time_zone_setting.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { lazyPart, whenOpen } from "../ui/deferred.tsx";
-import { unreadChats, useChats } from "./chats.ts";
+import type { ShellLiveState } from "./ShellLive.tsx";
 
 // The banners (a subscription about to expire or billing-only, the server's storage failing or
 // short) are rare and show after the user is known: their code loads then (issue 33).
@@ -29,6 +28,7 @@ const SubscriptionWarning = lazyPart(() =>
   import("./Banners.tsx").then((m) => m.SubscriptionWarning)
 );
 const StorageWarning = lazyPart(() => import("./StorageWarning.tsx").then((m) => m.StorageWarning));
+const ShellLive = lazyPart(() => import("./ShellLive.tsx").then((m) => m.ShellLive));
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
 const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
 
@@ -86,6 +86,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       return;
     }
     setCshow(readStorage(STORAGE.cshow) !== null);
+    ShellLive.preload(); // the live lists' code comes while the user loads
     const cached = cachedUser();
     if (cached && !sessionUser.value) sessionUser.value = cached;
     loadSession().then((fresh) => {
@@ -200,16 +201,27 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     }
   });
 
-  // The alert marks the connections entry of the menu: fetched for those who see it.
-  const connectionsAlert = useConnectionsAlert(can(user, "connection:manage"));
-  const chats = useChats(user?.company.plan?.useInternalChat === true && !restricted);
-  const markers = {
-    connections: connectionsAlert,
-    chat: user ? unreadChats(chats, user.id).length > 0 : false,
-  };
+  // The alert marks the connections entry of the menu: fetched for those who see it (ShellLive).
+  const [live, setLive] = useState<ShellLiveState>({
+    connectionsAlert: false,
+    chats: [],
+    unreadChat: false,
+  });
+  const chats = live.chats;
+  const markers = { connections: live.connectionsAlert, chat: user ? live.unreadChat : false };
 
   return (
     <div className="shell">
+      {user
+        ? (
+          <ShellLive
+            userId={user.id}
+            connections={can(user, "connection:manage")}
+            chats={user.company.plan?.useInternalChat === true && !restricted}
+            onChange={setLive}
+          />
+        )
+        : null}
       <aside className="drawer" aria-label={t("shell.menu.label")}>
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">B</span>
