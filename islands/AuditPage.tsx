@@ -1,5 +1,4 @@
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { can } from "./lib/permissions.ts";
 import { useUser } from "./lib/session.ts";
@@ -9,6 +8,9 @@ import { Button } from "./lib/ui/Button.tsx";
 import { ALL, FilterBar, namedOptions, useFilters } from "./lib/filters/FilterBar.tsx";
 import { chosenParams, periodInstants } from "./lib/filters/filter_values.ts";
 import { AUDIT_ACTIONS, type AuditLogView } from "../contract/audit.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Download = icon("download");
 
 export type AuditPageProps = Record<string, never>;
 

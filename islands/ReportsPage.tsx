@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { PAGE_DENIED_REDIRECT } from "../contract/policy.ts";
 import { api } from "./lib/api.ts";
@@ -21,6 +20,9 @@ import type {
 } from "../contract/report_types.ts";
 import { DayChart, duration } from "./reports/DayChart.tsx";
 import { Heatmap } from "./reports/Heatmap.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Download = icon("download");
 
 export type ReportsPageProps = Record<string, never>;
 

@@ -1,4 +1,4 @@
-import { signal } from "@preact/signals-react";
+import { store } from "./store.ts";
 
 /**
  * Toasts from anywhere (components, the api client, the socket): `toast.success("...")`,
@@ -22,7 +22,7 @@ export type ToastItem = {
   duration: number;
 };
 
-export const toasts = signal<ToastItem[]>([]);
+export const toasts = store<ToastItem[]>([]);
 
 let nextId = 1;
 
