@@ -1,6 +1,7 @@
+import { signal } from "@preact/signals-react";
+import { useSignals } from "@preact/signals-react/runtime";
 import { api, endSession } from "./api.ts";
 import { rememberUser } from "./session_storage.ts";
-import { store, useStore } from "./store.ts";
 import { clearSession, SESSION_USER_CACHE } from "./storage.ts";
 import type { SessionUser } from "../../contract/types.ts";
 
@@ -8,7 +9,7 @@ import type { SessionUser } from "../../contract/types.ts";
  * The signed-in user of this page, loaded by the shell from GET /api/auth/me. Inside
  * `<AppShell>` children render only once it is known, so `useSessionUser()` is never null there.
  */
-export const sessionUser = store<SessionUser | null>(null);
+export const sessionUser = signal<SessionUser | null>(null);
 
 /** Cached per tab so that the menu appears at once on the next page, before /auth/me answers. */
 const CACHE_KEY = SESSION_USER_CACHE;
@@ -41,7 +42,8 @@ export async function loadSession(): Promise<SessionUser> {
 
 /** Reads the user and re-renders the component when it changes. */
 export function useSessionUser(): SessionUser | null {
-  return useStore(sessionUser);
+  useSignals();
+  return sessionUser.value;
 }
 
 /** Inside AppShell's children: the user, known to be loaded. */

@@ -1,4 +1,4 @@
-import { store } from "./store.ts";
+import { signal } from "@preact/signals-react";
 import type { SessionUser } from "../../contract/types.ts";
 import { playNotificationSound } from "./shell/sound.ts";
 
@@ -24,7 +24,7 @@ export type NotifiableEvent = {
 };
 
 /** The ticket the tickets page shows (its id), null elsewhere. */
-export const viewingTicketId = store<number | null>(null);
+export const viewingTicketId = signal<number | null>(null);
 
 /** Set by the tickets page: opens a ticket without leaving the page (a notification's click). */
 let opener: ((uuid: string) => void) | null = null;

@@ -1,4 +1,4 @@
-import { store } from "./store.ts";
+import { signal } from "@preact/signals-react";
 
 /**
  * Toasts from anywhere (components, the api client, the socket): `toast.success("...")`,
@@ -22,7 +22,7 @@ export type ToastItem = {
   duration: number;
 };
 
-export const toasts = store<ToastItem[]>([]);
+export const toasts = signal<ToastItem[]>([]);
 
 let nextId = 1;
 

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSignals } from "@preact/signals-react/runtime";
 import {
   cachedUser,
   forgetCachedUser,
@@ -10,7 +11,6 @@ import {
 import { realtime, useRealtime } from "../socket.ts";
 import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
 import { afterToastShown, toast } from "../toast.ts";
-import { useStore } from "../store.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { can } from "../permissions.ts";
 import { usePage } from "../page_context.ts";
@@ -75,8 +75,9 @@ function onBillingPage(): boolean {
  * `useUser()` (islands/lib/session.ts) is never null.
  */
 export function AppShell({ title, actions, layout = "padded", guard, children }: AppShellProps) {
+  useSignals();
   const { t } = useTranslation();
-  const user = useStore(sessionUser);
+  const user = sessionUser.value;
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [cshow, setCshow] = useState(false);
 

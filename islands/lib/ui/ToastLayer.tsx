@@ -1,6 +1,6 @@
 import * as Toast from "radix-ui/toast";
 import { useTranslation } from "react-i18next";
-import { useStore } from "../store.ts";
+import { useSignals } from "@preact/signals-react/runtime";
 import { errorText } from "../errors.ts";
 import { useEffect } from "react";
 import { layerShown, toast, TOAST_DURATION_MS, type ToastItem, toasts } from "../toast.ts";
@@ -31,12 +31,12 @@ function ToastText({ item }: { item: ToastItem }) {
  * (Toaster.tsx), so a page that shows none never downloads it.
  */
 export default function ToastLayer() {
+  useSignals();
   const { t } = useTranslation();
-  const items = useStore(toasts);
   useEffect(layerShown, []);
   return (
     <Toast.Provider duration={TOAST_DURATION_MS} label={t("common.notifications")}>
-      {items.map((item) => {
+      {toasts.value.map((item) => {
         const Icon = ICONS[item.kind];
         return (
           <Toast.Root

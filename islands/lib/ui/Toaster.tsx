@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
 import { toasts } from "../toast.ts";
-import { useStore } from "../store.ts";
 import { lazyPart } from "./deferred.tsx";
 
 const ToastLayer = lazyPart(() => import("./ToastLayer.tsx").then((m) => m.default));
@@ -11,12 +11,13 @@ const ToastLayer = lazyPart(() => import("./ToastLayer.tsx").then((m) => m.defau
  * page is idle, so that a toast shown just before a redirect still gets painted.
  */
 export function Toaster({ children }: { children: ReactNode }) {
+  useSignals();
   const shown = useRef(false);
   useEffect(() => {
     const timer = setTimeout(ToastLayer.preload, 500);
     return () => clearTimeout(timer);
   }, []);
-  if (useStore(toasts).length > 0) shown.current = true;
+  if (toasts.value.length > 0) shown.current = true;
   return (
     <>
       {children}
