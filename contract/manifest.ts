@@ -8,4 +8,9 @@ export type IslandAssets = {
   css: string[];
 };
 
-export type Manifest = { version: 1; islands: Record<string, IslandAssets> };
+export type Manifest = {
+  version: 1;
+  islands: Record<string, IslandAssets>;
+  /** The icon sprite (public URL): every lucide icon the islands name, as SVG symbols. */
+  icons?: string;
+};

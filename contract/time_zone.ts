@@ -6,8 +6,8 @@
  */
 export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 
-/** The setting that holds a company's zone (an IANA name). */
-export const TIME_ZONE_SETTING = "timeZone";
+import { TIME_ZONE_SETTING } from "./time_zone_setting.ts";
+export { TIME_ZONE_SETTING };
 
 /** The zones the settings page offers (Brazil's first; the API takes any IANA name). */
 export const TIME_ZONES = [

@@ -558,6 +558,16 @@ export interface TicketCountsTable {
   n: number;
 }
 
+/** 0500: tickets that are not groups per (status, queue, user, unread): the notifications' count. */
+export interface TicketNotificationCountsTable {
+  companyId: number;
+  status: string;
+  queueId: number;
+  userId: number;
+  unread: number;
+  n: number;
+}
+
 /** 0070: help videos, platform-wide (written by super users, read by everyone). */
 export interface HelpsTable extends Timestamps {
   id: Generated<number>;
@@ -879,6 +889,7 @@ export interface DB {
   contact_custom_fields: ContactCustomFieldsTable;
   tickets: TicketsTable;
   ticket_counts: TicketCountsTable;
+  ticket_notification_counts: TicketNotificationCountsTable;
   ticket_events: TicketEventsTable;
   report_message_hours: ReportMessageHoursTable;
   report_days: ReportDaysTable;

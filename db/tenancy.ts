@@ -70,6 +70,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "tags",
   "ticket_counts",
   "ticket_events",
+  "ticket_notification_counts",
   "ticket_notes",
   "ticket_pins",
   "ticket_tags",

@@ -1,14 +1,16 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { can } from "./lib/permissions.ts";
 import { useUser } from "./lib/session.ts";
 import { downloadFile } from "./lib/download.ts";
 import { useLookup } from "./lib/use_lookup.ts";
 import { Button } from "./lib/ui/Button.tsx";
-import { Select } from "./lib/ui/Select.tsx";
+import { ALL, FilterBar, namedOptions, useFilters } from "./lib/filters/FilterBar.tsx";
+import { chosenParams, periodInstants } from "./lib/filters/filter_values.ts";
 import { AUDIT_ACTIONS, type AuditLogView } from "../contract/audit.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Download = icon("download");
 
 export type AuditPageProps = Record<string, never>;
 
@@ -32,36 +34,24 @@ export default function AuditPage(_props: AuditPageProps) {
   );
 }
 
-const ALL = "all";
-
 type Filters = { from: string; to: string; userId: string; action: string; companyId: string };
 
 /** The filters as the route reads them: a day's start and the day after the last one. */
 function paramsOf(f: Filters): Record<string, string> {
-  const params: Record<string, string> = {};
-  if (f.from) params.from = new Date(`${f.from}T00:00:00`).toISOString();
-  if (f.to) {
-    const end = new Date(`${f.to}T00:00:00`);
-    end.setDate(end.getDate() + 1);
-    params.to = end.toISOString();
-  }
-  if (f.userId !== ALL) params.userId = f.userId;
-  if (f.action !== ALL) params.action = f.action;
-  if (f.companyId !== ALL) params.companyId = f.companyId;
-  return params;
+  return { ...periodInstants(f.from, f.to), ...chosenParams(f, ["userId", "action", "companyId"]) };
 }
 
 function AuditLog() {
   const { t } = useTranslation();
   const platform = can(useUser(), "audit:read-platform");
-  const [filters, setFilters] = useState<Filters>({
+  const state = useFilters<Filters>({
     from: "",
     to: "",
     userId: ALL,
     action: ALL,
     companyId: ALL,
   });
-  const params = paramsOf(filters);
+  const params = paramsOf(state.filters);
   const companies = useLookup<{ id: number; name: string }>(
     platform ? "/companies/list" : null,
     "",
@@ -85,60 +75,33 @@ function AuditLog() {
   };
   const page = useRecordPage(spec);
   const users = useLookup<{ id: number; name: string }>("/users/list", "");
-  const set = (key: keyof Filters) => (value: string) =>
-    setFilters((f) => ({ ...f, [key]: value }));
   const query = new URLSearchParams(params).toString();
   const toolbar = (
-    <div className="audit-filters">
-      <label>
-        {t("audit.fromDate")}
-        <input
-          className="input"
-          type="date"
-          value={filters.from}
-          onChange={(e) => set("from")(e.target.value)}
-          data-testid="audit-from"
-        />
-      </label>
-      <label>
-        {t("audit.toDate")}
-        <input
-          className="input"
-          type="date"
-          value={filters.to}
-          onChange={(e) => set("to")(e.target.value)}
-          data-testid="audit-to"
-        />
-      </label>
-      {platform && (
-        <Select
-          label={t("audit.company")}
-          value={filters.companyId}
-          onValueChange={set("companyId")}
-          options={[
-            { value: ALL, label: t("audit.allCompanies") },
-            ...companies.items.map((c) => ({ value: String(c.id), label: c.name })),
-          ]}
-        />
-      )}
-      <Select
-        label={t("audit.who")}
-        value={filters.userId}
-        onValueChange={set("userId")}
-        options={[
-          { value: ALL, label: t("audit.allUsers") },
-          ...users.items.map((u) => ({ value: String(u.id), label: u.name })),
-        ]}
-      />
-      <Select
-        label={t("audit.action")}
-        value={filters.action}
-        onValueChange={set("action")}
-        options={[
-          { value: ALL, label: t("audit.allActions") },
-          ...AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`audit.actions.${a}`) })),
-        ]}
-      />
+    <FilterBar
+      testId="audit"
+      state={state}
+      period={[["from", t("audit.fromDate")], ["to", t("audit.toDate")]]}
+      choices={[
+        platform && {
+          key: "companyId",
+          label: t("audit.company"),
+          all: t("audit.allCompanies"),
+          options: namedOptions(companies.items),
+        },
+        {
+          key: "userId",
+          label: t("audit.who"),
+          all: t("audit.allUsers"),
+          options: namedOptions(users.items),
+        },
+        {
+          key: "action",
+          label: t("audit.action"),
+          all: t("audit.allActions"),
+          options: AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`audit.actions.${a}`) })),
+        },
+      ]}
+    >
       <Button
         onClick={() => void downloadFile(`/audit-logs/export?${query}`, "audit-log.csv")}
         data-testid="audit-export"
@@ -146,7 +109,7 @@ function AuditLog() {
         <Download size={16} aria-hidden="true" />
         {t("audit.export")}
       </Button>
-    </div>
+    </FilterBar>
   );
   return (
     <RecordList page={page} toolbar={toolbar}>

@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Trash2 from "lucide-react/icons/trash-2";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
@@ -16,6 +15,9 @@ import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 import { Select } from "./lib/ui/Select.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Trash2 = icon("trash-2");
 
 export type CampaignsConfigPageProps = Record<string, never>;
 

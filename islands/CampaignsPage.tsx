@@ -1,7 +1,4 @@
 import { useTranslation } from "react-i18next";
-import ChartBar from "lucide-react/icons/chart-bar";
-import CirclePause from "lucide-react/icons/circle-pause";
-import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import { api } from "./lib/api.ts";
 import { type CampaignView, progressPercent } from "../contract/campaign_types.ts";
@@ -11,6 +8,11 @@ import { toast } from "./lib/toast.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
 import { useCompanyClock } from "./lib/clock.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const ChartBar = icon("chart-bar");
+const CirclePause = icon("circle-pause");
+const RotateCcw = icon("rotate-ccw");
 
 const CampaignDialog = whenOpen(() =>
   import("./campaigns/CampaignDialog.tsx").then((m) => m.CampaignDialog)

@@ -9,9 +9,12 @@ import { useMediaQuery } from "./lib/media_query.ts";
 import type { ChatView } from "../contract/team_types.ts";
 import { Tabs } from "./lib/ui/Tabs.tsx";
 import { ChatList, useChatList } from "./chats/ChatList.tsx";
-import { ChatPane } from "./chats/ChatPane.tsx";
+import { lazyPart } from "./lib/ui/deferred.tsx";
 
 export type ChatsPageProps = { chatUuid: string | null };
+
+/** The open chat's messages: loaded with the first chat opened (as /tickets' ticket view), not with the page. */
+const ChatPane = lazyPart(() => import("./chats/ChatPane.tsx").then((m) => m.ChatPane));
 
 /**
  * /chats and /chats/:uuid (seeds/002 section 2.7): the conversations left and the open one's

@@ -1,16 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import CirclePlus from "lucide-react/icons/circle-plus";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import Pencil from "lucide-react/icons/pencil";
-import Plug from "lucide-react/icons/plug";
-import PlugZap from "lucide-react/icons/plug-zap";
-import QrCode from "lucide-react/icons/qr-code";
-import RotateCcw from "lucide-react/icons/rotate-ccw";
-import Smartphone from "lucide-react/icons/smartphone";
-import Star from "lucide-react/icons/star";
-import Trash2 from "lucide-react/icons/trash-2";
-import Unplug from "lucide-react/icons/unplug";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { can } from "./lib/permissions.ts";
@@ -33,6 +22,19 @@ import {
   sessionButtons,
   sortConnections,
 } from "./connections/model.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const CirclePlus = icon("circle-plus");
+const LoaderCircle = icon("loader-circle");
+const Pencil = icon("pencil");
+const Plug = icon("plug");
+const PlugZap = icon("plug-zap");
+const QrCode = icon("qr-code");
+const RotateCcw = icon("rotate-ccw");
+const Smartphone = icon("smartphone");
+const Star = icon("star");
+const Trash2 = icon("trash-2");
+const Unplug = icon("unplug");
 
 const ConfirmDialog = whenOpen(() =>
   import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)

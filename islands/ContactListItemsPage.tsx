@@ -1,10 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import ArrowLeft from "lucide-react/icons/arrow-left";
-import CircleCheck from "lucide-react/icons/circle-check";
-import CircleX from "lucide-react/icons/circle-x";
-import Clock from "lucide-react/icons/clock";
-import Upload from "lucide-react/icons/upload";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import type { ContactListItemView, ContactListView } from "../contract/campaign_types.ts";
 import { usePageRecord } from "./lib/use_record.ts";
@@ -17,6 +12,13 @@ import { can } from "./lib/permissions.ts";
 import { useUser } from "./lib/session.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const ArrowLeft = icon("arrow-left");
+const CircleCheck = icon("circle-check");
+const CircleX = icon("circle-x");
+const Clock = icon("clock");
+const Upload = icon("upload");
 
 const ItemDialog = whenOpen(() =>
   import("./contact_lists/ItemDialog.tsx").then((m) => m.ItemDialog)

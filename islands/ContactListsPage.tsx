@@ -1,6 +1,4 @@
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
-import Users from "lucide-react/icons/users";
 import { CAMPAIGN_GUARD } from "./lib/campaign_guard.ts";
 import type { ContactListView } from "../contract/campaign_types.ts";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
@@ -10,6 +8,10 @@ import { downloadFile } from "./lib/download.ts";
 import { toast } from "./lib/toast.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Download = icon("download");
+const Users = icon("users");
 
 const ListDialog = whenOpen(() =>
   import("./contact_lists/ListDialog.tsx").then((m) => m.ListDialog)

@@ -1,8 +1,5 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
-import MessageCircle from "lucide-react/icons/message-circle";
-import Upload from "lucide-react/icons/upload";
 import { useSessionUser, useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { toast } from "./lib/toast.ts";
@@ -16,6 +13,11 @@ import { RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import { openChat } from "./contacts/open_chat.ts";
 import type { Contact } from "../contract/people_types.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Download = icon("download");
+const MessageCircle = icon("message-circle");
+const Upload = icon("upload");
 
 const ContactDialog = whenOpen(() =>
   import("./lib/contact/ContactDialog.tsx").then((m) => m.ContactDialog)

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import CalendarClock from "lucide-react/icons/calendar-clock";
-import Star from "lucide-react/icons/star";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { daysUntil, useUser } from "./lib/session.ts";
@@ -21,6 +19,10 @@ import {
 } from "./dashboard/dashboard_filter.ts";
 import { HourlyChart } from "./dashboard/HourlyChart.tsx";
 import type { DashboardAnswer } from "../contract/people_types.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const CalendarClock = icon("calendar-clock");
+const Star = icon("star");
 
 export type DashboardPageProps = Record<string, never>;
 

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import CheckCheck from "lucide-react/icons/check-check";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { formatDate } from "./lib/shell/TopBar.tsx";
 import { useUser } from "./lib/session.ts";
@@ -17,6 +16,9 @@ import type { InvoiceView } from "../contract/billing_types.ts";
 import { canSeeBilling, invoiceDisplay, localToday } from "../contract/billing_rules.ts";
 import { formatBRL } from "./billing/format.ts";
 import { PlanChange } from "./billing/PlanChange.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const CheckCheck = icon("check-check");
 
 const ConfirmDialog = whenOpen(() =>
   import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)

@@ -1,10 +1,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import PlayCircle from "lucide-react/icons/circle-play";
 import { api } from "./lib/api.ts";
 import { type HelpView, youtubeThumbnail } from "../contract/platform_types.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const PlayCircle = icon("circle-play");
 
 const VideoDialog = whenOpen(() => import("./helps/VideoDialog.tsx").then((m) => m.VideoDialog));
 

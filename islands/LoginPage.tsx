@@ -1,21 +1,30 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Eye from "lucide-react/icons/eye";
-import EyeOff from "lucide-react/icons/eye-off";
-import LogIn from "lucide-react/icons/log-in";
 import { api } from "./lib/api.ts";
 import { ApiError, errorText } from "./lib/errors.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
-import { setSessionUser } from "./lib/session.ts";
-import { can } from "./lib/permissions.ts";
 import type { LoginAnswer, TwoFactorChallenge } from "../contract/types.ts";
 import { SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+import { deferredModule } from "./lib/ui/deferred.tsx";
+
+const Eye = icon("eye");
+const EyeOff = icon("eye-off");
+const LogIn = icon("log-in");
 
 /** `signupEnabled`: SIGNUP_ENABLED; without public signup the link to /signup is not shown. */
 export type LoginPageProps = { signupEnabled?: boolean };
+
+/**
+ * The session's and the role policy's code, needed only once the password is accepted: loaded
+ * then, not with the page (issue 33: the policy table was 1.7 KiB gzipped of /login).
+ */
+const AFTER_SIGN_IN = deferredModule(() =>
+  Promise.all([import("./lib/session.ts"), import("./lib/permissions.ts")])
+);
 
 /**
  * /login (seeds/000 section 2): email and password, a link to /signup. A signed-in visitor is
@@ -43,11 +52,13 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
 
   const signedIn = (answer: LoginAnswer) => {
     rememberSession(answer);
-    setSessionUser(answer.user);
-    // Who may read the dashboard lands there; attendants on their tickets; a late company's
-    // admin on /financeiro, where the shell shows that the subscription expired (issue 29).
-    if (answer.restricted) location.assign("/financeiro");
-    else location.assign(can(answer.user, "dashboard:read") ? "/" : "/tickets");
+    void AFTER_SIGN_IN.load().then(([{ setSessionUser }, { can }]) => {
+      setSessionUser(answer.user);
+      // Who may read the dashboard lands there; attendants on their tickets; a late company's
+      // admin on /financeiro, where the shell shows that the subscription expired (issue 29).
+      if (answer.restricted) location.assign("/financeiro");
+      else location.assign(can(answer.user, "dashboard:read") ? "/" : "/tickets");
+    }).catch(() => location.assign("/")); // the shell then sends the user where they may be
   };
 
   const refused = (caught: unknown) => {

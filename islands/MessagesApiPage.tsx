@@ -1,7 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Copy from "lucide-react/icons/copy";
-import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "./lib/api.ts";
 import type { Connection } from "../contract/connection.ts";
 import { can } from "./lib/permissions.ts";
@@ -10,18 +8,25 @@ import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import type { SessionUser } from "../contract/types.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
-import { whenOpen } from "./lib/ui/deferred.tsx";
+import { lazyPart, whenOpen } from "./lib/ui/deferred.tsx";
 import { applyUpdate } from "./connections/model.ts";
 import { StatusBadge } from "./connections/StatusBadge.tsx";
 import { curlExamples, SEND_PATH } from "./messages_api/client.ts";
-import { TestForms } from "./messages_api/TestForms.tsx";
-import { Webhooks } from "./messages_api/Webhooks.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Copy = icon("copy");
+const RefreshCw = icon("refresh-cw");
 
 export type MessagesApiPageProps = Record<string, never>;
 
 const ConfirmDialog = whenOpen(() =>
   import("./lib/ui/ConfirmDialog.tsx").then((m) => m.ConfirmDialog)
 );
+
+// Below the token table and the examples: the test forms and the webhooks (with the list kit)
+// load after the page (issue 33).
+const TestForms = lazyPart(() => import("./messages_api/TestForms.tsx").then((m) => m.TestForms));
+const Webhooks = lazyPart(() => import("./messages_api/Webhooks.tsx").then((m) => m.Webhooks));
 
 /** Admins of a plan with useExternalApi (the server refuses the rest: requirePlan, admin). */
 function allowed(user: SessionUser): boolean {

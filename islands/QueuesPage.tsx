@@ -1,10 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import ListTree from "lucide-react/icons/list-tree";
-import Pencil from "lucide-react/icons/pencil";
-import Plus from "lucide-react/icons/plus";
-import Search from "lucide-react/icons/search";
-import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "./lib/api.ts";
 import type { Queue } from "../contract/queue_types.ts";
 import { useSessionUser } from "./lib/session.ts";
@@ -14,6 +9,13 @@ import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const ListTree = icon("list-tree");
+const Pencil = icon("pencil");
+const Plus = icon("plus");
+const Search = icon("search");
+const Trash2 = icon("trash-2");
 
 const QueueDialog = whenOpen(() => import("./queues/QueueDialog.tsx").then((m) => m.QueueDialog));
 const ConfirmDialog = whenOpen(() =>

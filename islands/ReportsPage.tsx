@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { PAGE_DENIED_REDIRECT } from "../contract/policy.ts";
 import { api } from "./lib/api.ts";
@@ -8,8 +7,9 @@ import { canReadReports } from "./lib/permissions.ts";
 import { downloadFile } from "./lib/download.ts";
 import { useLookup } from "./lib/use_lookup.ts";
 import { Button } from "./lib/ui/Button.tsx";
-import { Select } from "./lib/ui/Select.tsx";
 import { toast } from "./lib/toast.ts";
+import { ALL, FilterBar, namedOptions, useFilters } from "./lib/filters/FilterBar.tsx";
+import { chosenParams, monthToDate } from "./lib/filters/filter_values.ts";
 import type {
   AttendantReportRow,
   DayReportRow,
@@ -20,6 +20,9 @@ import type {
 } from "../contract/report_types.ts";
 import { DayChart, duration } from "./reports/DayChart.tsx";
 import { Heatmap } from "./reports/Heatmap.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Download = icon("download");
 
 export type ReportsPageProps = Record<string, never>;
 
@@ -43,7 +46,6 @@ export default function ReportsPage(_props: ReportsPageProps) {
   );
 }
 
-const ALL = "all";
 type Named = { id: number; name: string };
 type Filters = {
   dateFrom: string;
@@ -54,29 +56,27 @@ type Filters = {
   tagId: string;
 };
 
-function today(): string {
-  const d = new Date();
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-}
-
 function queryOf(f: Filters): string {
-  const params = new URLSearchParams({ dateFrom: f.dateFrom, dateTo: f.dateTo });
-  for (const key of ["queueId", "userId", "whatsappId", "tagId"] as const) {
-    if (f[key] !== ALL) params.set(key, f[key]);
-  }
-  return params.toString();
+  return new URLSearchParams({
+    dateFrom: f.dateFrom,
+    dateTo: f.dateTo,
+    ...chosenParams(f, ["queueId", "userId", "whatsappId", "tagId"]),
+  }).toString();
 }
 
 function Reports() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<Filters>(() => ({
-    dateFrom: `${today().slice(0, 8)}01`,
-    dateTo: today(),
-    queueId: ALL,
-    userId: ALL,
-    whatsappId: ALL,
-    tagId: ALL,
-  }));
+  const state = useFilters<Filters>(() => {
+    const month = monthToDate(new Date());
+    return {
+      dateFrom: month.from,
+      dateTo: month.to,
+      queueId: ALL,
+      userId: ALL,
+      whatsappId: ALL,
+      tagId: ALL,
+    };
+  });
   const [days, setDays] = useState<DayReportRow[] | null>(null);
   const [people, setPeople] = useState<AttendantReportRow[] | null>(null);
   const [totals, setTotals] = useState<ReportFigures | null>(null);
@@ -85,7 +85,7 @@ function Reports() {
   const queues = useLookup<Named>("/queue", "");
   const connections = useLookup<Named>("/whatsapp", "");
   const tags = useLookup<Named>("/tags/list", "");
-  const query = queryOf(filters);
+  const query = queryOf(state.filters);
   useEffect(() => {
     let live = true;
     Promise.all([
@@ -104,50 +104,28 @@ function Reports() {
       live = false;
     };
   }, [query]);
-  const set = (key: keyof Filters) => (value: string) =>
-    setFilters((f) => ({ ...f, [key]: value }));
-  const choice = (key: keyof Filters, label: string, items: Named[]) => (
-    <Select
-      label={label}
-      value={filters[key]}
-      onValueChange={set(key)}
-      options={[
-        { value: ALL, label: t("reports.all") },
-        ...items.map((i) => ({ value: String(i.id), label: i.name })),
-      ]}
-    />
-  );
+  const choice = (key: keyof Filters, label: string, items: Named[]) => ({
+    key,
+    label,
+    all: t("reports.all"),
+    options: namedOptions(items),
+  });
   const download = (table: string, format: string) =>
     void downloadFile(`/reports/${table}.${format}?${query}`, `${table}.${format}`)
       .catch((error) => toast.error(error));
   return (
     <div className="reports">
-      <div className="reports-filters">
-        <label>
-          {t("reports.from")}
-          <input
-            className="input"
-            type="date"
-            value={filters.dateFrom}
-            onChange={(e) => set("dateFrom")(e.target.value)}
-            data-testid="reports-from"
-          />
-        </label>
-        <label>
-          {t("reports.to")}
-          <input
-            className="input"
-            type="date"
-            value={filters.dateTo}
-            onChange={(e) => set("dateTo")(e.target.value)}
-            data-testid="reports-to"
-          />
-        </label>
-        {choice("queueId", t("reports.queue"), queues.items)}
-        {choice("userId", t("reports.attendant"), users.items)}
-        {choice("whatsappId", t("reports.connection"), connections.items)}
-        {choice("tagId", t("reports.tag"), tags.items)}
-      </div>
+      <FilterBar
+        testId="reports"
+        state={state}
+        period={[["dateFrom", t("reports.from")], ["dateTo", t("reports.to")]]}
+        choices={[
+          choice("queueId", t("reports.queue"), queues.items),
+          choice("userId", t("reports.attendant"), users.items),
+          choice("whatsappId", t("reports.connection"), connections.items),
+          choice("tagId", t("reports.tag"), tags.items),
+        ]}
+      />
       {totals && (
         <dl className="reports-totals" data-testid="reports-totals">
           {([

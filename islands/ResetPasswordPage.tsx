@@ -1,13 +1,15 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import KeyRound from "lucide-react/icons/key-round";
-import Mail from "lucide-react/icons/mail";
 import { api } from "./lib/api.ts";
 import { errorText } from "./lib/errors.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 import { LIMITS } from "../contract/validation.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const KeyRound = icon("key-round");
+const Mail = icon("mail");
 
 /** `email` and `token` come from the recovery mail's link (?email=...&token=...). */
 export type ResetPasswordPageProps = { email?: string; token?: string };

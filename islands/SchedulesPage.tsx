@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { api } from "./lib/api.ts";
 import { planGuard } from "./lib/permissions.ts";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
@@ -12,6 +11,9 @@ import { IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import { useCompanyClock } from "./lib/clock.ts";
 import "./lib/ui/form_styles.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const RotateCcw = icon("rotate-ccw");
 
 const ScheduleDialog = whenOpen(() =>
   import("./lib/schedules/ScheduleDialog.tsx").then((m) => m.ScheduleDialog)

@@ -4,15 +4,19 @@ import { api } from "./lib/api.ts";
 import { sessionUser, setSessionUser, useUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { OptionsTab } from "./settings/OptionsTab.tsx";
-import { SchedulesTab } from "./settings/SchedulesTab.tsx";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { useRealtime } from "./lib/socket.ts";
 import { toast } from "./lib/toast.ts";
 import { Tabs } from "./lib/ui/Tabs.tsx";
 import { lazyPart } from "./lib/ui/deferred.tsx";
 
-// The super users' tabs load when first opened: other admins never download them.
+// The tabs after the first load when first opened: the company's hours (the weekly editor) and
+// the super users' tabs, which other admins never download.
 const LOADING = <div className="skeleton settings-skeleton" />;
+const SchedulesTab = lazyPart(
+  () => import("./settings/SchedulesTab.tsx").then((m) => m.SchedulesTab),
+  LOADING,
+);
 const CompaniesTab = lazyPart(
   () => import("./settings/CompaniesTab.tsx").then((m) => m.CompaniesTab),
   LOADING,

@@ -1,7 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { planLimit } from "./lib/plan_limit.ts";
-import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "./lib/api.ts";
 import { errorText, fieldErrors } from "./lib/errors.ts";
 import { type PlanView, SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
@@ -9,6 +8,9 @@ import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
 import { check, email, length, LIMITS } from "../contract/validation.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const UserPlus = icon("user-plus");
 
 export type SignupPageProps = { companyId: string | null };
 

@@ -1,11 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Dices from "lucide-react/icons/dices";
-import Play from "lucide-react/icons/play";
-import Plus from "lucide-react/icons/plus";
-import ScanLine from "lucide-react/icons/scan-line";
-import Smartphone from "lucide-react/icons/smartphone";
-import X from "lucide-react/icons/x";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { api } from "./lib/api.ts";
 import { can } from "./lib/permissions.ts";
@@ -17,7 +11,6 @@ import { Field } from "./lib/ui/Field.tsx";
 import { Select } from "./lib/ui/Select.tsx";
 import { StatusBadge } from "./connections/StatusBadge.tsx";
 import { applySession, applyUpdate, type Connection, normalStatus } from "./connections/model.ts";
-import { Chat } from "./simulator/Chat.tsx";
 import {
   forgetContact,
   formatPhone,
@@ -29,8 +22,24 @@ import {
   savedContacts,
   validPhone,
 } from "./simulator/model.ts";
+import { icon } from "./lib/ui/icon.tsx";
+import { lazyPart } from "./lib/ui/deferred.tsx";
+
+const Dices = icon("dices");
+const Play = icon("play");
+const Plus = icon("plus");
+const ScanLine = icon("scan-line");
+const Smartphone = icon("smartphone");
+const X = icon("x");
 
 export type SimulatorPageProps = Record<string, never>;
+
+/**
+ * The phone's chat shows once the connections are read and one is chosen (after the first
+ * paint): its code (bubbles, composer, menus) is fetched beside that request, not with the page
+ * (issue 33).
+ */
+const Chat = lazyPart(() => import("./simulator/Chat.tsx").then((m) => m.Chat));
 
 /**
  * /simulator (issue 3; DESIGN 'WhatsApp'): the built-in phone network's other end. Pick a
@@ -75,6 +84,7 @@ function Simulator() {
   }, []);
 
   useEffect(() => {
+    Chat.preload(); // beside the connections' request: the chat's code is there when they are
     load();
     const saved = savedContacts();
     setContacts(saved);

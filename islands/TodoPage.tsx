@@ -1,15 +1,17 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Check from "lucide-react/icons/check";
-import Pencil from "lucide-react/icons/pencil";
-import Plus from "lucide-react/icons/plus";
-import Trash2 from "lucide-react/icons/trash-2";
-import X from "lucide-react/icons/x";
 import { AppShell } from "./lib/shell/AppShell.tsx";
 import { languageOf, LOCALE_TAGS } from "./lib/i18n.ts";
 import { readStorage, writeStorage } from "./lib/storage.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { addTask, deleteTask, editTask, parseTasks, type Task, TASKS_KEY } from "./todo/tasks.ts";
+import { icon } from "./lib/ui/icon.tsx";
+
+const Check = icon("check");
+const Pencil = icon("pencil");
+const Plus = icon("plus");
+const Trash2 = icon("trash-2");
+const X = icon("x");
 
 export type TodoPageProps = Record<string, never>;
 

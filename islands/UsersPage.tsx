@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import ShieldOff from "lucide-react/icons/shield-off";
 import { api } from "./lib/api.ts";
 import { toast } from "./lib/toast.ts";
 import { IconButton } from "./lib/ui/Button.tsx";
@@ -11,6 +10,9 @@ import { RowActions } from "./lib/list/ResourceList.tsx";
 import { byName } from "./lib/list/list_controller.ts";
 import type { UserRow } from "../contract/people_types.ts";
 import { whenOpen } from "./lib/ui/deferred.tsx";
+import { icon } from "./lib/ui/icon.tsx";
+
+const ShieldOff = icon("shield-off");
 
 // The 2FA reset's confirmation: radix's dialog code loads when it first opens (issue 33).
 const ConfirmDialog = whenOpen(() =>

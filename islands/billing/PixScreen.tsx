@@ -1,10 +1,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Copy from "lucide-react/icons/copy";
 import { languageOf } from "../lib/i18n.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { formatBRL } from "./format.ts";
 import type { CheckoutAnswer } from "../../contract/billing_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Copy = icon("copy");
 
 /** seeds/001 section 9: the copy confirmation shows for 1 second. */
 export const COPIED_MS = 1000;

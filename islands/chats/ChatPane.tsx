@@ -1,6 +1,5 @@
 import { type FormEvent, type KeyboardEvent, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import SendHorizontal from "lucide-react/icons/send-horizontal";
 import { api } from "../lib/api.ts";
 import type { SessionUser } from "../../contract/types.ts";
 import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
@@ -8,6 +7,9 @@ import { IconButton } from "../lib/ui/Button.tsx";
 import { LIMITS } from "../../contract/validation.ts";
 import { useCompanyClock } from "../lib/clock.ts";
 import { useChatMessages } from "./use_chat_messages.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const SendHorizontal = icon("send-horizontal");
 
 /** seeds/002 section 9: older messages load when scrolled within 600 px of the top. */
 export const CHAT_OLDER_THRESHOLD_PX = 600;

@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import RefreshCw from "lucide-react/icons/refresh-cw";
 import { api } from "../lib/api.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { FormTabs } from "../lib/list/FormTabs.tsx";
@@ -21,6 +20,9 @@ import {
   type QueueItem,
   requestBody,
 } from "./model.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const RefreshCw = icon("refresh-cw");
 
 export type PromptItem = { id: number; name: string };
 

@@ -1,8 +1,10 @@
 import { useId } from "react";
 import * as DropdownMenu from "radix-ui/dropdown-menu";
 import * as RSwitch from "radix-ui/switch";
-import Check from "lucide-react/icons/check";
-import ChevronDown from "lucide-react/icons/chevron-down";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Check = icon("check");
+const ChevronDown = icon("chevron-down");
 
 /** An on/off switch with its label on the right (radix Switch). */
 export function SwitchField(

@@ -1,15 +1,17 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import KeyRound from "lucide-react/icons/key-round";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import QrCode from "lucide-react/icons/qr-code";
-import ScanLine from "lucide-react/icons/scan-line";
 import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { Modal } from "../lib/ui/Modal.tsx";
 import { type Connection, normalStatus, qrDialogDone } from "./model.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const KeyRound = icon("key-round");
+const LoaderCircle = icon("loader-circle");
+const QrCode = icon("qr-code");
+const ScanLine = icon("scan-line");
 
 /**
  * The QR dialog (seeds/000 section 4): the connection's QR image (a data URL kept current by the

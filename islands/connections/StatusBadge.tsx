@@ -1,14 +1,15 @@
 import { useTranslation } from "react-i18next";
-import type { LucideIcon } from "lucide-react";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import QrCode from "lucide-react/icons/qr-code";
-import Signal from "lucide-react/icons/signal";
-import Smartphone from "lucide-react/icons/smartphone";
-import TimerOff from "lucide-react/icons/timer-off";
-import WifiOff from "lucide-react/icons/wifi-off";
 import { normalStatus, type Status, STATUS_TONE } from "./model.ts";
+import { icon, type IconComponent } from "../lib/ui/icon.tsx";
 
-const ICONS: Record<Status, LucideIcon> = {
+const LoaderCircle = icon("loader-circle");
+const QrCode = icon("qr-code");
+const Signal = icon("signal");
+const Smartphone = icon("smartphone");
+const TimerOff = icon("timer-off");
+const WifiOff = icon("wifi-off");
+
+const ICONS: Record<Status, IconComponent> = {
   CONNECTED: Signal,
   DISCONNECTED: WifiOff,
   TIMEOUT: TimerOff,

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";
 import type { FileListOptionView, FileListView } from "../../contract/campaign_types.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
@@ -8,6 +7,9 @@ import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.t
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Trash2 = icon("trash-2");
 
 /** seeds/002 section 5 'File list': name at least 3 ('nome muito curto'), message required. */
 export function fileListErrors(name: string, message: string): Record<string, string> {

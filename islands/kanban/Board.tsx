@@ -1,15 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
-import {
-  DndContext,
-  type DragEndEvent,
-  DragOverlay,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-} from "@dnd-kit/core";
+import type { DragEndEvent } from "@dnd-kit/core";
 import { api } from "../lib/api.ts";
 import type { ListController } from "../lib/list/list_controller.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
@@ -17,10 +8,13 @@ import { realtime, type Room, useRealtime, useRoomSync } from "../lib/socket.ts"
 import type { TagView } from "../../contract/tag_types.ts";
 import { toast } from "../lib/toast.ts";
 import { cardOf, laneController, type LaneKey, laneOfCard, onBoard } from "./board_state.ts";
-import { laneJump } from "./keyboard.ts";
 import { Lane } from "./Lane.tsx";
-import { DraggedCard } from "./Card.tsx";
 import type { KanbanCard } from "../../contract/kanban_types.ts";
+import { deferredModule } from "../lib/ui/deferred.tsx";
+
+/** The drag-and-drop layer (drag.tsx: @dnd-kit), loaded when the board first shows. */
+const DRAG = deferredModule(() => import("./drag.tsx"));
+export type DragLayer = typeof import("./drag.tsx");
 
 /** Ticket updates reach a socket through the rooms of the statuses it follows. */
 const ROOMS: Room[] = [["joinTickets", "open"], ["joinTickets", "pending"]];
@@ -40,6 +34,7 @@ export function Board() {
     [user],
   );
   const [tags, setTags] = useState<TagView[] | null>(null);
+  const [drag, setDrag] = useState<DragLayer | null>(DRAG.current);
   const controllers = useRef(new Map<LaneKey, ListController<KanbanCard>>());
   const laneIds = useMemo(() => new Set((tags ?? []).map((g) => g.id)), [tags]);
   const laneIdsRef = useRef(laneIds);
@@ -68,6 +63,8 @@ export function Board() {
   });
 
   useEffect(() => {
+    // Fetched beside the lanes: the cards show (and their links work) without waiting for it.
+    void DRAG.load().then((module) => setDrag(() => module)).catch(() => {});
     void readLanes();
     const leaves = ROOMS.map(([event, data]) => realtime.join(event, data));
     return () => leaves.forEach((leave) => leave());
@@ -123,10 +120,6 @@ export function Board() {
     }
   };
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: laneJump }),
-  );
   const titleOf = (id: unknown) => {
     const lane = (id as string).replace("lane-", "");
     return lane === "open" ? t("kanban.openLane") : tags?.find((g) => String(g.id) === lane)?.name;
@@ -135,55 +128,45 @@ export function Board() {
   if (tags === null) {
     return <div className="kb-board-note" role="status">{t("common.loading")}</div>;
   }
-  return (
-    <DndContext
-      sensors={sensors}
-      onDragStart={({ active }) =>
-        setDragged(cardIn(active.data.current?.lane as LaneKey | undefined, active.id) ?? null)}
-      onDragCancel={() => setDragged(null)}
-      onDragEnd={(e) => void move(e)}
-      accessibility={{
-        screenReaderInstructions: { draggable: t("kanban.a11y.instructions") },
-        announcements: {
-          onDragStart: ({ active }) => t("kanban.a11y.picked", { id: active.id }),
-          onDragOver: ({ active, over }) =>
-            over ? t("kanban.a11y.over", { id: active.id, lane: titleOf(over.id) }) : undefined,
-          onDragEnd: ({ active, over }) =>
-            over
-              ? t("kanban.a11y.dropped", { id: active.id, lane: titleOf(over.id) })
-              : t("kanban.a11y.cancelled", { id: active.id }),
-          onDragCancel: ({ active }) => t("kanban.a11y.cancelled", { id: active.id }),
-        },
-      }}
-    >
-      <div className="kb-board" data-testid="kanban-board">
-        <Lane lane="open" title={t("kanban.openLane")} controller={controllerOf("open")} />
-        {tags.map((tag) => (
-          <Lane
-            key={tag.id}
-            lane={tag.id}
-            title={tag.name}
-            color={tag.color}
-            controller={controllerOf(tag.id)}
-          />
-        ))}
-        {tags.length === 0
-          ? (
-            // No lane but 'Em aberto' (issue 24): say where lanes come from.
-            <p className="kb-no-lanes empty-state" data-testid="kanban-no-lanes">
-              <span>{t("kanban.noLanes")}</span>
-              <a className="btn btn-ghost" href="/tags">{t("kanban.toTags")}</a>
-            </p>
-          )
-          : null}
-      </div>
-      {
-        // In the body: no lane's scroll box clips it, and it is drawn above every lane.
-        createPortal(
-          <DragOverlay zIndex={60}>{dragged ? <DraggedCard card={dragged} /> : null}</DragOverlay>,
-          document.body,
+  const board = (
+    <div className="kb-board" data-testid="kanban-board" data-drag={drag ? "ready" : undefined}>
+      <Lane
+        lane="open"
+        title={t("kanban.openLane")}
+        controller={controllerOf("open")}
+        drag={drag}
+      />
+      {tags.map((tag) => (
+        <Lane
+          key={tag.id}
+          lane={tag.id}
+          title={tag.name}
+          color={tag.color}
+          controller={controllerOf(tag.id)}
+          drag={drag}
+        />
+      ))}
+      {tags.length === 0
+        ? (
+          // No lane but 'Em aberto' (issue 24): say where lanes come from.
+          <p className="kb-no-lanes empty-state" data-testid="kanban-no-lanes">
+            <span>{t("kanban.noLanes")}</span>
+            <a className="btn btn-ghost" href="/tags">{t("kanban.toTags")}</a>
+          </p>
         )
-      }
-    </DndContext>
+        : null}
+    </div>
+  );
+  if (!drag) return board;
+  return (
+    <drag.DragBoard
+      dragged={dragged}
+      onStart={(lane, id) => setDragged(cardIn(lane, id) ?? null)}
+      onCancel={() => setDragged(null)}
+      onEnd={(e) => void move(e)}
+      titleOf={titleOf}
+    >
+      {board}
+    </drag.DragBoard>
   );
 }

@@ -1,5 +1,4 @@
 import { useTranslation } from "react-i18next";
-import { useDraggable } from "@dnd-kit/core";
 import type { KanbanCard } from "../../contract/kanban_types.ts";
 import type { LaneKey } from "./board_state.ts";
 import { formatPhone } from "../lib/phone.ts";
@@ -22,30 +21,33 @@ function CardBody({ card }: { card: KanbanCard }) {
   );
 }
 
+/** What the drag layer (drag.tsx) adds to a card: its node, its handle's attributes and events. */
+export type CardDrag = {
+  ref?: (node: HTMLElement | null) => void;
+  dragging?: boolean;
+  handle?: object;
+};
+
 /**
  * A ticket's card (seeds/001 section 2 'Kanban board'): ticket number, contact name, number,
- * last message and 'Ver Ticket'. The card is the drag handle: a pointer drags it, and with the
+ * last message and 'Ver Ticket'. Readable, and its link working, before the drag layer loads
+ * (drag.tsx gives `drag`); then the card is the drag handle: a pointer drags it, and with the
  * keyboard Space or Enter picks it up, the arrows move it between lanes, Space drops it, Escape
  * puts it back (@dnd-kit's keyboard sensor; its announcements are read to screen readers).
  * While it is dragged it stays in its lane, dimmed, and its copy (DraggedCard) follows the
  * pointer above every lane.
  */
-export function Card({ card, lane }: { card: KanbanCard; lane: LaneKey }) {
+export function Card({ card, drag = {} }: { card: KanbanCard; lane: LaneKey; drag?: CardDrag }) {
   const { t } = useTranslation();
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
-    id: card.id,
-    data: { lane },
-  });
   return (
     <li
-      ref={setNodeRef}
+      ref={drag.ref}
       className="kb-card"
-      data-dragging={isDragging || undefined}
+      data-dragging={drag.dragging || undefined}
       data-testid="kanban-card"
       data-ticket-id={card.id}
       aria-label={t("kanban.cardLabel", { id: card.id, name: card.contact.name })}
-      {...attributes}
-      {...listeners}
+      {...drag.handle}
     >
       <CardBody card={card} />
       <a

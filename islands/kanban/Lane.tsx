@@ -1,9 +1,9 @@
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { useDroppable } from "@dnd-kit/core";
 import { useInfiniteScroll } from "../lib/list/hooks.ts";
 import type { ListController } from "../lib/list/list_controller.ts";
 import { Card } from "./Card.tsx";
+import type { DragLayer } from "./Board.tsx";
 import type { LaneKey } from "./board_state.ts";
 import type { KanbanCard } from "../../contract/kanban_types.ts";
 
@@ -12,11 +12,13 @@ import type { KanbanCard } from "../../contract/kanban_types.ts";
  * lane stays fast however many tickets are open.
  */
 export function Lane(
-  { lane, title, color, controller }: {
+  { lane, title, color, controller, drag }: {
     lane: LaneKey;
     title: string;
     color?: string;
     controller: ListController<KanbanCard>;
+    /** The drag layer, once loaded (drag.tsx): the lane is then a drop target. */
+    drag: DragLayer | null;
   },
 ) {
   const { t } = useTranslation();
@@ -25,7 +27,6 @@ export function Lane(
     controller.getState,
     controller.getState,
   );
-  const { setNodeRef, isOver } = useDroppable({ id: `lane-${lane}`, data: { lane } });
   const scroll = useRef<HTMLDivElement>(null);
   useEffect(() => {
     void controller.reload();
@@ -36,22 +37,20 @@ export function Lane(
     () => void controller.loadMore(),
     state.items.length,
   );
+  const Section = drag?.DropLane ?? PlainLane;
   return (
-    <section
-      ref={setNodeRef}
-      className="kb-lane"
-      data-over={isOver || undefined}
-      data-testid="kanban-lane"
-      data-lane={lane}
-      aria-label={title}
-    >
+    <Section lane={lane} aria-label={title}>
       <header className="kb-lane-head" style={color ? { borderTopColor: color } : undefined}>
         <h2>{title}</h2>
         <span className="kb-lane-count">{state.items.length}{state.hasMore ? "+" : ""}</span>
       </header>
       <div className="kb-lane-scroll" ref={scroll}>
         <ul className="kb-cards">
-          {state.items.map((card) => <Card key={card.id} card={card} lane={lane} />)}
+          {state.items.map((card) =>
+            drag
+              ? <drag.DraggableCard key={card.id} card={card} lane={lane} />
+              : <Card key={card.id} card={card} lane={lane} />
+          )}
         </ul>
         {state.loading
           ? <div className="kb-lane-note" role="status">{t("common.loading")}</div>
@@ -60,6 +59,17 @@ export function Lane(
           ? <div className="kb-lane-note">{t("kanban.empty")}</div>
           : null}
       </div>
+    </Section>
+  );
+}
+
+export type LaneSectionProps = { lane: LaneKey; "aria-label": string; children: ReactNode };
+
+/** The lane's box before the drag layer loads (drag.tsx's DropLane draws the same). */
+function PlainLane({ lane, children, ...rest }: LaneSectionProps) {
+  return (
+    <section className="kb-lane" data-testid="kanban-lane" data-lane={lane} {...rest}>
+      {children}
     </section>
   );
 }

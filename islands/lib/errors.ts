@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { ruleKey } from "../../contract/validation.ts";
+import { ruleKey } from "../../contract/rule_texts.ts";
 
 /** An API answer that is not 2xx: `{ error: CODE, message, fields? }` (DESIGN 'HTTP surface'). */
 export class ApiError extends Error {

@@ -1,7 +1,10 @@
 import { createContext, useContext } from "react";
 
-/** What the server tells an island about the request (same value on the server and in hydration). */
-export type PageInfo = { path: string };
+/**
+ * What the server tells an island about the request (same value on the server and in hydration):
+ * its path, and the URL of the build's icon sprite (lib/ui/icon.tsx).
+ */
+export type PageInfo = { path: string; icons?: string };
 
 export const PageContext = createContext<PageInfo>({ path: "/" });
 

@@ -1,5 +1,4 @@
 import { useTranslation } from "react-i18next";
-import Power from "lucide-react/icons/power";
 import { api } from "../lib/api.ts";
 import { byName } from "../lib/list/list_controller.ts";
 import { ADD_EVENT, type ListSpec, RecordList, useRecordPage } from "../lib/list/RecordPage.tsx";
@@ -9,6 +8,9 @@ import { IconButton } from "../lib/ui/Button.tsx";
 import { whenOpen } from "../lib/ui/deferred.tsx";
 import { useCompanyClock } from "../lib/clock.ts";
 import type { WebhookView } from "../../contract/webhook_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Power = icon("power");
 
 const WebhookDialog = whenOpen(() => import("./WebhookDialog.tsx").then((m) => m.WebhookDialog));
 

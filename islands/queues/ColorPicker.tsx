@@ -1,10 +1,12 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import * as Popover from "radix-ui/popover";
-import Check from "lucide-react/icons/check";
-import ChevronDown from "lucide-react/icons/chevron-down";
-import Palette from "lucide-react/icons/palette";
 import { HEX_COLOR_PATTERN, QUEUE_COLORS } from "../../contract/palette.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Check = icon("check");
+const ChevronDown = icon("chevron-down");
+const Palette = icon("palette");
 
 /**
  * The queue colour field (seeds/001 sections 2 and 9): a popover with the 50 preset colours and a

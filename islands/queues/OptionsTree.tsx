@@ -1,10 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import CornerDownRight from "lucide-react/icons/corner-down-right";
-import Paperclip from "lucide-react/icons/paperclip";
-import Pencil from "lucide-react/icons/pencil";
-import Plus from "lucide-react/icons/plus";
-import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { useRealtime } from "../lib/socket.ts";
@@ -17,6 +12,13 @@ import { type Problem, saveRecord } from "../lib/list/form_submit.ts";
 import { useRecordForm } from "../lib/list/record_form.ts";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import type { QueueOption, QueueOptionNode } from "../../contract/queue_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const CornerDownRight = icon("corner-down-right");
+const Paperclip = icon("paperclip");
+const Pencil = icon("pencil");
+const Plus = icon("plus");
+const Trash2 = icon("trash-2");
 
 /**
  * The chatbot options tree editor of the queue dialog (seeds/001 sections 2 and 3 'Queue

@@ -1,12 +1,14 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Eye from "lucide-react/icons/eye";
-import EyeOff from "lucide-react/icons/eye-off";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { can } from "../lib/permissions.ts";
 import { useUser } from "../lib/session.ts";
 import { isTimeZone, TIME_ZONE_SETTING, TIME_ZONES, zoneOf } from "../../contract/time_zone.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Eye = icon("eye");
+const EyeOff = icon("eye-off");
 
 /** Saves one setting; answers whether it was saved (the caller shows the outcome). */
 export type SettingSaver = (key: string, value: string) => Promise<boolean>;

@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import Plus from "lucide-react/icons/plus";
 import type { Identified } from "../lib/list/list_controller.ts";
 import { RecordList, type RecordPage } from "../lib/list/RecordPage.tsx";
 import { Button } from "../lib/ui/Button.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Plus = icon("plus");
 
 /**
  * The frame of the Empresas, Planos and Ajuda tabs: the list kit's page with its add button beside

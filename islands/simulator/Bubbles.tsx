@@ -2,22 +2,6 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
 import { plainText, waText } from "../lib/ui/wa_text.tsx";
-import Ban from "lucide-react/icons/ban";
-import Check from "lucide-react/icons/check";
-import CheckCheck from "lucide-react/icons/check-check";
-import Forward from "lucide-react/icons/forward";
-import ChevronDown from "lucide-react/icons/chevron-down";
-import CircleAlert from "lucide-react/icons/circle-alert";
-import Clock from "lucide-react/icons/clock";
-import FileText from "lucide-react/icons/file-text";
-import ImageIcon from "lucide-react/icons/image";
-import Mic from "lucide-react/icons/mic";
-import Music from "lucide-react/icons/music";
-import Pencil from "lucide-react/icons/pencil";
-import Reply from "lucide-react/icons/reply";
-import RotateCcw from "lucide-react/icons/rotate-ccw";
-import Trash2 from "lucide-react/icons/trash-2";
-import Video from "lucide-react/icons/video";
 import {
   ackState,
   humanSize,
@@ -26,6 +10,24 @@ import {
   type OwnMessage,
   type SentItem,
 } from "./model.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Ban = icon("ban");
+const Check = icon("check");
+const CheckCheck = icon("check-check");
+const Forward = icon("forward");
+const ChevronDown = icon("chevron-down");
+const CircleAlert = icon("circle-alert");
+const Clock = icon("clock");
+const FileText = icon("file-text");
+const ImageIcon = icon("image");
+const Mic = icon("mic");
+const Music = icon("music");
+const Pencil = icon("pencil");
+const Reply = icon("reply");
+const RotateCcw = icon("rotate-ccw");
+const Trash2 = icon("trash-2");
+const Video = icon("video");
 
 const MEDIA_ICONS: Record<MediaKind, typeof ImageIcon> = {
   image: ImageIcon,

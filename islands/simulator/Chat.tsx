@@ -1,18 +1,5 @@
 import { type ChangeEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import CheckCheck from "lucide-react/icons/check-check";
-import ContactIcon from "lucide-react/icons/contact";
-import EllipsisVertical from "lucide-react/icons/ellipsis-vertical";
-import FileUp from "lucide-react/icons/file-up";
-import MapPin from "lucide-react/icons/map-pin";
-import Paperclip from "lucide-react/icons/paperclip";
-import Phone from "lucide-react/icons/phone";
-import Reply from "lucide-react/icons/reply";
-import SendHorizontal from "lucide-react/icons/send-horizontal";
-import Trash2 from "lucide-react/icons/trash-2";
-import Unlink from "lucide-react/icons/unlink";
-import Video from "lucide-react/icons/video";
-import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { toast } from "../lib/toast.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
@@ -34,6 +21,21 @@ import {
   timeline,
   validPhone,
 } from "./model.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const CheckCheck = icon("check-check");
+const ContactIcon = icon("contact");
+const EllipsisVertical = icon("ellipsis-vertical");
+const FileUp = icon("file-up");
+const MapPin = icon("map-pin");
+const Paperclip = icon("paperclip");
+const Phone = icon("phone");
+const Reply = icon("reply");
+const SendHorizontal = icon("send-horizontal");
+const Trash2 = icon("trash-2");
+const Unlink = icon("unlink");
+const Video = icon("video");
+const X = icon("x");
 
 // Dialogs load when opened (deferred.tsx): the chat paints without them.
 const Modal = whenOpen(() => import("../lib/ui/Modal.tsx").then((m) => m.Modal));

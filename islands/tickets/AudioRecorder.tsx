@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import CircleCheck from "lucide-react/icons/circle-check";
-import CircleX from "lucide-react/icons/circle-x";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import Mic from "lucide-react/icons/mic";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { toast } from "../lib/toast.ts";
 import { AUDIO_MIN_BYTES, mmss } from "./format.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const CircleCheck = icon("circle-check");
+const CircleX = icon("circle-x");
+const LoaderCircle = icon("loader-circle");
+const Mic = icon("mic");
 
 /** Formats WhatsApp plays as voice notes first; the browser records the first it supports. */
 const TYPES = ["audio/ogg;codecs=opus", "audio/webm;codecs=opus", "audio/mp4", "audio/webm"];

@@ -1,11 +1,6 @@
 import { useEffect, useState } from "react";
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
-import Mail from "lucide-react/icons/mail";
-import Pencil from "lucide-react/icons/pencil";
-import Phone from "lucide-react/icons/phone";
-import Smartphone from "lucide-react/icons/smartphone";
-import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { useRealtime } from "../lib/socket.ts";
 import { Button } from "../lib/ui/Button.tsx";
@@ -14,6 +9,13 @@ import { Avatar } from "./bits.tsx";
 import { ddMMyyyy, hhmm } from "./format.ts";
 import { useCompanyClock } from "../lib/clock.ts";
 import type { Contact, Ticket } from "../../contract/ticket_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Mail = icon("mail");
+const Pencil = icon("pencil");
+const Phone = icon("phone");
+const Smartphone = icon("smartphone");
+const X = icon("x");
 
 const ContactDialog = whenOpen(() =>
   import("../lib/contact/ContactDialog.tsx").then((m) => m.ContactDialog)

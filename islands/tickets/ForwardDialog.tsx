@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { useFormSubmit } from "../lib/list/form_submit.ts";
@@ -8,6 +7,9 @@ import { SearchPick } from "../lib/ui/SearchPick.tsx";
 import { toast } from "../lib/toast.ts";
 import type { Contact, ForwardResult } from "../../contract/ticket_types.ts";
 import { LIMITS } from "../../contract/validation.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const X = icon("x");
 
 /**
  * Forward the selected messages (issue 28): contacts chosen one at a time with the contact

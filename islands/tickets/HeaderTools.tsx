@@ -1,12 +1,14 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import Pin from "lucide-react/icons/pin";
-import PinOff from "lucide-react/icons/pin-off";
-import TextSearch from "lucide-react/icons/text-search";
 import { api } from "../lib/api.ts";
 import { useRealtime } from "../lib/socket.ts";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { lazyPart } from "../lib/ui/deferred.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Pin = icon("pin");
+const PinOff = icon("pin-off");
+const TextSearch = icon("text-search");
 
 const ConversationSearch = lazyPart(() =>
   import("./ConversationSearch.tsx").then((m) => m.default)

@@ -1,15 +1,5 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import Ban from "lucide-react/icons/ban";
-import Check from "lucide-react/icons/check";
-import CheckCheck from "lucide-react/icons/check-check";
-import ChevronDown from "lucide-react/icons/chevron-down";
-import Clock3 from "lucide-react/icons/clock-3";
-import Forward from "lucide-react/icons/forward";
-import Pencil from "lucide-react/icons/pencil";
-import PhoneIncoming from "lucide-react/icons/phone-incoming";
-import Reply from "lucide-react/icons/reply";
-import Trash2 from "lucide-react/icons/trash-2";
 import { Menu, MenuItem } from "../lib/ui/Menu.tsx";
 import { hhmm } from "./format.ts";
 import { hasMedia, MessageMedia } from "./MessageMedia.tsx";
@@ -23,6 +13,18 @@ import {
   ForwardedLabel,
   useMessageTools,
 } from "./message_tools.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Ban = icon("ban");
+const Check = icon("check");
+const CheckCheck = icon("check-check");
+const ChevronDown = icon("chevron-down");
+const Clock3 = icon("clock-3");
+const Forward = icon("forward");
+const Pencil = icon("pencil");
+const PhoneIncoming = icon("phone-incoming");
+const Reply = icon("reply");
+const Trash2 = icon("trash-2");
 
 /**
  * seeds/000 section 4 'Message acknowledgement': 1 single tick, 2 delivered (double), 3 read,

@@ -7,10 +7,6 @@ import {
   useState,
 } from "react";
 import { useTranslation } from "react-i18next";
-import FileText from "lucide-react/icons/file-text";
-import Paperclip from "lucide-react/icons/paperclip";
-import SendHorizontal from "lucide-react/icons/send-horizontal";
-import X from "lucide-react/icons/x";
 import { api } from "../lib/api.ts";
 import { readStorage, STORAGE, writeStorage } from "../lib/storage.ts";
 import { useUser } from "../lib/session.ts";
@@ -22,6 +18,12 @@ import { quoteText } from "./MessageBubble.tsx";
 import { matchQuickAnswers, QuickAnswers } from "./QuickAnswers.tsx";
 import type { Message, QuickMessage } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const FileText = icon("file-text");
+const Paperclip = icon("paperclip");
+const SendHorizontal = icon("send-horizontal");
+const X = icon("x");
 
 /** A quick answer's attachment as a file of the input (GET /quick-messages/:id/media). */
 async function quickAnswerFile(item: QuickMessage): Promise<File> {

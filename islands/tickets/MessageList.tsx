@@ -1,14 +1,16 @@
 import { type UIEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import ArrowDown from "lucide-react/icons/arrow-down";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import MessagesSquare from "lucide-react/icons/messages-square";
 import { dayKind, ddMMyyyy, hhmm, MESSAGES_TOP_THRESHOLD_PX } from "./format.ts";
 import { MessageBubble } from "./MessageBubble.tsx";
 import { timeline } from "./messages_state.ts";
 import type { Message } from "../../contract/ticket_types.ts";
 import { useCompanyClock } from "../lib/clock.ts";
 import type { Conversation } from "./use_messages.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const ArrowDown = icon("arrow-down");
+const LoaderCircle = icon("loader-circle");
+const MessagesSquare = icon("messages-square");
 
 export type MessageListProps = {
   conversation: Conversation;

@@ -1,18 +1,20 @@
 import { useState } from "react";
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
-import Download from "lucide-react/icons/download";
-import FileText from "lucide-react/icons/file-text";
-import ImageOff from "lucide-react/icons/image-off";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import MapPin from "lucide-react/icons/map-pin";
-import Phone from "lucide-react/icons/phone";
-import X from "lucide-react/icons/x";
 import { toast } from "../lib/toast.ts";
 import { Avatar } from "./bits.tsx";
 import { parseLocation, parseVcard } from "./format.ts";
 import { downloadMedia, useMediaUrl } from "./media.ts";
 import type { MessageBase } from "../../contract/ticket_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Download = icon("download");
+const FileText = icon("file-text");
+const ImageOff = icon("image-off");
+const LoaderCircle = icon("loader-circle");
+const MapPin = icon("map-pin");
+const Phone = icon("phone");
+const X = icon("x");
 
 function Loading() {
   return (

@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { Popover } from "../lib/ui/Popover.tsx";
-import ChevronDown from "lucide-react/icons/chevron-down";
+import { icon } from "../lib/ui/icon.tsx";
+
+const ChevronDown = icon("chevron-down");
 
 export type MultiOption = { value: string; label: string; color?: string | null };
 

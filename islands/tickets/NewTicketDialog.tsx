@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import UserPlus from "lucide-react/icons/user-plus";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { useUser } from "../lib/session.ts";
@@ -18,6 +17,9 @@ import type {
 } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 import { whenOpen } from "../lib/ui/deferred.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const UserPlus = icon("user-plus");
 
 const ContactDialog = whenOpen(() =>
   import("../lib/contact/ContactDialog.tsx").then((m) => m.ContactDialog)

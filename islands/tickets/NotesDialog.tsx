@@ -1,7 +1,5 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import NotebookPen from "lucide-react/icons/notebook-pen";
-import Trash2 from "lucide-react/icons/trash-2";
 import { api } from "../lib/api.ts";
 import { listOf } from "../lib/shell/live.ts";
 import { useUser } from "../lib/session.ts";
@@ -14,6 +12,10 @@ import { NOTE_MIN_CHARS, noteTime } from "./format.ts";
 import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { useCompanyClock } from "../lib/clock.ts";
 import type { Note, Ticket } from "../../contract/ticket_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const NotebookPen = icon("notebook-pen");
+const Trash2 = icon("trash-2");
 
 /**
  * The ticket's notes (seeds/000 sections 3, 5, 8, 9): the list with author and DD/MM/YY HH:mm,

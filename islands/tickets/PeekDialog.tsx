@@ -1,11 +1,13 @@
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
-import Eye from "lucide-react/icons/eye";
-import X from "lucide-react/icons/x";
 import { Avatar } from "./bits.tsx";
 import { MessageList } from "./MessageList.tsx";
 import type { Ticket } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Eye = icon("eye");
+const X = icon("x");
 
 const noop = () => {};
 

@@ -1,7 +1,9 @@
 import { useTranslation } from "react-i18next";
-import Zap from "lucide-react/icons/zap";
 import { cutLabel } from "./format.ts";
 import type { QuickMessage } from "../../contract/ticket_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Zap = icon("zap");
 
 /** The quick answers whose shortcode contains what follows the '/' (seeds/000 section 5). */
 export function matchQuickAnswers(all: QuickMessage[], query: string | null): QuickMessage[] {

@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Timer from "lucide-react/icons/timer";
 import { formatLeft, slaState } from "../../contract/sla.ts";
 import type { Ticket } from "../../contract/ticket_types.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Timer = icon("timer");
 
 /** How often the badges re-read the clock (minutes are what they show). */
 const TICK_MS = 30_000;

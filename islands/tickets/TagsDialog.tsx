@@ -1,12 +1,14 @@
 import { type KeyboardEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Plus from "lucide-react/icons/plus";
 import { api } from "../lib/api.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import type { TagRef, Ticket } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Plus = icon("plus");
 
 /** Colours offered to a tag created here (the tags page offers the full picker). */
 const TAG_COLORS = ["#0EA5E9", "#22C55E", "#F59E0B", "#EF4444", "#8B5CF6", "#EC4899", "#14B8A6"];

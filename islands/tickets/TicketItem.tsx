@@ -1,9 +1,5 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import Check from "lucide-react/icons/check";
-import Eye from "lucide-react/icons/eye";
-import Pin from "lucide-react/icons/pin";
-import Smartphone from "lucide-react/icons/smartphone";
 import { IconButton } from "../lib/ui/Button.tsx";
 import { Avatar, Chip } from "./bits.tsx";
 import { cutName, listTime } from "./format.ts";
@@ -11,6 +7,12 @@ import type { Ticket } from "../../contract/ticket_types.ts";
 import { plainText } from "../lib/ui/wa_text.tsx";
 import { SlaBadge } from "./SlaBadge.tsx";
 import { useCompanyClock } from "../lib/clock.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Check = icon("check");
+const Eye = icon("eye");
+const Pin = icon("pin");
+const Smartphone = icon("smartphone");
 
 export type TicketItemProps = {
   ticket: Ticket;

@@ -1,12 +1,14 @@
 import { type UIEvent, useCallback } from "react";
 import { useTranslation } from "react-i18next";
-import Inbox from "lucide-react/icons/inbox";
 import { LIST_BOTTOM_THRESHOLD_PX } from "./format.ts";
 import { TicketItem } from "./TicketItem.tsx";
 import type { Ticket } from "../../contract/ticket_types.ts";
 import type { TicketList as ListData } from "./use_ticket_list.ts";
 import { useNow } from "./SlaBadge.tsx";
 import { byTimeLeft } from "../../contract/sla.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Inbox = icon("inbox");
 
 export type TicketListProps = {
   list: ListData;

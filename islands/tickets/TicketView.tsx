@@ -1,8 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Check from "lucide-react/icons/check";
-import Lock from "lucide-react/icons/lock";
-import RotateCcw from "lucide-react/icons/rotate-ccw";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isAdmin, useUser } from "../lib/session.ts";
@@ -18,6 +15,11 @@ import { TicketHeader } from "./TicketHeader.tsx";
 import type { Message, Ticket } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
 import { useMessageToolsState } from "./message_tools.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Check = icon("check");
+const Lock = icon("lock");
+const RotateCcw = icon("rotate-ccw");
 
 const ContactDrawer = lazyPart(() => import("./ContactDrawer.tsx").then((m) => m.default));
 

@@ -1,19 +1,11 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import CheckCheck from "lucide-react/icons/check-check";
-import Layers from "lucide-react/icons/layers";
-import MessageSquareText from "lucide-react/icons/message-square-text";
-import Plus from "lucide-react/icons/plus";
-import Search from "lucide-react/icons/search";
-import Tag from "lucide-react/icons/tag";
-import Users from "lucide-react/icons/users";
 import { api } from "../lib/api.ts";
 import { useUser } from "../lib/session.ts";
 import { can } from "../lib/permissions.ts";
 import { Switch } from "./bits.tsx";
 import { MultiSelect } from "./MultiSelect.tsx";
 import { listElementId, TicketList } from "./TicketList.tsx";
-import Timer from "lucide-react/icons/timer";
 import type { QueueOption, TagRef, Ticket, UserOption } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 import { useTicketList } from "./use_ticket_list.ts";
@@ -21,6 +13,16 @@ import { useMediaQuery } from "../lib/media_query.ts";
 
 import { lazyPart } from "../lib/ui/deferred.tsx";
 import { Tab, TabList, TabsRoot } from "../lib/ui/Tabs.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+const CheckCheck = icon("check-check");
+const Layers = icon("layers");
+const MessageSquareText = icon("message-square-text");
+const Plus = icon("plus");
+const Search = icon("search");
+const Tag = icon("tag");
+const Users = icon("users");
+const Timer = icon("timer");
 
 const NewTicketDialog = lazyPart(() => import("./NewTicketDialog.tsx").then((m) => m.default));
 const PeekDialog = lazyPart(() => import("./PeekDialog.tsx").then((m) => m.default));

@@ -1,14 +1,18 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import List from "lucide-react/icons/list";
-import MessageSquareText from "lucide-react/icons/message-square-text";
-import MousePointerClick from "lucide-react/icons/mouse-pointer-click";
 import { realtime } from "../lib/socket.ts";
-import { requestNotificationPermission, setTicketOpener } from "../lib/ticket_notify.ts";
 import "./dialog_styles.ts";
 import "../lib/ui/form_styles.ts";
 import { TicketsManager } from "./TicketsManager.tsx";
-import { lazyPart } from "../lib/ui/deferred.tsx";
+import { deferredModule, lazyPart } from "../lib/ui/deferred.tsx";
+import { icon } from "../lib/ui/icon.tsx";
+
+/** The notifications' rules and sound: they act on later events, so they load after the page. */
+const NOTIFY = deferredModule(() => import("../lib/ticket_notify.ts"));
+
+const List = icon("list");
+const MessageSquareText = icon("message-square-text");
+const MousePointerClick = icon("mouse-pointer-click");
 // The chat column (messages, media, input, the ticket's menus) loads when a ticket is opened: the
 // list paints first without it (the page's first-load weight, tests/bench/page_weight_bench.ts).
 const TicketView = lazyPart(
@@ -78,9 +82,16 @@ export function TicketsWorkspace({ initialUuid }: { initialUuid: string | null }
   }, []);
 
   useEffect(() => {
-    requestNotificationPermission();
-    setTicketOpener(open);
-    return () => setTicketOpener(null);
+    let alive = true;
+    void NOTIFY.load().then((notify) => {
+      if (!alive) return;
+      notify.requestNotificationPermission();
+      notify.setTicketOpener(open);
+    });
+    return () => {
+      alive = false;
+      NOTIFY.current?.setTicketOpener(null);
+    };
   }, [open]);
 
   return (

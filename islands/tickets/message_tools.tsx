@@ -1,7 +1,5 @@
 import { createContext, useContext, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Forward from "lucide-react/icons/forward";
-import X from "lucide-react/icons/x";
 import { EDIT_WINDOW_MINUTES } from "../../contract/validation.ts";
 import type { Message } from "../../contract/ticket_types.ts";
 import { Button } from "../lib/ui/Button.tsx";
@@ -9,6 +7,10 @@ import { Popover } from "../lib/ui/Popover.tsx";
 import { whenOpen } from "../lib/ui/deferred.tsx";
 import { hhmm } from "./format.ts";
 import { useCompanyClock } from "../lib/clock.ts";
+import { icon } from "../lib/ui/icon.tsx";
+
+const Forward = icon("forward");
+const X = icon("x");
 
 const ForwardDialog = whenOpen(() => import("./ForwardDialog.tsx").then((m) => m.ForwardDialog));
 const EditMessageDialog = whenOpen(() =>

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { HEAD_SCRIPT } from "../../islands/lib/theme.ts";
+import { HEAD_SCRIPT } from "../../islands/lib/head_script.ts";
 
 /**
  * The Content-Security-Policy of every page (issue 35, findings 2 and 6). Scripts come only from

@@ -1,7 +1,7 @@
 import type { ComponentType } from "react";
 import type { Context } from "hono";
 import { pageAction, rolesFor } from "../../contract/policy.ts";
-import { islandAssets } from "./assets.ts";
+import { islandAssets, loadManifest } from "./assets.ts";
 import { payloadFor, requestLanguage, serverI18n } from "./i18n.ts";
 
 /**
@@ -89,7 +89,7 @@ export async function renderPage<P extends { [key: string]: Json }>(
   ]);
   const lng = requestLanguage(c.req.header("cookie"));
   const i18n = serverI18n(lng);
-  const page = { path: c.req.path };
+  const page = { path: c.req.path, icons: loadManifest().icons };
   const access = spec.access ?? "private";
   const document = renderDocument({
     Island: Island as ComponentType<Record<string, unknown>>,

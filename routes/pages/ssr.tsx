@@ -4,8 +4,13 @@ import type { i18n as I18n } from "i18next";
 import type { IslandAssets } from "../../contract/manifest.ts";
 import { IslandRoot } from "../../islands/lib/IslandRoot.tsx";
 import { type Language, LOCALE_TAGS } from "../../islands/lib/i18n.ts";
-import { ISLAND_DATA_ID, ISLAND_ROOT_ID, type IslandData } from "../../islands/lib/page_context.ts";
-import { HEAD_SCRIPT } from "../../islands/lib/theme.ts";
+import {
+  ISLAND_DATA_ID,
+  ISLAND_ROOT_ID,
+  type IslandData,
+  type PageInfo,
+} from "../../islands/lib/page_context.ts";
+import { HEAD_SCRIPT } from "../../islands/lib/head_script.ts";
 import { scriptJson } from "./render.ts";
 
 /**
@@ -19,7 +24,7 @@ export function renderDocument(
     props: Record<string, unknown>;
     i18n: I18n;
     lng: Language;
-    page: { path: string };
+    page: PageInfo;
     data: IslandData;
     title: string;
     access: string;

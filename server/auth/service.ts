@@ -2,6 +2,7 @@ import type { Database } from "../../db/client.ts";
 import type { Company, Plan, User } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
+import { flagSwitches } from "../plans/features.ts";
 import { disconnectSession, disconnectUser } from "../realtime/members.ts";
 import { listSettings } from "../settings/repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
@@ -40,13 +41,7 @@ export function planFlags(plan: Plan | null): PlanFlags | null {
     users: plan.users,
     connections: plan.connections,
     queues: plan.queues,
-    useCampaigns: plan.useCampaigns === 1,
-    useKanban: plan.useKanban === 1,
-    useOpenAi: plan.useOpenAi === 1,
-    useIntegrations: plan.useIntegrations === 1,
-    useSchedules: plan.useSchedules === 1,
-    useInternalChat: plan.useInternalChat === 1,
-    useExternalApi: plan.useExternalApi === 1,
+    ...flagSwitches(plan),
   };
 }
 

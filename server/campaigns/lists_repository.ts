@@ -3,6 +3,7 @@ import type { Database } from "../../db/client.ts";
 import type { ContactList, ContactListItem } from "../../db/schema.ts";
 import type { ContactListItemView, ContactListView } from "../../contract/campaign_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
+import { pageByName } from "../paging_repository.ts";
 
 /** SQL of contact lists and their items (seeds/002 section 3). Every function is company-scoped. */
 
@@ -128,10 +129,8 @@ export async function pageItems(
       OR email LIKE ${pattern} ESCAPE '\\')`);
   }
   const window = pageWindow(pageNumber, ITEMS_PAGE_SIZE);
-  const rows = await q.selectAll().orderBy("name").orderBy("id").limit(window.limit)
-    .offset(window.offset).execute();
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return pageAnswer("contacts", rows.map(itemView), Number(total.n), window);
+  const { rows, count } = await pageByName(q, window);
+  return pageAnswer("contacts", rows.map(itemView), count, window);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { FileList, FileListOption } from "../../db/schema.ts";
-import { likePattern, pageWindow } from "../paging.ts";
+import { pageWindow } from "../paging.ts";
+import { nameHolds, pageByName } from "../paging_repository.ts";
 
 /** SQL of file lists and their option files. Every function is company-scoped. */
 
@@ -31,14 +31,9 @@ export async function pageFileListRows(
   searchParam: string | undefined,
   pageNumber: number,
 ) {
-  let q = db.selectFrom("file_lists").where("companyId", "=", companyId);
-  const text = searchParam?.trim();
-  if (text) q = q.where(sql<boolean>`name LIKE ${likePattern(text)} ESCAPE '\\'`);
+  const q = db.selectFrom("file_lists").where("companyId", "=", companyId);
   const window = pageWindow(pageNumber);
-  const rows = await q.selectAll().orderBy("name").orderBy("id").limit(window.limit)
-    .offset(window.offset).execute();
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return { rows, count: Number(total.n), window };
+  return { ...await pageByName(nameHolds(q, searchParam), window), window };
 }
 
 export async function fileListNames(db: Database, companyId: number) {

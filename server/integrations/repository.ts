@@ -1,7 +1,7 @@
-import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { QueueIntegration } from "../../db/schema.ts";
-import { likePattern, pageWindow } from "../paging.ts";
+import { pageWindow } from "../paging.ts";
+import { nameHolds, pageByName } from "../paging_repository.ts";
 
 /** Queue integrations (db/migrations/0110); every query names the company. */
 export type IntegrationRow = QueueIntegration;
@@ -12,14 +12,9 @@ export async function pageIntegrations(
   searchParam: string | undefined,
   pageNumber: number,
 ) {
-  let q = db.selectFrom("queue_integrations").where("companyId", "=", companyId);
-  const text = searchParam?.trim();
-  if (text) q = q.where(sql<boolean>`name LIKE ${likePattern(text)} ESCAPE '\\'`);
+  const q = db.selectFrom("queue_integrations").where("companyId", "=", companyId);
   const window = pageWindow(pageNumber);
-  const rows = await q.selectAll().orderBy("name").orderBy("id").limit(window.limit)
-    .offset(window.offset).execute();
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  return { rows, count: Number(total.n), window };
+  return { ...await pageByName(nameHolds(q, searchParam), window), window };
 }
 
 export async function findIntegration(

@@ -75,6 +75,20 @@ export function enabledFlags(plan: Plan | null | undefined): Set<FeatureFlag> {
   return on;
 }
 
+/**
+ * A plan's flags as booleans (the database keeps 0 and 1), in `order`: the session's plan
+ * (contract PlanFlags) and the plans' answer (PlanView) each keep the order their JSON has.
+ */
+export function flagSwitches(
+  plan: Plan,
+  order: readonly FeatureFlag[] = FEATURE_FLAGS,
+): Record<FeatureFlag, boolean> {
+  return Object.fromEntries(order.map((flag) => [flag, plan[flag] === 1])) as Record<
+    FeatureFlag,
+    boolean
+  >;
+}
+
 /** Numeric limits of a plan. 0 means "no limit" (seeds/001 section 9: a new plan's numbers are 0). */
 export type LimitKind = "users" | "connections" | "queues";
 

@@ -2,7 +2,8 @@ import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import { likePattern, pageWindow } from "../paging.ts";
 import type { Plan } from "../../db/schema.ts";
-import type { PlanView } from "../../contract/platform_types.ts";
+import { PLAN_SWITCHES, type PlanView } from "../../contract/platform_types.ts";
+import { flagSwitches } from "./features.ts";
 
 /** Plans are platform-wide (no companyId): only super users write them. */
 export function planView(p: Plan): PlanView {
@@ -13,13 +14,7 @@ export function planView(p: Plan): PlanView {
     users: p.users,
     connections: p.connections,
     queues: p.queues,
-    useCampaigns: p.useCampaigns === 1,
-    useSchedules: p.useSchedules === 1,
-    useInternalChat: p.useInternalChat === 1,
-    useExternalApi: p.useExternalApi === 1,
-    useKanban: p.useKanban === 1,
-    useOpenAi: p.useOpenAi === 1,
-    useIntegrations: p.useIntegrations === 1,
+    ...flagSwitches(p, PLAN_SWITCHES),
   };
 }
 

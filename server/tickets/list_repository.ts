@@ -186,7 +186,17 @@ function windowHits(companyId: number, text: string) {
   return sql.join(parts, sql` UNION `);
 }
 
-export type TicketPage = { ids: number[]; count: number; hasMore: boolean };
+export type TicketPage = {
+  ids: number[];
+  count: number;
+  hasMore: boolean;
+  /**
+   * Which of `ids` the caller pinned, when the page already read it (pinnedFirst: every pin of
+   * the list is read there, so a ticket of the page that is not in it is not pinned); undefined
+   * for a search page.
+   */
+  pinned?: ReadonlySet<number>;
+};
 
 /**
  * One page of ticket ids, newest activity first (ties by id), with the total count (for a
@@ -213,12 +223,15 @@ export async function listTicketIds(
   // The count only needs queries when the page does not already tell it.
   let count = offset + ids.length;
   if (ids.length === TICKETS_PAGE_SIZE || (ids.length === 0 && offset > 0)) {
-    count = countedByTriggers(filters)
-      ? await countFromCounters(db, viewer, filters)
-      : await countByQuery(db, viewer, filters);
+    count = !countedByTriggers(filters)
+      ? await countByQuery(db, viewer, filters)
+      : filters.withUnreadMessages
+      ? await countNotifications(db, viewer, filters)
+      : await countFromCounters(db, viewer, filters);
   }
   const hasMore = count > offset + ids.length;
-  return { ids: await pinnedFirst(db, viewer, filters, ids), count, hasMore };
+  const pins = await pinnedFirst(db, viewer, filters, ids);
+  return { ids: pins.ids, count, hasMore, pinned: pins.pinned };
 }
 
 /**
@@ -232,7 +245,7 @@ async function pinnedFirst(
   viewer: Viewer,
   filters: TicketListFilters,
   ids: number[],
-): Promise<number[]> {
+): Promise<{ ids: number[]; pinned: ReadonlySet<number> }> {
   // CROSS JOIN keeps the pins the outer loop: SQLite would otherwise walk the company's tickets
   // of the status (tickets_status) checking each against the pins.
   const rows = await db.selectFrom("ticket_pins as p").crossJoin("tickets as t")
@@ -241,10 +254,10 @@ async function pinnedFirst(
     .where((eb) => conditions(eb, viewer, filters, partsOf(viewer, filters)))
     .select("t.id")
     .orderBy("t.updatedAt", "desc").orderBy("t.id", "desc").execute();
-  if (rows.length === 0) return ids;
+  if (rows.length === 0) return { ids, pinned: new Set() };
   const pinned = rows.map((r) => r.id);
   const rest = ids.filter((id) => !pinned.includes(id));
-  return filters.pageNumber === 1 ? [...pinned, ...rest] : rest;
+  return { ids: filters.pageNumber === 1 ? [...pinned, ...rest] : rest, pinned: new Set(pinned) };
 }
 
 async function countByQuery(db: Database, viewer: Viewer, filters: TicketListFilters) {
@@ -258,9 +271,42 @@ async function countByQuery(db: Database, viewer: Viewer, filters: TicketListFil
   return count;
 }
 
-/** Lists filtered only by status, queues and who sees them are counted by ticket_counts. */
+/**
+ * Lists filtered only by status, queues and who sees them are counted by ticket_counts, the
+ * notifications by ticket_notification_counts.
+ */
 function countedByTriggers(f: TicketListFilters): boolean {
-  return !f.date && !f.updatedAt && !f.users?.length && !f.tags?.length && !f.withUnreadMessages;
+  return !f.date && !f.updatedAt && !f.users?.length && !f.tags?.length;
+}
+
+/**
+ * The notifications' count (the same as countByQuery's: partOf's unread parts, groups left out),
+ * summed from ticket_notification_counts (migration 0500), where 0 stands for "no queue" / "no
+ * user" and `unread` for unreadMessages > 0.
+ */
+async function countNotifications(db: Database, viewer: Viewer, f: TicketListFilters) {
+  const total = await db.selectFrom("ticket_notification_counts as k")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("k.n"), eb.lit(0)).as("n"))
+    .where("k.companyId", "=", viewer.companyId)
+    .where((eb) => {
+      const inMine = eb.and([
+        eb("k.unread", "=", 1),
+        eb("k.queueId", "in", [0, ...viewer.queueIds]),
+      ]);
+      const parts = [
+        eb.and([eb("k.userId", "=", viewer.userId), eb("k.unread", "=", 1)]),
+        eb.and([eb("k.userId", "=", 0), inMine]),
+      ];
+      if (viewer.allTicket) {
+        parts.push(
+          eb.and([eb("k.userId", "=", 0), eb("k.status", "=", "pending"), eb.not(inMine)]),
+        );
+      }
+      const all = [eb.or(parts)];
+      if (f.status) all.push(eb("k.status", "=", f.status));
+      return eb.and(all);
+    }).executeTakeFirstOrThrow();
+  return Number(total.n);
 }
 
 /**
@@ -268,15 +314,15 @@ function countedByTriggers(f: TicketListFilters): boolean {
  * per company instead of every matching ticket. There 0 stands for "no queue" / "no user".
  */
 async function countFromCounters(db: Database, viewer: Viewer, f: TicketListFilters) {
-  let count = 0;
-  for (const part of partsOf(viewer, f)) {
-    const total = await db.selectFrom("ticket_counts as k")
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("k.n"), eb.lit(0)).as("n"))
-      .where("k.companyId", "=", viewer.companyId)
-      .where((eb) => {
+  // The parts are disjoint (userId: any, the caller's, none): one sum over their OR, one
+  // statement instead of one per part.
+  const total = await db.selectFrom("ticket_counts as k")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("k.n"), eb.lit(0)).as("n"))
+    .where("k.companyId", "=", viewer.companyId)
+    .where((eb) => {
+      const queues = (ids: readonly number[]) => eb("k.queueId", "in", [0, ...ids]);
+      const parts = partsOf(viewer, f).map((part) => {
         const all: Expression<SqlBool>[] = [];
-        if (f.status) all.push(eb("k.status", "=", f.status));
-        const queues = (ids: readonly number[]) => eb("k.queueId", "in", [0, ...ids]);
         if (part === "all") {
           if (f.queueIds) all.push(queues(f.queueIds));
         } else if (part === "mine") {
@@ -293,10 +339,12 @@ async function countFromCounters(db: Database, viewer: Viewer, f: TicketListFilt
           ));
         }
         return eb.and(all);
-      }).executeTakeFirstOrThrow();
-    count += Number(total.n);
-  }
-  return count;
+      });
+      const all: Expression<SqlBool>[] = [eb.or(parts)];
+      if (f.status) all.push(eb("k.status", "=", f.status));
+      return eb.and(all);
+    }).executeTakeFirstOrThrow();
+  return Number(total.n);
 }
 
 function pageQuery(db: Database, viewer: Viewer, filters: TicketListFilters) {

@@ -120,7 +120,10 @@ export async function listTickets(deps: AppDeps, auth: AuthInfo, filters: Ticket
   const viewer = await viewerOf(deps.db, auth);
   const page = await listTicketIds(deps.db, viewer, filters);
   const views = await loadTicketViews(deps.db, viewer.companyId, page.ids);
-  return { tickets: await withPins(deps, viewer, views), count: page.count, hasMore: page.hasMore };
+  const tickets = page.pinned
+    ? views.map((v) => ({ ...v, pinned: page.pinned!.has(v.id) }))
+    : await withPins(deps, viewer, views);
+  return { tickets, count: page.count, hasMore: page.hasMore };
 }
 
 /** GET /api/tickets/:id and /u/:uuid: a ticket the caller may read. */

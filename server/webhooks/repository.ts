@@ -9,6 +9,7 @@ import {
   type WebhookView,
 } from "../../contract/webhook_types.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
+import { pageByName } from "../paging_repository.ts";
 import { seal, unsealOrEmpty } from "../crypto/sealed.ts";
 
 /** Webhook rows; every function takes the company (DESIGN: tenancy). */
@@ -68,11 +69,9 @@ export async function pageWebhooks(
 ) {
   const window = pageWindow(pageNumber);
   const q = db.selectFrom("webhooks").where("companyId", "=", companyId);
-  const rows = await q.selectAll().orderBy("name").orderBy("id").limit(window.limit)
-    .offset(window.offset).execute();
-  const total = await q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const { rows, count } = await pageByName(q, window);
   const views = await Promise.all(rows.map((row) => webhookView(key, row)));
-  return pageAnswer("webhooks", views, Number(total.n), window);
+  return pageAnswer("webhooks", views, count, window);
 }
 
 /**

@@ -4,6 +4,7 @@
  * Not a benchmark itself (no _bench suffix): tests/bench/run.ts does not run it.
  */
 import { startMain } from "../helpers/main_process.ts";
+import { startV8Flags } from "../helpers/start_flags.ts";
 
 const encoder = new TextEncoder();
 /** The benchmarks print their figures (lint keeps console out of the app; this is a report). */
@@ -23,14 +24,25 @@ export type Server = {
 };
 
 /**
- * main.ts on `dataDir`, as `deno task start` runs it (plus `v8Flags`, e.g. a smaller young
- * generation, to compare). The caller stops it.
+ * The V8 flags the benchmarks give the server: `deno task start`'s, or BENCH_V8_FLAGS
+ * (comma-separated; "none" for V8's defaults) to compare runtime settings.
+ */
+export async function benchV8Flags(): Promise<string[]> {
+  const asked = Deno.env.get("BENCH_V8_FLAGS");
+  if (asked === undefined) return await startV8Flags();
+  return asked.split(",").filter((f) => f && f !== "none");
+}
+
+/**
+ * main.ts on `dataDir`, as `deno task start` runs it: with benchV8Flags() unless `v8Flags` says
+ * otherwise. The caller stops it.
  */
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
-  v8Flags: string[] = [],
+  v8Flags?: string[],
 ): Promise<Server> {
+  const flags = v8Flags ?? await benchV8Flags();
   const main = await startMain(
     {
       DATA_DIR: dataDir,
@@ -41,7 +53,7 @@ export async function startServer(
       ...env,
     },
     "main.ts",
-    v8Flags.length ? [`--v8-flags=${v8Flags.join(",")}`] : [],
+    flags.length ? [`--v8-flags=${flags.join(",")}`] : [],
   );
   return {
     url: main.url,

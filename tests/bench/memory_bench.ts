@@ -7,12 +7,14 @@
  * module costs when loaded in a fresh process, so the next person knows where memory goes.
  *
  * BENCH_IDLE_SECONDS (default 30), BENCH_LOAD_SECONDS (default 30; the issue's figure is 120),
- * BENCH_V8_FLAGS (comma-separated, passed to the server to compare runtime settings),
+ * BENCH_V8_FLAGS (comma-separated, given to the server instead of deno task start's to compare
+ * runtime settings; "none" for V8's defaults),
  * BENCH_SKIP_IMPORTS=1 to leave out the import table.
  */
 import { fileURLToPath } from "node:url";
 import {
   benchDataDir,
+  benchV8Flags,
   cpuMsOf,
   httpLoad,
   loadAverage,
@@ -27,7 +29,7 @@ import {
 
 const IDLE = Number(Deno.env.get("BENCH_IDLE_SECONDS") ?? 30);
 const LOAD = Number(Deno.env.get("BENCH_LOAD_SECONDS") ?? 30);
-const V8_FLAGS = (Deno.env.get("BENCH_V8_FLAGS") ?? "").split(",").filter(Boolean);
+const V8_FLAGS = await benchV8Flags();
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const wait = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -46,9 +48,7 @@ async function scenario(
   account: { email: string; password: string },
 ) {
   print(
-    `\n${name}${
-      V8_FLAGS.length ? ` (v8 flags ${V8_FLAGS.join(",")})` : ""
-    }; load average ${loadAverage()}`,
+    `\n${name} (v8 flags: ${V8_FLAGS.join(",") || "none"}); load average ${loadAverage()}`,
   );
   print(
     "moment".padEnd(34) + "RSS MB".padStart(9) + "heap used".padStart(11) +

@@ -8,7 +8,7 @@ import type { Viewer } from "../../server/tickets/access.ts";
 import { listTicketsQuery, type TicketListFilters } from "../../server/tickets/list_repository.ts";
 import { log } from "../../server/log.ts";
 import { type BenchCompany, DATA_VERSION, generate, PASSWORD, SIZES } from "./tickets_data.ts";
-import { httpLoad, loadAverage, login, startServer } from "./http_load.ts";
+import { benchV8Flags, cpuMsOf, httpLoad, loadAverage, login, startServer } from "./http_load.ts";
 
 /**
  * GET /api/tickets, GET /api/messages/:ticketId and text search on a company with 100,000
@@ -288,21 +288,26 @@ async function benchHttp({ dir, company, ticketRange }: Bench) {
       ["messages of a ticket, admin", admin, (i) => `/api/messages/${first + (i * 7919) % span}`],
     ];
     print(
-      `\nOver HTTP (main.ts child process), ${seconds} s per line; ms; load average ${loadAverage()} on ${navigator.hardwareConcurrency} cores`,
+      `\nOver HTTP (main.ts child process, v8 flags: ${
+        (await benchV8Flags()).join(",") || "none"
+      }), ${seconds} s per line; ms; load average ${loadAverage()} on ${navigator.hardwareConcurrency} cores`,
     );
     print(
       "request".padEnd(32) + "clients".padStart(8) + "p50".padStart(8) + "p95".padStart(8) +
-        "p99".padStart(8) + "req/s".padStart(8),
+        "p99".padStart(8) + "req/s".padStart(8) + "  server CPU ms/req",
     );
     for (const [label, token, path] of cases) {
       for (const clients of [1, 16]) {
         // A short warm-up: the first requests compile code and fill SQLite's page cache.
         await httpLoad(server.url, token, path, { clients, requests: 50 });
+        const cpuBefore = await cpuMsOf(server.pid);
         const r = await httpLoad(server.url, token, path, { clients, seconds });
+        // The server's CPU time per request (all its threads): what the load average cannot move.
+        const cpu = (await cpuMsOf(server.pid) - cpuBefore) / r.requests;
         print(
           label.padEnd(32) + String(clients).padStart(8) + r.p50.toFixed(2).padStart(8) +
             r.p95.toFixed(2).padStart(8) + r.p99.toFixed(2).padStart(8) +
-            r.perSecond.toFixed(0).padStart(8),
+            r.perSecond.toFixed(0).padStart(8) + cpu.toFixed(2).padStart(8),
         );
       }
     }

@@ -61,7 +61,9 @@ Deno.test("kanban layout - fixed-width lanes, WhatsApp formatting and numbers on
     assert.ok(!(await last.innerText()).includes("*"));
     assert.equal(await card.locator(".kb-card-phone").innerText(), "+55 11 98888-7777");
 
-    // A dragged card is drawn above the lanes, not inside (and clipped by) its own lane.
+    // A dragged card is drawn above the lanes, not inside (and clipped by) its own lane, once the
+    // drag-and-drop layer (loaded after the board shows, issue 33) is there.
+    await page.locator("[data-testid=kanban-board][data-drag=ready]").waitFor();
     const from = (await card.boundingBox())!;
     const target = (await page.locator("[data-testid=kanban-lane]").nth(2).boundingBox())!;
     await page.mouse.move(from.x + from.width / 2, from.y + 12);

@@ -11,8 +11,14 @@ function card(page: Page, key: string | number, ticketId: number) {
   return lane(page, key).locator(`[data-testid=kanban-card][data-ticket-id="${ticketId}"]`);
 }
 
+/** The drag-and-drop layer loads once the board shows (issue 33): it is there. */
+function dragReady(page: Page) {
+  return page.locator("[data-testid=kanban-board][data-drag=ready]").waitFor();
+}
+
 /** A pointer drag: press on the card, pass the 5 px activation distance, glide, release. */
 async function drag(page: Page, from: ReturnType<typeof card>, to: ReturnType<typeof lane>) {
+  await dragReady(page);
   const a = (await from.boundingBox())!;
   const b = (await to.boundingBox())!;
   await page.mouse.move(a.x + a.width / 2, a.y + 12);
@@ -94,6 +100,7 @@ Deno.test("kanban page - an admin's kanban tag becomes a lane; a dragged card mo
     // Bia moves it back with the keyboard: focus, Space picks up, Left to 'Em aberto', Space.
     // Each key waits for what it shows: the card lifted, then the target lane highlighted.
     const picked = card(other, tag.id, ticket.id);
+    await dragReady(other);
     await picked.focus();
     await other.keyboard.press("Space");
     await other.locator("[data-testid=kanban-card][data-dragging]").waitFor();

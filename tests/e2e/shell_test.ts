@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createCompany, login } from "../helpers/app.ts";
 import { seenToasts, storageItem, toastShown, toastWith, withBrowser } from "../helpers/browser.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 
 /** A date-only ISO string `days` from today in the browser's (and this machine's) calendar. */
@@ -184,10 +185,24 @@ Deno.test("shell - login shows a plain user the server's message for an expired 
 Deno.test("shell - a login of the same user elsewhere ends this session with a message", () =>
   withBrowser(async ({ t, page, url, loginAs }) => {
     const c = await createCompany(t, "Delta");
+    // The page's API requests in flight: one the server answers after the other login is refused
+    // (the session ended), and the api client's own way to /login would beat the message.
+    let inFlight = 0;
+    const api = (r: { url(): string }) => new URL(r.url()).pathname.startsWith("/api/");
+    page.on("request", (r) => api(r) && inFlight++);
+    page.on("requestfinished", (r) => api(r) && inFlight--);
+    page.on("requestfailed", (r) => api(r) && inFlight--);
+    // What /tickets reads once the user is known: its open and pending lists, and the bells'.
+    const read = ["status=open", "status=pending", "withUnreadMessages"].map((query) =>
+      page.waitForResponse((r) => api(r) && r.url().includes(query))
+    );
     await loginAs(page, c.user);
     await page.getByTestId("greeting").getByText("Delta User").waitFor();
-    // Wait until this page's socket is in the user's room before the other login.
+    // Wait until this page's socket is in the user's room before the other login, and the page and
+    // its bells (loaded after the page, issue 33) have read their lists, nothing else on its way.
     await page.waitForFunction(() => document.documentElement.dataset.socket === "ready");
+    await Promise.all(read);
+    await eventually(() => inFlight === 0, { what: "the page's requests answered" });
 
     // The same user signs in somewhere else (the real login route, which announces it).
     const other = await login(t, c.user.email, c.user.password);

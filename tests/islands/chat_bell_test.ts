@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { applyChatEvent, unreadChats } from "../../islands/lib/shell/Bells.tsx";
+import { applyChatEvent, unreadChats } from "../../islands/lib/shell/chats.ts";
 import type { ChatView } from "../../contract/team_types.ts";
 
 function chat(id: number, updatedAt: string, unreads: Record<number, number>): ChatView {

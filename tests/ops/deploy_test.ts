@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { startV8Flags, v8FlagsOf } from "../helpers/start_flags.ts";
 
 const root = new URL("../../deploy/", import.meta.url);
 const read = (name: string) => Deno.readTextFile(new URL(name, root));
@@ -64,4 +65,16 @@ Deno.test("deploy - the unit creates files for its user alone; the proxy on this
   const env = await read("balcao.env.example");
   assert.match(env, /^TRUSTED_PROXIES=127\.0\.0\.1,::1$/m);
   assert.match(env, /^DATA_ENCRYPTION_KEY=$/m);
+});
+
+Deno.test("deploy - every way of starting the server gives V8 the same memory settings as deno task start", async () => {
+  // Issue 33: the old generation's ceiling and a smaller young generation keep the peak under
+  // 16 clients near 220 MB instead of 350 (docs/scaling.md, fourth round).
+  const flags = (await startV8Flags()).join(",");
+  assert.match(flags, /--max-old-space-size=\d+/);
+  assert.match(flags, /--max-semi-space-size=\d+/);
+  const unit = (await read("balcao.service")).split("\n").find((l) => l.startsWith("ExecStart="));
+  assert.equal(v8FlagsOf(unit ?? ""), flags, "deploy/balcao.service");
+  const launcher = (await read("release/balcao")).split("\n").find((l) => /\bmain\.ts\b/.test(l));
+  assert.equal(v8FlagsOf(launcher ?? ""), flags, "deploy/release/balcao");
 });

@@ -1,12 +1,14 @@
 import { useTranslation } from "react-i18next";
-import Plus from "lucide-react/icons/plus";
-import Trash2 from "lucide-react/icons/trash-2";
 import { Button, IconButton } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";
 import { FormDialog } from "../list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../list/record_form.ts";
 import type { Contact, ExtraInfo } from "../../../contract/people_types.ts";
 import { email, length, LIMITS } from "../../../contract/validation.ts";
+import { icon } from "../ui/icon.tsx";
+
+const Plus = icon("plus");
+const Trash2 = icon("trash-2");
 
 /** seeds/000 section 5 'Contact form': name 2..50, number 8..50, email valid when given. */
 export const CONTACT_RULES = {

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useSessionUser } from "../session.ts";
 import { AppShell, type PageGuard } from "../shell/AppShell.tsx";
-import { DeleteDialog } from "./DeleteDialog.tsx";
+import { lazyPart } from "../ui/deferred.tsx";
 import {
   type ResourceList,
   type ResourceListOptions,
@@ -14,6 +14,12 @@ import {
 import type { Identified } from "./list_controller.ts";
 import type { RecordDialogProps } from "./record_form.ts";
 import { AddButton, ListSearch, ResourceTable } from "./ResourceList.tsx";
+
+/** The delete confirmation: loaded when a row's delete is first chosen (issue 33). */
+// (lazyPart fixes its props' type parameter; the cast gives the component back its generic.)
+const DeleteDialog = lazyPart(() =>
+  import("./DeleteDialog.tsx").then((m) => m.DeleteDialog)
+) as unknown as typeof import("./DeleteDialog.tsx").DeleteDialog;
 
 /** The event of the list page's add button (the header lives outside the list's tree). */
 export const ADD_EVENT = "list:add";
@@ -170,7 +176,7 @@ export function RecordList<T extends Identified>(
         {children}
       </ResourceTable>
       {dialog}
-      {remove
+      {remove && dialogs.deleting
         ? (
           <DeleteDialog
             list={list}

@@ -1,11 +1,13 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import Pencil from "lucide-react/icons/pencil";
-import Plus from "lucide-react/icons/plus";
-import Search from "lucide-react/icons/search";
-import Trash2 from "lucide-react/icons/trash-2";
 import { Button, IconButton } from "../ui/Button.tsx";
 import type { ResourceList } from "./hooks.ts";
+import { icon } from "../ui/icon.tsx";
+
+const Pencil = icon("pencil");
+const Plus = icon("plus");
+const Search = icon("search");
+const Trash2 = icon("trash-2");
 
 /**
  * The frame of every list page (ResourceList.css): a search box above a scrolling card that

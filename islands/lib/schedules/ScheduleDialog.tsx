@@ -1,5 +1,4 @@
 import { useTranslation } from "react-i18next";
-import ImagePlus from "lucide-react/icons/image-plus";
 import { FormDialog } from "../list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../list/record_form.ts";
 import { LIMITS } from "../../../contract/validation.ts";
@@ -11,6 +10,9 @@ import { TextAreaField } from "../ui/TextArea.tsx";
 import { VariableList } from "../ui/VariableList.tsx";
 import { useCompanyClock } from "../clock.ts";
 import { parseWallClock } from "../../../contract/time_zone.ts";
+import { icon } from "../ui/icon.tsx";
+
+const ImagePlus = icon("image-plus");
 
 /** seeds/001 section 9: a new schedule is for an hour from now. */
 export const DEFAULT_DELAY_MS = 3_600_000;

@@ -1,10 +1,8 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
-import TriangleAlert from "lucide-react/icons/triangle-alert";
 import {
   cachedUser,
-  daysUntil,
   forgetCachedUser,
   loadSession,
   sessionUser,
@@ -14,23 +12,25 @@ import { realtime, useRealtime } from "../socket.ts";
 import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
 import { afterToastShown, toast } from "../toast.ts";
 import type { SessionUser } from "../../../contract/types.ts";
-import { useConnectionsAlert } from "./live.ts";
 import { can } from "../permissions.ts";
 import { usePage } from "../page_context.ts";
 import { PAGE_DENIED_FLASH } from "../theme.ts";
 import { PAGE_DENIED_REDIRECT, pageAction } from "../../../contract/policy.ts";
-import { TIME_ZONE_SETTING } from "../../../contract/time_zone.ts";
+import { TIME_ZONE_SETTING } from "../../../contract/time_zone_setting.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TopBar } from "./TopBar.tsx";
-import { StorageWarning } from "./StorageWarning.tsx";
 import { lazyPart, whenOpen } from "../ui/deferred.tsx";
-import { unreadChats, useChats } from "./Bells.tsx";
+import type { ShellLiveState } from "./ShellLive.tsx";
 
+// The banners (a subscription about to expire or billing-only, the server's storage failing or
+// short) are rare and show after the user is known: their code loads then (issue 33).
+const SubscriptionWarning = lazyPart(() =>
+  import("./Banners.tsx").then((m) => m.SubscriptionWarning)
+);
+const StorageWarning = lazyPart(() => import("./StorageWarning.tsx").then((m) => m.StorageWarning));
+const ShellLive = lazyPart(() => import("./ShellLive.tsx").then((m) => m.ShellLive));
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
 const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
-
-/** seeds/000 section 9: warn when fewer than 5 days of subscription remain. */
-export const SUBSCRIPTION_WARNING_DAYS = 5;
 
 /** A page that only some users may open (announcements: super; dashboard: admins...). */
 export type PageGuard = {
@@ -62,36 +62,6 @@ function onBillingPage(): boolean {
   return BILLING_PAGES.includes(globalThis.location?.pathname ?? "");
 }
 
-function dayMonthYear(date: string): string {
-  return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
-}
-
-function SubscriptionWarning({ user }: { user: SessionUser }) {
-  const { t } = useTranslation();
-  const payLink = can({ ...user, restricted: undefined }, "invoice:pay") &&
-      globalThis.location?.pathname !== "/financeiro"
-    ? <a href="/financeiro" data-testid="subscription-pay">{t("shell.payNow")}</a>
-    : null;
-  if (user.restricted === "billing") {
-    return (
-      <div className="subscription-warning" role="alert" data-testid="billing-only">
-        <TriangleAlert size={16} aria-hidden="true" />
-        {t("shell.billingOnly", { date: dayMonthYear(user.company.dueDate ?? "") })}
-        {payLink}
-      </div>
-    );
-  }
-  const days = daysUntil(user.company.dueDate);
-  if (days === null || days < 0 || days >= SUBSCRIPTION_WARNING_DAYS) return null;
-  return (
-    <div className="subscription-warning" role="status" data-testid="subscription-warning">
-      <TriangleAlert size={16} aria-hidden="true" />
-      {t("shell.subscriptionExpiresIn", { count: days })}
-      {payLink}
-    </div>
-  );
-}
-
 /**
  * The application shell every private page wraps its content in:
  *
@@ -117,6 +87,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       return;
     }
     setCshow(readStorage(STORAGE.cshow) !== null);
+    ShellLive.preload(); // the live lists' code comes while the user loads
     const cached = cachedUser();
     if (cached && !sessionUser.value) sessionUser.value = cached;
     loadSession().then((fresh) => {
@@ -231,16 +202,27 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
     }
   });
 
-  // The alert marks the connections entry of the menu: fetched for those who see it.
-  const connectionsAlert = useConnectionsAlert(can(user, "connection:manage"));
-  const chats = useChats(user?.company.plan?.useInternalChat === true && !restricted);
-  const markers = {
-    connections: connectionsAlert,
-    chat: user ? unreadChats(chats, user.id).length > 0 : false,
-  };
+  // The alert marks the connections entry of the menu: fetched for those who see it (ShellLive).
+  const [live, setLive] = useState<ShellLiveState>({
+    connectionsAlert: false,
+    chats: [],
+    unreadChat: false,
+  });
+  const chats = live.chats;
+  const markers = { connections: live.connectionsAlert, chat: user ? live.unreadChat : false };
 
   return (
     <div className="shell">
+      {user
+        ? (
+          <ShellLive
+            userId={user.id}
+            connections={can(user, "connection:manage")}
+            chats={user.company.plan?.useInternalChat === true && !restricted}
+            onChange={setLive}
+          />
+        )
+        : null}
       <aside className="drawer" aria-label={t("shell.menu.label")}>
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">B</span>
@@ -259,7 +241,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       <div className="shell-main">
         <TopBar user={user} chats={chats} onOpenMenu={() => setDrawerOpen(true)} />
         {user ? <SubscriptionWarning user={user} /> : null}
-        <StorageWarning enabled={can(user, "storage:read")} />
+        {can(user, "storage:read") ? <StorageWarning enabled /> : null}
         <main className={`page page-${layout}`} id="main">
           {layout === "padded"
             ? (

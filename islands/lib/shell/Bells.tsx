@@ -1,20 +1,24 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { Popover } from "../ui/Popover.tsx";
 import { useTranslation } from "react-i18next";
-import Bell from "lucide-react/icons/bell";
-import Megaphone from "lucide-react/icons/megaphone";
-import MessagesSquare from "lucide-react/icons/messages-square";
 import { IconButton } from "../ui/Button.tsx";
-import { type ChannelEvent, realtime, useRealtime } from "../socket.ts";
+import { realtime, useRealtime } from "../socket.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useLiveList } from "./live.ts";
 import { notifyNewMessage } from "../ticket_notify.ts";
 import { api } from "../api.ts";
-import type { AnnouncementView, ChatView } from "../../../contract/team_types.ts";
+import type { AnnouncementView } from "../../../contract/team_types.ts";
+import { type Chat, unreadChats } from "./chats.ts";
 import { PRIORITY_CLASS } from "./priority.ts";
-import Timer from "lucide-react/icons/timer";
 import { playNotificationSound } from "./sound.ts";
 import type { SlaKind, TicketView } from "../../../contract/ticket_types.ts";
+import { icon } from "../ui/icon.tsx";
+import { can } from "../permissions.ts";
+
+const Bell = icon("bell");
+const Megaphone = icon("megaphone");
+const MessagesSquare = icon("messages-square");
+const Timer = icon("timer");
 
 /** The breaches the SLA bell keeps (this session's, newest first). */
 const SLA_KEPT = 30;
@@ -27,7 +31,6 @@ type TicketNote = {
   lastMessage?: string | null;
   contact?: { name?: string } | null;
 };
-type Chat = Pick<ChatView, "id" | "uuid" | "title" | "lastMessage" | "users" | "updatedAt">;
 
 const badge = (count: number) => count > 99 ? "99+" : String(count);
 
@@ -239,10 +242,6 @@ export function AnnouncementsBell() {
   );
 }
 
-export function unreadChats(chats: Chat[], userId: number): Chat[] {
-  return chats.filter((chat) => chat.users.some((u) => u.userId === userId && u.unreads > 0));
-}
-
 /** Internal chats with unread messages (seeds/002 section 2.7). */
 export function ChatBell({ user, chats }: { user: SessionUser; chats: Chat[] }) {
   const { t } = useTranslation();
@@ -267,29 +266,19 @@ export function ChatBell({ user, chats }: { user: SessionUser; chats: Chat[] }) 
 }
 
 /**
- * What a chat event does to the shell's list: new messages, reads and changes carry the whole
- * chat (replaced, latest activity first); a delete removes it (server/chats/service.ts).
+ * The top bar's bells (seeds/000 section 2 'Top bar'): loaded after the page (TopBar.tsx), they
+ * show once the user is known, which is after the first paint anyway.
  */
-export function applyChatEvent(
-  chats: Chat[],
-  { data }: ChannelEvent<"chat" | "chat-user">,
-): Chat[] | null {
-  if (data.action === "reload") return null;
-  if (data.action === "delete") return chats.filter((chat) => chat.id !== data.id);
-  const chat = "chat" in data ? data.chat : data.record;
-  return [chat, ...chats.filter((c) => c.id !== chat.id)]
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
-}
-
-/** The internal chats the user takes part in, kept fresh by the chat events (quiet on errors). */
-export function useChats(enabled: boolean): Chat[] {
-  return useLiveList<Chat, "chat" | "chat-user">({
-    enabled,
-    path: "/chats",
-    query: { pageNumber: 1 },
-    key: "records",
-    // New messages and reads move the counters (chat); a chat made or changed: chat-user.
-    channels: ["chat", "chat-user"],
-    apply: applyChatEvent,
-  }).items;
+export function UserBells({ user, chats }: { user: SessionUser; chats: Chat[] }) {
+  return (
+    <>
+      <TicketsBell user={user} />
+      {can(user, "ticket:see-all") || (user.supervisedQueueIds?.length ?? 0) > 0
+        ? <SlaBell />
+        : null}
+      <AnnouncementsBell />
+      {user.company.plan?.useInternalChat === true ? <ChatBell user={user} chats={chats} /> : null}
+      <span className="topbar-divider" />
+    </>
+  );
 }

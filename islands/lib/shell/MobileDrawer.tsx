@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import * as Dialog from "radix-ui/dialog";
 import { useTranslation } from "react-i18next";
-import X from "lucide-react/icons/x";
 import { PreferenceButtons } from "./TopBar.tsx";
+import { icon } from "../ui/icon.tsx";
+
+const X = icon("x");
 
 /**
  * The side menu as a temporary overlay on narrow screens (seeds/000 section 9): radix Dialog for

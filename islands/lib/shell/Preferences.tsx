@@ -1,13 +1,15 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import Languages from "lucide-react/icons/languages";
-import Moon from "lucide-react/icons/moon";
-import Sun from "lucide-react/icons/sun";
 import { isLanguage, languageOf, LANGUAGES, switchLanguage } from "../i18n.ts";
 import { currentTheme, followSystemTheme, setTheme, type Theme } from "../theme.ts";
 import { toast } from "../toast.ts";
 import { IconButton } from "../ui/Button.tsx";
 import { Menu, MenuLabel, MenuRadioGroup, MenuRadioItem } from "../ui/Menu.tsx";
+import { icon } from "../ui/icon.tsx";
+
+const Languages = icon("languages");
+const Moon = icon("moon");
+const Sun = icon("sun");
 
 /** Language and theme switches: in the top bar and on the public pages (login, signup). */
 export function LanguageMenu() {

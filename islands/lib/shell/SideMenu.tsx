@@ -1,11 +1,13 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import ChevronDown from "lucide-react/icons/chevron-down";
-import LogOut from "lucide-react/icons/log-out";
 import { usePage } from "../page_context.ts";
 import { logout } from "../session.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { isActive, menuFor, type MenuGroup, type MenuLink } from "./menu.ts";
+import { icon } from "../ui/icon.tsx";
+
+const ChevronDown = icon("chevron-down");
+const LogOut = icon("log-out");
 
 export type Markers = { connections: boolean; chat: boolean };
 

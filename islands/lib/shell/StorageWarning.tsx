@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import HardDrive from "lucide-react/icons/hard-drive";
 import { api } from "../api.ts";
 import type { StorageStatus } from "../../../contract/types.ts";
+import { icon } from "../ui/icon.tsx";
+
+const HardDrive = icon("hard-drive");
 
 /** How often the shell asks again while a page stays open. */
 export const STORAGE_CHECK_MS = 60_000;

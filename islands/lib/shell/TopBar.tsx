@@ -1,30 +1,28 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import CircleUserRound from "lucide-react/icons/circle-user-round";
-import LogOut from "lucide-react/icons/log-out";
-import MenuIcon from "lucide-react/icons/menu";
-import RotateCw from "lucide-react/icons/rotate-cw";
-import UserRound from "lucide-react/icons/user-round";
-import Volume1 from "lucide-react/icons/volume-1";
-import Volume2 from "lucide-react/icons/volume-2";
-import VolumeX from "lucide-react/icons/volume-x";
 import { type Language, languageOf, LOCALE_TAGS } from "../i18n.ts";
-import { logout } from "../session.ts";
 import { can } from "../permissions.ts";
 import { STORAGE, storedVolume, writeStorage } from "../storage.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { IconButton } from "../ui/Button.tsx";
 import { Popover } from "../ui/Popover.tsx";
 import { richText } from "../ui/rich_text.tsx";
-import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu.tsx";
-import ShieldCheck from "lucide-react/icons/shield-check";
-import { whenOpen } from "../ui/deferred.tsx";
+import { lazyPart } from "../ui/deferred.tsx";
 import { LanguageMenu, ThemeToggle } from "./Preferences.tsx";
-import { AnnouncementsBell, ChatBell, SlaBell, TicketsBell } from "./Bells.tsx";
+import type { Chat } from "./chats.ts";
+import { icon } from "../ui/icon.tsx";
+
+const MenuIcon = icon("menu");
+const RotateCw = icon("rotate-cw");
+const Volume1 = icon("volume-1");
+const Volume2 = icon("volume-2");
+const VolumeX = icon("volume-x");
 // Loaded when opened: the form, its dialog and rules are not needed to paint the shell.
-const ProfileDialog = whenOpen(() => import("./ProfileDialog.tsx").then((m) => m.ProfileDialog));
-const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
+// The bells and the account menu show once the user is known (after the first paint): their code
+// loads with them, not with the page (issue 33).
+const UserBells = lazyPart(() => import("./Bells.tsx").then((m) => m.UserBells));
+const AccountMenu = lazyPart(() => import("./AccountMenu.tsx").then((m) => m.AccountMenu));
 
 /**
  * "Olá <b>name</b>, ..." with the names escaped of the markers, so that a name cannot add bold.
@@ -102,45 +100,6 @@ export function PreferenceButtons() {
   );
 }
 
-function AccountMenu({ user }: { user: SessionUser }) {
-  const { t } = useTranslation();
-  const [profileOpen, setProfileOpen] = useState(false);
-  const [securityOpen, setSecurityOpen] = useState(false);
-  return (
-    <>
-      <Menu
-        label={t("shell.topbar.account")}
-        trigger={
-          <IconButton label={t("shell.topbar.account")} data-testid="account-menu">
-            <CircleUserRound size={22} aria-hidden="true" />
-          </IconButton>
-        }
-      >
-        <MenuLabel>{user.email}</MenuLabel>
-        <MenuItem
-          icon={<UserRound size={16} aria-hidden="true" />}
-          onSelect={() => setProfileOpen(true)}
-        >
-          {t("shell.topbar.profile")}
-        </MenuItem>
-        <MenuItem
-          icon={<ShieldCheck size={16} aria-hidden="true" />}
-          onSelect={() => setSecurityOpen(true)}
-          data-testid="account-security"
-        >
-          {t("shell.topbar.security")}
-        </MenuItem>
-        <MenuSeparator />
-        <MenuItem icon={<LogOut size={16} aria-hidden="true" />} onSelect={() => void logout()}>
-          {t("shell.menu.logout")}
-        </MenuItem>
-      </Menu>
-      <ProfileDialog user={user} open={profileOpen} onOpenChange={setProfileOpen} />
-      <SecurityDialog user={user} open={securityOpen} onOpenChange={setSecurityOpen} />
-    </>
-  );
-}
-
 /**
  * Top bar (seeds/000 section 2 'Top bar'): greeting with the user's and the company's names (and
  * the active-until date for admins), theme, volume, refresh, the three bells, language and the
@@ -150,12 +109,16 @@ export function TopBar(
   { user, onOpenMenu, chats }: {
     user: SessionUser | null;
     onOpenMenu: () => void;
-    chats: Parameters<typeof ChatBell>[0]["chats"];
+    chats: Chat[];
   },
 ) {
   const { t, i18n } = useTranslation();
   const lng = languageOf(i18n);
-  const chatEnabled = user?.company.plan?.useInternalChat === true;
+  useEffect(() => {
+    // Fetched while the user loads (GET /auth/me), so the bells show with the greeting.
+    UserBells.preload();
+    AccountMenu.preload();
+  }, []);
   return (
     <header className="topbar">
       <IconButton label={t("shell.topbar.openMenu")} className="topbar-menu" onClick={onOpenMenu}>
@@ -181,19 +144,7 @@ export function TopBar(
       </div>
       <div className="topbar-actions">
         {/* A late company's admin may only pay (issue 29): no tickets, announcements or chats. */}
-        {user && !user.restricted
-          ? (
-            <>
-              <TicketsBell user={user} />
-              {can(user, "ticket:see-all") || (user.supervisedQueueIds?.length ?? 0) > 0
-                ? <SlaBell />
-                : null}
-              <AnnouncementsBell />
-              {chatEnabled ? <ChatBell user={user} chats={chats} /> : null}
-              <span className="topbar-divider" />
-            </>
-          )
-          : null}
+        {user && !user.restricted ? <UserBells user={user} chats={chats} /> : null}
         <div className="topbar-prefs">
           <PreferenceButtons />
         </div>

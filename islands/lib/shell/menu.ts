@@ -1,31 +1,32 @@
-import type { LucideIcon } from "lucide-react";
-import Bot from "lucide-react/icons/bot";
-import CalendarDays from "lucide-react/icons/calendar-days";
-import CircleHelp from "lucide-react/icons/circle-help";
-import Code from "lucide-react/icons/code";
-import Contact from "lucide-react/icons/contact";
-import FileStack from "lucide-react/icons/file-stack";
-import Kanban from "lucide-react/icons/kanban";
-import LayoutDashboard from "lucide-react/icons/layout-dashboard";
-import ListChecks from "lucide-react/icons/list-checks";
-import ListTree from "lucide-react/icons/list-tree";
-import Megaphone from "lucide-react/icons/megaphone";
-import ScrollText from "lucide-react/icons/scroll-text";
-import ChartColumn from "lucide-react/icons/chart-column";
-import MessageCircle from "lucide-react/icons/message-circle";
-import MessagesSquare from "lucide-react/icons/messages-square";
-import Network from "lucide-react/icons/network";
-import Plug from "lucide-react/icons/plug";
-import Send from "lucide-react/icons/send";
-import Settings from "lucide-react/icons/settings";
-import Smartphone from "lucide-react/icons/smartphone";
-import Tag from "lucide-react/icons/tag";
-import Users from "lucide-react/icons/users";
-import Wallet from "lucide-react/icons/wallet";
-import Zap from "lucide-react/icons/zap";
 import { type Action, can, canReadReports, hasFeature, type PlanFeature } from "../permissions.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { PAGE_ACTIONS, type PagePath } from "../../../contract/policy.ts";
+import { icon, type IconComponent } from "../ui/icon.tsx";
+
+const Bot = icon("bot");
+const CalendarDays = icon("calendar-days");
+const CircleHelp = icon("circle-help");
+const Code = icon("code");
+const Contact = icon("contact");
+const FileStack = icon("file-stack");
+const Kanban = icon("kanban");
+const LayoutDashboard = icon("layout-dashboard");
+const ListChecks = icon("list-checks");
+const ListTree = icon("list-tree");
+const Megaphone = icon("megaphone");
+const ScrollText = icon("scroll-text");
+const ChartColumn = icon("chart-column");
+const MessageCircle = icon("message-circle");
+const MessagesSquare = icon("messages-square");
+const Network = icon("network");
+const Plug = icon("plug");
+const Send = icon("send");
+const Settings = icon("settings");
+const Smartphone = icon("smartphone");
+const Tag = icon("tag");
+const Users = icon("users");
+const Wallet = icon("wallet");
+const Zap = icon("zap");
 
 /**
  * The side menu (seeds/000 section 2 'Side menu', seeds/002 section 2.1): group 'Atendimento',
@@ -40,7 +41,7 @@ export type MenuLink = {
   kind: "link";
   id: string;
   href: string;
-  icon: LucideIcon;
+  icon: IconComponent;
   /** Who sees the entry: the roles of this line of the policy table. */
   action: Action;
   /** A live marker: the connections alert or the internal-chat unread dot. */
@@ -50,7 +51,7 @@ export type MenuLink = {
 export type MenuSubmenu = {
   kind: "submenu";
   id: string;
-  icon: LucideIcon;
+  icon: IconComponent;
   action: Action;
   items: MenuLink[];
 };
@@ -64,7 +65,7 @@ export type MenuGroup = {
 const link = (
   id: string,
   href: PagePath,
-  icon: LucideIcon,
+  icon: IconComponent,
   marker?: MenuLink["marker"],
 ): MenuLink => ({
   kind: "link",

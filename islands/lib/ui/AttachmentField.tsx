@@ -1,8 +1,10 @@
 import { type ComponentType, useRef } from "react";
-import Paperclip from "lucide-react/icons/paperclip";
-import X from "lucide-react/icons/x";
 import type { AttachmentState } from "../list/record_form.ts";
 import { Button } from "./Button.tsx";
+import { icon } from "./icon.tsx";
+
+const Paperclip = icon("paperclip");
+const X = icon("x");
 
 /**
  * A record's file in its form (useRecordForm's `attachment`, sent once the record is saved): the

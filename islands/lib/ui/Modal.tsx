@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
 import * as Dialog from "radix-ui/dialog";
-import X from "lucide-react/icons/x";
 import { useTranslation } from "react-i18next";
+import { icon } from "./icon.tsx";
+
+const X = icon("x");
 
 export type ModalProps = {
   open: boolean;

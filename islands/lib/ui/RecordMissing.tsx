@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
-import ArrowLeft from "lucide-react/icons/arrow-left";
+import { icon } from "./icon.tsx";
+
+const ArrowLeft = icon("arrow-left");
 
 /**
  * What a page says when the record of its URL does not exist (or is another company's: the same

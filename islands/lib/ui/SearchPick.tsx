@@ -1,10 +1,12 @@
 import { type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import LoaderCircle from "lucide-react/icons/loader-circle";
-import Search from "lucide-react/icons/search";
-import X from "lucide-react/icons/x";
 import { SEARCH_MIN_CHARS } from "../list/list_controller.ts";
 import { useSearch } from "../use_lookup.ts";
+import { icon } from "./icon.tsx";
+
+const LoaderCircle = icon("loader-circle");
+const Search = icon("search");
+const X = icon("x");
 
 /**
  * Picks one record by searching the API as one types (contacts of the new-ticket dialog, users

@@ -1,6 +1,8 @@
 import { useId } from "react";
-import ChevronDown from "lucide-react/icons/chevron-down";
 import { deferredModule, useDeferred } from "./deferred.tsx";
+import { icon } from "./icon.tsx";
+
+const ChevronDown = icon("chevron-down");
 
 export type SelectOption = { value: string; label: string; disabled?: boolean };
 

@@ -1,14 +1,16 @@
 import * as Toast from "radix-ui/toast";
 import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
-import CircleAlert from "lucide-react/icons/circle-alert";
-import CircleCheck from "lucide-react/icons/circle-check";
-import Info from "lucide-react/icons/info";
-import TriangleAlert from "lucide-react/icons/triangle-alert";
-import X from "lucide-react/icons/x";
 import { errorText } from "../errors.ts";
 import { useEffect } from "react";
 import { layerShown, toast, TOAST_DURATION_MS, type ToastItem, toasts } from "../toast.ts";
+import { icon } from "./icon.tsx";
+
+const CircleAlert = icon("circle-alert");
+const CircleCheck = icon("circle-check");
+const Info = icon("info");
+const TriangleAlert = icon("triangle-alert");
+const X = icon("x");
 
 const ICONS = {
   success: CircleCheck,

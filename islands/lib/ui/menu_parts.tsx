@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import * as DropdownMenu from "radix-ui/dropdown-menu";
-import Check from "lucide-react/icons/check";
+import { icon } from "./icon.tsx";
+
+const Check = icon("check");
 
 /** The radix side of Menu.tsx, loaded on the first menu opened (see deferred.tsx). */
 export function MenuRoot(

@@ -1,8 +1,10 @@
 import * as RSelect from "radix-ui/select";
-import Check from "lucide-react/icons/check";
-import ChevronDown from "lucide-react/icons/chevron-down";
 
 import type { SelectProps } from "./Select.tsx";
+import { icon } from "./icon.tsx";
+
+const Check = icon("check");
+const ChevronDown = icon("chevron-down");
 
 /** The radix side of Select.tsx, loaded on the first select opened (see deferred.tsx). */
 export function SelectRoot(
