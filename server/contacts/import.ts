@@ -1,4 +1,6 @@
+import type { Contact } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
+import { contactView } from "./service.ts";
 import * as repo from "./repository.ts";
 import { readSheetOffThread } from "./read_sheet.ts";
 import type { SkippedRow } from "./rows.ts";
@@ -25,7 +27,8 @@ export const IMPORT_MAX_ROWS = 20_000;
 /**
  * Imports a spreadsheet. Rows whose number already belongs to a contact update that contact's
  * name (and email, when the row has one) if `updateExisting`, else they are skipped as
- * ERR_DUPLICATED_CONTACT. Announces `{action: "reload"}` on the contact channel after commit.
+ * ERR_DUPLICATED_CONTACT. After commit: contact.created / contact.updated per contact, then
+ * contacts.reloaded once.
  */
 export async function importContacts(
   deps: AppDeps,
@@ -37,10 +40,10 @@ export async function importContacts(
   const skipped = [...sheet.skipped];
   const valid = sheet.valid;
   const now = deps.clock.now().toISOString();
-  const counts = await deps.db.transaction().execute(async (trx) => {
+  const changes = await deps.db.transaction().execute(async (trx) => {
     const existing = await repo.contactsByNumbers(trx, companyId, valid.map((v) => v.number));
     const inserts: repo.ContactFields[] = [];
-    let updated = 0;
+    const updated: Contact[] = [];
     let unchanged = 0;
     for (const v of valid) {
       const found = existing.get(v.number);
@@ -66,17 +69,31 @@ export async function importContacts(
         unchanged++;
         continue;
       }
-      await repo.updateContact(trx, companyId, found.id, { name: v.name, email }, now);
-      updated++;
+      const row = await repo.updateContact(trx, companyId, found.id, { name: v.name, email }, now);
+      if (row) updated.push(row);
     }
-    await repo.insertContacts(trx, companyId, inserts, now);
-    return { created: inserts.length, updated, unchanged };
+    const created = await repo.insertContacts(trx, companyId, inserts, now);
+    return { created, updated, unchanged };
   });
   skipped.sort((a, b) => a.row - b.row);
-  if (counts.created + counts.updated > 0) {
+  // Each contact is told as the catalogue promises (webhooks hear contact.created/updated per
+  // contact, whatever made it); the lists read once, on contacts.reloaded, not per contact.
+  for (const row of changes.created) {
+    deps.events.emit("contact.created", { companyId, contact: contactView(row), bulk: true });
+  }
+  for (const row of changes.updated) {
+    deps.events.emit("contact.updated", { companyId, contact: contactView(row), bulk: true });
+  }
+  if (changes.created.length + changes.updated.length > 0) {
     deps.events.emit("contacts.reloaded", { companyId });
   }
-  return { total: sheet.total, ...counts, skipped };
+  return {
+    total: sheet.total,
+    created: changes.created.length,
+    updated: changes.updated.length,
+    unchanged: changes.unchanged,
+    skipped,
+  };
 }
 
 /** The CSV export as a stream: header, then the company's contacts 1,000 at a time. */

@@ -116,21 +116,20 @@ export async function extraInfoOf(
 
 export type ContactFields = { name: string; number: string; email: string; isGroup: number };
 
+/** A new contact's row: WhatsApp ids come later, from its first message. */
+function newContactRow(companyId: number, fields: ContactFields, now: string) {
+  const row = { uuid: crypto.randomUUID(), companyId, lid: null, whatsappId: null };
+  return { ...fields, ...row, createdAt: now, updatedAt: now };
+}
+
 export async function insertContact(
   db: Database,
   companyId: number,
   fields: ContactFields,
   now: string,
 ): Promise<Contact> {
-  return await db.insertInto("contacts").values({
-    ...fields,
-    uuid: crypto.randomUUID(),
-    companyId,
-    lid: null,
-    whatsappId: null,
-    createdAt: now,
-    updatedAt: now,
-  }).returningAll().executeTakeFirstOrThrow();
+  return await db.insertInto("contacts").values(newContactRow(companyId, fields, now))
+    .returningAll().executeTakeFirstOrThrow();
 }
 
 /** Inserts many contacts in chunks (one statement per 200 rows). */
@@ -139,20 +138,16 @@ export async function insertContacts(
   companyId: number,
   rows: readonly ContactFields[],
   now: string,
-) {
+): Promise<Contact[]> {
+  const inserted: Contact[] = [];
   for (let i = 0; i < rows.length; i += 200) {
-    await db.insertInto("contacts").values(
-      rows.slice(i, i + 200).map((fields) => ({
-        ...fields,
-        uuid: crypto.randomUUID(),
-        companyId,
-        lid: null,
-        whatsappId: null,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    ).execute();
+    inserted.push(
+      ...await db.insertInto("contacts").values(
+        rows.slice(i, i + 200).map((fields) => newContactRow(companyId, fields, now)),
+      ).returningAll().execute(),
+    );
   }
+  return inserted;
 }
 
 export async function updateContact(

@@ -54,10 +54,13 @@ export type ListChanged = {
 }[keyof ListRecords];
 
 export type DomainEvents = {
-  /** A contact was made: through the API, an import, the send API or a WhatsApp message. */
-  "contact.created": { companyId: number; contact: Contact };
-  /** Its name, number, picture or fields changed (by a person or by WhatsApp). */
-  "contact.updated": { companyId: number; contact: Contact };
+  /**
+   * A contact was made: through the API, an import, the send API or a WhatsApp message.
+   * `bulk`: one of many (an import), whose lists read again on contacts.reloaded instead.
+   */
+  "contact.created": { companyId: number; contact: Contact; bulk?: boolean };
+  /** Its name, number, picture or fields changed (by a person, an import or by WhatsApp). */
+  "contact.updated": { companyId: number; contact: Contact; bulk?: boolean };
   /** Its tickets went with it (a ticket.deleted each, told before). */
   "contact.deleted": { companyId: number; id: number };
   /** Many contacts changed at once (an import): lists read again. */

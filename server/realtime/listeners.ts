@@ -81,10 +81,11 @@ function publishList(hub: Fanout, e: ListChanged) {
 type Routes = { [K in DomainEventName]: (hub: Fanout, event: DomainEvents[K]) => unknown };
 
 const ROUTES: Routes = {
+  // An import's contacts reach the lists as one reload (contacts.reloaded), not one frame each.
   "contact.created": (hub, e) =>
-    send(hub, e.companyId, "contact", namedRecord("create", e.contact, "contact")),
+    e.bulk || send(hub, e.companyId, "contact", namedRecord("create", e.contact, "contact")),
   "contact.updated": (hub, e) =>
-    send(hub, e.companyId, "contact", namedRecord("update", e.contact, "contact")),
+    e.bulk || send(hub, e.companyId, "contact", namedRecord("update", e.contact, "contact")),
   "contact.deleted": (hub, e) => send(hub, e.companyId, "contact", namedDelete(e.id, "contact")),
   "contacts.reloaded": (hub, e) => send(hub, e.companyId, "contact", { action: "reload" }),
 

@@ -27,7 +27,7 @@ function summary(r: Received): unknown[] {
   return [r.event, contact!.name, contact!.number];
 }
 
-Deno.test("webhooks - a scripted day: API contact, WhatsApp contact made and renamed, ticket accepted and closed, messages in and out", () =>
+Deno.test("webhooks - a scripted day: API contact, WhatsApp contact made and renamed, ticket accepted and closed, messages in and out, a spreadsheet import", () =>
   withApp(async (t) => {
     const receiver = new WebhookReceiver();
     try {
@@ -91,6 +91,21 @@ Deno.test("webhooks - a scripted day: API contact, WhatsApp contact made and ren
         body: { status: "closed" },
       });
       assert.equal(closed.status, 200, await closed.clone().text());
+      // A spreadsheet import: one contact renamed, one made, one unchanged (told nothing).
+      const sheet = new FormData();
+      sheet.append(
+        "file",
+        new File(
+          [`name,number\nLoja Centro Sul,5513912344321\nJosé,5513977776666\nMaria,${phone}\n`],
+          "contatos.csv",
+        ),
+      );
+      const imported = await t.request("POST", "/api/contacts/import", { token, body: sheet });
+      assert.equal(imported.status, 200, await imported.clone().text());
+      assert.deepEqual(
+        { ...await imported.json(), skipped: undefined },
+        { total: 3, created: 1, updated: 1, unchanged: 1, skipped: undefined },
+      );
 
       await webhookCapture(t.deps.events)!.idle();
       while (await deliverDue(t.deps) > 0) {
@@ -112,6 +127,8 @@ Deno.test("webhooks - a scripted day: API contact, WhatsApp contact made and ren
         ["message.updated", "Olá, Maria", true, 1, ticketId],
         ["message.updated", "Olá, Maria", true, 3, ticketId],
         ["ticket.closed", ticketId, "closed", me, "Maria"],
+        ["contact.created", "José", "5513977776666"],
+        ["contact.updated", "Loja Centro Sul", "5513912344321"],
       ]);
       assert.equal(new Set(got.map((r) => r.eventId)).size, got.length, "each event once");
     } finally {

@@ -205,6 +205,9 @@ Deno.test("socket - a second login sends 'auth' to the first session only", () =
 Deno.test("socket - presence: users.online follows open sockets; userStatus refreshes lastSeenAt", () =>
   withServer(async (t, wsUrl) => {
     const { a } = await twoCompanies(t);
+    // The bus tells it too (distribution hears "user.presence" to give out waiting tickets).
+    const told: boolean[] = [];
+    t.deps.events.on("user.presence", (e) => e.userId === a.user.id && told.push(e.online));
     const s = await TestSocket.connect(wsUrl, a.user.token);
     const online =
       async () => (await t.deps.db.selectFrom("users").select(["online", "lastSeenAt"]).where(
@@ -222,6 +225,8 @@ Deno.test("socket - presence: users.online follows open sockets; userStatus refr
     assert.equal((await online()).lastSeenAt, t.clock.now().toISOString());
     await s.close();
     await eventually(async () => (await online()).online === 0);
+    await eventually(() => told.length === 2);
+    assert.deepEqual(told, [true, false]);
   }));
 
 Deno.test("socket - a client's ping is answered pong with its id, after every event queued for it and after the client's earlier events", () =>
