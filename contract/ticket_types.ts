@@ -103,7 +103,7 @@ export type MessageView = {
 
 /**
  * What POST /api/messages/forward did for one contact: the ticket and the queued messages, or
- * why that contact got nothing (ERR_FORWARD_OTHER_ATTENDANT, ERR_INVALID_TRANSITION...).
+ * why that contact got nothing (ERR_FORWARD_OTHER_ATTENDANT, ERR_FORWARD_TICKET_PENDING...).
  */
 export type ForwardResult =
   | { contactId: number; ticketId: number; messages: number[] }

@@ -120,6 +120,7 @@ export type OwnCode =
   | "ERR_NO_SESSION_FOUND"
   // issue 28: forward into another attendant's ticket; edit a text of ours.
   | "ERR_FORWARD_OTHER_ATTENDANT"
+  | "ERR_FORWARD_TICKET_PENDING"
   | "ERR_EDIT_WAPP_MSG"
   | "ERR_EDIT_WINDOW_EXPIRED"
   // issue 26: a supervised queue the user is not in; half a day of work hours.

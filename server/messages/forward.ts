@@ -35,7 +35,7 @@ type ForwardAnswer = { results: ForwardResult[] };
  * file is still stored (a forward reuses it, nothing is copied).
  *
  * Per contact: their open ticket on that connection gets them if the caller may write there
- * (another attendant's: ERR_FORWARD_OTHER_ATTENDANT; a pending one: ERR_INVALID_TRANSITION), the
+ * (another attendant's: ERR_FORWARD_OTHER_ATTENDANT; a pending one: ERR_FORWARD_TICKET_PENDING), the
  * others get a new ticket by the rules of POST /api/tickets (createTicket: queue of the first
  * message's ticket, assigned to the caller). A refused contact does not stop the others.
  *
@@ -234,6 +234,15 @@ async function targetTicket(
       status: "open",
     });
     return created.id;
+  }
+  if (open.status === "pending") {
+    // Waiting in a queue: nobody has it yet, and writing into it would answer the contact
+    // before anyone accepted. Say so, and what to do (issue 50 item 9).
+    throw new AppError(
+      409,
+      "ERR_FORWARD_TICKET_PENDING",
+      "Este contato tem um ticket aguardando na fila: aceite-o e encaminhe de novo",
+    );
   }
   try {
     assertCanWrite(viewer, open);

@@ -133,6 +133,28 @@ Deno.test("forward - another attendant's open ticket is refused with its code; t
     assert.equal(intoJoao.length, 0);
   }));
 
+Deno.test("forward - a contact whose ticket waits in a queue is refused with why and what to do (issue 50 item 9)", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const s = await scene(t, a);
+    const waiting = await t.deps.db.selectFrom("tickets").select("status")
+      .where("id", "=", s.joao.ticketId).executeTakeFirstOrThrow();
+    assert.equal(waiting.status, "pending");
+    const res = await forward(t, a.admin.token, {
+      messageIds: [s.text.messageId],
+      contactIds: [await contactOf(t, s.joao.ticketId)],
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const { results } = await res.json();
+    assert.equal(results[0].error, "ERR_FORWARD_TICKET_PENDING");
+    assert.match(results[0].message, /aguardando na fila: aceite-o/);
+    const pt = JSON.parse(await Deno.readTextFile("locales/pt.json"));
+    assert.match(pt.errors.ERR_FORWARD_TICKET_PENDING, /aceite-o em Aguardando/);
+    const intoJoao = await t.deps.db.selectFrom("messages").select("id")
+      .where("ticketId", "=", s.joao.ticketId).where("fromMe", "=", 1).execute();
+    assert.equal(intoJoao.length, 0);
+  }));
+
 Deno.test("forward - every id of the body is the company's: another company's message or contact answers like a missing one, and nothing is queued", () =>
   withApp(async (t) => {
     const { a, b } = await twoCompanies(t);
