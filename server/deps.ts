@@ -30,6 +30,7 @@ import { typebotTurn } from "./bots/typebot.ts";
 import { dialogflowTurn } from "./bots/dialogflow.ts";
 import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
+import { registerBuiltInProviders } from "./whatsapp/providers/builtin.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { KeyedQueue } from "./whatsapp/keyed_queue.ts";
 import { StorageHealth } from "./storage/health.ts";
@@ -92,12 +93,7 @@ export async function buildDeps(
   // WhatsApp providers by kind; an implementation plugs in with one register line.
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
-  providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
-  // Baileys (and its protocol tables) loads when the first such connection starts (issue 33).
-  providers.registerLazy("beta", async () => {
-    const { createBaileysProvider } = await import("./whatsapp/providers/baileys/provider.ts");
-    return createBaileysProvider;
-  });
+  registerBuiltInProviders(providers, simulator);
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
   const bots = new BotRegistry().register(menuBot).register(
     integrationBot({ config, dataKey: secrets.data, outbound }, {
