@@ -20,6 +20,7 @@ import { wireRealtime } from "./realtime/listeners.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { wireDistribution } from "./distribution/service.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
+import { wirePush } from "./push/capture.ts";
 import { sealPlainSecrets } from "./webhooks/repository.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
@@ -131,6 +132,7 @@ export async function buildDeps(
   };
   wirePresence(deps);
   wireWebhooks(deps);
+  wirePush(deps);
   wireDistribution(deps);
   return { deps, firstStart };
 }
