@@ -2,6 +2,9 @@
  * A connection as GET /api/whatsapp answers it (the server's WhatsappView builds on this type)
  * and its status as the pages read it. Shared by the connections page and the simulator.
  */
+import type { Capabilities, ChannelKind } from "./channels.ts";
+import { CHANNEL_KINDS } from "./channels.ts";
+
 export type QueueItem = { id: number; name: string; color: string };
 
 export type Connection = {
@@ -21,6 +24,10 @@ export type Connection = {
   /** What admins see of the token afterwards: `blc_…abcd`. */
   tokenHint?: string;
   provider: string;
+  /** What this connection's channel can do (contract/channels.ts): pages ask these, never `provider`. */
+  capabilities: Capabilities;
+  /** Cloud API connections: where Meta posts events, and the fields typed at creation. */
+  cloud?: CloudSettings;
   timeSendQueue: number;
   sendIdQueue: number;
   expiresInactiveMessage: string;
@@ -50,8 +57,18 @@ export type SessionUpdate = {
   pairingCode?: string;
 };
 
-export type Provider = "beta" | "simulator";
-export const PROVIDERS: Provider[] = ["beta", "simulator"];
+/** The Cloud API settings an admin sees (secrets never: only whether they are set). */
+export type CloudSettings = {
+  phoneNumberId: string;
+  businessAccountId: string;
+  verifyToken: string;
+  webhookUrl: string;
+  hasAccessToken: boolean;
+  hasAppSecret: boolean;
+};
+
+export type Provider = ChannelKind;
+export const PROVIDERS: Provider[] = CHANNEL_KINDS;
 
 /** The status as the page knows it: "connected" (old spelling) is CONNECTED. */
 export type Status = "qrcode" | "PAIRING" | "DISCONNECTED" | "TIMEOUT" | "OPENING" | "CONNECTED";

@@ -51,21 +51,27 @@ class ThreadSqliteAdapter extends SqliteAdapter {
 
 class Mutex {
   #tail: Promise<void> = Promise.resolve();
-  #release?: () => void;
-  async lock(): Promise<void> {
+  /** Resolves when the lock is held; the function it gives releases it (once; later calls do nothing). */
+  async lock(): Promise<() => void> {
     const previous = this.#tail;
     let release!: () => void;
     this.#tail = new Promise<void>((resolve) => (release = resolve));
     await previous;
-    this.#release = release;
-  }
-  unlock(): void {
-    const release = this.#release;
-    this.#release = undefined;
-    release?.();
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      release();
+    };
   }
 }
 
+/**
+ * Each transaction releases the writer exactly once, by its own handle: Kysely rolls back a
+ * transaction whose COMMIT failed (a full disk), and that second end must neither release the
+ * turn of the transaction that came next nor post a ROLLBACK that would end that one's
+ * (issue 44).
+ */
 class LibsqlThreadDriver implements Driver {
   readonly #transactions = new Mutex();
   constructor(readonly thread: DatabaseThread) {}
@@ -74,27 +80,19 @@ class LibsqlThreadDriver implements Driver {
     return Promise.resolve(new LibsqlConnection(this.thread));
   }
   async beginTransaction(connection: DatabaseConnection) {
-    await this.#transactions.lock();
+    const release = await this.#transactions.lock();
     try {
-      await (connection as LibsqlConnection).begin();
+      await (connection as LibsqlConnection).begin(release);
     } catch (error) {
-      this.#transactions.unlock();
+      release();
       throw error;
     }
   }
   async commitTransaction(connection: DatabaseConnection) {
-    try {
-      await (connection as LibsqlConnection).commit();
-    } finally {
-      this.#transactions.unlock();
-    }
+    await (connection as LibsqlConnection).commit();
   }
   async rollbackTransaction(connection: DatabaseConnection) {
-    try {
-      await (connection as LibsqlConnection).rollback();
-    } finally {
-      this.#transactions.unlock();
-    }
+    await (connection as LibsqlConnection).rollback();
   }
   releaseConnection(): Promise<void> {
     return Promise.resolve();
@@ -111,6 +109,8 @@ class LibsqlConnection implements DatabaseConnection {
   #inTransaction = false;
   /** The BEGIN posted for the open transaction, not waited for (see begin()). */
   #begun?: Promise<unknown>;
+  /** The writer's turn (the driver's mutex), released when the transaction's end is answered. */
+  #release?: () => void;
   constructor(readonly thread: DatabaseThread) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -144,27 +144,44 @@ class LibsqlConnection implements DatabaseConnection {
    * round trips instead of three (the main thread is busy under load, and every answer waits
    * for its turn there). Its failure reaches the first statement, or the commit.
    */
-  begin(): Promise<void> {
+  begin(release: () => void): Promise<void> {
     const begun = this.thread.request({ op: "begin" });
     // Observed here so that a failure is never unhandled; callers get it from #begun.
     begun.catch(() => {});
     this.#begun = begun;
     this.#inTransaction = true;
+    this.#release = release;
     return Promise.resolve();
   }
-  async commit() {
-    const begun = this.#begun;
+  #end(): () => void {
+    const release = this.#release ?? (() => {});
+    this.#release = undefined;
     this.#begun = undefined;
     this.#inTransaction = false;
+    return release;
+  }
+  async commit() {
+    if (!this.#release) return;
+    const begun = this.#begun;
+    const release = this.#end();
     const committed = this.thread.request({ op: "commit" });
     committed.catch(() => {});
-    await begun;
-    await committed;
+    try {
+      await begun;
+      await committed;
+    } finally {
+      release();
+    }
   }
+  /** Ends the open transaction; nothing when it already ended (a COMMIT that failed). */
   async rollback() {
-    this.#begun = undefined;
-    this.#inTransaction = false;
-    await this.thread.request({ op: "rollback" });
+    if (!this.#release) return;
+    const release = this.#end();
+    try {
+      await this.thread.request({ op: "rollback" });
+    } finally {
+      release();
+    }
   }
   // deno-lint-ignore require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {

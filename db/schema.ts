@@ -389,6 +389,50 @@ export interface TicketPinsTable {
   createdAt: string;
 }
 
+/** Issue 42: one browser of one user for Web Push, bound to its sign-in session (0540). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number;
+  sessionId: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  language: Generated<string>;
+  userAgent: string | null;
+  createdAt: string;
+  lastSentAt: string | null;
+}
+
+/** A user's push choices: kinds (JSON array), the message text or not, quiet hours (HH:MM). */
+export interface PushPreferencesTable {
+  companyId: number;
+  userId: number;
+  kinds: string;
+  showText: Flag;
+  quietStart: string | null;
+  quietEnd: string | null;
+  updatedAt: string;
+}
+
+/** The push job's queue: one fact for one device, once (push_deliveries_once). */
+export interface PushDeliveriesTable {
+  id: Generated<number>;
+  companyId: number;
+  subscriptionId: number;
+  eventKey: string;
+  payload: string;
+  status: Generated<"pending" | "sending" | "sent" | "failed">;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  claimId: string | null;
+  claimedUntil: string | null;
+  lastStatus: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+export type PushSubscription = Selectable<PushSubscriptionsTable>;
+
 export interface SchedulesTable extends Timestamps {
   id: Generated<number>;
   companyId: number;
@@ -899,6 +943,9 @@ export interface DB {
   tags: TagsTable;
   ticket_tags: TicketTagsTable;
   ticket_pins: TicketPinsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_preferences: PushPreferencesTable;
+  push_deliveries: PushDeliveriesTable;
   quick_messages: QuickMessagesTable;
   schedules: SchedulesTable;
   user_ratings: UserRatingsTable;

@@ -42,6 +42,8 @@ class LocalEngine implements Engine {
   readonly #reader?: Database.Database;
   readonly #statements = new Map<Database.Database, Map<string, Prepared>>();
   #open = false;
+  /** The error with which SQLite ended the open transaction by itself (see execute). */
+  #aborted: unknown;
 
   constructor(path: string, pragmas: string[]) {
     this.#writer = new Database(path);
@@ -88,6 +90,20 @@ class LocalEngine implements Engine {
   }
 
   execute(scope: Scope, sql: string, args: readonly unknown[]): Result {
+    if (scope !== "tx" || !this.#open) return this.#execute(scope, sql, args);
+    // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, ...): what
+    // the transaction still sends must not run on its own, in autocommit, and its COMMIT must
+    // fail with the error that ended it (a full disk is 507, not "no transaction is active").
+    if (this.#aborted) throw this.#aborted;
+    try {
+      return this.#execute(scope, sql, args);
+    } catch (error) {
+      if (!this.#writer.inTransaction) this.#aborted = error;
+      throw error;
+    }
+  }
+
+  #execute(scope: Scope, sql: string, args: readonly unknown[]): Result {
     // A read goes to the reader only while a transaction holds the writer: the writer's page
     // cache stays warm, while the reader's is dropped at every commit of the writer.
     const db = scope === "read" && this.#open && this.#reader ? this.#reader : this.#writer;
@@ -115,9 +131,13 @@ class LocalEngine implements Engine {
   begin() {
     this.#writer.exec("BEGIN IMMEDIATE");
     this.#open = true;
+    this.#aborted = undefined;
   }
   commit() {
+    const aborted = this.#aborted;
+    this.#aborted = undefined;
     try {
+      if (aborted) throw aborted;
       this.#writer.exec("COMMIT");
     } catch (error) {
       if (this.#writer.inTransaction) this.#writer.exec("ROLLBACK");
@@ -128,6 +148,7 @@ class LocalEngine implements Engine {
   }
   rollback() {
     this.#open = false;
+    this.#aborted = undefined;
     if (this.#writer.inTransaction) this.#writer.exec("ROLLBACK");
   }
   close() {

@@ -251,7 +251,7 @@ function Connections() {
                         <div className="conn-name">
                           <span className="conn-title">{c.name}</span>
                           <span className="conn-sub">
-                            {c.provider === "simulator"
+                            {c.capabilities.simulated
                               ? (
                                 <span className="conn-tag">
                                   {t("connections.providers.simulatorShort")}
@@ -297,7 +297,7 @@ function Connections() {
                           : null}
                       </td>
                       <td className="right nowrap c-actions">
-                        {c.provider === "simulator"
+                        {c.capabilities.simulated
                           ? (
                             <a
                               className="icon-btn"

@@ -24,6 +24,7 @@ import {
 } from "./simulator/model.ts";
 import { icon } from "./lib/ui/icon.tsx";
 import { lazyPart } from "./lib/ui/deferred.tsx";
+import { kindsWith } from "../contract/channels.ts";
 
 const Dices = icon("dices");
 const Play = icon("play");
@@ -71,7 +72,7 @@ function Simulator() {
 
   const load = useCallback(() => {
     api.get<Connection[]>("/whatsapp", { query: { session: 0 } }).then((all) => {
-      const sims = (Array.isArray(all) ? all : []).filter((c) => c.provider === "simulator");
+      const sims = (Array.isArray(all) ? all : []).filter((c) => c.capabilities?.simulated);
       setConnections(sims);
       if (chosen.current) return;
       chosen.current = true;
@@ -105,7 +106,7 @@ function Simulator() {
     if (connections !== null) load();
   });
   useRealtime("whatsapp", (data) => {
-    if (data.action === "update" && data.whatsapp.provider === "simulator") {
+    if (data.action === "update" && data.whatsapp.capabilities?.simulated) {
       const w = data.whatsapp;
       setConnections((old) => applyUpdate(old ?? [], w));
     } else {
@@ -161,7 +162,7 @@ function Simulator() {
       for (let i = 2; taken.has(label); i++) label = `${t("simulator.defaultConnectionName")} ${i}`;
       const created = await api.post<Connection>("/whatsapp", {
         name: label,
-        provider: "simulator",
+        provider: kindsWith("simulated")[0],
       });
       setConnections((old) => applyUpdate(old ?? [], created));
       setSelectedId(created.id);

@@ -19,6 +19,8 @@ import { scheduleTick } from "../server/schedules/sending.ts";
 import { expireInactiveTickets } from "../server/tickets/inactive.ts";
 import { webhookCapture } from "../server/webhooks/capture.ts";
 import { deliverAllDue } from "../server/webhooks/delivery.ts";
+import { pushCapture } from "../server/push/capture.ts";
+import { sendDuePushes } from "../server/push/send.ts";
 import { leaseIntervalMs, leaseTick } from "../server/whatsapp/sessions/lease_loop.ts";
 
 /**
@@ -117,6 +119,17 @@ export const JOBS: readonly Job[] = [
     tick: deliverAllDue,
     wake: (deps, run) => webhookCapture(deps.events)?.onQueued(run),
     drain: async (deps) => await webhookCapture(deps.events)?.idle(),
+  },
+  // Web Push (issue 42): at once when pushes are queued, and every 5 s for retries. Each row is
+  // claimed by a guarded UPDATE (pending -> sending) before it is sent; the unique
+  // push_deliveries_once (subscriptionId, eventKey) stops a second row for one fact and device.
+  {
+    name: "push",
+    every: () => ({ cron: "*/5 * * * * *" }),
+    atStart: true,
+    tick: sendDuePushes,
+    wake: (deps, run) => pushCapture(deps.events)?.onQueued(run),
+    drain: async (deps) => await pushCapture(deps.events)?.idle(),
   },
   // BACKUP_CRON (none when unset); VACUUM INTO on the database thread, never over a file. Each
   // backup is named by its tick's moment (to the second: every process on the data folder ticks

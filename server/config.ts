@@ -98,6 +98,15 @@ const schema = z.object({
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(2).max(600).optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
+  // Issue 42: Web Push. The contact the push services may write to (RFC 8292), and the VAPID key
+  // pair when it should not be generated and kept in the database.
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/, "must be a mailto: or https: URL")
+    .optional(),
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, "must be a base64url P-256 key")
+    .optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 key")
+    .optional(),
+  PUSH_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
 });
 
 export type BillingConfig = Readonly<{
@@ -191,6 +200,14 @@ export type Config = Readonly<{
    * a plain load balancer, docs/scaling.md); unset: one process, and nothing of Redis is loaded.
    */
   redisUrl?: string;
+  /** Web Push (issue 42): the VAPID contact, the key pair (else kept in the database). */
+  push: Readonly<{
+    subject: string;
+    publicKey?: string;
+    privateKey?: string;
+    /** One push service call's limit. */
+    timeoutMs: number;
+  }>;
 }>;
 
 export class ConfigError extends Error {
@@ -217,6 +234,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (e.PAYMENT_PROVIDER === "asaas" && (!e.ASAAS_API_KEY || !e.ASAAS_WEBHOOK_TOKEN)) {
     throw new ConfigError(
       "Invalid configuration: PAYMENT_PROVIDER asaas needs ASAAS_API_KEY and ASAAS_WEBHOOK_TOKEN",
+    );
+  }
+  if ((e.VAPID_PUBLIC_KEY === undefined) !== (e.VAPID_PRIVATE_KEY === undefined)) {
+    throw new ConfigError(
+      "Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together",
     );
   }
   const dataDir = e.DATA_DIR.replace(/\/+$/, "");
@@ -286,6 +308,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
     redisUrl: e.REDIS_URL,
     instanceId: e.INSTANCE_ID ?? `pid${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
+    push: Object.freeze({
+      // Unset: the address of the platform's admin (a push service writes there about abuse).
+      subject: e.VAPID_SUBJECT ?? `mailto:${e.ADMIN_EMAIL}`,
+      publicKey: e.VAPID_PUBLIC_KEY,
+      privateKey: e.VAPID_PRIVATE_KEY,
+      timeoutMs: e.PUSH_TIMEOUT_MS,
+    }),
   });
 }
 

@@ -20,6 +20,7 @@ import { wireRealtime } from "./realtime/listeners.ts";
 import { wirePresence } from "./realtime/socket.ts";
 import { wireDistribution } from "./distribution/service.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
+import { wirePush } from "./push/capture.ts";
 import { sealPlainSecrets } from "./webhooks/repository.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
@@ -30,6 +31,7 @@ import { typebotTurn } from "./bots/typebot.ts";
 import { dialogflowTurn } from "./bots/dialogflow.ts";
 import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
+import { registerBuiltInProviders } from "./whatsapp/providers/builtin.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
 import { KeyedQueue } from "./whatsapp/keyed_queue.ts";
 import { StorageHealth } from "./storage/health.ts";
@@ -92,12 +94,7 @@ export async function buildDeps(
   // WhatsApp providers by kind; an implementation plugs in with one register line.
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
-  providers.register("simulator", (ctx, d) => simulator.createProvider(ctx, d));
-  // Baileys (and its protocol tables) loads when the first such connection starts (issue 33).
-  providers.registerLazy("beta", async () => {
-    const { createBaileysProvider } = await import("./whatsapp/providers/baileys/provider.ts");
-    return createBaileysProvider;
-  });
+  registerBuiltInProviders(providers, simulator);
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
   const bots = new BotRegistry().register(menuBot).register(
     integrationBot({ config, dataKey: secrets.data, outbound }, {
@@ -131,6 +128,7 @@ export async function buildDeps(
   };
   wirePresence(deps);
   wireWebhooks(deps);
+  wirePush(deps);
   wireDistribution(deps);
   return { deps, firstStart };
 }

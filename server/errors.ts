@@ -118,6 +118,8 @@ export type OwnCode =
   | "ERR_TWO_FACTOR_NOT_SET_UP"
   | "ERR_TWO_FACTOR_SETUP_REQUIRED"
   | "ERR_NO_SESSION_FOUND"
+  | "ERR_NO_PUSH_SUBSCRIPTION_FOUND"
+  | "ERR_PUSH_ENDPOINT_INVALID"
   // issue 28: forward into another attendant's ticket; edit a text of ours.
   | "ERR_FORWARD_OTHER_ATTENDANT"
   | "ERR_FORWARD_TICKET_PENDING"

@@ -11,6 +11,7 @@ import { SelectField } from "../lib/ui/Select.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { VariableList } from "../lib/ui/VariableList.tsx";
 import { MultiSelect, SwitchField } from "./FormControls.tsx";
+import { capabilitiesOf, DEFAULT_CHANNEL, isChannelKind } from "../../contract/channels.ts";
 import {
   type Connection,
   CONNECTION_RULES,
@@ -127,7 +128,7 @@ export function ConnectionDialog(
         label={label("provider")}
         name="provider"
         value={values.provider}
-        onValueChange={(v) => set("provider", v === "simulator" ? "simulator" : "beta")}
+        onValueChange={(v) => set("provider", isChannelKind(v) ? v : DEFAULT_CHANNEL)}
         options={PROVIDERS.map((p) => ({ value: p, label: t(`connections.providers.${p}`) }))}
       />
       <div className="span-2">
@@ -151,7 +152,7 @@ export function ConnectionDialog(
           hint={label("isDefaultHint")}
         />
       </div>
-      {values.provider === "simulator"
+      {capabilitiesOf(values.provider).simulated
         ? <p className="span-2 form-note">{label("simulatorNote")}</p>
         : null}
     </div>

@@ -58,7 +58,7 @@ export function QrDialog(
 
   if (!connection) return <Modal open={false} onOpenChange={() => {}} title="" />;
   const status = normalStatus(connection.status);
-  const simulator = connection.provider === "simulator";
+  const simulator = connection.capabilities.simulated;
 
   const scan = async () => {
     setScanning(true);

@@ -1,4 +1,5 @@
 import { length, LIMITS } from "../../contract/validation.ts";
+import { DEFAULT_CHANNEL, isChannelKind } from "../../contract/channels.ts";
 
 /**
  * The connections page's data (GET /api/whatsapp; server/whatsapp/view.ts WhatsappView) and the
@@ -134,11 +135,11 @@ export type ConnectionForm = {
   integrationId: number | null;
 };
 
-/** Seeds/000 section 9 defaults; provider beta. */
+/** Seeds/000 section 9 defaults; the default channel (a QR-linked number). */
 export function emptyForm(): ConnectionForm {
   return {
     name: "",
-    provider: "beta",
+    provider: DEFAULT_CHANNEL,
     isDefault: false,
     greetingMessage: "",
     complationMessage: "",
@@ -159,7 +160,7 @@ export function emptyForm(): ConnectionForm {
 export function formOf(c: Connection): ConnectionForm {
   return {
     name: c.name,
-    provider: c.provider === "simulator" ? "simulator" : "beta",
+    provider: isChannelKind(c.provider) ? c.provider : DEFAULT_CHANNEL,
     isDefault: c.isDefault,
     greetingMessage: c.greetingMessage ?? "",
     complationMessage: c.complationMessage ?? "",

@@ -25,6 +25,7 @@ import { promptRoutes } from "./prompts.ts";
 import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
 import { sessionRoutes } from "./sessions.ts";
+import { pushRoutes } from "./push.ts";
 import { auditLogRoutes } from "./audit_logs.ts";
 import { mediaRoutes } from "./media.ts";
 import { simulatorRoutes } from "./simulator.ts";
@@ -56,6 +57,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/contacts", contactRoutes(deps));
   api.route("/users", userRoutes(deps));
   api.route("/sessions", sessionRoutes(deps));
+  api.route("/push", pushRoutes(deps));
   api.route("/audit-logs", auditLogRoutes(deps));
   api.route("/queue", queueRoutes(deps));
   api.route("/queue-options", queueOptionRoutes(deps));

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { validate } from "../../server/http/validate.ts";
+import { CHANNEL_KINDS, type ChannelKind } from "../../contract/channels.ts";
 import { idParam } from "../../server/http/params.ts";
 import {
   createConnection,
@@ -28,7 +29,7 @@ const fields = {
   ratingMessage: text(5000).optional(),
   // Accepted for older clients and ignored: the token is generated (POST /:id/token).
   token: text(200).optional(),
-  provider: z.enum(["beta", "simulator"]).optional(),
+  provider: z.enum(CHANNEL_KINDS as [ChannelKind, ...ChannelKind[]]).optional(),
   timeSendQueue: minutes.optional(),
   sendIdQueue: z.coerce.number().int().min(0).optional(),
   expiresInactiveMessage: text(5000).optional(),

@@ -1,4 +1,5 @@
 import { type Insertable, sql } from "kysely";
+import { dropSessionSubscriptions } from "../push/repository.ts";
 import type { Database } from "../../db/client.ts";
 import type { Company, Plan, RefreshTokensTable, User } from "../../db/schema.ts";
 import { randomSecret } from "./secrets.ts";
@@ -142,6 +143,8 @@ export async function endSessions(
   await db.updateTable("sessions").set({ endedAt: now, endReason: reason })
     .where("userId", "=", userId).where("companyId", "=", companyId)
     .where("endedAt", "is", null).execute();
+  // Issue 42: the devices of the ended sessions stop hearing the user.
+  await dropSessionSubscriptions(db, companyId, { userId });
 }
 
 /** Marks a session as used now (on each refresh, not on each request: no write per request). */
@@ -239,5 +242,6 @@ export async function endOneSession(
     .executeTakeFirst();
   await db.updateTable("refresh_tokens").set({ revokedAt: now }).where("sessionId", "=", id)
     .where("companyId", "=", companyId).where("revokedAt", "is", null).execute();
+  await dropSessionSubscriptions(db, companyId, { sessionId: id });
   return Number(result.numUpdatedRows) === 1;
 }

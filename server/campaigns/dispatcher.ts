@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import type { Campaign, CampaignShipping } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
-import { newMessageId } from "../whatsapp/jid.ts";
+import { addressOfPhone, newMessageId } from "../whatsapp/providers/address.ts";
 import { processAnswers } from "./answers.ts";
 import { checkBatchOf, checkItems, connectedProviderOf } from "./number_check.ts";
 import { filledTexts, recipientsOf, renderCampaignText } from "./recipients.ts";
@@ -241,7 +241,7 @@ async function moveRow(
   // The claim comes first, guarded by the state this tick read (pending, and which of the two
   // sends is due): a row another tick already moved is left alone and nothing is queued for it.
   if (!await repo.claimShipping(trx, companyId, row, asksFirst, o.stamp)) return false;
-  const toJid = `${row.number}@s.whatsapp.net`;
+  const toJid = addressOfPhone(row.number);
   const enqueue = (body: string, file?: OutgoingFile) =>
     repo.insertCampaignOutbox(trx, {
       companyId,

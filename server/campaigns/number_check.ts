@@ -1,5 +1,6 @@
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
+import { capabilitiesOf } from "../../contract/channels.ts";
 import type { Provider } from "../whatsapp/providers/provider.ts";
 import * as repo from "./shipping_repository.ts";
 
@@ -18,7 +19,7 @@ export const CHECK_BATCH = 500;
  * WhatsApp once per number, and hundreds of lookups a second is what gets numbers banned.
  */
 export function checkBatchOf(provider: Provider): number {
-  return provider.kind === "simulator" ? CHECK_BATCH : 20;
+  return capabilitiesOf(provider.kind).simulated ? CHECK_BATCH : 20;
 }
 
 /** Checks `items` through `provider` and stores the answers; returns how many were stored. */

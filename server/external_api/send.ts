@@ -127,7 +127,7 @@ export async function sendThroughApi(
     }
     const result = await writeSend(deps, whatsapp, {
       number,
-      jid: target.jid,
+      address: target.jid,
       body: input.body,
       media: saved,
       idempotency: idempotencyKey ? { key: idempotencyKey, requestHash } : undefined,
@@ -158,7 +158,7 @@ async function writeSend(
   whatsapp: Whatsapp,
   args: {
     number: string;
-    jid: string;
+    address: string;
     body: string;
     media: StoredMedia[];
     idempotency?: { key: string; requestHash: string };
@@ -199,7 +199,7 @@ async function writeSend(
           whatsappId: whatsapp.id,
           ticketId,
           contactId: contact.id,
-          toJid: args.jid,
+          toJid: args.address,
           body: item.body,
           media: item.media,
           now: stamp,

@@ -7,7 +7,7 @@ import { assertCanRead, type Viewer, viewerOf } from "../tickets/access.ts";
 import { createTicket } from "../tickets/service.ts";
 import { findActiveTicket } from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
-import { jidOfContact } from "../whatsapp/jid.ts";
+import { addressOfContact } from "../whatsapp/providers/address.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { recipientOf, setTicketLastMessage } from "../whatsapp/outbox/outbox_repository.ts";
 import { type ForwardSource, forwardSources } from "./repository.ts";
@@ -134,7 +134,7 @@ export async function forwardMessages(
               whatsappId,
               ticketId,
               contactId: contact.id,
-              toJid: jidOfContact(contact),
+              toJid: addressOfContact(contact),
               body: source.body,
               media: source.mediaUrl
                 ? {

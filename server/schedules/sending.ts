@@ -11,7 +11,7 @@ import {
   userName,
 } from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
-import { jidOfContact } from "../whatsapp/jid.ts";
+import { addressOfContact } from "../whatsapp/providers/address.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { findScheduleView, updateSchedule } from "./repository.ts";
 import * as repo from "./sending_repository.ts";
@@ -120,7 +120,7 @@ async function sendOne(
       whatsappId: whatsapp.id,
       ticketId: ticket.id,
       contactId: contact.id,
-      toJid: jidOfContact(contact),
+      toJid: addressOfContact(contact),
       body,
       media,
       now: stamp,

@@ -4,7 +4,7 @@ import { HAND_OVER } from "../bots/registry.ts";
 import { log } from "../log.ts";
 import { renderVariables } from "../messages/variables.ts";
 import { ticketChange } from "../events/domain.ts";
-import { jidOfContact } from "../whatsapp/jid.ts";
+import { addressOfContact } from "../whatsapp/providers/address.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import * as repo from "./inactive_repository.ts";
 import { updateTicketRow } from "./repository.ts";
@@ -65,7 +65,7 @@ export async function expireInactiveTickets(
         whatsappId: ticket.whatsappId,
         ticketId: ticket.id,
         contactId: ticket.contactId,
-        toJid: jidOfContact(ticket),
+        toJid: addressOfContact(ticket),
         body: text,
         now: stamp,
       });

@@ -2,6 +2,7 @@ import { auditBy, changedFields } from "../audit/service.ts";
 import { assertBelowLimit } from "../plans/features.ts";
 import { requireBotRefs } from "../integrations/service.ts";
 import type { Whatsapp } from "../../db/schema.ts";
+import { type ChannelKind, DEFAULT_CHANNEL } from "../../contract/channels.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { isAllowed } from "../auth/policy.ts";
@@ -35,7 +36,7 @@ export type ConnectionInput = {
   complationMessage?: string;
   outOfHoursMessage?: string;
   ratingMessage?: string;
-  provider?: "beta" | "simulator";
+  provider?: ChannelKind;
   timeSendQueue?: number;
   sendIdQueue?: number;
   expiresInactiveMessage?: string;
@@ -155,7 +156,7 @@ export async function createConnection(
       ...scalarFields(input),
       name: input.name,
       ...token.columns,
-      provider: input.provider ?? "beta",
+      provider: input.provider ?? DEFAULT_CHANNEL,
       status: "DISCONNECTED",
       isDefault: isDefault ? 1 : 0,
       createdAt: now,

@@ -2,6 +2,7 @@ import type { Whatsapp } from "../../db/schema.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { WhatsappQueue } from "./repository.ts";
 import type { Connection, SessionUpdate } from "../../contract/connection.ts";
+import { capabilitiesOf } from "../../contract/channels.ts";
 
 /** A connection as the API answers it (seeds/000 section 3 'Connection'). */
 export type WhatsappView = Connection & { companyId: number; createdAt: string };
@@ -30,6 +31,7 @@ export function whatsappView(
     outOfHoursMessage: w.outOfHoursMessage,
     ratingMessage: w.ratingMessage,
     provider: w.provider,
+    capabilities: capabilitiesOf(w.provider),
     timeSendQueue: w.timeSendQueue,
     sendIdQueue: w.sendIdQueue,
     expiresInactiveMessage: w.expiresInactiveMessage,

@@ -4,13 +4,20 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   createCompany,
-  createTestApp,
   login,
   type TestApp,
   withApp,
 } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { canMount, fillDisk, mountSmallDisk, remount, unmount } from "../helpers/small_disk.ts";
+import { capturingLogs } from "../helpers/logs.ts";
+import {
+  canMount,
+  fillDisk,
+  mountSmallDisk,
+  onSmallDisk,
+  remount,
+  unmount,
+} from "../helpers/small_disk.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 import { JOBS, startJobs } from "../../jobs/registry.ts";
 import { sweepOrphanMedia } from "../../server/media/sweep.ts";
@@ -22,41 +29,6 @@ import { sweepOrphanMedia } from "../../server/media/sweep.ts";
 const FROM = "5511987650001";
 const MB = 1024 * 1024;
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, ...new Array(2000).fill(7)]);
-
-/** The log lines written while `fn` runs (errors and warnings go to console.error). */
-async function capturingLogs<T>(fn: (lines: string[]) => Promise<T>): Promise<T> {
-  const lines: string[] = [];
-  // server/log.ts writes through the console: what it writes meanwhile is kept here.
-  // deno-lint-ignore no-console
-  const original = console.error;
-  // deno-lint-ignore no-console
-  console.error = (...args: unknown[]) => {
-    lines.push(args.map(String).join(" "));
-  };
-  try {
-    return await fn(lines);
-  } finally {
-    // deno-lint-ignore no-console
-    console.error = original;
-  }
-}
-
-/** A test app whose DATA_DIR is a tmpfs of `bytes`. */
-async function onSmallDisk(bytes: number, fn: (t: TestApp, dir: string) => Promise<void>) {
-  const dir = await Deno.makeTempDir({ prefix: "balcao-disk-" });
-  await mountSmallDisk(dir, bytes);
-  try {
-    const t = await createTestApp({ DATA_DIR: dir });
-    try {
-      await fn(t, dir);
-    } finally {
-      await t.close();
-    }
-  } finally {
-    await unmount(dir);
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
-}
 
 /** The user takes the ticket (a reply needs it). */
 async function accept(t: TestApp, token: string, ticketId: number, userId: number) {

@@ -36,6 +36,10 @@ const CROSS_COMPANY: Record<string, string> = {
     "the /metrics scrape describes the whole process: the outbox's depth, connections by status",
   "server/password_reset/repository.ts":
     "a super user sets the password of a user of any company (PUT /passwords/:id); a recovery code is looked up by its hash and the email",
+  "server/push/repository.ts":
+    "a browser's push endpoint is unique platform-wide: a sign-in there as someone else (any company) takes the device over",
+  "server/push/delivery_repository.ts":
+    "the push job scans every company's queue (stale claims, due rows, old rows); each row is then claimed and written with its company",
   "server/schedules/sending_repository.ts":
     "the schedules job scans every company's due schedules and the provider's later refusals; each schedule is then sent with its company",
   "server/tickets/inactive_repository.ts":

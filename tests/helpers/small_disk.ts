@@ -4,6 +4,7 @@
  * where the machine refuses, `canMount` is false and the tests that need it say so and are
  * skipped (tests/api/storage_test.ts).
  */
+import { createTestApp, type TestApp } from "./app.ts";
 
 async function run(command: string, args: string[]): Promise<{ ok: boolean; text: string }> {
   try {
@@ -79,4 +80,24 @@ export async function freeBytes(dir: string): Promise<number> {
   const { statfs } = await import("node:fs/promises");
   const s = await statfs(dir);
   return Number(s.bavail) * Number(s.bsize);
+}
+
+/** A test app whose DATA_DIR is a tmpfs of `bytes`, unmounted and removed after `fn`. */
+export async function onSmallDisk(
+  bytes: number,
+  fn: (t: TestApp, dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "balcao-disk-" });
+  await mountSmallDisk(dir, bytes);
+  try {
+    const t = await createTestApp({ DATA_DIR: dir });
+    try {
+      await fn(t, dir);
+    } finally {
+      await t.close();
+    }
+  } finally {
+    await unmount(dir);
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
 }

@@ -15,6 +15,7 @@ import {
 } from "../../islands/connections/model.ts";
 import { can } from "../../islands/lib/permissions.ts";
 import { check } from "../../contract/validation.ts";
+import { capabilitiesOf } from "../../contract/channels.ts";
 
 function connection(fields: Partial<Connection> = {}): Connection {
   return {
@@ -31,6 +32,7 @@ function connection(fields: Partial<Connection> = {}): Connection {
     ratingMessage: "",
     tokenHint: "blc_…cret",
     provider: "simulator",
+    capabilities: capabilitiesOf("simulator"),
     timeSendQueue: 0,
     sendIdQueue: 0,
     expiresInactiveMessage: "",

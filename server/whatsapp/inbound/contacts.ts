@@ -10,7 +10,7 @@ import {
 import type { Contact as ContactView } from "../../../contract/people_types.ts";
 
 /**
- * The contact behind a WhatsApp identity. A person may reach us under their phone-number JID
+ * The contact behind a WhatsApp identity. A person may reach us under their phone-number address
  * and under their LID (WhatsApp's privacy identity); both map to ONE contact row: `number` holds
  * the phone digits (or the LID while the phone is unknown) and `lid` the LID.
  */

@@ -9,7 +9,15 @@ import { callLogBody, CALLS_DISABLED_TEXT } from "./bodies.ts";
 import { contactView, resolveContact, type ResolvedContact } from "./contacts.ts";
 import { storeInboundMedia } from "./media.ts";
 import { applyUpdate, contactUpdate } from "./updates.ts";
-import { groupOf, isGroupJid, lidOf, normalizeJid, parseJid, phoneOf } from "../jid.ts";
+import {
+  groupOfAddress,
+  idOfAddress,
+  isAddress,
+  isGroupAddress,
+  lidOfAddress,
+  normalizeAddress,
+  phoneOfAddress,
+} from "../providers/address.ts";
 import { lookupInbound, type PipelineSettings, type TicketState } from "./lookup_repository.ts";
 import {
   changeTicket,
@@ -94,18 +102,18 @@ export class InboundPipeline {
       case "ack":
       case "edit":
       case "revoke": {
-        if (!validId(event.id) || !parseJid(event.chatJid)) return this.#malformed(ref, event);
+        if (!validId(event.id) || !isAddress(event.chatJid)) return this.#malformed(ref, event);
         return this.#chats.run(
           chatKey(ref, event.chatJid),
           () => applyUpdate(this.deps, ref, event),
         );
       }
       case "call": {
-        if (!validId(event.id) || !parseJid(event.from)) return this.#malformed(ref, event);
+        if (!validId(event.id) || !isAddress(event.from)) return this.#malformed(ref, event);
         return this.#chats.run(chatKey(ref, event.from), () => this.#call(ref, event));
       }
       case "contact": {
-        if (!parseJid(event.jid)) return this.#malformed(ref, event);
+        if (!isAddress(event.jid)) return this.#malformed(ref, event);
         return this.#chats.run(chatKey(ref, event.jid), () => contactUpdate(this.deps, ref, event));
       }
       default:
@@ -138,7 +146,7 @@ export class InboundPipeline {
   ): Promise<DeliveryOutcome> {
     // Only the offer is logged: ringing/timeout/reject/accept follow the same call.
     if (event.status !== "offer") return { ignored: "call status" };
-    if (isGroupJid(event.from)) return { ignored: "group call" };
+    if (isGroupAddress(event.from)) return { ignored: "group call" };
     const settings = await this.#settings(ref.companyId);
     const rejected = settings.call === "disabled";
     const now = this.deps.clock.now();
@@ -172,12 +180,12 @@ export class InboundPipeline {
     const companyId = ref.companyId;
     const now = clock.now();
     const stamp = now.toISOString();
-    const group = m.isGroup || isGroupJid(m.chatJid)
-      ? groupOf(m.chatJid) ?? parseJid(m.chatJid)?.user
+    const group = m.isGroup || isGroupAddress(m.chatJid)
+      ? groupOfAddress(m.chatJid) ?? idOfAddress(m.chatJid)
       : undefined;
     const identity = group ? { group } : {
-      phone: phoneOf(m.phoneJid) ?? phoneOf(m.chatJid),
-      lid: lidOf(m.lidJid) ?? lidOf(m.chatJid),
+      phone: phoneOfAddress(m.phoneJid) ?? phoneOfAddress(m.chatJid),
+      lid: lidOfAddress(m.lidJid) ?? lidOfAddress(m.chatJid),
       // fromMe: the push name is the phone owner's, not the contact's
       pushName: m.fromMe ? undefined : m.pushName,
     };
@@ -212,8 +220,8 @@ export class InboundPipeline {
     let sender: Contact | undefined;
     if (group && m.participantJid && !m.fromMe) {
       const participant = await resolveContact(db, companyId, ref.id, {
-        phone: phoneOf(m.participantJid),
-        lid: lidOf(m.participantJid),
+        phone: phoneOfAddress(m.participantJid),
+        lid: lidOfAddress(m.participantJid),
         pushName: m.pushName,
       }, stamp);
       if (participant) this.#contactChanged(participant);
@@ -240,7 +248,7 @@ export class InboundPipeline {
       contactId: sender?.id ?? contact.id,
       whatsappId: ref.id,
       wid: m.id,
-      remoteJid: normalizeJid(m.chatJid),
+      remoteJid: normalizeAddress(m.chatJid),
       participant: m.participantJid ?? null,
       body,
       fromMe: m.fromMe ? 1 : 0,
@@ -364,7 +372,7 @@ export class InboundPipeline {
                   whatsappId: ref.id,
                   ticketId: target.id,
                   contactId: contact.id,
-                  toJid: normalizeJid(m.chatJid),
+                  toJid: normalizeAddress(m.chatJid),
                   body,
                   now: stamp,
                   dueAt: dueAt(i),
@@ -377,7 +385,7 @@ export class InboundPipeline {
                 whatsappId: ref.id,
                 ticketId: target.id,
                 contactId: contact.id,
-                toJid: normalizeJid(m.chatJid),
+                toJid: normalizeAddress(m.chatJid),
                 now: stamp,
                 dueAt: (i) => dueAt(replyBodies.length + i),
               }, media),
@@ -540,13 +548,13 @@ export class InboundPipeline {
   }
 
   /** A new contact's profile picture, fetched after the message is stored (never blocks it). */
-  #fetchPicture(ref: InboundRef, contact: Contact, jid: string) {
+  #fetchPicture(ref: InboundRef, contact: Contact, address: string) {
     const provider = this.deps.sessions.provider(ref.id);
     if (!provider) return;
     const task = (async () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const url = await Promise.race([
-        provider.profilePictureUrl(jid),
+        provider.profilePictureUrl(address),
         new Promise<undefined>((resolve) => {
           timer = setTimeout(() => resolve(undefined), PICTURE_TIMEOUT_MS);
         }),
@@ -588,8 +596,8 @@ export class InboundPipeline {
   }
 }
 
-function chatKey(ref: InboundRef, jid: string): string {
-  return `${ref.id}:${normalizeJid(jid)}`;
+function chatKey(ref: InboundRef, address: string): string {
+  return `${ref.id}:${normalizeAddress(address)}`;
 }
 
 function validId(id: unknown): id is string {
@@ -600,7 +608,7 @@ function validId(id: unknown): id is string {
 function validMessage(value: unknown, now: Date): InboundMessage | undefined {
   if (!value || typeof value !== "object") return undefined;
   const m = value as Partial<InboundMessage>;
-  if (!validId(m.id) || typeof m.chatJid !== "string" || !parseJid(m.chatJid)) return undefined;
+  if (!validId(m.id) || typeof m.chatJid !== "string" || !isAddress(m.chatJid)) return undefined;
   if (m.body !== undefined && typeof m.body !== "string") return undefined;
   if (
     m.media !== undefined &&

@@ -8,7 +8,7 @@ import {
   patchContact,
 } from "./repository.ts";
 import type { InboundRef } from "../providers/provider.ts";
-import { groupOf, lidOf, phoneOf } from "../jid.ts";
+import { groupOfAddress, lidOfAddress, phoneOfAddress } from "../providers/address.ts";
 import { type OutboxDeps, previewEdited } from "../outbox/outbox.ts";
 import type { DeliveryOutcome, ProviderEvent } from "../providers/provider.ts";
 
@@ -80,9 +80,9 @@ export async function contactUpdate(
   event: Extract<ProviderEvent, { type: "contact" }>,
 ): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
-  const group = groupOf(event.jid);
-  const phone = group ? undefined : phoneOf(event.phoneJid) ?? phoneOf(event.jid);
-  const lid = group ? undefined : lidOf(event.lidJid) ?? lidOf(event.jid);
+  const group = groupOfAddress(event.jid);
+  const phone = group ? undefined : phoneOfAddress(event.phoneJid) ?? phoneOfAddress(event.jid);
+  const lid = group ? undefined : lidOfAddress(event.lidJid) ?? lidOfAddress(event.jid);
   const number = group ?? phone ?? lid;
   if (!number) return { ignored: "malformed event" };
   const contact = await firstContactByIdentity(db, ref.companyId, number, lid);

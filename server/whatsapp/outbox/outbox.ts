@@ -9,7 +9,7 @@ import { mediaExists, mediaTypeOf } from "../../media/store.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { MessageView } from "../../tickets/view.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
-import { jidOfContact, newMessageId } from "../jid.ts";
+import { addressOfContact, addressOfPhone, newMessageId } from "../providers/address.ts";
 import { editMessageBody, findMessage, previewEditedMessage } from "../../messages/repository.ts";
 import {
   cancelPendingSend,
@@ -160,7 +160,7 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
       whatsappId: whatsapp.id,
       ticketId: ticket.id,
       contactId: contact.id,
-      toJid: jidOfContact(contact),
+      toJid: addressOfContact(contact),
       body,
       quoted,
       media: input.media,
@@ -323,7 +323,7 @@ export async function checkNumber(
   }
   return {
     number: digits,
-    jid: result.jid ?? `${digits}@s.whatsapp.net`,
+    jid: result.jid ?? addressOfPhone(digits),
     whatsappId: whatsapp.id,
   };
 }

@@ -44,7 +44,7 @@ export async function connectionToCheck(
   return await query.executeTakeFirst();
 }
 
-/** What a recipient's JID is made of. */
+/** What a recipient's address is made of. */
 export async function recipientOf(db: Database, companyId: number, contactId: number) {
   return await db.selectFrom("contacts").select(["id", "number", "lid", "isGroup"])
     .where("companyId", "=", companyId).where("id", "=", contactId)

@@ -4,7 +4,8 @@
  * network. Sessions, the inbound pipeline and the outbox only ever see this interface.
  */
 
-export type ProviderKind = "beta" | "simulator";
+export type { ChannelKind as ProviderKind } from "../../../contract/channels.ts";
+import type { ChannelKind as ProviderKind } from "../../../contract/channels.ts";
 
 /** Persisted on whatsapps.status (seeds/000 section 3). */
 export type SessionStatus =

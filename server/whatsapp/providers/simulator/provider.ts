@@ -1,6 +1,6 @@
 import { AppError } from "../../../errors.ts";
 import { log } from "../../../log.ts";
-import { groupOf, lidOf, newMessageId, phoneOf } from "../../jid.ts";
+import { groupOf, lidOf, newMessageId, phoneOf } from "../address.ts";
 import {
   type Ack,
   type DeliveryOutcome,

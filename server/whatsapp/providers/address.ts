@@ -1,8 +1,17 @@
 /**
- * WhatsApp identities. A JID is `user@server`: `@s.whatsapp.net` (or the old `@c.us`) for a
+ * Addresses: who a message goes to or comes from, as the rest of the server holds them (a
+ * contact's phone, its privacy id, a group). Outside `providers/` an address is an opaque
+ * `Address` read and made only through the functions below; each provider translates it to its
+ * own wire form (Baileys and the simulator speak it as is; the Cloud API turns it into a `wa_id`
+ * or a business-scoped user id). Stored rows (messages.remoteJid, outbox.toJid) hold this form.
+ *
+ * The form is WhatsApp Web's identity. A JID is `user@server`: `@s.whatsapp.net` (or the old `@c.us`) for a
  * phone number, `@lid` for the privacy identity that hides it, `@g.us` for a group. Device
  * suffixes (`5511...:12@s.whatsapp.net`) name the same person.
  */
+/** A chat or person, in the providers' shared form (see above). */
+export type Address = string;
+
 export type ParsedJid = { user: string; server: string };
 
 export function parseJid(jid: string | undefined): ParsedJid | undefined {
@@ -60,4 +69,24 @@ export function jidOfContact(
 export function newMessageId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return "3EB0" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+}
+
+/** Neutral names for the functions above: what code outside `providers/` calls. */
+export const isAddress = (address: string | undefined): boolean => parseJid(address) !== undefined;
+export const isGroupAddress = isGroupJid;
+export const phoneOfAddress = phoneOf;
+export const lidOfAddress = lidOf;
+export const groupOfAddress = groupOf;
+/** The user part of an address (a group's id, a phone, a privacy id). */
+export const idOfAddress = (address: string | undefined): string | undefined =>
+  parseJid(address)?.user;
+export const normalizeAddress = normalizeJid;
+export const addressOfContact = jidOfContact;
+/** The address of a phone number (digits with the country code). */
+export function addressOfPhone(digits: string): Address {
+  return `${digits}@s.whatsapp.net`;
+}
+/** The address of a privacy id (a contact known without its phone). */
+export function addressOfLid(lid: string): Address {
+  return `${lid}@lid`;
 }
