@@ -6,7 +6,7 @@ import { AppError, notFound } from "../errors.ts";
 import { type PageAnswer, pageAnswer } from "../paging.ts";
 import { auditBy, changedFields } from "../audit/service.ts";
 import { announcePlan } from "../plans/service.ts";
-import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "../queues/hours.ts";
+import { countedHours, type WorkingHoursEntry } from "../queues/hours.ts";
 import { disconnectCompany } from "../realtime/members.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { seedCompanySettings } from "../seed.ts";
@@ -22,8 +22,7 @@ export const COMPANY_SAVE_FAILED =
 
 /** The company's hours as routing should use them: saved ones, else the defaults. */
 export function companyWorkingHours(company: Pick<Company, "schedules">): WorkingHoursEntry[] {
-  const saved = parseWorkingHours(company.schedules);
-  return saved.length ? saved : defaultWorkingHours();
+  return countedHours("company", null, company.schedules);
 }
 
 function view(c: repo.CompanyRow): CompanyView {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { QueueDistribution, TicketUpdate } from "../../db/schema.ts";
+import { countedHours, type WorkingHoursEntry } from "../queues/hours.ts";
 
 /** SQL of distribution and service-level targets (issue 26), one company at a time. */
 
@@ -8,24 +9,38 @@ export type QueuePolicy = {
   id: number;
   distribution: QueueDistribution;
   distributionCursor: number | null;
-  schedules: string;
+  /** The hours that count (countedHours: none while the company does not manage hours). */
+  hours: WorkingHoursEntry[];
   firstResponseMinutes: number | null;
   resolutionMinutes: number | null;
 };
+
+/** The company's scheduleType setting and its own hours, beside a queue's row. */
+const HOURS_INPUTS = (companyId: number) =>
+  [
+    sql<string | null>`(SELECT s.value FROM settings s WHERE s.companyId = ${companyId}
+      AND s.key = 'scheduleType')`.as("scheduleType"),
+    sql<string | null>`(SELECT c.schedules FROM companies c WHERE c.id = ${companyId})`
+      .as("companySchedules"),
+  ] as const;
 
 export async function queuePolicy(
   db: Database,
   companyId: number,
   queueId: number,
 ): Promise<QueuePolicy | undefined> {
-  return await db.selectFrom("queues").select([
+  const row = await db.selectFrom("queues").select([
     "id",
     "distribution",
     "distributionCursor",
     "schedules",
     "firstResponseMinutes",
     "resolutionMinutes",
+    ...HOURS_INPUTS(companyId),
   ]).where("companyId", "=", companyId).where("id", "=", queueId).executeTakeFirst();
+  if (!row) return undefined;
+  const { schedules, scheduleType, companySchedules, ...policy } = row;
+  return { ...policy, hours: countedHours(scheduleType, schedules, companySchedules) };
 }
 
 /** What deciding about a ticket needs of it. */
@@ -145,11 +160,22 @@ export async function pauseResolution(
 
 /** A paused resolution clock with its queue's hours (to count the pause as the target counts). */
 export async function pausedResolution(db: Database, companyId: number, ticketId: number) {
-  return await db.selectFrom("tickets as t").leftJoin("queues as q", "q.id", "t.queueId")
-    .select(["t.resolutionPausedAt", "t.resolutionDueAt", "q.schedules"])
+  const row = await db.selectFrom("tickets as t").leftJoin("queues as q", "q.id", "t.queueId")
+    .select([
+      "t.resolutionPausedAt",
+      "t.resolutionDueAt",
+      "q.schedules",
+      ...HOURS_INPUTS(companyId),
+    ])
     .where("t.companyId", "=", companyId).where("t.id", "=", ticketId)
     .where("t.resolutionPausedAt", "is not", null).where("t.resolutionDueAt", "is not", null)
     .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    resolutionPausedAt: row.resolutionPausedAt,
+    resolutionDueAt: row.resolutionDueAt,
+    hours: countedHours(row.scheduleType, row.schedules, row.companySchedules),
+  };
 }
 
 /**
@@ -205,5 +231,46 @@ export async function takeBack(
     .where("companyId", "=", companyId).where("id", "=", ticketId)
     .where("userId", "=", userId).where("distributedAt", "=", distributedAt)
     .where("status", "=", "open").executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The company's tickets waiting on a queue's targets (one queue, or all when null), not breached:
+ * what a change of hours or targets dates again (issue 50). `startedAt`: when the clock started
+ * (the ticket entered its queue or was reopened, as the timeline says; else its creation);
+ * `answered`: a person already gave this cycle's first response (the breach scan's rule).
+ */
+export async function ticketsToRedate(db: Database, companyId: number, queueId: number | null) {
+  let q = db.selectFrom("tickets as t")
+    .select([
+      "t.id",
+      "t.queueId",
+      "t.status",
+      "t.firstResponseDueAt",
+      "t.resolutionDueAt",
+      sql<string>`coalesce((SELECT max(e.at) FROM ticket_events e WHERE e.ticketId = t.id
+        AND e.companyId = ${companyId} AND e.kind IN ('reopened', 'queued')), t.createdAt)`
+        .as("startedAt"),
+      sql<number>`(t.acceptedAt IS NOT NULL AND EXISTS (SELECT 1 FROM messages m
+        WHERE m.ticketId = t.id AND m.fromMe = 1 AND m.createdAt >= t.acceptedAt))`
+        .as("answered"),
+    ])
+    .where("t.companyId", "=", companyId).where("t.status", "<>", "closed")
+    .where("t.queueId", "is not", null).where("t.slaBreachedAt", "is", null)
+    .where("t.resolutionPausedAt", "is", null);
+  if (queueId !== null) q = q.where("t.queueId", "=", queueId);
+  return await q.orderBy("t.id").execute();
+}
+
+/** New due instants for a ticket whose targets are not missed yet (guarded by that). */
+export async function redate(
+  db: Database,
+  companyId: number,
+  ticketId: number,
+  due: { firstResponseDueAt: string | null; resolutionDueAt: string | null },
+): Promise<boolean> {
+  const result = await db.updateTable("tickets").set(due).where("companyId", "=", companyId)
+    .where("id", "=", ticketId).where("slaBreachedAt", "is", null)
+    .where("status", "<>", "closed").executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -8,7 +8,6 @@ import {
   addWorkingMinutes,
   isWithinDailyHours,
   isWithinHours,
-  parseWorkingHours,
   workingMsBetween,
 } from "../queues/hours.ts";
 import { loadTicketView } from "../tickets/view_repository.ts";
@@ -22,9 +21,11 @@ import {
   pauseResolution,
   type QueuePolicy,
   queuePolicy,
+  redate,
   resumeResolution,
   setDueDates,
   takeBack,
+  ticketsToRedate,
   ticketToPlace,
   waitingTickets,
 } from "./repository.ts";
@@ -79,8 +80,7 @@ async function assign(
 ): Promise<number | null> {
   if (queue.distribution === "off") return null;
   // A queue with hours gives tickets out only while it works, and to people within their own.
-  const hours = parseWorkingHours(queue.schedules);
-  if (hours.length > 0 && !isWithinHours(hours, now)) return null;
+  if (queue.hours.length > 0 && !isWithinHours(queue.hours, now)) return null;
   const stamp = now.toISOString();
   const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id))
     .filter((person) =>
@@ -129,9 +129,8 @@ export async function placeTicket(
     let dated = false;
     const targets = queue.firstResponseMinutes !== null || queue.resolutionMinutes !== null;
     if (targets && ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null) {
-      const hours = parseWorkingHours(queue.schedules);
       const due = (minutes: number | null) =>
-        minutes === null ? null : addWorkingMinutes(now, minutes, hours).toISOString();
+        minutes === null ? null : addWorkingMinutes(now, minutes, queue.hours).toISOString();
       await setDueDates(trx, companyId, ticketId, {
         firstResponseDueAt: due(queue.firstResponseMinutes),
         resolutionDueAt: due(queue.resolutionMinutes),
@@ -180,6 +179,49 @@ export async function distributeWaiting(deps: AppDeps, companyId: number): Promi
 }
 
 /**
+ * Dates again the targets still ahead of the company's waiting tickets (issue 50: one queue whose
+ * hours or targets changed, or all of them when the company's scheduleType did), counted from
+ * when each ticket's clock started in the hours that count now: the first response of a ticket
+ * nobody answered yet, and the resolution of a ticket still pending (an open ticket's clock may
+ * have been paused and pushed since: it keeps its instant, unless it had none). Breached and
+ * paused tickets keep theirs. Each change is told as ticket.updated; returns how many changed.
+ */
+export async function redateWaiting(
+  deps: AppDeps,
+  companyId: number,
+  queueId: number | null,
+): Promise<number> {
+  const policies = new Map<number, QueuePolicy | undefined>();
+  let changed = 0;
+  for (const ticket of await ticketsToRedate(deps.db, companyId, queueId)) {
+    const id = ticket.queueId!;
+    if (!policies.has(id)) policies.set(id, await queuePolicy(deps.db, companyId, id));
+    const queue = policies.get(id);
+    if (!queue) continue;
+    const start = new Date(ticket.startedAt);
+    const due = (minutes: number | null) =>
+      minutes === null ? null : addWorkingMinutes(start, minutes, queue.hours).toISOString();
+    const next = {
+      firstResponseDueAt: ticket.answered
+        ? ticket.firstResponseDueAt
+        : due(queue.firstResponseMinutes),
+      resolutionDueAt: ticket.status === "pending" || ticket.resolutionDueAt === null
+        ? due(queue.resolutionMinutes)
+        : ticket.resolutionDueAt,
+    };
+    if (
+      next.firstResponseDueAt === ticket.firstResponseDueAt &&
+      next.resolutionDueAt === ticket.resolutionDueAt
+    ) continue;
+    if (!await redate(deps.db, companyId, ticket.id, next)) continue;
+    changed++;
+    const view = await loadTicketView(deps.db, companyId, ticket.id);
+    if (view) deps.events.emit("ticket.updated", { ticket: view });
+  }
+  return changed;
+}
+
+/**
  * Is this ticket one placeTicket may have work for? It waits for people (pending, nobody's, no
  * bot), or it has just entered its queue (made there, or moved) without due instants yet. Other
  * changes (a tag, an accept, a message) cost no transaction.
@@ -218,7 +260,7 @@ export async function clockOnMessage(
 async function resume(deps: AppDeps, companyId: number, ticketId: number, now: Date) {
   const paused = await pausedResolution(deps.db, companyId, ticketId);
   if (!paused?.resolutionPausedAt || !paused.resolutionDueAt) return false;
-  const hours = parseWorkingHours(paused.schedules);
+  const hours = paused.hours;
   const pausedAt = new Date(paused.resolutionPausedAt);
   // What was left of the target when the clock stopped, counted again from now.
   const left = workingMsBetween(pausedAt, new Date(paused.resolutionDueAt), hours);
@@ -271,6 +313,19 @@ export function wireDistribution(deps: AppDeps) {
   });
   deps.events.on("user.presence", (e) => {
     if (e.online) later(e.companyId, () => distributeWaiting(deps, e.companyId));
+  });
+  // Hours or targets changed (a queue's, or whether hours count at all): due instants are
+  // counted again, and a queue that opened gives out what waits.
+  const retime = (companyId: number, queueId: number | null) =>
+    later(companyId, async () => {
+      await redateWaiting(deps, companyId, queueId);
+      await distributeWaiting(deps, companyId);
+    });
+  deps.events.on("queue.saved", (e) => {
+    if (e.retimed) retime(e.companyId, e.queue.id);
+  });
+  deps.events.on("setting.updated", (e) => {
+    if (e.setting.key === "scheduleType") retime(e.companyId, null);
   });
 }
 

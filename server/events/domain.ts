@@ -107,7 +107,13 @@ export type DomainEvents = {
   "schedule.saved": { companyId: number; record: ScheduleView; created: boolean };
   "schedule.deleted": { companyId: number; id: number; userId: number | null };
 
-  "queue.saved": { companyId: number; queue: Queue; created: boolean };
+  "queue.saved": {
+    companyId: number;
+    queue: Queue;
+    created: boolean;
+    /** Its hours or service-level targets changed: waiting tickets' due instants follow. */
+    retimed?: boolean;
+  };
   "queue.deleted": { companyId: number; id: number };
   "queueOption.saved": { companyId: number; option: QueueOption; created: boolean };
   /** The option and its whole subtree. */

@@ -117,6 +117,25 @@ export function parseWorkingHours(json: string | null | undefined): WorkingHours
   }
 }
 
+/**
+ * The hours that decide a queue's distribution and service-level targets (issue 50): the queue's
+ * own when the company's 'Gerenciamento de Expediente' (setting scheduleType) is "queue", the
+ * company's (saved, else the default week) when "company", and none when it is off: the queue then
+ * works around the clock, whatever hours it keeps stored for the day the setting is turned on.
+ */
+export function countedHours(
+  scheduleType: string | null | undefined,
+  queueSchedules: string | null | undefined,
+  companySchedules: string | null | undefined,
+): WorkingHoursEntry[] {
+  if (scheduleType === "queue") return parseWorkingHours(queueSchedules);
+  if (scheduleType === "company") {
+    const saved = parseWorkingHours(companySchedules);
+    return saved.length > 0 ? saved : defaultWorkingHours();
+  }
+  return [];
+}
+
 const DAY_MS = 86_400_000;
 const WEEKDAYS_EN = WEEKDAYS.map(([, en]) => en);
 

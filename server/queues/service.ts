@@ -150,6 +150,13 @@ function auditedFields(q: Queue): Record<string, unknown> {
   };
 }
 
+/** Did what dates a ticket's targets change (hours, targets)? */
+function timingChanged(was: Queue, now: Queue): boolean {
+  return was.schedules !== now.schedules ||
+    was.firstResponseMinutes !== now.firstResponseMinutes ||
+    was.resolutionMinutes !== now.resolutionMinutes;
+}
+
 /** Updates a queue (admins); fields left out keep their values. */
 export async function updateQueue(
   deps: AppDeps,
@@ -159,7 +166,7 @@ export async function updateQueue(
 ): Promise<QueueView> {
   const companyId = auth.companyId;
   const now = deps.clock.now().toISOString();
-  let row: Queue;
+  let row: { was: Queue; updated: Queue };
   try {
     row = await deps.db.transaction().execute(async (trx) => {
       const was = await repo.findQueue(trx, companyId, id);
@@ -190,13 +197,18 @@ export async function updateQueue(
       if (Object.keys(diff.after).length > 0) {
         await auditBy(trx, auth, now, "queue.updated", { entity: "queue", id }, diff);
       }
-      return updated;
+      return { was, updated };
     });
   } catch (error) {
     throw mapUnique(error);
   }
-  const queue = queueView(row);
-  deps.events.emit("queue.saved", { companyId, queue, created: false });
+  const queue = queueView(row.updated);
+  deps.events.emit("queue.saved", {
+    companyId,
+    queue,
+    created: false,
+    retimed: timingChanged(row.was, row.updated),
+  });
   return queue;
 }
 

@@ -4,7 +4,14 @@ import { eventually } from "../helpers/eventually.ts";
 import { serve, type TestSocket } from "../helpers/server.ts";
 import { addTicket, ticketRow } from "../helpers/tickets.ts";
 import { distributionTick } from "../../server/distribution/service.ts";
-import { contacts, distributionScene, goOnline, holders, newPending } from "./helpers.ts";
+import {
+  contacts,
+  distributionScene,
+  goOnline,
+  holders,
+  hoursPerQueue,
+  newPending,
+} from "./helpers.ts";
 
 async function served<T>(
   fn: (t: Awaited<ReturnType<typeof createTestApp>>, wsUrl: string) => Promise<T>,
@@ -321,6 +328,7 @@ Deno.test("distribution - a queue whose hours are closed keeps its tickets waiti
     });
     await t.deps.db.updateTable("users").set({ online: 1 }).where("companyId", "=", a.id).execute();
     // The test clock is Sunday; the default week is closed on Sundays.
+    await hoursPerQueue(t, a.admin.token);
     const hours = await t.request("PUT", `/api/queue/${queueId}`, {
       token: a.admin.token,
       body: {

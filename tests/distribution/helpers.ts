@@ -46,6 +46,12 @@ export async function distributionScene(
   return { queueId, attendants };
 }
 
+/** The company manages working hours per queue: the queues' hours count (issue 50). */
+export async function hoursPerQueue(t: TestApp, token: string, value = "queue") {
+  const res = await t.request("PUT", "/api/settings/scheduleType", { token, body: { value } });
+  if (res.status !== 200) throw new Error(`scheduleType: ${res.status} ${await res.text()}`);
+}
+
 /** Opens the user's browser socket and waits until the database says they are online. */
 export async function goOnline(t: TestApp, wsUrl: string, user: TestUser): Promise<TestSocket> {
   const socket = await TestSocket.connect(wsUrl, user.token);

@@ -5,6 +5,7 @@ import { addQueue, ticketRow } from "../helpers/tickets.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 import { defaultWorkingHours, workingMsBetween } from "../../server/queues/hours.ts";
 import { distributionTick } from "../../server/distribution/service.ts";
+import { hoursPerQueue } from "./helpers.ts";
 
 /**
  * Issue 26, pausing: a queue that pauses for the customer stops a ticket's resolution clock while
@@ -37,6 +38,7 @@ Deno.test("pause - working time between two instants counts only the queue's ope
 
 async function queueWithTarget(t: TestApp, token: string, companyId: number, pause: boolean) {
   const queueId = await addQueue(t, companyId, pause ? "Pausa" : "Corrida");
+  await hoursPerQueue(t, token);
   const res = await t.request("PUT", `/api/queue/${queueId}`, {
     token,
     body: {

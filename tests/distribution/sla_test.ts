@@ -5,7 +5,7 @@ import { serve, TestSocket } from "../helpers/server.ts";
 import { addMessage, ticketRow } from "../helpers/tickets.ts";
 import { defaultWorkingHours } from "../../server/queues/hours.ts";
 import { distributionTick } from "../../server/distribution/service.ts";
-import { contacts, distributionScene, newPending } from "./helpers.ts";
+import { contacts, distributionScene, hoursPerQueue, newPending } from "./helpers.ts";
 
 Deno.test("sla - due instants count the queue's hours; the list sorts by time left; a breach is recorded once and told to admins live", async () => {
   // Monday 07:30 in São Paulo: the queue opens at 08:00 (11:00 UTC).
@@ -19,6 +19,8 @@ Deno.test("sla - due instants count the queue's hours; the list sorts by time le
       attendants: 0,
       targets: { firstResponseMinutes: 30, resolutionMinutes: 120 },
     });
+    // The queue's hours count: the company manages hours per queue (issue 50).
+    await hoursPerQueue(t, a.admin.token);
     const set = await t.request("PUT", `/api/queue/${queueId}`, {
       token: a.admin.token,
       body: { schedules: defaultWorkingHours() },
