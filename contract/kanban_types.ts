@@ -10,6 +10,8 @@ export type KanbanCard = {
   updatedAt: string;
   queueId: number | null;
   userId: number | null;
+  /** A group's ticket (the audience rule reads it: contract/ticket_audience.ts). */
+  isGroup: boolean;
   contact: { id: number; name: string; number: string };
   tags: { id: number; name: string; color: string; kanban: boolean }[];
 };

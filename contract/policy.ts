@@ -11,8 +11,8 @@
  * A few decisions inside a company's daily work were always the admin profile's alone
  * (ADMIN_PROFILE): the super flag by itself does not grant them.
  *
- * Visibility (who sees which ticket, whose socket hears what) is not here: it stays in
- * server/tickets/ and server/realtime/.
+ * Who sees which ticket (and so whose socket hears it) is the audience rule beside this table,
+ * contract/ticket_audience.ts; admins there are this table's "ticket:see-all".
  */
 import type { Role } from "./roles.ts";
 

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import type { DragEndEvent } from "@dnd-kit/core";
 import { api } from "../lib/api.ts";
 import type { ListController } from "../lib/list/list_controller.ts";
-import { isAdmin, useUser } from "../lib/session.ts";
+import { useUser } from "../lib/session.ts";
+import { viewerOfUser } from "../../contract/ticket_audience.ts";
 import { realtime, type Room, useRealtime, useRoomSync } from "../lib/socket.ts";
 import type { TagView } from "../../contract/tag_types.ts";
 import { toast } from "../lib/toast.ts";
@@ -29,10 +30,7 @@ const ROOMS: Room[] = [["joinTickets", "open"], ["joinTickets", "pending"]];
 export function Board() {
   const { t } = useTranslation();
   const user = useUser();
-  const viewer = useMemo(
-    () => ({ id: user.id, admin: isAdmin(user), queueIds: user.queues.map((q) => q.id) }),
-    [user],
-  );
+  const viewer = useMemo(() => viewerOfUser(user), [user]);
   const [tags, setTags] = useState<TagView[] | null>(null);
   const [drag, setDrag] = useState<DragLayer | null>(DRAG.current);
   const controllers = useRef(new Map<LaneKey, ListController<KanbanCard>>());

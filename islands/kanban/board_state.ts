@@ -1,6 +1,7 @@
 import { api } from "../lib/api.ts";
 import { ListController } from "../lib/list/list_controller.ts";
 import type { KanbanCard, KanbanPage } from "../../contract/kanban_types.ts";
+import { type AudienceViewer, onKanbanBoard } from "../../contract/ticket_audience.ts";
 
 /** A lane's key: "open" for 'Em aberto', else the kanban tag's id. */
 export type LaneKey = "open" | number;
@@ -14,6 +15,7 @@ export type TicketEvent = {
   updatedAt: string;
   queueId: number | null;
   userId: number | null;
+  isGroup: boolean;
   contact: { id: number; name: string; number: string };
   tags: { id: number; name: string; color: string }[];
 };
@@ -47,23 +49,15 @@ export function cardOf(ticket: TicketEvent, lanes: ReadonlySet<number>): KanbanC
     updatedAt: ticket.updatedAt,
     queueId: ticket.queueId,
     userId: ticket.userId,
+    isGroup: ticket.isGroup,
     contact: { id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number },
     tags: ticket.tags.map((g) => ({ ...g, kanban: lanes.has(g.id) })),
   };
 }
 
-/**
- * Who keeps a card on their board (the server's rule, server/kanban/repository.ts): not closed;
- * admins all; a user the tickets of their queues that are theirs or nobody's.
- */
-export function onBoard(
-  card: KanbanCard,
-  viewer: { id: number; admin: boolean; queueIds: number[] },
-): boolean {
-  if (card.status === "closed") return false;
-  if (viewer.admin) return true;
-  if (card.queueId === null || !viewer.queueIds.includes(card.queueId)) return false;
-  return card.userId === null || card.userId === viewer.id;
+/** Who keeps a card on their board: the server's rule, onKanbanBoard (contract/ticket_audience.ts). */
+export function onBoard(card: KanbanCard, viewer: AudienceViewer): boolean {
+  return onKanbanBoard(viewer, card);
 }
 
 /** The lane a card belongs in: its first tag that is a lane, else 'Em aberto'. */

@@ -1,12 +1,13 @@
 import { signal } from "@preact/signals-react";
 import type { SessionUser } from "../../contract/types.ts";
+import { inNotifications, viewerOfUser } from "../../contract/ticket_audience.ts";
 import { playNotificationSound } from "./shell/sound.ts";
 
 /**
  * New-message notifications (seeds/000 sections 6 and 8), used by the top bar's tickets bell on
  * every page: the sound at the top bar's volume and a browser Notification.
- * - raised only for tickets assigned to the user or unassigned, in one of the user's queues or
- *   with no queue, and never for groups;
+ * - raised only for the tickets of the user's notifications (`inNotifications` of
+ *   contract/ticket_audience.ts: the bell's own list rule; never for groups);
  * - not for the user's own messages, nor for the ticket on screen while the page is visible;
  * - a browser without Notification support is only logged.
  */
@@ -18,6 +19,7 @@ export type NotifiableEvent = {
     uuid?: string;
     userId?: number | null;
     queueId?: number | null;
+    status?: string;
     isGroup?: boolean;
   };
   contact?: { name?: string; profilePicUrl?: string };
@@ -32,18 +34,28 @@ export function setTicketOpener(fn: ((uuid: string) => void) | null) {
   opener = fn;
 }
 
+/** What the rule reads of the signed-in user. */
+type Notified = Pick<
+  SessionUser,
+  "id" | "queues" | "profile" | "super" | "allTicket" | "restricted"
+>;
+
 export function shouldNotify(
-  user: Pick<SessionUser, "id" | "queues">,
+  user: Notified,
   event: NotifiableEvent,
   pageVisible: boolean,
 ): boolean {
   const { message, ticket } = event;
   if (event.action !== "create" || !message || !ticket || message.fromMe) return false;
   if (message.read) return false;
-  if (ticket.isGroup) return false;
-  if (ticket.userId != null && ticket.userId !== user.id) return false;
-  const queueId = ticket.queueId ?? null;
-  if (queueId !== null && !user.queues.some((q) => q.id === queueId)) return false;
+  const notified = inNotifications(viewerOfUser(user), {
+    userId: ticket.userId ?? null,
+    queueId: ticket.queueId ?? null,
+    status: ticket.status ?? "",
+    isGroup: ticket.isGroup === true,
+    unread: true,
+  });
+  if (!notified) return false;
   if (pageVisible && ticket.id !== undefined && viewingTicketId.value === ticket.id) return false;
   return true;
 }
@@ -66,7 +78,7 @@ export function requestNotificationPermission() {
 
 /** Plays the sound and shows the notification when the rules allow it. */
 export function notifyNewMessage(
-  user: Pick<SessionUser, "id" | "queues">,
+  user: Notified,
   event: NotifiableEvent,
   fallbackTitle: string,
 ) {

@@ -1,7 +1,8 @@
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { useUser } from "../lib/session.ts";
+import { viewerOfUser } from "../../contract/ticket_audience.ts";
 import { can } from "../lib/permissions.ts";
 import { Switch } from "./bits.tsx";
 import { MultiSelect } from "./MultiSelect.tsx";
@@ -75,8 +76,9 @@ export function TicketsManager(
   );
 
   const allQueues = allQueueValues.every((v) => selectedQueues.includes(v));
+  const viewer = useMemo(() => viewerOfUser(user), [user]);
   const scope = {
-    userId: user.id,
+    viewer,
     showAll: admin && showAll,
     queueIds: selectedQueues.filter((v) => v !== NO_QUEUE).map(Number),
     noQueue: selectedQueues.includes(NO_QUEUE),

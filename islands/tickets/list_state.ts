@@ -1,10 +1,12 @@
 import type { ContactRef, Ticket, TicketStatus } from "../../contract/ticket_types.ts";
+import { type AudienceViewer, inTicketList } from "../../contract/ticket_audience.ts";
 
 /**
  * One ticket list's state and its live rules (seeds/000 section 4 'Live list behaviour'):
- * - a ticket update is added (at the top) or replaced (in place) when the ticket belongs to the
- *   user (theirs or unassigned) or show-all is on, and its queue is selected; otherwise it leaves
- *   the list (its queue is not selected, it went to another attendant, or to another status);
+ * - a ticket update is added (at the top) or replaced (in place) when the ticket is in the list's
+ *   view of the audience rule (`inTicketList`, contract/ticket_audience.ts: the server's own
+ *   list rule) and its 'no queue' choice; otherwise it leaves the list (its queue is not
+ *   selected, it went to another attendant, or to another status);
  * - a delete event removes it;
  * - a new message moves it to the top, marked unread; updateUnread resets unread to 0;
  * - a contact update refreshes the contact on its tickets;
@@ -15,7 +17,8 @@ import type { ContactRef, Ticket, TicketStatus } from "../../contract/ticket_typ
 export type ListScope = {
   /** The list's status; undefined for the search tab. */
   status?: TicketStatus;
-  userId: number;
+  /** Who looks (contract/ticket_audience.ts viewerOfUser). */
+  viewer: AudienceViewer;
   /** Admins' show-all switch (seeds/000 section 6: tickets-manager:showall). */
   showAll: boolean;
   /** Selected queues. */
@@ -79,18 +82,19 @@ function pinnedFirst(state: ListState): ListState {
   };
 }
 
-/** The queue part of the rule. */
-export function queueSelected(ticket: Ticket, scope: ListScope): boolean {
-  if (ticket.queueId === null) return scope.noQueue;
-  if (scope.queueIds.includes(ticket.queueId)) return true;
-  return scope.allQueues && ticket.userId === scope.userId;
-}
-
-/** Whether a ticket belongs in this list under the live rules. */
+/**
+ * Whether a ticket belongs in this list under the live rules: the server's list rule with the
+ * queues the list sends (a user with every queue selected sends none: their own apply), and the
+ * 'no queue' choice, which only the client applies.
+ */
 export function belongs(ticket: Ticket, scope: ListScope): boolean {
-  if (scope.status !== undefined && ticket.status !== scope.status) return false;
-  const owner = ticket.userId === null || ticket.userId === scope.userId || scope.showAll;
-  return owner && queueSelected(ticket, scope);
+  if (ticket.queueId === null && !scope.noQueue) return false;
+  const sendsQueues = scope.viewer.isAdmin || !scope.allQueues;
+  return inTicketList(scope.viewer, ticket, {
+    status: scope.status,
+    showAll: scope.showAll,
+    queueIds: sendsQueues ? scope.queueIds : undefined,
+  });
 }
 
 function without(state: ListState, id: number): ListState {

@@ -202,7 +202,7 @@ export async function replaceExtraInfo(
 
 /** Placements of a contact's tickets, read before deleting it (their lists must drop them). */
 export async function ticketsOfContact(db: Database, companyId: number, contactId: number) {
-  return await db.selectFrom("tickets").select(["id", "status", "queueId", "userId"])
+  return await db.selectFrom("tickets").select(["id", "status", "queueId", "userId", "isGroup"])
     .where("companyId", "=", companyId).where("contactId", "=", contactId).execute();
 }
 

@@ -169,7 +169,12 @@ export async function deleteContact(deps: AppDeps, companyId: number, id: number
     return tickets;
   });
   for (const t of tickets) {
-    deps.events.emit("ticket.deleted", { companyId, ticketId: t.id, before: t });
+    deps.events.emit("ticket.deleted", {
+      companyId,
+      ticketId: t.id,
+      before: { status: t.status, queueId: t.queueId, userId: t.userId },
+      isGroup: t.isGroup === 1,
+    });
   }
   deps.events.emit("contact.deleted", { companyId, id });
 }

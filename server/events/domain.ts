@@ -72,7 +72,12 @@ export type DomainEvents = {
   "ticket.updated": TicketChanged;
   /** It was closed (resolved by a person, a bot or the inactivity job). */
   "ticket.closed": TicketChanged;
-  "ticket.deleted": { companyId: number; ticketId: number; before: TicketPlacement };
+  "ticket.deleted": {
+    companyId: number;
+    ticketId: number;
+    before: TicketPlacement;
+    isGroup: boolean;
+  };
   /** Distribution gave it to `userId` (issue 26; a ticket.updated is told too). */
   "ticket.assigned": { companyId: number; userId: number; ticket: TicketView };
   /** Issue 28: `userId` pinned (or unpinned) the ticket to the top of their own lists. */
@@ -86,7 +91,12 @@ export type DomainEvents = {
     supervisorIds: number[];
   };
   /** Its unread count went back to 0. */
-  "ticket.read": { companyId: number; ticketId: number; placement: TicketPlacement };
+  "ticket.read": {
+    companyId: number;
+    ticketId: number;
+    placement: TicketPlacement;
+    isGroup: boolean;
+  };
 
   /** A message in or out (also an automatic text, a bot's reply, a rating answer). */
   "message.created": MessageChanged;

@@ -16,9 +16,8 @@ export type Lane = "open" | number;
 type Eb = ExpressionBuilder<DB & { t: DB["tickets"] }, "t">;
 
 /**
- * Which tickets a board holds (seeds/001 section 2 'Kanban board'): the company's tickets that are
- * not closed, in the chosen queues or without a queue; admins see all of them, a user those of their queues that are
- * theirs or nobody's (the tickets whose changes reach them live: server/realtime/publish.ts).
+ * Which tickets a board holds: `onKanbanBoard` of contract/ticket_audience.ts (a view of the
+ * audience rule) as SQL; tests/api/ticket_audience_property_test.ts proves them equal.
  */
 function onBoard(eb: Eb, viewer: Viewer, queueIds: number[] | undefined): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [
@@ -91,6 +90,7 @@ export async function pageLane(
       "t.updatedAt",
       "t.queueId",
       "t.userId",
+      "t.isGroup",
       "c.id as contactId",
       "c.name as contactName",
       "c.number as contactNumber",
@@ -109,6 +109,7 @@ export async function pageLane(
     updatedAt: r.updatedAt,
     queueId: r.queueId,
     userId: r.userId,
+    isGroup: r.isGroup === 1,
     contact: { id: r.contactId, name: r.contactName, number: r.contactNumber },
     tags: tags.get(r.id) ?? [],
   }));

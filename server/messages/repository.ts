@@ -150,6 +150,8 @@ export type ForwardSource = {
   ticketId: number;
   userId: number | null;
   queueId: number | null;
+  status: string;
+  isGroup: number;
   whatsappId: number | null;
 };
 
@@ -173,6 +175,8 @@ export async function forwardSources(
       "messages.ticketId",
       "tickets.userId",
       "tickets.queueId",
+      "tickets.status",
+      "tickets.isGroup",
       "tickets.whatsappId",
     ])
     .where("messages.companyId", "=", companyId).where("tickets.companyId", "=", companyId)

@@ -2,7 +2,7 @@ import type { AppDeps } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { deleteMedia, saveMedia } from "../media/store.ts";
-import { assertCanAct, type Viewer } from "../tickets/access.ts";
+import { assertCanAct, type Placed, type Viewer } from "../tickets/access.ts";
 import { readableTicket } from "../tickets/service.ts";
 import type { MessageView } from "../tickets/view.ts";
 import { EDIT_WINDOW_MINUTES } from "../../contract/validation.ts";
@@ -93,10 +93,7 @@ export async function sendMessages(
  * not another attendant's), while it is open (a pending ticket is accepted first, a closed one
  * reopened).
  */
-export function assertCanWrite(
-  viewer: Viewer,
-  ticket: { userId: number | null; queueId: number | null; status: string },
-): void {
+export function assertCanWrite(viewer: Viewer, ticket: Placed): void {
   assertCanAct(viewer, ticket);
   if (ticket.status === "pending") {
     throw badRequest("ERR_INVALID_TRANSITION", "Aceite o ticket antes de responder");

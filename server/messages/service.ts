@@ -58,6 +58,7 @@ export async function listMessages(
         companyId: viewer.companyId,
         ticketId: ticket.id,
         placement: placementOf(ticket),
+        isGroup: ticket.isGroup,
       });
     }
   }

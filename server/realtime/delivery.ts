@@ -1,6 +1,13 @@
 import type { Channel } from "../../contract/events.ts";
 import type { TicketPlacement } from "../events/domain.ts";
 import type { Audience } from "./events.ts";
+import { rolesOf } from "../../contract/roles.ts";
+import {
+  type AudienceTicket,
+  type AudienceViewer,
+  mayReadTicket,
+  readsEveryTicket,
+} from "../../contract/ticket_audience.ts";
 
 /**
  * What publish.ts hands to the fan-out: an event as plain data (company, channel, payload,
@@ -9,7 +16,10 @@ import type { Audience } from "./events.ts";
  * per-socket rules to its own sockets (Hub.deliver).
  */
 export type VisibilityRule =
-  /** Tickets and messages: whoever could see one of the placements (seeds/000 section 6). */
+  /**
+   * Tickets and messages: whoever may read the ticket in one of the placements (before or after a
+   * change, so that a transfer removes it from the old lists): hearsTicket.
+   */
   | { rule: "ticket"; placements: TicketPlacement[]; isGroup: boolean }
   /** Everyone but admins (they get a fuller payload of their own). */
   | { rule: "notAdmin" }
@@ -58,25 +68,30 @@ export interface Fanout {
 export type Viewer = {
   userId: number;
   profile: string;
+  isSuper?: boolean;
   queueIds: number[];
   allTicket?: boolean;
   sessionId?: number;
 };
 
-export function canSee(member: Viewer, placement: TicketPlacement): boolean {
-  if (member.profile === "admin") return true;
-  if (placement.userId !== null) return placement.userId === member.userId;
-  return placement.queueId === null || member.queueIds.includes(placement.queueId);
+/** A socket's member as the audience rule's viewer (contract/ticket_audience.ts). */
+export function audienceViewerOf(member: Viewer): AudienceViewer {
+  return {
+    userId: member.userId,
+    isAdmin: readsEveryTicket(rolesOf({ profile: member.profile, super: member.isSuper === true })),
+    queueIds: member.queueIds,
+    allTicket: member.allTicket === true,
+  };
 }
 
 /**
- * users.allTicket 'enable' (seeds/000 section 6): the notifications list of such a user also holds
- * the unassigned pending tickets of every queue (server/tickets/list_repository.ts), so their events reach
- * them too (never for groups). A client's list still keeps only its selected queues.
+ * Socket delivery's audience for a ticket: does this member hear the events of a ticket placed
+ * so? Exactly the audience rule, mayReadTicket (contract/ticket_audience.ts): whoever may read a
+ * ticket hears its events, and nobody else. Anything that tells users about a ticket (push too)
+ * asks this.
  */
-function allTicketSees(member: Viewer, placement: TicketPlacement, isGroup: boolean): boolean {
-  return member.allTicket === true && !isGroup && placement.status === "pending" &&
-    placement.userId === null;
+export function hearsTicket(member: Viewer, ticket: AudienceTicket): boolean {
+  return mayReadTicket(audienceViewerOf(member), ticket);
 }
 
 /** Whether a member hears an event under the rule (no rule: everyone in the rooms). */
@@ -84,9 +99,7 @@ export function visibleTo(member: Viewer, rule: VisibilityRule | undefined): boo
   if (rule === undefined) return true;
   switch (rule.rule) {
     case "ticket":
-      return rule.placements.some((p) =>
-        canSee(member, p) || allTicketSees(member, p, rule.isGroup)
-      );
+      return rule.placements.some((p) => hearsTicket(member, { ...p, isGroup: rule.isGroup }));
     case "notAdmin":
       return member.profile !== "admin";
     case "session":

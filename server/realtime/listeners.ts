@@ -92,7 +92,8 @@ const ROUTES: Routes = {
   "ticket.created": (hub, e) => publishTicketUpdate(hub, e.ticket, e.before),
   "ticket.updated": (hub, e) => publishTicketUpdate(hub, e.ticket, e.before),
   "ticket.closed": (hub, e) => publishTicketUpdate(hub, e.ticket, e.before),
-  "ticket.deleted": (hub, e) => publishTicketDelete(hub, e.companyId, e.ticketId, e.before),
+  "ticket.deleted": (hub, e) =>
+    publishTicketDelete(hub, e.companyId, e.ticketId, e.before, e.isGroup),
   "ticket.assigned": (hub, e) =>
     send(
       hub,
@@ -117,7 +118,8 @@ const ROUTES: Routes = {
       ...ADMINS,
       ...users(e.supervisorIds),
     ]),
-  "ticket.read": (hub, e) => publishTicketUnread(hub, e.companyId, e.ticketId, e.placement),
+  "ticket.read": (hub, e) =>
+    publishTicketUnread(hub, e.companyId, e.ticketId, e.placement, e.isGroup),
   "message.created": (hub, e) => publishMessage(hub, "create", e.message, e.ticket),
   "message.updated": (hub, e) => publishMessage(hub, "update", e.message, e.ticket),
 

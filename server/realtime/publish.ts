@@ -54,10 +54,10 @@ export function publishReload(hub: Fanout): number {
 /*
  * Tickets and messages to rooms (STYLE 12).
  *
- * Visibility inside a company (seeds/000 section 6, the "ticket" rule of delivery.ts): admins see
- * every ticket; a user sees a ticket that is theirs, has no queue, or sits in one of their queues.
- * A change is sent to whoever could see the ticket before OR after it, so that a transfer removes
- * it from the old lists.
+ * Who hears them inside a company: whoever may read the ticket (the audience rule of
+ * contract/ticket_audience.ts, applied per socket by the "ticket" rule of delivery.ts). A change
+ * is sent to whoever could read the ticket before OR after it, so that a transfer removes it from
+ * the old lists.
  */
 
 function ticketAudiences(ticketId: number, placements: TicketPlacement[]): Audience[] {
@@ -90,6 +90,7 @@ export function publishTicketDelete(
   companyId: number,
   ticketId: number,
   before: TicketPlacement,
+  isGroup: boolean,
 ): number {
   return sendFiltered(
     hub,
@@ -97,8 +98,7 @@ export function publishTicketDelete(
     "ticket",
     { action: "delete", ticketId },
     ticketAudiences(ticketId, [before]),
-    // Removals may also reach an allTicket user for a group: nothing to remove, no harm.
-    { rule: "ticket", placements: [before], isGroup: false },
+    { rule: "ticket", placements: [before], isGroup },
   );
 }
 
@@ -108,6 +108,7 @@ export function publishTicketUnread(
   companyId: number,
   ticketId: number,
   placement: TicketPlacement,
+  isGroup: boolean,
 ): number {
   return sendFiltered(
     hub,
@@ -115,7 +116,7 @@ export function publishTicketUnread(
     "ticket",
     { action: "updateUnread", ticketId },
     ticketAudiences(ticketId, [placement]),
-    { rule: "ticket", placements: [placement], isGroup: false },
+    { rule: "ticket", placements: [placement], isGroup },
   );
 }
 

@@ -1,49 +1,60 @@
 import type { Role } from "../../contract/policy.ts";
+import {
+  type AudienceTicket,
+  type AudienceViewer,
+  mayReadTicket,
+  readsEveryTicket,
+} from "../../contract/ticket_audience.ts";
 import type { AuthInfo } from "../context.ts";
 import type { Database } from "../../db/client.ts";
 import { forbidden } from "../errors.ts";
 import { userQueueIds } from "../users/repository.ts";
-import { ticketPlacement, userInQueue } from "./repository.ts";
+import { ticketPlacement } from "./repository.ts";
 
 /**
- * Who is looking at tickets, with what the visibility rules need (seeds/000 section 6).
- * Built once per request from the verified token plus the user's queues.
+ * Who is looking at tickets: the audience rule's viewer (contract/ticket_audience.ts) with the
+ * company and roles the policy table needs. Built once per request from the verified token plus
+ * the user's queues.
  */
-export type Viewer = {
+export type Viewer = AudienceViewer & {
   companyId: number;
-  userId: number;
-  /** Admins see every ticket (visibility; what they may do is read from `roles`). */
-  isAdmin: boolean;
   /** The caller's roles, for the policy table (server/auth/policy.ts assertAllowed). */
   roles: readonly Role[];
   /** The user's own queues. */
   queueIds: number[];
-  /** users.allTicket 'enable': pending tickets of every queue appear in their notifications. */
-  allTicket: boolean;
 };
 
 export async function viewerOf(db: Database, auth: AuthInfo): Promise<Viewer> {
   return {
     companyId: auth.companyId,
     userId: auth.userId,
-    isAdmin: auth.profile === "admin",
+    isAdmin: readsEveryTicket(auth.roles),
     roles: auth.roles,
     queueIds: auth.queueIds ?? await userQueueIds(db, auth.companyId, auth.userId),
     allTicket: auth.user.allTicket === "enable",
+    restrictedSession: auth.restricted !== undefined || auth.enrolling === true,
   };
 }
 
-type Placed = { userId: number | null; queueId: number | null; status?: string };
+/** A ticket as rows and views have it (isGroup a flag in rows, a boolean in views). */
+export type Placed = {
+  userId: number | null;
+  queueId: number | null;
+  status: string;
+  isGroup: boolean | number;
+};
+
+function audienceTicket(ticket: Placed): AudienceTicket {
+  return { ...ticket, isGroup: ticket.isGroup === true || ticket.isGroup === 1 };
+}
 
 /**
- * Reading one ticket (GET /api/tickets/:id, its messages, notes, the socket's joinChatBox):
- * admins read every ticket; a user reads a ticket that is theirs, has no queue, or sits in one of
- * their queues. Otherwise 'Acesso não permitido' (seeds/000 section 5). The same rule as
- * canViewTicket.
+ * Reading one ticket (GET /api/tickets/:id, its messages, notes, media, the socket's
+ * joinChatBox): the audience rule, mayReadTicket. Otherwise 'Acesso não permitido'
+ * (seeds/000 section 5).
  */
 export function canRead(viewer: Viewer, ticket: Placed): boolean {
-  if (viewer.isAdmin || ticket.userId === viewer.userId || ticket.queueId === null) return true;
-  return viewer.queueIds.includes(ticket.queueId);
+  return mayReadTicket(viewer, audienceTicket(ticket));
 }
 
 export function assertCanRead(viewer: Viewer, ticket: Placed): void {
@@ -62,10 +73,8 @@ export function assertCanAct(viewer: Viewer, ticket: Placed): void {
 }
 
 /**
- * May this caller follow a ticket's chat (the socket's joinChatBox) or fetch its media? The same
- * rule as canRead, without loading the viewer: the ticket is in the caller's company, and a
- * non-admin sees it only if it is theirs, has no queue, or is in one of their queues (seeds/000
- * section 5 'Acesso não permitido').
+ * May this caller follow a ticket's chat (the socket's joinChatBox) or fetch its media? canRead
+ * of a ticket of the caller's company (another company's: no).
  */
 export async function canViewTicket(
   db: Database,
@@ -74,8 +83,5 @@ export async function canViewTicket(
 ): Promise<boolean> {
   const ticket = await ticketPlacement(db, auth.companyId, ticketId);
   if (!ticket) return false;
-  if (auth.profile === "admin" || ticket.userId === auth.userId || ticket.queueId === null) {
-    return true;
-  }
-  return await userInQueue(db, auth.companyId, auth.userId, ticket.queueId);
+  return canRead(await viewerOf(db, auth), ticket);
 }

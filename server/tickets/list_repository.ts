@@ -44,7 +44,9 @@ function inQueuesOrNone(eb: Eb, queueIds: readonly number[]): Expression<SqlBool
 }
 
 /**
- * Who sees which tickets in the lists (seeds/000 section 6), documented here once:
+ * Which tickets the lists hold: `inTicketList` and `inNotifications` of
+ * contract/ticket_audience.ts (views of the one audience rule) as SQL, shaped for the indexes;
+ * tests/api/ticket_audience_property_test.ts proves them equal on random companies. In short:
  * - show-all (admins only): every ticket of the company, narrowed by the selected queues;
  * - otherwise, as Whaticket: the caller's own tickets plus unassigned ones, in the selected queues
  *   (for a user, only those of their queues count) or without a queue. With no queue selection a

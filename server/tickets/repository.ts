@@ -115,21 +115,8 @@ export async function defaultWhatsappId(
 
 /** Where a ticket sits, for deciding who may see it. */
 export async function ticketPlacement(db: Database, companyId: number, id: number) {
-  return await db.selectFrom("tickets").select(["id", "queueId", "userId"])
+  return await db.selectFrom("tickets").select(["id", "queueId", "userId", "status", "isGroup"])
     .where("id", "=", id).where("companyId", "=", companyId).executeTakeFirst();
-}
-
-/** Is the user one of the queue's attendants? */
-export async function userInQueue(
-  db: Database,
-  companyId: number,
-  userId: number,
-  queueId: number,
-): Promise<boolean> {
-  const link = await db.selectFrom("user_queues").select("queueId")
-    .where("userId", "=", userId).where("queueId", "=", queueId)
-    .where("companyId", "=", companyId).executeTakeFirst();
-  return link !== undefined;
 }
 
 /** What opening a ticket needs of its contact. */

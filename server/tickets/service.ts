@@ -389,7 +389,12 @@ export async function deleteTicket(deps: AppDeps, auth: AuthInfo, ticketId: numb
     if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
     assertAllowed(viewer, "ticket:delete");
     await deleteTicketRow(trx, viewer.companyId, ticket.id);
-    return placementOf(ticket);
+    return ticket;
   });
-  deps.events.emit("ticket.deleted", { companyId: viewer.companyId, ticketId, before });
+  deps.events.emit("ticket.deleted", {
+    companyId: viewer.companyId,
+    ticketId,
+    before: placementOf(before),
+    isGroup: before.isGroup === 1,
+  });
 }

@@ -18,6 +18,7 @@ const ticket: TicketEvent = {
   updatedAt: "2026-11-22T12:00:00.000Z",
   queueId: 1,
   userId: null,
+  isGroup: false,
   contact: { id: 3, name: "Maria", number: "5511999990001" },
   tags: [{ id: 10, name: "VIP", color: "#000" }, { id: 20, name: "Proposta", color: "#fff" }],
 };
@@ -34,15 +35,16 @@ Deno.test("kanban board - a ticket update becomes a card in the lane of its firs
 
 Deno.test("kanban board - who keeps a card: admins all open ones; a user their queues' own or unassigned", () => {
   const card = cardOf(ticket, new Set());
-  const user = { id: 5, admin: false, queueIds: [1] };
+  const user = { userId: 5, isAdmin: false, queueIds: [1], allTicket: false };
   assert.equal(onBoard(card, user), true);
   assert.equal(onBoard({ ...card, userId: 5 }, user), true);
   assert.equal(onBoard({ ...card, userId: 6 }, user), false);
   assert.equal(onBoard({ ...card, queueId: 2 }, user), false);
-  assert.equal(onBoard({ ...card, queueId: null }, user), false);
+  // Without a queue: on every board, as the server's board answers it (issue 25 item 4).
+  assert.equal(onBoard({ ...card, queueId: null }, user), true);
   assert.equal(onBoard({ ...card, status: "closed" }, user), false);
-  assert.equal(onBoard({ ...card, userId: 6, queueId: null }, { ...user, admin: true }), true);
-  assert.equal(onBoard({ ...card, status: "closed" }, { ...user, admin: true }), false);
+  assert.equal(onBoard({ ...card, userId: 6, queueId: null }, { ...user, isAdmin: true }), true);
+  assert.equal(onBoard({ ...card, status: "closed" }, { ...user, isAdmin: true }), false);
   const older = { ...card, id: 8, updatedAt: "2026-11-21T12:00:00.000Z" };
   assert.deepEqual([older, card].sort(byActivity).map((c) => c.id), [7, 8]);
 });

@@ -70,7 +70,7 @@ const ME = 7;
 function scope(patch: Partial<ListScope> = {}): ListScope {
   return {
     status: "pending",
-    userId: ME,
+    viewer: { userId: ME, isAdmin: false, queueIds: [1], allTicket: false },
     showAll: false,
     queueIds: [1],
     noQueue: true,
@@ -114,7 +114,11 @@ Deno.test("tickets list - an update leaves the list when its queue is not select
 });
 
 Deno.test("tickets list - show-all keeps other attendants' tickets; mine stay without show-all", () => {
-  const all = scope({ status: "open", showAll: true });
+  const all = scope({
+    status: "open",
+    showAll: true,
+    viewer: { userId: ME, isAdmin: true, queueIds: [1], allTicket: false },
+  });
   let state = loaded(all, []);
   state = listReducer(all)(state, {
     type: "update",
@@ -368,7 +372,13 @@ Deno.test("tickets forms - contact rules and the connection to prefill", () => {
 });
 
 Deno.test("tickets notifications - only mine or unassigned, in my queues or none, never groups", () => {
-  const user = { id: ME, queues: [{ id: 1, name: "Sales", color: "#000" }] };
+  const user = {
+    id: ME,
+    profile: "user",
+    super: false,
+    allTicket: "disable",
+    queues: [{ id: 1, name: "Sales", color: "#000" }],
+  };
   const event = (ticketPatch: Record<string, unknown>, messagePatch = {}) => ({
     action: "create",
     message: { fromMe: false, read: false, body: "hi", ...messagePatch },

@@ -108,7 +108,7 @@ Deno.test("identity socket - queues, profile and allTicket changes apply to open
         e.event === "joined" && (e.data as { event: string }).event === "joinNotification"
       );
       // Before: the Vendas user, the second admin and the allTicket user all hear the ticket.
-      publishTicketUnread(t.deps.hub, a.id, ticket.id, placement);
+      publishTicketUnread(t.deps.hub, a.id, ticket.id, placement, false);
       for (const s of [user, admin2, all, admin]) {
         await s.next((e) => unreadCount(s, a.id, ticket.id) === 1 && e.event.endsWith("-ticket"));
       }
@@ -118,7 +118,7 @@ Deno.test("identity socket - queues, profile and allTicket changes apply to open
       await put(t, a.admin.token, second.id, { profile: "user" });
       await deadline(admin2.closed, 5000, () => "the demoted admin's socket stayed open");
       await put(t, a.admin.token, third.id, { allTicket: "disable" });
-      publishTicketUnread(t.deps.hub, a.id, ticket.id, placement);
+      publishTicketUnread(t.deps.hub, a.id, ticket.id, placement, false);
       await admin.next((e) =>
         unreadCount(admin, a.id, ticket.id) === 2 && e.event.endsWith("-ticket")
       );
@@ -132,7 +132,7 @@ Deno.test("identity socket - queues, profile and allTicket changes apply to open
         queueId: support,
         status: "pending",
       });
-      publishTicketUnread(t.deps.hub, a.id, other.id, { ...placement, queueId: support });
+      publishTicketUnread(t.deps.hub, a.id, other.id, { ...placement, queueId: support }, false);
       await user.next((e) =>
         unreadCount(user, a.id, other.id) === 1 && e.event.endsWith("-ticket")
       );
