@@ -12,6 +12,7 @@ import {
   workingMsBetween,
 } from "../queues/hours.ts";
 import { loadTicketView } from "../tickets/view_repository.ts";
+import { companyTimeZone } from "../settings/values.ts";
 import { queueSupervisorIds } from "../users/repository.ts";
 import {
   type Attendant,
@@ -76,15 +77,17 @@ async function assign(
   queue: QueuePolicy,
   now: Date,
   avoid: number | null,
+  timeZone: string,
 ): Promise<number | null> {
   if (queue.distribution === "off") return null;
-  // A queue with hours gives tickets out only while it works, and to people within their own.
+  // A queue with hours gives tickets out only while it works, and to people within their own
+  // (both on the company's clock).
   const hours = parseWorkingHours(queue.schedules);
-  if (hours.length > 0 && !isWithinHours(hours, now)) return null;
+  if (hours.length > 0 && !isWithinHours(hours, now, timeZone)) return null;
   const stamp = now.toISOString();
   const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id))
     .filter((person) =>
-      person.id !== avoid && isWithinDailyHours(person.startWork, person.endWork, now)
+      person.id !== avoid && isWithinDailyHours(person.startWork, person.endWork, now, timeZone)
     );
   for (const person of people) {
     const given = await giveTicket(trx, companyId, ticketId, person.id, person.maxOpenTickets, {
@@ -127,11 +130,12 @@ export async function placeTicket(
       userId: ticket.userId,
     };
     let dated = false;
+    const timeZone = await companyTimeZone(trx, companyId);
     const targets = queue.firstResponseMinutes !== null || queue.resolutionMinutes !== null;
     if (targets && ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null) {
       const hours = parseWorkingHours(queue.schedules);
       const due = (minutes: number | null) =>
-        minutes === null ? null : addWorkingMinutes(now, minutes, hours).toISOString();
+        minutes === null ? null : addWorkingMinutes(now, minutes, hours, timeZone).toISOString();
       await setDueDates(trx, companyId, ticketId, {
         firstResponseDueAt: due(queue.firstResponseMinutes),
         resolutionDueAt: due(queue.resolutionMinutes),
@@ -139,7 +143,7 @@ export async function placeTicket(
       dated = true;
     }
     const userId = waiting(ticket)
-      ? await assign(trx, companyId, ticketId, queue, now, avoid)
+      ? await assign(trx, companyId, ticketId, queue, now, avoid, timeZone)
       : null;
     return dated || userId !== null ? { before, userId } : undefined;
   });
@@ -219,10 +223,11 @@ async function resume(deps: AppDeps, companyId: number, ticketId: number, now: D
   const paused = await pausedResolution(deps.db, companyId, ticketId);
   if (!paused?.resolutionPausedAt || !paused.resolutionDueAt) return false;
   const hours = parseWorkingHours(paused.schedules);
+  const timeZone = await companyTimeZone(deps.db, companyId);
   const pausedAt = new Date(paused.resolutionPausedAt);
   // What was left of the target when the clock stopped, counted again from now.
-  const left = workingMsBetween(pausedAt, new Date(paused.resolutionDueAt), hours);
-  const due = addWorkingMinutes(now, left / 60_000, hours).toISOString();
+  const left = workingMsBetween(pausedAt, new Date(paused.resolutionDueAt), hours, timeZone);
+  const due = addWorkingMinutes(now, left / 60_000, hours, timeZone).toISOString();
   return await resumeResolution(deps.db, companyId, ticketId, paused.resolutionPausedAt, due);
 }
 
