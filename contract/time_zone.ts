@@ -176,6 +176,64 @@ export function instantOfInput(value: string, timeZone: string): string | null {
   return local ? zonedInstant(local, timeZone).toISOString() : null;
 }
 
+/** The zone's calendar day of an instant, "YYYY-MM-DD". */
+export function localDay(at: Date, timeZone: string): string {
+  const w = wallClock(at, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+/**
+ * One stretch of a zone's time with one offset: from `fromMs` on (until the next span's start)
+ * the zone's clock reads `offsetMinutes` ahead of UTC (-180 for São Paulo).
+ */
+export type ZoneSpan = { fromMs: number; offsetMinutes: number };
+
+/** Probing step: no zone changes its offset twice within two weeks. */
+const PROBE_MS = 14 * 86_400_000;
+
+const offsetMinutesAt = (ms: number, timeZone: string) => zoneOffsetMs(ms, timeZone) / 60_000;
+
+/**
+ * The offsets a zone keeps over [fromMs, toMs), in order, the first one starting at fromMs: a
+ * daylight-saving change inside the interval starts a new span (found to the second). What turns
+ * stored UTC instants into the company's local days and hours in bulk (reports, the database's
+ * zone_offsets) without asking Intl once per row.
+ */
+export function zoneSpans(timeZone: string, fromMs: number, toMs: number): ZoneSpan[] {
+  const spans: ZoneSpan[] = [{ fromMs, offsetMinutes: offsetMinutesAt(fromMs, timeZone) }];
+  let at = fromMs;
+  while (at < toMs) {
+    const next = Math.min(at + PROBE_MS, toMs);
+    const current = spans[spans.length - 1].offsetMinutes;
+    const seen = offsetMinutesAt(next, timeZone);
+    if (seen !== current) {
+      // The first second with the new offset lies in (at, next]: halve until it is found.
+      let lo = at;
+      let hi = next;
+      while (hi - lo > 1000) {
+        const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+        if (offsetMinutesAt(mid, timeZone) === current) lo = mid;
+        else hi = mid;
+      }
+      spans.push({ fromMs: hi, offsetMinutes: offsetMinutesAt(hi, timeZone) });
+      at = hi;
+      continue;
+    }
+    at = next;
+  }
+  return spans;
+}
+
+/** The offset (minutes) a list of spans gives an instant (before the first: the first's). */
+export function offsetIn(spans: readonly ZoneSpan[], ms: number): number {
+  let offset = spans[0]?.offsetMinutes ?? 0;
+  for (const span of spans) {
+    if (span.fromMs > ms) break;
+    offset = span.offsetMinutes;
+  }
+  return offset;
+}
+
 /** HH:mm in the zone, for call logs. */
 export function hourMinute(at: Date, timeZone = DEFAULT_TIME_ZONE): string {
   const t = wallClock(at, timeZone);

@@ -46,6 +46,7 @@ import * as m0421 from "./migrations/0421_add_quick_message_queue.ts";
 import * as m0450 from "./migrations/0450_add_supervisors_pause_and_work_hours.ts";
 import * as m0470 from "./migrations/0470_add_report_speedups.ts";
 import * as m0500 from "./migrations/0500_create_ticket_notification_counts.ts";
+import * as m0520 from "./migrations/0520_add_zone_local_days.ts";
 import * as m0540 from "./migrations/0540_create_push.ts";
 
 const migrations: Record<string, Migration> = {
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   "0450_add_supervisors_pause_and_work_hours": m0450,
   "0470_add_report_speedups": m0470,
   "0500_create_ticket_notification_counts": m0500,
+  "0520_add_zone_local_days": m0520,
   "0540_create_push": m0540,
 };
 

@@ -45,6 +45,8 @@ export type BotTurn = {
   media: BotInboundMedia | null;
   /** The company's `scheduleType` setting: "company", "queue" or disabled. */
   scheduleType: string;
+  /** The company's zone: the hours of `scheduleType` are on its clock. */
+  timeZone: string;
   now: Date;
   /**
    * false for messages a bot must not answer (sent from the phone, in a group, a call log): the

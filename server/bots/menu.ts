@@ -65,6 +65,8 @@ export type RoutingInput = {
   queues: RoutingQueue[];
   scheduleType: string;
   companySchedules: string;
+  /** The company's zone (the hours are on its clock). */
+  timeZone: string;
   now: Date;
   /** Children of a node of a queue's option tree (parentId null = roots), ordered by option. */
   options(queueId: number, parentId: number | null): Promise<QueueOption[]>;
@@ -112,7 +114,7 @@ export async function loadOptions(
 }
 
 export async function route(input: RoutingInput): Promise<RoutingResult> {
-  const { ticket, whatsapp, queues, now } = input;
+  const { ticket, whatsapp, queues, now, timeZone } = input;
   const result: RoutingResult = { changes: {}, replies: [] };
   if (ticket.status !== "pending" || ticket.userId !== null) return result;
   // Replies are templates: the caller renders {{name}}, {{protocol}} ... once the ticket exists.
@@ -128,7 +130,10 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
   };
 
   // Company hours: outside them nobody routes; the contact hears the out-of-hours message.
-  if (input.scheduleType === "company" && !isWithinHours(hoursOf(input.companySchedules), now)) {
+  if (
+    input.scheduleType === "company" &&
+    !isWithinHours(hoursOf(input.companySchedules), now, timeZone)
+  ) {
     if (whatsapp.outOfHoursMessage.trim()) result.replies.push(text(whatsapp.outOfHoursMessage));
     return result;
   }
@@ -136,7 +141,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
   const enterQueue = async (queue: RoutingQueue, intro: string) => {
     result.changes.queueId = queue.id;
     result.changes.amountUsedBotQueues = 0;
-    if (input.scheduleType === "queue" && !isWithinHours(hoursOf(queue.schedules), now)) {
+    if (input.scheduleType === "queue" && !isWithinHours(hoursOf(queue.schedules), now, timeZone)) {
       const message = queue.outOfHoursMessage.trim() || whatsapp.outOfHoursMessage.trim();
       if (message) result.replies.push(text(message));
       result.changes.chatbot = 0;
@@ -292,6 +297,7 @@ export const menuBot: Bot = {
       queues,
       scheduleType: turn.scheduleType,
       companySchedules: schedules ?? "[]",
+      timeZone: turn.timeZone,
       now: turn.now,
       options: (queueId, parentId) => loadOptions(db, companyId, queueId, parentId),
       option: (id) => findOption(db, companyId, id),

@@ -1,13 +1,12 @@
 import { AppError } from "../errors.ts";
-import { zoneOffsetMs } from "../../contract/time_zone.ts";
+import { dayRange, localDay } from "../../contract/time_zone.ts";
 
 /**
- * The dashboard's date filter (seeds/000 sections 2 and 5). Dates are calendar days in the
- * company's time zone (the product's market: America/Sao_Paulo, as working hours use); the range
- * [from 00:00, day after `to` 00:00) is turned into UTC instants to compare with the stored
+ * The dashboard's and reports' date filter (seeds/000 sections 2 and 5). Dates are calendar days
+ * in the company's time zone (its setting `timeZone`: settings/values.ts companyTimeZone); the
+ * range [from 00:00, day after `to` 00:00) is turned into UTC instants to compare with the stored
  * ISO-8601 UTC timestamps.
  */
-export const DASHBOARD_TIME_ZONE = "America/Sao_Paulo";
 
 export type DashboardRange = {
   /** First day, YYYY-MM-DD, local. */
@@ -22,23 +21,6 @@ export type DashboardRange = {
 const DAY_MS = 86_400_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The UTC instant of 00:00 of a local calendar day. */
-export function localMidnightUtc(date: string, timeZone = DASHBOARD_TIME_ZONE): number {
-  const guess = Date.parse(`${date}T00:00:00Z`);
-  const first = guess - zoneOffsetMs(guess, timeZone);
-  return guess - zoneOffsetMs(first, timeZone);
-}
-
-/** Today's local calendar date, YYYY-MM-DD. */
-export function localDate(at: Date, timeZone = DASHBOARD_TIME_ZONE): string {
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(at);
-}
-
 function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
@@ -49,13 +31,8 @@ function isRealDate(value: string | undefined): value is string {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
 
-export function rangeOf(from: string, to: string, timeZone = DASHBOARD_TIME_ZONE): DashboardRange {
-  return {
-    from,
-    to,
-    startUtc: new Date(localMidnightUtc(from, timeZone)).toISOString(),
-    endUtc: new Date(localMidnightUtc(addDays(to, 1), timeZone)).toISOString(),
-  };
+export function rangeOf(from: string, to: string, timeZone: string): DashboardRange {
+  return { from, to, startUtc: dayRange(from, timeZone)[0], endUtc: dayRange(to, timeZone)[1] };
 }
 
 export type RangeQuery = { days?: string; date_from?: string; date_to?: string };
@@ -70,9 +47,9 @@ export type RangeQuery = { days?: string; date_from?: string; date_to?: string }
 export function resolveRange(
   query: RangeQuery,
   now: Date,
-  timeZone = DASHBOARD_TIME_ZONE,
+  timeZone: string,
 ): DashboardRange {
-  const today = localDate(now, timeZone);
+  const today = localDay(now, timeZone);
   const blank = (v: string | undefined) => v === undefined || v.trim() === "";
   if (query.days === undefined && query.date_from === undefined && query.date_to === undefined) {
     return rangeOf(`${today.slice(0, 8)}01`, today, timeZone);

@@ -88,13 +88,16 @@ export async function companyUsers(db: Database, companyId: number) {
     .where("companyId", "=", companyId).orderBy(sql`name COLLATE NOCASE`).orderBy("id").execute();
 }
 
-/** Tickets created in [start, start + 24h) counted by whole hours since start. */
-export async function ticketsByHour(db: Database, companyId: number, startUtc: string) {
-  const startSeconds = Math.floor(Date.parse(startUtc) / 1000);
-  const endUtc = new Date(Date.parse(startUtc) + 86_400_000).toISOString();
-  const result = await sql<{ hour: number; count: number }>`
-    SELECT (unixepoch(createdAt) - CAST(${startSeconds} AS INTEGER)) / 3600 AS hour,
-      count(*) AS count
+/** Tickets created in [start, end), counted per UTC hour. */
+export async function ticketsByHour(
+  db: Database,
+  companyId: number,
+  startUtc: string,
+  endUtc: string,
+) {
+  // Per UTC hour ('YYYY-MM-DDTHH'): the service puts each on the company's clock.
+  const result = await sql<{ hour: string; count: number }>`
+    SELECT substr(createdAt, 1, 13) AS hour, count(*) AS count
     FROM tickets
     WHERE companyId = ${companyId} AND createdAt >= ${startUtc} AND createdAt < ${endUtc}
     GROUP BY hour

@@ -1,12 +1,7 @@
 import type { AppDeps } from "../context.ts";
-import {
-  DASHBOARD_TIME_ZONE,
-  type DashboardRange,
-  localDate,
-  rangeOf,
-  type RangeQuery,
-  resolveRange,
-} from "./range.ts";
+import { localDay, offsetIn, zoneSpans } from "../../contract/time_zone.ts";
+import { companyTimeZone } from "../settings/values.ts";
+import { type DashboardRange, rangeOf, type RangeQuery, resolveRange } from "./range.ts";
 import * as repo from "./repository.ts";
 
 /**
@@ -73,16 +68,26 @@ function round2(value: number | null | undefined): number {
   return value ? Math.round(value * 100) / 100 : 0;
 }
 
-/** Today's tickets in 24 hourly buckets (local time). */
+/**
+ * Today's tickets in 24 hourly buckets (the hour on the company's clock; on a daylight-saving
+ * day the repeated hour holds both, the skipped one nothing).
+ */
 export async function hourlyTickets(
   deps: AppDeps,
   companyId: number,
+  timeZone?: string,
 ): Promise<{ date: string; hourly: HourBucket[] }> {
-  const today = localDate(deps.clock.now(), DASHBOARD_TIME_ZONE);
-  const day = rangeOf(today, today, DASHBOARD_TIME_ZONE);
-  const rows = await repo.ticketsByHour(deps.db, companyId, day.startUtc);
+  const zone = timeZone ?? await companyTimeZone(deps.db, companyId);
+  const today = localDay(deps.clock.now(), zone);
+  const day = rangeOf(today, today, zone);
+  const rows = await repo.ticketsByHour(deps.db, companyId, day.startUtc, day.endUtc);
+  const spans = zoneSpans(zone, Date.parse(day.startUtc), Date.parse(day.endUtc));
   const hourly = Array.from({ length: 24 }, (_, hour) => ({ hour, count: 0 }));
-  for (const r of rows) if (r.hour >= 0 && r.hour < 24) hourly[r.hour].count += Number(r.count);
+  for (const r of rows) {
+    const at = Date.parse(`${r.hour}:00:00Z`);
+    const local = new Date(at + offsetIn(spans, at) * 60_000).getUTCHours();
+    hourly[local].count += Number(r.count);
+  }
   return { date: today, hourly };
 }
 
@@ -92,19 +97,20 @@ export async function dashboard(
   companyId: number,
   query: RangeQuery,
 ): Promise<Dashboard> {
-  const range: DashboardRange = resolveRange(query, deps.clock.now(), DASHBOARD_TIME_ZONE);
+  const timeZone = await companyTimeZone(deps.db, companyId);
+  const range: DashboardRange = resolveRange(query, deps.clock.now(), timeZone);
   const [totals, stats, users, today] = await Promise.all([
     repo.counters(deps.db, companyId, range),
     repo.statsByUser(deps.db, companyId, range),
     repo.companyUsers(deps.db, companyId),
-    hourlyTickets(deps, companyId),
+    hourlyTickets(deps, companyId, timeZone),
   ]);
   // Every finished ticket belongs to exactly one group (a user, or none): totals are sums.
   const sum = (pick: (s: repo.UserStats) => number) => stats.reduce((n, s) => n + pick(s), 0);
   const supported = sum((s) => s.supported);
   const statsOf = new Map(stats.map((s) => [s.userId, s]));
   return {
-    range: { from: range.from, to: range.to, timeZone: DASHBOARD_TIME_ZONE },
+    range: { from: range.from, to: range.to, timeZone },
     counters: {
       supportPending: Number(totals.supportPending),
       supportHappening: Number(totals.supportHappening),
@@ -142,6 +148,7 @@ export async function messagesCount(
   const range = resolveRange(
     { date_from: query.dateStart, date_to: query.dateEnd },
     deps.clock.now(),
+    await companyTimeZone(deps.db, companyId),
   );
   return { count: [{ count: await repo.countMessages(deps.db, companyId, range, query.fromMe) }] };
 }

@@ -11,6 +11,7 @@ import {
   workingMsBetween,
 } from "../queues/hours.ts";
 import { loadTicketView } from "../tickets/view_repository.ts";
+import { companyTimeZone } from "../settings/values.ts";
 import { queueSupervisorIds } from "../users/repository.ts";
 import {
   type Attendant,
@@ -77,14 +78,16 @@ async function assign(
   queue: QueuePolicy,
   now: Date,
   avoid: number | null,
+  timeZone: string,
 ): Promise<number | null> {
   if (queue.distribution === "off") return null;
-  // A queue with hours gives tickets out only while it works, and to people within their own.
-  if (queue.hours.length > 0 && !isWithinHours(queue.hours, now)) return null;
+  // A queue with hours gives tickets out only while it works, and to people within their own
+  // (both on the company's clock).
+  if (queue.hours.length > 0 && !isWithinHours(queue.hours, now, timeZone)) return null;
   const stamp = now.toISOString();
   const people = candidates(queue, await onlineAttendants(trx, companyId, queue.id))
     .filter((person) =>
-      person.id !== avoid && isWithinDailyHours(person.startWork, person.endWork, now)
+      person.id !== avoid && isWithinDailyHours(person.startWork, person.endWork, now, timeZone)
     );
   for (const person of people) {
     const given = await giveTicket(trx, companyId, ticketId, person.id, person.maxOpenTickets, {
@@ -127,10 +130,11 @@ export async function placeTicket(
       userId: ticket.userId,
     };
     let dated = false;
+    const timeZone = await companyTimeZone(trx, companyId);
     const targets = queue.firstResponseMinutes !== null || queue.resolutionMinutes !== null;
     if (targets && ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null) {
       const due = (minutes: number | null) =>
-        minutes === null ? null : addWorkingMinutes(now, minutes, queue.hours).toISOString();
+        minutes === null ? null : addWorkingMinutes(now, minutes, queue.hours, timeZone).toISOString();
       await setDueDates(trx, companyId, ticketId, {
         firstResponseDueAt: due(queue.firstResponseMinutes),
         resolutionDueAt: due(queue.resolutionMinutes),
@@ -138,7 +142,7 @@ export async function placeTicket(
       dated = true;
     }
     const userId = waiting(ticket)
-      ? await assign(trx, companyId, ticketId, queue, now, avoid)
+      ? await assign(trx, companyId, ticketId, queue, now, avoid, timeZone)
       : null;
     return dated || userId !== null ? { before, userId } : undefined;
   });
@@ -192,6 +196,7 @@ export async function redateWaiting(
   queueId: number | null,
 ): Promise<number> {
   const policies = new Map<number, QueuePolicy | undefined>();
+  const timeZone = await companyTimeZone(deps.db, companyId);
   let changed = 0;
   for (const ticket of await ticketsToRedate(deps.db, companyId, queueId)) {
     const id = ticket.queueId!;
@@ -200,7 +205,7 @@ export async function redateWaiting(
     if (!queue) continue;
     const start = new Date(ticket.startedAt);
     const due = (minutes: number | null) =>
-      minutes === null ? null : addWorkingMinutes(start, minutes, queue.hours).toISOString();
+      minutes === null ? null : addWorkingMinutes(start, minutes, queue.hours, timeZone).toISOString();
     const next = {
       firstResponseDueAt: ticket.answered
         ? ticket.firstResponseDueAt
@@ -261,10 +266,11 @@ async function resume(deps: AppDeps, companyId: number, ticketId: number, now: D
   const paused = await pausedResolution(deps.db, companyId, ticketId);
   if (!paused?.resolutionPausedAt || !paused.resolutionDueAt) return false;
   const hours = paused.hours;
+  const timeZone = await companyTimeZone(deps.db, companyId);
   const pausedAt = new Date(paused.resolutionPausedAt);
   // What was left of the target when the clock stopped, counted again from now.
-  const left = workingMsBetween(pausedAt, new Date(paused.resolutionDueAt), hours);
-  const due = addWorkingMinutes(now, left / 60_000, hours).toISOString();
+  const left = workingMsBetween(pausedAt, new Date(paused.resolutionDueAt), hours, timeZone);
+  const due = addWorkingMinutes(now, left / 60_000, hours, timeZone).toISOString();
   return await resumeResolution(deps.db, companyId, ticketId, paused.resolutionPausedAt, due);
 }
 

@@ -41,13 +41,13 @@ function minutes(hhmm: string): number {
 }
 
 /**
- * Is `at` inside the hours? Times are wall-clock in `timeZone` (default America/Sao_Paulo,
- * the product's market). A day missing from the list counts as closed.
+ * Is `at` inside the hours? Times are wall-clock in `timeZone` (the company's: its setting
+ * `timeZone`, settings/values.ts companyTimeZone). A day missing from the list counts as closed.
  */
 export function isWithinHours(
   hours: readonly WorkingHoursEntry[],
   at: Date,
-  timeZone = "America/Sao_Paulo",
+  timeZone: string,
 ): boolean {
   const { weekdayEn, minute: now } = wallClock(at, timeZone);
   const entry = hours.find((h) => h.weekdayEn.toLowerCase() === weekdayEn);
@@ -96,7 +96,7 @@ export function isWithinDailyHours(
   startWork: string | null,
   endWork: string | null,
   at: Date,
-  timeZone = "America/Sao_Paulo",
+  timeZone: string,
 ): boolean {
   if (startWork === null || endWork === null) return true;
   if (!TIME_PATTERN.test(startWork) || !TIME_PATTERN.test(endWork)) return true;
@@ -178,7 +178,7 @@ export function addWorkingMinutes(
   start: Date,
   target: number,
   hours: readonly WorkingHoursEntry[],
-  timeZone = "America/Sao_Paulo",
+  timeZone: string,
 ): Date {
   let remaining = target * 60_000;
   let last = start.getTime();
@@ -200,7 +200,7 @@ export function workingMsBetween(
   from: Date,
   to: Date,
   hours: readonly WorkingHoursEntry[],
-  timeZone = "America/Sao_Paulo",
+  timeZone: string,
 ): number {
   const end = to.getTime();
   if (end <= from.getTime()) return 0;

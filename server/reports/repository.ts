@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import type { Database } from "../../db/client.ts";
+import type { ZoneSpan } from "../../contract/time_zone.ts";
 
 /**
  * The reports' SQL (issue 27). Counts: sums over report_days (one row per company, local day,
@@ -15,8 +16,8 @@ export type ReportWindow = {
   /** First and last local day (YYYY-MM-DD), inclusive. */
   fromDay: string;
   toDay: string;
-  /** The company's offset from UTC at the start of the period, in minutes (local hours). */
-  offsetMinutes: number;
+  /** The company zone's offsets over the period (more than one across a daylight-saving change). */
+  spans: ZoneSpan[];
 };
 
 export type ReportFilters = {
@@ -60,8 +61,21 @@ const COUNTED = [
 ] as const;
 export const TIMED = ["accepted", "first_response", "resolved"] as const;
 
-function modifier(w: ReportWindow): RawBuilder<unknown> {
-  return sql.lit(`${Math.trunc(w.offsetMinutes)} minutes`);
+/**
+ * The date-function modifier that puts `instant` (ISO text) on the company's clock: the offset in
+ * force then, a CASE over the period's few offset changes.
+ */
+function modifier(w: ReportWindow, instant: RawBuilder<unknown>): RawBuilder<unknown> {
+  const text = (minutes: number) => sql.lit(`${Math.trunc(minutes)} minutes`);
+  if (w.spans.length <= 1) return text(w.spans[0]?.offsetMinutes ?? 0);
+  const cases = w.spans.slice(1).map((span, i) =>
+    sql`WHEN ${instant} < ${sql.lit(new Date(span.fromMs).toISOString())} THEN ${
+      text(w.spans[i].offsetMinutes)
+    }`
+  );
+  return sql`CASE ${sql.join(cases, sql` `)} ELSE ${
+    text(w.spans[w.spans.length - 1].offsetMinutes)
+  } END`;
 }
 
 /** The group's key over ticket_events `e` (tags: the join `g` of eventSource). */
@@ -76,7 +90,7 @@ function eventKey(by: GroupBy, w: ReportWindow): RawBuilder<unknown> {
     case "day":
       return sql`e.day`;
     case "hour":
-      return sql`CAST(strftime('%H', e.at, ${modifier(w)}) AS INTEGER)`;
+      return sql`CAST(strftime('%H', e.at, ${modifier(w, sql`e.at`)}) AS INTEGER)`;
     case "total":
       return sql`0`;
   }
@@ -235,9 +249,11 @@ export async function countMessages(
     : by === "queue"
     ? sql`nullif(h.queueId, 0)`
     : by === "day"
-    ? sql`date(h.hour || ':00:00Z', ${modifier(w)})`
+    ? sql`date(h.hour || ':00:00.000Z', ${modifier(w, sql`h.hour || ':00:00.000Z'`)})`
     : by === "hour"
-    ? sql`CAST(strftime('%H', h.hour || ':00:00Z', ${modifier(w)}) AS INTEGER)`
+    ? sql`CAST(strftime('%H', h.hour || ':00:00.000Z', ${
+      modifier(w, sql`h.hour || ':00:00.000Z'`)
+    }) AS INTEGER)`
     : sql`0`;
   const parts: RawBuilder<unknown>[] = [];
   if (f.userId !== undefined) parts.push(sql`AND h.userId = ${f.userId}`);

@@ -7,9 +7,10 @@ import {
   type ReportTable,
   type SummaryAnswer,
 } from "../../contract/report_types.ts";
-import { zoneOffsetMs } from "../../contract/time_zone.ts";
+import { offsetIn, zoneSpans } from "../../contract/time_zone.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { DASHBOARD_TIME_ZONE, type DashboardRange, resolveRange } from "../dashboard/range.ts";
+import { type DashboardRange, resolveRange } from "../dashboard/range.ts";
+import { companyTimeZone } from "../settings/values.ts";
 import { badRequest } from "../errors.ts";
 import * as repo from "./repository.ts";
 import { reportScope } from "./scope.ts";
@@ -41,32 +42,36 @@ export type ReportQuery = {
 type Key = string | number | null;
 const DAY_MS = 86_400_000;
 
-function windowOf(now: Date, query: ReportQuery): { range: DashboardRange; w: repo.ReportWindow } {
+type Window = { range: DashboardRange; timeZone: string; w: repo.ReportWindow };
+
+/** The period's local days on the company's clock, and the zone's offsets over it. */
+async function windowOf(deps: AppDeps, companyId: number, query: ReportQuery): Promise<Window> {
+  const timeZone = await companyTimeZone(deps.db, companyId);
   const range = resolveRange(
     { date_from: query.dateFrom, date_to: query.dateTo },
-    now,
-    DASHBOARD_TIME_ZONE,
+    deps.clock.now(),
+    timeZone,
   );
   const days = (Date.parse(range.to) - Date.parse(range.from)) / DAY_MS + 1;
   if (days > REPORT_MAX_DAYS) {
     const text = "O período vai até 12 meses";
     throw badRequest("ERR_VALIDATION", `dateTo: ${text}`, { dateTo: [text] });
   }
-  const offsetMinutes = zoneOffsetMs(Date.parse(range.startUtc), DASHBOARD_TIME_ZONE) / 60_000;
   return {
     range,
+    timeZone,
     w: {
       startUtc: range.startUtc,
       endUtc: range.endUtc,
       fromDay: range.from,
       toDay: range.to,
-      offsetMinutes,
+      spans: zoneSpans(timeZone, Date.parse(range.startUtc), Date.parse(range.endUtc)),
     },
   };
 }
 
-function rangeAnswer(range: DashboardRange) {
-  return { from: range.from, to: range.to, timeZone: DASHBOARD_TIME_ZONE };
+function rangeAnswer({ range, timeZone }: Window) {
+  return { from: range.from, to: range.to, timeZone };
 }
 
 export function emptyFigures(): ReportFigures {
@@ -238,8 +243,9 @@ export async function reportTable<T extends ReportTable>(
   query: ReportQuery,
 ): Promise<ReportAnswer<T>> {
   const scope = await reportScope(deps, auth);
-  const { range, w } = windowOf(deps.clock.now(), query);
   const companyId = auth.companyId;
+  const window = await windowOf(deps, companyId, query);
+  const { range, w } = window;
   const groups = await figures(deps, companyId, GROUP_OF[table], w, filtersOf(query, scope));
   const get = (k: Key) => groups.get(String(k)) ?? emptyFigures();
   let rows: unknown[];
@@ -270,7 +276,7 @@ export async function reportTable<T extends ReportTable>(
       rows = daysOf(range.from, range.to).map((day): DayReportRow => ({ day, ...get(day) }));
       break;
   }
-  return { range: rangeAnswer(range), rows: rows as ReportAnswer<T>["rows"] };
+  return { range: rangeAnswer(window), rows: rows as ReportAnswer<T>["rows"] };
 }
 
 /** GET /api/reports/summary: the figures over everything the filters keep. */
@@ -280,9 +286,9 @@ export async function reportSummary(
   query: ReportQuery,
 ): Promise<SummaryAnswer> {
   const scope = await reportScope(deps, auth);
-  const { range, w } = windowOf(deps.clock.now(), query);
-  const groups = await figures(deps, auth.companyId, "total", w, filtersOf(query, scope));
-  return { range: rangeAnswer(range), totals: groups.get("0") ?? emptyFigures() };
+  const window = await windowOf(deps, auth.companyId, query);
+  const groups = await figures(deps, auth.companyId, "total", window.w, filtersOf(query, scope));
+  return { range: rangeAnswer(window), totals: groups.get("0") ?? emptyFigures() };
 }
 
 /** GET /api/reports/heatmap: conversations created per weekday and hour (local). */
@@ -292,14 +298,16 @@ export async function reportHeatmap(
   query: ReportQuery,
 ): Promise<HeatmapAnswer> {
   const scope = await reportScope(deps, auth);
-  const { range, w } = windowOf(deps.clock.now(), query);
+  const window = await windowOf(deps, auth.companyId, query);
+  const { w } = window;
   const rows = await repo.createdByHour(deps.db, auth.companyId, w, filtersOf(query, scope));
   const cells = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
   for (const r of rows) {
-    const local = new Date(Date.parse(`${r.hour}:00:00Z`) + w.offsetMinutes * 60_000);
+    const at = Date.parse(`${r.hour}:00:00Z`);
+    const local = new Date(at + offsetIn(w.spans, at) * 60_000);
     cells[local.getUTCDay()][local.getUTCHours()] += Number(r.n);
   }
-  return { range: rangeAnswer(range), cells };
+  return { range: rangeAnswer(window), cells };
 }
 
 /**
@@ -331,7 +339,7 @@ export async function ticketsDay(
   { data: ({ total: number; data: string } | { total: number; horario: string })[]; count: number }
 > {
   const scope = await reportScope(deps, auth);
-  const { range, w } = windowOf(deps.clock.now(), {
+  const { range, w } = await windowOf(deps, auth.companyId, {
     dateFrom: query.initialDate,
     dateTo: query.finalDate,
   });

@@ -1,6 +1,6 @@
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { notFound } from "../errors.ts";
-import { DASHBOARD_TIME_ZONE } from "../dashboard/range.ts";
+import { companyTimeZone } from "../settings/values.ts";
 import * as repo from "./repository.ts";
 import { reportScope } from "./scope.ts";
 
@@ -19,12 +19,14 @@ function escape(value: string): string {
   );
 }
 
-function when(iso: string): string {
-  return new Intl.DateTimeFormat("pt-BR", {
-    timeZone: DASHBOARD_TIME_ZONE,
+/** Date and time on the company's clock. */
+function clockOf(timeZone: string): (iso: string) => string {
+  const format = new Intl.DateTimeFormat("pt-BR", {
+    timeZone,
     dateStyle: "short",
     timeStyle: "medium",
-  }).format(new Date(iso));
+  });
+  return (iso) => format.format(new Date(iso));
 }
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#111}
@@ -45,6 +47,7 @@ export async function ticketTranscript(
     throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
   }
   const timeline = await repo.ticketTimeline(deps.db, companyId, ticketId);
+  const when = clockOf(await companyTimeZone(deps.db, companyId));
   const encoder = new TextEncoder();
   let after: { createdAt: string; id: number } | null = null;
   let started = false;

@@ -6,6 +6,8 @@ import { fieldErrors } from "../http/validate.ts";
 import { DEFAULT_SETTINGS } from "./defaults.ts";
 import * as repo from "./repository.ts";
 import { isSecretSetting, SETTING_RULES } from "./rules.ts";
+import { TIME_ZONE_SETTING } from "../../contract/time_zone.ts";
+import { followZone } from "../reports/local_days_repository.ts";
 
 export type SettingView = { key: string; value: string };
 
@@ -44,6 +46,10 @@ export async function updateSetting(
   const row = await deps.db.transaction().execute(async (trx) => {
     const before = await repo.getSettingValue(trx, auth.companyId, key) ?? DEFAULT_SETTINGS[key];
     const row = await repo.upsertSetting(trx, auth.companyId, key, parsed.data, now);
+    // Every local day of the company (reports) is on its zone's clock, past ones included.
+    if (key === TIME_ZONE_SETTING && row.value !== before) {
+      await followZone(trx, auth.companyId, row.value);
+    }
     // A secret's value never reaches the log: only that it changed.
     const shown = (value: string | undefined) => rule.secret && value ? "***" : value ?? null;
     await recordAudit(trx, now, {

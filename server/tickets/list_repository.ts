@@ -3,7 +3,6 @@ import type { Database } from "../../db/client.ts";
 import type { DB, TicketStatus } from "../../db/schema.ts";
 import { searchFilter as contactSearchFilter } from "../contacts/repository.ts";
 import { ftsQuery } from "../messages/fts.ts";
-import { dayRange } from "../../contract/time_zone.ts";
 import type { Viewer } from "./access.ts";
 import { isAllowed } from "../auth/policy.ts";
 
@@ -19,9 +18,12 @@ export type TicketListFilters = {
   /** Assigned to any of these users. */
   users?: number[];
   status?: TicketStatus;
-  /** Local calendar days "YYYY-MM-DD" of createdAt / updatedAt. */
+  /** Local calendar days "YYYY-MM-DD" of createdAt / updatedAt, on the company's clock. */
   date?: string;
   updatedAt?: string;
+  /** Those days as UTC [start, end) (the service reads them on the company's zone: dayRange). */
+  createdIn?: [string, string];
+  updatedIn?: [string, string];
   /** Honoured for admins only (tickets-manager:showall). */
   showAll: boolean;
   /** The queues selected in the list; tickets without a queue always stay in. */
@@ -108,12 +110,12 @@ function conditions(eb: Eb, viewer: Viewer, f: TicketListFilters, part: Part | P
   );
   // Notifications are never raised for groups (seeds/000 section 6).
   if (f.withUnreadMessages) all.push(eb("t.isGroup", "=", 0));
-  if (f.date) {
-    const [from, to] = dayRange(f.date);
+  if (f.date && f.createdIn) {
+    const [from, to] = f.createdIn;
     all.push(eb("t.createdAt", ">=", from), eb("t.createdAt", "<", to));
   }
-  if (f.updatedAt) {
-    const [from, to] = dayRange(f.updatedAt);
+  if (f.updatedAt && f.updatedIn) {
+    const [from, to] = f.updatedIn;
     all.push(eb("t.updatedAt", ">=", from), eb("t.updatedAt", "<", to));
   }
   if (f.users?.length) all.push(eb("t.userId", "in", f.users));

@@ -6,7 +6,8 @@ import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
 import { assertAllowed, isAllowed } from "../auth/policy.ts";
 import { renderVariables } from "../messages/variables.ts";
 import type { TicketPlacement } from "../events/domain.ts";
-import { isEnabled, settingValues } from "../settings/values.ts";
+import { companyTimeZone, isEnabled, settingValues } from "../settings/values.ts";
+import { dayRange } from "../../contract/time_zone.ts";
 import { assertCanAct, assertCanRead, type Viewer, viewerOf } from "./access.ts";
 import { applyTicketChange, type AutomaticText, type TicketChange } from "./effects.ts";
 import { listTicketIds, type TicketListFilters } from "./list_repository.ts";
@@ -118,7 +119,15 @@ export type CreateTicketInput = {
 /** GET /api/tickets: a page of the caller's list (list_repository.ts: who sees what). */
 export async function listTickets(deps: AppDeps, auth: AuthInfo, filters: TicketListFilters) {
   const viewer = await viewerOf(deps.db, auth);
-  const page = await listTicketIds(deps.db, viewer, filters);
+  // The days of the date filters are the company's (its zone's midnight to midnight).
+  const zone = filters.date || filters.updatedAt
+    ? await companyTimeZone(deps.db, viewer.companyId)
+    : "";
+  const page = await listTicketIds(deps.db, viewer, {
+    ...filters,
+    createdIn: filters.date ? dayRange(filters.date, zone) : undefined,
+    updatedIn: filters.updatedAt ? dayRange(filters.updatedAt, zone) : undefined,
+  });
   const views = await loadTicketViews(deps.db, viewer.companyId, page.ids);
   const tickets = page.pinned
     ? views.map((v) => ({ ...v, pinned: page.pinned!.has(v.id) }))

@@ -5,7 +5,7 @@ import { createApp } from "../../server/app.ts";
 import { systemClock } from "../../server/clock.ts";
 import { loadConfig } from "../../server/config.ts";
 import { buildDeps, closeDeps } from "../../server/deps.ts";
-import { localDate } from "../../server/dashboard/range.ts";
+import { DEFAULT_TIME_ZONE, localDay } from "../../contract/time_zone.ts";
 import { type BenchCompany, DATA_VERSION, generate, PASSWORD, SIZES } from "./tickets_data.ts";
 
 /**
@@ -84,9 +84,9 @@ try {
     body: JSON.stringify({ email: company.adminEmail, password: PASSWORD }),
   });
   const token = (await login.json()).token as string;
-  const today = localDate(new Date());
-  const yearAgo = localDate(new Date(Date.now() - 365 * 86_400_000));
-  const monthAgo = localDate(new Date(Date.now() - 29 * 86_400_000));
+  const today = localDay(new Date(), DEFAULT_TIME_ZONE);
+  const yearAgo = localDay(new Date(Date.now() - 365 * 86_400_000), DEFAULT_TIME_ZONE);
+  const monthAgo = localDay(new Date(Date.now() - 29 * 86_400_000), DEFAULT_TIME_ZONE);
   const year = `dateFrom=${yearAgo}&dateTo=${today}`;
   const month = `dateFrom=${monthAgo}&dateTo=${today}`;
   const counts = (await sql<{ events: number }>`SELECT count(*) AS events FROM ticket_events

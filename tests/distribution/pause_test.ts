@@ -7,6 +7,9 @@ import { defaultWorkingHours, workingMsBetween } from "../../server/queues/hours
 import { distributionTick } from "../../server/distribution/service.ts";
 import { hoursPerQueue } from "./helpers.ts";
 
+/** These cases read São Paulo's clock (UTC-3); other zones: tests/api/company_zone_test.ts. */
+const SP = "America/Sao_Paulo";
+
 /**
  * Issue 26, pausing: a queue that pauses for the customer stops a ticket's resolution clock while
  * the last message is ours, and the contact's next message starts it again with the due instant
@@ -18,22 +21,28 @@ Deno.test("pause - working time between two instants counts only the queue's ope
   const at = (iso: string) => new Date(iso);
   // Monday 09:00 to 10:30 in São Paulo: all open.
   assert.equal(
-    workingMsBetween(at("2026-11-23T12:00:00Z"), at("2026-11-23T13:30:00Z"), hours),
+    workingMsBetween(at("2026-11-23T12:00:00Z"), at("2026-11-23T13:30:00Z"), hours, SP),
     90 * 60_000,
   );
   // Monday 17:00 to Tuesday 09:00: one hour Monday, one Tuesday; the night does not count.
   assert.equal(
-    workingMsBetween(at("2026-11-23T20:00:00Z"), at("2026-11-24T12:00:00Z"), hours),
+    workingMsBetween(at("2026-11-23T20:00:00Z"), at("2026-11-24T12:00:00Z"), hours, SP),
     2 * 60 * 60_000,
   );
   // Saturday 11:00 to Monday 08:30: Saturday's last hour and Monday's first half hour.
   assert.equal(
-    workingMsBetween(at("2026-11-28T14:00:00Z"), at("2026-11-30T11:30:00Z"), hours),
+    workingMsBetween(at("2026-11-28T14:00:00Z"), at("2026-11-30T11:30:00Z"), hours, SP),
     90 * 60_000,
   );
   // No hours: every minute; backwards: nothing.
-  assert.equal(workingMsBetween(at("2026-11-23T00:00:00Z"), at("2026-11-23T01:00:00Z"), []), 3.6e6);
-  assert.equal(workingMsBetween(at("2026-11-23T01:00:00Z"), at("2026-11-23T00:00:00Z"), hours), 0);
+  assert.equal(
+    workingMsBetween(at("2026-11-23T00:00:00Z"), at("2026-11-23T01:00:00Z"), [], SP),
+    3.6e6,
+  );
+  assert.equal(
+    workingMsBetween(at("2026-11-23T01:00:00Z"), at("2026-11-23T00:00:00Z"), hours, SP),
+    0,
+  );
 });
 
 async function queueWithTarget(t: TestApp, token: string, companyId: number, pause: boolean) {

@@ -7,6 +7,9 @@ import { isWithinDailyHours } from "../../server/queues/hours.ts";
 import { distributionTick } from "../../server/distribution/service.ts";
 import { contacts, distributionScene, goOnline, newPending } from "./helpers.ts";
 
+/** These cases read São Paulo's clock (UTC-3); other zones: tests/api/company_zone_test.ts. */
+const SP = "America/Sao_Paulo";
+
 /**
  * Issue 26: an attendant is given tickets only when they may work now: the queue's hours and
  * their own (users.startWork / endWork, HH:MM in São Paulo, UTC-3; unset: any time).
@@ -14,13 +17,13 @@ import { contacts, distributionScene, goOnline, newPending } from "./helpers.ts"
 Deno.test("work hours - a user's daily hours, a shift over midnight, unset meaning any time", () => {
   const at = (iso: string) => new Date(iso);
   // 09:00 and 18:00 in São Paulo.
-  assert.equal(isWithinDailyHours("08:00", "17:00", at("2026-11-23T12:00:00Z")), true);
-  assert.equal(isWithinDailyHours("08:00", "17:00", at("2026-11-23T21:00:00Z")), false);
-  assert.equal(isWithinDailyHours("13:00", "18:00", at("2026-11-23T12:00:00Z")), false);
+  assert.equal(isWithinDailyHours("08:00", "17:00", at("2026-11-23T12:00:00Z"), SP), true);
+  assert.equal(isWithinDailyHours("08:00", "17:00", at("2026-11-23T21:00:00Z"), SP), false);
+  assert.equal(isWithinDailyHours("13:00", "18:00", at("2026-11-23T12:00:00Z"), SP), false);
   // A night shift: 23:00 (02:00 UTC) in, 09:00 out.
-  assert.equal(isWithinDailyHours("22:00", "06:00", at("2026-11-24T02:00:00Z")), true);
-  assert.equal(isWithinDailyHours("22:00", "06:00", at("2026-11-23T12:00:00Z")), false);
-  assert.equal(isWithinDailyHours(null, null, at("2026-11-23T12:00:00Z")), true);
+  assert.equal(isWithinDailyHours("22:00", "06:00", at("2026-11-24T02:00:00Z"), SP), true);
+  assert.equal(isWithinDailyHours("22:00", "06:00", at("2026-11-23T12:00:00Z"), SP), false);
+  assert.equal(isWithinDailyHours(null, null, at("2026-11-23T12:00:00Z"), SP), true);
 });
 
 Deno.test("work hours - admins set a user's hours; half of them, or a plain user's own, are refused", async () => {

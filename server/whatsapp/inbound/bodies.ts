@@ -27,11 +27,16 @@ export function vcardBody(name: string, number: string): string {
   ].join("\n");
 }
 
-export function callLogBody(isVideo: boolean, at: Date, rejected: boolean): string {
+export function callLogBody(
+  isVideo: boolean,
+  at: Date,
+  rejected: boolean,
+  timeZone: string,
+): string {
   const kind = isVideo ? "vídeo" : "voz";
   return rejected
-    ? `Chamada de ${kind} recusada às ${hourMinute(at)}`
-    : `Chamada de ${kind} recebida às ${hourMinute(at)}`;
+    ? `Chamada de ${kind} recusada às ${hourMinute(at, timeZone)}`
+    : `Chamada de ${kind} recebida às ${hourMinute(at, timeZone)}`;
 }
 
 /** Sent back when calls are off (setting `call` disabled). */

@@ -2,11 +2,17 @@ import { sql } from "kysely";
 import type { Database } from "../../../db/client.ts";
 import type { Contact } from "../../../db/schema.ts";
 import { DEFAULT_SETTINGS } from "../../settings/defaults.ts";
+import { TIME_ZONE_SETTING, zoneOf } from "../../../contract/time_zone.ts";
 import type { TicketViewRow } from "../../tickets/view.ts";
 import { TAGS_JSON } from "../../tickets/view_repository.ts";
 
-/** The settings the pipeline honours (seeds/001 section 2). */
-export type PipelineSettings = { CheckMsgIsGroup: string; call: string; scheduleType: string };
+/** The settings the pipeline honours (seeds/001 section 2), and the company's clock. */
+export type PipelineSettings = {
+  CheckMsgIsGroup: string;
+  call: string;
+  scheduleType: string;
+  timeZone: string;
+};
 
 /**
  * A contact's latest ticket on the connection: what routing needs, plus the names its view shows
@@ -34,7 +40,12 @@ export type InboundLookup = {
 };
 
 type Packed = {
-  settings: { CheckMsgIsGroup: string | null; call: string | null; scheduleType: string | null };
+  settings: {
+    CheckMsgIsGroup: string | null;
+    call: string | null;
+    scheduleType: string | null;
+    timeZone: string | null;
+  };
   seen: { id: number; ticketId: number } | null;
   contact: Contact | null;
   // json() keeps nested JSON as JSON; tolerate text too (SQLite drops the JSON subtype across
@@ -66,7 +77,9 @@ export async function lookupInbound(
         (SELECT value FROM settings WHERE companyId = ${companyId} AND key = 'CheckMsgIsGroup'),
         'call', (SELECT value FROM settings WHERE companyId = ${companyId} AND key = 'call'),
         'scheduleType',
-        (SELECT value FROM settings WHERE companyId = ${companyId} AND key = 'scheduleType')),
+        (SELECT value FROM settings WHERE companyId = ${companyId} AND key = 'scheduleType'),
+        'timeZone',
+        (SELECT value FROM settings WHERE companyId = ${companyId} AND key = ${TIME_ZONE_SETTING})),
       'seen', CASE WHEN seen.id IS NULL THEN NULL
         ELSE json_object('id', seen.id, 'ticketId', seen.ticketId) END,
       'contact', CASE WHEN c.id IS NULL THEN NULL ELSE json_object(
@@ -107,6 +120,7 @@ export async function lookupInbound(
     CheckMsgIsGroup: first?.settings.CheckMsgIsGroup ?? DEFAULT_SETTINGS.CheckMsgIsGroup,
     call: first?.settings.call ?? DEFAULT_SETTINGS.call,
     scheduleType: first?.settings.scheduleType ?? DEFAULT_SETTINGS.scheduleType,
+    timeZone: zoneOf([{ key: TIME_ZONE_SETTING, value: first?.settings.timeZone ?? "" }]),
   };
   const candidates: InboundLookup["candidates"] = [];
   for (const row of packed) {

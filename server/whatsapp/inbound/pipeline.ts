@@ -44,8 +44,9 @@ import { enqueueReplyMedia, forgetReplyMedia, prepareReplyMedia } from "../outbo
 import type { BotDecision, BotInboundMedia, BotTicket } from "../../bots/bot.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
 import { renderVariables } from "../../messages/variables.ts";
+import { TIME_ZONE_SETTING, zoneOf } from "../../../contract/time_zone.ts";
 
-const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType"] as const;
+const SETTING_KEYS = ["CheckMsgIsGroup", "call", "scheduleType", TIME_ZONE_SETTING] as const;
 
 /** Rolls the message transaction back when the idempotency key turns out to be taken. */
 class Duplicate extends Error {}
@@ -137,7 +138,11 @@ export class InboundPipeline {
   }
 
   async #settings(companyId: number): Promise<PipelineSettings> {
-    return await settingValues(this.deps.db, companyId, SETTING_KEYS) as PipelineSettings;
+    const values = await settingValues(this.deps.db, companyId, SETTING_KEYS);
+    return {
+      ...values,
+      timeZone: zoneOf([{ key: TIME_ZONE_SETTING, value: values.timeZone ?? "" }]),
+    } as PipelineSettings;
   }
 
   async #call(
@@ -165,7 +170,7 @@ export class InboundPipeline {
       isGroup: false,
       fromMe: false,
       timestamp: now,
-      body: callLogBody(event.isVideo === true, now, rejected),
+      body: callLogBody(event.isVideo === true, now, rejected, settings.timeZone),
       mediaType: "call_log",
       origin: "notify",
     }, { botAnswers: false, extraReply: rejected ? CALLS_DISABLED_TEXT : undefined });
@@ -338,7 +343,14 @@ export class InboundPipeline {
           const texts = [...replies];
           if (options.extraReply) texts.push(options.extraReply);
           const replyBodies = texts
-            .map((text) => renderVariables(text, { contact, ticketId: target.id, now }))
+            .map((text) =>
+              renderVariables(text, {
+                contact,
+                ticketId: target.id,
+                now,
+                timeZone: settings.timeZone,
+              })
+            )
             .filter((reply) => reply.trim());
           const hasChanges = Object.keys(changes).length > 0;
           const values = { ...messageValues, ticketId: target.id };
@@ -500,6 +512,7 @@ export class InboundPipeline {
       body: m.body,
       media,
       scheduleType: settings.scheduleType,
+      timeZone: settings.timeZone,
       now: this.deps.clock.now(),
       answer,
     });
