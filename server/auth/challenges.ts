@@ -4,6 +4,7 @@ import { getSettingValue } from "../settings/repository.ts";
 import { randomSecret } from "./secrets.ts";
 import { findChallenge, insertChallenge } from "./two_factor_repository.ts";
 import type { TwoFactorChallenge } from "../../contract/types.ts";
+import type { TwoFactorRule } from "./repository.ts";
 
 /** How long the step between the password and the code stays open. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -51,12 +52,20 @@ export async function openChallenge(deps: AppDeps, challenge: string) {
  * superTwoFactor setting (kept with the super user's own company, the platform's).
  */
 export async function mustEnrol(deps: AppDeps, user: User): Promise<boolean> {
-  if (user.twoFactorEnabledAt !== null) return false;
   const [company, platform] = await Promise.all([
     getSettingValue(deps.db, user.companyId, "twoFactorRequired"),
-    user.super === 1 ? getSettingValue(deps.db, user.companyId, "superTwoFactor") : undefined,
+    getSettingValue(deps.db, user.companyId, "superTwoFactor"),
   ]);
-  if (platform === "enabled") return true;
-  if (company === "everyone") return true;
-  return company === "admins" && user.profile.toLowerCase() === "admin";
+  return enrolmentRequired(user, { company, platform });
+}
+
+/** The rule of mustEnrol on settings already read (every request reads them: findCaller). */
+export function enrolmentRequired(
+  user: Pick<User, "twoFactorEnabledAt" | "super" | "profile">,
+  rule: TwoFactorRule,
+): boolean {
+  if (user.twoFactorEnabledAt !== null) return false;
+  if (user.super === 1 && rule.platform === "enabled") return true;
+  if (rule.company === "everyone") return true;
+  return rule.company === "admins" && user.profile.toLowerCase() === "admin";
 }

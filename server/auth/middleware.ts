@@ -3,7 +3,7 @@ import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { type FeatureFlag, flagForPath } from "../plans/features.ts";
 import { findCaller } from "./repository.ts";
-import { companyAccess } from "./service.ts";
+import { sessionRules } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
 import { assertAllowed } from "./policy.ts";
 import { type Action, rolesOf } from "../../contract/policy.ts";
@@ -53,13 +53,13 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
   if (loaded.user.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended by another login");
   }
-  const { restricted } = companyAccess(loaded.user, loaded.company, now);
+  const { restricted, enrolling } = sessionRules(loaded, now);
   return {
     ...(restricted ? { restricted } : {}),
     userId: loaded.user.id,
     companyId: loaded.company.id,
     sessionId: session.id,
-    enrolling: session.enrolling === 1,
+    enrolling,
     profile: loaded.user.profile.toLowerCase() === "admin" ? "admin" : "user",
     isSuper: loaded.user.super === 1,
     roles: rolesOf({ profile: loaded.user.profile, super: loaded.user.super === 1 }),

@@ -16,7 +16,12 @@ export type Caller = {
   session: LiveSession | undefined;
   /** The user's own queues (ticket visibility). */
   queueIds: number[];
+  /** The two-factor requirements as set now: the company's, and the platform's for super users. */
+  twoFactorRule: TwoFactorRule;
 };
+
+/** Settings twoFactorRequired of the user's company and superTwoFactor (challenges.ts). */
+export type TwoFactorRule = { company: string | undefined; platform: string | undefined };
 
 /** A table's columns as they are after this start's migrations, and their select list. */
 type TablePart = { alias: string; columns: string[]; keys: string[]; select: string };
@@ -68,7 +73,11 @@ export async function findCaller(
     SELECT ${sql.raw(`${users.select}, ${companies.select}, ${plans.select}`)},
       s.id AS "s.id", s.publicId AS "s.publicId", s.enrolling AS "s.enrolling",
       (SELECT json_group_array(uq.queueId) FROM user_queues uq
-        WHERE uq.companyId = u.companyId AND uq.userId = u.id) AS "queueIds"
+        WHERE uq.companyId = u.companyId AND uq.userId = u.id) AS "queueIds",
+      (SELECT st.value FROM settings st WHERE st.companyId = u.companyId
+        AND st.key = 'twoFactorRequired') AS "twoFactorRequired",
+      (SELECT st.value FROM settings st WHERE st.companyId = u.companyId
+        AND st.key = 'superTwoFactor') AS "superTwoFactor"
     FROM users u
     JOIN companies c ON c.id = u.companyId
     LEFT JOIN plans p ON p.id = c.planId
@@ -92,6 +101,10 @@ export async function findCaller(
       enrolling: row["s.enrolling"] as number,
     },
     queueIds: JSON.parse(row.queueIds as string) as number[],
+    twoFactorRule: {
+      company: (row.twoFactorRequired as string | null) ?? undefined,
+      platform: (row.superTwoFactor as string | null) ?? undefined,
+    },
   };
 }
 

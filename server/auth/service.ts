@@ -8,10 +8,11 @@ import { listSettings } from "../settings/repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
+  type Caller,
   createSession,
   endOneSession,
   endSessions,
-  findLiveSession,
+  findCaller,
   findRefreshToken,
   hasLiveRefreshToken,
   insertRefreshToken,
@@ -26,7 +27,7 @@ import type { PlanFlags, SessionUser, TwoFactorChallenge } from "../../contract/
 import type { Restriction } from "../../contract/policy.ts";
 import { actorOf, recordAudit } from "../audit/service.ts";
 import { getSettingValue } from "../settings/repository.ts";
-import { mustEnrol, startChallenge } from "./challenges.ts";
+import { enrolmentRequired, mustEnrol, startChallenge } from "./challenges.ts";
 
 let dummyHash: string | undefined;
 
@@ -127,6 +128,20 @@ export function companyAccess(user: Pick<User, "super" | "profile">, company: Co
   return { restricted: "billing", message: expiredText(company) } satisfies CompanyAccess;
 }
 
+/**
+ * What a session may do, from the rows as they are now (issue 43 item 3): the one rule that
+ * every request (middleware.ts authenticate), every refresh and every socket (through
+ * authenticate) apply, so a change under a live session counts at its next request and its next
+ * refresh: the company switched off or late (companyAccess), the company or the platform
+ * starting to require two-factor sign-in (`enrolling`: only the setup is reachable until it is on).
+ * A new profile or password ends the session instead (users/service.ts); the user's queues are
+ * read with the caller on every request.
+ */
+export function sessionRules(caller: Caller, now: Date): CompanyAccess & { enrolling: boolean } {
+  const access = companyAccess(caller.user, caller.company, now);
+  return { ...access, enrolling: enrolmentRequired(caller.user, caller.twoFactorRule) };
+}
+
 /** Connection tokens (the send API) of a late or switched-off company are refused outright. */
 export function assertCompanyActive(user: Pick<User, "super">, company: Company, now: Date) {
   if (user.super === 1) return;
@@ -156,6 +171,7 @@ async function issue(
   company: Company,
   plan: Plan | null,
   session: LiveSession,
+  enrolling: boolean,
   db: Database = deps.db,
 ): Promise<IssuedSession> {
   const now = deps.clock.now();
@@ -183,7 +199,7 @@ async function issue(
       deps.config.refreshTokenTtlSeconds,
       now,
     ),
-    sessionUser(db, user, company, plan, session.enrolling === 1),
+    sessionUser(db, user, company, plan, enrolling),
   ]);
   return { token, refreshToken, user: view };
 }
@@ -298,7 +314,7 @@ export async function startSession(
       after: { method },
     });
     const user = { ...found, tokenVersion: version ?? found.tokenVersion };
-    return { ...await issue(deps, user, company, loaded.plan, session, trx), ...access };
+    return { ...await issue(deps, user, company, loaded.plan, session, enrolling, trx), ...access };
   });
   if (elsewhere) {
     // seeds/000 section 4: the other session shows 'Sua conta foi acessada em outro computador.'
@@ -354,19 +370,20 @@ export async function refresh(
   if (row.expiresAt <= now.toISOString()) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
-  const [loaded, session] = await Promise.all([
-    findUserWithCompany(deps.db, claims.companyId, claims.userId),
-    findLiveSession(deps.db, claims.sessionId, claims.companyId, claims.userId),
-  ]);
+  // The caller as a request reads it, and the same rules: a refresh renews only what a request
+  // would still allow (a requirement set since the login holds the new pair to the setup).
+  const caller = await findCaller(deps.db, claims.companyId, claims.userId, claims.sessionId);
+  const session = caller?.session;
   if (
-    !loaded || !session || row.sessionId !== session.id ||
-    loaded.user.tokenVersion !== claims.tokenVersion
+    !caller || !session || row.sessionId !== session.id ||
+    caller.user.tokenVersion !== claims.tokenVersion
   ) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
   }
-  const access = companyAccess(loaded.user, loaded.company, now);
+  const { enrolling, ...access } = sessionRules(caller, now);
   await touchSession(deps.db, claims.companyId, session.id, now.toISOString());
-  return { ...await issue(deps, loaded.user, loaded.company, loaded.plan, session), ...access };
+  const { user, company, plan } = caller;
+  return { ...await issue(deps, user, company, plan, session, enrolling), ...access };
 }
 
 /**
