@@ -5,7 +5,6 @@ import { type EditableDay, tidyWeek, toEntries, weekFrom } from "../../contract/
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { useFormTab } from "../lib/list/FormTabs.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
-import { toast } from "../lib/toast.ts";
 import { AttachmentField } from "../lib/ui/AttachmentField.tsx";
 import { Button } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
@@ -44,9 +43,9 @@ const minutesOrNull = (text: string) => text.trim() === "" ? null : Number(text)
 
 /**
  * The queue dialog (seeds/001 sections 2, 4 and 5): tab 'Dados da Fila' (name, colour from the
- * palette, greeting, out-of-hours message, order, attachment, and the chatbot options tree) and,
- * when working hours are managed per queue, 'Horários de Atendimento'. Saving from the hours tab
- * keeps the week locally and returns to the data tab; the data tab's save persists everything.
+ * palette, greeting, out-of-hours message, order, attachment, and the chatbot options tree),
+ * 'Distribuição e metas' and, when working hours are managed per queue, 'Horários de
+ * Atendimento'. Every tab's Salvar saves the whole queue (issue 50: one click, whichever tab).
  */
 export function QueueDialog(
   { queues, scheduleType, ...dialog }: RecordDialogProps<Queue> & {
@@ -118,13 +117,6 @@ export function QueueDialog(
       ),
     [queues, current?.id],
   );
-
-  /** seeds/001 section 2: the hours tab's save is local until the data tab is saved. */
-  const keepHours = () => {
-    if (hours.check().schedules) return;
-    toast.info({ key: "queues.hours.keptLocally" });
-    setTab("data");
-  };
 
   const dataTab = (
     <>
@@ -227,18 +219,12 @@ export function QueueDialog(
         <span>{t("queues.fields.pauseWhenWaitingOnCustomer")}</span>
       </label>
       <p className="field-hint">{t("queues.fields.pauseHint")}</p>
+      <CountedHours
+        scheduleType={scheduleType}
+        week={form.values.week}
+        onEdit={() => setTab("hours")}
+      />
     </form>
-  );
-
-  const keep = (
-    <>
-      <Button variant="ghost" onClick={() => dialog.onOpenChange(false)}>
-        {t("common.cancel")}
-      </Button>
-      <Button key="keep" variant="primary" onClick={keepHours} data-testid="hours-keep">
-        {t("common.save")}
-      </Button>
-    </>
   );
 
   return (
@@ -249,7 +235,6 @@ export function QueueDialog(
       id="queue"
       submitLabel={t("common.save")}
       submitTestId="queue-save"
-      footer={tab === "hours" ? keep : undefined}
       bare
     >
       <Tabs
@@ -263,11 +248,52 @@ export function QueueDialog(
             ? [{
               value: "hours",
               label: t("queues.tabs.hours"),
-              content: <WeeklyHoursEditor {...hours.editor} />,
+              content: (
+                <form id={FORM_ID} onSubmit={form.onSubmit} noValidate className="queue-form">
+                  <WeeklyHoursEditor {...hours.editor} />
+                </form>
+              ),
             }]
             : []),
         ]}
       />
     </FormDialog>
+  );
+}
+
+/**
+ * Beside the targets, the hours they and distribution count (issue 50): the queue's week when
+ * hours are managed per queue, the company's when per company, around the clock when off.
+ */
+function CountedHours(
+  { scheduleType, week, onEdit }: {
+    scheduleType: string;
+    week: readonly EditableDay[];
+    onEdit: () => void;
+  },
+) {
+  const { t } = useTranslation();
+  if (scheduleType !== "queue") {
+    return (
+      <p className="queue-hours-note" data-testid="queue-hours-note">
+        {t(scheduleType === "company" ? "queues.counted.company" : "queues.counted.always")}
+      </p>
+    );
+  }
+  return (
+    <section className="queue-hours-note" data-testid="queue-hours-note">
+      <p>{t("queues.counted.queue")}</p>
+      <dl className="queue-hours-summary">
+        {week.map((day) => (
+          <div key={day.weekdayEn}>
+            <dt>{t(`hours.weekdays.${day.weekdayEn}`)}</dt>
+            <dd>{day.open ? `${day.startTime}–${day.endTime}` : t("hours.closed")}</dd>
+          </div>
+        ))}
+      </dl>
+      <Button variant="ghost" onClick={onEdit} data-testid="queue-hours-edit">
+        {t("queues.counted.edit")}
+      </Button>
+    </section>
   );
 }

@@ -48,6 +48,11 @@ Deno.test("distribution settings - the user dialog marks a supervisor and sets w
     const queueDialog = page.getByRole("dialog", { name: "Editar fila" });
     // Saved from the service tab itself (the data tab's form is not mounted then).
     await queueDialog.getByRole("tab", { name: "Distribuição e metas" }).click();
+    // Issue 50: with hours not managed, the tab says the queue counts around the clock.
+    await queueDialog.getByTestId("queue-hours-note").getByText(
+      "Gerenciamento de Expediente desabilitado: a fila distribui e conta os prazos 24 horas",
+      { exact: false },
+    ).waitFor();
     await queueDialog.getByTestId("queue-pause-waiting").check();
     await queueDialog.getByTestId("queue-save").click();
     await queueDialog.waitFor({ state: "detached" });

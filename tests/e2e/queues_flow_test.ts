@@ -233,7 +233,7 @@ Deno.test("queues page - an admin builds queues and a chatbot tree; a contact wa
     assert.deepEqual(pageErrors, []);
   }));
 
-Deno.test("queues page - per-queue hours stay local until the data tab saves; delete asks first; the list follows other admins live", () =>
+Deno.test("queues page - per-queue hours show beside the targets and one Salvar on the hours tab saves every tab; delete asks first; the list follows other admins live", () =>
   withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
     const c = await createCompany(t, "Bravo");
     await t.deps.db.updateTable("settings").set({ value: "queue" })
@@ -255,20 +255,25 @@ Deno.test("queues page - per-queue hours stay local until the data tab saves; de
     assert.equal(await dialog.getByTestId("hours-sunday-open").isChecked(), false);
     await dialog.getByTestId("hours-monday-start").fill("19:00");
     await dialog.getByTestId("hours-monday-end").fill("07:00");
-    await page.getByTestId("hours-keep").click();
+    await dialog.getByTestId("queue-save").click();
     await dialog.getByText("O fim deve ser depois do início.").waitFor();
-    await dialog.getByTestId("hours-monday-start").fill("07:00");
-    await dialog.getByTestId("hours-monday-end").fill("19:00");
-    await dialog.getByTestId("hours-sunday-open").check();
-    await page.getByTestId("hours-keep").click();
-    await toastWith(page, "Clique em salvar para registar as alterações").waitFor();
-    await dialog.getByRole("tab", { name: "Dados da Fila", selected: true }).waitFor();
-    // Nothing stored yet.
     assert.equal(
       (await t.deps.db.selectFrom("queues").select("id").where("companyId", "=", c.id).execute())
         .length,
       0,
     );
+    await dialog.getByTestId("hours-monday-start").fill("07:00");
+    await dialog.getByTestId("hours-monday-end").fill("19:00");
+    await dialog.getByTestId("hours-sunday-open").check();
+    // Issue 50: the hours counted show beside the targets, as they will be saved.
+    await dialog.getByRole("tab", { name: "Distribuição e metas" }).click();
+    const note = dialog.getByTestId("queue-hours-note");
+    await note.getByText("Os prazos e a distribuição contam o horário de atendimento desta fila")
+      .waitFor();
+    await note.locator("div", { hasText: "Segunda-feira" }).getByText("07:00–19:00").waitFor();
+    await note.getByTestId("queue-hours-edit").click();
+    // One Salvar, from the hours tab, saves the whole queue (issue 50 item 7).
+    await dialog.getByRole("tab", { name: "Horários de Atendimento", selected: true }).waitFor();
     await dialog.getByTestId("queue-save").click();
     await dialog.waitFor({ state: "detached" });
     const stored = await t.deps.db.selectFrom("queues").select(["id", "schedules"])
