@@ -6,6 +6,7 @@ import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { validate } from "../../server/http/validate.ts";
 import { idParam } from "../../server/http/params.ts";
 import { exportReport } from "../../server/reports/export.ts";
+import { callerLanguage } from "../../server/http/language.ts";
 import { reportHeatmap, reportSummary, reportTable } from "../../server/reports/service.ts";
 import { ticketTranscript } from "../../server/reports/transcript.ts";
 
@@ -33,7 +34,14 @@ export function reportRoutes(deps: AppDeps) {
     });
     for (const format of ["xlsx", "csv"] as const) {
       app.get(`/${table}.${format}`, validate("query", reportQuery), async (c) => {
-        const file = await exportReport(deps, authOf(c), table, format, c.req.valid("query"));
+        const file = await exportReport(
+          deps,
+          authOf(c),
+          table,
+          format,
+          c.req.valid("query"),
+          callerLanguage(c),
+        );
         return c.body(file.body, 200, {
           "content-type": file.contentType,
           "content-disposition": `attachment; filename="${file.fileName}"`,

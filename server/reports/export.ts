@@ -7,6 +7,10 @@ import {
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { csvLines } from "../contacts/csv_lines.ts";
 import { type ReportQuery, reportTable } from "./service.ts";
+import type { TextLanguage } from "../http/language.ts";
+import pt from "../../locales/pt.json" with { type: "json" };
+import en from "../../locales/en.json" with { type: "json" };
+import es from "../../locales/es.json" with { type: "json" };
 
 /**
  * A report's table as a file (issue 27): CSV, or XLSX written by exceljs' streaming writer. The
@@ -22,6 +26,13 @@ const KEY_COLUMNS: Record<ReportTable, readonly string[]> = {
   queues: ["queueId", "name"],
   tags: ["tagId", "name"],
   days: ["day"],
+};
+
+/** Column titles per language (locales' reports.columns), keyed by the answer's field names. */
+const TITLES: Record<TextLanguage, Record<string, string>> = {
+  pt: pt.reports.columns,
+  en: en.reports.columns,
+  es: es.reports.columns,
 };
 
 function cells(row: Record<string, unknown>, table: ReportTable): (string | number | null)[] {
@@ -44,9 +55,13 @@ export async function exportReport(
   table: ReportTable,
   format: ExportFormat,
   query: ReportQuery,
+  language: TextLanguage,
 ): Promise<{ body: ReadableStream<Uint8Array>; fileName: string; contentType: string }> {
   const answer = await reportTable(deps, auth, table, query);
-  const header = [...KEY_COLUMNS[table], ...FIGURE_COLUMNS];
+  // A person reads the file: the columns' titles in their language, not the JSON's field names.
+  const header = [...KEY_COLUMNS[table], ...FIGURE_COLUMNS].map((column) =>
+    TITLES[language][column] ?? column
+  );
   const rows = answer.rows.map((r) => cells(r as unknown as Record<string, unknown>, table));
   const fileName = `${table}-${answer.range.from}-${answer.range.to}.${format}`;
   if (format === "csv") {

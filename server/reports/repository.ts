@@ -370,9 +370,23 @@ export async function createdByHour(
 }
 
 /** The names the tables show. */
-export async function companyUsers(db: Database, companyId: number, userId?: number) {
+/** The company's users, by name; with `queueIds` (a supervisor's scope) members of those only. */
+export async function companyUsers(
+  db: Database,
+  companyId: number,
+  userId: number | undefined,
+  queueIds: number[] | null,
+) {
   let q = db.selectFrom("users").select(["id", "name"]).where("companyId", "=", companyId);
   if (userId !== undefined) q = q.where("id", "=", userId);
+  if (queueIds !== null) {
+    q = q.where(
+      "id",
+      "in",
+      db.selectFrom("user_queues").select("userId").where("companyId", "=", companyId)
+        .where("queueId", "in", [-1, ...queueIds]),
+    );
+  }
   return await q.orderBy(sql`name COLLATE NOCASE`).orderBy("id").execute();
 }
 

@@ -251,7 +251,8 @@ export async function reportTable<T extends ReportTable>(
   let rows: unknown[];
   switch (table) {
     case "attendants": {
-      const users = await repo.companyUsers(deps.db, companyId, query.userId);
+      // A supervisor's table lists the people of their queues, not the whole company.
+      const users = await repo.companyUsers(deps.db, companyId, query.userId, scope);
       rows = users.map((u) => ({ userId: u.id, name: u.name, ...get(u.id) }));
       break;
     }

@@ -117,8 +117,20 @@ Deno.test("reports - a supervisor reads their queues' figures only; others are r
       sup.token,
       "/api/dashboard/ticketsUsers?initialDate=2026-11-02&finalDate=2026-11-04",
     );
-    // The user took 6 in queue 1; the admin's one take was in queue 2.
-    assert.deepEqual(users.data.map((u) => u.quantidade).sort(), [0, 0, 6]);
+    // The user took 6 in queue 1; the admin (in no queue of hers) is not listed (issue 43.6).
+    assert.deepEqual(users.data.map((u) => u.quantidade).sort(), [0, 6]);
+    const attendants = await get<{ rows: Row[] }>(
+      t,
+      sup.token,
+      `/api/reports/attendants?${PERIOD}`,
+    );
+    assert.deepEqual(
+      attendants.rows.map((r) => r.userId).sort((x, y) => Number(x) - Number(y)),
+      [a.user.id, sup.id].sort((x, y) => x - y),
+    );
+    // The admin still lists everyone.
+    const all = await get<{ rows: Row[] }>(t, a.admin.token, `/api/reports/attendants?${PERIOD}`);
+    assert.equal(all.rows.length, 3);
 
     // The dashboard itself stays the admins'.
     const dash = await t.request("GET", "/api/dashboard", { token: sup.token });

@@ -191,12 +191,23 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get("content-type")!, /text\/csv/);
     const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
-    assert.equal(lines[0].split(",")[0], "day");
+    // Issue 43 item 6: column titles in the reader's language (pt when the page chose none).
+    assert.deepEqual(lines[0].split(",").slice(0, 3), ["Dia", "Abertos", "Resolvidos"]);
+    const spanish = await t.request("GET", `/api/reports/days.csv?${PERIOD}`, {
+      token: a.admin.token,
+      headers: { "accept-language": "es-ES,es;q=0.9" },
+    });
+    assert.deepEqual(
+      (await spanish.text()).replace(/^\uFEFF/, "").split("\r\n")[0].split(",").slice(0, 3),
+      ["Día", "Abiertos", "Resueltos"],
+    );
     assert.equal(lines.length, 4);
     assert.match(lines[1], /^2026-11-02,2,2,0,/);
 
     const xlsx = await t.request("GET", `/api/reports/attendants.xlsx?${PERIOD}`, {
       token: a.admin.token,
+      // The page's language switcher's cookie wins over the browser's languages.
+      headers: { cookie: "theme=dark; lang=en", "accept-language": "pt-BR" },
     });
     assert.equal(xlsx.status, 200);
     assert.match(
@@ -208,7 +219,7 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
     await book.xlsx.load(await xlsx.arrayBuffer());
     const sheet = book.worksheets[0];
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
-    assert.deepEqual(header.slice(0, 4), ["userId", "name", "opened", "resolved"]);
+    assert.deepEqual(header.slice(0, 4), ["Attendant id", "Name", "Opened", "Resolved"]);
     const userRow = [2, 3].map((n) => (sheet.getRow(n).values as unknown[]).slice(1))
       .find((r) => r[0] === a.user.id)!;
     assert.deepEqual(userRow.slice(2, 4), [6, 4]);
