@@ -96,6 +96,25 @@ export class StorageHealth {
     return await this.#probing;
   }
 
+  /**
+   * probe(), but never waited for longer than `ms`: past it, the state known now. What answers a
+   * health check must not wait on the disk it reports on: a write that stalls (a device that
+   * stopped answering, an fsync behind gigabytes of writeback) kept /healthz silent for as long
+   * (issue 44). The probe goes on, and ends the state when it works.
+   */
+  async probeWithin(ms: number): Promise<StorageState> {
+    if (this.#state === "ok") return "ok";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<StorageState>((resolve) => {
+      timer = setTimeout(() => resolve(this.#state), ms);
+    });
+    try {
+      return await Promise.race([this.probe(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async #probe(): Promise<StorageState> {
     try {
       for (const dir of [this.dataDir, `${this.dataDir}/media`]) await probeWrite(dir);

@@ -3,7 +3,15 @@ import { sql } from "kysely";
 import { createCompany, login, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { capturingLogs } from "../helpers/logs.ts";
-import { canMount, fillDisk, onSmallDisk } from "../helpers/small_disk.ts";
+import { serve } from "../helpers/server.ts";
+import {
+  canMount,
+  fillDisk,
+  freeze,
+  mountFreezableDisk,
+  onSmallDisk,
+  thaw,
+} from "../helpers/small_disk.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 
 /**
@@ -168,3 +176,78 @@ async function eventuallyEnough(answers: Answer[]) {
     what: "every kind of write refused 15 times",
   });
 }
+
+Deno.test({
+  name:
+    "storage under load - /healthz answers every poll while the data folder fills under writes and while a probe write stalls: 200, 503, then 200",
+  ignore: !canMount,
+  fn: () =>
+    onSmallDisk(24 * MB, async (t, dir) => {
+      // The media folder on a disk that can stall (frozen ext4): a probe's write there waits.
+      const media = `${dir}/media`;
+      const removeMedia = await mountFreezableDisk(media, 16 * MB);
+      const server = serve(t);
+      const answers: Answer[] = [];
+      const polls: (number | string)[] = [];
+      let stopped = false;
+      let polling = true;
+      // One poll after another, each given 2 s to be answered: a health check that does not
+      // answer in that time is silent, whatever it would have said.
+      const poller = (async () => {
+        while (polling) {
+          try {
+            const res = await fetch(`${server.url}/healthz`, {
+              signal: AbortSignal.timeout(2_000),
+            });
+            await res.body?.cancel();
+            polls.push(res.status);
+          } catch (error) {
+            polls.push(`no answer: ${(error as Error).name}`);
+          }
+        }
+      })();
+      const pollsAfter = async (what: string, count = 5) => {
+        const from = polls.length;
+        await eventually(() => polls.length >= from + count, { what });
+        return polls.slice(from);
+      };
+      try {
+        const start = await writers(t, answers, () => stopped);
+        await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(t.deps.db);
+        const running = start();
+        try {
+          const filler = await fillDisk(dir);
+          await eventuallyEnough(answers);
+          await eventually(() => polls.filter((p) => p === 503).length >= 10);
+          // Space comes back while the media disk stalls: the probe that would end the state
+          // waits on its write there; /healthz still answers, with what it knows (503).
+          await freeze(media);
+          try {
+            await Deno.remove(filler);
+            assert.deepEqual(await pollsAfter("polls while a probe stalls"), [
+              503,
+              503,
+              503,
+              503,
+              503,
+            ]);
+          } finally {
+            await thaw(media);
+          }
+          const before = polls.length;
+          await eventually(() => polls.slice(before).includes(200), { what: "200 once thawed" });
+        } finally {
+          stopped = true;
+          await running;
+        }
+      } finally {
+        polling = false;
+        await poller;
+        await server.close();
+        await removeMedia();
+      }
+      const silent = polls.filter((p) => typeof p === "string");
+      assert.deepEqual(silent, [], `${silent.length} of ${polls.length} polls unanswered`);
+      assert.deepEqual(polls.filter((p) => p !== 200 && p !== 503), []);
+    }),
+});

@@ -101,3 +101,31 @@ export async function onSmallDisk(
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }
+
+/**
+ * A small ext4 file system (a loop-mounted image beside the test's folders) on `dir`: unlike a
+ * tmpfs it can be frozen (`freeze`), which makes every write under it wait as a stalled disk
+ * does (a device that stopped answering, an fsync behind gigabytes of writeback). Returns what
+ * unmounts it and removes the image (thawing it first).
+ */
+export async function mountFreezableDisk(dir: string, bytes: number): Promise<() => Promise<void>> {
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const image = await Deno.makeTempFile({ prefix: "balcao-ext4-", suffix: ".img" });
+  await Deno.truncate(image, bytes);
+  await must("mkfs.ext4", ["-q", "-F", image]);
+  await must("mount", ["-o", "loop", image, dir]);
+  return async () => {
+    await run("fsfreeze", ["-u", dir]);
+    await unmount(dir);
+    await Deno.remove(image).catch(() => {});
+  };
+}
+
+/** Every write under `dir` (a mountFreezableDisk) waits until `thaw`. */
+export async function freeze(dir: string) {
+  await must("fsfreeze", ["-f", dir]);
+}
+
+export async function thaw(dir: string) {
+  await must("fsfreeze", ["-u", dir]);
+}
