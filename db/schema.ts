@@ -486,6 +486,61 @@ export interface OutboxTable extends Timestamps {
   campaignShippingId: Generated<number | null>;
   /** 0410: sent with WhatsApp's forwarded mark. */
   forwarded: Generated<Flag>;
+  /** 0545: a Cloud API template send, JSON {name, language, parameters}; null for free text. */
+  template: Generated<string | null>;
+}
+
+/** 0545: a Cloud API connection's Graph ids and sealed secrets (issue 45). */
+export interface WhatsappCloudTable extends Timestamps {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  phoneNumberId: string;
+  businessAccountId: string;
+  /** Sealed (server/crypto/sealed.ts). */
+  accessToken: Generated<string>;
+  /** Sealed. */
+  appSecret: Generated<string>;
+  verifyToken: string;
+  webhookKey: string;
+  displayNumber: Generated<string | null>;
+  verifiedName: Generated<string | null>;
+  qualityRating: Generated<string | null>;
+  lastError: Generated<string | null>;
+  templatesSyncedAt: Generated<string | null>;
+}
+
+export interface WhatsappCloudInboxTable {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  body: string;
+  receivedAt: string;
+  processedAt: Generated<string | null>;
+  attempts: Generated<number>;
+  lastError: Generated<string | null>;
+}
+
+export interface WhatsappCloudSendsTable {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  wid: string;
+  wamid: Generated<string | null>;
+  createdAt: string;
+}
+
+export interface WhatsappCloudTemplatesTable {
+  id: Generated<number>;
+  companyId: number;
+  whatsappId: number;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  parameters: Generated<number>;
+  body: Generated<string>;
+  syncedAt: string;
 }
 
 export interface SimulatorSessionsTable {
@@ -916,6 +971,10 @@ export interface DB {
   queues: QueuesTable;
   queue_options: QueueOptionsTable;
   whatsapps: WhatsappsTable;
+  whatsapp_cloud: WhatsappCloudTable;
+  whatsapp_cloud_inbox: WhatsappCloudInboxTable;
+  whatsapp_cloud_sends: WhatsappCloudSendsTable;
+  whatsapp_cloud_templates: WhatsappCloudTemplatesTable;
   whatsapp_queues: WhatsappQueuesTable;
   users: UsersTable;
   user_queues: UserQueuesTable;
@@ -984,6 +1043,7 @@ export type Company = Selectable<CompaniesTable>;
 export type Help = Selectable<HelpsTable>;
 export type Invoice = Selectable<InvoicesTable>;
 export type Setting = Selectable<SettingsTable>;
+export type WhatsappCloud = Selectable<WhatsappCloudTable>;
 export type Queue = Selectable<QueuesTable>;
 export type QueueOption = Selectable<QueueOptionsTable>;
 export type Whatsapp = Selectable<WhatsappsTable>;

@@ -87,6 +87,10 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "whatsapp_leases",
   "whatsapp_queues",
   "whatsapps",
+  "whatsapp_cloud",
+  "whatsapp_cloud_inbox",
+  "whatsapp_cloud_sends",
+  "whatsapp_cloud_templates",
 ]);
 
 type Node = OperationNode & Record<string, unknown>;

@@ -75,6 +75,7 @@ const schema = z.object({
   OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
   OPENAI_MODEL: z.string().min(1).max(100).default("gpt-4o-mini"),
   OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).max(100).default("whisper-1"),
+  WHATSAPP_CLOUD_API_URL: z.url().default("https://graph.facebook.com/v23.0"),
   DIALOGFLOW_API_URL: z.url().default("https://dialogflow.googleapis.com"),
   TTS_URL: z.string().min(1).default(
     "https://{region}.tts.speech.microsoft.com/cognitiveservices/v1",
@@ -169,6 +170,8 @@ export type Config = Readonly<{
   openaiModel: string;
   openaiTranscriptionModel: string;
   dialogflowApiUrl: string;
+  /** Meta's Graph API base for Cloud API connections (issue 45); a test points it at a fake. */
+  whatsappCloudApiUrl: string;
   /** Text-to-speech endpoint (Azure Speech REST); `{region}` is the prompt's voiceRegion. */
   ttsUrl: string;
   /** Sends per minute allowed to one connection token on POST /api/messages/send. */
@@ -291,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     openaiModel: e.OPENAI_MODEL,
     openaiTranscriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ""),
+    whatsappCloudApiUrl: e.WHATSAPP_CLOUD_API_URL.replace(/\/+$/, ""),
     ttsUrl: e.TTS_URL,
     externalApiRateLimit: e.EXTERNAL_API_RATE_LIMIT,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -94,7 +94,7 @@ export async function buildDeps(
   // WhatsApp providers by kind; an implementation plugs in with one register line.
   const providers = new ProviderRegistry();
   const simulator = new SimulatorNetwork();
-  registerBuiltInProviders(providers, simulator);
+  registerBuiltInProviders(providers, simulator, secrets.data);
   // Bots by kind (server/bots/README.md); queue integrations and AI prompts register here too.
   const bots = new BotRegistry().register(menuBot).register(
     integrationBot({ config, dataKey: secrets.data, outbound }, {

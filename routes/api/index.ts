@@ -32,6 +32,7 @@ import { simulatorRoutes } from "./simulator.ts";
 import { invoiceRoutes } from "./invoices.ts";
 import { billingWebhookRoutes, subscriptionRoutes } from "./subscription.ts";
 import { whatsappRoutes, whatsappSessionRoutes } from "./whatsapp.ts";
+import { whatsappCloudRoutes } from "./whatsapp_cloud.ts";
 import { contactListItemRoutes, contactListRoutes } from "./contact_lists.ts";
 import { campaignSettingRoutes } from "./campaign_settings.ts";
 import { campaignRoutes } from "./campaigns.ts";
@@ -72,6 +73,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/messages-allMe", messagesAllMeRoutes(deps));
   api.route("/whatsapp", whatsappRoutes(deps));
   api.route("/whatsappsession", whatsappSessionRoutes(deps));
+  api.route("/whatsapp-cloud", whatsappCloudRoutes(deps));
   api.route("/simulator", simulatorRoutes(deps));
   api.route("/messages", mediaRoutes(deps));
   api.route("/chats", chatRoutes(deps));

@@ -3,7 +3,12 @@ import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { validate } from "../../server/http/validate.ts";
-import { CHANNEL_KINDS, type ChannelKind } from "../../contract/channels.ts";
+import { capabilitiesOf, CHANNEL_KINDS, type ChannelKind } from "../../contract/channels.ts";
+import {
+  syncTemplates,
+  templatesOf,
+  testCloudConnection,
+} from "../../server/whatsapp/providers/cloud_api/service.ts";
 import { idParam } from "../../server/http/params.ts";
 import {
   createConnection,
@@ -43,7 +48,30 @@ const fields = {
   status: z.string().optional(),
   qrcode: z.string().optional(),
 };
-const createBody = z.object(fields);
+/** A Cloud API connection's Graph ids and secrets (capability `credentials`). */
+const cloudFields = {
+  phoneNumberId: z.string().trim().regex(/^\d{5,30}$/, "Invalid").optional(),
+  businessAccountId: z.string().trim().regex(/^\d{5,30}$/, "Invalid").optional(),
+  accessToken: z.string().trim().min(10).max(1000).optional(),
+  appSecret: z.string().trim().min(8).max(200).optional(),
+  verifyToken: z.string().trim().min(8).max(200).optional(),
+};
+const createBody = z.object({ ...fields, ...cloudFields }).superRefine((body, ctx) => {
+  if (!body.provider || !capabilitiesOf(body.provider).credentials) return;
+  for (const key of Object.keys(cloudFields) as (keyof typeof cloudFields)[]) {
+    if (!body[key]) ctx.addIssue({ code: "custom", path: [key], message: "Required" });
+  }
+});
+
+/** The create body as the service takes it: the credentials apart. */
+function creation(body: z.infer<typeof createBody>) {
+  const { phoneNumberId, businessAccountId, accessToken, appSecret, verifyToken, ...rest } =
+    editable(body);
+  const cloud = phoneNumberId && businessAccountId && accessToken && appSecret && verifyToken
+    ? { phoneNumberId, businessAccountId, accessToken, appSecret, verifyToken }
+    : undefined;
+  return { ...rest, cloud };
+}
 const updateBody = z.object({ ...fields, name: fields.name.optional() });
 /** The number to link (country and area code), for pairing by code instead of the QR. */
 const pairingBody = z.object({ phoneNumber: z.string().trim().min(1, "Required").max(30) });
@@ -70,7 +98,7 @@ export function whatsappRoutes(deps: AppDeps) {
   });
 
   app.post("/", allow("connection:create"), validate("json", createBody), async (c) => {
-    const view = await createConnection(deps, authOf(c), editable(c.req.valid("json")));
+    const view = await createConnection(deps, authOf(c), creation(c.req.valid("json")));
     return c.json(view, 201);
   });
 
@@ -84,6 +112,25 @@ export function whatsappRoutes(deps: AppDeps) {
       return c.json(await updateConnection(deps, authOf(c), id, editable(c.req.valid("json"))));
     },
   );
+
+  // A Cloud API connection: 'Testar' reads the number from the Graph API; templates (issue 45).
+  app.post("/:id/test", allow("connection:manage"), validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    return c.json(await testCloudConnection(deps, authOf(c).companyId, id));
+  });
+
+  app.post(
+    "/:id/templates/sync",
+    allow("connection:manage"),
+    validate("param", idParam),
+    async (c) => {
+      return c.json(await syncTemplates(deps, authOf(c).companyId, c.req.valid("param").id));
+    },
+  );
+
+  app.get("/:id/templates", validate("param", idParam), async (c) => {
+    return c.json(await templatesOf(deps, authOf(c).companyId, c.req.valid("param").id));
+  });
 
   app.post("/:id/token", allow("connection:manage"), validate("param", idParam), async (c) => {
     return c.json(await regenerateToken(deps, authOf(c), c.req.valid("param").id));

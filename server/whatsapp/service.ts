@@ -2,7 +2,12 @@ import { auditBy, changedFields } from "../audit/service.ts";
 import { assertBelowLimit } from "../plans/features.ts";
 import { requireBotRefs } from "../integrations/service.ts";
 import type { Whatsapp } from "../../db/schema.ts";
-import { type ChannelKind, DEFAULT_CHANNEL } from "../../contract/channels.ts";
+import { capabilitiesOf, type ChannelKind, DEFAULT_CHANNEL } from "../../contract/channels.ts";
+import {
+  type CloudInput,
+  cloudSettingsOf,
+  insertCloudSettings,
+} from "./providers/cloud_api/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { isAllowed } from "../auth/policy.ts";
@@ -47,6 +52,8 @@ export type ConnectionInput = {
   promptId?: number | null;
   /** issue 15: the integration every new ticket of the connection goes to. */
   integrationId?: number | null;
+  /** A channel typed in by credentials (capability `credentials`): its ids and secrets. */
+  cloud?: CloudInput;
 };
 
 async function viewsOf(deps: AppDeps, auth: AuthInfo, rows: Whatsapp[]): Promise<WhatsappView[]> {
@@ -57,7 +64,12 @@ async function viewsOf(deps: AppDeps, auth: AuthInfo, rows: Whatsapp[]): Promise
 }
 
 async function viewOf(deps: AppDeps, auth: AuthInfo, row: Whatsapp): Promise<WhatsappView> {
-  return (await viewsOf(deps, auth, [row]))[0];
+  const view = (await viewsOf(deps, auth, [row]))[0];
+  // What to paste into Meta (webhook URL, verify token): for those who manage connections.
+  if (capabilitiesOf(row.provider).credentials && isAllowed(auth, "connection:manage")) {
+    view.cloud = await cloudSettingsOf(deps, auth.companyId, row.id);
+  }
+  return view;
 }
 
 async function publishUpdate(deps: AppDeps, row: Whatsapp) {
@@ -138,6 +150,12 @@ export async function createConnection(
   input: ConnectionInput & { name: string },
 ): Promise<WhatsappView> {
   const { db, clock } = deps;
+  const provider = input.provider ?? DEFAULT_CHANNEL;
+  if (capabilitiesOf(provider).credentials && !input.cloud) {
+    throw badRequest("ERR_VALIDATION", "Informe as credenciais da conexão", {
+      accessToken: ["Required"],
+    });
+  }
   const count = await countWhatsapps(db, auth.companyId);
   assertBelowLimit(auth.plan, "connections", count);
   const queueIds = [...new Set(input.queueIds ?? [])];
@@ -156,13 +174,17 @@ export async function createConnection(
       ...scalarFields(input),
       name: input.name,
       ...token.columns,
-      provider: input.provider ?? DEFAULT_CHANNEL,
+      provider,
       status: "DISCONNECTED",
       isDefault: isDefault ? 1 : 0,
       createdAt: now,
       updatedAt: now,
     });
     if (isDefault) await clearOtherDefaults(trx, auth.companyId, created.id, now);
+    if (input.cloud && capabilitiesOf(provider).credentials) {
+      const at = { companyId: auth.companyId, whatsappId: created.id, now };
+      await insertCloudSettings(trx, deps.secrets.data, at, input.cloud);
+    }
     await setWhatsappQueues(trx, auth.companyId, created.id, queueIds);
     await auditBy(trx, auth, now, "connection.created", { entity: "connection", id: created.id }, {
       after: { ...scalarFields(input), isDefault, queueIds },

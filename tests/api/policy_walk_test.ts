@@ -46,6 +46,8 @@ const PUBLIC: Record<string, string> = {
   "POST /api/messages/send": "a connection's API token, not a user (server/external_api/auth.ts)",
   "POST /api/billing/:provider{[a-z]+}/webhook": "the payment provider, checked by its signature",
   "GET /api/version": "the running version, for the operator and monitors",
+  "GET /api/whatsapp-cloud/:key": "Meta's webhook handshake, checked by the verify token",
+  "POST /api/whatsapp-cloud/:key": "Meta's webhook posts, checked by their signature",
   "GET /api/openapi.json": "the API's public description (/api-docs)",
 };
 

@@ -30,6 +30,8 @@ const CROSS_COMPANY: Record<string, string> = {
     "the distribution job scans every company's tickets (given to attendants now offline, waiting, past their targets); each change then names the company",
   "server/external_api/repository.ts":
     "the send API's bearer token (by its unique hash) is the only credential: it names the connection, and so the company",
+  "server/whatsapp/providers/cloud_api/repository.ts":
+    "Meta's webhook URL carries only its random key: it names the connection, and so the company",
   "server/whatsapp/inbound/pending_media_repository.ts":
     "the media_retry job finds every company's messages whose media is pending (issue 34); each is then stored and updated with its company",
   "server/metrics/repository.ts":

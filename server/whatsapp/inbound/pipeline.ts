@@ -102,7 +102,8 @@ export class InboundPipeline {
       }
       case "ack":
       case "edit":
-      case "revoke": {
+      case "revoke":
+      case "failed": {
         if (!validId(event.id) || !isAddress(event.chatJid)) return this.#malformed(ref, event);
         return this.#chats.run(
           chatKey(ref, event.chatJid),

@@ -246,7 +246,8 @@ export async function setContactPicture(
 export type MessageChange =
   | { type: "ack"; ack: number }
   | { type: "edit"; body: string }
-  | { type: "revoke" };
+  | { type: "revoke" }
+  | { type: "failed"; code: string };
 
 /**
  * Applies an ack (never lowering the stored one), an edit or a deletion (not to a deleted
@@ -273,5 +274,9 @@ export async function changeMessage(
     case "revoke":
       return await query.where("isDeleted", "=", 0).set({ isDeleted: 1, updatedAt: now })
         .returningAll().executeTakeFirst();
+    case "failed":
+      return await query.where((eb) =>
+        eb.or([eb("sendError", "is", null), eb("sendError", "<>", change.code)])
+      ).set({ sendError: change.code, updatedAt: now }).returningAll().executeTakeFirst();
   }
 }

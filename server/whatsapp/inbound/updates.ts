@@ -12,7 +12,7 @@ import { groupOfAddress, lidOfAddress, phoneOfAddress } from "../providers/addre
 import { type OutboxDeps, previewEdited } from "../outbox/outbox.ts";
 import type { DeliveryOutcome, ProviderEvent } from "../providers/provider.ts";
 
-type UpdateEvent = Extract<ProviderEvent, { type: "ack" | "edit" | "revoke" }>;
+type UpdateEvent = Extract<ProviderEvent, { type: "ack" | "edit" | "revoke" | "failed" }>;
 
 /**
  * Acks, edits and deletions made on the phone, applied to the stored message of that
@@ -45,6 +45,11 @@ export async function applyUpdate(
     }
     case "revoke": {
       change = { type: "revoke" };
+      break;
+    }
+    case "failed": {
+      if (typeof event.code !== "string") return { ignored: "malformed event" };
+      change = { type: "failed", code: event.code };
       break;
     }
   }

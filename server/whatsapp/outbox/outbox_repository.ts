@@ -243,7 +243,8 @@ export async function messageSendFailed(
   companyId: number,
   messageId: number,
   now: string,
+  code = "ERR_SENDING_WAPP_MSG",
 ) {
-  await trx.updateTable("messages").set({ sendError: "ERR_SENDING_WAPP_MSG", updatedAt: now })
+  await trx.updateTable("messages").set({ sendError: code, updatedAt: now })
     .where("id", "=", messageId).where("companyId", "=", companyId).execute();
 }

@@ -247,7 +247,10 @@ export class OutboxWorker {
     this.#firstSeen.delete(row.id);
     await db.transaction().execute(async (trx) => {
       await markRowFailed(trx, row, claimId, describe(error), now);
-      if (row.messageId !== null) await messageSendFailed(trx, row.companyId, row.messageId, now);
+      if (row.messageId !== null) {
+        const code = error instanceof ProviderSendError ? error.failureCode : undefined;
+        await messageSendFailed(trx, row.companyId, row.messageId, now, code);
+      }
     });
     if (row.messageId !== null && row.ticketId !== null) {
       await this.#publish(row.companyId, row.ticketId, row.messageId);

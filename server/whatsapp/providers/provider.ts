@@ -76,6 +76,8 @@ export type ProviderEvent =
   | { type: "ack"; id: string; chatJid: string; ack: Ack }
   | { type: "edit"; id: string; chatJid: string; body: string }
   | { type: "revoke"; id: string; chatJid: string }
+  /** The network refused a message we sent, after accepting it (Cloud API `failed` status). */
+  | { type: "failed"; id: string; chatJid: string; code: string }
   | {
     type: "contact";
     jid: string;
@@ -112,10 +114,16 @@ export type SendOptions = {
  */
 export class ProviderSendError extends Error {
   readonly permanent: boolean;
-  constructor(message: string, options: { permanent: boolean; cause?: unknown }) {
+  /** The catalogue's code shown on the message when the send fails for good (else ERR_SENDING_WAPP_MSG). */
+  readonly failureCode?: string;
+  constructor(
+    message: string,
+    options: { permanent: boolean; cause?: unknown; failureCode?: string },
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ProviderSendError";
     this.permanent = options.permanent;
+    this.failureCode = options.failureCode;
   }
 }
 
