@@ -139,7 +139,13 @@ for (const c of CASES) {
       );
 
       // The scene: a connection, a queue with targets and hours, one with hours that
-      // distributes, one without hours whose attendant works 17:00-18:00.
+      // distributes, one without hours whose attendant works 17:00-18:00. Queue hours count
+      // only when the company manages them per queue (issue 50 item 1).
+      const perQueue = await t.request("PUT", "/api/settings/scheduleType", {
+        token: a.admin.token,
+        body: { value: "queue" },
+      });
+      assert.equal(perQueue.status, 200);
       await addWhatsapp(t, a.id, "Conexão", { isDefault: true });
       const policy = async (queueId: number, body: Record<string, unknown>) => {
         const res = await t.request("PUT", `/api/queue/${queueId}`, {
