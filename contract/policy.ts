@@ -12,7 +12,9 @@
  * (ADMIN_PROFILE): the super flag by itself does not grant them.
  *
  * Who sees which ticket (and so whose socket hears it) is the audience rule beside this table,
- * contract/ticket_audience.ts; admins there are this table's "ticket:see-all".
+ * contract/ticket_audience.ts; admins there are this table's "ticket:see-all". Who may act on a
+ * given record (their own note, another attendant's ticket) is a record rule,
+ * contract/record_policy.ts: it answers which of this table's lines the record still asks for.
  */
 import type { Role } from "./roles.ts";
 
@@ -56,6 +58,8 @@ export const POLICY = {
   "ticket:delete": ADMIN_PROFILE,
   "ticket:see-all": ADMIN_PROFILE, // the show-all switch
   "ticket:skip-queue": ADMIN_PROFILE, // a new ticket without a queue
+  "ticket:any-queue": ADMIN_PROFILE, // a new ticket in a queue not one's own
+  "ticket:act-any": ADMIN_PROFILE, // act on another attendant's ticket (contract/record_policy.ts)
   "ticket:assign-any": ADMIN_PROFILE, // a new ticket for another attendant
   "ticket-note:delete-any": ADMIN_PROFILE, // others' notes (one's own: everyone)
   "tag:kanban": ADMIN_PROFILE, // the kanban switch of a tag (seeds/001 section 2)

@@ -1,5 +1,6 @@
 import { signal } from "@preact/signals-react";
 import type { SessionUser } from "../../contract/types.ts";
+import type { TicketView } from "../../contract/ticket_types.ts";
 import { inNotifications, viewerOfUser } from "../../contract/ticket_audience.ts";
 import { playNotificationSound } from "./shell/sound.ts";
 
@@ -58,6 +59,24 @@ export function shouldNotify(
   if (!notified) return false;
   if (pageVisible && ticket.id !== undefined && viewingTicketId.value === ticket.id) return false;
   return true;
+}
+
+/** A ticket event as the bell hears it (appMessage or ticket channel). */
+export type BellEvent =
+  | { channel: "appMessage"; data: { ticket: TicketView } }
+  | { channel: "ticket"; data: { action: string; ticket?: TicketView; ticketId?: number } };
+
+/**
+ * Whether an event can change the bell: a ticket it lists, or one that may join it
+ * (`inNotifications`, read or not). Whoever may read a ticket hears it, so a user hears every
+ * chat of their queues: the rest of those events must not make the bell read its list again.
+ */
+export function concernsBell(user: Notified, listed: readonly number[], event: BellEvent): boolean {
+  const ticket = event.data.ticket;
+  const id = ticket?.id ?? (event.channel === "ticket" ? event.data.ticketId : undefined);
+  if (id !== undefined && listed.includes(id)) return true;
+  if (!ticket) return false;
+  return inNotifications(viewerOfUser(user), { ...ticket, unread: true });
 }
 
 function logUnsupported() {

@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { mayWriteInTicket } from "../../contract/record_policy.ts";
+import { viewerOfUser } from "../../contract/ticket_audience.ts";
+import { rolesOf } from "../../contract/roles.ts";
 import { api } from "../lib/api.ts";
 import { ApiError } from "../lib/errors.ts";
-import { isAdmin, useUser } from "../lib/session.ts";
+import { useUser } from "../lib/session.ts";
 import { realtime, useRealtime } from "../lib/socket.ts";
 import { viewingTicketId } from "../lib/ticket_notify.ts";
 import { toast } from "../lib/toast.ts";
@@ -34,7 +37,6 @@ export function TicketView(
 ) {
   const { t } = useTranslation();
   const user = useUser();
-  const admin = isAdmin(user);
   const [ticket, setTicket] = useState<Ticket | null>(null);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [deleting, setDeleting] = useState<Message | null>(null);
@@ -131,8 +133,8 @@ export function TicketView(
   }
 
   const contactName = ticket.contact?.name || ticket.contact?.number || "";
-  // Replying needs an open ticket that is the user's (admins act on any; seeds/000 section 4).
-  const canWrite = ticket.status === "open" && (admin || ticket.userId === user.id);
+  // Replying needs an open ticket the user may act on (contract/record_policy.ts, as the server).
+  const canWrite = mayWriteInTicket(viewerOfUser(user), rolesOf(user), ticket);
   const readOnly = !canWrite;
 
   return (

@@ -5,6 +5,7 @@ import {
   type Restriction,
   type Role,
 } from "../../contract/policy.ts";
+import type { Needs } from "../../contract/record_policy.ts";
 import { AppError, forbidden } from "../errors.ts";
 
 /**
@@ -37,4 +38,14 @@ export function isAllowed(who: RoleHolder | undefined, action: Action): boolean 
 export function assertAllowed(who: RoleHolder | undefined, action: Action, message?: string) {
   if (who && !withinRestriction(who, action)) throw subscriptionOverdue();
   if (!isAllowed(who, action)) throw forbidden(message);
+}
+
+/** Does the caller hold every line a record rule asks for (contract/record_policy.ts)? */
+export function recordAllowed(who: RoleHolder | undefined, needs: Needs): boolean {
+  return needs.every((action) => isAllowed(who, action));
+}
+
+/** A record rule's answer asserted line by line, as assertAllowed does for one. */
+export function assertRecord(who: RoleHolder | undefined, needs: Needs, message?: string) {
+  for (const action of needs) assertAllowed(who, action, message);
 }

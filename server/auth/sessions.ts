@@ -3,7 +3,8 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { actorOf, recordAudit } from "../audit/service.ts";
 import { disconnectSession } from "../realtime/members.ts";
-import { assertAllowed } from "./policy.ts";
+import { assertAllowed, assertRecord } from "./policy.ts";
+import { sessionEndNeeds } from "../../contract/record_policy.ts";
 import { endOneSession, listLiveSessions } from "./repository.ts";
 
 /**
@@ -41,10 +42,7 @@ export async function endSession(deps: AppDeps, auth: AuthInfo, id: number) {
   const rows = await listLiveSessions(deps.db, auth.companyId);
   const target = rows.find((r) => r.id === id);
   if (!target) throw notFound("ERR_NO_SESSION_FOUND", "Sessão não encontrada");
-  if (target.userId !== auth.userId) {
-    assertAllowed(auth, "session:manage-any");
-    if (target.userSuper === 1) assertAllowed(auth, "user:manage-super");
-  }
+  assertRecord(auth, sessionEndNeeds(auth, { ...target, userSuper: target.userSuper === 1 }));
   const reason = target.userId === auth.userId ? "endedByUser" : "endedByAdmin";
   const now = deps.clock.now().toISOString();
   const ended = await deps.db.transaction().execute(async (trx) => {

@@ -1,5 +1,6 @@
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { assertAllowed } from "../auth/policy.ts";
+import { assertRecord } from "../auth/policy.ts";
+import { noteDeleteNeeds } from "../../contract/record_policy.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { viewerOf } from "../tickets/access.ts";
 import { readableTicket } from "../tickets/service.ts";
@@ -63,6 +64,6 @@ export async function removeNote(deps: AppDeps, auth: AuthInfo, id: number): Pro
   if (!note) throw notFound("ERR_NO_NOTE_FOUND", "Note not found");
   await readableTicket(deps.db, viewer, { id: note.ticketId });
   // The author or an admin removes a note; other attendants only read it.
-  if (note.userId !== viewer.userId) assertAllowed(viewer, "ticket-note:delete-any");
+  assertRecord(viewer, noteDeleteNeeds(viewer, note));
   await deleteNote(deps.db, viewer.companyId, note.id);
 }

@@ -1,7 +1,12 @@
 import type { QuickMessage } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { AppError, forbidden, notFound } from "../errors.ts";
-import { isAllowed } from "../auth/policy.ts";
+import { AppError, notFound } from "../errors.ts";
+import { assertRecord, isAllowed, recordAllowed } from "../auth/policy.ts";
+import {
+  quickMessageChangeNeeds,
+  quickMessageQueueNeeds,
+  quickMessageReadNeeds,
+} from "../../contract/record_policy.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { cleanFilename } from "../media/store.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
@@ -38,10 +43,10 @@ async function queuesOf(deps: AppDeps, auth: AuthInfo): Promise<readonly number[
  * Readable: general ones (not a queue's), one's own, those of one's queues, or any for admins;
  * otherwise 404 like a missing one.
  */
-async function canSee(deps: AppDeps, auth: AuthInfo, q: QuickMessage): Promise<boolean> {
-  if (managesAny(auth) || q.userId === auth.userId) return true;
-  if (q.queueId === null) return q.geral === 1;
-  return (await queuesOf(deps, auth)).includes(q.queueId);
+async function readable(deps: AppDeps, auth: AuthInfo, q: QuickMessage): Promise<boolean> {
+  if (managesAny(auth)) return true;
+  const caller = { userId: auth.userId, queueIds: await queuesOf(deps, auth) };
+  return recordAllowed(auth, quickMessageReadNeeds(caller, { ...q, geral: q.geral === 1 }));
 }
 
 /**
@@ -53,12 +58,13 @@ async function checkQueue(deps: AppDeps, auth: AuthInfo, queueId: number | null 
   if (!await companyHas(deps.db, "queues", auth.companyId, queueId)) {
     throw notFound("ERR_NO_QUEUE_FOUND", "Queue not found");
   }
-  if (!managesAny(auth) && !(await queuesOf(deps, auth)).includes(queueId)) throw forbidden();
+  if (managesAny(auth)) return;
+  assertRecord(auth, quickMessageQueueNeeds({ queueIds: await queuesOf(deps, auth) }, queueId));
 }
 
 /** Changeable: one's own, or any for admins. */
 function assertCanChange(auth: AuthInfo, q: QuickMessage) {
-  if (!managesAny(auth) && q.userId !== auth.userId) throw forbidden();
+  assertRecord(auth, quickMessageChangeNeeds(auth, q));
 }
 
 /** Told after the write; who hears it is decided from `geral` (server/realtime/listeners.ts). */
@@ -116,7 +122,7 @@ export async function readableQuickMessage(
   id: number,
 ): Promise<QuickMessage> {
   const q = await findQuickMessage(deps.db, auth.companyId, id);
-  if (!q || !await canSee(deps, auth, q)) {
+  if (!q || !await readable(deps, auth, q)) {
     throw notFound("ERR_NO_QUICK_MESSAGE_FOUND", "Quick message not found");
   }
   return q;

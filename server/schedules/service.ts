@@ -1,7 +1,8 @@
 import type { Schedule } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
-import { isAllowed } from "../auth/policy.ts";
+import { isAllowed, recordAllowed } from "../auth/policy.ts";
+import { scheduleNeeds } from "../../contract/record_policy.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { companyHas, findTicket } from "../tickets/repository.ts";
 import {
@@ -80,7 +81,7 @@ export async function readableSchedule(
   id: number,
 ): Promise<Schedule> {
   const s = await findSchedule(deps.db, auth.companyId, id);
-  if (!s || (!managesAny(auth) && s.userId !== auth.userId)) {
+  if (!s || !recordAllowed(auth, scheduleNeeds(auth, s))) {
     throw notFound("ERR_NO_SCHEDULE_FOUND", "Schedule not found");
   }
   return s;

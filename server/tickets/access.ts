@@ -8,6 +8,8 @@ import {
 import type { AuthInfo } from "../context.ts";
 import type { Database } from "../../db/client.ts";
 import { forbidden } from "../errors.ts";
+import { assertRecord } from "../auth/policy.ts";
+import { ticketActNeeds } from "../../contract/record_policy.ts";
 import { userQueueIds } from "../users/repository.ts";
 import { ticketPlacement } from "./repository.ts";
 
@@ -62,14 +64,13 @@ export function assertCanRead(viewer: Viewer, ticket: Placed): void {
 }
 
 /**
- * Changing a ticket (transitions, sending, tags): besides reading it, a user may act on a ticket
- * that is theirs or unassigned, or reopen a closed one; another attendant's ticket is left to
- * them and to admins.
+ * Changing a ticket (transitions, sending, tags): reading it, then the record rule
+ * ticketActNeeds (contract/record_policy.ts): another attendant's ticket is left to them and to
+ * "ticket:act-any".
  */
 export function assertCanAct(viewer: Viewer, ticket: Placed): void {
   assertCanRead(viewer, ticket);
-  if (viewer.isAdmin || ticket.status === "closed") return;
-  if (ticket.userId !== null && ticket.userId !== viewer.userId) throw forbidden();
+  assertRecord(viewer, ticketActNeeds(viewer, ticket));
 }
 
 /**

@@ -2,8 +2,9 @@ import { HAND_OVER } from "../bots/registry.ts";
 import type { Database } from "../../db/client.ts";
 import type { Ticket, TicketUpdate } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
-import { assertAllowed, isAllowed } from "../auth/policy.ts";
+import { AppError, badRequest, notFound } from "../errors.ts";
+import { assertAllowed, assertRecord, isAllowed } from "../auth/policy.ts";
+import { ticketAssignNeeds, ticketQueueNeeds } from "../../contract/record_policy.ts";
 import { renderVariables } from "../messages/variables.ts";
 import type { TicketPlacement } from "../events/domain.ts";
 import { companyTimeZone, isEnabled, settingValues } from "../settings/values.ts";
@@ -181,7 +182,7 @@ async function openTicket(
       if (!contact) throw notFound("ERR_NO_CONTACT_FOUND", "Contact not found");
       if (queueId !== null) {
         await requireQueue(trx, viewer, queueId);
-        if (!viewer.isAdmin && !viewer.queueIds.includes(queueId)) throw forbidden();
+        assertRecord(viewer, ticketQueueNeeds(viewer, queueId));
       }
       let whatsappId: number | undefined;
       if (input.whatsappId != null) {
@@ -196,10 +197,9 @@ async function openTicket(
         }
       }
       let userId: number | null = input.userId ?? (status === "open" ? viewer.userId : null);
-      if (userId !== null && userId !== viewer.userId) {
-        assertAllowed(viewer, "ticket:assign-any");
-        await requireUser(trx, viewer, userId);
-      }
+      const assigning = ticketAssignNeeds(viewer, userId);
+      assertRecord(viewer, assigning);
+      if (userId !== null && assigning.length > 0) await requireUser(trx, viewer, userId);
       if (status === "pending" && input.userId == null) userId = null;
       const existing = await findActiveTicket(trx, viewer.companyId, contact.id, whatsappId);
       if (existing) throw await otherOpenTicket(trx, viewer.companyId, existing);

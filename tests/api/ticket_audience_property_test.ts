@@ -12,7 +12,8 @@ import {
   readsEveryTicket,
   type TicketListView,
 } from "../../contract/ticket_audience.ts";
-import { rolesOf } from "../../contract/roles.ts";
+import { type Role, rolesOf } from "../../contract/roles.ts";
+import { mayActOnTicket } from "../../contract/record_policy.ts";
 import { publishTicketUpdate } from "../../server/realtime/publish.ts";
 import { loadTicketView } from "../../server/tickets/view_repository.ts";
 
@@ -21,7 +22,8 @@ import { loadTicketView } from "../../server/tickets/view_repository.ts";
  * random (queues; users with a profile, the super flag, allTicket, memberships and supervision;
  * tickets in every status, queue, owner, group or not, read or not) and, for every (user,
  * ticket) pair, compares the pure rule (contract/ticket_audience.ts) with:
- * - the API's read (GET /api/tickets/:id: 200 or 403);
+ * - the API's read (GET /api/tickets/:id: 200 or 403) and act (PUT /api/tickets/:id with no
+ *   change: 403 exactly when the record rule mayActOnTicket, contract/record_policy.ts, says no);
  * - the lists' membership (GET /api/tickets, each status, show-all or not, queue selections) and
  *   the notifications (withUnreadMessages), against inTicketList / inNotifications;
  * - the kanban board (GET /api/ticket/kanban) against onKanbanBoard;
@@ -48,7 +50,7 @@ function generator(seed: number) {
   };
 }
 
-type Person = { user: TestUser; viewer: AudienceViewer };
+type Person = { user: TestUser; viewer: AudienceViewer; roles: Role[] };
 type Row = AudienceTicket & { id: number; unread: boolean };
 
 const STATUSES = ["pending", "open", "closed"] as const;
@@ -84,6 +86,7 @@ async function randomCompany(t: TestApp, seed: number, round: number) {
     }
     people.push({
       user,
+      roles: rolesOf({ profile, super: isSuper }),
       viewer: {
         userId: user.id,
         isAdmin: readsEveryTicket(rolesOf({ profile, super: isSuper })),
@@ -152,7 +155,7 @@ Deno.test("ticket audience - every consumer agrees with the one rule on random c
       const why = (what: string) => `${what} (AUDIENCE_SEED=${seed} AUDIENCE_ROUNDS=1)`;
       const { people, rows, queues, rnd } = await randomCompany(t, seed, round);
 
-      for (const { user, viewer } of people) {
+      for (const { user, viewer, roles } of people) {
         // The API's read answers as the rule does; another company's ticket is never found.
         for (const row of rows) {
           const res = await t.request("GET", `/api/tickets/${row.id}`, { token: user.token });
@@ -162,6 +165,20 @@ Deno.test("ticket audience - every consumer agrees with the one rule on random c
             res.status,
             expected,
             why(`GET ticket ${JSON.stringify(row)} by ${JSON.stringify(viewer)}`),
+          );
+        }
+        // Acting on it (a change that changes nothing) follows the record rule built on it.
+        for (const row of rows) {
+          const res = await t.request("PUT", `/api/tickets/${row.id}`, {
+            token: user.token,
+            body: {},
+          });
+          const text = await res.text();
+          const refused = res.status === 403;
+          assert.equal(
+            refused,
+            !mayActOnTicket(viewer, roles, row),
+            why(`PUT ticket ${JSON.stringify(row)} by ${JSON.stringify(viewer)}: ${text}`),
           );
         }
         const res = await t.request("GET", `/api/tickets/${foreign.id}`, { token: user.token });

@@ -23,7 +23,7 @@ import { matchQuickAnswers } from "../../islands/tickets/QuickAnswers.tsx";
 import { CONTACT_RULES } from "../../islands/lib/contact/ContactDialog.tsx";
 import { check } from "../../contract/validation.ts";
 import { defaultConnection } from "../../islands/tickets/NewTicketDialog.tsx";
-import { shouldNotify, viewingTicketId } from "../../islands/lib/ticket_notify.ts";
+import { concernsBell, shouldNotify, viewingTicketId } from "../../islands/lib/ticket_notify.ts";
 import type { Message, Ticket } from "../../contract/ticket_types.ts";
 import { locationBody, vcardBody } from "../../server/whatsapp/inbound/bodies.ts";
 
@@ -400,6 +400,31 @@ Deno.test("tickets notifications - only mine or unassigned, in my queues or none
   } finally {
     viewingTicketId.value = null;
   }
+});
+
+Deno.test("tickets bell - a colleague's chat of my queue does not make the bell read again", () => {
+  const user = {
+    id: ME,
+    profile: "user",
+    super: false,
+    allTicket: "disable",
+    queues: [{ id: 1, name: "Sales", color: "#000" }],
+  };
+  const colleagues = ticket(3, { status: "open", userId: 99 });
+  const message = (t: Ticket) => ({ channel: "appMessage" as const, data: { ticket: t } });
+  assert.equal(concernsBell(user, [], message(colleagues)), false);
+  // Listed (it was mine a moment ago), or it may join the bell: read again.
+  assert.equal(concernsBell(user, [3], message(colleagues)), true);
+  assert.equal(concernsBell(user, [], message(ticket(4, { userId: null }))), true);
+  assert.equal(concernsBell(user, [], message(ticket(5, { status: "open", userId: ME }))), true);
+  assert.equal(
+    concernsBell(user, [6], { channel: "ticket", data: { action: "delete", ticketId: 6 } }),
+    true,
+  );
+  assert.equal(
+    concernsBell(user, [], { channel: "ticket", data: { action: "delete", ticketId: 6 } }),
+    false,
+  );
 });
 
 Deno.test("tickets list - events that overtake a read are applied again on top of its page", () => {

@@ -5,7 +5,7 @@ import { IconButton } from "../ui/Button.tsx";
 import { realtime, useRealtime } from "../socket.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { useLiveList } from "./live.ts";
-import { notifyNewMessage } from "../ticket_notify.ts";
+import { concernsBell, notifyNewMessage } from "../ticket_notify.ts";
 import { api } from "../api.ts";
 import type { AnnouncementView } from "../../../contract/team_types.ts";
 import { type Chat, unreadChats } from "./chats.ts";
@@ -89,6 +89,8 @@ export function TicketsBell({ user }: { user: SessionUser }) {
         notifyNewMessage(user, event.data, t("shell.bells.newMessage"));
       }
     },
+    // Events of tickets the bell neither lists nor may list leave it as it is (no read).
+    apply: (items, event) => concernsBell(user, items.map((i) => i.id), event) ? null : items,
   });
   // seeds/000 section 6: with allTicket enabled the list also holds the pending tickets.
   const pending = useLiveList<TicketNote, "ticket">({
