@@ -21,6 +21,10 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
       .then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n))))
+      // The page's request starts while the worker wakes up, not after (no delay on navigations).
+      .then(() =>
+        self.registration.navigationPreload && self.registration.navigationPreload.enable()
+      )
       .then(() => self.clients.claim()),
   );
 });
@@ -31,7 +35,9 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.mode !== "navigate" || request.method !== "GET") return;
   event.respondWith(
-    fetch(request).catch(() => caches.match(OFFLINE_URL).then((page) => page || Response.error())),
+    Promise.resolve(event.preloadResponse)
+      .then((preloaded) => preloaded || fetch(request))
+      .catch(() => caches.match(OFFLINE_URL).then((page) => page || Response.error())),
   );
 });
 
@@ -51,18 +57,32 @@ function readPush(event) {
   }
 }
 
-self.addEventListener("push", (event) => {
-  const push = readPush(event);
-  event.waitUntil(
-    self.registration.showNotification(push.title, {
+/** What the system shows for a push (title, and the options showNotification takes). */
+function notificationOf(push) {
+  return {
+    title: push.title,
+    options: {
       body: push.body,
       tag: push.tag,
       renotify: push.tag !== undefined,
       icon: "/static/icons/icon-192.png",
       badge: "/static/icons/badge-96.png",
       data: { url: push.url, kind: push.kind },
+    },
+  };
+}
+
+// Shown by the system; the app's open windows are told too (a page in front may say it its own
+// way). A browser that shows nothing (permission withdrawn) still tells the windows.
+self.addEventListener("push", (event) => {
+  const push = readPush(event);
+  const shown = notificationOf(push);
+  event.waitUntil(Promise.all([
+    self.registration.showNotification(shown.title, shown.options).catch(() => {}),
+    self.clients.matchAll({ type: "window" }).then((windows) => {
+      for (const client of windows) client.postMessage({ type: "push", push });
     }),
-  );
+  ]));
 });
 
 /**
