@@ -112,7 +112,8 @@ Deno.test("push in the browser - the service worker shows the server's push and 
         self.dispatchEvent(click);
       }, shown.options.data);
       await page.waitForURL(`${url}/tickets/${ticket.uuid}`);
-      await page.getByText("quero um orçamento").first().waitFor();
+      // The ticket's conversation (a whole page load: generous on a busy machine).
+      await page.getByText("quero um orçamento").first().waitFor({ timeout: 60_000 });
       assert.deepEqual(pageErrors, []);
     }, { env: { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" } });
   } finally {
