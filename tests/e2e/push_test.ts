@@ -113,7 +113,8 @@ Deno.test("push in the browser - the service worker shows the server's push and 
       }, shown.options.data);
       await page.waitForURL(`${url}/tickets/${ticket.uuid}`);
       // The ticket's conversation (a whole page load: generous on a busy machine).
-      await page.getByText("quero um orçamento").first().waitFor({ timeout: 60_000 });
+      await page.getByText("quero um orçamento").filter({ visible: true }).first()
+        .waitFor({ timeout: 60_000 });
       assert.deepEqual(pageErrors, []);
     }, { env: { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" } });
   } finally {
