@@ -9,7 +9,8 @@ import { PAGE_DENIED_FLASH } from "./theme.ts";
  * theme, then sends a visitor without a stored token away from a private page and a visitor with
  * one away from a public page (seeds/002 section 2.1 'Guard rules'), and a signed-in user away
  * from a page none of their stored roles may open (`data-roles`, the page's line of PAGE_ACTIONS;
- * issue 24 item 9), before anything renders.
+ * issue 24 item 9), before anything renders. Then, once the page has loaded, it registers the
+ * service worker (/sw.js, issue 42: offline page and pushes), so that no bundle carries it.
  * Plain ES5 on purpose: it is not bundled.
  */
 export const HEAD_SCRIPT = `(function(){try{
@@ -22,4 +23,5 @@ else if(a==="public"&&k){window.location.replace("/");}
 else if(a==="private"&&d.hasAttribute("data-roles")){var r=" "+d.getAttribute("data-roles")+" ",m=(s.getItem("${STORAGE.roles}")||"").split(" "),ok=!m[0];
 for(var i=0;i<m.length;i++){if(m[i]&&r.indexOf(" "+m[i]+" ")>=0){ok=true;}}
 if(!ok){window.sessionStorage.setItem("${PAGE_DENIED_FLASH}","1");window.location.replace("${PAGE_DENIED_REDIRECT}");}}
+var w=navigator.serviceWorker;if(w){window.addEventListener("load",function(){w.register("/sw.js").catch(function(){});});}
 }catch(e){}})();`;

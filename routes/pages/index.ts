@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from "../../server/context.ts";
 import { isLanguage } from "../../islands/lib/i18n.ts";
 import { serveStatic } from "./assets.ts";
 import { apiDocsRoutes } from "./api_docs.ts";
+import { installRoutes } from "./install.ts";
 import { LOCALES } from "./i18n.ts";
 import { healthReport } from "../../server/storage/service.ts";
 import { islandModule, renderPage } from "./render.ts";
@@ -20,6 +21,7 @@ export function pageRoutes(deps: AppDeps) {
   });
   pages.use("*", compress());
   pages.route("/api-docs", apiDocsRoutes());
+  pages.route("/", installRoutes());
 
   pages.get("/static/*", async (c) => (await serveStatic(c)) ?? notFoundPage(c));
   pages.get("/locales/:file", (c) => {

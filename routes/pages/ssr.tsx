@@ -47,6 +47,10 @@ export function renderDocument(
         <meta name="color-scheme" content="light dark" />
         <title>{title}</title>
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
+        {/* Installable (issue 42): the manifest, and the home-screen icon iOS reads. */}
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png" />
+        <meta name="theme-color" content="#0284c7" />
         <script dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
         {assets.css.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {assets.imports.map((href) => <link key={href} rel="modulepreload" href={href} />)}

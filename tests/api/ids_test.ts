@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createECDH, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { QUEUE_COLORS } from "../../contract/palette.ts";
 import {
@@ -126,6 +127,22 @@ const kinds: Record<string, Kind> = {
       );
     },
     remove: del("/api/announcements"),
+  },
+  push_subscriptions: {
+    table: "push_subscriptions",
+    // A browser's subscription: a key pair of its own (the endpoint is never called here).
+    create: post("/api/push/subscriptions", (_, n) => {
+      const ecdh = createECDH("prime256v1");
+      ecdh.generateKeys();
+      return {
+        endpoint: `https://push.example.test/push/${n}-${crypto.randomUUID()}`,
+        keys: {
+          p256dh: ecdh.getPublicKey().toString("base64url"),
+          auth: randomBytes(16).toString("base64url"),
+        },
+      };
+    }),
+    remove: del("/api/push/subscriptions"),
   },
   tags: {
     table: "tags",

@@ -10,6 +10,8 @@ import { Button } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";
 import { FormDialog } from "../list/FormDialog.tsx";
 import { useFormSubmit } from "../list/form_submit.ts";
+import { deviceName } from "./device_name.ts";
+import { PushDevices } from "./PushDevices.tsx";
 
 type Setup = { secret: string; otpauthUrl: string; qrCode: string };
 
@@ -152,6 +154,7 @@ export function SecurityDialog(
           )}
       </section>
       {required ? null : <SessionList user={user} />}
+      {required ? null : <PushDevices />}
     </FormDialog>
   );
 }
@@ -195,7 +198,7 @@ function SessionList({ user }: { user: SessionUser }) {
             <div>
               <strong>
                 {scope === "company" ? `${s.userName} · ` : ""}
-                {device(s.userAgent, t)}
+                {deviceName(s.userAgent, t)}
               </strong>
               <div className="session-meta">
                 {s.ip ?? "?"} · {t("shell.security.started", {
@@ -217,30 +220,4 @@ function SessionList({ user }: { user: SessionUser }) {
       </ul>
     </section>
   );
-}
-
-/** A short name of the device from its user agent ("Chrome on Windows"). */
-function device(agent: string | null, t: (key: string) => string): string {
-  if (!agent) return t("shell.security.unknownDevice");
-  const browser = /Edg\//.test(agent)
-    ? "Edge"
-    : /Firefox\//.test(agent)
-    ? "Firefox"
-    : /Chrome\//.test(agent)
-    ? "Chrome"
-    : /Safari\//.test(agent)
-    ? "Safari"
-    : agent.split(/[\s/]/)[0];
-  const system = /Windows/.test(agent)
-    ? "Windows"
-    : /Android/.test(agent)
-    ? "Android"
-    : /iPhone|iPad/.test(agent)
-    ? "iOS"
-    : /Mac OS X/.test(agent)
-    ? "macOS"
-    : /Linux/.test(agent)
-    ? "Linux"
-    : "";
-  return system ? `${browser} · ${system}` : browser;
 }

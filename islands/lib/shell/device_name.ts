@@ -1,0 +1,25 @@
+/** A short name of the device from its user agent ("Chrome on Windows"). */
+export function deviceName(agent: string | null, t: (key: string) => string): string {
+  if (!agent) return t("shell.security.unknownDevice");
+  const browser = /Edg\//.test(agent)
+    ? "Edge"
+    : /Firefox\//.test(agent)
+    ? "Firefox"
+    : /Chrome\//.test(agent)
+    ? "Chrome"
+    : /Safari\//.test(agent)
+    ? "Safari"
+    : agent.split(/[\s/]/)[0];
+  const system = /Windows/.test(agent)
+    ? "Windows"
+    : /Android/.test(agent)
+    ? "Android"
+    : /iPhone|iPad/.test(agent)
+    ? "iOS"
+    : /Mac OS X/.test(agent)
+    ? "macOS"
+    : /Linux/.test(agent)
+    ? "Linux"
+    : "";
+  return system ? `${browser} · ${system}` : browser;
+}
