@@ -19,6 +19,7 @@ Deno.test("deleted preview - the newest message deleted for everyone leaves the 
     });
     await loginAs(page, c.admin);
     await page.goto(`${url}/tickets`);
+    await page.getByTestId("tab-open").waitFor();
     await page.getByTestId("subtab-pending").click();
     const item = page.getByTestId("list-pending").getByTestId("ticket-item").filter({
       hasText: "Maria",
