@@ -47,6 +47,8 @@ export type TicketView = {
   integrationId: number | null;
   promptId: number | null;
   lastMessage: string;
+  /** The newest message was deleted for everyone: the lists show "message deleted" instead. */
+  lastMessageDeleted?: boolean;
   unreadMessages: number;
   companyId: number;
   createdAt: string;

@@ -95,7 +95,13 @@ export const TicketItem = memo(function TicketItem(
             </time>
           </div>
           <div className="ti-row">
-            <span className="ti-last">{plainText(ticket.lastMessage ?? "") || "\u00a0"}</span>
+            {ticket.lastMessageDeleted
+              ? (
+                <span className="ti-last ti-deleted" data-testid="ticket-last-deleted">
+                  {t("tickets.message.deleted")}
+                </span>
+              )
+              : <span className="ti-last">{plainText(ticket.lastMessage ?? "") || "\u00a0"}</span>}
             {ticket.unreadMessages > 0
               ? (
                 <span

@@ -9,6 +9,7 @@ import { checkBatchOf, checkItems, connectedProviderOf } from "./number_check.ts
 import { filledTexts, recipientsOf, renderCampaignText } from "./recipients.ts";
 import { campaignView } from "./repository.ts";
 import { readCampaignSettings } from "./settings.ts";
+import { companyTimeZone } from "../settings/values.ts";
 import * as repo from "./shipping_repository.ts";
 
 /**
@@ -92,6 +93,7 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
     }
   }
   const settings = await readCampaignSettings(deps.db, companyId);
+  const zone = await companyTimeZone(deps.db, companyId);
   const { messages, confirmations } = filledTexts(campaign);
   const stamp = now.toISOString();
   const recipients = await recipientsOf(deps.db, companyId, campaign);
@@ -101,9 +103,21 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
     contactListItemId: r.itemId,
     number: r.number,
     name: r.name,
-    message: renderCampaignText(messages[i % messages.length] ?? "", r, settings.variables, now),
+    message: renderCampaignText(
+      messages[i % messages.length] ?? "",
+      r,
+      settings.variables,
+      now,
+      zone,
+    ),
     confirmationMessage: campaign.confirmation === 1 && confirmations.length > 0
-      ? renderCampaignText(confirmations[i % confirmations.length], r, settings.variables, now)
+      ? renderCampaignText(
+        confirmations[i % confirmations.length],
+        r,
+        settings.variables,
+        now,
+        zone,
+      )
       : null,
     createdAt: stamp,
     updatedAt: stamp,

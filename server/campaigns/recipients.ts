@@ -46,8 +46,9 @@ export function renderCampaignText(
   recipient: Recipient,
   variables: CampaignVariable[],
   now: Date,
+  timeZone: string,
 ): string {
-  const withCore = renderVariables(text, { contact: { name: recipient.name }, now });
+  const withCore = renderVariables(text, { contact: { name: recipient.name }, now, timeZone });
   const values = new Map<string, string>([
     ["nome", recipient.name],
     ["name", recipient.name],

@@ -1,7 +1,7 @@
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import { jsonRows } from "../../db/json_rows.ts";
-import type { Message, Ticket } from "../../db/schema.ts";
+import type { DB, Message, Ticket } from "../../db/schema.ts";
 import type { MessageRow } from "../tickets/view.ts";
 
 /** Whaticket's message page size; older pages load when scrolled near the top (seeds/000 s. 9). */
@@ -227,21 +227,46 @@ export async function previewEditedMessage(
   const result = await trx.updateTable("tickets").set({ lastMessage })
     .where("companyId", "=", companyId).where("id", "=", message.ticketId)
     .where("lastMessage", "<>", lastMessage)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(
-        selectFrom("messages").select("messages.id")
-          .where("messages.companyId", "=", companyId)
-          .where("messages.ticketId", "=", message.ticketId)
-          .where((eb) =>
-            eb.or([
-              eb("messages.createdAt", ">", message.createdAt),
-              eb.and([
-                eb("messages.createdAt", "=", message.createdAt),
-                eb("messages.id", ">", message.id),
-              ]),
-            ])
-          ),
-      ))
-    ).executeTakeFirst();
+    .where(newest(companyId, message)).executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * A deleted-for-everyone message that is its ticket's newest takes its text out of the preview
+ * (`lastMessage` emptied: the lists show "message deleted" in the reader's language, from the
+ * view's lastMessageDeleted). Whether it was the newest (the lists then hear ticket.updated, even
+ * when the preview was already empty). Runs in the transaction that marks the message deleted.
+ */
+export async function previewDeletedMessage(
+  trx: Database,
+  companyId: number,
+  message: Pick<Message, "id" | "ticketId" | "createdAt">,
+): Promise<boolean> {
+  const ticket = await trx.selectFrom("tickets").select("id")
+    .where("companyId", "=", companyId).where("id", "=", message.ticketId)
+    .where(newest(companyId, message)).executeTakeFirst();
+  if (!ticket) return false;
+  await trx.updateTable("tickets").set({ lastMessage: "" })
+    .where("companyId", "=", companyId).where("id", "=", message.ticketId)
+    .where("lastMessage", "<>", "").execute();
+  return true;
+}
+
+/** No message of the ticket comes after this one (createdAt, then id: the conversation's order). */
+function newest(companyId: number, message: Pick<Message, "id" | "ticketId" | "createdAt">) {
+  return ({ not, exists, selectFrom }: ExpressionBuilder<DB, "tickets">) =>
+    not(exists(
+      selectFrom("messages").select("messages.id")
+        .where("messages.companyId", "=", companyId)
+        .where("messages.ticketId", "=", message.ticketId)
+        .where((eb) =>
+          eb.or([
+            eb("messages.createdAt", ">", message.createdAt),
+            eb.and([
+              eb("messages.createdAt", "=", message.createdAt),
+              eb("messages.id", ">", message.id),
+            ]),
+          ])
+        ),
+    ));
 }

@@ -11,6 +11,7 @@ import { checkAttachment } from "./attachments.ts";
 import { findMessage } from "./repository.ts";
 import { contactName, userName } from "../tickets/repository.ts";
 import { renderVariables } from "./variables.ts";
+import { companyTimeZone } from "../settings/values.ts";
 
 export type SendInput = {
   body: string;
@@ -114,15 +115,17 @@ async function filled(
   body: string,
 ): Promise<string> {
   if (!body.includes("{{")) return body;
-  const [contact, user] = await Promise.all([
+  const [contact, user, timeZone] = await Promise.all([
     contactName(deps.db, viewer.companyId, ticket.contactId),
     userName(deps.db, viewer.companyId, viewer.userId),
+    companyTimeZone(deps.db, viewer.companyId),
   ]);
   return renderVariables(body, {
     contact,
     user: { name: user ?? "" },
     ticketId: ticket.id,
     now: deps.clock.now(),
+    timeZone,
   });
 }
 

@@ -1,5 +1,5 @@
 import { fillVariables, type VariableValues } from "../../contract/message_variables.ts";
-import { DEFAULT_TIME_ZONE, wallClock } from "../../contract/time_zone.ts";
+import { wallClock } from "../../contract/time_zone.ts";
 
 /**
  * The values of the message variables (the list: contract/message_variables.ts) for one text:
@@ -22,7 +22,8 @@ export type VariableContext = {
   user?: { name: string } | null;
   ticketId?: number | null;
   now: Date;
-  timeZone?: string;
+  /** The company's zone ({{ms}}, {{date}}, {{hour}}, {{protocol}} are on its clock). */
+  timeZone: string;
 };
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -35,7 +36,7 @@ export function greetingOf(hour: number): string {
 }
 
 export function messageVariables(ctx: VariableContext): Required<VariableValues> {
-  const t = wallClock(ctx.now, ctx.timeZone ?? DEFAULT_TIME_ZONE);
+  const t = wallClock(ctx.now, ctx.timeZone);
   const name = ctx.contact?.name?.trim() ?? "";
   const stamp = `${t.year}${pad(t.month)}${pad(t.day)}${pad(t.hour)}${pad(t.minute)}${
     pad(t.second)

@@ -15,6 +15,7 @@ import { addressOfContact } from "../whatsapp/providers/address.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { findScheduleView, updateSchedule } from "./repository.ts";
 import * as repo from "./sending_repository.ts";
+import { companyTimeZone } from "../settings/values.ts";
 
 /**
  * Sends due schedules (seeds/001 'Schedules'; the `schedules` job ticks every 30 s). The state is
@@ -107,7 +108,13 @@ async function sendOne(
     const user = schedule.userId === null
       ? null
       : { name: await userName(trx, companyId, schedule.userId) ?? "" };
-    const body = renderVariables(schedule.body, { contact, user, ticketId: ticket.id, now });
+    const body = renderVariables(schedule.body, {
+      contact,
+      user,
+      ticketId: ticket.id,
+      now,
+      timeZone: await companyTimeZone(trx, companyId),
+    });
     const media = schedule.mediaPath
       ? {
         path: schedule.mediaPath,

@@ -9,6 +9,7 @@ import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.t
 import * as repo from "./inactive_repository.ts";
 import { updateTicketRow } from "./repository.ts";
 import { loadTicketView, messageViews } from "./view_repository.ts";
+import { companyTimeZone } from "../settings/values.ts";
 
 /**
  * The bot phase's time limits (seeds/000 section 3 Connection; issue 15 deliverable 4), per
@@ -58,6 +59,7 @@ export async function expireInactiveTickets(
         contact: { name: ticket.name },
         ticketId: ticket.id,
         now,
+        timeZone: await companyTimeZone(trx, ticket.companyId),
       });
       if (!text || ticket.isGroup === 1 || ticket.whatsappId === null) return undefined;
       const sent: Message = await enqueueInTransaction(trx, {

@@ -270,8 +270,9 @@ async function transition(
     const nameOf = async (userId: number) => await userName(trx, viewer.companyId, userId) ?? "";
     // {{user}}: the attendant who acts (accepts, resolves) on the ticket.
     const user = { name: await nameOf(viewer.userId) };
+    const timeZone = await companyTimeZone(trx, viewer.companyId);
     const render = (text: string) =>
-      renderVariables(text, { contact, user, ticketId: ticket.id, now });
+      renderVariables(text, { contact, user, ticketId: ticket.id, now, timeZone });
     const automatic: AutomaticText[] = [];
     const group = ticket.isGroup === 1;
     let patch: TicketUpdate = {};

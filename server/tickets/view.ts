@@ -19,6 +19,8 @@ export type TicketViewRow = {
   integrationId: number | null;
   promptId: number | null;
   lastMessage: string;
+  /** 1 when the newest message is deleted for everyone (loadTicketViews; absent elsewhere). */
+  lastMessageDeleted?: number;
   unreadMessages: number;
   companyId: number;
   createdAt: string;
@@ -71,6 +73,7 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
     integrationId: r.integrationId,
     promptId: r.promptId,
     lastMessage: r.lastMessage,
+    lastMessageDeleted: r.lastMessageDeleted === 1,
     unreadMessages: r.unreadMessages,
     companyId: r.companyId,
     createdAt: r.createdAt,

@@ -66,6 +66,9 @@ export async function loadTicketViews(
       "w.name as whatsappName",
       "w.status as whatsappStatus",
       TAGS_JSON.as("tagsJson"),
+      // The newest message (messages_ticket, one seek): deleted for everyone or not.
+      sql<number>`coalesce((SELECT m.isDeleted FROM messages m WHERE m.ticketId = t.id
+        ORDER BY m.createdAt DESC, m.id DESC LIMIT 1), 0)`.as("lastMessageDeleted"),
     ])
     // "+": the ids drive (rowid lookups); without statistics SQLite would otherwise walk every
     // ticket of the company through an index that starts with companyId.
@@ -92,6 +95,7 @@ const VIEW_FIELDS: Record<keyof TicketViewRow, true> = {
   integrationId: true,
   promptId: true,
   lastMessage: true,
+  lastMessageDeleted: true,
   unreadMessages: true,
   companyId: true,
   createdAt: true,

@@ -244,3 +244,69 @@ Deno.test("edit - the contact's edit of the newest message is the preview, live;
       await socket.close();
     }
   }));
+
+/** Does the list (GET /api/tickets) say the ticket's newest message was deleted? */
+async function listedDeleted(t: TestApp, a: TestCompany, ticketId: number) {
+  const res = await t.request("GET", "/api/tickets?status=open", { token: a.admin.token });
+  const listed = (await res.json()).tickets.find((x: { id: number }) => x.id === ticketId);
+  return listed.lastMessageDeleted === true;
+}
+
+const deletedIn = (e: SocketEvent, ticketId: number) =>
+  previewIn(e, ticketId) !== undefined &&
+  (e.data as { ticket: { lastMessageDeleted?: boolean } }).ticket.lastMessageDeleted === true;
+
+Deno.test("delete - a deleted-for-everyone newest message leaves the preview (ours, the contact's), live; an older one does not", () =>
+  withServer(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const socket = await TestSocket.connect(wsUrl, a.admin.token);
+    try {
+      socket.send("joinTickets", "open");
+      await socket.settle();
+      // The contact deletes its "Oi", the newest message: its text leaves the preview.
+      const revoked = await t.request("POST", `/api/simulator/${s.whatsappId}/revoke`, {
+        token: a.admin.token,
+        body: { from: MARIA, id: s.inbound.wid },
+      });
+      assert.equal(revoked.status, 200, await revoked.clone().text());
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "");
+      assert.equal(await listedDeleted(t, a, s.ticketId), true);
+      await socket.next((e) => deletedIn(e, s.ticketId));
+
+      // Ours: the preview is our text, then deleted with it, in the delete's transaction.
+      const mine = await sent(t, a, s);
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Seu pedido sai amanhã");
+      assert.equal(await listedDeleted(t, a, s.ticketId), false);
+      await socket.settle();
+      const heard = ticketUpdates(socket, s.ticketId).length;
+      const removed = await t.request("DELETE", `/api/messages/${mine.id}`, {
+        token: a.admin.token,
+      });
+      assert.equal(removed.status, 200, await removed.clone().text());
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "");
+      assert.equal(await listedDeleted(t, a, s.ticketId), true);
+      await socket.next((e) => deletedIn(e, s.ticketId));
+
+      // A newer message is the preview: deleting an older one leaves it and tells no list.
+      const older = await sent(t, a, s);
+      const newer = await t.request("POST", `/api/messages/${s.ticketId}`, {
+        token: a.admin.token,
+        body: { body: "Mais alguma coisa?" },
+      });
+      assert.equal(newer.status, 201);
+      await socket.settle();
+      const before = ticketUpdates(socket, s.ticketId).length;
+      assert.ok(before > heard);
+      const oldRemoved = await t.request("DELETE", `/api/messages/${older.id}`, {
+        token: a.admin.token,
+      });
+      assert.equal(oldRemoved.status, 200);
+      assert.equal((await preview(t, a, s.ticketId)).lastMessage, "Mais alguma coisa?");
+      assert.equal(await listedDeleted(t, a, s.ticketId), false);
+      await socket.settle();
+      assert.equal(ticketUpdates(socket, s.ticketId).length, before);
+    } finally {
+      await socket.close();
+    }
+  }));

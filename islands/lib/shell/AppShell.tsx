@@ -201,6 +201,14 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       loadSession().catch(() => {});
     }
   });
+  // A deleted queue takes its memberships with it, supervision included (issue 43.6): the bells
+  // and the menu follow at once, as when an admin changes the user.
+  useRealtime("queue", (data) => {
+    if (!user || data.action !== "delete") return;
+    const member = user.queues.some((q) => q.id === data.queueId) ||
+      user.supervisedQueueIds?.includes(data.queueId);
+    if (member) loadSession().catch(() => {});
+  });
 
   // The alert marks the connections entry of the menu: fetched for those who see it (ShellLive).
   const [live, setLive] = useState<ShellLiveState>({

@@ -10,6 +10,7 @@ import {
 import type { InboundRef } from "../providers/provider.ts";
 import { groupOfAddress, lidOfAddress, phoneOfAddress } from "../providers/address.ts";
 import { type OutboxDeps, previewEdited } from "../outbox/outbox.ts";
+import { previewDeletedMessage } from "../../messages/repository.ts";
 import type { DeliveryOutcome, ProviderEvent } from "../providers/provider.ts";
 
 type UpdateEvent = Extract<ProviderEvent, { type: "ack" | "edit" | "revoke" | "failed" }>;
@@ -55,14 +56,19 @@ export async function applyUpdate(
   }
   // An edit of the ticket's newest message is also its preview, in the same transaction (acks,
   // the most frequent, stay one statement).
-  const { row, previewed } = change.type !== "edit"
+  // A contact's delete for everyone of the newest message takes it out of the preview, too.
+  const { row, previewed } = change.type === "ack"
     ? {
       row: await changeMessage(db, ref.companyId, ref.id, event.id, change, now),
       previewed: false,
     }
     : await db.transaction().execute(async (trx) => {
       const row = await changeMessage(trx, ref.companyId, ref.id, event.id, change, now);
-      return { row, previewed: row !== undefined && await previewEdited(trx, ref.companyId, row) };
+      if (row === undefined) return { row, previewed: false };
+      const previewed = change.type === "edit"
+        ? await previewEdited(trx, ref.companyId, row)
+        : await previewDeletedMessage(trx, ref.companyId, row);
+      return { row, previewed };
     });
   if (!row) return { ignored: "no message to update" };
   const ticket = await loadTicketView(db, ref.companyId, row.ticketId);

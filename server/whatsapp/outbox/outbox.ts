@@ -10,7 +10,12 @@ import type { EventBus } from "../../events/bus.ts";
 import type { MessageView } from "../../tickets/view.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { addressOfContact, addressOfPhone, newMessageId } from "../providers/address.ts";
-import { editMessageBody, findMessage, previewEditedMessage } from "../../messages/repository.ts";
+import {
+  editMessageBody,
+  findMessage,
+  previewDeletedMessage,
+  previewEditedMessage,
+} from "../../messages/repository.ts";
 import {
   cancelPendingSend,
   connectionOf,
@@ -221,10 +226,18 @@ export async function deleteForEveryone(
       });
     }
   }
-  const updated = await markMessageDeleted(db, companyId, message.id, now);
+  // Marked deleted, and out of the preview when it was the newest, in one transaction.
+  const deleted = await db.transaction().execute(async (trx) => {
+    const row = await markMessageDeleted(trx, companyId, message.id, now);
+    return { row, previewed: await previewDeletedMessage(trx, companyId, row) };
+  });
+  const updated = deleted.row;
   const [view] = await messageViews(db, companyId, [updated]);
   const ticketView = await loadTicketView(db, companyId, updated.ticketId);
-  if (ticketView) deps.events.emit("message.updated", { message: view, ticket: ticketView });
+  if (ticketView) {
+    deps.events.emit("message.updated", { message: view, ticket: ticketView });
+    if (deleted.previewed) deps.events.emit("ticket.updated", { ticket: ticketView });
+  }
   return view;
 }
 
