@@ -46,6 +46,7 @@ import * as m0421 from "./migrations/0421_add_quick_message_queue.ts";
 import * as m0450 from "./migrations/0450_add_supervisors_pause_and_work_hours.ts";
 import * as m0470 from "./migrations/0470_add_report_speedups.ts";
 import * as m0500 from "./migrations/0500_create_ticket_notification_counts.ts";
+import * as m0560 from "./migrations/0560_create_user_presence.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   "0450_add_supervisors_pause_and_work_hours": m0450,
   "0470_add_report_speedups": m0470,
   "0500_create_ticket_notification_counts": m0500,
+  "0560_create_user_presence": m0560,
 };
 
 class StaticProvider implements MigrationProvider {
