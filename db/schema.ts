@@ -127,6 +127,14 @@ export interface WhatsappQueuesTable {
   queueId: number;
 }
 
+/** 0560: a process holding a socket of the user (users.online: some row exists). */
+export interface UserPresenceTable {
+  companyId: number;
+  userId: number;
+  instanceId: string;
+  seenAt: string;
+}
+
 export interface UsersTable extends Timestamps {
   id: Generated<number>;
   companyId: number;
@@ -966,6 +974,7 @@ export interface WebhookDeliveriesTable extends Timestamps {
 
 export interface DB {
   plans: PlansTable;
+  user_presence: UserPresenceTable;
   companies: CompaniesTable;
   settings: SettingsTable;
   queues: QueuesTable;

@@ -79,6 +79,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "ticket_tags",
   "tickets",
   "two_factor_challenges",
+  "user_presence",
   "user_queues",
   "user_ratings",
   "users",

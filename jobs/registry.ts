@@ -16,6 +16,7 @@ import { retryPendingMedia } from "../server/whatsapp/inbound/pending_media.ts";
 import { PING_INTERVAL_MS } from "../server/realtime/events.ts";
 import { pingMembers } from "../server/realtime/socket.ts";
 import { scheduleTick } from "../server/schedules/sending.ts";
+import { PRESENCE_REFRESH_MS, presenceTick } from "../server/users/presence.ts";
 import { expireInactiveTickets } from "../server/tickets/inactive.ts";
 import { webhookCapture } from "../server/webhooks/capture.ts";
 import { deliverAllDue } from "../server/webhooks/delivery.ts";
@@ -163,6 +164,13 @@ export const JOBS: readonly Job[] = [
       return ms === undefined ? undefined : { ms };
     },
     tick: (deps, signal) => leaseTick(deps.sessions, signal),
+  },
+  // Who has a socket open, per process (issue 43): this process's rows refreshed, dead ones'
+  // swept; the primary key (companyId, userId, instanceId) keeps one row per user and process.
+  {
+    name: "presence",
+    every: () => ({ ms: PRESENCE_REFRESH_MS }),
+    tick: presenceTick,
   },
   // Sockets that stopped answering are closed; the others are pinged.
   {

@@ -33,6 +33,8 @@ import { promptBot } from "./bots/prompt.ts";
 import { ProviderRegistry } from "./whatsapp/providers/registry.ts";
 import { registerBuiltInProviders } from "./whatsapp/providers/builtin.ts";
 import { SessionManager } from "./whatsapp/sessions/manager.ts";
+import { runHolderCall } from "./whatsapp/holder_calls.ts";
+import { clearInstancePresence } from "./users/presence_repository.ts";
 import { KeyedQueue } from "./whatsapp/keyed_queue.ts";
 import { StorageHealth } from "./storage/health.ts";
 import { SimulatorNetwork } from "./whatsapp/providers/simulator/network.ts";
@@ -126,8 +128,13 @@ export async function buildDeps(
     tenancyBreaches,
     storage,
   };
+  // No socket is open yet: rows this INSTANCE_ID left before a restart are gone (presence).
+  await clearInstancePresence(db, config.instanceId, clock.now().toISOString());
   wirePresence(deps);
-  wireWebhooks(deps);
+  // Pairing codes and the simulator's phones answer where the session runs (holder_calls.ts).
+  sessions.setCallRunner((call) => runHolderCall(deps, call));
+  const webhooks = wireWebhooks(deps);
+  if (redis) await (await import("./redis/wire.ts")).shareWebhookChanges(redis, webhooks);
   wirePush(deps);
   wireDistribution(deps);
   return { deps, firstStart };

@@ -3,17 +3,8 @@ import { z } from "zod";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { validate } from "../../server/http/validate.ts";
-import {
-  callFromPhone,
-  editFromPhone,
-  readOnPhone,
-  revokeFromPhone,
-  scanQr,
-  sendFromPhone,
-  sentByConnection,
-  simulatorState,
-  unlinkPhone,
-} from "../../server/whatsapp/providers/simulator/service.ts";
+import { sentByConnection } from "../../server/whatsapp/providers/simulator/service.ts";
+import { atHolder } from "../../server/whatsapp/holder_calls.ts";
 
 const idParam = z.object({ whatsappId: z.coerce.number().int().positive() });
 const digits = z.string().trim().regex(/^\+?\d[\d\s()-]*$/, "Invalid number");
@@ -63,7 +54,9 @@ const sentQuery = z.object({
  * /api/simulator/:whatsappId: the built-in phone network, acting as the phones around a
  * "simulator" connection (for demos, tests and the /simulator page). Any signed-in user of the
  * company may use it: it is a demo tool and only reaches the company's own simulator
- * connections (another company's, or a real number's, answer 404 ERR_NO_WAPP_FOUND).
+ * connections (another company's, or a real number's, answer 404 ERR_NO_WAPP_FOUND). The phones
+ * live next to the connection's session: from any process, they are asked of the one that runs it
+ * (server/whatsapp/holder_calls.ts); what they were sent is read from the database anywhere.
  */
 export function simulatorRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -71,17 +64,17 @@ export function simulatorRoutes(deps: AppDeps) {
 
   app.get("/:whatsappId", validate("param", idParam), async (c) => {
     const { whatsappId } = c.req.valid("param");
-    return c.json(await simulatorState(deps, authOf(c).companyId, whatsappId));
+    return c.json(await atHolder(deps, "simulator.state", authOf(c).companyId, whatsappId, {}));
   });
 
   app.post("/:whatsappId/scan", validate("param", idParam), async (c) => {
     const { whatsappId } = c.req.valid("param");
-    return c.json(await scanQr(deps, authOf(c).companyId, whatsappId));
+    return c.json(await atHolder(deps, "simulator.scan", authOf(c).companyId, whatsappId, {}));
   });
 
   app.post("/:whatsappId/unlink", validate("param", idParam), async (c) => {
     const { whatsappId } = c.req.valid("param");
-    return c.json(await unlinkPhone(deps, authOf(c).companyId, whatsappId));
+    return c.json(await atHolder(deps, "simulator.unlink", authOf(c).companyId, whatsappId, {}));
   });
 
   app.post(
@@ -90,8 +83,9 @@ export function simulatorRoutes(deps: AppDeps) {
     validate("json", messageBody),
     async (c) => {
       const { whatsappId } = c.req.valid("param");
-      const outcome = await sendFromPhone(
+      const outcome = await atHolder(
         deps,
+        "simulator.messages",
         authOf(c).companyId,
         whatsappId,
         c.req.valid("json"),
@@ -108,7 +102,13 @@ export function simulatorRoutes(deps: AppDeps) {
     async (c) => {
       const { whatsappId } = c.req.valid("param");
       return c.json(
-        await editFromPhone(deps, authOf(c).companyId, whatsappId, c.req.valid("json")),
+        await atHolder(
+          deps,
+          "simulator.edit",
+          authOf(c).companyId,
+          whatsappId,
+          c.req.valid("json"),
+        ),
       );
     },
   );
@@ -120,7 +120,13 @@ export function simulatorRoutes(deps: AppDeps) {
     async (c) => {
       const { whatsappId } = c.req.valid("param");
       return c.json(
-        await revokeFromPhone(deps, authOf(c).companyId, whatsappId, c.req.valid("json")),
+        await atHolder(
+          deps,
+          "simulator.revoke",
+          authOf(c).companyId,
+          whatsappId,
+          c.req.valid("json"),
+        ),
       );
     },
   );
@@ -132,7 +138,13 @@ export function simulatorRoutes(deps: AppDeps) {
     async (c) => {
       const { whatsappId } = c.req.valid("param");
       return c.json(
-        await callFromPhone(deps, authOf(c).companyId, whatsappId, c.req.valid("json")),
+        await atHolder(
+          deps,
+          "simulator.call",
+          authOf(c).companyId,
+          whatsappId,
+          c.req.valid("json"),
+        ),
       );
     },
   );
@@ -143,7 +155,15 @@ export function simulatorRoutes(deps: AppDeps) {
     validate("json", readBody),
     async (c) => {
       const { whatsappId } = c.req.valid("param");
-      return c.json(await readOnPhone(deps, authOf(c).companyId, whatsappId, c.req.valid("json")));
+      return c.json(
+        await atHolder(
+          deps,
+          "simulator.read",
+          authOf(c).companyId,
+          whatsappId,
+          c.req.valid("json"),
+        ),
+      );
     },
   );
 

@@ -99,6 +99,15 @@ export class Hub {
     member.rooms.delete(key);
   }
 
+  /** The users this process holds a socket of (the presence job refreshes their rows). */
+  onlineUsers(): { companyId: number; userId: number }[] {
+    const seen = new Map<string, { companyId: number; userId: number }>();
+    for (const m of this.#members) {
+      seen.set(`${m.companyId}:${m.userId}`, { companyId: m.companyId, userId: m.userId });
+    }
+    return [...seen.values()];
+  }
+
   isOnline(companyId: number, userId: number): boolean {
     return (this.#rooms.get(roomKey(companyId, { kind: "user", userId }))?.size ?? 0) > 0;
   }

@@ -6,7 +6,8 @@ import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { canViewTicket } from "../tickets/access.ts";
-import { setUserOnline, userQueueIds } from "../users/repository.ts";
+import { userQueueIds } from "../users/repository.ts";
+import { markPresence } from "../users/presence_repository.ts";
 import { PING_INTERVAL_MS } from "./events.ts";
 import { FrameCoalescer } from "./frames.ts";
 import type { Hub, Member } from "./hub.ts";
@@ -57,10 +58,13 @@ async function handleClientEvent(deps: AppDeps, auth: AuthInfo, member: Member, 
       hub.join(member, { kind: "notification" });
       return joined(hub, member, message.event, null);
     case "userStatus":
-      await setUserOnline(
+      await markPresence(
         deps.db,
-        auth.companyId,
-        auth.userId,
+        {
+          companyId: auth.companyId,
+          userId: auth.userId,
+          instanceId: deps.config.instanceId,
+        },
         true,
         deps.clock.now().toISOString(),
       );
@@ -229,11 +233,18 @@ export function pingMembers(hub: Hub, intervalMs = PING_INTERVAL_MS) {
   }
 }
 
-/** Keeps users.online in step with whether the user has a socket open. */
-export function wirePresence(deps: Pick<AppDeps, "db" | "hub" | "clock" | "events">) {
-  deps.hub.onPresence((companyId, userId, online) => {
-    setUserOnline(deps.db, companyId, userId, online, deps.clock.now().toISOString()).then(
-      () => deps.events.emit("user.presence", { companyId, userId, online }),
+/**
+ * Keeps users.online in step with whether the user has a socket open in any process: this
+ * process's row of the user (server/users/presence_repository.ts) follows its own sockets, and
+ * the value told is the user's across processes (a socket closing here while another process
+ * holds one leaves them online).
+ */
+export function wirePresence(deps: Pick<AppDeps, "db" | "hub" | "clock" | "events" | "config">) {
+  const instanceId = deps.config.instanceId;
+  deps.hub.onPresence((companyId, userId, here) => {
+    const now = deps.clock.now().toISOString();
+    markPresence(deps.db, { companyId, userId, instanceId }, here, now).then(
+      (online) => deps.events.emit("user.presence", { companyId, userId, online }),
       (error) => log.error("presence update failed", { companyId, userId, error }),
     );
   });

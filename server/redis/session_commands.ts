@@ -1,4 +1,3 @@
-import type { Whatsapp } from "../../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { SessionCommand, SessionManager, SessionRelay } from "../whatsapp/sessions/manager.ts";
@@ -15,7 +14,8 @@ type Message =
   | {
     kind: "reply";
     id: string;
-    row?: Whatsapp;
+    /** The command's answer: the connection's row, or a holder call's JSON. */
+    row?: unknown;
     error?: { status: number; code: string; message: string };
   };
 
@@ -36,7 +36,7 @@ function unreachable(detail: string): AppError {
  * ERR_SESSION_UNREACHABLE, never a hang.
  */
 export class RedisSessionRelay implements SessionRelay {
-  readonly #pending = new Map<string, PromiseWithResolvers<Whatsapp | undefined>>();
+  readonly #pending = new Map<string, PromiseWithResolvers<unknown>>();
 
   private constructor(
     private readonly link: RedisLink,
@@ -59,9 +59,9 @@ export class RedisSessionRelay implements SessionRelay {
     return relay;
   }
 
-  async send(holder: string, command: SessionCommand): Promise<Whatsapp | undefined> {
+  async send(holder: string, command: SessionCommand): Promise<unknown> {
     const id = crypto.randomUUID();
-    const waiting = Promise.withResolvers<Whatsapp | undefined>();
+    const waiting = Promise.withResolvers<unknown>();
     this.#pending.set(id, waiting);
     const timer = setTimeout(
       () => waiting.reject(unreachable(`${this.timeoutMs / 1000} s`)),

@@ -86,17 +86,6 @@ export async function bumpTokenVersion(
   return row?.tokenVersion;
 }
 
-export async function setUserOnline(
-  db: Database,
-  companyId: number,
-  userId: number,
-  online: boolean,
-  now: string,
-) {
-  await db.updateTable("users").set({ online: online ? 1 : 0, lastSeenAt: now })
-    .where("id", "=", userId).where("companyId", "=", companyId).execute();
-}
-
 export type QueueRef = { id: number; name: string; color: string; supervisor: boolean };
 
 /** A company's users by name, optionally filtered by name or email, with the total. */

@@ -57,6 +57,7 @@ export class WebhookCapture {
   readonly #wanted = new Map<number, Set<WebhookEvent>>();
   #queue: Promise<void> = Promise.resolve();
   #kick: () => void = () => {};
+  #share: (companyId: number) => void = () => {};
 
   constructor(private readonly deps: Pick<AppDeps, "db" | "clock">) {}
 
@@ -65,9 +66,30 @@ export class WebhookCapture {
     this.#kick = kick;
   }
 
+  /**
+   * The company's webhooks changed (made, edited, disabled, deleted): this process reads them
+   * again, and with REDIS_URL every other process too (server/redis/wire.ts shareWebhookChanges),
+   * so the next event anywhere is captured for the webhooks as they are now (issue 43 item 2b).
+   */
   invalidate(companyId: number) {
+    this.forget(companyId);
+    this.#share(companyId);
+  }
+
+  /** Drops this process's copy only (a change heard from another process; `undefined`: all). */
+  forget(companyId?: number) {
+    if (companyId === undefined) {
+      this.#cache.clear();
+      this.#wanted.clear();
+      return;
+    }
     this.#cache.delete(companyId);
     this.#wanted.delete(companyId);
+  }
+
+  /** How a change reaches the other processes (REDIS_URL); none in one process. */
+  shareChanges(share: (companyId: number) => void) {
+    this.#share = share;
   }
 
   /** A webhook was re-enabled or changed: its waiting deliveries may be due. */

@@ -12,6 +12,7 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { isAllowed } from "../auth/policy.ts";
 import { log } from "../log.ts";
+import { atHolder } from "./holder_calls.ts";
 import { newTokenColumns } from "../external_api/tokens.ts";
 import {
   clearOtherDefaults,
@@ -347,7 +348,8 @@ export async function sessionAction(
 /**
  * POST /api/whatsappsession/:id/pairing-code: link the number by typing a code on the phone
  * instead of reading the QR. Only while the session waits to be linked (OPENING or qrcode);
- * the code also goes out on whatsappSession with status PAIRING.
+ * the code also goes out on whatsappSession with status PAIRING. Asked of the process that runs
+ * the session, whichever process the request reached (holder_calls.ts).
  */
 export async function requestPairingCode(
   deps: AppDeps,
@@ -360,23 +362,5 @@ export async function requestPairingCode(
   if (digits.length < 8 || digits.length > 15) {
     throw badRequest("ERR_WAPP_INVALID_CONTACT", "Este não é um número de Whatsapp válido");
   }
-  const provider = deps.sessions.provider(id);
-  const status = deps.sessions.status(id);
-  if (!provider || (status !== "qrcode" && status !== "OPENING")) {
-    throw new AppError(
-      409,
-      "ERR_WAPP_NOT_INITIALIZED",
-      "A conexão não está aguardando leitura: inicie a sessão antes de pedir o código",
-    );
-  }
-  try {
-    return await provider.requestPairingCode(digits);
-  } catch (error) {
-    log.warn("pairing code refused", { whatsappId: id, error });
-    throw new AppError(
-      409,
-      "ERR_WAPP_NOT_INITIALIZED",
-      "Não foi possível gerar o código de pareamento; tente um novo QR Code",
-    );
-  }
+  return await atHolder(deps, "pairingCode", auth.companyId, id, { digits });
 }

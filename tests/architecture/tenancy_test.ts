@@ -46,6 +46,8 @@ const CROSS_COMPANY: Record<string, string> = {
     "the schedules job scans every company's due schedules and the provider's later refusals; each schedule is then sent with its company",
   "server/tickets/inactive_repository.ts":
     "the inactive-tickets job scans every company's tickets against their connection's limits; each change then names the company",
+  "server/users/presence_repository.ts":
+    "a process holds sockets of every company's users: it refreshes its own presence rows and sweeps the rows of processes that died, each user's online then recomputed with its company",
   "server/users/repository.ts":
     "login, password reset and the duplicate check look a user up by email, unique platform-wide",
   "server/webhooks/repository.ts": "webhook secrets stored before sealing are sealed once at start",

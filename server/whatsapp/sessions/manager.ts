@@ -47,11 +47,24 @@ export type SessionDeps = {
 /** What may be asked of a connection's session from any process (docs/scaling.md). */
 export type SessionCommand =
   | { op: "start" | "newQr" | "disconnect"; companyId: number; whatsappId: number }
-  | { op: "remove"; companyId: number; whatsappId: number; logout: boolean };
+  | { op: "remove"; companyId: number; whatsappId: number; logout: boolean }
+  | HolderCall;
+
+/**
+ * Something only the process that runs the session can answer (a pairing code, the simulator's
+ * phones: server/whatsapp/holder_calls.ts), named, with JSON input; it answers JSON.
+ */
+export type HolderCall = {
+  op: "call";
+  name: string;
+  companyId: number;
+  whatsappId: number;
+  input: unknown;
+};
 
 /** Carries a command to the process `holder` and answers its result (or its error). */
 export interface SessionRelay {
-  send(holder: string, command: SessionCommand): Promise<Whatsapp | undefined>;
+  send(holder: string, command: SessionCommand): Promise<unknown>;
 }
 
 type Session = {
@@ -84,6 +97,7 @@ export class SessionManager implements RunningProviders {
   readonly #state = new KeyedQueue();
   #closing = false;
   #relay?: SessionRelay;
+  #callRunner?: (call: HolderCall) => Promise<unknown>;
   /** Set when several processes share the database (SESSION_LEASE_SECONDS): see leases.ts. */
   readonly leases?: SessionLeases;
 
@@ -186,7 +200,17 @@ export class SessionManager implements RunningProviders {
     this.#relay = relay;
   }
 
-  async #routed(command: SessionCommand): Promise<Whatsapp | undefined> {
+  /** Runs holder calls in this process (set once by server/deps.ts: they need the app's deps). */
+  setCallRunner(run: (call: HolderCall) => Promise<unknown>) {
+    this.#callRunner = run;
+  }
+
+  /** A holder call, run where the connection's session runs (this process or the holder). */
+  call(call: Omit<HolderCall, "op">): Promise<unknown> {
+    return this.#routed({ op: "call", ...call });
+  }
+
+  async #routed(command: SessionCommand): Promise<unknown> {
     if (this.#relay && this.leases && !this.#sessions.has(command.whatsappId)) {
       const holder = await this.leases.liveHolder(command.companyId, command.whatsappId);
       if (holder !== undefined && holder !== this.leases.holder) {
@@ -197,9 +221,12 @@ export class SessionManager implements RunningProviders {
   }
 
   /** A session command, in this process (the relay calls it for commands sent to this one). */
-  runHere(command: SessionCommand): Promise<Whatsapp | undefined> {
+  runHere(command: SessionCommand): Promise<unknown> {
     const { companyId, whatsappId } = command;
     switch (command.op) {
+      case "call":
+        if (!this.#callRunner) throw new Error("no holder call runner set");
+        return this.#callRunner(command);
       case "start":
         return this.#control.run(String(whatsappId), async () => {
           const row = await this.#find(companyId, whatsappId);
