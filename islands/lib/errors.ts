@@ -54,18 +54,27 @@ function paramsOf(body: unknown): Record<string, string> {
 
 /**
  * The first message of each field an `ERR_VALIDATION` answer names, in the page's language (the
- * one place the server's field messages are translated: `ruleKey`), or null for other errors.
+ * one place the server's field messages are translated), or null for other errors. The answer's
+ * `rules` (field -> rule, issue 44) say which rule each field broke, whatever language the server
+ * answered in; without them, the rule is read from the message (`ruleKey`).
  */
 export function fieldErrors(
   error: unknown,
   t: (key: string) => string,
 ): Record<string, string> | null {
   if (!(error instanceof ApiError) || !Object.keys(error.fields).length) return null;
+  const rules = rulesOf(error.body);
   return Object.fromEntries(
     Object.entries(error.fields).map(([field, messages]) => {
       const message = messages[0] ?? "";
-      const key = ruleKey(message);
+      const rule = rules[field];
+      const key = rule && rule !== "custom" ? `people.validation.${rule}` : ruleKey(message);
       return [field, key ? t(key) : message];
     }),
   );
+}
+
+function rulesOf(body: unknown): Record<string, string> {
+  const rules = (body as { rules?: unknown } | null)?.rules;
+  return rules && typeof rules === "object" ? rules as Record<string, string> : {};
 }

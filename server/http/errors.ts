@@ -5,6 +5,8 @@ import { ZodError } from "zod";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { fieldErrors } from "./validate.ts";
+import { type AnswerLanguage, answerLanguage } from "./language.ts";
+import { translatedValidation } from "./validation_texts.ts";
 import type { StorageHealth } from "../storage/health.ts";
 import { storageProblem } from "../storage/problem.ts";
 import pt from "../../locales/pt.json" with { type: "json" };
@@ -13,16 +15,14 @@ import es from "../../locales/es.json" with { type: "json" };
 
 /** The storage answers' texts, in the caller's language (Accept-Language; Portuguese first). */
 const STORAGE_TEXTS: Record<
-  string,
+  AnswerLanguage,
   Record<"ERR_STORAGE_FULL" | "ERR_STORAGE_UNAVAILABLE", string>
 > = { pt: pt.errors, en: en.errors, es: es.errors };
 
 function storageAnswer(c: Context, problem: "full" | "unavailable"): Response {
-  const accepted = (c.req.header("accept-language") ?? "").toLowerCase().match(/[a-z]{2}/g) ?? [];
-  const lang = accepted.find((l) => l in STORAGE_TEXTS) ?? "pt";
   const code = problem === "full" ? "ERR_STORAGE_FULL" : "ERR_STORAGE_UNAVAILABLE";
   return c.json(
-    { error: code, message: STORAGE_TEXTS[lang][code] },
+    { error: code, message: STORAGE_TEXTS[answerLanguage(c)][code] },
     problem === "full" ? 507 : 503,
   );
 }
@@ -47,14 +47,20 @@ export function renderError(error: Error, c: Context, storage?: StorageHealth): 
     }
     const body: Record<string, unknown> = { error: error.code, message: error.message };
     if (error.fields) body.fields = error.fields;
+    // Field messages in the request's language, with each field's rule (issue 44).
+    if (error.code === "ERR_VALIDATION" && error.fields) {
+      Object.assign(body, translatedValidation(error.message, error.fields, answerLanguage(c)));
+    }
     if (error.params) body.params = error.params;
     return c.json(body, error.status as ContentfulStatusCode);
   }
   if (error instanceof ZodError) {
+    const fields = fieldErrors(error.issues);
+    const first = Object.entries(fields)[0];
+    const message = first ? `${first[0] || "body"}: ${first[1][0]}` : "Invalid input";
     return c.json({
       error: "ERR_VALIDATION",
-      message: "Invalid input",
-      fields: fieldErrors(error.issues),
+      ...translatedValidation(message, fields, answerLanguage(c)),
     }, 400);
   }
   if (error instanceof HTTPException) {

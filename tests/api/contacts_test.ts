@@ -46,19 +46,19 @@ Deno.test("contacts create - form rules answer ERR_VALIDATION per field", () =>
     assert.equal(res.status, 400);
     const body = await res.json();
     assert.equal(body.error, "ERR_VALIDATION");
-    assert.deepEqual(body.fields.name, ["Too Short!"]);
-    assert.deepEqual(body.fields.number, ["Too Short!"]);
-    assert.deepEqual(body.fields.email, ["Invalid email"]);
+    assert.deepEqual(body.fields.name, ["Muito curto!"]);
+    assert.deepEqual(body.fields.number, ["Muito curto!"]);
+    assert.deepEqual(body.fields.email, ["E-mail inválido"]);
     const empty = await t.request("POST", "/api/contacts", {
       token: a.user.token,
       body: { name: "", number: "5513912344321" },
     });
-    assert.deepEqual((await empty.json()).fields.name, ["Required"]);
+    assert.deepEqual((await empty.json()).fields.name, ["Obrigatório"]);
     const long = await t.request("POST", "/api/contacts", {
       token: a.user.token,
       body: { name: "x".repeat(51), number: "5513912344321" },
     });
-    assert.deepEqual((await long.json()).fields.name, ["Too Long!"]);
+    assert.deepEqual((await long.json()).fields.name, ["Muito longo!"]);
     const count = await t.deps.db.selectFrom("contacts").select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 0);

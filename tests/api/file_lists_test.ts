@@ -19,7 +19,7 @@ Deno.test("file lists - CRUD, multi-file upload under our names, isolation, sent
         body: { name: "ab", message: "x" },
       });
       assert.equal(short.status, 400);
-      assert.deepEqual((await short.json()).fields.name, ["nome muito curto"]);
+      assert.deepEqual((await short.json()).fields.name, ["Nome muito curto"]);
       const noMessage = await app.request("POST", "/api/files", {
         token,
         body: { name: "Catálogo", message: "" },

@@ -34,7 +34,7 @@ Deno.test("prompts - 'Informe o setor', keys masked and sealed, isolation, admin
         token: a.admin.token,
         body: { ...base, apiKey: "", queueId: queue },
       });
-      assert.deepEqual((await noKey.json()).fields, { apiKey: ["Required"] });
+      assert.deepEqual((await noKey.json()).fields, { apiKey: ["Obrigatório"] });
       const byUser = await t.request("POST", "/api/prompt", {
         token: a.user.token,
         body: { ...base, queueId: queue },

@@ -16,14 +16,14 @@ Deno.test("queue integrations - CRUD, the seeds' rules, isolation, admins and th
         body: { type: "typebot", name: "x" },
       });
       assert.equal(bad.status, 400);
-      assert.deepEqual((await bad.json()).fields, { name: ["Too Short!"] });
+      assert.deepEqual((await bad.json()).fields, { name: ["Muito curto!"] });
       const noUrl = await t.request("POST", "/api/queueIntegration", {
         token: a.admin.token,
         body: { type: "typebot", name: "Atendimento" },
       });
       assert.deepEqual((await noUrl.json()).fields, {
-        urlN8N: ["Required"],
-        typebotSlug: ["Required"],
+        urlN8N: ["Obrigatório"],
+        typebotSlug: ["Obrigatório"],
       });
 
       const created = await t.request("POST", "/api/queueIntegration", {

@@ -72,11 +72,11 @@ Deno.test("queues create - validation of name, colour and hours", () =>
   withApp(async (t) => {
     const { a } = await twoCompanies(t);
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ name: "V", color: "#FFFFFF" }, "name", "Too Short!"],
-      [{ name: "x".repeat(51), color: "#FFFFFF" }, "name", "Too Long!"],
-      [{ name: "Vendas" }, "color", "Required"],
-      [{ name: "Vendas", color: "#1" }, "color", "Too Short!"],
-      [{ name: "Vendas", color: "#1234567890" }, "color", "Too Long!"],
+      [{ name: "V", color: "#FFFFFF" }, "name", "Muito curto!"],
+      [{ name: "x".repeat(51), color: "#FFFFFF" }, "name", "Muito longo!"],
+      [{ name: "Vendas" }, "color", "Obrigatório"],
+      [{ name: "Vendas", color: "#1" }, "color", "Muito curto!"],
+      [{ name: "Vendas", color: "#1234567890" }, "color", "Muito longo!"],
       [{ name: "Vendas", color: "red" }, "color", "Cor inválida: use #RGB ou #RRGGBB"],
       [{ name: "Vendas", color: "#GGGGGG" }, "color", "Cor inválida: use #RGB ou #RRGGBB"],
       [

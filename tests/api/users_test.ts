@@ -91,18 +91,18 @@ Deno.test("users create - form rules with the specification's messages", () =>
     const body = await res.json();
     assert.equal(body.error, "ERR_VALIDATION");
     assert.deepEqual(body.fields, {
-      name: ["Too Short!"],
-      email: ["Invalid email"],
-      password: ["Too Short!"],
+      name: ["Muito curto!"],
+      email: ["E-mail inválido"],
+      password: ["Muito curto!"],
     });
     const missing = await (await t.request("POST", "/api/users", {
       token: a.admin.token,
       body: { name: "", email: "", password: "x".repeat(51) },
     })).json();
     assert.deepEqual(missing.fields, {
-      name: ["Required"],
-      email: ["Required"],
-      password: ["Too Long!"],
+      name: ["Obrigatório"],
+      email: ["Obrigatório"],
+      password: ["Muito longo!"],
     });
   }));
 

@@ -63,3 +63,19 @@ Deno.test("validation texts - no English rule text and no 'sucessfully' left in 
   }
   assert.deepEqual(texts.filter((s) => /sucessfully|successfully/i.test(s)), []);
 });
+
+Deno.test("validation texts - an answer in another language is shown in the page's by its rules", () => {
+  // The server answered in Portuguese (the request's language); the page is in English.
+  const body = {
+    error: "ERR_VALIDATION",
+    message: "name: Muito curto!",
+    fields: { name: ["Muito curto!"], email: ["E-mail inválido"], planId: ["Selecione um plano"] },
+    rules: { name: "tooShort", email: "invalidEmail", planId: "custom" },
+  };
+  const answer = new ApiError(400, "ERR_VALIDATION", body.message, body.fields, body);
+  assert.deepEqual(fieldErrors(answer, translator(en)), {
+    name: "Too Short!",
+    email: "Invalid email",
+    planId: "Selecione um plano",
+  });
+});
