@@ -135,6 +135,8 @@ export const BILLING_SESSION_ACTIONS: readonly Action[] = [
   "app:use",
   "company:read",
   "invoice:pay",
+  // Issue 50: a late company may pay for another plan than the one that lapsed.
+  "plan:change",
 ];
 
 /** The session kinds: a full session, or a late company's admin's billing-only session. */

@@ -43,6 +43,8 @@ export type SessionUser = {
     id: number;
     name: string;
     dueDate: string | null;
+    /** Issue 50: no invoice paid yet, so the period up to dueDate is the free trial. */
+    trial?: boolean;
     settings: { key: string; value: string }[];
     plan: PlanFlags | null;
   };

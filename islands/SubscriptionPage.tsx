@@ -67,7 +67,13 @@ function Subscription() {
   return (
     <div className="card subscription-card" data-testid="subscription">
       <label className="field">
-        <span>{t("billing.subscription.trialExpiration")}</span>
+        <span>
+          {t(
+            user.company.trial
+              ? "billing.subscription.trialExpiration"
+              : "billing.subscription.subscriptionExpiration",
+          )}
+        </span>
         <input
           className="input"
           readOnly

@@ -6,6 +6,7 @@ import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import type { Message } from "../../contract/ticket_types.ts";
 import { EDIT_WINDOW_MINUTES, LIMITS } from "../../contract/validation.ts";
+import { splitSignature } from "../../contract/signature.ts";
 
 /**
  * Edit a text we sent (issue 28): PUT /api/messages/:id. The server refuses after WhatsApp's
@@ -21,7 +22,8 @@ export function EditMessageDialog(
   },
 ) {
   const { t } = useTranslation();
-  const [body, setBody] = useState(message?.body ?? "");
+  // The text only: the signature stays as sent (the server keeps it, issue 50).
+  const [body, setBody] = useState(splitSignature(message?.body ?? "").text);
   const form = useFormSubmit({
     validate: (): Record<string, string> => {
       const text = body.trim();

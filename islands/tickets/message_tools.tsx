@@ -1,4 +1,5 @@
 import { createContext, useContext, useMemo, useState } from "react";
+import { splitSignature } from "../../contract/signature.ts";
 import { useTranslation } from "react-i18next";
 import { EDIT_WINDOW_MINUTES } from "../../contract/validation.ts";
 import type { Message } from "../../contract/ticket_types.ts";
@@ -183,7 +184,8 @@ export function EditedMark({ message }: { message: Message }) {
         <ol>
           {previous.map((p, i) => (
             <li key={i}>
-              <span>{p.body}</span>
+              {/* The text as it read, without the signature's markup (issue 50). */}
+              <span>{splitSignature(p.body).text}</span>
               <time dateTime={p.editedAt}>{hhmm(new Date(p.editedAt), zone)}</time>
             </li>
           ))}

@@ -5,6 +5,7 @@ import { AppError } from "../errors.ts";
 import { flagSwitches } from "../plans/features.ts";
 import { disconnectSession, disconnectUser } from "../realtime/members.ts";
 import { listSettings } from "../settings/repository.ts";
+import { hasPaidInvoice } from "../billing/repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
@@ -53,9 +54,10 @@ export async function sessionUser(
   plan: Plan | null,
   enrolling = false,
 ): Promise<SessionUser> {
-  const [memberships, settings] = await Promise.all([
+  const [memberships, settings, paid] = await Promise.all([
     queuesOfUser(db, company.id, user.id),
     listSettings(db, company.id),
+    hasPaidInvoice(db, company.id),
   ]);
   return {
     id: user.id,
@@ -74,6 +76,7 @@ export async function sessionUser(
       id: company.id,
       name: company.name,
       dueDate: company.dueDate,
+      trial: !paid,
       settings,
       plan: planFlags(plan),
     },

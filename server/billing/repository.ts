@@ -25,6 +25,13 @@ export function invoiceView(row: Invoice, companyName?: string): InvoiceView {
   return view;
 }
 
+/** Has the company ever paid an invoice? Until it has, its period is the free trial (issue 50). */
+export async function hasPaidInvoice(db: Database, companyId: number): Promise<boolean> {
+  const row = await db.selectFrom("invoices").select("id").where("companyId", "=", companyId)
+    .where("status", "=", "paid").limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whose invoices a read covers: one company's, or every company's (super users). */
 export type InvoiceScope = { companyId: number } | { allCompanies: true };
 

@@ -25,13 +25,20 @@ export function scopeOf(auth: AuthInfo): repo.InvoiceScope {
   return auth.isSuper ? { allCompanies: true } : { companyId: auth.companyId };
 }
 
-/** GET /api/invoices/all: newest due date first; the search matches the detail or the id. */
+/**
+ * GET /api/invoices/all: newest due date first; the search matches the detail or the id. A late
+ * company's admin (the billing-only session) always finds an invoice to pay (issue 50): the
+ * current period's is made when none is open (once: invoices_period).
+ */
 export async function listInvoices(
   deps: AppDeps,
   auth: AuthInfo,
   searchParam: string | undefined,
   pageNumber: number,
 ) {
+  if (auth.restricted === "billing" && !await repo.oldestOpenInvoice(deps.db, auth.companyId)) {
+    await ensureCurrentInvoice(deps, auth.company);
+  }
   return await repo.pageInvoices(deps.db, scopeOf(auth), searchParam, pageNumber);
 }
 

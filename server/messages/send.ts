@@ -1,4 +1,5 @@
 import type { AppDeps } from "../context.ts";
+import { keepSignature } from "../../contract/signature.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { deleteMedia, saveMedia } from "../media/store.ts";
@@ -154,7 +155,7 @@ export async function editMessage(
       `O prazo para editar (${EDIT_WINDOW_MINUTES} minutos) terminou`,
     );
   }
-  return await editForEveryone(deps, message, body);
+  return await editForEveryone(deps, message, keepSignature(message.body, body));
 }
 
 /** DELETE /api/messages/:id: delete for everyone (isDeleted), only the attendants' own side. */

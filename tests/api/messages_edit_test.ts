@@ -310,3 +310,31 @@ Deno.test("delete - a deleted-for-everyone newest message leaves the preview (ou
       await socket.close();
     }
   }));
+
+Deno.test("edit - a signed text keeps its signature: the new text goes under it, to the phone too", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const s = await openTicket(t, a);
+    const res = await t.request("POST", `/api/messages/${s.ticketId}`, {
+      token: a.admin.token,
+      body: { body: "*Beto Atendente:*\nSeu pedido sai amanhã" },
+    });
+    assert.equal(res.status, 201);
+    const [message] = (await res.json()).messages as { id: number; wid: string }[];
+    await eventually(async () =>
+      (await sentBy(t, a.admin.token, s.whatsappId)).some((m) => m.id === message.wid)
+    );
+    // The dialog sends the text only.
+    const edited = await edit(t, a.admin.token, message.id, { body: "Seu pedido sai hoje" });
+    assert.equal(edited.status, 200, await edited.clone().text());
+    const view = await edited.json();
+    assert.equal(view.body, "*Beto Atendente:*\nSeu pedido sai hoje");
+    assert.equal(view.previousBodies[0].body, "*Beto Atendente:*\nSeu pedido sai amanhã");
+    const phone = (await sentBy(t, a.admin.token, s.whatsappId)).find((m) => m.id === message.wid)!;
+    assert.equal(phone.body, "*Beto Atendente:*\nSeu pedido sai hoje");
+    // A client that sends the signature itself does not get it twice.
+    const again = await edit(t, a.admin.token, message.id, {
+      body: "*Beto Atendente:*\nSaiu!",
+    });
+    assert.equal((await again.json()).body, "*Beto Atendente:*\nSaiu!");
+  }));

@@ -13,7 +13,10 @@ function dayMonthYear(date: string): string {
   return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
 }
 
-/** The shell's subscription banner (AppShell.tsx): a due date close, or a billing-only session. */
+/**
+ * The shell's subscription banner (AppShell.tsx): a due date close, or a billing-only session;
+ * worded for a trial until the company's first payment (issue 50).
+ */
 export function SubscriptionWarning({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
   const payLink = can({ ...user, restricted: undefined }, "invoice:pay") &&
@@ -24,7 +27,9 @@ export function SubscriptionWarning({ user }: { user: SessionUser }) {
     return (
       <div className="subscription-warning" role="alert" data-testid="billing-only">
         <TriangleAlert size={16} aria-hidden="true" />
-        {t("shell.billingOnly", { date: dayMonthYear(user.company.dueDate ?? "") })}
+        {t(user.company.trial ? "shell.trialEnded" : "shell.billingOnly", {
+          date: dayMonthYear(user.company.dueDate ?? ""),
+        })}
         {payLink}
       </div>
     );
@@ -34,7 +39,7 @@ export function SubscriptionWarning({ user }: { user: SessionUser }) {
   return (
     <div className="subscription-warning" role="status" data-testid="subscription-warning">
       <TriangleAlert size={16} aria-hidden="true" />
-      {t("shell.subscriptionExpiresIn", { count: days })}
+      {t(user.company.trial ? "shell.trialEndsIn" : "shell.subscriptionExpiresIn", { count: days })}
       {payLink}
     </div>
   );

@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { createCompany } from "../helpers/app.ts";
+import { withBrowser } from "../helpers/browser.ts";
+import { addWhatsapp } from "../helpers/tickets.ts";
+import { auditPages } from "../helpers/page_audit.ts";
+
+/**
+ * Issue 44 item 4: the axe pass with every banner the shell can show: the subscription's (a trial
+ * ending in 3 days), the storage's (free space under the threshold), the connections' alert (a
+ * disconnected number marks the menu), and a late company's billing-only banner, at 1366 and
+ * 390 px. Issue 50 item 2: the late trial's admin reads that the trial ended and finds 'Pagar'
+ * on /financeiro. The test clock: 2026-11-22T12:00Z; the browser's is today's.
+ */
+
+const PAGES = ["/tickets", "/connections", "/queues", "/financeiro"];
+
+Deno.test("banners - every banner the shell shows passes axe at 1366 and 390 px", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const today = new Date();
+    const soon = new Date(today.getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const c = await createCompany(t, "Alpha", { dueDate: soon });
+    await addWhatsapp(t, c.id, "Vendas", { status: "DISCONNECTED" });
+    await loginAs(page, c.admin);
+    await page.getByTestId("subscription-warning").waitFor();
+    await page.getByTestId("storage-warning").waitFor();
+    await page.getByTestId("subscription-pay").waitFor();
+    assert.deepEqual(await auditPages(page, url, PAGES, "admin with banners"), []);
+    assert.deepEqual(pageErrors, []);
+  }, { env: { STORAGE_WARN_BYTES: String(1024 ** 5) } }));
+
+Deno.test("banners - a late trial's admin: the billing-only banner passes axe, says the trial ended, and /financeiro offers 'Pagar'", () =>
+  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+    const c = await createCompany(t, "Alpha");
+    await t.deps.db.updateTable("companies").set({ dueDate: "2026-01-10" })
+      .where("id", "=", c.id).execute();
+    await loginAs(page, c.admin, { expectPath: "/financeiro" });
+    const banner = page.getByTestId("billing-only");
+    await banner.getByText("Seu período de teste terminou em 10/01/2026").waitFor();
+    const row = page.getByTestId("invoice-row").first();
+    await row.getByRole("button", { name: "Pagar" }).waitFor();
+    assert.deepEqual(await auditPages(page, url, ["/financeiro"], "late admin"), []);
+    assert.deepEqual(pageErrors, []);
+  }, { env: { STORAGE_WARN_BYTES: String(1024 ** 5) } }));
