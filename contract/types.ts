@@ -53,6 +53,12 @@ export type SessionUser = {
 };
 
 /** A late company's admin's login also has `restricted` and the specification's `message`. */
+/**
+ * The login page's query after a session was ended from another device (issue 50 item 14): the
+ * page says so instead of showing a bare form.
+ */
+export const SESSION_ENDED_QUERY = "ended=elsewhere";
+
 export type LoginAnswer = {
   token: string;
   user: SessionUser;

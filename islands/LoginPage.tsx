@@ -4,7 +4,11 @@ import { api } from "./lib/api.ts";
 import { ApiError, errorText } from "./lib/errors.ts";
 import { AuthCard } from "./lib/shell/AuthCard.tsx";
 import { rememberSession } from "./lib/session_storage.ts";
-import type { LoginAnswer, TwoFactorChallenge } from "../contract/types.ts";
+import {
+  type LoginAnswer,
+  SESSION_ENDED_QUERY,
+  type TwoFactorChallenge,
+} from "../contract/types.ts";
 import { SIGNUP_DONE_QUERY } from "../contract/platform_types.ts";
 import { Button } from "./lib/ui/Button.tsx";
 import { Field } from "./lib/ui/Field.tsx";
@@ -40,6 +44,7 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
   const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [ended, setEnded] = useState(false);
   // Two-factor on (issue 30): the password passed, the code is asked for with this challenge.
   const [challenge, setChallenge] = useState<string | null>(null);
   const [code, setCode] = useState("");
@@ -48,6 +53,11 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
     setReady(true);
     // seeds/001 'Signup': a new company lands here with the success message.
     if (location.search.includes(SIGNUP_DONE_QUERY)) setNotice(t("platform.signup.success"));
+    // Issue 50 item 14: ended from another device (or by an admin), not a bare form.
+    if (location.search.includes(SESSION_ENDED_QUERY)) {
+      setNotice(t("errors.ERR_SESSION_ENDED_ELSEWHERE"));
+      setEnded(true);
+    }
   }, []);
 
   const signedIn = (answer: LoginAnswer) => {
@@ -149,7 +159,11 @@ export default function LoginPage({ signupEnabled = true }: LoginPageProps) {
     <AuthCard title={t("login.title")} subtitle={t("login.subtitle")}>
       {notice && !error
         ? (
-          <div className="alert alert-success" role="status" data-testid="login-notice">
+          <div
+            className={`alert ${ended ? "alert-warning" : "alert-success"}`}
+            role="status"
+            data-testid="login-notice"
+          >
             {notice}
           </div>
         )

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { apiRoutes } from "../routes/api/index.ts";
 import { metricsRoutes } from "../routes/metrics.ts";
 import { countRequests } from "./metrics/http.ts";
 import { notFoundPage, pageRoutes } from "../routes/pages/index.ts";
 import { PAGE_POLICY } from "../routes/pages/csp.ts";
+import { bodyLimit } from "./http/body_limit.ts";
 import { securityHeaders } from "./http/security_headers.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { AppError } from "./errors.ts";

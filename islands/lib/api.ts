@@ -2,7 +2,7 @@ import { ApiError } from "./errors.ts";
 import { clearSession, storedToken } from "./storage.ts";
 import { rememberSession } from "./session_storage.ts";
 import { toast } from "./toast.ts";
-import type { LoginAnswer } from "../../contract/types.ts";
+import { type LoginAnswer, SESSION_ENDED_QUERY } from "../../contract/types.ts";
 import { safeBlob } from "./safe_blob.ts";
 
 /**
@@ -47,6 +47,9 @@ export function apiUrl(path: string, query?: Query): string {
 }
 
 let refreshing: Promise<string | null> | null = null;
+/** The server said this session was ended from another device: the login page says so. */
+let endedElsewhere = false;
+const ENDED_ELSEWHERE = "ERR_SESSION_ENDED_ELSEWHERE";
 
 /**
  * Gets a new access token with the refresh cookie. Concurrent callers (and other tabs, through a
@@ -63,7 +66,10 @@ export function refreshAccessToken(staleToken: string | null): Promise<string | 
         method: "POST",
         credentials: "same-origin",
       });
-      if (!res.ok) return null;
+      if (!res.ok) {
+        endedElsewhere ||= (await errorOf(res)).code === ENDED_ELSEWHERE;
+        return null;
+      }
       const answer = await res.json() as LoginAnswer;
       rememberSession(answer);
       return answer.token;
@@ -79,7 +85,8 @@ export function refreshAccessToken(staleToken: string | null): Promise<string | 
 /** The session is over: forget it and go to the login page. */
 export function endSession() {
   clearSession();
-  if (globalThis.location && location.pathname !== LOGIN_PATH) location.assign(LOGIN_PATH);
+  if (!globalThis.location || location.pathname === LOGIN_PATH) return;
+  location.assign(endedElsewhere ? `${LOGIN_PATH}?${SESSION_ENDED_QUERY}` : LOGIN_PATH);
 }
 
 function send(
@@ -154,8 +161,10 @@ async function request<T>(
     throw error;
   }
   if (res.status === 401 && authenticated) {
+    const error = await errorOf(res);
+    endedElsewhere ||= error.code === ENDED_ELSEWHERE;
     endSession();
-    throw await errorOf(res);
+    throw error;
   }
   if (!res.ok) {
     const error = await errorOf(res);

@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
@@ -25,6 +26,21 @@ function shortcodeProblem({ shortcode }: { shortcode: string }): Record<string, 
   if (!v) return { shortcode: "quickMessages.required" };
   if (v.length > LIMITS.shortcode.max) return { shortcode: "people.validation.tooLong" };
   return {};
+}
+
+/**
+ * Who will be offered the answer after "/" (the server's rule, quick_messages/service.ts canSee):
+ * a queue's answer its attendants; without a queue, 'Global' everyone, else only its author.
+ * Said in the dialog so an admin's answer saved without 'Global' is not silently private
+ * (issue 50 item 10); admins see every answer, which the texts say.
+ */
+function audience(
+  t: TFunction,
+  geral: boolean,
+  queue: string | null,
+): string {
+  if (queue !== null) return t("quickMessages.audienceQueue", { queue });
+  return t(geral ? "quickMessages.audienceGlobal" : "quickMessages.audiencePrivate");
 }
 
 /**
@@ -63,6 +79,7 @@ export function QuickMessageDialog(dialog: RecordDialogProps<QuickMessageView>) 
     admin: true,
   });
   const attached = form.attachment.name ?? "";
+  const queueName = queues.find((q) => String(q.id) === form.values.queueId)?.name;
   return (
     <FormDialog form={form} width={520} texts="quickMessages" id="quick-message">
       <Field label={t("quickMessages.shortcode")} {...form.field("shortcode")} autoFocus />
@@ -86,6 +103,9 @@ export function QuickMessageDialog(dialog: RecordDialogProps<QuickMessageView>) 
         ]}
       />
       <p className="field-hint">{t("quickMessages.queueHint")}</p>
+      <p className="qm-audience" aria-live="polite" data-testid="quick-message-audience">
+        {audience(t, form.values.geral, form.values.queueId === NO_QUEUE ? null : queueName ?? "")}
+      </p>
       <AttachmentField
         attachment={form.attachment}
         pickLabel={t("quickMessages.attach")}

@@ -100,11 +100,13 @@ export function signedBody(text: string, userName: string, sign: boolean): strin
 }
 
 /**
- * seeds/000 section 5: shortcut suggestions open when the text starts with / and is longer than
- * one character. Returns what to match shortcodes against, or null when closed.
+ * Shortcut suggestions open when the text starts with / (seeds/000 section 5 waited for a second
+ * character; issue 50 item 10: "/" alone lists them all, as the input's placeholder promises).
+ * Returns what to match shortcodes against ("" matches every one), or null when closed.
  */
 export function quickAnswerQuery(text: string): string | null {
-  if (!text.startsWith("/") || text.length <= 1) return null;
+  // "/" alone is the whole menu (the placeholder promises it, issue 50 item 10).
+  if (!text.startsWith("/")) return null;
   return text.slice(1).toLowerCase();
 }
 

@@ -3,7 +3,7 @@ import type { AppDeps, AppEnv, AuthInfo } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { type FeatureFlag, flagForPath } from "../plans/features.ts";
 import { findCaller } from "./repository.ts";
-import { sessionRules } from "./service.ts";
+import { endedSessionError, sessionRules } from "./service.ts";
 import { verifyAccessToken } from "./tokens.ts";
 import { assertAllowed } from "./policy.ts";
 import { type Action, rolesOf } from "../../contract/policy.ts";
@@ -49,7 +49,9 @@ export async function authenticate(deps: AppDeps, token: string | undefined): Pr
   const loaded = await findCaller(deps.db, claims.companyId, claims.userId, claims.sessionId);
   if (!loaded) throw new AppError(401, "ERR_UNAUTHORIZED", "Invalid token");
   const session = loaded.session;
-  if (!session) throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended");
+  if (!session) {
+    throw await endedSessionError(deps, claims.companyId, claims.userId, claims.sessionId);
+  }
   if (loaded.user.tokenVersion !== claims.tokenVersion) {
     throw new AppError(401, "ERR_SESSION_EXPIRED", "Session ended by another login");
   }

@@ -133,6 +133,22 @@ export async function createSession(
   return { id: row.id, publicId, enrolling };
 }
 
+/**
+ * Why the user's session (by its public id) was ended, or undefined while it lives or when it
+ * is not theirs. Read only when a token is refused, to say why (issue 50 item 14).
+ */
+export async function endedSessionReason(
+  db: Database,
+  publicId: string,
+  companyId: number,
+  userId: number,
+): Promise<string | undefined> {
+  const row = await db.selectFrom("sessions").select(["endReason"])
+    .where("publicId", "=", publicId).where("companyId", "=", companyId)
+    .where("userId", "=", userId).where("endedAt", "is not", null).executeTakeFirst();
+  return row?.endReason ?? undefined;
+}
+
 /** One lookup through the unique index on publicId; undefined if ended, deleted or not theirs. */
 export async function findLiveSession(
   db: Database,

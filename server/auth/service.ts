@@ -11,6 +11,7 @@ import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
   type Caller,
   createSession,
+  endedSessionReason,
   endOneSession,
   endSessions,
   findCaller,
@@ -337,6 +338,31 @@ export async function startSession(
  */
 export const REFRESH_REUSE_GRACE_MS = 30_000;
 
+/** The reasons of a session ended from somewhere else: the user's other device or an admin. */
+const ENDED_ELSEWHERE = new Set(["endedByUser", "endedByAdmin"]);
+
+/**
+ * The 401 for a token whose session is over. One ended from another device (the security
+ * dialog's 'Encerrar', an admin) says so, so the login page can tell the person why they are
+ * there (issue 50 item 14); anything else is the plain expired session.
+ */
+export async function endedSessionError(
+  deps: AppDeps,
+  companyId: number,
+  userId: number,
+  sessionPublicId: string,
+): Promise<AppError> {
+  const reason = await endedSessionReason(deps.db, sessionPublicId, companyId, userId);
+  if (reason && ENDED_ELSEWHERE.has(reason)) {
+    return new AppError(
+      401,
+      "ERR_SESSION_ENDED_ELSEWHERE",
+      "Esta sessão foi encerrada em outro dispositivo",
+    );
+  }
+  return new AppError(401, "ERR_SESSION_EXPIRED", "Session expired");
+}
+
 /**
  * Rotates a refresh token: the presented one is revoked and a new pair issued. Presenting a
  * revoked token again means it was copied: every session of that user is ended, unless it was
@@ -355,6 +381,10 @@ export async function refresh(
   const justRotated = row.revokedAt !== null &&
     now.getTime() - Date.parse(row.revokedAt) <= REFRESH_REUSE_GRACE_MS;
   if (row.revokedAt !== null && !justRotated) {
+    // Revoked because its session was ended (another device, an admin, a logout): not a copied
+    // token, and the user's other sessions stay (issue 50 item 14).
+    const ended = await endedSessionError(deps, claims.companyId, claims.userId, claims.sessionId);
+    if (ended.code === "ERR_SESSION_ENDED_ELSEWHERE") throw ended;
     // Also bumps the token version: the tokens revoked now must not pass as "just rotated".
     await endUserSessions(
       deps.db,
@@ -376,6 +406,9 @@ export async function refresh(
   // The caller as a request reads it, and the same rules: a refresh renews only what a request
   // would still allow (a requirement set since the login holds the new pair to the setup).
   const caller = await findCaller(deps.db, claims.companyId, claims.userId, claims.sessionId);
+  if (caller && !caller.session) {
+    throw await endedSessionError(deps, claims.companyId, claims.userId, claims.sessionId);
+  }
   const session = caller?.session;
   if (
     !caller || !session || row.sessionId !== session.id ||

@@ -76,6 +76,17 @@ export type RoutingInput = {
 /** Goes back one level in an option tree. */
 export const BACK = "#";
 
+/**
+ * What a contact hears after a choice that has no text of its own (a queue without a greeting, an
+ * option without a message): without it they heard nothing and could not tell their answer was
+ * taken (issue 50 item 11). Portuguese, like the product's other automatic texts.
+ */
+export const CHOICE_TAKEN = "Recebemos sua escolha: *{choice}*. Aguarde, já vamos te atender!";
+
+export function choiceTaken(choice: string): string {
+  return CHOICE_TAKEN.replace("{choice}", choice);
+}
+
 function hoursOf(json: string) {
   const hours = parseWorkingHours(json);
   return hours.length > 0 ? hours : defaultWorkingHours();
@@ -138,7 +149,8 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     return result;
   }
 
-  const enterQueue = async (queue: RoutingQueue, intro: string) => {
+  /** `chosen`: the contact picked it from the menu, so they hear something either way. */
+  const enterQueue = async (queue: RoutingQueue, intro: string, chosen = false) => {
     result.changes.queueId = queue.id;
     result.changes.amountUsedBotQueues = 0;
     if (input.scheduleType === "queue" && !isWithinHours(hoursOf(queue.schedules), now, timeZone)) {
@@ -172,6 +184,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     }
     const greeting = join(text(intro), text(queue.greetingMessage));
     if (greeting) result.replies.push(greeting);
+    else if (chosen && !queue.mediaPath) result.replies.push(choiceTaken(queue.name));
     result.changes.chatbot = 0;
   };
 
@@ -197,7 +210,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     }
     const chosen = /^\d+$/.test(answer) ? queues[Number(answer) - 1] : undefined;
     if (chosen) {
-      await enterQueue(chosen, "");
+      await enterQueue(chosen, "", true);
       return result;
     }
     if (ticket.amountUsedBotQueues < whatsapp.maxUseBotQueues) {
@@ -244,6 +257,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     } else {
       // A leaf: its message, then the ticket waits in the queue for an attendant.
       if (picked.message.trim()) result.replies.push(text(picked.message));
+      else if (!picked.mediaPath) result.replies.push(choiceTaken(picked.title));
       result.changes.chatbot = 0;
     }
     return result;

@@ -10,8 +10,12 @@ import {
   isWithinHours,
   workingMsBetween,
 } from "../queues/hours.ts";
-import { loadTicketView } from "../tickets/view_repository.ts";
+import { acceptGreeting } from "../tickets/greeting.ts";
+import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { companyTimeZone } from "../settings/values.ts";
+import { addressOfContact } from "../whatsapp/providers/address.ts";
+import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
+import { recipientOf, setTicketLastMessage } from "../whatsapp/outbox/outbox_repository.ts";
 import { queueSupervisorIds } from "../users/repository.ts";
 import {
   type Attendant,
@@ -144,11 +148,41 @@ export async function placeTicket(
     const userId = waiting(ticket)
       ? await assign(trx, companyId, ticketId, queue, now, avoid, timeZone)
       : null;
-    return dated || userId !== null ? { before, userId } : undefined;
+    // Given out like a manual accept, greeted like one (issue 50 item 11): queued in this
+    // transaction, so the greeting exists if and only if the ticket was given.
+    let greeting = null;
+    if (userId !== null && ticket.whatsappId !== null) {
+      const body = await acceptGreeting(trx, companyId, ticket, userId, now);
+      if (body) {
+        const contact = await recipientOf(trx, companyId, ticket.contactId);
+        greeting = await enqueueInTransaction(trx, {
+          companyId,
+          whatsappId: ticket.whatsappId,
+          ticketId,
+          contactId: contact.id,
+          toJid: addressOfContact(contact),
+          body,
+          now: now.toISOString(),
+        });
+        await setTicketLastMessage(
+          trx,
+          companyId,
+          ticketId,
+          lastMessageOf(body),
+          now.toISOString(),
+        );
+      }
+    }
+    return dated || userId !== null ? { before, userId, greeting } : undefined;
   });
   if (!outcome) return false;
   const view = await loadTicketView(deps.db, companyId, ticketId);
   if (!view) return false;
+  if (outcome.greeting) {
+    const [message] = await messageViews(deps.db, companyId, [outcome.greeting]);
+    if (message) deps.events.emit("message.created", { message, ticket: view });
+    if (view.whatsappId !== null) deps.sessions.kickOutbox(view.whatsappId);
+  }
   deps.events.emit("ticket.updated", { ticket: view, before: outcome.before });
   if (outcome.userId !== null) {
     deps.events.emit("ticket.assigned", { companyId, userId: outcome.userId, ticket: view });

@@ -25,7 +25,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   chatBotType: { schema: z.enum(["text"], "Somente text") },
   sendGreetingAccepted: { schema: toggle },
   // Issue 28: the greeting's text ({{user}}, {{name}}, ... : contract/message_variables.ts);
-  // empty: the product's own (server/tickets/service.ts GREETING_ACCEPTED).
+  // empty: the product's own (server/tickets/greeting.ts GREETING_ACCEPTED).
   greetingAcceptedMessage: {
     schema: z.string().trim().max(LIMITS.greetingAccepted.max, "Too Long!"),
   },

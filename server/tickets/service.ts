@@ -10,6 +10,7 @@ import type { TicketPlacement } from "../events/domain.ts";
 import { companyTimeZone, isEnabled, settingValues } from "../settings/values.ts";
 import { dayRange } from "../../contract/time_zone.ts";
 import { assertCanAct, assertCanRead, type Viewer, viewerOf } from "./access.ts";
+import { acceptGreeting } from "./greeting.ts";
 import { applyTicketChange, type AutomaticText, type TicketChange } from "./effects.ts";
 import { listTicketIds, type TicketListFilters } from "./list_repository.ts";
 import { withPins } from "./pins.ts";
@@ -42,8 +43,7 @@ export type { TicketAction, UpdateTicketInput } from "./transitions.ts";
  */
 
 /** Texts chosen here, in Portuguese as the product's other automatic texts; never translated. */
-export const GREETING_ACCEPTED =
-  "{{ms}}, *{{name}}*! Meu nome é *{{user}}* e vou prosseguir com o seu atendimento.";
+export { GREETING_ACCEPTED } from "./greeting.ts";
 export const RATING_OPTIONS = "Digite de 1 a 3 para qualificar nosso atendimento:\n" +
   "*1* - _Insatisfeito_\n*2* - _Satisfeito_\n*3* - _Muito Satisfeito_";
 export const TRANSFER_TO_QUEUE =
@@ -261,8 +261,6 @@ async function transition(
     const before = placementOf(ticket);
     const plan = planOf(ticket, input, viewer);
     const settings = await settingValues(trx, viewer.companyId, [
-      "sendGreetingAccepted",
-      "greetingAcceptedMessage",
       "userRating",
       "sendMsgTransfTicket",
     ]);
@@ -283,11 +281,8 @@ async function transition(
       case "accept": {
         // The attendant takes the ticket from any bot (issue 15): it does not come back to it.
         patch = { status: "open", userId: viewer.userId, acceptedAt: stamp, ...HAND_OVER };
-        if (isEnabled(settings.sendGreetingAccepted) && !group) {
-          // Issue 28: the company's own text when it wrote one, with the same variables.
-          const text = settings.greetingAcceptedMessage?.trim() || GREETING_ACCEPTED;
-          automatic.push({ kind: "greeting", body: render(text) });
-        }
+        const greeting = await acceptGreeting(trx, viewer.companyId, ticket, viewer.userId, now);
+        if (greeting) automatic.push({ kind: "greeting", body: greeting });
         break;
       }
       case "return":

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { createCompany, createTestApp, login, type TestApp, withApp } from "../helpers/app.ts";
+import {
+  cookieValue,
+  createCompany,
+  createTestApp,
+  login,
+  type TestApp,
+  withApp,
+} from "../helpers/app.ts";
 import { serve, TestSocket } from "../helpers/server.ts";
 
 /** Issue 30 item 2: sessions a user sees and ends; admins for their company. */
@@ -94,6 +101,46 @@ Deno.test("sessions - with several allowed, a user lists theirs and ends one; it
     await t.close();
   }
 });
+
+Deno.test("sessions - a session ended from another device says so to its token and its refresh cookie; the device that ended it keeps going (issue 50 item 14)", () =>
+  withApp(async (t) => {
+    const c = await createCompany(t, "Acme");
+    await allowSeveral(t, c.admin.token);
+    const laptop = await login(t, c.user.email, c.user.password);
+    const phone = await login(t, c.user.email, c.user.password);
+    const phoneRow = (await sessions(t, phone.token)).sessions.find((x) => x.current)!;
+    const ended = await t.request("DELETE", `/api/sessions/${phoneRow.id}`, {
+      token: laptop.token,
+    });
+    assert.equal(ended.status, 204);
+
+    const me = await t.request("GET", "/api/auth/me", { token: phone.token });
+    assert.equal(me.status, 401);
+    const body = await me.json();
+    assert.equal(body.error, "ERR_SESSION_ENDED_ELSEWHERE");
+    assert.equal(body.message, "Esta sessão foi encerrada em outro dispositivo");
+    const refreshed = await t.request("POST", "/api/auth/refresh_token", {
+      headers: { cookie: cookieValue(phone.cookie) },
+    });
+    assert.equal(refreshed.status, 401);
+    assert.equal((await refreshed.json()).error, "ERR_SESSION_ENDED_ELSEWHERE");
+    // Its revoked cookie is not taken for a stolen one: the laptop's session lives on.
+    const still = await t.request("GET", "/api/auth/me", { token: laptop.token });
+    assert.equal(still.status, 200);
+    await still.body?.cancel();
+    const laptopRefresh = await t.request("POST", "/api/auth/refresh_token", {
+      headers: { cookie: cookieValue(laptop.cookie) },
+    });
+    assert.equal(laptopRefresh.status, 200);
+    await laptopRefresh.body?.cancel();
+
+    // A plain logout is still the plain expired session.
+    const out = await t.request("DELETE", "/api/auth/logout", { token: laptop.token });
+    await out.body?.cancel();
+    const after = await t.request("GET", "/api/auth/me", { token: laptop.token });
+    assert.equal(after.status, 401);
+    assert.equal((await after.json()).error, "ERR_SESSION_EXPIRED");
+  }));
 
 Deno.test("sessions - admins see and end their company's sessions; users and other companies cannot", () =>
   withApp(async (t) => {

@@ -12,6 +12,7 @@ import {
   hoursPerQueue,
   newPending,
 } from "./helpers.ts";
+import { setSetting } from "../whatsapp/helpers.ts";
 
 async function served<T>(
   fn: (t: Awaited<ReturnType<typeof createTestApp>>, wsUrl: string) => Promise<T>,
@@ -68,6 +69,34 @@ Deno.test("distribution - round-robin gives each new ticket to the next online a
     );
     assert.equal((heard.data as { action: string }).action, "assigned");
     await closeAll(sockets);
+  }));
+
+Deno.test("distribution - a ticket given out sends the greeting-on-accept like a manual accept, in the attendant's name (issue 50 item 11)", () =>
+  served(async (t, wsUrl) => {
+    const { a } = await twoCompanies(t);
+    await setSetting(t, a.id, "sendGreetingAccepted", "enabled");
+    const { queueId, attendants } = await distributionScene(t, a, {
+      distribution: "round_robin",
+      attendants: 1,
+    });
+    const socket = await goOnline(t, wsUrl, attendants[0]);
+    const [contactId] = await contacts(t, a.id, 1);
+    const ticket = await newPending(t, a.admin.token, contactId, queueId);
+    const greeting = await eventually(
+      async () =>
+        await t.deps.db.selectFrom("messages").selectAll().where("ticketId", "=", ticket.id)
+          .where("fromMe", "=", 1).executeTakeFirst(),
+      { what: "the greeting" },
+    );
+    assert.match(greeting.body, /\*Cliente 0\*! Meu nome é \*Atendente q 1\* e vou prosseguir/);
+    const row = await ticketRow(t, ticket.id);
+    assert.equal(row.userId, attendants[0].id);
+    const outbox = await t.deps.db.selectFrom("outbox").selectAll()
+      .where("messageId", "=", greeting.id).execute();
+    assert.equal(outbox.length, 1, "queued to go out through the outbox");
+    const ticketNow = await ticketRow(t, ticket.id);
+    assert.match(ticketNow.lastMessage ?? "", /Meu nome é/, "the list's preview is the greeting");
+    await socket.close();
   }));
 
 Deno.test("distribution - least busy counts open tickets; an attendant at capacity gets nothing; the ticket waits until one frees up", () =>

@@ -93,6 +93,13 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await page.getByRole("button", { name: "Adicionar" }).click();
     await dialog.getByTestId("quick-message-submit").click();
     await dialog.getByText("Obrigatório").waitFor();
+    // Who will see it is said, and follows 'Global' (issue 50 item 10).
+    const audience = dialog.getByTestId("quick-message-audience");
+    await audience.getByText("Quem verá: só você").waitFor();
+    await dialog.getByTestId("quick-message-geral").check();
+    await audience.getByText("Quem verá: todos os usuários da empresa.").waitFor();
+    await dialog.getByTestId("quick-message-geral").uncheck();
+    await audience.getByText("Quem verá: só você").waitFor();
     await dialog.locator("input[name=shortcode]").fill("tabela");
     await dialog.locator("textarea[name=message]").fill("Segue a tabela de preços");
     const pdf = Buffer.from("%PDF-1.4 tabela de preços");
@@ -110,6 +117,9 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     // In the ticket, '/' offers it; picking it puts the text and the file in the input.
     await page.goto(`${url}/tickets/${ticket.uuid}`);
     const input = page.getByTestId("message-text");
+    // "/" alone lists every answer (issue 50 item 10), then the shortcode narrows them.
+    await input.fill("/");
+    await page.getByTestId("quick-answers").getByText(/tabela - Segue/).waitFor();
     await input.fill("/tab");
     await page.getByTestId("quick-answers").getByText(/tabela - Segue/).waitFor();
     await input.press("Enter");

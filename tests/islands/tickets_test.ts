@@ -314,7 +314,7 @@ Deno.test("tickets format - blank text, signature, quick-answer trigger", () => 
   assert.equal(isBlank(" a "), false);
   assert.equal(signedBody("  hello ", "Ana", true), "*Ana:*\nhello");
   assert.equal(signedBody("  hello ", "Ana", false), "hello");
-  assert.equal(quickAnswerQuery("/"), null);
+  assert.equal(quickAnswerQuery("/"), "");
   assert.equal(quickAnswerQuery("hi"), null);
   assert.equal(quickAnswerQuery("/Bo"), "bo");
   const all = [
@@ -322,7 +322,8 @@ Deno.test("tickets format - blank text, signature, quick-answer trigger", () => 
     { id: 2, shortcode: "tchau", message: "Até logo" },
   ];
   assert.deepEqual(matchQuickAnswers(all, quickAnswerQuery("/bo")).map((q) => q.id), [1]);
-  assert.deepEqual(matchQuickAnswers(all, quickAnswerQuery("/")), []);
+  assert.deepEqual(matchQuickAnswers(all, quickAnswerQuery("/")).map((q) => q.id), [1, 2]);
+  assert.deepEqual(matchQuickAnswers(all, quickAnswerQuery("hi")), []);
 });
 
 Deno.test("tickets format - the other open ticket, locations and vcards as the server writes them", () => {

@@ -157,6 +157,34 @@ Deno.test("routing - a queue's option tree is walked; a leaf ends the bot in tha
   });
 });
 
+Deno.test("routing - a choice with no text of its own (a queue without greeting, an option without message) is acknowledged (issue 50 item 11)", async () => {
+  await withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const sales = await createQueue(t, a.id, { name: "Vendas" });
+    const support = await createQueue(t, a.id, { name: "Suporte", greetingMessage: "Suporte:" });
+    await createOption(t, a.id, support, { title: "Segunda via", option: "1" });
+    const wid = await connectSimulator(t, a, {
+      queueIds: [sales, support],
+      greetingMessage: "Escolha:",
+    });
+    await phoneSends(t, a.user.token, wid, { from: FROM, body: "oi" });
+    await phoneSends(t, a.user.token, wid, { from: FROM, body: "1" });
+    let said = await botSaid(t, a.user.token, wid, 2);
+    assert.equal(said[1], "Recebemos sua escolha: *Vendas*. Aguarde, já vamos te atender!");
+
+    const OTHER = "5511987651111";
+    await phoneSends(t, a.user.token, wid, { from: OTHER, body: "oi" });
+    await phoneSends(t, a.user.token, wid, { from: OTHER, body: "2" });
+    await phoneSends(t, a.user.token, wid, { from: OTHER, body: "1" });
+    said = await eventually(async () => {
+      const all = (await sentBy(t, a.user.token, wid)).filter((s) => s.to === OTHER);
+      return all.length >= 3 ? all.map((s) => s.body) : undefined;
+    });
+    assert.equal(said[1], "Suporte:\n\n*1* - Segunda via");
+    assert.equal(said[2], "Recebemos sua escolha: *Segunda via*. Aguarde, já vamos te atender!");
+  });
+});
+
 Deno.test("routing - outside company hours the out-of-hours message is sent and the ticket waits", async () => {
   await withApp(async (t) => {
     const a = await createCompany(t, "Alpha");
@@ -183,8 +211,9 @@ Deno.test("routing - outside company hours the out-of-hours message is sent and 
     assert.equal(second.status, 201, JSON.stringify(second));
     ticket = await ticketOf(t, first.ticketId!);
     assert.equal(ticket.queueId, q1);
-    said = await botSaid(t, token, wid, 1);
-    assert.equal(said.length, 1); // queue A has no greeting, no options: nothing more to say
+    // Queue A has no greeting and no options: the choice is acknowledged (issue 50 item 11).
+    said = await botSaid(t, token, wid, 2);
+    assert.equal(said[1], "Recebemos sua escolha: *A*. Aguarde, já vamos te atender!");
   });
 });
 

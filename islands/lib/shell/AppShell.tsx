@@ -11,7 +11,7 @@ import {
 import { realtime, useRealtime } from "../socket.ts";
 import { clearSession, readStorage, STORAGE, storedToken } from "../storage.ts";
 import { afterToastShown, toast } from "../toast.ts";
-import type { SessionUser } from "../../../contract/types.ts";
+import { SESSION_ENDED_QUERY, type SessionUser } from "../../../contract/types.ts";
 import { can } from "../permissions.ts";
 import { usePage } from "../page_context.ts";
 import { PAGE_DENIED_FLASH } from "../theme.ts";
@@ -162,7 +162,8 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
         realtime.stop();
         forgetCachedUser();
         clearSession();
-        location.assign("/login");
+        // Issue 50 item 14: the login page says why this tab landed there.
+        location.assign(one ? `/login?${SESSION_ENDED_QUERY}` : "/login");
       });
       return;
     }
