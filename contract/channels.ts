@@ -31,35 +31,28 @@ export type Capabilities = {
   simulated: boolean;
 };
 
+/** WhatsApp Web's protocol through Baileys: a real number linked by QR. */
+const BETA: Capabilities = {
+  qr: true,
+  groups: true,
+  edit: true,
+  deleteForEveryone: true,
+  reactions: false,
+  templates: false,
+  window24h: false,
+  readReceipts: false,
+  interactive: false,
+  credentials: false,
+  simulated: false,
+};
+
 const CHANNELS = {
   /** WhatsApp Web's protocol through Baileys: a real number linked by QR. */
-  beta: {
-    qr: true,
-    groups: true,
-    edit: true,
-    deleteForEveryone: true,
-    reactions: false,
-    templates: false,
-    window24h: false,
-    readReceipts: false,
-    interactive: false,
-    credentials: false,
-    simulated: false,
-  },
+  beta: BETA,
+
   /** The built-in phone network (demos, tests). */
-  simulator: {
-    qr: true,
-    groups: true,
-    edit: true,
-    deleteForEveryone: true,
-    reactions: false,
-    templates: false,
-    window24h: false,
-    readReceipts: false,
-    interactive: false,
-    credentials: false,
-    simulated: true,
-  },
+  simulator: { ...BETA, simulated: true },
+
   /** Meta's official WhatsApp Cloud API (Graph API out, signed webhooks in). */
   cloud_api: {
     qr: false,
@@ -70,7 +63,7 @@ const CHANNELS = {
     templates: true,
     window24h: true,
     readReceipts: true,
-    interactive: true,
+    interactive: false,
     credentials: true,
     simulated: false,
   },
@@ -105,4 +98,15 @@ export function capabilityTable(): { capability: keyof Capabilities; kinds: bool
     capability,
     kinds: CHANNEL_KINDS.map((kind) => CHANNELS[kind][capability]),
   }));
+}
+
+/** The capability table as Markdown (README 'Official WhatsApp Cloud API'; a test keeps them equal). */
+export function capabilityMarkdown(): string {
+  const yes = (v: boolean) => (v ? "yes" : "no");
+  const head = `| capability | ${CHANNEL_KINDS.map((k) => `\`${k}\``).join(" | ")} |`;
+  const rule = `| --- | ${CHANNEL_KINDS.map(() => "---").join(" | ")} |`;
+  const rows = capabilityTable().map((r) =>
+    `| ${r.capability} | ${r.kinds.map(yes).join(" | ")} |`
+  );
+  return [head, rule, ...rows].join("\n");
 }

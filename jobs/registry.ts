@@ -1,4 +1,5 @@
 import { pruneAuditLogs } from "../server/audit/service.ts";
+import { processPendingWebhooks } from "../server/whatsapp/providers/cloud_api/service.ts";
 import { Cron } from "croner";
 import { sendInvoiceReminders } from "../server/billing/reminders.ts";
 import { reconcileCharges } from "../server/billing/confirmation.ts";
@@ -67,6 +68,14 @@ export const JOBS: readonly Job[] = [
   // Due schedules go to the outbox; then the provider's later refusals are recorded. Twice is
   // harmless: each send is the outbox row and ENVIADA in one transaction, read as PENDENTE.
   { name: "schedules", every: () => ({ cron: "*/30 * * * * *" }), tick: scheduleTick },
+  // Cloud API webhook posts stored but not processed (a restart after the 200); twice is
+  // harmless: messages are known by (connection, id), a post is done once processedAt is set.
+  {
+    name: "cloud_webhooks",
+    every: () => ({ cron: "15 * * * * *" }),
+    atStart: true,
+    tick: processPendingWebhooks,
+  },
   // Overdue companies marked, then blocked after DUE_DATE_GRACE_DAYS; each mark once (`IS NULL`).
   { name: "due_dates", every: () => DAILY_03_UTC, atStart: true, tick: dueDateTick },
   // The invoice of each period; unique invoices_period (companyId, dueDate) stops a second one.

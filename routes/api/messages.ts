@@ -31,6 +31,12 @@ const sendJson = z.object({
   ]).nullable().optional(),
   read: z.union([z.boolean(), z.number()]).optional(),
   fromMe: z.union([z.boolean(), z.number()]).optional(),
+  /** Issue 45: a pre-approved template (Cloud API), body parameters in order. */
+  template: z.object({
+    name: z.string().trim().min(1).max(512),
+    language: z.string().trim().min(2).max(15),
+    parameters: z.array(z.string().max(1024)).max(20).default([]),
+  }).optional(),
 });
 
 const ids = (limit: { min: number; max: number }) =>
@@ -128,6 +134,7 @@ export function messageRoutes(deps: AppDeps) {
       messages = await sendMessages(deps, viewer, ticketId, {
         body: parsed.body,
         quotedMsgId: typeof quoted === "number" ? quoted : quoted?.id ?? null,
+        template: parsed.template,
       });
     }
     return c.json({ messages }, 201);

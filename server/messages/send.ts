@@ -13,6 +13,8 @@ import { findMessage } from "./repository.ts";
 import { contactName, userName } from "../tickets/repository.ts";
 import { renderVariables } from "./variables.ts";
 import { companyTimeZone } from "../settings/values.ts";
+import type { OutgoingTemplate } from "../whatsapp/outbox/outbox.ts";
+import { assertWindowOpen, checkedTemplate } from "./window.ts";
 
 export type SendInput = {
   body: string;
@@ -21,6 +23,8 @@ export type SendInput = {
   files?: File[];
   /** Recorded audio goes as a voice note. */
   ptt?: boolean;
+  /** A pre-approved template instead of free text (Cloud API; the only way past the window). */
+  template?: OutgoingTemplate;
 };
 
 /**
@@ -39,6 +43,22 @@ export async function sendMessages(
   const ticket = await readableTicket(deps.db, viewer, { id: ticketId });
   assertCanWrite(viewer, ticket);
   const files = input.files ?? [];
+  if (input.template) {
+    if (ticket.whatsappId === null) {
+      throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
+    }
+    const ref = { whatsappId: ticket.whatsappId, contactId: ticket.contactId };
+    const text = await checkedTemplate(deps, viewer.companyId, ref, input.template);
+    return [
+      await queueOutgoing(deps, {
+        companyId: viewer.companyId,
+        ticketId: ticket.id,
+        userId: viewer.userId,
+        body: text,
+        template: input.template,
+      }),
+    ];
+  }
   if (files.length === 0 && !input.body.trim()) {
     throw badRequest("ERR_VALIDATION", "Mensagem vazia", { body: ["Required"] });
   }
@@ -46,6 +66,10 @@ export async function sendMessages(
     throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
   }
   const types = files.map((file) => checkAttachment(file, deps.config.mediaMaxBytes));
+  await assertWindowOpen(deps, viewer.companyId, {
+    whatsappId: ticket.whatsappId,
+    contactId: ticket.contactId,
+  });
   if (input.quotedMsgId != null) {
     const quoted = await findMessage(deps.db, viewer.companyId, input.quotedMsgId);
     if (!quoted) throw notFound("ERR_NO_MESSAGE_FOUND", "Mensagem citada não encontrada");

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { createCompany, withApp } from "../helpers/app.ts";
-import { capabilitiesOf, capabilityTable, CHANNEL_KINDS } from "../../contract/channels.ts";
+import {
+  capabilitiesOf,
+  capabilityMarkdown,
+  capabilityTable,
+  CHANNEL_KINDS,
+} from "../../contract/channels.ts";
 
 Deno.test("channels - GET /api/whatsapp/:id answers the connection's capabilities as booleans", async () => {
   await withApp(async (t) => {
@@ -31,4 +36,10 @@ Deno.test("channels - each kind is declared once; an unknown kind can do nothing
   const table = capabilityTable();
   assert.ok(table.some((row) => row.capability === "templates"));
   assert.ok(table.every((row) => row.kinds.length === CHANNEL_KINDS.length));
+});
+
+Deno.test("channels - README's capability table is the declaration's", async () => {
+  const flat = (text: string) => text.replace(/-+/g, "-").replace(/[ \t]+/g, " ");
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  assert.ok(flat(readme).includes(flat(capabilityMarkdown())), "README shows capabilityMarkdown()");
 });

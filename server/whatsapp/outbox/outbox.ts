@@ -59,7 +59,11 @@ export type OutgoingInput = {
   media?: OutgoingMedia;
   /** Who sends it, for the log (the body already carries a signature when the user wants one). */
   userId?: number | null;
+  /** A template send (Cloud API, issue 45): `body` is its text as the contact reads it. */
+  template?: OutgoingTemplate;
 };
+
+export type OutgoingTemplate = { name: string; language: string; parameters: string[] };
 
 /** What the ticket list shows for a message. */
 export function lastMessageOf(body: string, mediaName?: string | null, mediaType?: string | null) {
@@ -86,6 +90,7 @@ export async function enqueueInTransaction(
     dueAt?: string;
     /** A forward: WhatsApp and our bubble mark it so. */
     forwarded?: boolean;
+    template?: OutgoingTemplate;
   },
 ): Promise<Message> {
   const wid = newMessageId();
@@ -124,6 +129,7 @@ export async function enqueueInTransaction(
     ptt: args.media?.ptt ? 1 : 0,
     quotedWid: args.quoted?.wid ?? null,
     forwarded: args.forwarded ? 1 : 0,
+    template: args.template ? JSON.stringify(args.template) : null,
     nextAttemptAt: args.dueAt ?? args.now,
     createdAt: args.now,
     updatedAt: args.now,
@@ -169,6 +175,7 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
       body,
       quoted,
       media: input.media,
+      template: input.template,
       now,
     });
     await setTicketLastMessage(

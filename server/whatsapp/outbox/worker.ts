@@ -203,6 +203,12 @@ export class OutboxWorker {
       quotedId: row.quotedWid ?? undefined,
       forwarded: row.forwarded === 1,
     };
+    if (row.template) {
+      if (!provider.sendTemplate) {
+        throw new ProviderSendError("this channel sends no templates", { permanent: true });
+      }
+      return await provider.sendTemplate(row.toJid, JSON.parse(row.template), options);
+    }
     if (!row.mediaPath) return await provider.sendText(row.toJid, row.body, options);
     const data = await readMedia(this.deps.config, row.companyId, row.mediaPath);
     if (!data) throw new ProviderSendError("media file is missing", { permanent: true });

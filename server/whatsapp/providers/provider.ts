@@ -159,6 +159,12 @@ export interface Provider {
    * media that could not be stored then); undefined when the provider cannot now.
    */
   downloadMedia?(message: { id: string; raw: unknown }): Promise<Uint8Array | undefined>;
+  /** A pre-approved template (capability `templates`): body parameters in order. */
+  sendTemplate?(
+    to: string,
+    template: { name: string; language: string; parameters: string[] },
+    options?: SendOptions,
+  ): Promise<SentMessage>;
   /** Declines an incoming call (setting `call` disabled); optional for providers that cannot. */
   rejectCall?(callId: string, fromJid: string): Promise<void>;
 }

@@ -427,6 +427,7 @@ export class SessionManager implements RunningProviders {
       case "ack":
       case "edit":
       case "revoke":
+      case "failed":
       case "call":
       case "contact": {
         // Behind events held for storage (issue 34), so that a chat keeps its order.

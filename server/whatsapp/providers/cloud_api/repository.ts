@@ -186,3 +186,13 @@ export async function findTemplate(
     .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
     .where("name", "=", name).where("language", "=", language).executeTakeFirst();
 }
+
+/**
+ * Connections with stored posts not yet processed (a restart between the 200 and the work, or a
+ * failure): the cloud_webhooks job scans every company, then processes each with its company.
+ */
+export async function connectionsWithPendingPosts(db: Database) {
+  return await crossCompany(db).selectFrom("whatsapp_cloud_inbox")
+    .select(["companyId", "whatsappId"]).where("processedAt", "is", null)
+    .groupBy(["companyId", "whatsappId"]).limit(500).execute();
+}

@@ -336,3 +336,10 @@ export async function approvedTemplate(
   }
   return t;
 }
+
+/** The cloud_webhooks job: posts left unprocessed are processed again (processedAt IS NULL). */
+export async function processPendingWebhooks(deps: AppDeps) {
+  for (const c of await repo.connectionsWithPendingPosts(deps.db)) {
+    await processWebhooks(deps, c.companyId, c.whatsappId);
+  }
+}
