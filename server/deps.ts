@@ -17,7 +17,7 @@ import { EventBus } from "./events/bus.ts";
 import { Hub } from "./realtime/hub.ts";
 import { type Connector, Outbound } from "./http/outbound_fetch.ts";
 import { wireRealtime } from "./realtime/listeners.ts";
-import { wirePresence } from "./realtime/socket.ts";
+import { presenceWritten, wirePresence } from "./realtime/socket.ts";
 import { wireDistribution } from "./distribution/service.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { wirePush } from "./push/capture.ts";
@@ -159,6 +159,8 @@ export async function closeDeps(deps: AppDeps) {
   // Sessions first: in-flight sends and inbound messages finish while the database is open.
   await deps.sessions.closeAll();
   deps.hub.closeAll();
+  // The closed sockets' presence rows are written before the database closes.
+  await presenceWritten(deps.hub);
   await deps.afterAnswer.drain();
   await deps.redis?.link.close();
   // Events heard until now are written to the webhook queue before the database closes.

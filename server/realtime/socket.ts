@@ -241,11 +241,21 @@ export function pingMembers(hub: Hub, intervalMs = PING_INTERVAL_MS) {
  */
 export function wirePresence(deps: Pick<AppDeps, "db" | "hub" | "clock" | "events" | "config">) {
   const instanceId = deps.config.instanceId;
+  const writing = new Set<Promise<void>>();
+  presenceWrites.set(deps.hub, writing);
   deps.hub.onPresence((companyId, userId, here) => {
     const now = deps.clock.now().toISOString();
-    markPresence(deps.db, { companyId, userId, instanceId }, here, now).then(
+    const write = markPresence(deps.db, { companyId, userId, instanceId }, here, now).then(
       (online) => deps.events.emit("user.presence", { companyId, userId, online }),
       (error) => log.error("presence update failed", { companyId, userId, error }),
-    );
+    ).finally(() => writing.delete(write));
+    writing.add(write);
   });
+}
+
+const presenceWrites = new WeakMap<Hub, Set<Promise<void>>>();
+
+/** Resolves once the presence rows of the sockets closed so far are written (shutdown). */
+export async function presenceWritten(hub: Hub): Promise<void> {
+  await Promise.all([...presenceWrites.get(hub) ?? []]);
 }
