@@ -16,7 +16,6 @@ export type CatalogueCode =
   | "ERR_DELETE_WAPP_MSG"
   | "ERR_OTHER_OPEN_TICKET"
   | "ERR_SESSION_EXPIRED"
-  | "ERR_SESSION_ENDED_ELSEWHERE"
   | "ERR_USER_CREATION_DISABLED"
   | "ERR_NO_PERMISSION"
   | "ERR_DUPLICATED_CONTACT"
@@ -34,6 +33,7 @@ export type CatalogueCode =
 /** Codes of our own, for situations the catalogue does not name. */
 export type OwnCode =
   | "ERR_VALIDATION"
+  | "ERR_SESSION_ENDED_ELSEWHERE"
   | "ERR_UNAUTHORIZED"
   | "ERR_RATE_LIMITED"
   | "ERR_NOT_FOUND"

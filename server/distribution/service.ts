@@ -138,7 +138,9 @@ export async function placeTicket(
     const targets = queue.firstResponseMinutes !== null || queue.resolutionMinutes !== null;
     if (targets && ticket.firstResponseDueAt === null && ticket.resolutionDueAt === null) {
       const due = (minutes: number | null) =>
-        minutes === null ? null : addWorkingMinutes(now, minutes, queue.hours, timeZone).toISOString();
+        minutes === null
+          ? null
+          : addWorkingMinutes(now, minutes, queue.hours, timeZone).toISOString();
       await setDueDates(trx, companyId, ticketId, {
         firstResponseDueAt: due(queue.firstResponseMinutes),
         resolutionDueAt: due(queue.resolutionMinutes),
@@ -239,7 +241,9 @@ export async function redateWaiting(
     if (!queue) continue;
     const start = new Date(ticket.startedAt);
     const due = (minutes: number | null) =>
-      minutes === null ? null : addWorkingMinutes(start, minutes, queue.hours, timeZone).toISOString();
+      minutes === null
+        ? null
+        : addWorkingMinutes(start, minutes, queue.hours, timeZone).toISOString();
     const next = {
       firstResponseDueAt: ticket.answered
         ? ticket.firstResponseDueAt

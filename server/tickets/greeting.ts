@@ -1,6 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import { renderVariables } from "../messages/variables.ts";
-import { isEnabled, settingValues } from "../settings/values.ts";
+import { companyTimeZone, isEnabled, settingValues } from "../settings/values.ts";
 import { contactName, userName } from "./repository.ts";
 
 /** Chosen here, in Portuguese as the product's other automatic texts; never translated. */
@@ -30,5 +30,6 @@ export async function acceptGreeting(
   const text = settings.greetingAcceptedMessage?.trim() || GREETING_ACCEPTED;
   const contact = await contactName(db, companyId, ticket.contactId);
   const user = { name: await userName(db, companyId, userId) ?? "" };
-  return renderVariables(text, { contact, user, ticketId: ticket.id, now });
+  const timeZone = await companyTimeZone(db, companyId);
+  return renderVariables(text, { contact, user, ticketId: ticket.id, now, timeZone });
 }
