@@ -6,6 +6,12 @@
  * Writes `static/build/manifest.json` (see contract/manifest.ts), which the server reads to emit
  * the `<script type="module">`, `<link rel="modulepreload">` and `<link rel="stylesheet">` tags.
  *
+ * A production build writes into a folder of its own, `static/build/<id>/`, and switches to it by
+ * renaming the manifest over the old one (atomic): a server already running from this checkout
+ * (a second `deno task start` beside it, N processes on one machine) keeps serving complete
+ * bundles throughout, the old ones until the switch and the new ones after (issue 44). Older
+ * builds stay a while for pages already open, then the next build removes them.
+ *
  *   deno run -A scripts/build_islands.ts           production build (also writes .gz copies)
  *   deno run -A scripts/build_islands.ts --watch   development: rebuilds on change
  */
@@ -19,7 +25,12 @@ import { type ChunkGroups, chunkGroups, groupsPlugin, pageAnchors } from "./chun
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const ISLANDS_DIR = `${ROOT}islands`;
 const OUT_DIR = `${ROOT}static/build`;
-const PUBLIC_PREFIX = "/static/build/";
+/** Builds kept beside the current one, for pages loaded before a switch. */
+const KEEP_BUILDS = 3;
+/** A build folder's name: when it began (sortable) and a random part (two builds at once). */
+const BUILD_FOLDER = /^b\d{13}-[0-9a-f]{8}$/;
+/** A folder no build finished (a build killed midway) is removed once older than this. */
+const STALE_MS = 60 * 60 * 1000;
 const ENTRY_NAMESPACE = "island-entry";
 
 /** The page islands: top-level `islands/*.tsx` files (islands/lib/ holds shared code, not entries). */
@@ -96,11 +107,16 @@ const cssPlugin: esbuild.Plugin = {
   },
 };
 
-function options(names: string[], dev: boolean, groups?: ChunkGroups): esbuild.BuildOptions {
+function options(
+  names: string[],
+  dev: boolean,
+  outdir: string,
+  groups?: ChunkGroups,
+): esbuild.BuildOptions {
   return {
     absWorkingDir: ROOT,
     entryPoints: names.map((name) => ({ in: `${ENTRY_NAMESPACE}:${name}`, out: name })),
-    outdir: OUT_DIR,
+    outdir,
     bundle: true,
     splitting: true,
     format: "esm",
@@ -136,8 +152,9 @@ function options(names: string[], dev: boolean, groups?: ChunkGroups): esbuild.B
   };
 }
 
+/** The URL of a build's file, from its path under the checkout (`static/build/...`). */
 function publicPath(outputPath: string): string {
-  return PUBLIC_PREFIX + outputPath.slice("static/build/".length);
+  return `/${outputPath}`;
 }
 
 /** Manifest from esbuild's metafile: per island its entry file, the chunks it imports, its CSS. */
@@ -182,10 +199,10 @@ function gzip(bytes: Uint8Array): Uint8Array {
   return gzipSync(bytes, { level: 9, memLevel: 9 });
 }
 
-/** Writes the icon sprite (scripts/icon_sprite.ts) into the build; its output path. */
-async function writeSprite(): Promise<string> {
+/** Writes the icon sprite (scripts/icon_sprite.ts) into the build folder; its output path. */
+async function writeSprite(folder: string): Promise<string> {
   const svg = await spriteSvg(await iconNames());
-  const file = `static/build/${await spriteFileName(svg)}`;
+  const file = `${folder}/${await spriteFileName(svg)}`;
   await Deno.writeTextFile(`${ROOT}${file}`, svg);
   return file;
 }
@@ -207,15 +224,17 @@ export function pageJsBytes(assets: IslandAssets, gzSizes: Map<string, number>):
   return [assets.js, ...assets.imports].reduce((sum, file) => sum + (gzSizes.get(file) ?? 0), 0);
 }
 
-/** One production build: clean output, bundle, precompress, manifest. */
+/** One production build: its own folder, bundle, precompress, then the manifest's switch. */
 export async function buildIslands(): Promise<
   { manifest: Manifest; gzSizes: Map<string, number>; metafile: esbuild.Metafile }
 > {
-  await Deno.remove(OUT_DIR, { recursive: true }).catch(() => {});
-  await Deno.mkdir(OUT_DIR, { recursive: true });
+  const id = `b${Date.now()}-${crypto.randomUUID().slice(0, 8)}`;
+  const folder = `static/build/${id}`;
+  const outdir = `${ROOT}${folder}`;
+  await Deno.mkdir(outdir, { recursive: true });
   const names = await islandNames();
   // First pass (nothing written): which modules every page, and every shell page, loads first.
-  const first = await esbuild.build({ ...options(names, false), write: false });
+  const first = await esbuild.build({ ...options(names, false, outdir), write: false });
   const groups = chunkGroups(
     first.metafile!,
     (output) =>
@@ -223,17 +242,49 @@ export async function buildIslands(): Promise<
         ? output.entryPoint.slice(ENTRY_NAMESPACE.length + 1)
         : undefined,
   );
-  const result = await esbuild.build(options(names, false, groups));
-  const sprite = await writeSprite();
+  const result = await esbuild.build(options(names, false, outdir, groups));
+  const sprite = await writeSprite(folder);
   const manifest = { ...manifestFrom(result.metafile!), icons: publicPath(sprite) };
   const gzSizes = await precompress([...Object.keys(result.metafile!.outputs), sprite]);
   await writeManifest(manifest);
+  await removeOldBuilds(id);
   return { manifest, gzSizes, metafile: result.metafile! };
+}
+
+/**
+ * Removes what no page needs any more: finished builds older than the KEEP_BUILDS newest (never
+ * the current one), folders of builds that never finished once stale, and the files of the
+ * layout before build folders (bundles straight under static/build/) once stale.
+ */
+async function removeOldBuilds(current: string) {
+  const builds: string[] = [];
+  const now = Date.now();
+  for await (const entry of Deno.readDir(OUT_DIR)) {
+    if (entry.name === "manifest.json" || entry.name === "dev" || entry.name === current) continue;
+    const path = `${OUT_DIR}/${entry.name}`;
+    if (BUILD_FOLDER.test(entry.name) && await exists(`${path}/.done`)) {
+      builds.push(entry.name);
+      continue;
+    }
+    // Another build may be writing this folder now: only a stale one is left behind.
+    const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime() ?? now;
+    if (now - mtime > STALE_MS) await Deno.remove(path, { recursive: true }).catch(() => {});
+  }
+  await Deno.writeTextFile(`${OUT_DIR}/${current}/.done`, "");
+  builds.sort().reverse();
+  for (const old of builds.slice(KEEP_BUILDS)) {
+    await Deno.remove(`${OUT_DIR}/${old}`, { recursive: true }).catch(() => {});
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
 }
 
 /** Development: rebuild on every change; a new or removed island file restarts the build. */
 async function watch() {
-  await Deno.mkdir(OUT_DIR, { recursive: true });
+  const folder = "static/build/dev";
+  await Deno.mkdir(`${ROOT}${folder}`, { recursive: true });
   let names = await islandNames();
   let previous = new Set<string>();
   const cleanupPlugin: esbuild.Plugin = {
@@ -246,7 +297,7 @@ async function watch() {
         for (const old of previous) {
           if (!outputs.has(old)) await Deno.remove(`${ROOT}${old}`).catch(() => {});
         }
-        const sprite = await writeSprite();
+        const sprite = await writeSprite(folder);
         outputs.add(sprite);
         previous = outputs;
         await writeManifest({ ...manifestFrom(result.metafile), icons: publicPath(sprite) });
@@ -256,7 +307,7 @@ async function watch() {
     },
   };
   const start = () => {
-    const opts = options(names, true);
+    const opts = options(names, true, `${ROOT}${folder}`);
     return esbuild.context({ ...opts, plugins: [...opts.plugins!, cleanupPlugin] });
   };
   let ctx = await start();

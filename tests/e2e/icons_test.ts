@@ -4,7 +4,7 @@ import { withBrowser } from "../helpers/browser.ts";
 import { eventually } from "../helpers/eventually.ts";
 
 /**
- * Issue 33: the icons are drawn from the build's sprite (`<use href="/static/build/icons-*.svg#x">`,
+ * Issue 33: the icons are drawn from the build's sprite (`<use href="/static/build/<build>/icons-*.svg#x">`,
  * islands/lib/ui/icon.tsx). The browser must fetch it and draw each icon: a `<use>` whose target
  * is missing, or whose file does not load, has an empty box.
  */
@@ -25,7 +25,9 @@ Deno.test("icons - the shell's and the page's icons are drawn from the sprite", 
         return boxes.length > 10 && boxes.every((b) => b.width > 0 && b.height > 0) && boxes;
       }), { what: "every icon drawn" });
     assert.ok(
-      drawn.every((b) => /^\/static\/build\/icons-[0-9A-F]+\.svg#[a-z0-9-]+$/.test(b.href)),
+      drawn.every((b) =>
+        /^\/static\/build\/b[0-9a-f-]+\/icons-[0-9A-F]+\.svg#[a-z0-9-]+$/.test(b.href)
+      ),
     );
     assert.ok(new Set(drawn.map((b) => b.href)).size > 5, "several different icons");
     assert.deepEqual(pageErrors, []);

@@ -15,9 +15,14 @@ export async function startMain(
   name = "main.ts",
   /** Runtime flags before the script (e.g. --v8-flags=...), for the benchmarks. */
   runtimeArgs: string[] = [],
-): Promise<MainProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
+  /** Another way to start it (e.g. `deno task start`, which builds first), instead of main.ts. */
+  command: { program: string; args: string[] } = {
+    program: Deno.execPath(),
     args: ["run", "-A", ...runtimeArgs, "main.ts"],
+  },
+): Promise<MainProcess> {
+  const child = new Deno.Command(command.program, {
+    args: command.args,
     env: { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdout: "piped",
     stderr: "piped",
