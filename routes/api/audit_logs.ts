@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { csvDelimiterFor } from "../../server/contacts/csv_lines.ts";
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "../../contract/audit.ts";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
@@ -32,7 +33,12 @@ export function auditLogRoutes(deps: AppDeps) {
   });
 
   app.get("/export", validate("query", filters), async (c) => {
-    const csv = await exportAudit(deps, authOf(c), { ...c.req.valid("query"), pageNumber: 1 });
+    const csv = await exportAudit(
+      deps,
+      authOf(c),
+      { ...c.req.valid("query"), pageNumber: 1 },
+      csvDelimiterFor(c.req.header("accept-language")),
+    );
     c.header("Content-Type", "text/csv; charset=utf-8");
     c.header("Content-Disposition", 'attachment; filename="audit-log.csv"');
     return c.body(csv);

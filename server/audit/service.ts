@@ -1,4 +1,6 @@
 import type { AuditAction, AuditLogView } from "../../contract/audit.ts";
+import { companyTimeZone } from "../settings/values.ts";
+import { zoneOffsetMs } from "../../contract/time_zone.ts";
 import type { Database } from "../../db/client.ts";
 import type { AuditLogsTable } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
@@ -163,8 +165,15 @@ export async function listAudit(deps: AppDeps, auth: AuthInfo, query: AuditQuery
 const CSV_PAGE = 500;
 
 /** The CSV export of the rows the same filters select (every page, newest first). */
-export async function exportAudit(deps: AppDeps, auth: AuthInfo, query: AuditQuery) {
+export async function exportAudit(
+  deps: AppDeps,
+  auth: AuthInfo,
+  query: AuditQuery,
+  delimiter = ",",
+) {
   const companyId = scopeOf(auth, query);
+  // Times on the caller's company clock, as the page shows them (issue 50), not UTC ISO.
+  const zone = await companyTimeZone(deps.db, auth.companyId);
   const lines = [[
     "createdAt",
     "companyId",
@@ -183,7 +192,7 @@ export async function exportAudit(deps: AppDeps, auth: AuthInfo, query: AuditQue
     const { rows } = await listAuditLogs(deps.db, { ...query, companyId }, window);
     for (const r of rows) {
       lines.push([
-        r.createdAt,
+        zonedDateTime(r.createdAt, zone),
         String(r.companyId),
         r.action,
         r.userId === null ? "" : String(r.userId),
@@ -198,7 +207,13 @@ export async function exportAudit(deps: AppDeps, auth: AuthInfo, query: AuditQue
     }
     if (rows.length < CSV_PAGE) break;
   }
-  return csvLines(lines);
+  return csvLines(lines, delimiter);
+}
+
+/** "2026-11-22 09:00:00" on the zone's clock. */
+function zonedDateTime(at: string, zone: string): string {
+  const shifted = new Date(Date.parse(at) + zoneOffsetMs(Date.parse(at), zone));
+  return shifted.toISOString().slice(0, 19).replace("T", " ");
 }
 
 /**

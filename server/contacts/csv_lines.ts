@@ -11,7 +11,19 @@ function protect(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** CSV text of rows (all quoted as needed by csv-stringify), cells protected against formulas. */
-export function csvLines(rows: readonly (readonly string[])[]): string {
-  return stringify(rows.map((cells) => cells.map(protect)), { record_delimiter: "\r\n" });
+/**
+ * CSV text of rows (all quoted as needed by csv-stringify), cells protected against formulas.
+ * `delimiter`: ";" for Brazilian spreadsheets (their decimal comma makes Excel split on ";").
+ */
+export function csvLines(rows: readonly (readonly string[])[], delimiter = ","): string {
+  return stringify(rows.map((cells) => cells.map(protect)), {
+    record_delimiter: "\r\n",
+    delimiter,
+  });
+}
+
+/** The separator a spreadsheet of the request's language expects: ";" for pt (Excel in Brazil). */
+export function csvDelimiterFor(acceptLanguage: string | undefined): string {
+  const first = (acceptLanguage ?? "").toLowerCase().match(/[a-z]{2}/)?.[0] ?? "pt";
+  return first === "pt" ? ";" : ",";
 }

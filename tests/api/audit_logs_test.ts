@@ -132,9 +132,17 @@ Deno.test("audit - filters by period, user and action; bad filters are 400; CSV 
     assert.match(csv.headers.get("content-type") ?? "", /text\/csv/);
     const lines = (await csv.text()).trim().split("\r\n");
     assert.equal(lines.length, 2);
-    assert.match(lines[0], /^createdAt,companyId,action,userId/);
+    // Issue 50: ";" for a Portuguese spreadsheet (the default), the time on the company's clock
+    // (São Paulo: the test clock's 12:0x UTC is 09:0x).
+    assert.match(lines[0], /^createdAt;companyId;action;userId/);
     assert.match(lines[1], /user\.updated/);
+    assert.match(lines[1], /^2026-11-22 09:0\d:\d\d;/);
     assert.doesNotMatch(lines[1], /new-secret-1/);
+    const english = await t.request("GET", "/api/audit-logs/export?action=user.updated", {
+      token: a.admin.token,
+      headers: { "Accept-Language": "en-US,en;q=0.9" },
+    });
+    assert.match((await english.text()).trim().split("\r\n")[0], /^createdAt,companyId,action/);
   }));
 
 Deno.test("audit - the row is written in the change's transaction: no change without it, no row without the change", () =>
