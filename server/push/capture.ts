@@ -1,13 +1,12 @@
 import type { PushKind, PushPayload } from "../../contract/push_types.ts";
 import { inQuietHours } from "../../contract/push_types.ts";
-import { hourMinute, isTimeZone } from "../../contract/time_zone.ts";
-import { DEFAULT_TIME_ZONE, TIME_ZONE_SETTING } from "../../contract/time_zone.ts";
+import { hourMinute } from "../../contract/time_zone.ts";
 import type { TicketView } from "../../contract/ticket_types.ts";
 import type { AppDeps } from "../context.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { TicketChanged, TicketPlacement } from "../events/domain.ts";
 import { log } from "../log.ts";
-import { getSettingValue } from "../settings/repository.ts";
+import { companyTimeZone } from "../settings/values.ts";
 import { mayHearTicket } from "./audience.ts";
 import { type QueuedPush, queuePushes } from "./delivery_repository.ts";
 import { type PushRecipient, pushRecipients } from "./repository.ts";
@@ -247,8 +246,7 @@ export class PushCapture {
   /** HH:MM in the company's zone, read only when someone has quiet hours. */
   async #wallClock(companyId: number, recipients: PushRecipient[], now: Date) {
     if (!recipients.some((r) => r.prefs.quietStart !== null)) return undefined;
-    const zone = await getSettingValue(this.deps.db, companyId, TIME_ZONE_SETTING) ?? "";
-    return hourMinute(now, isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE);
+    return hourMinute(now, await companyTimeZone(this.deps.db, companyId));
   }
 }
 

@@ -68,6 +68,7 @@ Deno.test("tickets create - opens for the caller on the default connection; queu
       error: "ERR_VALIDATION",
       message: "Selecione uma fila",
       fields: { queueId: ["Selecione uma fila"] },
+      rules: { queueId: "custom" },
     });
     // A queue that is not the user's is refused.
     const foreignQueue = await t.request("POST", "/api/tickets", {

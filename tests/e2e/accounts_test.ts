@@ -81,7 +81,9 @@ Deno.test("accounts e2e - an admin ends another session and that tab is sent to 
     const row = admin.getByTestId("session-row").filter({ hasText: "Acme User" });
     await row.getByRole("button", { name: "Encerrar" }).click();
 
-    await page.waitForURL(`${url}/login`);
+    // Issue 50 item 14: the login page says why.
+    await page.waitForURL(`${url}/login?ended=elsewhere`);
+    await page.getByText("Esta sessão foi encerrada em outro dispositivo").waitFor();
     const ended = await t.deps.db.selectFrom("sessions").select("endReason")
       .where("companyId", "=", c.id).where("userId", "=", c.user.id)
       .where("endReason", "=", "endedByAdmin").execute();
