@@ -25,7 +25,9 @@ Deno.test("billing session - a company past due and grace logs in, lands on /fin
       assert.deepEqual((await dueDateTick(t.deps)).blocked, [c.id]);
 
       await loginAs(page, c.admin, { expectPath: "/financeiro" });
-      await page.getByTestId("billing-only").getByText("Sua assinatura expirou em 10/11/2026")
+      await page.getByTestId("billing-only").getByText(
+        "Seu período de teste terminou em 10/11/2026",
+      )
         .waitFor();
       // Any other page leads back to /financeiro.
       await page.goto(`${url}/tickets`);

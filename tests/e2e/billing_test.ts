@@ -86,12 +86,13 @@ Deno.test("financeiro - an admin pays an invoice: PAGAR, three steps, the Pix QR
         .where("id", "=", c.id).executeTakeFirstOrThrow();
       assert.equal(company.dueDate, "2027-01-01");
 
-      // /subscription: the new expiration, the billing e-mail, the days left; subscribing opens
-      // the checkout of the oldest unpaid invoice ('Antiga').
+      // /subscription: the new expiration (a paid invoice ended the trial: the subscription's
+      // due date, issue 50 item 2), the billing e-mail, the days left; subscribing opens the
+      // checkout of the oldest unpaid invoice ('Antiga').
       await page.goto(`${url}/subscription`);
       const card = page.getByTestId("subscription");
       await card.waitFor();
-      await card.getByLabel("Expiração do período de teste")
+      await card.getByLabel("Vencimento da assinatura")
         .and(page.locator('[value="01/01/2027"]')).waitFor();
       await card.getByLabel("E-mail de cobrança").and(page.locator('[value="Acme@example.test"]'))
         .waitFor();

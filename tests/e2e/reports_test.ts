@@ -54,7 +54,8 @@ Deno.test("reports page - filter a period, see the chart and the table, download
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await Deno.readFile((await download.path())!)).buffer);
     const rows = book.worksheets[0].getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1));
-    assert.deepEqual(rows[0].slice(0, 3), ["userId", "name", "opened"]);
+    // Column titles in the reader's language (issue 43 item 6).
+    assert.deepEqual(rows[0].slice(0, 3), ["Código do atendente", "Nome", "Abertos"]);
     const user = rows.find((r) => r[0] === c.user.id)!;
     assert.deepEqual(user.slice(1, 3), ["Alpha User", 1]);
 

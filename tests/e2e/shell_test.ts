@@ -176,7 +176,8 @@ Deno.test("shell - login shows a plain user the server's message for an expired 
     await loginAs(page, soon.admin, { expectPath: "/" });
     const warning = page.getByTestId("subscription-warning");
     await warning.waitFor();
-    await warning.getByText("Sua assinatura vence em 3 dias.").waitFor();
+    // Never paid: still the trial (issue 50 item 2 says which).
+    await warning.getByText("Seu período de teste termina em 3 dias.").waitFor();
     const pay = warning.getByRole("link", { name: "Pagar agora" });
     assert.equal(await pay.getAttribute("href"), "/financeiro");
     assert.equal(await storageItem(page, "companyDueDate"), isoDaysAhead(3));
