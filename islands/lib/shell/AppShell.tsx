@@ -250,7 +250,9 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
       <div className="shell-main">
         <TopBar user={user} chats={chats} onOpenMenu={() => setDrawerOpen(true)} />
         {user ? <SubscriptionWarning user={user} /> : null}
-        {can(user, "storage:read") ? <StorageWarning enabled /> : null}
+        {can(user, "storage:read")
+          ? <StorageWarning enabled operator={user?.super === true} />
+          : null}
         <main className={`page page-${layout}`} id="main">
           {layout === "padded"
             ? (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
+import { languageOf } from "../i18n.ts";
 import type { StorageStatus } from "../../../contract/types.ts";
 import { icon } from "../ui/icon.tsx";
 
@@ -12,10 +13,12 @@ export const STORAGE_CHECK_MS = 60_000;
 /**
  * The admins' banner (issue 34): the server's storage is failing (writes refused), or its free
  * space fell under the threshold (STORAGE_WARN_BYTES / STORAGE_WARN_PERCENT). Asked on load and
- * every minute; quiet when the answer cannot be had.
+ * every minute; quiet when the answer cannot be had. What to do depends on who reads it (issue
+ * 50 item 15): a company's admin cannot free the server's disk and is told to ask their provider;
+ * the operator (a super user) is told what to free. Sizes in the reader's number format.
  */
-export function StorageWarning({ enabled }: { enabled: boolean }) {
-  const { t } = useTranslation();
+export function StorageWarning({ enabled, operator }: { enabled: boolean; operator: boolean }) {
+  const { t, i18n } = useTranslation();
   const [status, setStatus] = useState<StorageStatus | null>(null);
   useEffect(() => {
     if (!enabled) return;
@@ -35,12 +38,21 @@ export function StorageWarning({ enabled }: { enabled: boolean }) {
   const failing = status.state !== "ok";
   if (!failing && !status.low) return null;
   const gb = status.freeBytes / 1024 ** 3;
-  const free = gb >= 1 ? `${gb.toFixed(1)} GB` : `${Math.floor(status.freeBytes / 1024 ** 2)} MB`;
-  const text = status.state === "full"
+  const number = new Intl.NumberFormat(languageOf(i18n), {
+    minimumFractionDigits: gb >= 1 ? 1 : 0,
+    maximumFractionDigits: gb >= 1 ? 1 : 0,
+  });
+  const free = gb >= 1
+    ? `${number.format(gb)} GB`
+    : `${number.format(Math.floor(status.freeBytes / 1024 ** 2))} MB`;
+  const situation = status.state === "full"
     ? t("shell.storage.full")
     : status.state === "unavailable"
     ? t("shell.storage.unavailable")
     : t("shell.storage.low", { free });
+  const text = `${situation} ${
+    t(operator ? "shell.storage.operatorAction" : "shell.storage.adminAction")
+  }`;
   return (
     <div className="subscription-warning" role="status" data-testid="storage-warning">
       <HardDrive size={16} aria-hidden="true" />
