@@ -116,7 +116,7 @@ Deno.test("push in the browser - the service worker shows the server's push and 
       await page.getByText("quero um orçamento").filter({ visible: true }).first()
         .waitFor({ timeout: 60_000 });
       assert.deepEqual(pageErrors, []);
-    }, { env: { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" } });
+    }, { env: { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" }, serviceWorkers: "allow" });
   } finally {
     await service.close();
   }

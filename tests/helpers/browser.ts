@@ -148,6 +148,12 @@ export type BrowserOptions = {
   colorScheme?: "light" | "dark";
   /** The browser's time zone (IANA name); default this machine's. */
   timezoneId?: string;
+  /**
+   * Let pages register the service worker (/sw.js). Off by default: the worker answers every
+   * navigation, which under --single-process Chromium slows each page load; only the tests of
+   * the worker itself (pushes, the offline page) need it.
+   */
+  serviceWorkers?: "allow";
 };
 
 export type BrowserTest = {
@@ -222,6 +228,7 @@ export async function withBrowser(
         ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
         // No animations: nothing to wait for before a click is "stable".
         reducedMotion: "reduce",
+        serviceWorkers: options.serviceWorkers ?? "block",
       });
       context.setDefaultTimeout(BROWSER_TIMEOUT_MS);
       await context.addInitScript(RECORD_TOASTS);
