@@ -36,6 +36,7 @@ const schema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   MEDIA_MAX_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  HELD_JOURNAL_BYTES: z.coerce.number().int().min(4096).default(16 * 1024 * 1024),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
@@ -141,6 +142,11 @@ export type Config = Readonly<{
   mediaMaxBytes: number;
   /** Largest spreadsheet upload of an import (contacts, contact lists). */
   importMaxBytes: number;
+  /**
+   * Space reserved in the data folder for inbound events held while storage is full, so that a
+   * restart still stores them (server/whatsapp/sessions/held_journal.ts).
+   */
+  heldJournalBytes: number;
   /** Failed logins (and recovery attempts) allowed per account in a window. */
   loginMaxAttempts: number;
   /** The same, per client address (a shared office address holds many accounts). */
@@ -264,6 +270,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
     importMaxBytes: e.IMPORT_MAX_BYTES,
+    heldJournalBytes: e.HELD_JOURNAL_BYTES,
     loginMaxAttempts: e.LOGIN_MAX_ATTEMPTS,
     loginMaxAttemptsPerAddress: e.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
     loginWindowSeconds: e.LOGIN_WINDOW_SECONDS,

@@ -64,6 +64,8 @@ export async function createTestApp(
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     BCRYPT_COST: "4",
+    // Each test app reserves this in its own folder; the default 16 MiB would be written per app.
+    HELD_JOURNAL_BYTES: "65536",
     // db/tenancy.ts: a query of the app that forgets the company fails the test.
     TENANCY_GUARD: "strict",
     ...env,

@@ -10,6 +10,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { type InboundDeps, InboundPipeline } from "../inbound/pipeline.ts";
 import { StorageHealth } from "../../storage/health.ts";
 import { HeldInbound } from "./held_inbound.ts";
+import { HeldJournal } from "./held_journal.ts";
 import { inboundMessages } from "../../metrics/registry.ts";
 import type { BotRegistry } from "../../bots/registry.ts";
 import { KeyedQueue } from "../keyed_queue.ts";
@@ -129,6 +130,32 @@ export class SessionManager implements RunningProviders {
       for (const id of this.runningIds()) this.outbox.kick(id);
     });
     this.inbound = new InboundPipeline(this.#deps);
+    this.#journal = this.#openJournal(deps.config);
+  }
+
+  readonly #journal: Promise<HeldJournal | undefined>;
+
+  /**
+   * Held events are journaled from the start (issue 43 item 5); what a gone process had held is
+   * stored first (its journal is removed once its events are in ours).
+   */
+  async #openJournal(config: Config): Promise<HeldJournal | undefined> {
+    try {
+      const { journal, adopted } = await HeldJournal.open(config.dataDir, config.heldJournalBytes);
+      this.held.useJournal(journal);
+      for (const { whatsappId, companyId, event } of adopted) {
+        void this.held.hold(
+          whatsappId,
+          () => this.inbound.handle({ id: whatsappId, companyId }, event),
+          { companyId, event },
+        ).catch((error) => log.error("a held event from before the restart failed", { error }));
+      }
+      await HeldJournal.removeOthers(config.dataDir);
+      return journal;
+    } catch (error) {
+      log.error("held inbound journal unavailable: held events live in memory only", { error });
+      return undefined;
+    }
   }
 
   kickOutbox(whatsappId: number) {
@@ -295,6 +322,7 @@ export class SessionManager implements RunningProviders {
     );
     await this.inbound.drain();
     await this.#state.drain();
+    (await this.#journal)?.close();
     // Handed over at once: the other processes need not wait for the leases to expire.
     await this.leases?.releaseAll().catch((error) => log.warn("leases not released", { error }));
   }
@@ -404,7 +432,10 @@ export class SessionManager implements RunningProviders {
       deliver,
       hold: (event, error) => {
         this.#storage.report(error, "inbound");
-        return this.held.hold(session.whatsappId, () => this.#inbound(session, event));
+        return this.held.hold(session.whatsappId, () => this.#inbound(session, event), {
+          companyId: session.companyId,
+          event,
+        });
       },
       getStoredMessage: (id) => this.#storedMessage(session, id),
     };
@@ -432,7 +463,10 @@ export class SessionManager implements RunningProviders {
       case "contact": {
         // Behind events held for storage (issue 34), so that a chat keeps its order.
         if (this.held.holds(session.whatsappId)) {
-          return this.held.hold(session.whatsappId, () => this.#inbound(session, event));
+          return this.held.hold(session.whatsappId, () => this.#inbound(session, event), {
+            companyId: session.companyId,
+            event,
+          });
         }
         return this.#inbound(session, event);
       }
