@@ -238,6 +238,11 @@ export class HeldJournal {
     });
   }
 
+  /** Resolves when every record asked for so far is written. */
+  async written(): Promise<void> {
+    await this.#writing;
+  }
+
   close() {
     try {
       this.file.close();

@@ -150,6 +150,8 @@ export class SessionManager implements RunningProviders {
           { companyId, event },
         ).catch((error) => log.error("a held event from before the restart failed", { error }));
       }
+      // Theirs are removed only once their events are written in ours.
+      await journal.written();
       await HeldJournal.removeOthers(config.dataDir);
       return journal;
     } catch (error) {
