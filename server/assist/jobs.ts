@@ -32,7 +32,18 @@ type JobDeps = Pick<
   "db" | "events" | "clock" | "outbound" | "config" | "secrets"
 >;
 
+/** Works due jobs, batch after batch while full ones come; answers how many were worked. */
 export async function assistTick(deps: JobDeps, signal?: AbortSignal): Promise<number> {
+  let total = 0;
+  while (!signal?.aborted) {
+    const worked = await assistBatch(deps, signal);
+    total += worked;
+    if (worked < BATCH) break;
+  }
+  return total;
+}
+
+async function assistBatch(deps: JobDeps, signal?: AbortSignal): Promise<number> {
   const now = deps.clock.now();
   const jobs = await repo.claimDueJobs(
     deps.db,
