@@ -12,7 +12,9 @@ import { type Kysely, sql } from "kysely";
  *   job for one message (no doubled transcription) or one hand-over. A contact's voice note gets
  *   its job from a trigger, in the very statement that stores the message (the inbound pipeline
  *   never waits; nothing is lost between the commit and a listener); a transfer or a reopening
- *   gets its summary job from a trigger on its timeline row (ticket_events) the same way.
+ *   gets its summary job from a trigger on its timeline row (ticket_events) the same way. Only
+ *   where the company turned the feature on (its setting row): no rows for the others. The job
+ *   still reads the plan, the switch and the cap when it runs (they may have changed).
  * - assist_usage: the monthly meter per company and feature (calls, tokens, estimated cost in
  *   millionths of a dollar), kept by the call that spent it.
  * - ticket_summaries: every summary made, on the ticket's timeline (transcript export).
@@ -60,9 +62,11 @@ const statements = [
   )`,
   `CREATE INDEX ticket_summaries_ticket ON ticket_summaries (companyId, ticketId, id)`,
   `CREATE INDEX ticket_summaries_user ON ticket_summaries (userId)`,
-  // A contact's voice note: one transcription job, due at once.
+  // A contact's voice note, in a company that turned transcription on: one job, due at once.
   `CREATE TRIGGER assist_transcribe_audio AFTER INSERT ON messages
-     WHEN new.fromMe = 0 AND new.mediaType = 'audio' BEGIN
+     WHEN new.fromMe = 0 AND new.mediaType = 'audio' AND EXISTS (SELECT 1 FROM settings s
+       WHERE s.companyId = new.companyId AND s.key = 'assistTranscription'
+         AND s.value = 'enabled') BEGIN
      INSERT OR IGNORE INTO assist_jobs (companyId, kind, targetId, reason, runAfter, createdAt,
        updatedAt)
      VALUES (new.companyId, 'transcription', new.id, '', new.createdAt, new.createdAt,
@@ -70,7 +74,9 @@ const statements = [
    END`,
   // A hand-over (transfer) or a reopening: one summary job, told by the timeline's own row.
   `CREATE TRIGGER assist_summarise_handover AFTER INSERT ON ticket_events
-     WHEN new.kind IN ('transfer', 'reopened') BEGIN
+     WHEN new.kind IN ('transfer', 'reopened') AND EXISTS (SELECT 1 FROM settings s
+       WHERE s.companyId = new.companyId AND s.key = 'assistSummary'
+         AND s.value = 'enabled') BEGIN
      INSERT OR IGNORE INTO assist_jobs (companyId, kind, targetId, reason, runAfter, createdAt,
        updatedAt)
      VALUES (new.companyId, 'summary', new.ticketId, new.kind || ':' || new.id, new.at, new.at,

@@ -114,17 +114,25 @@ Deno.test("assist - a voice note's transcript: after the message, in answers, ev
   }
 });
 
-Deno.test("assist - transcription off, or a plan without useAssist: the voice note stays as it was", async () => {
+Deno.test("assist - transcription off, turned off before its turn, or a plan without useAssist: the voice note stays as it was", async () => {
   const openai = fakeOpenAi({ apiKey: KEY });
   try {
     await withApp(async (t) => {
       const off = await createCompany(t, "Off");
       const noPlan = await createCompany(t, "NoPlan", { plan: { useAssist: 0 } });
+      const later = await createCompany(t, "Later");
       await assistOn(t, noPlan);
-      for (const c of [off, noPlan]) {
+      await assistOn(t, later);
+      for (const c of [off, noPlan, later]) {
         const wid = await connectSimulator(t, c);
         await phoneSends(t, c.user.token, wid, { from: "5511977770002", media: voiceNote });
       }
+      const turnedOff = await t.request("PUT", "/api/settings/assistTranscription", {
+        token: later.admin.token,
+        body: { value: "disabled" },
+      });
+      assert.equal(turnedOff.status, 200);
+      // Off: no job at all; the others' are skipped when their turn comes.
       assert.equal(await assistTick(t.deps), 2);
       assert.equal(openai.calls.transcription, 0);
       const jobs = await t.deps.db.selectFrom("assist_jobs").select([
@@ -132,11 +140,11 @@ Deno.test("assist - transcription off, or a plan without useAssist: the voice no
         "status",
         "error",
       ])
-        .where("companyId", "in", [off.id, noPlan.id]).orderBy("companyId").execute();
-      assert.deepEqual(jobs.map((j) => [j.status, j.error]), [["skipped", "disabled"], [
-        "skipped",
-        "plan",
-      ]]);
+        .where("companyId", "in", [off.id, noPlan.id, later.id]).orderBy("companyId").execute();
+      assert.deepEqual(jobs.map((j) => [j.companyId, j.status, j.error]), [
+        [noPlan.id, "skipped", "plan"],
+        [later.id, "skipped", "disabled"],
+      ]);
       const usage = await t.request("GET", "/api/assist/usage", { token: noPlan.admin.token });
       assert.equal(usage.status, 403);
       assert.equal((await usage.json()).error, "ERR_PLAN_FEATURE_DISABLED");

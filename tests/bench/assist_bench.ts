@@ -66,10 +66,6 @@ try {
 
   const off = await inbound("5511900000001");
   await setting("assistTranscription", "enabled");
-  // The off-notes' jobs are skipped by the first tick (the switch is read when a job runs): they
-  // were queued while it was off; mark them so that only this phase's notes count.
-  await t.deps.db.updateTable("assist_jobs").set({ status: "skipped" })
-    .where("companyId", "=", c.id).execute();
   let stop = startJobs(t.deps, assistJob);
   const on = await inbound("5511900000002");
   await untilDone();
