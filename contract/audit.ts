@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   "prompt.created",
   "prompt.updated",
   "prompt.deleted",
+  "assist.called",
 ] as const;
 
 export type AuditAction = typeof AUDIT_ACTIONS[number];

@@ -24,6 +24,7 @@ import type { TagView } from "./tag_types.ts";
 import type { AnnouncementView, ChatMessageView, ChatView } from "./team_types.ts";
 import type { MessageView, SlaKind, TicketContact, TicketView } from "./ticket_types.ts";
 import type { PlanFlags } from "./types.ts";
+import type { TicketSummaryView } from "./assist_types.ts";
 import type { WebhookView } from "./webhook_types.ts";
 
 /**
@@ -79,7 +80,9 @@ export type RealtimeEvents = {
   ticket:
     | { action: "update"; ticket: TicketView }
     | { action: "delete"; ticketId: number }
-    | { action: "updateUnread"; ticketId: number };
+    | { action: "updateUnread"; ticketId: number }
+    /** Issue 48: the assistant's summary, to the ticket's chat room. */
+    | { action: "summary"; ticketId: number; summary: TicketSummaryView };
   contact: NamedResourceEvent<Contact, "contact">;
   /** Platform-wide; create and update repeat the id beside the record. */
   announcement:

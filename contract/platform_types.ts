@@ -37,6 +37,8 @@ export type PlanView = {
   useKanban: boolean;
   useOpenAi: boolean;
   useIntegrations: boolean;
+  /** Issue 48: the attendant's assistant (transcripts, summaries, suggested replies). */
+  useAssist: boolean;
 };
 
 export const PLAN_SWITCHES = [
@@ -47,6 +49,7 @@ export const PLAN_SWITCHES = [
   "useKanban",
   "useOpenAi",
   "useIntegrations",
+  "useAssist",
 ] as const satisfies readonly (keyof PlanView)[];
 
 /** A company (seeds/001 section 3 'Company'); campaignsEnabled is its setting of that name. */

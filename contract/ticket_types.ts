@@ -99,6 +99,10 @@ export type MessageView = {
   isForwarded?: boolean;
   /** The texts edits replaced, oldest first (shown on demand under 'editada'). */
   previousBodies?: PreviousBody[];
+  /** Issue 48: a voice note's text (the assistant's transcription); null until there is one. */
+  transcript?: string | null;
+  /** Why the voice note has no transcript (the bubble's hover); null when nothing failed. */
+  transcriptError?: string | null;
   createdAt: string;
   updatedAt: string;
 };

@@ -19,6 +19,8 @@ export type PlanFlags = {
   useSchedules: boolean;
   useInternalChat: boolean;
   useExternalApi: boolean;
+  /** Issue 48: the attendant's assistant. */
+  useAssist: boolean;
 };
 
 export type QueueRef = { id: number; name: string; color: string };

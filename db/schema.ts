@@ -23,6 +23,8 @@ export interface PlansTable extends Timestamps {
   useSchedules: Generated<Flag>;
   useInternalChat: Generated<Flag>;
   useExternalApi: Generated<Flag>;
+  /** 0600: the attendant's assistant (issue 48). */
+  useAssist: Generated<Flag>;
 }
 
 export interface CompaniesTable extends Timestamps {
@@ -351,6 +353,10 @@ export interface MessagesTable extends Timestamps {
   isForwarded: Generated<Flag>;
   /** 0410: JSON [{body, editedAt}] of the texts edits replaced, oldest first; null if never. */
   previousBodies: Generated<string | null>;
+  /** 0600: a voice note's text (issue 48); null until transcribed. */
+  transcript: Generated<string | null>;
+  /** 0600: why it has no transcript (shown on hover); null when none failed. */
+  transcriptError: Generated<string | null>;
 }
 
 export interface TicketNotesTable extends Timestamps {
@@ -972,7 +978,48 @@ export interface WebhookDeliveriesTable extends Timestamps {
   deliveredAt: string | null;
 }
 
+/** 0600: queued assistant work; unique assist_jobs_once (companyId, kind, targetId, reason). */
+export interface AssistJobsTable {
+  id: Generated<number>;
+  companyId: number;
+  kind: "transcription" | "summary";
+  targetId: number;
+  reason: Generated<string>;
+  status: Generated<"pending" | "running" | "done" | "failed" | "skipped">;
+  attempts: Generated<number>;
+  runAfter: string;
+  error: Generated<string | null>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** 0600: the monthly meter per company and feature (month 'YYYY-MM', UTC). */
+export interface AssistUsageTable {
+  companyId: number;
+  month: string;
+  feature: string;
+  calls: Generated<number>;
+  failures: Generated<number>;
+  tokens: Generated<number>;
+  seconds: Generated<number>;
+  costMicros: Generated<number>;
+}
+
+/** 0600: the summaries made of a ticket (transfer, reopen, asked), its timeline keeps them. */
+export interface TicketSummariesTable {
+  id: Generated<number>;
+  companyId: number;
+  ticketId: number;
+  reason: string;
+  userId: number | null;
+  summary: string;
+  createdAt: string;
+}
+
 export interface DB {
+  assist_jobs: AssistJobsTable;
+  assist_usage: AssistUsageTable;
+  ticket_summaries: TicketSummariesTable;
   plans: PlansTable;
   user_presence: UserPresenceTable;
   companies: CompaniesTable;

@@ -22,6 +22,10 @@ const CompaniesTab = lazyPart(
   LOADING,
 );
 const PlansTab = lazyPart(() => import("./settings/PlansTab.tsx").then((m) => m.PlansTab), LOADING);
+const AssistTab = lazyPart(
+  () => import("./settings/AssistTab.tsx").then((m) => m.AssistTab),
+  LOADING,
+);
 const HelpsTab = lazyPart(() => import("./settings/HelpsTab.tsx").then((m) => m.HelpsTab), LOADING);
 
 export type SettingsPageProps = Record<string, never>;
@@ -117,6 +121,14 @@ function SettingsContent() {
               value: "schedules",
               label: t("settings.tabs.schedules"),
               content: <SchedulesTab companyId={user.companyId} />,
+            }]
+            : []),
+          // Issue 48: the attendant's assistant (plan useAssist).
+          ...(user.company.plan?.useAssist === true
+            ? [{
+              value: "assist",
+              label: t("settings.tabs.assist"),
+              content: <AssistTab settings={settings} save={save} />,
             }]
             : []),
           ...(can(user, "company:manage")

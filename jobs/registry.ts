@@ -22,6 +22,7 @@ import { expireInactiveTickets } from "../server/tickets/inactive.ts";
 import { webhookCapture } from "../server/webhooks/capture.ts";
 import { deliverAllDue } from "../server/webhooks/delivery.ts";
 import { pushCapture } from "../server/push/capture.ts";
+import { assistTick } from "../server/assist/jobs.ts";
 import { sendDuePushes } from "../server/push/send.ts";
 import { leaseIntervalMs, leaseTick } from "../server/whatsapp/sessions/lease_loop.ts";
 
@@ -140,6 +141,27 @@ export const JOBS: readonly Job[] = [
     tick: sendDuePushes,
     wake: (deps, run) => pushCapture(deps.events)?.onQueued(run),
     drain: async (deps) => await pushCapture(deps.events)?.idle(),
+  },
+  // Issue 48: the attendant's assistant (transcriptions, summaries on transfer and reopen), every
+  // 5 s and at once on a contact's voice note or a ticket change. Rows of assist_jobs are made by
+  // triggers with the fact; each is claimed by an UPDATE guarded by the status and runAfter read,
+  // and the unique assist_jobs_once (companyId, kind, targetId, reason) stops a doubled
+  // transcription.
+  {
+    name: "assist",
+    every: () => ({ cron: "*/5 * * * * *" }),
+    atStart: true,
+    tick: assistTick,
+    wake: (deps, run) => {
+      deps.events.on("message.created", (e) => {
+        if (!e.message.fromMe && e.message.mediaType === "audio") run();
+      });
+      deps.events.on("ticket.updated", (e) => {
+        if (
+          e.before && (e.before.userId !== e.ticket.userId || e.before.status !== e.ticket.status)
+        ) run();
+      });
+    },
   },
   // BACKUP_CRON (none when unset); VACUUM INTO on the database thread, never over a file. Each
   // backup is named by its tick's moment (to the second: every process on the data folder ticks

@@ -76,6 +76,9 @@ const schema = z.object({
   OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
   OPENAI_MODEL: z.string().min(1).max(100).default("gpt-4o-mini"),
   OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).max(100).default("whisper-1"),
+  AI_BASE_URL: z.url().optional(),
+  AI_API_KEY: z.string().min(1).max(500).optional(),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   WHATSAPP_CLOUD_API_URL: z.url().default("https://graph.facebook.com/v23.0"),
   DIALOGFLOW_API_URL: z.url().default("https://dialogflow.googleapis.com"),
   TTS_URL: z.string().min(1).default(
@@ -175,6 +178,11 @@ export type Config = Readonly<{
   openaiBaseUrl: string;
   openaiModel: string;
   openaiTranscriptionModel: string;
+  /**
+   * Issue 48: the platform's OpenAI-compatible service for the attendant's assistant when a
+   * company sets none (AI_BASE_URL, else OPENAI_BASE_URL; AI_API_KEY), and one call's limit.
+   */
+  ai: { baseUrl: string; apiKey?: string; timeoutMs: number };
   dialogflowApiUrl: string;
   /** Meta's Graph API base for Cloud API connections (issue 45); a test points it at a fake. */
   whatsappCloudApiUrl: string;
@@ -300,6 +308,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
     openaiModel: e.OPENAI_MODEL,
     openaiTranscriptionModel: e.OPENAI_TRANSCRIPTION_MODEL,
+    ai: {
+      baseUrl: (e.AI_BASE_URL ?? e.OPENAI_BASE_URL).replace(/\/+$/, ""),
+      apiKey: e.AI_API_KEY,
+      timeoutMs: e.AI_TIMEOUT_MS,
+    },
     dialogflowApiUrl: e.DIALOGFLOW_API_URL.replace(/\/+$/, ""),
     whatsappCloudApiUrl: e.WHATSAPP_CLOUD_API_URL.replace(/\/+$/, ""),
     ttsUrl: e.TTS_URL,

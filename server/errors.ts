@@ -147,7 +147,11 @@ export type OwnCode =
   | "ERR_WHATSAPP_TEMPLATE_NOT_FOUND"
   | "ERR_WHATSAPP_NO_TEMPLATES"
   | "ERR_WHATSAPP_BAD_SIGNATURE"
-  | "ERR_WHATSAPP_BAD_VERIFY_TOKEN";
+  | "ERR_WHATSAPP_BAD_VERIFY_TOKEN"
+  // Issue 48: the attendant's assistant.
+  | "ERR_ASSIST_DISABLED"
+  | "ERR_ASSIST_PAUSED"
+  | "ERR_ASSIST_FAILED";
 
 export type ErrorCode = CatalogueCode | OwnCode;
 

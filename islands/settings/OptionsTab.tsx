@@ -134,7 +134,7 @@ function zoneChoices(stored: string | undefined): readonly string[] {
     : TIME_ZONES;
 }
 
-function SettingSelect(
+export function SettingSelect(
   { settingKey, value, values, label, save }: {
     settingKey: string;
     value: string | undefined;
@@ -164,7 +164,7 @@ function SettingSelect(
   );
 }
 
-function IntegrationField(
+export function IntegrationField(
   { settingKey, value, secret, save }: {
     settingKey: string;
     value: string;

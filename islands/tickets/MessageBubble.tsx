@@ -14,6 +14,7 @@ import {
   useMessageTools,
 } from "./message_tools.tsx";
 import { icon } from "../lib/ui/icon.tsx";
+import { TranscriptLine } from "./assist.tsx";
 
 const Ban = icon("ban");
 const Check = icon("check");
@@ -195,6 +196,7 @@ export const MessageBubble = memo(function MessageBubble(
           )
           : null}
         {media ? <MessageMedia message={message} /> : null}
+        {media && message.mediaType === "audio" ? <TranscriptLine message={message} /> : null}
         {showText ? <div className="mb-text">{waText(text)}</div> : null}
         <div className="mb-meta">
           {message.isEdited ? <EditedMark message={message} /> : null}

@@ -19,6 +19,7 @@ import { matchQuickAnswers, QuickAnswers } from "./QuickAnswers.tsx";
 import type { Message, QuickMessage } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
 import { icon } from "../lib/ui/icon.tsx";
+import { SuggestReplies, useAssistPlan } from "./assist.tsx";
 
 const FileText = icon("file-text");
 const Paperclip = icon("paperclip");
@@ -68,6 +69,7 @@ export function MessageInput(
   const area = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const quick = useLookup<QuickMessage>("/quick-messages/list", "records");
+  const assist = useAssistPlan();
 
   useEffect(() => setSign(storedSign()), []);
   useEffect(() => {
@@ -226,6 +228,17 @@ export function MessageInput(
       <div className="mi-row">
         {recording ? null : (
           <>
+            {assist
+              ? (
+                <SuggestReplies
+                  ticketId={ticketId}
+                  onPick={(suggestion) => {
+                    setText(suggestion);
+                    area.current?.focus();
+                  }}
+                />
+              )
+              : null}
             <IconButton
               label={t("tickets.input.attach")}
               onClick={() => picker.current?.click()}

@@ -14,6 +14,7 @@ import { lazyPart } from "../lib/ui/deferred.tsx";
 import { SlaBadge, useNow } from "./SlaBadge.tsx";
 import { HeaderTools } from "./HeaderTools.tsx";
 import { icon } from "../lib/ui/icon.tsx";
+import { askSummary, useAssistPlan } from "./assist.tsx";
 
 const ArrowLeft = icon("arrow-left");
 const ArrowRightLeft = icon("arrow-right-left");
@@ -24,6 +25,7 @@ const EllipsisVertical = icon("ellipsis-vertical");
 const FileText = icon("file-text");
 const NotebookPen = icon("notebook-pen");
 const RotateCcw = icon("rotate-ccw");
+const Sparkles = icon("sparkles");
 const Tag = icon("tag");
 const Trash2 = icon("trash-2");
 const Undo2 = icon("undo-2");
@@ -62,6 +64,7 @@ export function TicketHeader(
   const [busy, setBusy] = useState<Action | null>(null);
   const name = ticket.contact?.name || ticket.contact?.number || `#${ticket.id}`;
   const schedules = user.company.plan?.useSchedules !== false;
+  const assist = useAssistPlan();
 
   const act = async (action: Action) => {
     setBusy(action);
@@ -213,6 +216,16 @@ export function TicketHeader(
           <MenuItem icon={<Tag size={16} aria-hidden="true" />} onSelect={() => setDialog("tags")}>
             {t("tickets.options.tags")}
           </MenuItem>
+          {assist
+            ? (
+              <MenuItem
+                icon={<Sparkles size={16} aria-hidden="true" />}
+                onSelect={() => void askSummary(ticket.id)}
+              >
+                {t("tickets.options.summary")}
+              </MenuItem>
+            )
+            : null}
           <MenuItem icon={<UserRound size={16} aria-hidden="true" />} onSelect={onContact}>
             {t("tickets.contact.details")}
           </MenuItem>

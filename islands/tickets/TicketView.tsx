@@ -19,6 +19,7 @@ import type { Message, Ticket } from "../../contract/ticket_types.ts";
 import { useMessages } from "./use_messages.ts";
 import { useMessageToolsState } from "./message_tools.tsx";
 import { icon } from "../lib/ui/icon.tsx";
+import { SummaryBanner } from "./assist.tsx";
 
 const Check = icon("check");
 const Lock = icon("lock");
@@ -147,6 +148,7 @@ export function TicketView(
         onContact={() => setContactOpen(true)}
         onJump={conversation.jumpTo}
       />
+      <SummaryBanner ticketId={ticket.id} />
       <messageTools.Provider value={messageTools.tools}>
         <MessageList
           conversation={conversation}

@@ -22,6 +22,7 @@ import { queueOptionRoutes } from "./queue_options.ts";
 import { queueRoutes } from "./queues.ts";
 import { queueIntegrationRoutes } from "./queue_integrations.ts";
 import { promptRoutes } from "./prompts.ts";
+import { assistRoutes } from "./assist.ts";
 import { settingRoutes } from "./settings.ts";
 import { userRoutes } from "./users.ts";
 import { sessionRoutes } from "./sessions.ts";
@@ -64,6 +65,7 @@ export function apiRoutes(deps: AppDeps) {
   api.route("/queue-options", queueOptionRoutes(deps));
   api.route("/queueIntegration", queueIntegrationRoutes(deps));
   api.route("/prompt", promptRoutes(deps));
+  api.route("/assist", assistRoutes(deps));
   api.route("/settings", settingRoutes(deps));
   api.route("/companies", companyRoutes(deps));
   api.route("/plans", planRoutes(deps));

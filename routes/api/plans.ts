@@ -39,6 +39,7 @@ const fields = {
   useKanban: flag,
   useOpenAi: flag,
   useIntegrations: flag,
+  useAssist: flag,
 };
 
 /** seeds/001 section 9: a new plan has every switch on and its numbers at 0. */
@@ -55,6 +56,7 @@ const createBody = z.object({
   useKanban: fields.useKanban.default(true),
   useOpenAi: fields.useOpenAi.default(true),
   useIntegrations: fields.useIntegrations.default(true),
+  useAssist: fields.useAssist.default(true),
 });
 const updateBody = z.object(fields).partial();
 

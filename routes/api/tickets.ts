@@ -12,6 +12,11 @@ import {
   updateTicket,
 } from "../../server/tickets/service.ts";
 import { pinTicket, unpinTicket } from "../../server/tickets/pins.ts";
+import {
+  lastTicketSummary,
+  ticketSuggestions,
+  ticketSummary,
+} from "../../server/assist/service.ts";
 
 const status = z.enum(["pending", "open", "closed"]);
 const optionalId = z.number().int().positive().nullable().optional();
@@ -81,6 +86,20 @@ export function ticketRoutes(deps: AppDeps) {
   app.delete("/:id{[0-9]+}/pin", validate("param", idParam), async (c) => {
     await unpinTicket(deps, authOf(c), c.req.valid("param").id);
     return c.body(null, 204);
+  });
+
+  // Issue 48: the attendant's assistant (plan useAssist and the company's switches, checked by
+  // the service): a summary now, the latest kept, suggested replies.
+  app.post("/:id{[0-9]+}/summary", validate("param", idParam), async (c) => {
+    return c.json(await ticketSummary(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.get("/:id{[0-9]+}/summary", validate("param", idParam), async (c) => {
+    return c.json(await lastTicketSummary(deps, authOf(c), c.req.valid("param").id));
+  });
+
+  app.post("/:id{[0-9]+}/suggestions", validate("param", idParam), async (c) => {
+    return c.json(await ticketSuggestions(deps, authOf(c), c.req.valid("param").id));
   });
 
   app.delete("/:id{[0-9]+}", allow("ticket:delete"), validate("param", idParam), async (c) => {

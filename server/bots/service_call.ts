@@ -35,9 +35,12 @@ const OPEN_MS = 30_000;
 export class Circuit {
   readonly #state = new Map<string, { failures: number; openUntil: number }>();
 
+  /** `now`: the clock it opens and closes by (the assistant's job passes the app's clock). */
+  constructor(private readonly now: () => number = Date.now) {}
+
   isOpen(key: string): boolean {
     const state = this.#state.get(key);
-    return state !== undefined && state.openUntil > Date.now();
+    return state !== undefined && state.openUntil > this.now();
   }
 
   success(key: string) {
@@ -48,7 +51,7 @@ export class Circuit {
     const state = this.#state.get(key) ?? { failures: 0, openUntil: 0 };
     state.failures++;
     if (state.failures >= FAILURES_TO_OPEN) {
-      state.openUntil = Date.now() + OPEN_MS;
+      state.openUntil = this.now() + OPEN_MS;
       state.failures = 0;
       log.warn("bots: service circuit opened; tickets go to people for a while", { key });
     }

@@ -18,6 +18,7 @@ import type { ScheduleView } from "../../contract/schedule_types.ts";
 import type { AnnouncementView, ChatMessageView, ChatView } from "../../contract/team_types.ts";
 import type { MessageView, SlaKind, TicketView } from "../../contract/ticket_types.ts";
 import type { PlanFlags } from "../../contract/types.ts";
+import type { TicketSummaryView } from "../../contract/assist_types.ts";
 
 /** Where a ticket sits: who may see it follows from this (server/realtime/publish.ts). */
 export type TicketPlacement = { status: string; queueId: number | null; userId: number | null };
@@ -90,6 +91,8 @@ export type DomainEvents = {
     /** Who supervises the ticket's queue: told with the admins. */
     supervisorIds: number[];
   };
+  /** Issue 48: the assistant summarised it (transfer, reopening, or asked): its chat shows it. */
+  "ticket.summarized": { companyId: number; ticket: TicketView; summary: TicketSummaryView };
   /** Its unread count went back to 0. */
   "ticket.read": {
     companyId: number;

@@ -32,6 +32,8 @@ const MESSAGE_FIELDS: Record<keyof MessageRow, true> = {
   mediaPending: true,
   isForwarded: true,
   previousBodies: true,
+  transcript: true,
+  transcriptError: true,
   createdAt: true,
   updatedAt: true,
 };

@@ -19,6 +19,7 @@ export const FEATURE_FLAGS = [
   "useSchedules",
   "useInternalChat",
   "useExternalApi",
+  "useAssist",
 ] as const;
 export type FeatureFlag = typeof FEATURE_FLAGS[number];
 
@@ -43,6 +44,7 @@ export const ROUTE_FLAGS: Readonly<Record<string, FeatureFlag>> = Object.freeze(
   "/api/queueIntegration": "useIntegrations",
   "/api/prompt": "useOpenAi",
   "/api/webhooks": "useExternalApi",
+  "/api/assist": "useAssist",
 });
 
 /** Realtime channels whose events only sockets of a plan with the flag hear (the hub drops them). */

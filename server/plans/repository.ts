@@ -72,6 +72,7 @@ function columns(fields: Partial<PlanFields>) {
     useKanban: flag(fields.useKanban),
     useOpenAi: flag(fields.useOpenAi),
     useIntegrations: flag(fields.useIntegrations),
+    useAssist: flag(fields.useAssist),
   };
 }
 

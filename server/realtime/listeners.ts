@@ -6,6 +6,7 @@ import type { Fanout } from "./delivery.ts";
 import {
   publishMessage,
   publishTicketDelete,
+  publishTicketSummary,
   publishTicketUnread,
   publishTicketUpdate,
   send,
@@ -118,6 +119,7 @@ const ROUTES: Routes = {
       ...ADMINS,
       ...users(e.supervisorIds),
     ]),
+  "ticket.summarized": (hub, e) => publishTicketSummary(hub, e.ticket, e.summary),
   "ticket.read": (hub, e) =>
     publishTicketUnread(hub, e.companyId, e.ticketId, e.placement, e.isGroup),
   "message.created": (hub, e) => publishMessage(hub, "create", e.message, e.ticket),

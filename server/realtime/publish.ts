@@ -1,5 +1,6 @@
 import type { Channel, PayloadOf } from "../../contract/events.ts";
 import type { MessageView, TicketView } from "../../contract/ticket_types.ts";
+import type { TicketSummaryView } from "../../contract/assist_types.ts";
 import type { TicketPlacement } from "../events/domain.ts";
 import type { Audience } from "./events.ts";
 import type { Fanout, VisibilityRule } from "./delivery.ts";
@@ -99,6 +100,22 @@ export function publishTicketDelete(
     { action: "delete", ticketId },
     ticketAudiences(ticketId, [before]),
     { rule: "ticket", placements: [before], isGroup },
+  );
+}
+
+/** `company-<id>-ticket` {action: "summary"}: to the ticket's chat room (who has it open). */
+export function publishTicketSummary(
+  hub: Fanout,
+  ticket: TicketView,
+  summary: TicketSummaryView,
+): number {
+  return sendFiltered(
+    hub,
+    ticket.companyId,
+    "ticket",
+    { action: "summary", ticketId: ticket.id, summary },
+    [{ kind: "ticket", ticketId: ticket.id }],
+    { rule: "ticket", placements: [ticket], isGroup: ticket.isGroup },
   );
 }
 

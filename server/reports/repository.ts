@@ -429,7 +429,16 @@ export async function transcriptMessages(
   limit: number,
 ) {
   let q = db.selectFrom("messages")
-    .select(["id", "createdAt", "fromMe", "body", "mediaType", "mediaName", "isDeleted"])
+    .select([
+      "id",
+      "createdAt",
+      "fromMe",
+      "body",
+      "mediaType",
+      "mediaName",
+      "isDeleted",
+      "transcript",
+    ])
     .where("companyId", "=", companyId).where("ticketId", "=", ticketId);
   if (after) {
     q = q.where((eb) =>

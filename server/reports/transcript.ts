@@ -3,6 +3,7 @@ import { notFound } from "../errors.ts";
 import { companyTimeZone } from "../settings/values.ts";
 import * as repo from "./repository.ts";
 import { reportScope } from "./scope.ts";
+import { ticketSummaries } from "../assist/repository.ts";
 
 /**
  * A conversation's transcript as printable HTML (issue 27): the ticket, its timeline and every
@@ -47,6 +48,8 @@ export async function ticketTranscript(
     throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
   }
   const timeline = await repo.ticketTimeline(deps.db, companyId, ticketId);
+  // Issue 48: the assistant's summaries are part of the ticket's timeline.
+  const summaries = await ticketSummaries(deps.db, companyId, ticketId);
   const when = clockOf(await companyTimeZone(deps.db, companyId));
   const encoder = new TextEncoder();
   let after: { createdAt: string; id: number } | null = null;
@@ -66,6 +69,10 @@ export async function ticketTranscript(
             `<tr><td>${when(e.at)}</td><td>${escape(e.kind)}</td><td>${
               escape(e.userName ?? "")
             }</td><td>${escape(e.queueName ?? "")}</td><td>${e.value ?? ""}</td></tr>`
+          ).join("") +
+          summaries.map((s) =>
+            `<tr><td>${when(s.createdAt)}</td><td>summary (${escape(s.reason)})</td>` +
+            `<td colspan="3" class="s">${escape(s.summary)}</td></tr>`
           ).join("") + `</tbody></table>`;
         controller.enqueue(encoder.encode(head));
         return;
@@ -74,9 +81,13 @@ export async function ticketTranscript(
       controller.enqueue(encoder.encode(
         page.map((m) => {
           const text = m.isDeleted ? "—" : m.body || (m.mediaName ?? m.mediaType ?? "");
+          // Issue 48: a voice note's transcription, under it.
+          const said = !m.isDeleted && m.transcript
+            ? `<div class="tr"><span class="t">transcrição</span> ${escape(m.transcript)}</div>`
+            : "";
           return `<div class="m ${m.fromMe ? "out" : "in"}"><div class="t">${
             when(m.createdAt)
-          }</div>${escape(text)}</div>`;
+          }</div>${escape(text)}${said}</div>`;
         }).join(""),
       ));
       if (page.length < PAGE) {

@@ -21,4 +21,14 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, string>> = Object.freeze(
   twoFactorRequired: "disabled",
   multipleSessions: "disabled",
   superTwoFactor: "disabled",
+  // Issue 48: the attendant's assistant is off until an admin turns a feature on (a customer's
+  // voice and words go to an outside service only by the company's choice).
+  assistTranscription: "disabled",
+  assistSummary: "disabled",
+  assistSuggestions: "disabled",
+  assistBaseUrl: "",
+  assistApiKey: "",
+  assistModel: "",
+  assistTranscriptionModel: "",
+  assistMonthlyCap: "0",
 });

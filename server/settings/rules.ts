@@ -13,7 +13,16 @@ import { LIMITS } from "../../contract/validation.ts";
 const toggle = z.enum(["enabled", "disabled"], "Use enabled ou disabled");
 const text = z.string().trim().max(500, "Too Long!");
 
-export type SettingRule = { schema: z.ZodType<string>; secret?: boolean; superOnly?: boolean };
+/**
+ * `sealed` values (the assistant's API key) are kept sealed at rest (server/crypto/sealed.ts) and
+ * never answered back: reads show a mask, and sending the mask back keeps the stored key.
+ */
+export type SettingRule = {
+  schema: z.ZodType<string>;
+  secret?: boolean;
+  superOnly?: boolean;
+  sealed?: boolean;
+};
 
 export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freeze({
   userRating: { schema: toggle },
@@ -62,7 +71,30 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
     ),
   },
   campaignsEnabled: { schema: z.enum(["true", "false"], "Use true ou false"), superOnly: true },
+  // Issue 48: the attendant's assistant (server/assist/account.ts). Empty base URL, key and
+  // models: the platform's (AI_BASE_URL, AI_API_KEY, OPENAI_MODEL, OPENAI_TRANSCRIPTION_MODEL).
+  assistTranscription: { schema: toggle },
+  assistSummary: { schema: toggle },
+  assistSuggestions: { schema: toggle },
+  assistBaseUrl: {
+    schema: z.string().trim().max(500, "Too Long!").refine(
+      (v) => v === "" || /^https?:\/\/[^\s]+$/.test(v),
+      "Use um endereço http(s)://",
+    ),
+    secret: true,
+  },
+  assistApiKey: { schema: z.string().trim().max(500, "Too Long!"), secret: true, sealed: true },
+  assistModel: { schema: z.string().trim().max(100, "Too Long!") },
+  assistTranscriptionModel: { schema: z.string().trim().max(100, "Too Long!") },
+  // Estimated US dollars a month after which the features pause (0: no cap).
+  assistMonthlyCap: {
+    schema: z.string().trim().regex(/^\d{1,6}(\.\d{1,2})?$/, "Use um valor em dólares, ex.: 20"),
+  },
 });
+
+export function isSealedSetting(key: string): boolean {
+  return SETTING_RULES[key]?.sealed === true;
+}
 
 export function isSecretSetting(key: string): boolean {
   return SETTING_RULES[key]?.secret === true;

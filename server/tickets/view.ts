@@ -108,6 +108,8 @@ export function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
     mediaPending: m.mediaPending === 1,
     isForwarded: m.isForwarded === 1,
     previousBodies: previousBodiesOf(m.previousBodies),
+    transcript: m.transcript ?? null,
+    transcriptError: m.transcriptError ?? null,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { AUDIT_ACTIONS, type AuditAction } from "../../contract/audit.ts";
 import { totpCode } from "../../server/auth/totp.ts";
+import { fakeOpenAi } from "../fakes/openai.ts";
+import { addMessage } from "../helpers/tickets.ts";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -575,7 +577,39 @@ const CASES: Case[] = [
     },
     run: (c, p) => c.t.request("DELETE", `/api/prompt/${p.prompt.id}`, { token: admin(c) }),
   },
+  {
+    // Issue 48: a call to the assistant's service (the company's own account on a fake).
+    action: "assist.called",
+    shows: "after",
+    prepare: async (c) => {
+      assistFake = fakeOpenAi({ apiKey: "sk-audit-assist" });
+      assistFake.state.reply = () => "Resumo.";
+      for (
+        const [key, value] of [
+          ["assistSummary", "enabled"],
+          ["assistBaseUrl", assistFake.baseUrl],
+          ["assistApiKey", "sk-audit-assist"],
+        ]
+      ) {
+        await call(c.t, "PUT", `/api/settings/${key}`, admin(c), { value });
+      }
+      const contact = await call(c.t, "POST", "/api/contacts", admin(c), {
+        name: "Resumo",
+        number: "5511955550001",
+      });
+      const ticket = await call(c.t, "POST", "/api/tickets", admin(c), {
+        contactId: contact.id,
+        status: "open",
+        userId: c.a.admin.id,
+      });
+      await addMessage(c.t, c.a.id, { ticketId: ticket.id, body: "Olá" });
+      return { ticket };
+    },
+    run: (c, p) => c.t.request("POST", `/api/tickets/${p.ticket.id}/summary`, { token: admin(c) }),
+  },
 ];
+
+let assistFake: ReturnType<typeof fakeOpenAi> | undefined;
 
 /**
  * Every table but the log, row by row. The replay guard of TOTP (users.twoFactorLastStep) is
@@ -655,4 +689,5 @@ Deno.test("audit coverage - each action: refused row, nothing changed; allowed, 
         assert.ok(Object.keys(fields).length > 0, `${c.action}: ${side} is written`);
       }
     }
+    await assistFake?.close();
   }, { INTEGRATIONS_ALLOW_PRIVATE_URLS: "true" }));

@@ -51,6 +51,7 @@ Deno.test("first start - seeds plan, company, settings and super admin once; a r
         "useSchedules",
         "useInternalChat",
         "useExternalApi",
+        "useAssist",
       ] as const
     ) {
       assert.equal(plans[0][flag], 1, flag);

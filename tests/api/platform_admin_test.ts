@@ -93,6 +93,7 @@ Deno.test("plans - defaults, public list, edit, duplicate names, negative limits
       useKanban: true,
       useOpenAi: true,
       useIntegrations: true,
+      useAssist: true,
     });
     const list = await t.request("GET", "/api/plans/list");
     assert.equal(list.status, 200);

@@ -32,6 +32,8 @@ const CROSS_COMPANY: Record<string, string> = {
     "the send API's bearer token (by its unique hash) is the only credential: it names the connection, and so the company",
   "server/whatsapp/providers/cloud_api/repository.ts":
     "Meta's webhook URL carries only its random key: it names the connection, and so the company",
+  "server/assist/repository.ts":
+    "the assist job claims due transcriptions and summaries of every company, then works each with its own company",
   "server/whatsapp/inbound/pending_media_repository.ts":
     "the media_retry job finds every company's messages whose media is pending (issue 34); each is then stored and updated with its company",
   "server/metrics/repository.ts":

@@ -6,6 +6,11 @@ import { serveFake } from "./serve.ts";
  * transcriptions') and Azure Speech's text-to-speech REST endpoint, for the prompt bot. The
  * assistant answers with the last user message echoed; a message with "humano" gets a
  * `transfer_to_human` tool call. `down` makes chat completions answer 503.
+ *
+ * For the attendant's assistant (issue 48): `state.transcript` is what every transcription says,
+ * `state.delayMs` holds each answer that long (a slow service), `state.failWith` answers the next
+ * calls with those statuses (429, 500...) one each, `state.reply` writes a chat answer from the
+ * request (a model that obeys what it reads), and `calls` counts every request received.
  */
 export function fakeOpenAi(options: { apiKey: string; voiceKey?: string }) {
   const chats: {
@@ -16,8 +21,25 @@ export function fakeOpenAi(options: { apiKey: string; voiceKey?: string }) {
   }[] = [];
   const transcriptions: { model: string; size: number }[] = [];
   const speeches: string[] = [];
-  const state = { down: false };
+  const state: {
+    down: boolean;
+    transcript: string;
+    delayMs: number;
+    failWith: number[];
+    reply?: (body: { messages: { role: string; content: string }[] }) => string;
+  } = { down: false, transcript: "qual o horário de funcionamento?", delayMs: 0, failWith: [] };
+  const calls = { chat: 0, transcription: 0 };
   const app = new Hono();
+  app.use("*", async (c, next) => {
+    if (c.req.path.endsWith("/chat/completions")) calls.chat++;
+    if (c.req.path.endsWith("/audio/transcriptions")) calls.transcription++;
+    if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    const status = state.failWith.shift();
+    if (status !== undefined) {
+      return c.json({ error: { message: `fake ${status}` } }, status as 429 | 500);
+    }
+    await next();
+  });
   const authorised = (header: string | undefined) => header === `Bearer ${options.apiKey}`;
   app.post("/v1/chat/completions", async (c) => {
     if (!authorised(c.req.header("authorization"))) {
@@ -29,6 +51,20 @@ export function fakeOpenAi(options: { apiKey: string; voiceKey?: string }) {
     const body = await c.req.json();
     chats.push(body);
     const last = body.messages.at(-1)?.content ?? "";
+    if (state.reply) {
+      return c.json({
+        id: `chatcmpl-${crypto.randomUUID()}`,
+        object: "chat.completion",
+        created: 1_764_000_000,
+        model: body.model,
+        usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+        choices: [{
+          index: 0,
+          finish_reason: "stop",
+          message: { role: "assistant", content: state.reply(body) },
+        }],
+      });
+    }
     const base = {
       id: `chatcmpl-${crypto.randomUUID()}`,
       object: "chat.completion",
@@ -65,10 +101,12 @@ export function fakeOpenAi(options: { apiKey: string; voiceKey?: string }) {
   });
   app.post("/v1/audio/transcriptions", async (c) => {
     if (!authorised(c.req.header("authorization"))) return c.json({ error: {} }, 401);
-    const form = await c.req.parseBody();
+    // A caller that gave up (its timeout) leaves no body to read.
+    const form = await c.req.parseBody().catch(() => undefined);
+    if (!form) return c.body(null, 499 as 400);
     const file = form.file as File;
     transcriptions.push({ model: String(form.model), size: file.size });
-    return c.json({ text: "qual o horário de funcionamento?" });
+    return c.json({ text: state.transcript, duration: 4.2 });
   });
   app.post("/tts/:region/cognitiveservices/v1", async (c) => {
     if (c.req.header("ocp-apim-subscription-key") !== options.voiceKey) return c.body(null, 401);
@@ -86,5 +124,6 @@ export function fakeOpenAi(options: { apiKey: string; voiceKey?: string }) {
     transcriptions,
     speeches,
     state,
+    calls,
   };
 }

@@ -22,6 +22,7 @@ const FULL_PLAN: PlanFlags = {
   useKanban: true,
   useOpenAi: true,
   useIntegrations: true,
+  useAssist: true,
   useSchedules: true,
   useInternalChat: true,
   useExternalApi: true,
@@ -100,6 +101,7 @@ Deno.test("menu - plan flags, the super flag and cshow switch entries", () => {
     useInternalChat: false,
     useOpenAi: false,
     useIntegrations: false,
+    useAssist: false,
     useExternalApi: false,
     useCampaigns: false,
   }));

@@ -16,6 +16,7 @@ const plan = (over: Partial<PlanFlags> = {}): PlanFlags => ({
   useKanban: true,
   useOpenAi: true,
   useIntegrations: true,
+  useAssist: true,
   useSchedules: true,
   useInternalChat: true,
   useExternalApi: true,

@@ -18,6 +18,7 @@ const PLAN: PlanFlags = {
   useKanban: true,
   useOpenAi: true,
   useIntegrations: true,
+  useAssist: true,
   useSchedules: true,
   useInternalChat: true,
   useExternalApi: true,

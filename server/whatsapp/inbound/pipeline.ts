@@ -526,7 +526,14 @@ export class InboundPipeline {
     rate: number,
     values: Omit<
       Message,
-      "id" | "ticketId" | "isDeleted" | "isEdited" | "sendError" | "previousBodies"
+      | "id"
+      | "ticketId"
+      | "isDeleted"
+      | "isEdited"
+      | "sendError"
+      | "previousBodies"
+      | "transcript"
+      | "transcriptError"
     >,
     forgetMedia: () => Promise<void>,
   ): Promise<DeliveryOutcome> {

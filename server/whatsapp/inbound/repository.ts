@@ -66,6 +66,8 @@ export async function insertMessageOnce(
     isEdited: 0,
     sendError: null,
     previousBodies: null,
+    transcript: null,
+    transcriptError: null,
   };
 }
 
