@@ -3,13 +3,8 @@ import type { DayReportRow } from "../../contract/report_types.ts";
 import { formatDay } from "../lib/clock.ts";
 import { languageOf, LOCALE_TAGS } from "../lib/i18n.ts";
 
-/** "1 h 05 min", "4 min", "—": a median a manager reads at a glance. */
-export function duration(seconds: number | null): string {
-  if (seconds === null) return "—";
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
-}
+/** "1 h 05 min", "4 min", "—": a median a manager reads at a glance (as the exports write it). */
+export { durationText as duration } from "../../contract/report_types.ts";
 
 const WIDTH = 720;
 const HEIGHT = 180;
