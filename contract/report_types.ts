@@ -70,16 +70,6 @@ export function durationText(seconds: number | null): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 }
 
-/** The figures that are durations in seconds (exported as durationText). */
-export const DURATION_COLUMNS: ReadonlySet<string> = new Set([
-  "waitingMedianSeconds",
-  "waitingP90Seconds",
-  "firstResponseMedianSeconds",
-  "firstResponseP90Seconds",
-  "resolutionMedianSeconds",
-  "resolutionP90Seconds",
-]);
-
 /** The columns of every exported table after its key column(s), in order. */
 export const FIGURE_COLUMNS = [
   "opened",
@@ -99,3 +89,8 @@ export const FIGURE_COLUMNS = [
   "ratings2",
   "ratings3",
 ] as const;
+
+/** The figures that are durations in seconds (exported as durationText). */
+export const DURATION_COLUMNS: ReadonlySet<string> = new Set(
+  FIGURE_COLUMNS.filter((column) => column.endsWith("Seconds")),
+);
