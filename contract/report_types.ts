@@ -58,6 +58,18 @@ export type SummaryAnswer = {
 /** The longest period a report covers (issue 27: up to 12 months). */
 export const REPORT_MAX_DAYS = 366;
 
+/**
+ * A duration as a person reads it (issue 50 item 6): "45 s", "4 min", "1 h 05 min"; "—" for
+ * none. The page's figures and the exported files write durations this way, never in seconds.
+ */
+export function durationText(seconds: number | null): string {
+  if (seconds === null) return "—";
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
+
 /** The columns of every exported table after its key column(s), in order. */
 export const FIGURE_COLUMNS = [
   "opened",
@@ -77,3 +89,8 @@ export const FIGURE_COLUMNS = [
   "ratings2",
   "ratings3",
 ] as const;
+
+/** The figures that are durations in seconds (exported as durationText). */
+export const DURATION_COLUMNS: ReadonlySet<string> = new Set(
+  FIGURE_COLUMNS.filter((column) => column.endsWith("Seconds")),
+);

@@ -72,6 +72,7 @@ function AuditLog() {
       "audit.from",
     ],
     actions: "audit.changes",
+    wide: true,
   };
   const page = useRecordPage(spec);
   const users = useLookup<{ id: number; name: string }>("/users/list", "");

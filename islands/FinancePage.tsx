@@ -84,11 +84,12 @@ function Invoices() {
         list={list}
         testId="invoices-list"
         empty={t("billing.empty")}
+        wide
         head={
           <>
-            <th className="col-hide-sm">{t("billing.id")}</th>
+            <th>{t("billing.id")}</th>
             {user.super ? <th>{t("billing.company")}</th> : null}
-            <th className="col-hide-sm">{t("billing.detail")}</th>
+            <th>{t("billing.detail")}</th>
             <th>{t("billing.value")}</th>
             <th>{t("billing.dueDate")}</th>
             <th>{t("billing.status")}</th>
@@ -106,9 +107,9 @@ function Invoices() {
               data-testid="invoice-row"
               data-status={display}
             >
-              <td className="col-hide-sm">{invoice.id}</td>
+              <td>{invoice.id}</td>
               {user.super ? <td>{invoice.companyName ?? ""}</td> : null}
-              <td className="col-hide-sm">{invoice.detail}</td>
+              <td>{invoice.detail}</td>
               <td>{formatBRL(invoice.value, lng)}</td>
               <td>{formatDate(invoice.dueDate, lng)}</td>
               <td>{t(`billing.statuses.${display}`)}</td>

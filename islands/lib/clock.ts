@@ -49,6 +49,27 @@ export function formatDateTime(iso: string, lng: string, zone: string): string {
   return format.format(new Date(iso));
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A calendar day ("2026-11-09", as reports and filters carry it) in a language's format: "09/11/2026"
+ * in Portuguese; with `short`, the day and month only ("09/11"). A day has no zone: read as UTC.
+ */
+export function formatDay(day: string, lng: string, short = false): string {
+  const key = `${lng}|${short}`;
+  let format = dayFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(
+      lng,
+      short
+        ? { day: "2-digit", month: "2-digit", timeZone: "UTC" }
+        : { dateStyle: "short", timeZone: "UTC" },
+    );
+    dayFormats.set(key, format);
+  }
+  return format.format(new Date(`${day}T00:00:00Z`));
+}
+
 export function useCompanyClock(): CompanyClock {
   const user = useSessionUser();
   const { i18n } = useTranslation();

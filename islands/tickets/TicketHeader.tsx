@@ -41,7 +41,8 @@ type Action = "accept" | "return" | "resolve" | "reopen";
 
 /**
  * The ticket's header (seeds/000 sections 2 and 4): contact name (opens the contact drawer),
- * ticket number, queue and assigned user; the actions of its status (accept; return, resolve,
+ * ticket number, queue and assigned user, the time left to its target beside the name (issue 50
+ * item 3: never among the chips, which give way first); the actions of its status (accept; return, resolve,
  * transfer; reopen) and the options menu (schedule, notes, tags, contact, the printable
  * transcript for who reads reports (issue 27), delete: ticket-options:deleteTicket).
  * Return and resolve leave the chat for the list.
@@ -108,7 +109,10 @@ export function TicketHeader(
       >
         <Avatar name={name} src={ticket.contact?.profilePicUrl} size={40} />
         <span className="th-text">
-          <span className="th-name" data-testid="ticket-contact-name">{name}</span>
+          <span className="th-title">
+            <span className="th-name" data-testid="ticket-contact-name" title={name}>{name}</span>
+            <SlaBadge ticket={ticket} now={now} />
+          </span>
           <span className="th-sub">
             <span data-testid="ticket-number">{t("tickets.number", { id: ticket.id })}</span>
             {ticket.user
@@ -124,7 +128,6 @@ export function TicketHeader(
       <span className="th-chips">
         <Chip color={ticket.queue?.color}>{ticket.queue?.name ?? t("tickets.noQueue")}</Chip>
         {ticket.tags?.map((tag) => <Chip key={tag.id} color={tag.color}>{tag.name}</Chip>)}
-        <SlaBadge ticket={ticket} now={now} />
       </span>
       <div className="th-actions" data-status={ticket.status}>
         <HeaderTools ticketId={ticket.id} pinned={ticket.pinned === true} onJump={onJump} />
@@ -134,6 +137,7 @@ export function TicketHeader(
               variant="primary"
               loading={busy === "accept"}
               onClick={() => act("accept")}
+              aria-label={t("tickets.actions.accept")}
               data-testid="action-accept"
             >
               <Check size={16} aria-hidden="true" />
@@ -148,6 +152,7 @@ export function TicketHeader(
                 variant="ghost"
                 loading={busy === "return"}
                 onClick={() => act("return")}
+                aria-label={t("tickets.actions.return")}
                 data-testid="action-return"
               >
                 <Undo2 size={16} aria-hidden="true" />
@@ -157,6 +162,7 @@ export function TicketHeader(
                 variant="primary"
                 loading={busy === "resolve"}
                 onClick={() => act("resolve")}
+                aria-label={t("tickets.actions.resolve")}
                 data-testid="action-resolve"
               >
                 <CircleCheckBig size={16} aria-hidden="true" />
@@ -171,6 +177,7 @@ export function TicketHeader(
               variant="primary"
               loading={busy === "reopen"}
               onClick={() => act("reopen")}
+              aria-label={t("tickets.actions.reopen")}
               data-testid="action-reopen"
             >
               <RotateCcw size={16} aria-hidden="true" />

@@ -59,7 +59,12 @@ export function reportRoutes(deps: AppDeps) {
   });
 
   app.get("/tickets/:id{[0-9]+}/transcript", validate("param", idParam), async (c) => {
-    const body = await ticketTranscript(deps, authOf(c), c.req.valid("param").id);
+    const body = await ticketTranscript(
+      deps,
+      authOf(c),
+      c.req.valid("param").id,
+      callerLanguage(c),
+    );
     return c.body(body, 200, {
       "content-type": "text/html; charset=utf-8",
       "content-disposition": `attachment; filename="ticket-${c.req.valid("param").id}.html"`,

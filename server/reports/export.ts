@@ -1,5 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import {
+  DURATION_COLUMNS,
+  durationText,
   FIGURE_COLUMNS,
   type ReportFigures,
   type ReportTable,
@@ -44,7 +46,10 @@ function cells(row: Record<string, unknown>, table: ReportTable): (string | numb
     if (column === "ratings1") values.push(figures.ratings[1]);
     else if (column === "ratings2") values.push(figures.ratings[2]);
     else if (column === "ratings3") values.push(figures.ratings[3]);
-    else values.push(figures[column]);
+    else if (DURATION_COLUMNS.has(column)) {
+      const seconds = figures[column] as number | null;
+      values.push(seconds === null ? null : durationText(seconds));
+    } else values.push(figures[column]);
   }
   return values;
 }
@@ -65,8 +70,11 @@ export async function exportReport(
   const rows = answer.rows.map((r) => cells(r as unknown as Record<string, unknown>, table));
   const fileName = `${table}-${answer.range.from}-${answer.range.to}.${format}`;
   if (format === "csv") {
-    const text = "\uFEFF" +
-      csvLines([header, ...rows.map((r) => r.map((v) => v === null ? "" : String(v)))]);
+    // ';' for Portuguese: Excel in Brazil splits on it (its decimal separator is the comma).
+    const text = "\uFEFF" + csvLines(
+      [header, ...rows.map((r) => r.map((v) => v === null ? "" : String(v)))],
+      language === "pt" ? ";" : ",",
+    );
     return {
       body: new Blob([text]).stream(),
       fileName,

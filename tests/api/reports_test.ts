@@ -191,8 +191,15 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get("content-type")!, /text\/csv/);
     const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
-    // Issue 43 item 6: column titles in the reader's language (pt when the page chose none).
-    assert.deepEqual(lines[0].split(",").slice(0, 3), ["Dia", "Abertos", "Resolvidos"]);
+    // Issue 43 item 6: column titles in the reader's language (pt when the page chose none),
+    // separated by ';' for Portuguese (Excel in Brazil), durations in words (issue 50 item 6).
+    const titles = lines[0].split(";");
+    assert.deepEqual(titles.slice(0, 3), ["Dia", "Abertos", "Resolvidos"]);
+    const firstResponse = titles.indexOf("1ª resposta, mediana");
+    assert.ok(firstResponse > 0, lines[0]);
+    for (const line of lines.slice(1)) {
+      assert.match(line.split(";")[firstResponse], /^(\d+ s|\d+ min|\d+ h \d\d min|)$/, line);
+    }
     const spanish = await t.request("GET", `/api/reports/days.csv?${PERIOD}`, {
       token: a.admin.token,
       headers: { "accept-language": "es-ES,es;q=0.9" },
@@ -202,7 +209,7 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
       ["Día", "Abiertos", "Resueltos"],
     );
     assert.equal(lines.length, 4);
-    assert.match(lines[1], /^2026-11-02,2,2,0,/);
+    assert.match(lines[1], /^2026-11-02;2;2;0;/);
 
     const xlsx = await t.request("GET", `/api/reports/attendants.xlsx?${PERIOD}`, {
       token: a.admin.token,
@@ -224,6 +231,7 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
       .find((r) => r[0] === a.user.id)!;
     assert.deepEqual(userRow.slice(2, 4), [6, 4]);
 
+    await addMessage(t, a.id, { ticketId: d.t1, body: "*Alpha User:*\nTudo certo", fromMe: true });
     const transcript = await t.request("GET", `/api/reports/tickets/${d.t1}/transcript`, {
       token: a.admin.token,
     });
@@ -231,7 +239,18 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
     const html = await transcript.text();
     assert.match(html, /&lt;b&gt;oi&lt;\/b&gt;/);
     assert.match(html, /resposta/);
-    assert.match(html, /resolved/);
+    // Issue 50 item 6: events and status in the reader's words, markup drawn, not shown.
+    assert.match(html, /<td>Resolvido<\/td>/);
+    assert.match(html, /<td>Aceito<\/td>/);
+    assert.doesNotMatch(html, /<td>(created|accepted|resolved|first_response|queued)<\/td>/);
+    assert.match(html, /<strong>Alpha User:<\/strong>/);
+    assert.doesNotMatch(html, /\*Alpha User:\*/);
+    const english = await (await t.request("GET", `/api/reports/tickets/${d.t1}/transcript`, {
+      token: a.admin.token,
+      headers: { cookie: "lang=en" },
+    })).text();
+    assert.match(english, /<td>Resolved<\/td>/);
+    assert.match(english, /<html lang="en-US">/);
     for (
       const path of [
         `/api/reports/tickets/${d.t1}/transcript`,

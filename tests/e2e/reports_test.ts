@@ -8,7 +8,7 @@ import { addContact, addMessage, addTicket, scene } from "../helpers/tickets.ts"
  * /reports (issue 27): an admin filters a period, sees the per-day chart and the attendants'
  * table, downloads the attendants' XLSX and it reads back with the figures the table shows.
  */
-Deno.test("reports page - filter a period, see the chart and the table, download the XLSX", () =>
+Deno.test("reports page - filter a period (each filter named), see the chart with its axes and the table, download the XLSX", () =>
   withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
     const c = await createCompany(t, "Alpha");
     const s = await scene(t, c);
@@ -34,6 +34,22 @@ Deno.test("reports page - filter a period, see the chart and the table, download
     await page.getByTestId("reports-to").fill("2026-11-11");
     await page.getByTestId("reports-chart").locator("title", { hasText: "2026-11-10: 2 / 0" })
       .waitFor({ state: "attached" });
+    // Issue 50 item 5: each filter's name shown above it, the chart's axes and the period in the
+    // reader's date format.
+    const bar = page.getByTestId("reports");
+    for (const name of ["Fila", "Atendente", "Conexão", "Etiqueta"]) {
+      await bar.locator("label", { hasText: new RegExp(`^${name}$`) }).waitFor();
+      await bar.getByRole("combobox", { name, exact: true }).waitFor();
+    }
+    assert.equal(await page.getByTestId("reports-period").innerText(), "09/11/2026 — 11/11/2026");
+    assert.deepEqual(
+      await page.getByTestId("reports-chart-x").locator("span").allInnerTexts(),
+      ["09/11", "10/11", "11/11"],
+    );
+    assert.deepEqual(
+      await page.getByTestId("reports-chart-y").locator("span").allInnerTexts(),
+      ["2", "1", "0"],
+    );
     // Tuesday 10:00 and 11:00 local on the heat map; two opened in the totals.
     await page.getByTestId("reports-heatmap").locator("title", { hasText: "Ter 10h: 1" })
       .waitFor({ state: "attached" });

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from "react";
-import { Select, type SelectOption } from "../ui/Select.tsx";
+import { SelectField, type SelectOption } from "../ui/Select.tsx";
 import { ALL, type FilterValues } from "./filter_values.ts";
 
 export { ALL, type FilterValues } from "./filter_values.ts";
@@ -31,8 +31,9 @@ export function namedOptions(items: { id: number; name: string }[]): SelectOptio
 
 /**
  * The filter bar of /reports and /audit: the period (two date inputs, `<testId>-from` and
- * `<testId>-to`), then one select per choice (`false` leaves one out, e.g. a filter only super
- * users have), then `children` (an export button).
+ * `<testId>-to`), then one select per choice, its name shown above it like the dates' (issue 50
+ * item 5: four selects all reading "Todos" say nothing) (`false` leaves one out, e.g. a filter
+ * only super users have), then `children` (an export button).
  */
 export function FilterBar<F extends FilterValues>(
   { testId, state: { filters, set }, period, choices, children }: {
@@ -57,13 +58,14 @@ export function FilterBar<F extends FilterValues>(
     </label>
   );
   return (
-    <div className="filter-bar">
+    <div className="filter-bar" data-testid={testId}>
       {date(period[0], "from")}
       {date(period[1], "to")}
       {choices.map((choice) =>
         choice && (
-          <Select
+          <SelectField
             key={choice.key}
+            name={choice.key}
             label={choice.label}
             value={filters[choice.key]}
             onValueChange={set(choice.key)}

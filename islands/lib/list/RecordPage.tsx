@@ -44,6 +44,8 @@ export type ListSpec<T> = ResourceListOptions<T> & {
   /** The header cells but the last: the row's actions, headed `actions` (an i18n key) or blank. */
   head: readonly HeadCell[];
   actions?: string;
+  /** Scroll sideways on a phone rather than squeeze the columns (ResourceTable's `wide`). */
+  wide?: boolean;
   /** The delete confirmation (DELETE `<path>/<id>`): its title, given the record's name and title. */
   remove?: {
     title: string;
@@ -165,6 +167,7 @@ export function RecordList<T extends Identified>(
         testId={`${spec.testId}-list`}
         empty={t(spec.empty)}
         hint={spec.emptyHint ? t(spec.emptyHint) : undefined}
+        wide={spec.wide}
         head={[...spec.head, [spec.actions ?? "", "col-actions"] as const].map((cell, i) => {
           if (typeof cell === "object" && "label" in cell) {
             return <th key={i} className={cell.className} aria-label={t(cell.label)} />;

@@ -44,11 +44,16 @@ export function ListSearch<T>(
  *   </ResourceTable>
  */
 export function ResourceTable<T>(
-  { list, testId, head, empty, hint, children }: {
+  { list, testId, head, empty, hint, wide, children }: {
     list: ResourceList<T>;
     testId: string;
     head: ReactNode;
     empty: string;
+    /**
+     * Too many columns to share a phone's width (issue 50 item 8): there the table keeps its
+     * columns' width and scrolls sideways, rather than breaking words one letter a line.
+     */
+    wide?: boolean;
     /** What to do about it, under the empty text. */
     hint?: string;
     children: ReactNode;
@@ -65,7 +70,7 @@ export function ResourceTable<T>(
       data-testid={testId}
       aria-busy={list.loading}
     >
-      <table className="people-table">
+      <table className={wide ? "people-table people-table-wide" : "people-table"}>
         <thead>
           <tr>{head}</tr>
         </thead>

@@ -209,7 +209,11 @@ function SessionList({ user }: { user: SessionUser }) {
               </div>
             </div>
             {s.current
-              ? <span className="badge">{t("shell.security.current")}</span>
+              ? (
+                <span className="session-current" data-testid="session-current">
+                  {t("shell.security.current")}
+                </span>
+              )
               : (
                 <Button variant="secondary" onClick={() => end(s.id)}>
                   {t("shell.security.end")}
