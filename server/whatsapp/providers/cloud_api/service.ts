@@ -354,6 +354,18 @@ export async function templatesOf(deps: AppDeps, companyId: number, whatsappId: 
   return { templates: rows };
 }
 
+/** The approved templates of a connection, as the composer offers them. */
+export async function approvedTemplates(deps: AppDeps, companyId: number, whatsappId: number) {
+  const rows = await repo.listTemplates(deps.db, companyId, whatsappId);
+  return rows.filter((t) => t.status === "approved").map((t) => ({
+    name: t.name,
+    language: t.language,
+    category: t.category,
+    parameters: t.parameters,
+    body: t.body,
+  }));
+}
+
 /** The approved template a send names, or ERR_WHATSAPP_TEMPLATE_NOT_FOUND. */
 export async function approvedTemplate(
   deps: AppDeps,
@@ -373,5 +385,22 @@ export async function approvedTemplate(
 export async function processPendingWebhooks(deps: AppDeps) {
   for (const c of await repo.connectionsWithPendingPosts(deps.db)) {
     await processWebhooks(deps, c.companyId, c.whatsappId);
+  }
+}
+
+/** How often the cloud_templates job refreshes a connection's templates (Meta approves in hours). */
+export const TEMPLATE_SYNC_MS = 60 * 60 * 1000;
+
+/**
+ * The cloud_templates job: each Cloud API connection's templates synced once per
+ * TEMPLATE_SYNC_MS (state: whatsapp_cloud.templatesSyncedAt). A connection that fails (token,
+ * network) is logged and left for the next tick; the others go on.
+ */
+export async function syncDueTemplates(deps: AppDeps) {
+  const before = new Date(deps.clock.now().getTime() - TEMPLATE_SYNC_MS).toISOString();
+  for (const c of await repo.connectionsDueForTemplates(deps.db, before)) {
+    await syncTemplates(deps, c.companyId, c.whatsappId).catch((error) =>
+      log.warn("cloud api: templates not synced", { whatsappId: c.whatsappId, error })
+    );
   }
 }
