@@ -110,3 +110,25 @@ export function capabilityMarkdown(): string {
   );
   return [head, rule, ...rows].join("\n");
 }
+
+/**
+ * GET /api/messages/:ticketId/window: whether free text may go now (issue 45 item 6). On a channel
+ * without the window `window24h` is false and `open` true; otherwise `closesAt` is 24 hours after
+ * the contact's last message (null: the contact never wrote) and, when the channel sends
+ * templates, the approved ones the composer offers instead.
+ */
+export type ConversationWindow = {
+  window24h: boolean;
+  open: boolean;
+  closesAt: string | null;
+  templates: WindowTemplate[];
+};
+
+/** An approved template as the composer fills it: `parameters` body variables {{1}}..{{n}}. */
+export type WindowTemplate = {
+  name: string;
+  language: string;
+  category: string;
+  parameters: number;
+  body: string;
+};

@@ -65,7 +65,25 @@ export type CloudSettings = {
   webhookUrl: string;
   hasAccessToken: boolean;
   hasAppSecret: boolean;
+  /** What the last look at the number found ('Testar', the session's start). */
+  displayNumber: string | null;
+  verifiedName: string | null;
+  qualityRating: string | null;
+  /** The catalogue code of the last failure (ERR_WHATSAPP_TOKEN_INVALID: 'Reautorizar'). */
+  lastError: string | null;
 };
+
+/** A Cloud API connection's credentials typed in the connection dialog (POST and PUT /whatsapp). */
+export const CLOUD_FIELDS = [
+  "phoneNumberId",
+  "businessAccountId",
+  "accessToken",
+  "appSecret",
+  "verifyToken",
+] as const;
+export type CloudField = typeof CLOUD_FIELDS[number];
+/** The secrets: never shown again; left blank when editing, the stored one is kept. */
+export const CLOUD_SECRETS: readonly CloudField[] = ["accessToken", "appSecret"];
 
 export type Provider = ChannelKind;
 export const PROVIDERS: Provider[] = CHANNEL_KINDS;

@@ -190,7 +190,9 @@ function Connections() {
   const onButton = (c: Connection, button: SessionButton) => {
     if (button === "qrcode") setQrId(c.id);
     // 'Try again' and 'new QR' lead to a QR to read: show it as soon as it arrives.
-    if (button === "tryAgain") void sessionCall(c, "post", () => setQrId(c.id));
+    if (button === "tryAgain") {
+      void sessionCall(c, "post", () => c.capabilities.qr && setQrId(c.id));
+    }
     if (button === "newQr") void sessionCall(c, "put", () => setQrId(c.id));
     if (button === "disconnect") setConfirming({ kind: "disconnect", connection: c });
   };
@@ -348,7 +350,8 @@ function Connections() {
             open={formOpen}
             onOpenChange={setFormOpen}
             id={editing?.id ?? null}
-            record={editing}
+            // A credentials channel is read again: its settings (webhook URL) are not in the list.
+            record={editing?.capabilities.credentials ? undefined : editing}
             queues={queues}
             prompts={prompts}
             integrations={integrations}
@@ -357,7 +360,9 @@ function Connections() {
               setList((old) => applyUpdate(old ?? [], saved));
               const s = normalStatus(saved.status);
               // A new connection starts at once: show its QR as soon as it exists.
-              if (created && (s === "qrcode" || s === "OPENING")) setQrId(saved.id);
+              if (created && saved.capabilities.qr && (s === "qrcode" || s === "OPENING")) {
+                setQrId(saved.id);
+              }
             }}
           />
         )
@@ -418,7 +423,7 @@ function SessionButtons(
   const { t } = useTranslation();
   return (
     <div className="session-buttons">
-      {sessionButtons(connection.status).map((b) => {
+      {sessionButtons(connection.status, connection.capabilities.qr).map((b) => {
         const Icon = BUTTON_ICONS[b];
         return (
           <Button

@@ -1,5 +1,8 @@
 import { pruneAuditLogs } from "../server/audit/service.ts";
-import { processPendingWebhooks } from "../server/whatsapp/providers/cloud_api/service.ts";
+import {
+  processPendingWebhooks,
+  syncDueTemplates,
+} from "../server/whatsapp/providers/cloud_api/service.ts";
 import { Cron } from "croner";
 import { sendInvoiceReminders } from "../server/billing/reminders.ts";
 import { reconcileCharges } from "../server/billing/confirmation.ts";
@@ -76,6 +79,15 @@ export const JOBS: readonly Job[] = [
     every: () => ({ cron: "15 * * * * *" }),
     atStart: true,
     tick: processPendingWebhooks,
+  },
+  // Cloud API templates, each connection hourly (whatsapp_cloud.templatesSyncedAt is the state; a
+  // failed sync keeps it, so the next tick retries). Twice is harmless: the list is replaced whole
+  // under the unique key whatsapp_cloud_templates_key (companyId, whatsappId, name, language).
+  {
+    name: "cloud_templates",
+    every: () => ({ cron: "30 */5 * * * *" }),
+    atStart: true,
+    tick: syncDueTemplates,
   },
   // Overdue companies marked, then blocked after DUE_DATE_GRACE_DAYS; each mark once (`IS NULL`).
   { name: "due_dates", every: () => DAILY_03_UTC, atStart: true, tick: dueDateTick },

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
@@ -11,10 +11,11 @@ import { SelectField } from "../lib/ui/Select.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { VariableList } from "../lib/ui/VariableList.tsx";
 import { MultiSelect, SwitchField } from "./FormControls.tsx";
+import { CloudFields } from "./CloudFields.tsx";
 import { capabilitiesOf, DEFAULT_CHANNEL, isChannelKind } from "../../contract/channels.ts";
 import {
   type Connection,
-  CONNECTION_RULES,
+  connectionRules,
   emptyForm,
   formOf,
   PROVIDERS,
@@ -22,6 +23,7 @@ import {
   requestBody,
 } from "./model.ts";
 import { icon } from "../lib/ui/icon.tsx";
+import { CLOUD_FIELDS } from "../../contract/connection.ts";
 
 const RefreshCw = icon("refresh-cw");
 
@@ -31,7 +33,15 @@ type NumberKey = "expiresTicket" | "maxUseBotQueues" | "timeSendQueue" | "timeUs
 type TextKey = "greetingMessage" | "complationMessage" | "outOfHoursMessage" | "ratingMessage";
 
 /** The fields of each tab: a refused save shows the tab of the first field in error. */
-const GENERAL = ["name", "provider", "isDefault", "queueIds", "promptId", "integrationId"];
+const GENERAL = [
+  "name",
+  "provider",
+  "isDefault",
+  "queueIds",
+  "promptId",
+  "integrationId",
+  ...CLOUD_FIELDS,
+];
 const MESSAGES = ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage"];
 const AUTOMATION = [
   "expiresTicket",
@@ -59,11 +69,34 @@ export function ConnectionDialog(
   },
 ) {
   const { t } = useTranslation();
-  const form = useRecordForm(dialog, {
+  /**
+   * A credentials channel just added: the dialog stays open on the saved connection, which shows
+   * the webhook URL to paste into Meta (it exists only once saved).
+   */
+  const stayOpen = useRef(false);
+  const form = useRecordForm({
+    ...dialog,
+    onOpenChange: (open) => {
+      if (!open && stayOpen.current) stayOpen.current = false;
+      else dialog.onOpenChange(open);
+    },
+    onSaved: (saved) => {
+      if (form.isNew && saved.capabilities.credentials) {
+        stayOpen.current = true;
+        // The form goes on as the saved record's (the first connection became the default);
+        // secrets are not shown again: blank from now on means 'keep the stored one'.
+        const stored = formOf(saved);
+        for (const key of Object.keys(stored) as (keyof typeof stored)[]) {
+          form.set(key, stored[key]);
+        }
+      }
+      dialog.onSaved?.(saved);
+    },
+  }, {
     path: "/whatsapp",
     empty: emptyForm(),
     values: formOf,
-    rules: CONNECTION_RULES,
+    rules: (values, record) => connectionRules(values, record === null),
     body: (values) => requestBody(values),
     codeFields: { ERR_WAPP_GREETING_REQUIRED: "greetingMessage" },
     successKey: "connections.toasts.saved",
@@ -129,8 +162,16 @@ export function ConnectionDialog(
         name="provider"
         value={values.provider}
         onValueChange={(v) => set("provider", isChannelKind(v) ? v : DEFAULT_CHANNEL)}
-        options={PROVIDERS.map((p) => ({ value: p, label: t(`connections.providers.${p}`) }))}
+        // A saved connection's credentials live with its channel: it cannot move to or from one.
+        disabled={editing !== null && capabilitiesOf(editing.provider).credentials}
+        options={PROVIDERS.filter((p) =>
+          editing === null || !capabilitiesOf(p).credentials ||
+          capabilitiesOf(editing.provider).credentials
+        ).map((p) => ({ value: p, label: t(`connections.providers.${p}`) }))}
       />
+      {capabilitiesOf(values.provider).credentials
+        ? <CloudFields field={form.field} saved={editing} />
+        : null}
       <div className="span-2">
         <MultiSelect
           label={label("queues")}

@@ -1,5 +1,6 @@
-import { length, LIMITS } from "../../contract/validation.ts";
-import { DEFAULT_CHANNEL, isChannelKind } from "../../contract/channels.ts";
+import { length, LIMITS, type Rule } from "../../contract/validation.ts";
+import { capabilitiesOf, DEFAULT_CHANNEL, isChannelKind } from "../../contract/channels.ts";
+import { CLOUD_FIELDS, CLOUD_SECRETS } from "../../contract/connection.ts";
 
 /**
  * The connections page's data (GET /api/whatsapp; server/whatsapp/view.ts WhatsappView) and the
@@ -39,7 +40,12 @@ export const STATUS_TONE: Record<Status, Tone> = {
 /** The session buttons of a row (section 4). */
 export type SessionButton = "qrcode" | "tryAgain" | "newQr" | "disconnect" | "connecting";
 
-export function sessionButtons(status: string): SessionButton[] {
+export function sessionButtons(status: string, qr = true): SessionButton[] {
+  // A channel typed in by credentials (Cloud API) has no QR: 'try again' starts it anew.
+  if (!qr) {
+    const s = normalStatus(status);
+    return s === "OPENING" ? ["connecting"] : s === "CONNECTED" ? [] : ["tryAgain"];
+  }
   switch (normalStatus(status)) {
     case "qrcode":
       return ["qrcode"];
@@ -133,6 +139,12 @@ export type ConnectionForm = {
   promptId: number | null;
   /** The queue integration every new ticket goes to (issue 15). */
   integrationId: number | null;
+  /** A credentials channel's (Cloud API) ids and secrets; secrets blank when editing (kept). */
+  phoneNumberId: string;
+  businessAccountId: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
 };
 
 /** Seeds/000 section 9 defaults; the default channel (a QR-linked number). */
@@ -154,6 +166,11 @@ export function emptyForm(): ConnectionForm {
     queueIds: [],
     promptId: null,
     integrationId: null,
+    phoneNumberId: "",
+    businessAccountId: "",
+    accessToken: "",
+    appSecret: "",
+    verifyToken: "",
   };
 }
 
@@ -175,11 +192,36 @@ export function formOf(c: Connection): ConnectionForm {
     queueIds: c.queueIds ?? c.queues.map((q) => q.id),
     promptId: c.promptId ?? null,
     integrationId: c.integrationId ?? null,
+    phoneNumberId: c.cloud?.phoneNumberId ?? "",
+    businessAccountId: c.cloud?.businessAccountId ?? "",
+    accessToken: "",
+    appSecret: "",
+    verifyToken: c.cloud?.verifyToken ?? "",
   };
 }
 
 /** Seeds/000 section 5: name required, 2 to 50 characters ('Required', 'Too Short!', 'Too Long!'). */
 export const CONNECTION_RULES = { name: length(LIMITS.name) };
+
+/** Meta's ids are digits (as the server's check: 5 to 30). */
+const graphId: Rule = (value) => {
+  const v = value.trim();
+  if (!v) return "people.validation.required";
+  return /^\d{5,30}$/.test(v) ? null : "people.validation.invalid";
+};
+
+/** The rules of the form: a credentials channel's fields too (secrets required when adding). */
+export function connectionRules(form: ConnectionForm, adding: boolean): Record<string, Rule> {
+  if (!capabilitiesOf(form.provider).credentials) return CONNECTION_RULES;
+  return {
+    ...CONNECTION_RULES,
+    phoneNumberId: graphId,
+    businessAccountId: graphId,
+    accessToken: length({ min: 10, max: 1000 }, adding),
+    appSecret: length({ min: 8, max: 200 }, adding),
+    verifyToken: length({ min: 8, max: 200 }),
+  };
+}
 
 /**
  * The request body for POST/PUT /api/whatsapp (the session fields are not sent; the API token is
@@ -195,6 +237,13 @@ export function requestBody(form: ConnectionForm) {
     maxUseBotQueues: wholeMinutes(form.maxUseBotQueues),
     sendIdQueue: wholeMinutes(form.sendIdQueue),
   };
+  for (const key of CLOUD_FIELDS) {
+    const value = form[key].trim();
+    // Only a credentials channel sends them; a secret left blank is not sent (the stored one stays).
+    if (!capabilitiesOf(form.provider).credentials || (!value && CLOUD_SECRETS.includes(key))) {
+      delete body[key];
+    } else body[key] = value;
+  }
   return body;
 }
 

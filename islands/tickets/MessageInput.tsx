@@ -18,6 +18,8 @@ import { quoteText } from "./MessageBubble.tsx";
 import { matchQuickAnswers, QuickAnswers } from "./QuickAnswers.tsx";
 import type { Message, QuickMessage } from "../../contract/ticket_types.ts";
 import { useLookup } from "../lib/use_lookup.ts";
+import type { ConversationWindow } from "../../contract/channels.ts";
+import { TemplatePicker } from "./TemplatePicker.tsx";
 import { icon } from "../lib/ui/icon.tsx";
 import { SuggestReplies, useAssistPlan } from "./assist.tsx";
 
@@ -40,6 +42,8 @@ export type MessageInputProps = {
   onClearReply: () => void;
   /** The server's answer to a send, shown before its socket event. */
   onSent: (answer: unknown) => void;
+  /** The contact's last message (id): a new one may reopen the 24-hour window. */
+  lastInboundId?: number;
 };
 
 /** seeds/000 section 9: the sign-message option is stored locally and on by default. */
@@ -55,7 +59,7 @@ function storedSign(): boolean {
  * blank text is never sent.
  */
 export function MessageInput(
-  { ticketId, contactName, replyTo, onClearReply, onSent }: MessageInputProps,
+  { ticketId, contactName, replyTo, onClearReply, onSent, lastInboundId }: MessageInputProps,
 ) {
   const { t } = useTranslation();
   const user = useUser();
@@ -70,6 +74,19 @@ export function MessageInput(
   const picker = useRef<HTMLInputElement>(null);
   const quick = useLookup<QuickMessage>("/quick-messages/list", "records");
   const assist = useAssistPlan();
+
+  // Issue 45: on a channel with the 24-hour window, past it the composer offers templates.
+  const [convWindow, setWindow] = useState<ConversationWindow | null>(null);
+  const [windowReads, setWindowReads] = useState(0);
+  useEffect(() => {
+    let live = true;
+    api.get<ConversationWindow>(`/messages/${ticketId}/window`, { quiet: true })
+      .then((answer) => live && setWindow(answer))
+      .catch(() => live && setWindow(null));
+    return () => {
+      live = false;
+    };
+  }, [ticketId, lastInboundId, windowReads]);
 
   useEffect(() => setSign(storedSign()), []);
   useEffect(() => {
@@ -126,9 +143,13 @@ export function MessageInput(
           }),
         );
       }
-    } catch {
+    } catch (error) {
       // Shown by the api client; give the text back unless something new was typed.
       setText((now) => now === "" ? typed : now);
+      // The window closed while the composer was open: show the templates now.
+      if ((error as { code?: string }).code === "ERR_WHATSAPP_WINDOW_CLOSED") {
+        setWindowReads((n) => n + 1);
+      }
       setFiles((now) => now.length === 0 ? attachments : now);
     } finally {
       setSending(false);
@@ -188,6 +209,17 @@ export function MessageInput(
       setFiles((old) => [...old, ...pasted]);
     }
   };
+
+  if (convWindow?.window24h && !convWindow.open) {
+    return (
+      <TemplatePicker
+        ticketId={ticketId}
+        contactName={contactName}
+        window={convWindow}
+        onSent={onSent}
+      />
+    );
+  }
 
   return (
     <div className="mi" data-testid="message-input">

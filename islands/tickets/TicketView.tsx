@@ -166,6 +166,7 @@ export function TicketView(
             replyTo={replyTo}
             onClearReply={() => setReplyTo(null)}
             onSent={onSent}
+            lastInboundId={conversation.messages.findLast((m) => !m.fromMe)?.id}
           />
         )
         : (

@@ -12,6 +12,7 @@ import { LIMITS } from "../../contract/validation.ts";
 import { idempotencyKey } from "./external_messages.ts";
 import { badRequest } from "../../server/errors.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
+import { ticketWindow } from "../../server/messages/window.ts";
 
 const around = z.coerce.number().int().positive();
 const searchText = z.string().trim().min(LIMITS.conversationSearch.min)
@@ -101,6 +102,18 @@ export function messageRoutes(deps: AppDeps) {
       const viewer = await viewerOf(deps.db, authOf(c));
       const ticketId = c.req.valid("param").ticketId;
       return c.json(await searchConversation(deps, viewer, ticketId, c.req.valid("query").q));
+    },
+  );
+
+  /** Issue 45: whether free text may go now (the 24-hour window) and the templates instead. */
+  app.get(
+    "/:ticketId{[0-9]+}/window",
+    signedIn,
+    work,
+    validate("param", ticketParam),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      return c.json(await ticketWindow(deps, viewer, c.req.valid("param").ticketId));
     },
   );
 

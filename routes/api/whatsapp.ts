@@ -72,7 +72,24 @@ function creation(body: z.infer<typeof createBody>) {
     : undefined;
   return { ...rest, cloud };
 }
-const updateBody = z.object({ ...fields, name: fields.name.optional() });
+/** Editing: a blank credential keeps the stored one (secrets are never shown again). */
+const blankKept = {
+  phoneNumberId: cloudFields.phoneNumberId.or(z.literal("")),
+  businessAccountId: cloudFields.businessAccountId.or(z.literal("")),
+  accessToken: cloudFields.accessToken.or(z.literal("")),
+  appSecret: cloudFields.appSecret.or(z.literal("")),
+  verifyToken: cloudFields.verifyToken.or(z.literal("")),
+};
+const updateBody = z.object({ ...fields, ...blankKept, name: fields.name.optional() });
+
+/** The update body as the service takes it: credentials typed again apart (blank: kept). */
+function update(body: z.infer<typeof updateBody>) {
+  const { phoneNumberId, businessAccountId, accessToken, appSecret, verifyToken, ...rest } =
+    editable(body);
+  const typed = { phoneNumberId, businessAccountId, accessToken, appSecret, verifyToken };
+  const credentials = Object.values(typed).some(Boolean) ? typed : undefined;
+  return { ...rest, credentials };
+}
 /** The number to link (country and area code), for pairing by code instead of the QR. */
 const pairingBody = z.object({ phoneNumber: z.string().trim().min(1, "Required").max(30) });
 
@@ -109,7 +126,7 @@ export function whatsappRoutes(deps: AppDeps) {
     validate("json", updateBody),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(await updateConnection(deps, authOf(c), id, editable(c.req.valid("json"))));
+      return c.json(await updateConnection(deps, authOf(c), id, update(c.req.valid("json"))));
     },
   );
 

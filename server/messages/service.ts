@@ -6,6 +6,7 @@ import { findTicket } from "../tickets/repository.ts";
 import { baseView, type MessageView, type TicketView } from "../tickets/view.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { conversationPage, markTicketRead } from "./repository.ts";
+import { sendReadReceipt } from "./read_receipts.ts";
 import { messagePlace, pageOfMessage, searchContactMessages } from "./search_repository.ts";
 import type { MessageSearchAnswer } from "../../contract/ticket_types.ts";
 
@@ -60,6 +61,8 @@ export async function listMessages(
         placement: placementOf(ticket),
         isGroup: ticket.isGroup,
       });
+      // Not awaited: the contact's blue ticks must not slow the attendant's page.
+      void sendReadReceipt(deps, viewer.companyId, ticket);
     }
   }
   // markTicketRead changes only unreadMessages (not updatedAt): the view stays exact.

@@ -20,3 +20,17 @@ export async function lastContactMessageAt(
     .orderBy("createdAt", "desc").limit(1).executeTakeFirst();
   return row?.createdAt;
 }
+
+/** The provider id of the contact's last message through this connection (for a read receipt). */
+export async function lastContactMessageWid(
+  db: Database,
+  companyId: number,
+  whatsappId: number,
+  contactId: number,
+): Promise<string | undefined> {
+  const row = await db.selectFrom("messages").select("wid")
+    .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
+    .where("contactId", "=", contactId).where("fromMe", "=", 0)
+    .orderBy("createdAt", "desc").limit(1).executeTakeFirst();
+  return row?.wid ?? undefined;
+}

@@ -7,6 +7,7 @@ import {
   type CloudInput,
   cloudSettingsOf,
   insertCloudSettings,
+  updateCloudSettings,
 } from "./providers/cloud_api/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
@@ -55,6 +56,8 @@ export type ConnectionInput = {
   integrationId?: number | null;
   /** A channel typed in by credentials (capability `credentials`): its ids and secrets. */
   cloud?: CloudInput;
+  /** PUT of a credentials channel: the ids or secrets typed again (blank ones kept). */
+  credentials?: Partial<CloudInput>;
 };
 
 async function viewsOf(deps: AppDeps, auth: AuthInfo, rows: Whatsapp[]): Promise<WhatsappView[]> {
@@ -233,6 +236,7 @@ export async function updateConnection(
   if (input.name !== undefined) await checkName(deps, auth, input.name, id);
   const becameDefault = input.isDefault === true && current.isDefault === 0;
   const now = clock.now().toISOString();
+  let reauthorized = false;
   const row = await db.transaction().execute(async (trx) => {
     await requireBotRefs(trx, auth.companyId, input);
     const updated = await updateWhatsapp(trx, auth.companyId, id, {
@@ -243,6 +247,14 @@ export async function updateConnection(
     if (!updated) throw notFound("ERR_NO_WAPP_FOUND", "Conexão não encontrada");
     if (becameDefault) await clearOtherDefaults(trx, auth.companyId, id, now);
     if (input.queueIds !== undefined) await setWhatsappQueues(trx, auth.companyId, id, queueIds);
+    reauthorized = input.credentials !== undefined &&
+      capabilitiesOf(current.provider).credentials &&
+      await updateCloudSettings(
+        trx,
+        deps.secrets.data,
+        { companyId: auth.companyId, whatsappId: id, now },
+        input.credentials,
+      );
     const fields = Object.keys(scalarFields(input)) as (keyof Whatsapp)[];
     const diff = changedFields(
       {
@@ -254,6 +266,12 @@ export async function updateConnection(
         ...Object.fromEntries(fields.map((k) => [k, updated[k]])),
         isDefault: becameDefault ? true : undefined,
         queueIds: input.queueIds === undefined ? undefined : queueIds,
+        // Which credentials were typed again, never their values.
+        credentials: reauthorized
+          ? Object.keys(input.credentials ?? {}).filter((k) =>
+            input.credentials?.[k as keyof CloudInput]
+          )
+          : undefined,
       },
     );
     if (Object.keys(diff.after).length > 0) {
@@ -275,6 +293,10 @@ export async function updateConnection(
       await publishUpdate(deps, stopped);
       return await viewOf(deps, auth, stopped);
     }
+  }
+  if (reauthorized) {
+    // The running provider holds the old token: started again, it reads the number anew.
+    return await viewOf(deps, auth, await deps.sessions.start(auth.companyId, id));
   }
   return await viewOf(deps, auth, row);
 }

@@ -31,7 +31,7 @@ const CROSS_COMPANY: Record<string, string> = {
   "server/external_api/repository.ts":
     "the send API's bearer token (by its unique hash) is the only credential: it names the connection, and so the company",
   "server/whatsapp/providers/cloud_api/repository.ts":
-    "Meta's webhook URL carries only its random key: it names the connection, and so the company",
+    "Meta's webhook URL carries only its random key: it names the connection, and so the company; the cloud_webhooks and cloud_templates jobs find every company's connections with work, then do it with each one's company",
   "server/assist/repository.ts":
     "the assist job claims due transcriptions and summaries of every company, then works each with its own company",
   "server/whatsapp/inbound/pending_media_repository.ts":

@@ -9,7 +9,7 @@ import { serveFake } from "./serve.ts";
  *   POST /{phone-number-id}/media      a multipart upload (answers a media id)
  *   GET  /{media-id}                   the media's URL, then GET /files/{media-id} its bytes
  *   GET  /{waba-id}/message_templates  the templates, `pageSize` a page, with paging.next
- * Every request needs `Bearer <token>` (else Meta's 190). `failNext` answers the next send with
+ * Every request needs `Bearer <token>` (else Meta's 190; assign `token` to expire the old one). `failNext` answers the next send with
  * one of Meta's error shapes. `webhook()` builds a post the way Meta signs it.
  */
 export type GraphRequest = {
@@ -85,7 +85,8 @@ export function startFakeGraph(
     }, { status: status as 400 });
 
   app.use("*", async (c, next) => {
-    if (c.req.header("authorization") !== `Bearer ${token}`) {
+    // fake.token, not the first one: a test changes it to expire the connection's token (190).
+    if (c.req.header("authorization") !== `Bearer ${fake.token}`) {
       return metaError(190, 401, "Error validating access token: Session has expired");
     }
     await next();

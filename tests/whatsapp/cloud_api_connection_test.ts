@@ -21,6 +21,10 @@ Deno.test("cloud api - a connection: secrets sealed at rest, the webhook URL ans
       webhookUrl,
       hasAccessToken: true,
       hasAppSecret: true,
+      displayNumber: "+55 11 4000-1234",
+      verifiedName: "Loja Balcão",
+      qualityRating: "GREEN",
+      lastError: null,
     });
     // Secrets: sealed in the row, in no answer.
     const row = await t.deps.db.selectFrom("whatsapp_cloud").selectAll()
@@ -63,7 +67,8 @@ Deno.test("cloud api - 'Testar' reads the number from the Graph API; errors in t
     const expired = await t.request("POST", `/api/whatsapp/${whatsappId}/test`, {
       token: a.admin.token,
     });
-    assert.equal(expired.status, 401);
+    // 422, not 401: a 401 would sign the admin's page out (islands/lib/api.ts).
+    assert.equal(expired.status, 422);
     assert.equal((await expired.json()).error, "ERR_WHATSAPP_TOKEN_INVALID");
   });
 });
@@ -96,4 +101,59 @@ Deno.test("cloud api - creation needs every credential; a wrong token leaves it 
   } finally {
     await graph.close();
   }
+});
+
+Deno.test("cloud api - 'Reautorizar': a token Meta refuses shows in the view; a new one typed in PUT reconnects", async () => {
+  await withCloud(async ({ t, graph, a, whatsappId }) => {
+    // Meta expires the token: 'Testar' says so and the view carries it for the dialog.
+    graph.token = "EAAG-renewed-token-0987654321";
+    const expired = await t.request("POST", `/api/whatsapp/${whatsappId}/test`, {
+      token: a.admin.token,
+    });
+    assert.equal((await expired.json()).error, "ERR_WHATSAPP_TOKEN_INVALID");
+    const before = await (await t.request("GET", `/api/whatsapp/${whatsappId}`, {
+      token: a.admin.token,
+    })).json();
+    assert.equal(before.cloud.lastError, "ERR_WHATSAPP_TOKEN_INVALID");
+    assert.equal(before.cloud.verifiedName, "Loja Balcão");
+
+    // Another company cannot put its token on this connection.
+    const b = await createCompany(t, "Beta");
+    const foreign = await t.request("PUT", `/api/whatsapp/${whatsappId}`, {
+      token: b.admin.token,
+      body: { accessToken: graph.token },
+    });
+    assert.equal(foreign.status, 404);
+    // A plain user cannot either.
+    const asUser = await t.request("PUT", `/api/whatsapp/${whatsappId}`, {
+      token: a.user.token,
+      body: { accessToken: graph.token },
+    });
+    assert.equal(asUser.status, 403);
+
+    // A blank secret keeps the stored one; the new token is sealed and the number read again.
+    const res = await t.request("PUT", `/api/whatsapp/${whatsappId}`, {
+      token: a.admin.token,
+      body: { name: "Oficial", accessToken: graph.token, appSecret: "" },
+    });
+    assert.equal(res.status, 200);
+    const row = await t.deps.db.selectFrom("whatsapp_cloud").selectAll()
+      .where("whatsappId", "=", whatsappId).executeTakeFirstOrThrow();
+    assert.match(row.accessToken, /^v1:/);
+    assert.ok(!row.accessToken.includes(graph.token) && row.accessToken !== "");
+    assert.notEqual(row.appSecret, "");
+    const tested = await t.request("POST", `/api/whatsapp/${whatsappId}/test`, {
+      token: a.admin.token,
+    });
+    assert.equal(tested.status, 200);
+    const after = await (await t.request("GET", `/api/whatsapp/${whatsappId}`, {
+      token: a.admin.token,
+    })).json();
+    assert.equal(after.cloud.lastError, null);
+    assert.equal(after.status, "CONNECTED");
+    const audit = await t.deps.db.selectFrom("audit_logs").selectAll()
+      .where("companyId", "=", a.id).where("action", "=", "connection.updated").execute();
+    assert.ok(audit.some((r) => String(r.after ?? "").includes("accessToken")));
+    assert.ok(!audit.some((r) => JSON.stringify(r).includes(graph.token)));
+  });
 });

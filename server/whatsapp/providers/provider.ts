@@ -165,6 +165,11 @@ export interface Provider {
     template: { name: string; language: string; parameters: string[] },
     options?: SendOptions,
   ): Promise<SentMessage>;
+  /**
+   * Blue ticks on the contact's phone up to this message of theirs (capability `readReceipts`):
+   * told when an attendant opens the chat.
+   */
+  markRead?(messageId: string): Promise<void>;
   /** Declines an incoming call (setting `call` disabled); optional for providers that cannot. */
   rejectCall?(callId: string, fromJid: string): Promise<void>;
 }

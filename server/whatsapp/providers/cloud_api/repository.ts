@@ -196,3 +196,16 @@ export async function connectionsWithPendingPosts(db: Database) {
     .select(["companyId", "whatsappId"]).where("processedAt", "is", null)
     .groupBy(["companyId", "whatsappId"]).limit(500).execute();
 }
+
+/**
+ * Connections whose templates were never synced or not since `before` (the cloud_templates job
+ * scans every company, then syncs each with its company). A failed sync leaves templatesSyncedAt
+ * as it was, so the next tick tries again; a sync that runs twice replaces the list twice.
+ */
+export async function connectionsDueForTemplates(db: Database, before: string, limit = 100) {
+  return await crossCompany(db).selectFrom("whatsapp_cloud").select(["companyId", "whatsappId"])
+    .where((eb) =>
+      eb.or([eb("templatesSyncedAt", "is", null), eb("templatesSyncedAt", "<", before)])
+    )
+    .orderBy("templatesSyncedAt").orderBy("id").limit(limit).execute();
+}

@@ -53,7 +53,38 @@ export function cloudSettingsView(publicUrl: string, row: WhatsappCloud): CloudS
     webhookUrl: `${publicUrl}${WEBHOOK_PATH}/${row.webhookKey}`,
     hasAccessToken: row.accessToken !== "",
     hasAppSecret: row.appSecret !== "",
+    displayNumber: row.displayNumber,
+    verifiedName: row.verifiedName,
+    qualityRating: row.qualityRating,
+    lastError: row.lastError,
   };
+}
+
+/**
+ * PUT /api/whatsapp/:id of a Cloud API connection: new ids or secrets ('Reautorizar' pastes a new
+ * token after Meta's 190). Secrets are sealed again; the last error goes (the session's restart,
+ * by the caller after commit, reads the number with the new token). Answers whether anything
+ * changed.
+ */
+export async function updateCloudSettings(
+  trx: Database,
+  dataKey: CryptoKey,
+  row: { companyId: number; whatsappId: number; now: string },
+  input: Partial<CloudInput>,
+): Promise<boolean> {
+  const patch: Partial<WhatsappCloud> = {};
+  if (input.phoneNumberId) patch.phoneNumberId = input.phoneNumberId;
+  if (input.businessAccountId) patch.businessAccountId = input.businessAccountId;
+  if (input.verifyToken) patch.verifyToken = input.verifyToken;
+  if (input.accessToken) patch.accessToken = await seal(dataKey, input.accessToken);
+  if (input.appSecret) patch.appSecret = await seal(dataKey, input.appSecret);
+  if (Object.keys(patch).length === 0) return false;
+  await repo.updateCloud(trx, row.companyId, row.whatsappId, {
+    ...patch,
+    lastError: null,
+    updatedAt: row.now,
+  });
+  return true;
 }
 
 export async function cloudSettingsOf(
@@ -81,8 +112,9 @@ async function graphOf(deps: AppDeps, row: WhatsappCloud): Promise<GraphClient> 
 /** A Graph failure as the API answers it: Meta's meaning in the catalogue's words. */
 function graphFailure(error: unknown): AppError {
   if (error instanceof GraphError) {
+    // Not 401: to our API's clients a 401 means their own session ended (the page signs out).
     return new AppError(
-      error.kind.reauthorize ? 401 : 502,
+      error.kind.reauthorize ? 422 : 502,
       error.kind.code as never,
       error.message,
     );
@@ -322,6 +354,18 @@ export async function templatesOf(deps: AppDeps, companyId: number, whatsappId: 
   return { templates: rows };
 }
 
+/** The approved templates of a connection, as the composer offers them. */
+export async function approvedTemplates(deps: AppDeps, companyId: number, whatsappId: number) {
+  const rows = await repo.listTemplates(deps.db, companyId, whatsappId);
+  return rows.filter((t) => t.status === "approved").map((t) => ({
+    name: t.name,
+    language: t.language,
+    category: t.category,
+    parameters: t.parameters,
+    body: t.body,
+  }));
+}
+
 /** The approved template a send names, or ERR_WHATSAPP_TEMPLATE_NOT_FOUND. */
 export async function approvedTemplate(
   deps: AppDeps,
@@ -341,5 +385,22 @@ export async function approvedTemplate(
 export async function processPendingWebhooks(deps: AppDeps) {
   for (const c of await repo.connectionsWithPendingPosts(deps.db)) {
     await processWebhooks(deps, c.companyId, c.whatsappId);
+  }
+}
+
+/** How often the cloud_templates job refreshes a connection's templates (Meta approves in hours). */
+export const TEMPLATE_SYNC_MS = 60 * 60 * 1000;
+
+/**
+ * The cloud_templates job: each Cloud API connection's templates synced once per
+ * TEMPLATE_SYNC_MS (state: whatsapp_cloud.templatesSyncedAt). A connection that fails (token,
+ * network) is logged and left for the next tick; the others go on.
+ */
+export async function syncDueTemplates(deps: AppDeps) {
+  const before = new Date(deps.clock.now().getTime() - TEMPLATE_SYNC_MS).toISOString();
+  for (const c of await repo.connectionsDueForTemplates(deps.db, before)) {
+    await syncTemplates(deps, c.companyId, c.whatsappId).catch((error) =>
+      log.warn("cloud api: templates not synced", { whatsappId: c.whatsappId, error })
+    );
   }
 }
