@@ -19,12 +19,14 @@ import { toPostgres } from "./postgres_sql.ts";
  *
  * Values come back as SQLite gives them, so that repositories and answers are the same on both
  * engines: BIGINT (ids, counts) and NUMERIC (sums, money) as numbers, booleans (a comparison
- * selected as a value) as 1/0. Every statement passes through db/postgres_sql.ts.
+ * selected as a value) as 1/0, JSON as its text. Every statement passes through db/postgres_sql.ts.
  */
 const PARSERS: Record<number, (value: string) => unknown> = {
   20: Number, // int8
   1700: Number, // numeric
   16: (value) => (value === "t" ? 1 : 0), // bool
+  114: String, // json: text, as SQLite's json functions answer
+  3802: String, // jsonb
 };
 
 export const POOL_SIZE = 10;

@@ -110,6 +110,25 @@ export const POSTGRES_PREPARE = [
    $$ SELECT jsonb_path_query_first(doc::jsonb, path::jsonpath) #>> '{}' $$`,
   `CREATE OR REPLACE FUNCTION sqlite_json_array_length(doc text)
    RETURNS bigint LANGUAGE sql IMMUTABLE AS $$ SELECT jsonb_array_length(doc::jsonb)::bigint $$`,
+  // The columns of a table, as SQLite's table-valued pragma lists them.
+  `CREATE OR REPLACE FUNCTION pragma_table_info(t text) RETURNS TABLE (name text)
+   LANGUAGE sql STABLE AS $$ SELECT column_name::text FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = t ORDER BY ordinal_position $$`,
+  // n + (condition), n = (condition): SQLite's comparisons are 0/1 integers in arithmetic.
+  `CREATE OR REPLACE FUNCTION sqlite_int_plus_bool(a bigint, b boolean) RETURNS bigint
+   LANGUAGE sql IMMUTABLE AS $$ SELECT a + b::int $$`,
+  `CREATE OR REPLACE FUNCTION sqlite_int_eq_bool(a bigint, b boolean) RETURNS boolean
+   LANGUAGE sql IMMUTABLE AS $$ SELECT a = b::int $$`,
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_operator WHERE oprname = '+'
+       AND oprleft = 'bigint'::regtype AND oprright = 'boolean'::regtype) THEN
+       CREATE OPERATOR + (LEFTARG = bigint, RIGHTARG = boolean, FUNCTION = sqlite_int_plus_bool);
+     END IF;
+     IF NOT EXISTS (SELECT 1 FROM pg_operator WHERE oprname = '='
+       AND oprleft = 'bigint'::regtype AND oprright = 'boolean'::regtype) THEN
+       CREATE OPERATOR = (LEFTARG = bigint, RIGHTARG = boolean, FUNCTION = sqlite_int_eq_bool);
+     END IF;
+   END $$`,
   // round(x, digits) for double precision (PostgreSQL has it for numeric only).
   `CREATE OR REPLACE FUNCTION round(x double precision, digits integer)
    RETURNS double precision LANGUAGE sql IMMUTABLE AS

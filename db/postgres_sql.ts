@@ -163,6 +163,8 @@ const FUNCTIONS: Record<string, string> = {
   JSON_INSERT: "sqlite_json_insert",
   JSON_EXTRACT: "sqlite_json_extract",
   JSON_ARRAY_LENGTH: "sqlite_json_array_length",
+  JSON_OBJECT: "json_build_object",
+  JSON_ARRAY: "json_build_array",
 };
 
 function translateTokens(tokens: Token[], ddl: boolean): Token[] {
@@ -186,6 +188,10 @@ function translateTokens(tokens: Token[], ddl: boolean): Token[] {
         if (closing(tokens, after).commas.length > 0) {
           t.text = word === "MAX" ? "greatest" : "least";
         }
+      } else if (call && word === "JSON_GROUP_ARRAY") {
+        // Text, as SQLite answers it, and '[]' (not NULL) over no rows.
+        t.text = "coalesce(json_agg";
+        tokens[closing(tokens, after).close].text = ")::text, '[]')";
       } else if (call && word === "GROUP_CONCAT") {
         const { close, commas } = closing(tokens, after);
         t.text = "string_agg";
