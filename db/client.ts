@@ -33,11 +33,27 @@ export function databaseQueueDepth(db: Database): number {
   return threads.get(db)?.queued ?? 0;
 }
 
+/** A PostgreSQL URL (issue 46): postgres:// or postgresql://. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * db/postgres.ts and the `pg` package, imported by a computed URL: Deno loads the graph of a
+ * literal `import("...")` with the importing module, and a libSQL installation must load nothing
+ * of PostgreSQL (tests/pages/startup_imports_test.ts).
+ */
+const POSTGRES_MODULE = new URL("./postgres.ts", import.meta.url).href;
+
 export async function openDatabase(
   url: string,
   authToken?: string,
   observer: DatabaseObserver = {},
 ): Promise<Database> {
+  if (isPostgresUrl(url)) {
+    const postgres: typeof import("./postgres.ts") = await import(POSTGRES_MODULE);
+    return await postgres.openPostgres(url, observer.onQuery);
+  }
   if (url.startsWith("file:")) {
     const path = url.slice("file:".length);
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";

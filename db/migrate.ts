@@ -1,6 +1,7 @@
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import { sql } from "kysely";
 import type { Database } from "./client.ts";
+import { isPostgres } from "./engine.ts";
 
 /**
  * Migrations are the files db/migrations/NNNN_verb_noun.ts, applied in name order at start.
@@ -124,8 +125,9 @@ export class SchemaTooNewError extends Error {
 
 /**
  * Brings the schema to the latest version; throws if a migration fails. The pending migrations
- * run in ONE transaction (SQLite's DDL is transactional and Kysely's migrator uses it), so a
- * failed one leaves the database as it was. Each applied migration is recorded in
+ * run in ONE transaction (SQLite's and PostgreSQL's DDL are transactional and Kysely's migrator
+ * uses it), so a failed one leaves the database as it was. On PostgreSQL the same files run
+ * through db/postgres_sql.ts; the few that must differ ask `isPostgres(db)`. Each applied migration is recorded in
  * schema_versions with the release that applied it (`appVersion`), which is how an older release
  * refuses, by name, a database a newer one migrated (assertKnownSchema).
  */
@@ -149,8 +151,11 @@ export async function migrateToLatest(db: Database, appVersion = "unknown"): Pro
 export async function assertKnownSchema(db: Database, appVersion: string): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS schema_versions (
     migration TEXT PRIMARY KEY, appVersion TEXT NOT NULL, appliedAt TEXT NOT NULL)`.execute(db);
-  const tracked = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master
-    WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
+  const tracked = isPostgres(db)
+    ? await sql<{ n: number }>`SELECT count(*) AS n FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_name = 'kysely_migration'`.execute(db)
+    : await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master
+      WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
   if (Number(tracked.rows[0]?.n ?? 0) === 0) return; // a new database
   const known = new Set(knownMigrations());
   const ran = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`

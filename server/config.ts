@@ -12,8 +12,8 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().regex(
-    /^(file:|libsql:|https?:|wss?:)/,
-    "must be a file:, libsql:, http(s): or ws(s): URL",
+    /^(file:|libsql:|https?:|wss?:|postgres(ql)?:\/\/)/,
+    "must be a file:, libsql:, http(s):, ws(s): or postgres:// URL",
   )
     .optional(),
   DATABASE_AUTH_TOKEN: z.string().optional(),

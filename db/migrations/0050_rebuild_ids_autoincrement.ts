@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { isPostgres } from "../engine.ts";
 
 /**
  * Ids are never handed out twice (issue 19). A table declared `id INTEGER PRIMARY KEY` without
@@ -42,6 +43,8 @@ function quoted(name: string) {
 
 // deno-lint-ignore no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
+  // PostgreSQL's ids are identity columns from the start: a sequence never hands an id out twice.
+  if (isPostgres(db)) return;
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {

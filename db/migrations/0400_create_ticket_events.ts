@@ -268,8 +268,9 @@ export const BACKFILL = [
   `DELETE FROM ticket_events`,
   `DELETE FROM report_message_hours`,
   `INSERT INTO ticket_event_facts (${EVENT_COLUMNS})
-     SELECT companyId, id, 'created', createdAt, userId, queueId, whatsappId, NULL, NULL, NULL,
-       NULL FROM tickets WHERE ${CONVERSATION}
+     SELECT companyId, id, 'created', createdAt, userId, queueId, whatsappId,
+       CAST(NULL AS INTEGER), CAST(NULL AS INTEGER), CAST(NULL AS INTEGER), CAST(NULL AS INTEGER)
+       FROM tickets WHERE ${CONVERSATION}
      UNION ALL
      SELECT companyId, id, 'queued', createdAt, userId, queueId, whatsappId, NULL, NULL, NULL,
        NULL FROM tickets WHERE queueId IS NOT NULL AND ${CONVERSATION}
@@ -293,7 +294,7 @@ export const BACKFILL = [
        SELECT t.*, (SELECT min(m.createdAt) FROM messages m WHERE m.ticketId = t.id
          AND m.fromMe = 1 AND m.createdAt >= t.acceptedAt) AS f
        FROM tickets t WHERE t.acceptedAt IS NOT NULL AND t.userId IS NOT NULL
-     ) WHERE f IS NOT NULL`,
+     ) AS firsts WHERE f IS NOT NULL`,
   `INSERT INTO report_message_hours
      SELECT t.companyId, substr(m.createdAt, 1, 13), ifnull(t.userId, 0), ifnull(t.queueId, 0),
        ifnull(t.whatsappId, 0), sum(m.fromMe = 0), sum(m.fromMe = 1)

@@ -36,7 +36,7 @@ const statements = [
   `INSERT INTO report_ticket_messages (companyId, ticketId, day, inbound, outbound)
      SELECT companyId, ticketId, date(createdAt, '${LOCAL_OFFSET}'), sum(fromMe = 0),
        sum(fromMe = 1)
-     FROM messages GROUP BY ticketId, 3`,
+     FROM messages GROUP BY companyId, ticketId, 3`,
   `CREATE INDEX ticket_events_seconds ON ticket_events
     (companyId, kind, seconds, day, userId, queueId, whatsappId, ticketId)
     WHERE seconds IS NOT NULL`,

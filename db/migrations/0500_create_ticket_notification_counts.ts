@@ -15,21 +15,24 @@ const KEY_CHANGED = `old.companyId IS NOT new.companyId OR old.status IS NOT new
   OR old.isGroup IS NOT new.isGroup
   OR (old.unreadMessages > 0) IS NOT (new.unreadMessages > 0)`;
 
+/** 1 or 0 (a comparison's value is an integer in SQLite, a boolean in PostgreSQL). */
+const unread = (row: "new" | "old") => `(CASE WHEN ${row}.unreadMessages > 0 THEN 1 ELSE 0 END)`;
+
 const add = (row: "new" | "old") => `
      INSERT INTO ticket_notification_counts
        SELECT ${row}.companyId, ${row}.status, ifnull(${row}.queueId, 0), ifnull(${row}.userId, 0),
-         ${row}.unreadMessages > 0, 0
+         ${unread(row)}, 0
        WHERE NOT EXISTS (SELECT 1 FROM ticket_notification_counts WHERE companyId = ${row}.companyId
          AND status = ${row}.status AND queueId = ifnull(${row}.queueId, 0)
-         AND userId = ifnull(${row}.userId, 0) AND unread = (${row}.unreadMessages > 0));
+         AND userId = ifnull(${row}.userId, 0) AND unread = ${unread(row)});
      UPDATE ticket_notification_counts SET n = n + 1 WHERE companyId = ${row}.companyId
        AND status = ${row}.status AND queueId = ifnull(${row}.queueId, 0)
-       AND userId = ifnull(${row}.userId, 0) AND unread = (${row}.unreadMessages > 0);`;
+       AND userId = ifnull(${row}.userId, 0) AND unread = ${unread(row)};`;
 
 const remove = `
      UPDATE ticket_notification_counts SET n = n - 1 WHERE companyId = old.companyId
        AND status = old.status AND queueId = ifnull(old.queueId, 0)
-       AND userId = ifnull(old.userId, 0) AND unread = (old.unreadMessages > 0);`;
+       AND userId = ifnull(old.userId, 0) AND unread = ${unread("old")};`;
 
 const statements = [
   `CREATE TABLE ticket_notification_counts (
@@ -42,7 +45,8 @@ const statements = [
     PRIMARY KEY (companyId, status, queueId, userId, unread)
   ) WITHOUT ROWID`,
   `INSERT INTO ticket_notification_counts (companyId, status, queueId, userId, unread, n)
-     SELECT companyId, status, ifnull(queueId, 0), ifnull(userId, 0), unreadMessages > 0, count(*)
+     SELECT companyId, status, ifnull(queueId, 0), ifnull(userId, 0),
+       CASE WHEN unreadMessages > 0 THEN 1 ELSE 0 END, count(*)
      FROM tickets WHERE isGroup = 0 GROUP BY 1, 2, 3, 4, 5`,
   `CREATE TRIGGER ticket_notification_counts_insert AFTER INSERT ON tickets
    WHEN new.isGroup = 0 BEGIN ${add("new")}

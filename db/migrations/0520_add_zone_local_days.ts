@@ -88,7 +88,7 @@ export function rebuildLocalDays(companyId: number | null): string[] {
        FROM (SELECT m.companyId, m.ticketId, m.fromMe,
            ${LOCAL_DAY("m.createdAt", "m.companyId")} AS day
          FROM messages m WHERE ${only("m.companyId")})
-       GROUP BY ticketId, day`,
+       GROUP BY companyId, ticketId, day`,
   ];
 }
 

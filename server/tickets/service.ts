@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "../../db/constraints.ts";
 import { HAND_OVER } from "../bots/registry.ts";
 import type { Database } from "../../db/client.ts";
 import type { Ticket, TicketUpdate } from "../../db/schema.ts";
@@ -79,8 +80,7 @@ async function otherOpenTicket(
 }
 
 function isOpenTicketConflict(error: unknown): boolean {
-  const text = String((error as { message?: unknown })?.message ?? error);
-  return text.includes("UNIQUE constraint failed") && text.includes("tickets.contactId");
+  return isUniqueViolation(error, "tickets.contactId");
 }
 
 /** A ticket the viewer may read, or 404 (missing or another company's) / 403 (not their queue). */

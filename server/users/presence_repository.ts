@@ -11,8 +11,9 @@ import { crossCompany } from "../../db/tenancy.ts";
 /** users.online from the rows, for the users named; answers each one's value. */
 async function recompute(db: Database, companyId: number, userId: number, now: string) {
   const row = await db.updateTable("users").set({
-    online: sql<number>`EXISTS (SELECT 1 FROM user_presence p
-      WHERE p.companyId = users.companyId AND p.userId = users.id)`,
+    // CASE: an integer on both engines (PostgreSQL's EXISTS is a boolean).
+    online: sql<number>`CASE WHEN EXISTS (SELECT 1 FROM user_presence p
+      WHERE p.companyId = users.companyId AND p.userId = users.id) THEN 1 ELSE 0 END`,
     lastSeenAt: now,
   }).where("companyId", "=", companyId).where("id", "=", userId).returning("online")
     .executeTakeFirst();

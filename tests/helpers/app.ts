@@ -7,6 +7,7 @@ import { createApp } from "../../server/app.ts";
 import { hashPassword } from "../../server/auth/passwords.ts";
 import { seedCompanySettings } from "../../server/seed.ts";
 import { isoDate } from "../../server/clock.ts";
+import { TEST_ENGINE, testPostgresDatabase } from "./engine.ts";
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -59,6 +60,11 @@ export async function createTestApp(
 ): Promise<TestApp> {
   // An existing DATA_DIR is a restart on the same database (restartTestApp).
   const dir = env.DATA_DIR ?? await Deno.makeTempDir({ prefix: "balcao-test-" });
+  // BALCAO_TEST_ENGINE=postgres: a database of its own in the process's cluster (helpers/engine.ts),
+  // kept in env so that a restart finds it.
+  if (TEST_ENGINE === "postgres" && !env.DATABASE_URL) {
+    env = { ...env, DATABASE_URL: await testPostgresDatabase() };
+  }
   const config = loadConfig({
     DATA_DIR: dir,
     ADMIN_EMAIL,

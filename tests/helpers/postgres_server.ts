@@ -20,6 +20,8 @@ export type PostgresServer = {
   stopOnly(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** stop(), synchronously: for an `unload` listener (tests/helpers/engine.ts). */
+  stopSync(): void;
 };
 
 const BIN_CANDIDATES = [
@@ -147,6 +149,17 @@ export async function startPostgres(): Promise<PostgresServer> {
     async stop() {
       await stopOnly();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+    stopSync() {
+      const args = ["-D", data, "-m", "immediate", "-w", "stop"];
+      (asRoot
+        ? new Deno.Command("runuser", { args: ["-u", "postgres", "--", `${bin}/pg_ctl`, ...args] })
+        : new Deno.Command(`${bin}/pg_ctl`, { args })).outputSync();
+      try {
+        Deno.removeSync(dir, { recursive: true });
+      } catch {
+        // already gone
+      }
     },
   };
 }

@@ -91,7 +91,7 @@ Deno.test("startup - each page route loads the island it names, and that island 
 /**
  * Packages only some requests or some companies need (issue 33 item 2): each is imported where it
  * is first used (a WhatsApp session, an XLSX file, an AI turn, a mail, a 2FA enrolment's QR code,
- * a charge, /api-docs, a remote database, a Redis broker), never by main.ts' static imports.
+ * a charge, /api-docs, a remote database, a Redis broker, PostgreSQL), never by main.ts' static imports.
  */
 const LOADED_AT_FIRST_USE = [
   "@whiskeysockets/baileys",
@@ -103,6 +103,7 @@ const LOADED_AT_FIRST_USE = [
   "swagger-ui-dist",
   "@libsql/client",
   "@redis/client",
+  "pg",
   "react",
   "react-dom",
 ];
