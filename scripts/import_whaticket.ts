@@ -96,14 +96,6 @@ export async function importWhaticket(argv: string[]): Promise<number> {
       for (const line of report.lines) say(line);
       return report.differences === 0 ? 0 : 1;
     }
-    // As the first start would: the platform's company and super admin exist before imports, so
-    // an imported company never takes the name the first start wants later.
-    if (!args.dryRun) {
-      const first = await seedFirstStart(db, config, systemClock);
-      if (first.seeded && first.generatedPassword) {
-        say(`first start: super admin ${first.email}, password ${first.generatedPassword}`);
-      }
-    }
     const result = await runImport(db, {
       from: args.from!,
       media: args.media,
@@ -111,6 +103,14 @@ export async function importWhaticket(argv: string[]): Promise<number> {
       dryRun: args.dryRun,
       mediaConfig: config,
       say,
+      // As the first start would: the platform's company and super admin exist before imports,
+      // so an imported company never takes the name the first start wants later.
+      prepare: async () => {
+        const first = await seedFirstStart(db, config, systemClock);
+        if (first.seeded && first.generatedPassword) {
+          say(`first start: super admin ${first.email}, password ${first.generatedPassword}`);
+        }
+      },
       progress: progressTo(
         (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
         Deno.stderr.isTerminal(),

@@ -43,7 +43,14 @@ export type Entity = {
   company(row: Row, ctx: Context): Promise<number | undefined> | number | undefined;
   /** Lookups of other imported records: name -> [kind, source key]. */
   refs?: (row: Row) => Record<string, [string, unknown]>;
-  build(row: Row, ctx: Context, refs: Refs, companyId: number): Promise<Built> | Built;
+  /** Our row for `row`, or why it is skipped; `mappedId`: our id when imported before. */
+  build(
+    row: Row,
+    ctx: Context,
+    refs: Refs,
+    companyId: number,
+    mappedId: number | null,
+  ): Promise<Built> | Built;
   /** Rows inserted one at a time (a check against earlier rows of the same batch). */
   oneByOne?: boolean;
   /** Writes one new row (instead of a plain insert); its id. */
@@ -203,7 +210,13 @@ async function runBatch(
       counts.unchanged++;
       continue;
     }
-    const built = await entity.build(row, ctx, refsOf(ctx, entity, row, found), companyId);
+    const built = await entity.build(
+      row,
+      ctx,
+      refsOf(ctx, entity, row, found),
+      companyId,
+      entry && entry.targetId > 0 ? entry.targetId : null,
+    );
     if ("skip" in built) {
       counts.skipped[built.skip] = (counts.skipped[built.skip] ?? 0) + 1;
       mapRows.push({
@@ -243,7 +256,14 @@ async function runBatch(
       }
       if (!("values" in u.built)) continue;
       const { companyId: _c, uuid: _u, createdAt: _a, ...values } = u.built.values;
-      await updateRow(db, entity.table, u.companyId, u.entry.targetId, values);
+      try {
+        await updateRow(db, entity.table, u.companyId, u.entry.targetId, values);
+      } catch (error) {
+        if (!isUnique(error)) throw error;
+        counts.skipped["its change would duplicate a Balcão record (kept)"] =
+          (counts.skipped["its change would duplicate a Balcão record (kept)"] ?? 0) + 1;
+        continue;
+      }
       counts.updated++;
       mapRows.push({
         sourceId: ctx.sourceId,

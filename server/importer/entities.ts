@@ -318,9 +318,9 @@ export const USERS: Entity = {
   company: byCompany,
   oneByOne: true,
   refs: (r) => ({ whatsapp: ["whatsapps", r.whatsappId] }),
-  build: async (row, ctx, refs, companyId) => {
+  build: async (row, ctx, refs, companyId, mappedId) => {
     const email = str(row.email).trim().toLowerCase();
-    if (await emailTaken(ctx.db, email)) {
+    if (await emailTaken(ctx.db, email, mappedId)) {
       return { skip: "e-mail already used by a Balcão user" };
     }
     const profile = str(row.profile, "user");

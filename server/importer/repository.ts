@@ -145,8 +145,11 @@ export async function nameTaken(db: Database, table: "companies" | "plans", name
   return !!await db.selectFrom(table).select("id").where("name", "=", name).executeTakeFirst();
 }
 
-export async function emailTaken(db: Database, email: string) {
-  return !!await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+/** Whether another user (not `exceptId`, the one imported before) has this e-mail. */
+export async function emailTaken(db: Database, email: string, exceptId: number | null) {
+  let q = db.selectFrom("users").select("id").where("email", "=", email);
+  if (exceptId !== null) q = q.where("id", "<>", exceptId);
+  return !!await q.executeTakeFirst();
 }
 
 /** A non-closed ticket of this contact on this connection (tickets_one_open allows one). */

@@ -30,6 +30,8 @@ export type ImportOptions = {
   say: (line: string) => void;
   progress: Progress;
   now?: () => Date;
+  /** Runs once the source is known good and before the first write (not on a dry run). */
+  prepare?: () => Promise<void>;
 };
 
 export class ImportRefused extends Error {}
@@ -68,6 +70,7 @@ export async function runImport(db: Database, options: ImportOptions): Promise<I
     const info = source.info;
     options.say(`source: ${info.system} ${info.version} (${info.fingerprint})`);
     await assertSameSource(db, info);
+    if (!options.dryRun) await options.prepare?.();
     const now = (options.now?.() ?? new Date()).toISOString();
     const run = async (write: Database, unit: Context["unit"]) => {
       const sourceId = await unit((trx) => registerSource(trx, info, now));

@@ -313,3 +313,21 @@ export async function fillCommunity(pg: PostgresServer, url: string): Promise<vo
     ].join(";\n"),
   );
 }
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** Runs `deno task import:whaticket`'s script in a process of its own on `dataDir`. */
+export async function runImporter(dataDir: string, args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/import_whaticket.ts", "--", ...args],
+    cwd: ROOT,
+    env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "admin-password-1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}

@@ -3,30 +3,18 @@ import bcrypt from "bcryptjs";
 import { sql } from "kysely";
 import { openDatabase } from "../../db/client.ts";
 import { startPostgres } from "../helpers/postgres_server.ts";
-import { createSourceSchema, fillCommunity, OLD_PASSWORDS } from "../helpers/whaticket_source.ts";
+import {
+  createSourceSchema,
+  fillCommunity,
+  OLD_PASSWORDS,
+  runImporter,
+} from "../helpers/whaticket_source.ts";
 
 /**
  * Issue 47: `deno task import:whaticket -- --from <url>` on a whaticket-community database made as
  * its Sequelize migrations make it, into a data folder never started: every row and field after
  * the import, then a rerun that doubles nothing.
  */
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-export async function runImporter(dataDir: string, args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/import_whaticket.ts", "--", ...args],
-    cwd: ROOT,
-    env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "admin-password-1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
 
 Deno.test("import whaticket-community: every mapped row and field, then a rerun adds nothing", async () => {
   const pg = await startPostgres();
