@@ -193,6 +193,47 @@ async function runBatch(
   }[] = [];
   const updates: { key: string; entry: MapEntry; companyId: number; hash: string; built: Built }[] =
     [];
+  const done = (i: (typeof inserts)[number], id: number) => {
+    countsOf(ctx, i.companyId, entity.kind).imported++;
+    fresh.set(i.key, id);
+    mapRows.push({
+      sourceId: ctx.sourceId,
+      kind: entity.kind,
+      sourceKey: i.key,
+      companyId: i.companyId,
+      targetId: id,
+      hash: i.hash,
+      stamp: i.stamp,
+    });
+  };
+  const skipDuplicate = (i: (typeof inserts)[number], error: unknown) => {
+    const reason = `duplicate in Balcão (${
+      String(error).match(/UNIQUE constraint failed: ([\w., ]+)/)?.[1] ?? "unique"
+    })`;
+    const counts = countsOf(ctx, i.companyId, entity.kind);
+    counts.skipped[reason] = (counts.skipped[reason] ?? 0) + 1;
+    mapRows.push({
+      sourceId: ctx.sourceId,
+      kind: entity.kind,
+      sourceKey: i.key,
+      companyId: i.companyId,
+      targetId: 0,
+      hash: "",
+      stamp: "",
+    });
+  };
+  const one = async (i: (typeof inserts)[number]) => {
+    try {
+      const id = entity.insert
+        ? await entity.insert(db, i.values, ctx)
+        : (await insertRows(db, entity.table, [i.values]))[0];
+      await i.after?.(db, id);
+      done(i, id);
+    } catch (error) {
+      if (!isUnique(error)) throw error;
+      skipDuplicate(i, error);
+    }
+  };
   for (const row of rows) {
     const key = entity.key(row);
     const companyId = await entity.company(row, ctx);
@@ -235,7 +276,10 @@ async function runBatch(
       updates.push({ key, entry, companyId, hash, built });
       continue;
     }
-    inserts.push({ key, companyId, hash, stamp, values: built.values, after: built.after });
+    const item = { key, companyId, hash, stamp, values: built.values, after: built.after };
+    // One at a time: the next row's build sees this one (a child option its parent).
+    if (entity.oneByOne) await one(item);
+    else inserts.push(item);
   }
   // Changed in the source: applied unless changed in Balcão since.
   if (updates.length > 0) {
@@ -276,53 +320,12 @@ async function runBatch(
       });
     }
   }
-  const done = (i: (typeof inserts)[number], id: number) => {
-    countsOf(ctx, i.companyId, entity.kind).imported++;
-    fresh.set(i.key, id);
-    mapRows.push({
-      sourceId: ctx.sourceId,
-      kind: entity.kind,
-      sourceKey: i.key,
-      companyId: i.companyId,
-      targetId: id,
-      hash: i.hash,
-      stamp: i.stamp,
-    });
-  };
-  const skipDuplicate = (i: (typeof inserts)[number], error: unknown) => {
-    const reason = `duplicate in Balcão (${
-      String(error).match(/UNIQUE constraint failed: ([\w., ]+)/)?.[1] ?? "unique"
-    })`;
-    const counts = countsOf(ctx, i.companyId, entity.kind);
-    counts.skipped[reason] = (counts.skipped[reason] ?? 0) + 1;
-    mapRows.push({
-      sourceId: ctx.sourceId,
-      kind: entity.kind,
-      sourceKey: i.key,
-      companyId: i.companyId,
-      targetId: 0,
-      hash: "",
-      stamp: "",
-    });
-  };
-  const one = async (i: (typeof inserts)[number]) => {
-    try {
-      const id = entity.insert
-        ? await entity.insert(db, i.values, ctx)
-        : (await insertRows(db, entity.table, [i.values]))[0];
-      await i.after?.(db, id);
-      done(i, id);
-    } catch (error) {
-      if (!isUnique(error)) throw error;
-      skipDuplicate(i, error);
-    }
-  };
   if (entity.link) {
     for (const i of inserts) {
       await insertLinks(db, entity.table, [i.values]);
       done(i, 1);
     }
-  } else if (entity.oneByOne || inserts.some((i) => i.after)) {
+  } else if (inserts.some((i) => i.after)) {
     for (const i of inserts) await one(i);
   } else {
     for (let n = 0; n < inserts.length; n += 200) {

@@ -331,3 +331,77 @@ export async function runImporter(dataDir: string, args: string[]) {
     stderr: new TextDecoder().decode(out.stderr),
   };
 }
+
+/** The hand-made data set of a Whaticket SaaS database: two companies, one named as ours. */
+export async function fillSaas(pg: PostgresServer, url: string): Promise<void> {
+  const db = new URL(url).pathname.slice(1);
+  const hash = bcrypt.hashSync(OLD_PASSWORDS.ana, 8);
+  const t = (minute: number) => quote(`2024-05-01T09:${String(minute).padStart(2, "0")}:00.000Z`);
+  const s = `${t(0)}, ${t(0)}`;
+  await pg.psql(
+    db,
+    [
+      `INSERT INTO "Plans" ("id", "name", "users", "connections", "queues", "value", "createdAt",
+        "updatedAt") VALUES (1, 'Plano Básico', 5, 2, 3, 99, ${s})`,
+      // "Empresa 1" is also the name our first start gives its company.
+      `INSERT INTO "Companies" ("id", "name", "phone", "email", "planId", "status", "schedules",
+        "dueDate", "recurrence", "createdAt", "updatedAt") VALUES
+        (1, 'Empresa 1', '5511900000001', 'dona@empresa1.test', 1, true,
+          '[{"weekday":"Segunda-feira","startTime":"08:00","endTime":"18:00"}]',
+          '2025-01-10T00:00:00Z', 'MENSAL', ${s}),
+        (2, 'Loja Dois', NULL, 'loja@dois.test', 1, true, '[]', '2025-02-20T00:00:00Z', 'ANUAL', ${s})`,
+      `INSERT INTO "Settings" ("key", "value", "companyId", "createdAt", "updatedAt") VALUES
+        ('userRating', 'enabled', 1, ${s}), ('userRating', 'disabled', 2, ${s})`,
+      `INSERT INTO "Whatsapps" ("id", "name", "status", "isDefault", "greetingMessage",
+        "complationMessage", "outOfHoursMessage", "ratingMessage", "companyId", "createdAt",
+        "updatedAt") VALUES
+        (1, 'Zap 1', 'CONNECTED', true, 'Olá', 'Tchau', 'Fechado agora', 'Nota de 1 a 3', 1, ${s}),
+        (2, 'Zap 2', 'qrcode', true, '', '', '', '', 2, ${s})`,
+      `INSERT INTO "Queues" ("id", "name", "color", "greetingMessage", "companyId", "schedules",
+        "outOfHoursMessage", "createdAt", "updatedAt") VALUES
+        (1, 'Atendimento', '#111111', 'Escolha:', 1, '[]', 'Fora do horário', ${s}),
+        (2, 'Atendimento', '#111111', '', 2, '[]', NULL, ${s})`,
+      `INSERT INTO "QueueOptions" ("id", "title", "message", "option", "queueId", "parentId",
+        "createdAt", "updatedAt") VALUES
+        (1, 'Financeiro', 'Financeiro: 1 boletos', '1', 1, NULL, ${s}),
+        (2, 'Boletos', 'Segunda via enviada', '1', 1, 1, ${s})`,
+      `INSERT INTO "WhatsappQueues" VALUES (1, 1, ${s}), (2, 2, ${s})`,
+      `INSERT INTO "Users" ("id", "name", "email", "passwordHash", "profile", "companyId", "super",
+        "createdAt", "updatedAt") VALUES
+        (1, 'Dono', 'dono@saas.test', '${hash}', 'admin', 1, true, ${s}),
+        (2, 'Dora', 'dora@saas.test', '${hash}', 'user', 2, false, ${s})`,
+      `INSERT INTO "UserQueues" VALUES (1, 1, ${s}), (2, 2, ${s})`,
+      `INSERT INTO "Contacts" ("id", "name", "number", "companyId", "createdAt", "updatedAt") VALUES
+        (1, 'Eva', '5511988887777', 1, ${s}), (2, 'Eva', '5511988887777', 2, ${s})`,
+      `INSERT INTO "Tags" ("id", "name", "color", "companyId", "createdAt", "updatedAt") VALUES
+        (1, 'VIP', '#ffcc00', 1, ${s})`,
+      `INSERT INTO "Tickets" ("id", "status", "lastMessage", "contactId", "userId", "whatsappId",
+        "queueId", "companyId", "uuid", "chatbot", "unreadMessages", "createdAt", "updatedAt") VALUES
+        (1, 'open', 'editada', 1, 1, 1, 1, 1, 'a0000000-0000-4000-8000-000000000001', false, 1, ${
+        t(1)
+      }, ${t(3)}),
+        (2, 'closed', 'obrigado', 2, 2, 2, 2, 2, 'a0000000-0000-4000-8000-000000000002', false, 0, ${
+        t(1)
+      }, ${t(20)})`,
+      `INSERT INTO "TicketTags" VALUES (1, 1, ${s})`,
+      `INSERT INTO "Messages" ("id", "body", "ack", "ticketId", "contactId", "companyId", "fromMe",
+        "remoteJid", "participant", "dataJson", "isEdited", "createdAt", "updatedAt") VALUES
+        ('S-1', 'editada', 0, 1, 1, 1, false, '5511988887777@s.whatsapp.net', NULL, '{"k":1}', true, ${
+        t(2)
+      }, ${t(3)}),
+        ('S-2', 'obrigado', 2, 2, NULL, 2, true, '5511988887777@s.whatsapp.net', NULL, NULL, false, ${
+        t(10)
+      }, ${t(10)})`,
+      `INSERT INTO "QuickMessages" ("id", "shortcode", "message", "companyId", "userId", "createdAt",
+        "updatedAt") VALUES (1, 'boleto', 'Segue o boleto', 1, 1, ${s})`,
+      `INSERT INTO "Schedules" ("id", "body", "sendAt", "sentAt", "contactId", "ticketId", "userId",
+        "companyId", "status", "createdAt", "updatedAt") VALUES
+        (1, 'Lembrete', '2030-01-01T12:00:00Z', NULL, 1, NULL, 1, 1, 'PENDENTE', ${s}),
+        (2, 'Enviado', '2024-04-01T12:00:00Z', '2024-04-01T12:00:05Z', 1, 1, 1, 1, 'ENVIADA', ${s})`,
+      `INSERT INTO "UserRatings" ("id", "ticketId", "companyId", "userId", "rate", "createdAt",
+        "updatedAt") VALUES (1, 2, 2, 2, 3, ${t(21)}, ${t(21)})`,
+      `INSERT INTO "TicketNotes" ("id", "note", "userId", "contactId", "ticketId", "createdAt",
+        "updatedAt") VALUES (1, 'cliente pediu retorno', 1, 1, 1, ${s})`,
+    ].join(";\n"),
+  );
+}
