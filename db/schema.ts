@@ -130,6 +130,27 @@ export interface WhatsappQueuesTable {
 }
 
 /** 0560: a process holding a socket of the user (users.online: some row exists). */
+/** Issue 47: the one source database an import came from (server/importer/). */
+export interface ImportSourcesTable {
+  id: Generated<number>;
+  fingerprint: string;
+  system: string;
+  version: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** Issue 47: a source record (kind + its id there) -> our id, its hash and our stamp. */
+export interface ImportMapTable {
+  sourceId: number;
+  kind: string;
+  sourceKey: string;
+  companyId: number | null;
+  targetId: number;
+  hash: string;
+  stamp: string;
+}
+
 export interface UserPresenceTable {
   companyId: number;
   userId: number;
@@ -1022,6 +1043,8 @@ export interface DB {
   ticket_summaries: TicketSummariesTable;
   plans: PlansTable;
   user_presence: UserPresenceTable;
+  import_sources: ImportSourcesTable;
+  import_map: ImportMapTable;
   companies: CompaniesTable;
   settings: SettingsTable;
   queues: QueuesTable;

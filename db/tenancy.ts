@@ -49,6 +49,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "contacts",
   "file_list_options",
   "file_lists",
+  "import_map",
   "invoice_reminders",
   "invoices",
   "messages",

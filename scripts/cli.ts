@@ -33,6 +33,8 @@ const HELP: Record<string, string> = {
   upgrade:
     "upgrade <archive>     install a release archive: backup, switch, migrate, start, or roll back",
   rollback: "rollback              go back to the release before the last upgrade, with its backup",
+  import:
+    "import whaticket --from <postgres url> [--media <dir>] [--company ID|all] [--dry-run] [--verify]\n                        bring a Whaticket / ticketz database over (server stopped)",
 };
 
 export function usage(command?: string): string {
@@ -103,6 +105,14 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
     return await upgrade(archive, say);
   },
   rollback: async () => await rollback(say),
+  // Loaded only for this command: the PostgreSQL client is nobody else's business.
+  import: async ([what, ...rest]) => {
+    if (what !== "whaticket") {
+      complain(usage("import"));
+      return 2;
+    }
+    return await (await import("./import_whaticket.ts")).importWhaticket(rest);
+  },
 };
 
 /** Runs one command; the exit code. Refusals are one line on stderr, not a stack. */

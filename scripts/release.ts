@@ -4,7 +4,7 @@
  *
  *   balcao-<version>/
  *     bin/balcao        the launcher (deploy/release/balcao): start, migrate, backup, restore,
- *                       version, doctor, upgrade, rollback
+ *                       version, doctor, upgrade, rollback, import whaticket
  *     runtime/deno      the pinned Deno (npm's @deno/linux-x64-glibc, the binary `npx deno` runs)
  *     app/              the app, its built browser bundles, node_modules and Deno's cache
  *                       (vendored from deno.lock: the app's packages only, no test package)
@@ -44,6 +44,7 @@ const ENTRYPOINTS = [
   "db/backup_worker.ts",
   "server/contacts/sheet_worker.ts",
   "scripts/cli.ts",
+  "scripts/import_whaticket.ts",
   "scripts/build_islands.ts",
 ];
 

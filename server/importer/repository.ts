@@ -1,0 +1,252 @@
+import { sql } from "kysely";
+import type { Database } from "../../db/client.ts";
+import type { DB, ImportMapTable } from "../../db/schema.ts";
+
+/**
+ * The importer's SQL on our side (issue 47): the source registry and its map, and the plain
+ * inserts and updates of imported rows. Every write names the company its row belongs to; the
+ * map and the source registry are the platform's (one import per database, every company).
+ */
+
+export type MapEntry = { targetId: number; hash: string; stamp: string; companyId: number | null };
+
+export async function importSources(db: Database) {
+  return await db.selectFrom("import_sources").selectAll().orderBy("id").execute();
+}
+
+export async function registerSource(
+  db: Database,
+  info: { fingerprint: string; system: string; version: string },
+  now: string,
+): Promise<number> {
+  const source = { fingerprint: info.fingerprint, system: info.system, version: info.version };
+  const found = await db.selectFrom("import_sources").select("id")
+    .where("fingerprint", "=", source.fingerprint).executeTakeFirst();
+  if (found) {
+    await db.updateTable("import_sources").set({ system: source.system, version: source.version })
+      .where("id", "=", found.id).execute();
+    return found.id;
+  }
+  const row = await db.insertInto("import_sources").values({ ...source, createdAt: now })
+    .returning("id").executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function finishSource(db: Database, sourceId: number, now: string) {
+  await db.updateTable("import_sources").set({ finishedAt: now }).where("id", "=", sourceId)
+    .execute();
+}
+
+/** The map rows of some source keys of one kind. */
+export async function mapped(
+  db: Database,
+  sourceId: number,
+  kind: string,
+  keys: string[],
+): Promise<Map<string, MapEntry>> {
+  const out = new Map<string, MapEntry>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const rows = await db.selectFrom("import_map")
+      .select(["sourceKey", "targetId", "hash", "stamp", "companyId"])
+      .where("sourceId", "=", sourceId).where("kind", "=", kind)
+      .where("sourceKey", "in", keys.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(r.sourceKey, r);
+  }
+  return out;
+}
+
+export async function writeMap(db: Database, rows: ImportMapTable[]) {
+  for (let i = 0; i < rows.length; i += 500) {
+    await db.insertInto("import_map").values(rows.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc.columns(["sourceId", "kind", "sourceKey"]).doUpdateSet((eb) => ({
+          targetId: eb.ref("excluded.targetId"),
+          hash: eb.ref("excluded.hash"),
+          stamp: eb.ref("excluded.stamp"),
+          companyId: eb.ref("excluded.companyId"),
+        }))
+      ).execute();
+  }
+}
+
+/** How many source records of a kind the map holds per company, imported and skipped. */
+export async function mapCounts(db: Database, sourceId: number) {
+  return await db.selectFrom("import_map")
+    .select(["kind", "companyId"])
+    .select((eb) => [
+      eb.fn.countAll<number>().as("rows"),
+      eb.fn.sum<number>(sql`targetId > 0`).as("imported"),
+    ])
+    .where("sourceId", "=", sourceId).groupBy(["kind", "companyId"]).execute();
+}
+
+type Table = keyof DB;
+
+/** Inserts rows of one table; their ids in order. */
+export async function insertRows(
+  db: Database,
+  table: Table,
+  rows: Record<string, unknown>[],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    const out = await db.insertInto(table).values(
+      // deno-lint-ignore no-explicit-any
+      rows.slice(i, i + 200) as any,
+    )
+      // deno-lint-ignore no-explicit-any
+      .returning("id" as any).execute();
+    for (const r of out) ids.push(Number((r as { id: number }).id));
+  }
+  return ids;
+}
+
+/** Inserts join rows (no id of their own); a duplicate is left as it is. */
+export async function insertLinks(db: Database, table: Table, rows: Record<string, unknown>[]) {
+  if (rows.length === 0) return;
+  // deno-lint-ignore no-explicit-any
+  await db.insertInto(table).values(rows as any).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/** Updates one imported row of a company. */
+export async function updateRow(
+  db: Database,
+  table: Table,
+  companyId: number | null,
+  id: number,
+  values: Record<string, unknown>,
+) {
+  // deno-lint-ignore no-explicit-any
+  let q = db.updateTable(table).set(values as any).where("id" as any, "=", id);
+  // deno-lint-ignore no-explicit-any
+  if (companyId !== null) q = q.where("companyId" as any, "=", companyId);
+  await q.execute();
+}
+
+/** Our rows' updatedAt, to tell the ones changed in Balcão since the import. */
+export async function updatedAts(
+  db: Database,
+  table: Table,
+  ids: number[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (ids.length === 0) return out;
+  const rows = await db.selectFrom(table)
+    // deno-lint-ignore no-explicit-any
+    .select(["id" as any, "updatedAt" as any])
+    // deno-lint-ignore no-explicit-any
+    .where("id" as any, "in", ids).execute();
+  for (const r of rows as { id: number; updatedAt: string }[]) out.set(r.id, r.updatedAt);
+  return out;
+}
+
+export async function nameTaken(db: Database, table: "companies" | "plans", name: string) {
+  return !!await db.selectFrom(table).select("id").where("name", "=", name).executeTakeFirst();
+}
+
+/** Whether another user (not `exceptId`, the one imported before) has this e-mail. */
+export async function emailTaken(db: Database, email: string, exceptId: number | null) {
+  let q = db.selectFrom("users").select("id").where("email", "=", email);
+  if (exceptId !== null) q = q.where("id", "<>", exceptId);
+  return !!await q.executeTakeFirst();
+}
+
+/** A non-closed ticket of this contact on this connection (tickets_one_open allows one). */
+export async function openTicketOf(
+  db: Database,
+  companyId: number,
+  contactId: number,
+  whatsappId: number | null,
+): Promise<number | undefined> {
+  const row = await db.selectFrom("tickets").select("id")
+    .where("companyId", "=", companyId).where("contactId", "=", contactId)
+    .where("whatsappId", "is", whatsappId).where("status", "<>", "closed").executeTakeFirst();
+  return row?.id;
+}
+
+export async function ticketConnections(
+  db: Database,
+  companyId: number,
+  ids: number[],
+): Promise<Map<number, number | null>> {
+  const out = new Map<number, number | null>();
+  if (ids.length === 0) return out;
+  const rows = await db.selectFrom("tickets").select(["id", "whatsappId"])
+    .where("companyId", "=", companyId).where("id", "in", ids).execute();
+  for (const r of rows) out.set(r.id, r.whatsappId);
+  return out;
+}
+
+/**
+ * A ticket imported closed: the insert trigger records nothing for a ticket born closed (a send's
+ * carrier), so its history is written here, through the same view the triggers use: created,
+ * queued, accepted when it had a person, resolved at its close with the cycle's seconds.
+ */
+export async function recordClosedHistory(
+  db: Database,
+  t: {
+    companyId: number;
+    id: number;
+    createdAt: string;
+    closedAt: string;
+    userId: number | null;
+    queueId: number | null;
+    whatsappId: number | null;
+  },
+) {
+  const seconds = Math.max(
+    0,
+    Math.round((Date.parse(t.closedAt) - Date.parse(t.createdAt)) / 1000),
+  );
+  const fact = (kind: string, at: string, secs: number | null) => ({
+    companyId: t.companyId,
+    ticketId: t.id,
+    kind,
+    at,
+    userId: t.userId,
+    queueId: t.queueId,
+    whatsappId: t.whatsappId,
+    fromUserId: null,
+    fromQueueId: null,
+    seconds: secs,
+    value: null,
+  });
+  const facts = [fact("created", t.createdAt, null)];
+  if (t.queueId !== null) facts.push(fact("queued", t.createdAt, null));
+  if (t.userId !== null) facts.push(fact("accepted", t.createdAt, null));
+  facts.push(fact("resolved", t.closedAt, seconds));
+  for (const f of facts) {
+    await sql`INSERT INTO ticket_event_facts (companyId, ticketId, kind, at, userId, queueId,
+      whatsappId, fromUserId, fromQueueId, seconds, value) VALUES (${f.companyId}, ${f.ticketId},
+      ${f.kind}, ${f.at}, ${f.userId}, ${f.queueId}, ${f.whatsappId}, NULL, NULL, ${f.seconds},
+      NULL)`.execute(db);
+  }
+}
+
+export async function setQuoted(
+  db: Database,
+  companyId: number,
+  quotes: { id: number; quotedMsgId: number }[],
+) {
+  for (const q of quotes) {
+    await db.updateTable("messages").set({ quotedMsgId: q.quotedMsgId })
+      .where("companyId", "=", companyId).where("id", "=", q.id).execute();
+  }
+}
+
+/** Counts of our rows per company and table, for --verify. */
+export async function countRows(db: Database, table: Table, companyId: number): Promise<number> {
+  const row = await db.selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    // deno-lint-ignore no-explicit-any
+    .where("companyId" as any, "=", companyId).executeTakeFirstOrThrow();
+  return Number((row as { n: number }).n);
+}
+
+export async function rowById(db: Database, table: Table, id: number) {
+  // deno-lint-ignore no-explicit-any
+  return await db.selectFrom(table).selectAll().where("id" as any, "=", id).executeTakeFirst() as
+    | Record<string, unknown>
+    | undefined;
+}
