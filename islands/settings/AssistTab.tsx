@@ -54,7 +54,7 @@ export function AssistTab(
               settingKey={key}
               value={settings[key]}
               values={["disabled", "enabled"]}
-              label={(v) => t(`settings.values.userRating.${v}`)}
+              label={(v) => t(`settings.assist.values.${v}`)}
               save={save}
             />
           ))}

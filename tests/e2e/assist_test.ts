@@ -70,6 +70,13 @@ Deno.test({
               text,
           REPLY,
         );
+        // The settings' Assistente tab: this month's meter, as the fake server counted.
+        await page.goto(`${url}/settings`);
+        await page.getByRole("tab", { name: "Assistente" }).click();
+        const meter = page.getByTestId("assist-meter");
+        await meter.getByRole("row", { name: /Transcrição\s+1\s+0\s+5/ }).waitFor();
+        await meter.getByRole("row", { name: /Sugestões\s+1\s+150/ }).waitFor();
+        assert.deepEqual(openai.calls, { chat: 2, transcription: 1 });
         const outbox = await t.deps.db.selectFrom("outbox").select("id")
           .where("companyId", "=", c.id).execute();
         assert.deepEqual(outbox, []);

@@ -37,8 +37,8 @@ Deno.test("settings page - options save on change; company hours mode reveals Ho
     await page.getByTestId("settings").waitFor();
     const horarios = page.getByRole("tab", { name: "Horários" });
     assert.equal(await horarios.count(), 0);
-    // Super users' platform tabs are not on this page.
-    assert.deepEqual(await page.getByRole("tab").allInnerTexts(), ["Opções"]);
+    // Super users' platform tabs are not on this page; the assistant's is (plan useAssist).
+    assert.deepEqual(await page.getByRole("tab").allInnerTexts(), ["Opções", "Assistente"]);
 
     // Each select saves at once.
     await choose(t, page, c.id, ["Avaliações", "Habilitadas"], ["userRating", "enabled"]);
