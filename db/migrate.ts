@@ -52,6 +52,7 @@ import * as m0540 from "./migrations/0540_create_push.ts";
 import * as m0545 from "./migrations/0545_create_whatsapp_cloud.ts";
 import * as m0560 from "./migrations/0560_create_user_presence.ts";
 import * as m0600 from "./migrations/0600_create_assist.ts";
+import * as m0620 from "./migrations/0620_add_cloud_backoff.ts";
 import * as m0660 from "./migrations/0660_create_import_map.ts";
 
 const migrations: Record<string, Migration> = {
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   "0545_create_whatsapp_cloud": m0545,
   "0560_create_user_presence": m0560,
   "0600_create_assist": m0600,
+  "0620_add_cloud_backoff": m0620,
   "0660_create_import_map": m0660,
 };
 

@@ -543,6 +543,9 @@ export interface WhatsappCloudTable extends Timestamps {
   qualityRating: Generated<string | null>;
   lastError: Generated<string | null>;
   templatesSyncedAt: Generated<string | null>;
+  /** 0620: Meta throttled the number: no send before this instant; consecutive refusals. */
+  backoffUntil: Generated<string | null>;
+  backoffLevel: Generated<number>;
 }
 
 export interface WhatsappCloudInboxTable {

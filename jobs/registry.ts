@@ -1,8 +1,6 @@
 import { pruneAuditLogs } from "../server/audit/service.ts";
-import {
-  processPendingWebhooks,
-  syncDueTemplates,
-} from "../server/whatsapp/providers/cloud_api/service.ts";
+import { processPendingWebhooks } from "../server/whatsapp/providers/cloud_api/service.ts";
+import { syncDueTemplates } from "../server/whatsapp/providers/cloud_api/templates.ts";
 import { Cron } from "croner";
 import { sendInvoiceReminders } from "../server/billing/reminders.ts";
 import { reconcileCharges } from "../server/billing/confirmation.ts";

@@ -4,11 +4,8 @@ import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { validate } from "../../server/http/validate.ts";
 import { capabilitiesOf, CHANNEL_KINDS, type ChannelKind } from "../../contract/channels.ts";
-import {
-  syncTemplates,
-  templatesOf,
-  testCloudConnection,
-} from "../../server/whatsapp/providers/cloud_api/service.ts";
+import { testCloudConnection } from "../../server/whatsapp/providers/cloud_api/service.ts";
+import { syncTemplates, templatesOf } from "../../server/whatsapp/providers/cloud_api/templates.ts";
 import { idParam } from "../../server/http/params.ts";
 import {
   createConnection,

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import { AppError, badRequest } from "../errors.ts";
 import { capabilitiesOf } from "../../contract/channels.ts";
-import { approvedTemplate, approvedTemplates } from "../whatsapp/providers/cloud_api/service.ts";
+import { approvedTemplate, approvedTemplates } from "../whatsapp/providers/cloud_api/templates.ts";
 import type { ConversationWindow } from "../../contract/channels.ts";
 import { assertCanRead, type Viewer } from "../tickets/access.ts";
 import { findTicket } from "../tickets/repository.ts";

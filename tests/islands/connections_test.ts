@@ -4,6 +4,7 @@ import {
   applyUpdate,
   type Connection,
   CONNECTION_RULES,
+  connectionRules,
   emptyForm,
   formatUpdatedAt,
   formOf,
@@ -122,4 +123,29 @@ Deno.test("permissions - admins have the named actions of seeds/000 section 6, u
   assert.equal(can({ profile: "ADMIN" }, "connections-page:actionButtons"), true);
   assert.equal(can({ profile: "user" }, "connections-page:editOrDeleteConnection"), false);
   assert.equal(can(null, "connections-page:addConnection"), false);
+});
+
+Deno.test("connections model - a credentials channel: its fields checked, blank secrets kept, nothing of it sent for other channels", () => {
+  const cloud = { ...emptyForm(), name: "Oficial", provider: "cloud_api" as const };
+  const adding = check(cloud as unknown as Record<string, string>, connectionRules(cloud, true));
+  assert.deepEqual(Object.keys(adding).sort(), [
+    "accessToken",
+    "appSecret",
+    "businessAccountId",
+    "phoneNumberId",
+    "verifyToken",
+  ]);
+  const typed = {
+    ...cloud,
+    phoneNumberId: "106540352242922",
+    businessAccountId: "12ab",
+    verifyToken: "verify-token-1",
+  };
+  const editing = check(typed as unknown as Record<string, string>, connectionRules(typed, false));
+  assert.deepEqual(editing, { businessAccountId: "people.validation.invalid" });
+  const body = requestBody({ ...typed, accessToken: " EAAG-new-token-123 " });
+  assert.equal(body.accessToken, "EAAG-new-token-123");
+  assert.equal("appSecret" in body, false);
+  const beta = requestBody({ ...typed, provider: "beta" });
+  assert.equal("phoneNumberId" in beta || "verifyToken" in beta, false);
 });

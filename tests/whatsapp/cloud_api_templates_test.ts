@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createCompany } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { messagesPost } from "../fakes/graph.ts";
-import { syncDueTemplates } from "../../server/whatsapp/providers/cloud_api/service.ts";
+import { syncDueTemplates } from "../../server/whatsapp/providers/cloud_api/templates.ts";
 import { type CloudSetup, postWebhook, withCloud } from "./cloud_helpers.ts";
 
 const APPROVED = {

@@ -96,6 +96,12 @@ export class OutboxWorker {
       const companyId = this.deps.sessions.companyOf(whatsappId);
       // sent on reconnect: the session kicks us when connected
       if (!provider || companyId === undefined) return;
+      // A throttled number (its network said so) waits whole: nothing is claimed, no attempt spent.
+      const pause = (await provider.pausedFor?.()) ?? 0;
+      if (pause > 0) {
+        this.#schedule(whatsappId, pause);
+        return;
+      }
       const rows = await pendingRows(this.deps.db, companyId, whatsappId, BATCH);
       if (rows.length === 0) return;
       const held = new Set<string>();

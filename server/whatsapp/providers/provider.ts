@@ -166,6 +166,12 @@ export interface Provider {
     options?: SendOptions,
   ): Promise<SentMessage>;
   /**
+   * How long (ms) the number must wait before any send: its network throttled it (the Cloud
+   * API's 130429, 429, 5xx). The outbox then claims nothing of this connection, so waiting costs
+   * no attempt. Undefined or 0: send now.
+   */
+  pausedFor?(): Promise<number>;
+  /**
    * Blue ticks on the contact's phone up to this message of theirs (capability `readReceipts`):
    * told when an attendant opens the chat.
    */

@@ -21,6 +21,19 @@ import * as repo from "./repository.ts";
 /** A template send (issue 45 item 6): body parameters in order. */
 export type TemplateSend = { name: string; language: string; parameters: string[] };
 
+/** The first pause of a throttled number, doubled at each refusal in a row, up to the cap. */
+export const BACKOFF_BASE_MS = 4_000;
+export const BACKOFF_MAX_MS = 5 * 60_000;
+
+/**
+ * Whether Meta's refusal throttles the whole number (not one recipient: 131056 holds only its
+ * chat, as the outbox does for any failed row).
+ */
+function throttlesNumber(error: GraphError): boolean {
+  if (error.metaCode === 131056) return false;
+  return error.metaCode === 130429 || error.httpStatus === 429 || error.httpStatus >= 500;
+}
+
 /** What Meta accepts as audio (…/business-phone-numbers/media 'Supported media types'). */
 const AUDIO_TYPES = new Set(["audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"]);
 
@@ -39,6 +52,8 @@ type PhoneNumber = {
 export class CloudProvider implements Provider {
   readonly kind = "cloud_api" as const;
   #graph?: GraphClient;
+  /** Set at a throttle (and at start when the row holds one): the next success clears the row. */
+  #throttled = true;
   #phoneNumberId = "";
 
   constructor(
@@ -87,6 +102,28 @@ export class CloudProvider implements Provider {
 
   stop(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** The number's pause (whatsapp_cloud.backoffUntil), read from the database: any process's. */
+  async pausedFor(): Promise<number> {
+    const row = await repo.findCloud(this.deps.db, this.ctx.companyId, this.ctx.whatsappId);
+    if (!row?.backoffUntil) return 0;
+    return Math.max(0, Date.parse(row.backoffUntil) - this.deps.clock.now().getTime());
+  }
+
+  /** Meta throttled the number: every send waits, longer at each refusal in a row. */
+  async #backOff() {
+    const { db, clock } = this.deps;
+    const { companyId, whatsappId } = this.ctx;
+    const row = await repo.findCloud(db, companyId, whatsappId);
+    const level = row?.backoffLevel ?? 0;
+    const pause = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** level);
+    await repo.updateCloud(db, companyId, whatsappId, {
+      backoffUntil: new Date(clock.now().getTime() + pause).toISOString(),
+      backoffLevel: level + 1,
+    });
+    this.#throttled = true;
+    log.warn("cloud api: number throttled by Meta, sends paused", { whatsappId, pauseMs: pause });
   }
 
   logout(): Promise<void> {
@@ -272,6 +309,7 @@ export class CloudProvider implements Provider {
       // goes. A timeout keeps it (the request may have arrived).
       const refused = error instanceof GraphError || error instanceof TypeError;
       if (wid && refused) await repo.releaseSend(db, companyId, whatsappId, wid);
+      if (error instanceof GraphError && throttlesNumber(error)) await this.#backOff();
       if (error instanceof GraphError) {
         throw new ProviderSendError(error.message, {
           permanent: error.kind.permanent,
@@ -284,6 +322,11 @@ export class CloudProvider implements Provider {
     const wamid = answer.messages?.[0]?.id;
     if (!wamid) throw new ProviderSendError("Meta answered no message id", { permanent: true });
     if (wid) await repo.recordWamid(db, companyId, whatsappId, wid, wamid);
+    if (this.#throttled) {
+      // Meta takes our sends again: the next refusal starts from the shortest pause.
+      this.#throttled = false;
+      await repo.updateCloud(db, companyId, whatsappId, { backoffUntil: null, backoffLevel: 0 });
+    }
     return { id: wamid, timestamp: clock.now() };
   }
 }

@@ -39,7 +39,14 @@ export async function insertCloud(
   db: Database,
   row: Omit<
     WhatsappCloud,
-    "id" | "displayNumber" | "verifiedName" | "qualityRating" | "lastError" | "templatesSyncedAt"
+    | "id"
+    | "displayNumber"
+    | "verifiedName"
+    | "qualityRating"
+    | "lastError"
+    | "templatesSyncedAt"
+    | "backoffUntil"
+    | "backoffLevel"
   >,
 ) {
   await db.insertInto("whatsapp_cloud").values(row).execute();
