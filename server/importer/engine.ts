@@ -52,7 +52,12 @@ export type Entity = {
     mappedId: number | null,
   ): Promise<Built> | Built;
   /** Rows inserted one at a time (a check against earlier rows of the same batch). */
-  oneByOne?: boolean;
+  oneByOne?: boolean | ((values: Record<string, unknown>) => boolean);
+  /** After a chunk of plain inserts, with their ids (derived rows written in bulk). */
+  afterMany?: (
+    db: Database,
+    rows: { id: number; values: Record<string, unknown> }[],
+  ) => Promise<void>;
   /** Writes one new row (instead of a plain insert); its id. */
   insert?: (db: Database, values: Record<string, unknown>, ctx: Context) => Promise<number>;
   /** Join rows: inserted once, never updated (no id, no updatedAt). */
@@ -234,6 +239,26 @@ async function runBatch(
       skipDuplicate(i, error);
     }
   };
+  // Plain rows in chunks of one statement each, in source order with the single ones.
+  const flush = async () => {
+    const rows = inserts.splice(0);
+    if (rows.some((i) => i.after)) {
+      for (const i of rows) await one(i);
+      return;
+    }
+    for (let n = 0; n < rows.length; n += 200) {
+      const chunk = rows.slice(n, n + 200);
+      try {
+        const ids = await insertRows(db, entity.table, chunk.map((i) => i.values));
+        await entity.afterMany?.(db, chunk.map((i, k) => ({ id: ids[k], values: i.values })));
+        chunk.forEach((i, k) => done(i, ids[k]));
+      } catch (error) {
+        if (!isUnique(error)) throw error;
+        // SQLite undid only the failed statement: find the duplicates one by one.
+        for (const i of chunk) await one(i);
+      }
+    }
+  };
   for (const row of rows) {
     const key = entity.key(row);
     const companyId = await entity.company(row, ctx);
@@ -278,8 +303,13 @@ async function runBatch(
     }
     const item = { key, companyId, hash, stamp, values: built.values, after: built.after };
     // One at a time: the next row's build sees this one (a child option its parent).
-    if (entity.oneByOne) await one(item);
-    else inserts.push(item);
+    const single = typeof entity.oneByOne === "function"
+      ? entity.oneByOne(built.values)
+      : entity.oneByOne;
+    if (single) {
+      await flush();
+      await one(item);
+    } else inserts.push(item);
   }
   // Changed in the source: applied unless changed in Balcão since.
   if (updates.length > 0) {
@@ -325,21 +355,7 @@ async function runBatch(
       await insertLinks(db, entity.table, [i.values]);
       done(i, 1);
     }
-  } else if (inserts.some((i) => i.after)) {
-    for (const i of inserts) await one(i);
-  } else {
-    for (let n = 0; n < inserts.length; n += 200) {
-      const chunk = inserts.slice(n, n + 200);
-      try {
-        const ids = await insertRows(db, entity.table, chunk.map((i) => i.values));
-        chunk.forEach((i, k) => done(i, ids[k]));
-      } catch (error) {
-        if (!isUnique(error)) throw error;
-        // SQLite undid only the failed statement: find the duplicates one by one.
-        for (const i of chunk) await one(i);
-      }
-    }
-  }
+  } else await flush();
   await entity.afterBatch?.(db, ctx);
   await writeMap(db, mapRows);
 }

@@ -447,13 +447,26 @@ const STATUSES: Record<string, "open" | "pending" | "closed"> = {
   group: "open",
 };
 
+const closedOf = (id: number, v: Record<string, unknown>) => ({
+  companyId: v.companyId as number,
+  id,
+  createdAt: v.createdAt as string,
+  closedAt: v.closedAt as string,
+  userId: v.userId as number | null,
+  queueId: v.queueId as number | null,
+  whatsappId: v.whatsappId as number | null,
+});
+
 export const TICKETS: Entity = {
   kind: "tickets",
   table: "tickets",
   query: (ctx) => Promise.resolve(simple(ctx, "Tickets", "t")),
   key: (r) => String(r.id),
   company: byCompany,
-  oneByOne: true,
+  // An open or pending ticket one at a time (the check below); closed ones in bulk.
+  oneByOne: (values) => values.status !== "closed",
+  afterMany: (db, rows) =>
+    recordClosedHistory(db, rows.map(({ id, values }) => closedOf(id, values))),
   refs: (r) => ({
     contact: ["contacts", r.contactId],
     user: ["users", r.userId],
@@ -475,17 +488,7 @@ export const TICKETS: Entity = {
       ctx.note(companyId, "tickets", "imported closed: its contact had another open ticket");
     }
     const [id] = await insertRows(db, "tickets", [v]);
-    if (v.status === "closed") {
-      await recordClosedHistory(db, {
-        companyId,
-        id,
-        createdAt: v.createdAt as string,
-        closedAt: v.closedAt as string,
-        userId: v.userId as number | null,
-        queueId: v.queueId as number | null,
-        whatsappId: v.whatsappId as number | null,
-      });
-    }
+    if (v.status === "closed") await recordClosedHistory(db, [closedOf(id, v)]);
     return id;
   },
   build: (row, ctx, refs, companyId) => {
@@ -558,13 +561,14 @@ export const MESSAGES: Entity = {
     whatsapp: ["whatsapps", r._whatsapp],
     quoted: ["messages", r.quotedMsgId],
   }),
-  build: async (row, ctx, refs, companyId) => {
+  build: async (row, ctx, refs, companyId, mappedId) => {
     const ticketId = refs.get("ticket");
     if (ticketId === null) return { skip: "its ticket is not imported" };
     let body = str(row.body);
     let media: { mediaUrl: string | null; mediaMimetype: string | null; mediaName: string | null } =
       { mediaUrl: null, mediaMimetype: null, mediaName: null };
-    const mediaUrl = row.mediaUrl ? String(row.mediaUrl) : "";
+    // An update (an ack, an edit) keeps the file the first import stored.
+    const mediaUrl = row.mediaUrl && mappedId === null ? String(row.mediaUrl) : "";
     if (mediaUrl) {
       const m = state(ctx).media;
       if (!m) ctx.note(companyId, "messages", "media not copied (no --media)");
@@ -602,7 +606,7 @@ export const MESSAGES: Entity = {
         body,
         fromMe,
         mediaType,
-        ...media,
+        ...(mappedId === null ? media : {}),
         isDeleted: flag(row.isDeleted),
         isEdited: flag(row.isEdited),
         ack: Number(row.ack ?? 0),

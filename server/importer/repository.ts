@@ -178,49 +178,40 @@ export async function ticketConnections(
   return out;
 }
 
+type ClosedTicket = {
+  companyId: number;
+  id: number;
+  createdAt: string;
+  closedAt: string;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+};
+
 /**
- * A ticket imported closed: the insert trigger records nothing for a ticket born closed (a send's
- * carrier), so its history is written here, through the same view the triggers use: created,
- * queued, accepted when it had a person, resolved at its close with the cycle's seconds.
+ * Tickets imported closed: the insert trigger records nothing for a ticket born closed (a send's
+ * carrier), so their history is written here, through the same view the triggers use: created,
+ * queued, accepted when they had a person, resolved at their close with the cycle's seconds.
  */
-export async function recordClosedHistory(
-  db: Database,
-  t: {
-    companyId: number;
-    id: number;
-    createdAt: string;
-    closedAt: string;
-    userId: number | null;
-    queueId: number | null;
-    whatsappId: number | null;
-  },
-) {
-  const seconds = Math.max(
-    0,
-    Math.round((Date.parse(t.closedAt) - Date.parse(t.createdAt)) / 1000),
-  );
-  const fact = (kind: string, at: string, secs: number | null) => ({
-    companyId: t.companyId,
-    ticketId: t.id,
-    kind,
-    at,
-    userId: t.userId,
-    queueId: t.queueId,
-    whatsappId: t.whatsappId,
-    fromUserId: null,
-    fromQueueId: null,
-    seconds: secs,
-    value: null,
-  });
-  const facts = [fact("created", t.createdAt, null)];
-  if (t.queueId !== null) facts.push(fact("queued", t.createdAt, null));
-  if (t.userId !== null) facts.push(fact("accepted", t.createdAt, null));
-  facts.push(fact("resolved", t.closedAt, seconds));
-  for (const f of facts) {
+export async function recordClosedHistory(db: Database, tickets: ClosedTicket[]) {
+  const facts = [];
+  for (const t of tickets) {
+    const seconds = Math.max(
+      0,
+      Math.round((Date.parse(t.closedAt) - Date.parse(t.createdAt)) / 1000),
+    );
+    const fact = (kind: string, at: string, secs: number | null) =>
+      sql`(${t.companyId}, ${t.id}, ${kind}, ${at}, ${t.userId}, ${t.queueId}, ${t.whatsappId},
+        NULL, NULL, ${secs}, NULL)`;
+    facts.push(fact("created", t.createdAt, null));
+    if (t.queueId !== null) facts.push(fact("queued", t.createdAt, null));
+    if (t.userId !== null) facts.push(fact("accepted", t.createdAt, null));
+    facts.push(fact("resolved", t.closedAt, seconds));
+  }
+  for (let i = 0; i < facts.length; i += 200) {
     await sql`INSERT INTO ticket_event_facts (companyId, ticketId, kind, at, userId, queueId,
-      whatsappId, fromUserId, fromQueueId, seconds, value) VALUES (${f.companyId}, ${f.ticketId},
-      ${f.kind}, ${f.at}, ${f.userId}, ${f.queueId}, ${f.whatsappId}, NULL, NULL, ${f.seconds},
-      NULL)`.execute(db);
+      whatsappId, fromUserId, fromQueueId, seconds, value)
+      VALUES ${sql.join(facts.slice(i, i + 200))}`.execute(db);
   }
 }
 
