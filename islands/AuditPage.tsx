@@ -9,6 +9,7 @@ import { ALL, FilterBar, namedOptions, useFilters } from "./lib/filters/FilterBa
 import { chosenParams, periodInstants } from "./lib/filters/filter_values.ts";
 import { AUDIT_ACTIONS, type AuditLogView } from "../contract/audit.ts";
 import { icon } from "./lib/ui/icon.tsx";
+import { LabelledCell } from "./lib/list/ResourceList.tsx";
 
 const Download = icon("download");
 
@@ -116,20 +117,28 @@ function AuditLog() {
     <RecordList page={page} toolbar={toolbar}>
       {page.list.items.map((r) => (
         <tr key={r.id} data-testid="audit-row">
-          <td>{new Date(r.createdAt).toLocaleString()}</td>
+          <LabelledCell label={t("audit.when")}>
+            {new Date(r.createdAt).toLocaleString()}
+          </LabelledCell>
           {platform && (
-            <td data-testid="audit-company">{companyName.get(r.companyId) ?? `#${r.companyId}`}</td>
+            <LabelledCell label={t("audit.company")} data-testid="audit-company">
+              {companyName.get(r.companyId) ?? `#${r.companyId}`}
+            </LabelledCell>
           )}
-          <td>{r.userName ?? "—"}</td>
-          <td>{t(`audit.actions.${r.action}`)}</td>
-          <td>
+          <LabelledCell label={t("audit.who")}>{r.userName ?? "—"}</LabelledCell>
+          <LabelledCell label={t("audit.action")}>{t(`audit.actions.${r.action}`)}</LabelledCell>
+          <LabelledCell label={t("audit.entity")}>
             {t(`audit.entities.${r.entity}`, { defaultValue: r.entity })}
             {r.entityId ? ` #${r.entityId}` : ""}
-          </td>
-          <td>{r.ip ?? "—"}</td>
-          <td className="audit-changes" data-testid="audit-changes">
-            {changes(r)}
-          </td>
+          </LabelledCell>
+          <LabelledCell label={t("audit.from")}>{r.ip ?? "—"}</LabelledCell>
+          <LabelledCell
+            label={t("audit.changes")}
+            className="audit-changes"
+            data-testid="audit-changes"
+          >
+            <div>{changes(r)}</div>
+          </LabelledCell>
         </tr>
       ))}
     </RecordList>
