@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { can } from "./lib/permissions.ts";
 import { useUser } from "./lib/session.ts";
@@ -9,6 +10,8 @@ import { ALL, FilterBar, namedOptions, useFilters } from "./lib/filters/FilterBa
 import { chosenParams, periodInstants } from "./lib/filters/filter_values.ts";
 import { AUDIT_ACTIONS, type AuditLogView } from "../contract/audit.ts";
 import { icon } from "./lib/ui/icon.tsx";
+import { LabelledCell } from "./lib/list/ResourceList.tsx";
+import { deviceName } from "./lib/shell/device_name.ts";
 
 const Download = icon("download");
 
@@ -116,35 +119,53 @@ function AuditLog() {
     <RecordList page={page} toolbar={toolbar}>
       {page.list.items.map((r) => (
         <tr key={r.id} data-testid="audit-row">
-          <td>{new Date(r.createdAt).toLocaleString()}</td>
+          <LabelledCell label={t("audit.when")}>
+            {new Date(r.createdAt).toLocaleString()}
+          </LabelledCell>
           {platform && (
-            <td data-testid="audit-company">{companyName.get(r.companyId) ?? `#${r.companyId}`}</td>
+            <LabelledCell label={t("audit.company")} data-testid="audit-company">
+              {companyName.get(r.companyId) ?? `#${r.companyId}`}
+            </LabelledCell>
           )}
-          <td>{r.userName ?? "—"}</td>
-          <td>{t(`audit.actions.${r.action}`)}</td>
-          <td>
+          <LabelledCell label={t("audit.who")}>{r.userName ?? "—"}</LabelledCell>
+          <LabelledCell label={t("audit.action")}>{t(`audit.actions.${r.action}`)}</LabelledCell>
+          <LabelledCell label={t("audit.entity")}>
             {t(`audit.entities.${r.entity}`, { defaultValue: r.entity })}
             {r.entityId ? ` #${r.entityId}` : ""}
-          </td>
-          <td>{r.ip ?? "—"}</td>
-          <td className="audit-changes" data-testid="audit-changes">
-            {changes(r)}
-          </td>
+          </LabelledCell>
+          <LabelledCell label={t("audit.from")}>{r.ip ?? "—"}</LabelledCell>
+          <LabelledCell
+            label={t("audit.changes")}
+            className="audit-changes"
+            data-testid="audit-changes"
+          >
+            <div>{changes(r, t)}</div>
+          </LabelledCell>
         </tr>
       ))}
     </RecordList>
   );
 }
 
-/** "profile: user → admin", one line per field (secrets already masked by the server). */
-function changes(r: AuditLogView) {
+/**
+ * "Perfil: Usuário → Administrador", one line per field, in words (issue 50 item 6): the field's
+ * name, yes/no for a switch, a known value's name, a device for a user agent (secrets already
+ * masked by the server). An unknown field or value shows as recorded.
+ */
+function changes(r: AuditLogView, t: TFunction) {
   const keys = [...new Set([...Object.keys(r.before ?? {}), ...Object.keys(r.after ?? {})])];
-  const shown = (v: unknown) =>
-    v === undefined || v === null ? "—" : typeof v === "string" ? v : JSON.stringify(v);
+  const shown = (k: string, v: unknown) => {
+    if (v === undefined || v === null || v === "") return "—";
+    if (typeof v === "boolean") return t(v ? "common.yes" : "common.no");
+    if (k === "userAgent" && typeof v === "string") return deviceName(v, t);
+    if (typeof v === "string") return t(`audit.values.${k}.${v}`, { defaultValue: v });
+    return typeof v === "number" ? String(v) : JSON.stringify(v);
+  };
   return keys.map((k) => (
     <div key={k}>
-      {k}: {r.before && k in r.before ? `${shown(r.before[k])} → ` : ""}
-      {shown(r.after?.[k])}
+      {t(`audit.fields.${k}`, { defaultValue: k })}:{" "}
+      {r.before && k in r.before ? `${shown(k, r.before[k])} → ` : ""}
+      {shown(k, r.after?.[k])}
     </div>
   ));
 }

@@ -11,7 +11,7 @@ import { toast } from "./lib/toast.ts";
 import { Button, IconButton } from "./lib/ui/Button.tsx";
 import { whenOpen } from "./lib/ui/deferred.tsx";
 import { useResourceList } from "./lib/list/hooks.ts";
-import { ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
+import { LabelledCell, ListSearch, ResourceTable } from "./lib/list/ResourceList.tsx";
 import type { InvoiceView } from "../contract/billing_types.ts";
 import { canSeeBilling, invoiceDisplay, localToday } from "../contract/billing_rules.ts";
 import { formatBRL } from "./billing/format.ts";
@@ -107,13 +107,25 @@ function Invoices() {
               data-testid="invoice-row"
               data-status={display}
             >
-              <td>{invoice.id}</td>
-              {user.super ? <td>{invoice.companyName ?? ""}</td> : null}
-              <td>{invoice.detail}</td>
-              <td>{formatBRL(invoice.value, lng)}</td>
-              <td>{formatDate(invoice.dueDate, lng)}</td>
-              <td>{t(`billing.statuses.${display}`)}</td>
-              <td className="col-actions">
+              <LabelledCell label={t("billing.id")}>{invoice.id}</LabelledCell>
+              {user.super
+                ? (
+                  <LabelledCell label={t("billing.company")}>
+                    {invoice.companyName ?? ""}
+                  </LabelledCell>
+                )
+                : null}
+              <LabelledCell label={t("billing.detail")}>{invoice.detail}</LabelledCell>
+              <LabelledCell label={t("billing.value")}>
+                {formatBRL(invoice.value, lng)}
+              </LabelledCell>
+              <LabelledCell label={t("billing.dueDate")}>
+                {formatDate(invoice.dueDate, lng)}
+              </LabelledCell>
+              <LabelledCell label={t("billing.status")}>
+                {t(`billing.statuses.${display}`)}
+              </LabelledCell>
+              <LabelledCell label={t("billing.action")} className="col-actions">
                 {display !== "paid" && own
                   ? (
                     <Button variant="primary" onClick={() => setPaying(invoice.id)}>
@@ -143,7 +155,7 @@ function Invoices() {
                     </IconButton>
                   )
                   : null}
-              </td>
+              </LabelledCell>
             </tr>
           );
         })}

@@ -114,7 +114,7 @@ export async function updateCompanySchedules(
 ): Promise<CompanyView> {
   const was = await visibleCompany(deps, auth, id);
   const now = deps.clock.now().toISOString();
-  await deps.db.transaction().execute(async (trx) => {
+  const hoursChanged = await deps.db.transaction().execute(async (trx) => {
     const row = await repo.setCompanySchedules(trx, id, JSON.stringify(schedules), now);
     if (!row) throw missing();
     const diff = changedFields(
@@ -131,8 +131,13 @@ export async function updateCompanySchedules(
         diff,
       );
     }
+    return Object.keys(diff.after).length > 0;
   });
-  return view((await repo.findCompanyRow(deps.db, id))!);
+  const company = view((await repo.findCompanyRow(deps.db, id))!);
+  // Told after commit: with the company's hours counting ('Empresa'), distribution dates the
+  // waiting tickets again and gives out what an opening lets through (issue 50 item 1).
+  if (hoursChanged) deps.events.emit("company.updated", { company, hoursChanged });
+  return company;
 }
 
 /** GET /api/companies (super): a page by name, `searchParam` on name and email. */

@@ -371,6 +371,9 @@ export function wireDistribution(deps: AppDeps) {
   deps.events.on("setting.updated", (e) => {
     if (e.setting.key === "scheduleType") retime(e.companyId, null);
   });
+  deps.events.on("company.updated", (e) => {
+    if (e.hoursChanged) retime(e.company.id, null);
+  });
 }
 
 const SCAN_LIMIT = 500;

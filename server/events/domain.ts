@@ -169,7 +169,8 @@ export type DomainEvents = {
     secret: boolean;
   };
   "plan.changed": { companyId: number; plan: PlanFlags | null };
-  "company.updated": { company: CompanyView };
+  /** `hoursChanged`: its working hours changed (due instants of waiting tickets are counted again). */
+  "company.updated": { company: CompanyView; hoursChanged?: boolean };
   "invoice.paid": { companyId: number; invoiceId: number; dueDate: string };
 };
 

@@ -148,3 +148,36 @@ Deno.test("queue hours - when hours count per queue, changing them (or the targe
       },
     );
   }, "queue"));
+
+Deno.test("company hours - when the company's hours count ('Empresa'), changing them dates waiting tickets again and gives them out once open (issue 50 item 1)", () =>
+  atNight(async (t, { a, queueId }) => {
+    const [c1] = await contacts(t, a.id, 1);
+    const ticket = await newPending(t, a.admin.token, c1, queueId);
+    const closed = await eventually(
+      async () => (await ticketRow(t, ticket.id)).firstResponseDueAt,
+      {
+        what: "dated on the company's hours",
+      },
+    );
+    await t.deps.afterAnswer.drain();
+    assert.equal((await ticketRow(t, ticket.id)).userId, null);
+    assert.notEqual(closed, "2026-11-28T04:53:00.000Z");
+
+    // Open all Saturday: dated from when it entered (01:52 + 1 min), given out now.
+    const company = await (await t.request("GET", `/api/companies/${a.id}`, {
+      token: a.admin.token,
+    })).json();
+    const week = company.schedules.map((d: { weekdayEn: string }) =>
+      d.weekdayEn === "saturday" ? { ...d, startTime: "00:00", endTime: "23:59" } : d
+    );
+    const put = await t.request("PUT", `/api/companies/${a.id}/schedules`, {
+      token: a.admin.token,
+      body: { schedules: week },
+    });
+    assert.equal(put.status, 200, await put.clone().text());
+    const given = await eventually(async () => {
+      const r = await ticketRow(t, ticket.id);
+      return r.userId !== null && r;
+    }, { what: "given out once the company opened" });
+    assert.equal(given.firstResponseDueAt, "2026-11-28T04:53:00.000Z");
+  }, "company"));

@@ -102,7 +102,8 @@ Deno.test("accounts e2e - /audit shows a role change with before and after", () 
     await loginAs(page, c.admin);
     await page.goto(`${url}/audit`);
     const row = page.getByTestId("audit-row").filter({ hasText: "Alterou um usuário" });
-    await row.getByTestId("audit-changes").getByText("profile: user → admin").waitFor();
+    // Issue 50 item 6: the change in words, not field names and codes.
+    await row.getByTestId("audit-changes").getByText("Perfil: Usuário → Administrador").waitFor();
   }));
 
 Deno.test("accounts e2e - a super user's /audit names each row's company and filters by company", () =>
@@ -121,16 +122,16 @@ Deno.test("accounts e2e - a super user's /audit names each row's company and fil
     await loginAs(page, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     await page.goto(`${url}/audit`);
     const changes = page.getByTestId("audit-row").filter({ hasText: "Alterou uma empresa" });
-    await changes.filter({ hasText: "phone: — → 5511911110000" }).getByTestId("audit-company")
+    await changes.filter({ hasText: "Telefone: — → 5511911110000" }).getByTestId("audit-company")
       .getByText("Alpha").waitFor();
-    await changes.filter({ hasText: "phone: — → 5511922220000" }).getByTestId("audit-company")
+    await changes.filter({ hasText: "Telefone: — → 5511922220000" }).getByTestId("audit-company")
       .getByText("Beta").waitFor();
 
     await page.getByRole("combobox", { name: "Empresa" }).click();
     await page.getByRole("option", { name: "Beta" }).click();
     const companies = page.getByTestId("audit-company");
     await companies.filter({ hasText: "Alpha" }).first().waitFor({ state: "detached" });
-    await changes.getByText("phone: — → 5511922220000").waitFor();
-    const names = await companies.allTextContents();
+    await changes.getByText("Telefone: — → 5511922220000").waitFor();
+    const names = await companies.allInnerTexts();
     assert.ok(names.length > 0 && names.every((n) => n === "Beta"), names.join());
   }));

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ReactNode, TdHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { Button, IconButton } from "../ui/Button.tsx";
 import type { ResourceList } from "./hooks.ts";
@@ -37,6 +37,23 @@ export function ListSearch<T>(
 }
 
 /**
+ * A cell of a `wide` table: on a phone, where the table's rows become cards, its column's name
+ * shows beside the value (the header row is then hidden).
+ */
+export function LabelledCell(
+  { label, className, children, ...rest }: TdHTMLAttributes<HTMLTableCellElement> & {
+    label: string;
+  },
+) {
+  return (
+    <td className={className} {...rest}>
+      <span className="cell-label" aria-hidden="true">{label}</span>
+      {children}
+    </td>
+  );
+}
+
+/**
  * The table of a list page: `head` is the header row's cells, `children` the body rows.
  *   <ResourceTable list={list} testId="tags-list" empty={t("tags.empty")}
  *     head={<><th>{t("tags.name")}</th><th className="col-actions" /></>}>
@@ -50,8 +67,9 @@ export function ResourceTable<T>(
     head: ReactNode;
     empty: string;
     /**
-     * Too many columns to share a phone's width (issue 50 item 8): there the table keeps its
-     * columns' width and scrolls sideways, rather than breaking words one letter a line.
+     * Too many columns to share a phone's width (issue 50 item 8): there each row becomes a card,
+     * a line per cell named by its column (LabelledCell), rather than words broken one letter a
+     * line or a table to scroll sideways.
      */
     wide?: boolean;
     /** What to do about it, under the empty text. */
