@@ -51,6 +51,7 @@ import * as m0520 from "./migrations/0520_add_zone_local_days.ts";
 import * as m0540 from "./migrations/0540_create_push.ts";
 import * as m0545 from "./migrations/0545_create_whatsapp_cloud.ts";
 import * as m0560 from "./migrations/0560_create_user_presence.ts";
+import * as m0640 from "./migrations/0640_add_postgres_search.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -97,6 +98,7 @@ const migrations: Record<string, Migration> = {
   "0540_create_push": m0540,
   "0545_create_whatsapp_cloud": m0545,
   "0560_create_user_presence": m0560,
+  "0640_add_postgres_search": m0640,
 };
 
 class StaticProvider implements MigrationProvider {
