@@ -53,6 +53,7 @@ import * as m0545 from "./migrations/0545_create_whatsapp_cloud.ts";
 import * as m0560 from "./migrations/0560_create_user_presence.ts";
 import * as m0600 from "./migrations/0600_create_assist.ts";
 import * as m0620 from "./migrations/0620_add_cloud_backoff.ts";
+import * as m0640 from "./migrations/0640_add_postgres_search.ts";
 import * as m0660 from "./migrations/0660_create_import_map.ts";
 
 const migrations: Record<string, Migration> = {
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   "0560_create_user_presence": m0560,
   "0600_create_assist": m0600,
   "0620_add_cloud_backoff": m0620,
+  "0640_add_postgres_search": m0640,
   "0660_create_import_map": m0660,
 };
 

@@ -105,6 +105,8 @@ export const POSTGRES_PREPARE = [
   `CREATE OR REPLACE FUNCTION sqlite_json_insert(doc text, path text, value text)
    RETURNS text LANGUAGE sql IMMUTABLE AS
    $$ SELECT (coalesce(doc, '[]')::jsonb || jsonb_build_array(value))::text $$`,
+  `CREATE OR REPLACE FUNCTION sqlite_json(doc text) RETURNS json LANGUAGE sql IMMUTABLE AS
+   $$ SELECT doc::json $$`,
   `CREATE OR REPLACE FUNCTION sqlite_json_extract(doc text, path text)
    RETURNS text LANGUAGE sql IMMUTABLE AS
    $$ SELECT jsonb_path_query_first(doc::jsonb, path::jsonpath) #>> '{}' $$`,

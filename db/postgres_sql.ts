@@ -164,6 +164,7 @@ const FUNCTIONS: Record<string, string> = {
   JSON_EXTRACT: "sqlite_json_extract",
   JSON_ARRAY_LENGTH: "sqlite_json_array_length",
   JSON_OBJECT: "json_build_object",
+  JSON: "sqlite_json",
   JSON_ARRAY: "json_build_array",
 };
 
@@ -258,9 +259,9 @@ function translateTokens(tokens: Token[], ddl: boolean): Token[] {
       const before = upper(tokens[previous(tokens, i)]);
       const after = upper(tokens[next(tokens, i)]);
       if (
-        (before === "WHERE" || before === "AND" || before === "OR") &&
+        (before === "WHERE" || before === "AND" || before === "OR" || before === "ON") &&
         (after === undefined || after.startsWith(")") ||
-          ["AND", "OR", "ORDER", "GROUP", "LIMIT", ";"].includes(after))
+          ["AND", "OR", "ORDER", "GROUP", "LIMIT", ";", "WHERE", "LEFT", "JOIN"].includes(after))
       ) t.text = t.text === "1" ? "true" : "false";
     }
   }

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import type { Contact } from "../../db/schema.ts";
 import { likePattern } from "../paging.ts";
+import { type Engine, engineOf } from "../../db/engine.ts";
 
 export type ExtraInfo = { id: number; name: string; value: string };
 
@@ -16,12 +17,20 @@ function phrase(term: string): string {
  * cannot answer) fall back to LIKE over the company's contacts. Digits typed with punctuation
  * ("(13) 9123") are also matched against the stored digits.
  */
-export function searchFilter(search: string | undefined) {
+export function searchFilter(search: string | undefined, engine: Engine = "sqlite") {
   const term = search?.trim() ?? "";
   if (!term) return undefined;
   const digits = term.replace(/\D/g, "");
   const phrases = [term];
   if (digits.length >= 3 && digits !== term) phrases.push(digits);
+  if (engine === "postgres") {
+    // The trigram index contacts_search (migration 0640) holds this very expression.
+    const holds = phrases.map((p) =>
+      sql<boolean>`f_unaccent(contacts.name || ' ' || contacts.number || ' ' ||
+        coalesce(contacts.email, '')) LIKE f_unaccent(${likePattern(p)}) ESCAPE '\\'`
+    );
+    return sql<boolean>`(${sql.join(holds, sql` OR `)})`;
+  }
   if (term.length >= 3) {
     const match = phrases.map(phrase).join(" OR ");
     return sql<
@@ -40,7 +49,7 @@ export async function listContacts(
   companyId: number,
   options: { search?: string; limit: number; offset: number },
 ): Promise<{ rows: Contact[]; count: number }> {
-  const filter = searchFilter(options.search);
+  const filter = searchFilter(options.search, engineOf(db));
   let query = db.selectFrom("contacts").where("contacts.companyId", "=", companyId);
   if (filter) query = query.where(filter);
   const [rows, total] = await Promise.all([
@@ -57,7 +66,7 @@ export async function listContactOptions(
   companyId: number,
   options: { search?: string; limit: number },
 ) {
-  const filter = searchFilter(options.search);
+  const filter = searchFilter(options.search, engineOf(db));
   let query = db.selectFrom("contacts").where("contacts.companyId", "=", companyId);
   if (filter) query = query.where(filter);
   return await query.select(["id", "name", "number", "email", "profilePicUrl", "isGroup"])

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { isPostgres } from "../../db/engine.ts";
 import type { QueueDistribution, TicketUpdate } from "../../db/schema.ts";
 import { countedHours, type WorkingHoursEntry } from "../queues/hours.ts";
 
@@ -100,6 +101,11 @@ export async function onlineAttendants(
  * and the user must still hold fewer than `capacity` pending/open tickets, counted by the same
  * statement (SQLite runs it under the write lock, so two processes on the database cannot both
  * see room for the last place). Returns whether it did.
+ *
+ * PostgreSQL runs writers side by side, each counting from its own snapshot: two processes could
+ * both see room for the last place. There the user's row is locked first (FOR UPDATE, in the same
+ * transaction), so givers of one user take turns, and the UPDATE, which reads a new snapshot
+ * once the lock is held, counts the ticket the previous one gave (issue 46).
  */
 export async function giveTicket(
   db: Database,
@@ -109,16 +115,24 @@ export async function giveTicket(
   capacity: number | null,
   patch: TicketUpdate,
 ): Promise<boolean> {
-  let q = db.updateTable("tickets").set({ ...patch, userId, status: "open" })
-    .where("companyId", "=", companyId).where("id", "=", ticketId)
-    .where("status", "=", "pending").where("userId", "is", null);
-  if (capacity !== null) {
-    q = q.where(sql<boolean>`(SELECT COUNT(*) FROM tickets held
-      WHERE held.companyId = ${companyId} AND held.userId = ${userId}
-        AND held.status <> 'closed') < ${capacity}`);
-  }
-  const result = await q.executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const give = async (tx: Database) => {
+    if (capacity !== null && isPostgres(tx)) {
+      await tx.selectFrom("users").select("id").where("companyId", "=", companyId)
+        .where("id", "=", userId).forUpdate().execute();
+    }
+    let q = tx.updateTable("tickets").set({ ...patch, userId, status: "open" })
+      .where("companyId", "=", companyId).where("id", "=", ticketId)
+      .where("status", "=", "pending").where("userId", "is", null);
+    if (capacity !== null) {
+      q = q.where(sql<boolean>`(SELECT COUNT(*) FROM tickets held
+        WHERE held.companyId = ${companyId} AND held.userId = ${userId}
+          AND held.status <> 'closed') < ${capacity}`);
+    }
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  };
+  if (capacity === null || !isPostgres(db) || db.isTransaction) return await give(db);
+  return await db.transaction().execute(give);
 }
 
 /** Where round-robin stopped: the user given the queue's last ticket. */

@@ -19,3 +19,18 @@ export function ftsQuery(input: string, prefix = true): string | undefined {
   });
   return tokens.length === 0 ? undefined : tokens.join(" ");
 }
+
+/**
+ * The same search for PostgreSQL (issue 46): a to_tsquery('simple', ...) text over the words
+ * without their accents, lower-cased, all required, prefixes as in ftsQuery. Words are letters and
+ * digits only, so nothing typed is read as tsquery syntax. The indexed side is
+ * to_tsvector('simple', f_unaccent(body)) (migration 0640), so `orcamento` finds `orçamento`.
+ */
+export function tsQuery(input: string, prefix = true): string | undefined {
+  const words = input.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokens = words.slice(0, MAX_SEARCH_TOKENS).map((word) => {
+    const plain = word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+    return prefix && word.length >= 2 ? `${plain}:*` : plain;
+  });
+  return tokens.length === 0 ? undefined : tokens.join(" & ");
+}

@@ -2,7 +2,9 @@ import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kyse
 import type { Database } from "../../db/client.ts";
 import type { DB, TicketStatus } from "../../db/schema.ts";
 import { searchFilter as contactSearchFilter } from "../contacts/repository.ts";
-import { ftsQuery } from "../messages/fts.ts";
+import { ftsQuery, tsQuery } from "../messages/fts.ts";
+import { messageMatches } from "../messages/search_repository.ts";
+import { type Engine, engineOf } from "../../db/engine.ts";
 import type { Viewer } from "./access.ts";
 import { isAllowed } from "../auth/policy.ts";
 
@@ -140,8 +142,8 @@ function conditions(eb: Eb, viewer: Viewer, f: TicketListFilters, part: Part | P
  * (migration 0030), so ticket ids come from the index alone; other companies' fall out when
  * joined with the company's tickets. Message text is never read with LIKE (DESIGN 'HTTP surface').
  */
-function searchTerms(companyId: number, text: string) {
-  const contactMatch = contactSearchFilter(text);
+function searchTerms(companyId: number, text: string, engine: Engine) {
+  const contactMatch = contactSearchFilter(text, engine);
   let contactTickets;
   if (contactMatch) {
     // The unary + keeps SQLite from walking every ticket (or, with the trigram index answering,
@@ -153,17 +155,24 @@ function searchTerms(companyId: number, text: string) {
       AND tc.contactId IN (SELECT contacts.id FROM contacts WHERE ${contactCompany} = ${companyId}
         AND ${contactMatch})`;
   }
-  const match = ftsQuery(text);
+  const match = engine === "postgres" ? tsQuery(text) : ftsQuery(text);
   return contactTickets || match ? { contactTickets, match } : undefined;
 }
 
+/** PostgreSQL (issue 46): the company's tickets with a message holding every word. */
+function messageTickets(companyId: number, query: string) {
+  return sql`SELECT m.ticketId AS id FROM messages m WHERE m.companyId = ${companyId}
+    AND ${messageMatches(query)}`;
+}
+
 /** Ticket ids a search matches, a ticket once. */
-function searchHits(companyId: number, text: string) {
-  const terms = searchTerms(companyId, text);
+function searchHits(companyId: number, text: string, engine: Engine) {
+  const terms = searchTerms(companyId, text, engine);
   if (!terms) return undefined;
   const parts = [];
   if (terms.contactTickets) parts.push(terms.contactTickets);
-  if (terms.match) {
+  if (terms.match && engine === "postgres") parts.push(messageTickets(companyId, terms.match));
+  else if (terms.match) {
     parts.push(
       sql`SELECT rowid >> 32 AS id FROM messages_fts WHERE messages_fts MATCH ${terms.match}`,
     );
@@ -176,14 +185,17 @@ function searchHits(companyId: number, text: string) {
  * drives (CROSS JOIN) and each hit is checked against w through the Bloom filter SQLite builds
  * for the join: ~0.1 us a hit, against ~0.3 us for an IN (...) list.
  */
-function windowHits(companyId: number, text: string) {
-  const terms = searchTerms(companyId, text);
+function windowHits(companyId: number, text: string, engine: Engine) {
+  const terms = searchTerms(companyId, text, engine);
   if (!terms) return undefined;
   const parts = [];
   if (terms.contactTickets) {
     parts.push(sql`SELECT w.id, w.updatedAt FROM w WHERE w.id IN (${terms.contactTickets})`);
   }
-  if (terms.match) {
+  if (terms.match && engine === "postgres") {
+    parts.push(sql`SELECT w.id, w.updatedAt FROM w
+      WHERE w.id IN (${messageTickets(companyId, terms.match)})`);
+  } else if (terms.match) {
     parts.push(sql`SELECT w.id, w.updatedAt FROM messages_fts CROSS JOIN w
       ON w.id = messages_fts.rowid >> 32 WHERE messages_fts MATCH ${terms.match}`);
   }
@@ -459,7 +471,7 @@ function searchWindowQuery(
   text: string,
   searchWindow = SEARCH_WINDOW,
 ) {
-  const hits = windowHits(viewer.companyId, text);
+  const hits = windowHits(viewer.companyId, text, engineOf(db));
   if (!hits) return undefined;
   const size = searchWindow * filters.pageNumber;
   const offset = (filters.pageNumber - 1) * TICKETS_PAGE_SIZE;
@@ -475,7 +487,7 @@ function searchWindowQuery(
 
 /** Every matching ticket of the viewer's list, driven by the hits, newest activity first. */
 function searchQuery(db: Database, viewer: Viewer, filters: TicketListFilters, text: string) {
-  const hits = searchHits(viewer.companyId, text);
+  const hits = searchHits(viewer.companyId, text, engineOf(db));
   if (!hits) return undefined;
   const parts = partsOf(viewer, filters);
   // CROSS JOIN keeps the hits the outer loop: SQLite would otherwise walk the company's tickets.
