@@ -362,8 +362,9 @@ export function postgresTrigger(text: string): string {
     : "RETURN NULL;";
   const translatedEvent = render(translateTokens(tokenize(event), false));
   const condition = when ? ` WHEN (${render(translateTokens(tokenize(when), false))})` : "";
-  // PostgreSQL refuses WHEN on INSTEAD OF triggers: the condition moves into the function.
-  const instead = /INSTEAD/i.test(timing);
+  // PostgreSQL refuses WHEN on INSTEAD OF triggers, and a subquery in any trigger's WHEN: the
+  // condition then moves into the function.
+  const instead = /INSTEAD/i.test(timing) || /\bSELECT\b/i.test(when ?? "");
   const inner = statements.join("\n");
   const fnBody = instead && condition
     ? `IF ${condition.slice(" WHEN ".length)} THEN ${inner} END IF;`
