@@ -20,7 +20,7 @@ Deno.test("config - a bad value stops the boot naming the variable", () => {
     [{ JWT_SECRET: "short" }, /JWT_SECRET.*32 bytes/],
     [{ JWT_REFRESH_SECRET: "x".repeat(31) }, /JWT_REFRESH_SECRET/],
     [{ ADMIN_EMAIL: "not-an-email" }, /ADMIN_EMAIL/],
-    [{ DATABASE_URL: "postgres://x" }, /DATABASE_URL/],
+    [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL/],
     [{ PUBLIC_URL: "nope" }, /PUBLIC_URL/],
   ];
   for (const [env, pattern] of cases) {
