@@ -51,19 +51,26 @@ function freePort(): number {
 
 const asRoot = Deno.uid() === 0;
 
-/** Runs a PostgreSQL binary, as `postgres` when we are root. */
-async function run(bin: string, args: string[], what: string): Promise<string> {
+/**
+ * Runs a PostgreSQL binary, as `postgres` when we are root; answers what it printed on stdout.
+ * It runs in `cwd` (the cluster's folder): a checkout under a folder only root may enter (a
+ * `mktemp -d` clone) would make every tool warn on stderr, and pg_ctl fail.
+ */
+async function run(bin: string, args: string[], what: string, cwd?: string): Promise<string> {
   const command = asRoot
     ? new Deno.Command("runuser", {
       args: ["-u", "postgres", "--", bin, ...args],
       stdout: "piped",
       stderr: "piped",
+      cwd,
     })
-    : new Deno.Command(bin, { args, stdout: "piped", stderr: "piped" });
+    : new Deno.Command(bin, { args, stdout: "piped", stderr: "piped", cwd });
   const { code, stdout, stderr } = await command.output();
-  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  if (code !== 0) throw new Error(`${what} failed (${code}):\n${text}`);
-  return text;
+  const out = new TextDecoder().decode(stdout);
+  if (code !== 0) {
+    throw new Error(`${what} failed (${code}):\n${out}${new TextDecoder().decode(stderr)}`);
+  }
+  return out;
 }
 
 let databaseCounter = 0;
@@ -83,54 +90,69 @@ export async function startPostgres(): Promise<PostgresServer> {
     await Deno.chown(dir, uid, gid);
     await Deno.chown(data, uid, gid);
   }
-  await run(`${bin}/initdb`, [
-    "-D",
-    data,
-    "--auth=trust",
-    "-U",
-    "postgres",
-    "-E",
-    "UTF8",
-    "--locale=C.UTF-8",
-  ], "initdb");
+  await run(
+    `${bin}/initdb`,
+    [
+      "-D",
+      data,
+      "--auth=trust",
+      "-U",
+      "postgres",
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+    ],
+    "initdb",
+    dir,
+  );
   const port = freePort();
   const start = async () => {
     await deadline(
-      run(`${bin}/pg_ctl`, [
-        "-D",
-        data,
-        "-l",
-        `${dir}/server.log`,
-        "-w",
-        "-o",
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-        "start",
-      ], "pg_ctl start"),
+      run(
+        `${bin}/pg_ctl`,
+        [
+          "-D",
+          data,
+          "-l",
+          `${dir}/server.log`,
+          "-w",
+          "-o",
+          `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+          "start",
+        ],
+        "pg_ctl start",
+        dir,
+      ),
       30_000,
       () => "PostgreSQL did not start in 30 s",
     );
   };
   const stopOnly = async () => {
-    await run(`${bin}/pg_ctl`, ["-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop").catch(
+    await run(`${bin}/pg_ctl`, ["-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop", dir).catch(
       () => {},
     );
   };
   await start();
   const psql = (database: string, sql: string) =>
-    run(`${bin}/psql`, [
-      "-h",
-      "127.0.0.1",
-      "-p",
-      String(port),
-      "-U",
-      "postgres",
-      "-d",
-      database,
-      "-v",
-      "ON_ERROR_STOP=1",
-      "-Atc",
-      sql,
-    ], "psql");
+    run(
+      `${bin}/psql`,
+      [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(port),
+        "-U",
+        "postgres",
+        "-d",
+        database,
+        "-v",
+        "ON_ERROR_STOP=1",
+        "-Atc",
+        sql,
+      ],
+      "psql",
+      dir,
+    );
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
@@ -153,8 +175,11 @@ export async function startPostgres(): Promise<PostgresServer> {
     stopSync() {
       const args = ["-D", data, "-m", "immediate", "-w", "stop"];
       (asRoot
-        ? new Deno.Command("runuser", { args: ["-u", "postgres", "--", `${bin}/pg_ctl`, ...args] })
-        : new Deno.Command(`${bin}/pg_ctl`, { args })).outputSync();
+        ? new Deno.Command("runuser", {
+          args: ["-u", "postgres", "--", `${bin}/pg_ctl`, ...args],
+          cwd: dir,
+        })
+        : new Deno.Command(`${bin}/pg_ctl`, { args, cwd: dir })).outputSync();
       try {
         Deno.removeSync(dir, { recursive: true });
       } catch {
