@@ -22,7 +22,13 @@ import type { QuickMessageView } from "./quick_message_types.ts";
 import type { ScheduleView } from "./schedule_types.ts";
 import type { TagView } from "./tag_types.ts";
 import type { AnnouncementView, ChatMessageView, ChatView } from "./team_types.ts";
-import type { MessageView, SlaKind, TicketContact, TicketView } from "./ticket_types.ts";
+import type {
+  MessageView,
+  SlaKind,
+  TakenBackNotice,
+  TicketContact,
+  TicketView,
+} from "./ticket_types.ts";
 import type { PlanFlags } from "./types.ts";
 import type { TicketSummaryView } from "./assist_types.ts";
 import type { WebhookView } from "./webhook_types.ts";
@@ -75,6 +81,13 @@ export type RealtimeEvents = {
   ticketPin: { action: "pin" | "unpin"; ticketId: number };
   /** Issue 26: distribution gave the ticket to this user (their sockets only). */
   ticketAssigned: { action: "assigned"; ticket: TicketView };
+  /**
+   * Issue 50 item 17: distribution took a ticket back from an attendant who was offline; `lost`
+   * to them (the notice they read on coming back), `given` to who got it (the bell).
+   */
+  ticketTakenBack:
+    | { action: "lost"; notice: TakenBackNotice }
+    | { action: "given"; ticket: TicketView; fromName: string };
   /** Issue 26: a ticket missed its queue's target (admins; the bell rings). */
   sla: { action: "breach"; kind: SlaKind; ticket: TicketView };
   ticket:
@@ -136,6 +149,7 @@ const CHANNEL_SET: { [C in keyof RealtimeEvents]: true } = {
   appMessage: true,
   ticket: true,
   ticketAssigned: true,
+  ticketTakenBack: true,
   ticketPin: true,
   sla: true,
   contact: true,

@@ -27,6 +27,12 @@ export type Queue = {
 export const DISTRIBUTIONS = ["off", "round_robin", "least_busy"] as const;
 export type QueueDistribution = typeof DISTRIBUTIONS[number];
 
+/**
+ * Minutes offline after which an attendant's untouched distributed tickets go to others, when the
+ * company did not set `distributionOfflineMinutes` (issue 26; 0: never).
+ */
+export const DEFAULT_OFFLINE_MINUTES = 10;
+
 /** A chatbot option (seeds/001 section 3 'Queue option'), as /api/queue-options answers it. */
 export type QueueOption = {
   id: number;

@@ -67,6 +67,19 @@ export type TicketView = {
 };
 
 /** Which service-level target a breach missed. */
+/**
+ * Issue 50 item 17: a ticket distribution took back from the reader while they were offline
+ * (told when they come back). `toUserName`: who has it now (null: it waits in its queue).
+ */
+export type TakenBackNotice = {
+  id: number;
+  ticketId: number;
+  ticketUuid: string;
+  contactName: string;
+  at: string;
+  toUserName: string | null;
+};
+
 export type SlaKind = "firstResponse" | "resolution";
 
 /** The page's name for a ticket: the same type. */

@@ -34,6 +34,8 @@ export const LIMITS = {
   maxOpenTickets: { min: 1, max: 1000 },
   /** Issue 26: a queue's service-level targets, in business minutes (a year of 24 h days). */
   slaMinutes: { min: 1, max: 525_600 },
+  /** Issue 50 item 17: the company's `distributionOfflineMinutes` (0: never take back). */
+  offlineMinutes: { min: 0, max: 9999 },
   /** Issue 28: tickets one user may pin to the top of their lists (ERR_PIN_LIMIT past it). */
   pinnedTickets: { min: 0, max: 10 },
   /** Issue 28: the search inside a conversation (GET /api/messages/:ticketId/search). */

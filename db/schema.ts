@@ -424,6 +424,17 @@ export interface TicketPinsTable {
   createdAt: string;
 }
 
+/** Issue 50 item 17: a ticket taken back from an attendant who was offline (0685). */
+export interface TakenBackNoticesTable {
+  id: Generated<number>;
+  companyId: number;
+  userId: number;
+  ticketId: number;
+  toUserId: number | null;
+  at: string;
+  seenAt: string | null;
+}
+
 /** Issue 42: one browser of one user for Web Push, bound to its sign-in session (0540). */
 export interface PushSubscriptionsTable {
   id: Generated<number>;
@@ -1084,6 +1095,7 @@ export interface DB {
   tags: TagsTable;
   ticket_tags: TicketTagsTable;
   ticket_pins: TicketPinsTable;
+  taken_back_notices: TakenBackNoticesTable;
   push_subscriptions: PushSubscriptionsTable;
   push_preferences: PushPreferencesTable;
   push_deliveries: PushDeliveriesTable;

@@ -74,6 +74,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "simulator_sent",
   "simulator_sessions",
   "tags",
+  "taken_back_notices",
   "ticket_counts",
   "ticket_events",
   "ticket_notification_counts",

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "./lib/api.ts";
-import type { Queue } from "../contract/queue_types.ts";
+import { DEFAULT_OFFLINE_MINUTES, type Queue } from "../contract/queue_types.ts";
 import { useSessionUser } from "./lib/session.ts";
 import { can } from "./lib/permissions.ts";
 import { AppShell } from "./lib/shell/AppShell.tsx";
@@ -47,6 +47,7 @@ export default function QueuesPage(_props: QueuesPageProps) {
   const ready = can(user, "queue:manage");
   const [queues, setQueues] = useState<Queue[] | null>(null);
   const [scheduleType, setScheduleType] = useState("disabled");
+  const [offlineMinutes, setOfflineMinutes] = useState(String(DEFAULT_OFFLINE_MINUTES));
   const [search, setSearch] = useState("");
   const [dialog, setDialog] = useState<{ queue: Queue | null } | null>(null);
   const [deleting, setDeleting] = useState<Queue | null>(null);
@@ -59,6 +60,8 @@ export default function QueuesPage(_props: QueuesPageProps) {
     api.get<{ key: string; value: string }[]>("/settings", { quiet: true }).then((list) => {
       const found = list.find((s) => s.key === "scheduleType");
       if (found) setScheduleType(found.value);
+      const offline = list.find((s) => s.key === "distributionOfflineMinutes");
+      if (offline && offline.value !== "") setOfflineMinutes(offline.value);
     }).catch(() => {});
   }, [ready]);
 
@@ -81,6 +84,7 @@ export default function QueuesPage(_props: QueuesPageProps) {
 
   useRealtime("settings", ({ setting }) => {
     if (setting.key === "scheduleType") setScheduleType(setting.value);
+    if (setting.key === "distributionOfflineMinutes") setOfflineMinutes(setting.value);
   });
 
   const visible = useMemo(() => {
@@ -197,6 +201,7 @@ export default function QueuesPage(_props: QueuesPageProps) {
         record={dialog?.queue ?? null}
         queues={queues ?? []}
         scheduleType={scheduleType}
+        offlineMinutes={offlineMinutes}
         onSaved={upsert}
       />
       <ConfirmDialog

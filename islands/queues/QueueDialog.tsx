@@ -18,6 +18,7 @@ import { queueProblems } from "./queue_form.ts";
 import { DISTRIBUTIONS, type Queue, type QueueDistribution } from "../../contract/queue_types.ts";
 import { check, LIMITS, wholeNumber } from "../../contract/validation.ts";
 import { SelectField } from "../lib/ui/Select.tsx";
+import { api } from "../lib/api.ts";
 
 const FORM_ID = "queue-form";
 
@@ -36,9 +37,11 @@ const EMPTY = {
   firstResponseMinutes: "",
   resolutionMinutes: "",
   pauseWhenWaitingOnCustomer: false,
+  offlineMinutes: "",
 };
 
 const minutesRule = wholeNumber(LIMITS.slaMinutes);
+const offlineRule = wholeNumber(LIMITS.offlineMinutes, true);
 const minutesOrNull = (text: string) => text.trim() === "" ? null : Number(text);
 
 /**
@@ -48,17 +51,19 @@ const minutesOrNull = (text: string) => text.trim() === "" ? null : Number(text)
  * Atendimento'. Every tab's Salvar saves the whole queue (issue 50: one click, whichever tab).
  */
 export function QueueDialog(
-  { queues, scheduleType, ...dialog }: RecordDialogProps<Queue> & {
+  { queues, scheduleType, offlineMinutes, ...dialog }: RecordDialogProps<Queue> & {
     /** The company's queues (colours already taken). */
     queues: readonly Queue[];
     scheduleType: string;
+    /** The company's `distributionOfflineMinutes` (every queue's; saved with the queue). */
+    offlineMinutes: string;
   },
 ) {
   const { t } = useTranslation();
   const hoursEnabled = scheduleType === "queue";
   const form = useRecordForm(dialog, {
     path: "/queue",
-    empty: EMPTY,
+    empty: { ...EMPTY, offlineMinutes },
     values: (q) => ({
       week: weekFrom(q.schedules),
       firstResponseMinutes: q.firstResponseMinutes?.toString() ?? "",
@@ -69,10 +74,17 @@ export function QueueDialog(
       ...check({
         firstResponseMinutes: values.firstResponseMinutes,
         resolutionMinutes: values.resolutionMinutes,
-      }, { firstResponseMinutes: minutesRule, resolutionMinutes: minutesRule }),
+        offlineMinutes: values.offlineMinutes,
+      }, {
+        firstResponseMinutes: minutesRule,
+        resolutionMinutes: minutesRule,
+        offlineMinutes: offlineRule,
+      }),
       ...(hoursEnabled ? hours.check() : {}),
     }),
-    body: ({ week, orderQueue, firstResponseMinutes, resolutionMinutes, ...values }) => ({
+    body: (
+      { week, orderQueue, firstResponseMinutes, resolutionMinutes, offlineMinutes: _, ...values },
+    ) => ({
       ...values,
       firstResponseMinutes: minutesOrNull(firstResponseMinutes),
       resolutionMinutes: minutesOrNull(resolutionMinutes),
@@ -83,6 +95,14 @@ export function QueueDialog(
       ...(hoursEnabled ? { schedules: toEntries(tidyWeek(week)) } : {}),
     }),
     file: { stored: (q) => q.mediaName ?? null },
+    // The company's setting shown on this tab (issue 50 item 17), saved when it changed.
+    after: async (saved) => {
+      const value = String(Number(form.values.offlineMinutes.trim()));
+      if (value !== offlineMinutes) {
+        await api.put("/settings/distributionOfflineMinutes", { value });
+      }
+      return saved;
+    },
     codeFields: {
       ERR_QUEUE_COLOR_ALREADY_EXISTS: "color",
       ERR_DUPLICATED_NAME: ["name", "queues.errors.nameTaken"],
@@ -104,6 +124,7 @@ export function QueueDialog(
         "firstResponseMinutes",
         "resolutionMinutes",
         "pauseWhenWaitingOnCustomer",
+        "offlineMinutes",
       ],
     },
     ...(hoursEnabled ? [{ value: "hours", fields: ["schedules"] }] : []),
@@ -219,6 +240,16 @@ export function QueueDialog(
         <span>{t("queues.fields.pauseWhenWaitingOnCustomer")}</span>
       </label>
       <p className="field-hint">{t("queues.fields.pauseHint")}</p>
+      <Field
+        label={t("queues.fields.offlineMinutes")}
+        type="number"
+        inputMode="numeric"
+        min={LIMITS.offlineMinutes.min}
+        max={LIMITS.offlineMinutes.max}
+        {...form.field("offlineMinutes")}
+        hint={t("queues.fields.offlineHint")}
+        data-testid="queue-offline-minutes"
+      />
       <CountedHours
         scheduleType={scheduleType}
         week={form.values.week}

@@ -12,6 +12,7 @@ import {
   updateTicket,
 } from "../../server/tickets/service.ts";
 import { pinTicket, unpinTicket } from "../../server/tickets/pins.ts";
+import { closeTakenBackNotices, takenBackNotices } from "../../server/distribution/taken_back.ts";
 import {
   lastTicketSummary,
   ticketSuggestions,
@@ -77,6 +78,10 @@ export function ticketRoutes(deps: AppDeps) {
     const id = c.req.valid("param").id;
     return c.json(await updateTicket(deps, authOf(c), id, c.req.valid("json")));
   });
+
+  // Issue 50 item 17: tickets distribution took back from the caller while they were offline.
+  app.get("/taken-back", async (c) => c.json(await takenBackNotices(deps, authOf(c))));
+  app.post("/taken-back/seen", async (c) => c.json(await closeTakenBackNotices(deps, authOf(c))));
 
   // Issue 28: pins are the caller's own; the answer is the ticket with `pinned: true`.
   app.post("/:id{[0-9]+}/pin", validate("param", idParam), async (c) => {

@@ -1,14 +1,12 @@
 import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
 import { crossCompany } from "../../db/tenancy.ts";
+import { DEFAULT_OFFLINE_MINUTES } from "../../contract/queue_types.ts";
 
 /**
  * The distribution job's scans (issue 26): they look at every company's tickets on purpose; each
  * ticket found is then changed with its company named (repository.ts).
  */
-
-/** Minutes offline after which untouched tickets go back, when the company did not set it. */
-export const DEFAULT_OFFLINE_MINUTES = 10;
 
 /**
  * Tickets distribution gave to a user who has been offline (no socket) for the company's

@@ -35,6 +35,8 @@ import {
   waitingTickets,
 } from "./repository.ts";
 import { companiesWithWaiting, recordBreaches, untouchedOfOffline } from "./scan_repository.ts";
+import { insertNotice } from "./taken_back_repository.ts";
+import { tellTakenBack } from "./taken_back.ts";
 
 /**
  * Automatic distribution and service-level targets (issue 26).
@@ -390,12 +392,32 @@ export async function distributionTick(deps: AppDeps) {
   const stamp = now.toISOString();
   const companies = new Set<number>();
   for (const t of await untouchedOfOffline(deps.db, stamp, SCAN_LIMIT)) {
-    if (!await takeBack(deps.db, t.companyId, t.id, t.userId, t.distributedAt, stamp)) continue;
+    // The take-back and its notice (issue 50 item 17) in one transaction.
+    const noticeId = await deps.db.transaction().execute(async (trx) =>
+      await takeBack(trx, t.companyId, t.id, t.userId, t.distributedAt, stamp)
+        ? await insertNotice(trx, {
+          companyId: t.companyId,
+          userId: t.userId,
+          ticketId: t.id,
+          at: stamp,
+        })
+        : undefined
+    );
+    if (noticeId === undefined) continue;
     const view = await loadTicketView(deps.db, t.companyId, t.id);
     if (view) {
       deps.events.emit("ticket.updated", {
         ticket: view,
         before: { status: "open", queueId: view.queueId, userId: t.userId },
+      });
+    }
+    // Placed again at once (never back to who left) so that both sides are told who has it.
+    await placeTicket(deps, t.companyId, t.id, t.userId);
+    if (noticeId !== null) {
+      await tellTakenBack(deps, t.companyId, {
+        id: noticeId,
+        ticketId: t.id,
+        fromUserId: t.userId,
       });
     }
     companies.add(t.companyId);

@@ -16,7 +16,12 @@ import type { Queue, QueueOption } from "../../contract/queue_types.ts";
 import type { QuickMessageView } from "../../contract/quick_message_types.ts";
 import type { ScheduleView } from "../../contract/schedule_types.ts";
 import type { AnnouncementView, ChatMessageView, ChatView } from "../../contract/team_types.ts";
-import type { MessageView, SlaKind, TicketView } from "../../contract/ticket_types.ts";
+import type {
+  MessageView,
+  SlaKind,
+  TakenBackNotice,
+  TicketView,
+} from "../../contract/ticket_types.ts";
 import type { PlanFlags } from "../../contract/types.ts";
 import type { TicketSummaryView } from "../../contract/assist_types.ts";
 
@@ -81,6 +86,18 @@ export type DomainEvents = {
   };
   /** Distribution gave it to `userId` (issue 26; a ticket.updated is told too). */
   "ticket.assigned": { companyId: number; userId: number; ticket: TicketView };
+  /**
+   * Issue 50 item 17: distribution took the ticket back from `fromUserId`, offline past the
+   * company's minutes; `toUserId` got it next (null: it waits in its queue).
+   */
+  "ticket.takenBack": {
+    companyId: number;
+    ticket: TicketView;
+    fromUserId: number;
+    fromName: string;
+    toUserId: number | null;
+    notice: TakenBackNotice;
+  };
   /** Issue 28: `userId` pinned (or unpinned) the ticket to the top of their own lists. */
   "ticket.pinned": { companyId: number; userId: number; ticketId: number; pinned: boolean };
   /** A service-level target of its queue was missed (recorded once, slaBreachedAt). */

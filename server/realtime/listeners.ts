@@ -105,6 +105,28 @@ const ROUTES: Routes = {
         e.userId,
       ]),
     ),
+  // The attendant who lost it reads the notice (on any tab still open, or when back); who got
+  // it hears it on the bell.
+  "ticket.takenBack": (hub, e) => {
+    send(
+      hub,
+      e.companyId,
+      "ticketTakenBack",
+      { action: "lost", notice: e.notice },
+      users([
+        e.fromUserId,
+      ]),
+    );
+    if (e.toUserId !== null) {
+      send(
+        hub,
+        e.companyId,
+        "ticketTakenBack",
+        { action: "given", ticket: e.ticket, fromName: e.fromName },
+        users([e.toUserId]),
+      );
+    }
+  },
   "ticket.pinned": (hub, e) =>
     send(
       hub,

@@ -46,7 +46,7 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = Object.freez
   clientsecretmkauth: { schema: text, secret: true },
   asaas: { schema: text, secret: true },
   // Issue 26: minutes offline after which an attendant's untouched distributed tickets go to
-  // others (0: never; unset: server/distribution/scan_repository.ts DEFAULT_OFFLINE_MINUTES).
+  // others (0: never; unset: contract/queue_types.ts DEFAULT_OFFLINE_MINUTES).
   distributionOfflineMinutes: {
     schema: z.string().trim().regex(/^\d{1,4}$/, "Use de 0 a 9999 minutos"),
   },

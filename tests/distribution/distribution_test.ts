@@ -252,7 +252,7 @@ function wsUrl(s: ReturnType<typeof serve>) {
 
 Deno.test("distribution - an attendant offline past the setting's minutes loses untouched tickets to someone online", () =>
   served(async (t, wsUrl) => {
-    const { a } = await twoCompanies(t);
+    const { a, b } = await twoCompanies(t);
     const { queueId, attendants } = await distributionScene(t, a, {
       distribution: "round_robin",
       attendants: 2,
@@ -300,6 +300,33 @@ Deno.test("distribution - an attendant offline past the setting's minutes loses 
     assert.equal((await ticketRow(t, untouched.id)).userId, stays.id);
     // The answered one stays with its attendant.
     assert.equal((await ticketRow(t, answered.id)).userId, away.id);
+    // Issue 50 item 17: who got it hears from whom (the bell) ...
+    const given = await staysSocket.next((e) => e.event === `company-${a.id}-ticketTakenBack`);
+    const data = given.data as { action: string; ticket: { id: number }; fromName: string };
+    assert.deepEqual([data.action, data.ticket.id, data.fromName], [
+      "given",
+      untouched.id,
+      "Atendente q 1",
+    ]);
+    // ... and the attendant, back, reads where it went until they close the notice.
+    const read = async (token: string) =>
+      await (await t.request("GET", "/api/tickets/taken-back", { token })).json();
+    const [notice, ...more] = await read(away.token);
+    assert.deepEqual(more, []);
+    assert.equal(notice.ticketId, untouched.id);
+    assert.equal(notice.contactName, "Cliente 0");
+    assert.equal(notice.toUserName, "Atendente q 2");
+    assert.deepEqual(await read(stays.token), []);
+    assert.deepEqual(await read(b.admin.token), []);
+    const closed = await t.request("POST", "/api/tickets/taken-back/seen", { token: away.token });
+    assert.deepEqual([closed.status, await closed.json()], [200, { closed: 1 }]);
+    assert.deepEqual(await read(away.token), []);
+    // A second tick finds nothing more to take or to tell.
+    await distributionTick(t.deps);
+    assert.equal(
+      (await t.deps.db.selectFrom("taken_back_notices").selectAll().execute()).length,
+      1,
+    );
     await staysSocket.close();
   }));
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createCompany } from "../helpers/app.ts";
 import { toastWith, withBrowser } from "../helpers/browser.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 /**
  * Issue 26's settings in the dialogs: an admin marks a user supervisor of one of their queues and
@@ -54,10 +55,20 @@ Deno.test("distribution settings - the user dialog marks a supervisor and sets w
       { exact: false },
     ).waitFor();
     await queueDialog.getByTestId("queue-pause-waiting").check();
+    // Issue 50 item 17: the company's offline minutes, shown (the default 10) and saved here.
+    const offline = queueDialog.getByLabel(
+      "Devolver os tickets de quem ficar offline após (minutos)",
+    );
+    assert.equal(await offline.inputValue(), "10");
+    await offline.fill("25");
     await queueDialog.getByTestId("queue-save").click();
     await queueDialog.waitFor({ state: "detached" });
     const queue = await t.deps.db.selectFrom("queues").select("pauseWhenWaitingOnCustomer")
       .where("id", "=", queueId).executeTakeFirstOrThrow();
     assert.equal(queue.pauseWhenWaitingOnCustomer, 1);
+    await eventually(async () =>
+      (await t.deps.db.selectFrom("settings").select("value").where("companyId", "=", c.id)
+        .where("key", "=", "distributionOfflineMinutes").executeTakeFirst())?.value === "25"
+    );
     assert.deepEqual(pageErrors, []);
   }));

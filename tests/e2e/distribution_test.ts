@@ -8,7 +8,8 @@ import { distributionTick } from "../../server/distribution/service.ts";
 /**
  * Issue 26 in the browser: a message from the simulator lands directly in an online attendant's
  * 'Atendendo' list; an attendant at capacity gets nothing; a ticket past its target turns red and
- * the bell of the queue's supervisor (a plain user marked so by an admin) rings.
+ * the bell of the queue's supervisor (a plain user marked so by an admin) rings; the attendant
+ * who went offline loses it to the supervisor, and both are told (issue 50 item 17).
  */
 async function api<T>(t: TestApp, token: string, method: string, path: string, body?: unknown) {
   const res = await t.request(method, path, { token, body });
@@ -110,5 +111,34 @@ Deno.test("distribution page - a simulator message lands in the online attendant
     await bell.locator(".badge").getByText("1").waitFor();
     await bell.click();
     await boss.getByTestId("sla-item").filter({ hasText: "Carlos Cliente" }).waitFor();
+
+    // Issue 50 item 17: Ana closes the app; past the company's minutes her untouched ticket goes
+    // to the supervisor (Bia is full), whose bell says from whom ...
+    await page.goto(`${url}/healthz`);
+    await eventually(
+      async () =>
+        (await t.deps.db.selectFrom("users").select("online").where("id", "=", ana.id)
+          .executeTakeFirstOrThrow()).online === 0,
+      { what: "Ana offline" },
+    );
+    t.clock.advance(11 * 60_000);
+    await distributionTick(t.deps);
+    const tickets = boss.getByTestId("bell-tickets");
+    await tickets.locator(".badge").waitFor();
+    await tickets.click();
+    await boss.getByTestId("taken-back-item").filter({ hasText: "Carlos Cliente" })
+      .getByText("Passado a você: Ana Atendente ficou offline").waitFor();
+    // ... and Ana, back, reads where it went until she closes the notice.
+    await page.goto(`${url}/tickets`);
+    const notice = page.getByTestId("taken-back");
+    await notice.getByText("Enquanto você estava offline, 1 ticket seu foi repassado:").waitFor();
+    await notice.getByRole("listitem").filter({ hasText: "Carlos Cliente" })
+      .getByText("agora com Chefe Supervisora").waitFor();
+    await notice.getByTestId("taken-back-ok").click();
+    await notice.waitFor({ state: "detached" });
+    await eventually(async () =>
+      (await t.deps.db.selectFrom("taken_back_notices").select("seenAt")
+        .where("userId", "=", ana.id).executeTakeFirstOrThrow()).seenAt !== null
+    );
     assert.deepEqual(pageErrors, []);
   }));

@@ -28,6 +28,9 @@ const SubscriptionWarning = lazyPart(() =>
   import("./Banners.tsx").then((m) => m.SubscriptionWarning)
 );
 const StorageWarning = lazyPart(() => import("./StorageWarning.tsx").then((m) => m.StorageWarning));
+const TakenBackNotice = lazyPart(() =>
+  import("./TakenBackNotice.tsx").then((m) => m.TakenBackNotice)
+);
 const ShellLive = lazyPart(() => import("./ShellLive.tsx").then((m) => m.ShellLive));
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
 const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
@@ -253,6 +256,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
         {can(user, "storage:read")
           ? <StorageWarning enabled operator={user?.super === true} />
           : null}
+        {user && !user.restricted ? <TakenBackNotice /> : null}
         <main className={`page page-${layout}`} id="main">
           {layout === "padded"
             ? (

@@ -101,7 +101,21 @@ export function TicketsBell({ user }: { user: SessionUser }) {
     channels: ["ticket"],
   }).items;
   const unread = mergeById(items.filter((ticket) => (ticket.unreadMessages ?? 0) > 0), pending);
-  const askPermission = () => {
+  // Issue 50 item 17: tickets passed to the user from a colleague who went offline (this
+  // session's); each rings once, opening the bell marks them seen.
+  const [handed, setHanded] = useState<Handed[]>([]);
+  useRealtime("ticketTakenBack", (event) => {
+    if (event.action !== "given") return;
+    playNotificationSound();
+    const { ticket, fromName } = event;
+    setHanded((old) =>
+      [{ ticket, fromName, seen: false }, ...old.filter((h) => h.ticket.id !== ticket.id)]
+        .slice(0, SLA_KEPT)
+    );
+  });
+  const unseenHanded = handed.filter((h) => !h.seen).length;
+  const open = () => {
+    setHanded((old) => old.map((h) => ({ ...h, seen: true })));
     // Asked on a click (browsers refuse prompts without a gesture); without support: logged only.
     if (!("Notification" in globalThis)) return;
     if (Notification.permission === "default") void Notification.requestPermission();
@@ -110,12 +124,23 @@ export function TicketsBell({ user }: { user: SessionUser }) {
     <BellPopover
       label={t("shell.bells.tickets")}
       icon={<Bell size={20} aria-hidden="true" />}
-      count={unread.length}
-      onOpen={askPermission}
+      count={unread.length + unseenHanded}
+      onOpen={open}
       testId="bell-tickets"
     >
+      {handed.map(({ ticket, fromName }) => (
+        <a
+          key={`handed-${ticket.id}`}
+          className="popover-item"
+          href={`/tickets/${ticket.uuid}`}
+          data-testid="taken-back-item"
+        >
+          <strong>{ticket.contact?.name ?? `#${ticket.id}`}</strong>
+          <span className="popover-sub">{t("shell.bells.takenBack", { name: fromName })}</span>
+        </a>
+      ))}
       {unread.length === 0
-        ? <Empty>{t("shell.bells.noTickets")}</Empty>
+        ? (handed.length === 0 ? <Empty>{t("shell.bells.noTickets")}</Empty> : null)
         : unread.map((ticket) => (
           <a key={ticket.id} className="popover-item" href={`/tickets/${ticket.uuid}`}>
             <strong>{ticket.contact?.name ?? `#${ticket.id}`}</strong>
@@ -128,6 +153,7 @@ export function TicketsBell({ user }: { user: SessionUser }) {
 }
 
 type Breach = { ticket: TicketView; kind: SlaKind; seen: boolean };
+type Handed = { ticket: TicketView; fromName: string; seen: boolean };
 
 /**
  * Issue 26: tickets that missed their queue's service-level target, told live to admins (the
