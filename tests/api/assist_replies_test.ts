@@ -41,6 +41,18 @@ Deno.test("assist - a transfer and a reopening summarise the ticket for who rece
         body: "Claro, retorno até sexta.",
         fromMe: true,
       });
+      // A transfer to another queue that keeps the attendant hands nothing over: no summary.
+      const queueOnly = await t.request("PUT", `/api/tickets/${ticket.id}`, {
+        token: a.admin.token,
+        body: { action: "transfer", queueId: s.q2, userId: a.admin.id },
+      });
+      assert.equal(queueOnly.status, 200, await queueOnly.clone().text());
+      const jobs = () =>
+        t.deps.db.selectFrom("assist_jobs").select("reason").where("kind", "=", "summary")
+          .where("companyId", "=", a.id).execute();
+      assert.deepEqual(await jobs(), []);
+      assert.equal(await assistTick(t.deps), 0);
+      t.clock.advance(1000);
       await withServedApp(t, async (wsUrl) => {
         const [sc, sb] = await sockets(wsUrl, colleague.token, b.admin.token);
         sb.send("joinChatBox", String(ticket.id));
