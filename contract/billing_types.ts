@@ -47,6 +47,8 @@ export type CheckoutInfo = {
     city: string;
   };
   plan: { name: string; value: number; users: number; connections: number; queues: number } | null;
+  /** Issue 50 item 12: what the invoice adds (> 0) or credits (< 0) for a change of plan. */
+  adjustment: number;
   /** The provider making the charge; "asaas" needs a CPF or CNPJ. */
   provider: "static" | "asaas";
 };

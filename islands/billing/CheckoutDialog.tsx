@@ -168,6 +168,16 @@ export function CheckoutDialog(
                 <dd>{limit(info.plan?.connections)}</dd>
                 <dt>{t("billing.checkout.monthly")}</dt>
                 <dd>{info.plan ? money(info.plan.value) : "-"}</dd>
+                {info.adjustment !== 0
+                  ? (
+                    <>
+                      <dt>{t("billing.checkout.adjustment")}</dt>
+                      <dd data-testid="checkout-adjustment">
+                        {`${info.adjustment > 0 ? "+" : "-"}${money(Math.abs(info.adjustment))}`}
+                      </dd>
+                    </>
+                  )
+                  : null}
                 <dt>{t("billing.checkout.total")}</dt>
                 <dd>{money(info.invoice.value)}</dd>
               </dl>

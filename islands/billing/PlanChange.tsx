@@ -16,6 +16,7 @@ const ConfirmDialog = whenOpen(() =>
 );
 
 type PlanChangeAnswer = { plan: { id: number; name: string }; invoice: InvoiceView | null };
+type Quote = { plan: { id: number; value: number }; adjustment: number };
 
 /**
  * /financeiro: the admin chooses another plan (issue 29 item 3, PUT /api/subscription/plan). The
@@ -35,9 +36,28 @@ export function PlanChange(
   useEffect(() => {
     api.get<PlanView[]>("/plans/list", { quiet: true }).then(setPlans).catch(() => {});
   }, []);
+  // Issue 50 item 12: what the change costs, read when a plan is chosen, said in the confirmation.
+  const [quote, setQuote] = useState<Quote | null>(null);
+  useEffect(() => {
+    setQuote(null);
+    if (chosen === undefined) return;
+    api.get<Quote>(`/subscription/plan/${chosen}/quote`, { quiet: true }).then(setQuote)
+      .catch(() => {});
+  }, [chosen]);
   const others = plans.filter((p) => p.id !== currentPlanId);
   if (others.length === 0) return null;
   const plan = others.find((p) => String(p.id) === chosen);
+  const amount = (quote: Quote) => {
+    const price = formatBRL(quote.plan.value, lng);
+    const value = formatBRL(Math.abs(quote.adjustment), lng);
+    if (quote.adjustment > 0) {
+      return t("billing.planChange.confirmCharge", { amount: `+${value}`, price });
+    }
+    if (quote.adjustment < 0) {
+      return t("billing.planChange.confirmCredit", { amount: value, price });
+    }
+    return t("billing.planChange.confirmNone", { price });
+  };
 
   const confirm = async () => {
     if (!plan) return;
@@ -67,7 +87,9 @@ export function PlanChange(
         open={confirming}
         onOpenChange={setConfirming}
         title={t("billing.planChange.confirmTitle", { name: plan?.name ?? "" })}
-        description={t("billing.planChange.confirmMessage")}
+        description={`${quote && quote.plan.id === plan?.id ? `${amount(quote)} ` : ""}${
+          t("billing.planChange.confirmMessage")
+        }`}
         confirmLabel={t("billing.planChange.submit")}
         onConfirm={confirm}
       />

@@ -8,10 +8,11 @@ import {
 } from "../../contract/billing_rules.ts";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
 import { checkout } from "../../server/billing/checkout.ts";
-import { changePlan } from "../../server/billing/plan_change.ts";
+import { changePlan, planChangeQuote } from "../../server/billing/plan_change.ts";
 import { receiveWebhook } from "../../server/billing/confirmation.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { limitedText } from "../../server/http/fields.ts";
+import { idParam } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 
 const required = (limit: { min: number; max: number }, message: string) =>
@@ -70,6 +71,13 @@ export function subscriptionRoutes(deps: AppDeps) {
     allow("plan:change"),
     validate("json", z.object({ planId: z.coerce.number().int().positive() })),
     async (c) => c.json(await changePlan(deps, authOf(c), c.req.valid("json").planId)),
+  );
+  // Issue 50 item 12: the amount the confirmation shows.
+  app.get(
+    "/plan/:id{[0-9]+}/quote",
+    allow("plan:change"),
+    validate("param", idParam),
+    async (c) => c.json(await planChangeQuote(deps, authOf(c), c.req.valid("param").id)),
   );
   return app;
 }

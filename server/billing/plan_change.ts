@@ -51,6 +51,38 @@ function money(value: number): string {
   return `R$ ${Math.abs(value).toFixed(2).replace(".", ",")}`;
 }
 
+/** What changing to a plan of `value` today puts on the next invoice (0 without a due date). */
+function adjustmentOf(auth: AuthInfo, value: number, now: Date): number {
+  const dueDate = auth.company.dueDate?.slice(0, 10) ?? null;
+  return dueDate
+    ? planChangeAdjustment({
+      oldValue: auth.plan?.value ?? 0,
+      newValue: value,
+      recurrence: auth.company.recurrence,
+      dueDate,
+      today: isoDate(now),
+    })
+    : 0;
+}
+
+/**
+ * GET /api/subscription/plan/:id/quote (issue 50 item 12): what the confirmation says before the
+ * change: the plan's price per period and the adjustment the next invoice would carry today.
+ */
+export async function planChangeQuote(
+  deps: AppDeps,
+  auth: AuthInfo,
+  planId: number,
+): Promise<{ plan: { id: number; name: string; value: number }; adjustment: number }> {
+  assertAllowed(auth, "plan:change");
+  const plan = await findPlan(deps.db, planId);
+  if (!plan) throw notFound("ERR_NO_PLAN_FOUND", "Plano não encontrado");
+  return {
+    plan: { id: plan.id, name: plan.name, value: plan.value },
+    adjustment: adjustmentOf(auth, plan.value, deps.clock.now()),
+  };
+}
+
 export type PlanChange = {
   plan: { id: number; name: string; value: number };
   /** What the change added (> 0) or credited (< 0) on the next invoice. */
@@ -106,15 +138,7 @@ export async function changePlan(
   const now = deps.clock.now();
   const stamp = now.toISOString();
   const dueDate = company.dueDate?.slice(0, 10) ?? null;
-  const adjustment = dueDate
-    ? planChangeAdjustment({
-      oldValue: auth.plan?.value ?? 0,
-      newValue: plan.value,
-      recurrence: company.recurrence,
-      dueDate,
-      today: isoDate(now),
-    })
-    : 0;
+  const adjustment = adjustmentOf(auth, plan.value, now);
   const months = recurrenceMonths(company.recurrence);
   const result = await deps.db.transaction().execute(async (trx) => {
     await updateCompanyRow(trx, companyId, { planId: plan.id, updatedAt: stamp });

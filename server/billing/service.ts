@@ -85,6 +85,10 @@ export async function checkoutInfo(
       city: c.addressCity ?? "",
     },
     plan: plan ?? null,
+    // What the invoice carries beyond the plan's price for its period (a change of plan).
+    adjustment: plan
+      ? Math.round((invoice.value - plan.value * recurrenceMonths(c.recurrence)) * 100) / 100
+      : 0,
     provider: deps.config.billing.provider,
   };
 }

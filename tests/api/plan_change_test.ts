@@ -53,8 +53,25 @@ Deno.test("plan change - up, then down: the next invoice carries the difference;
     const solo = await addPlan(t, "Solo", { value: 19, users: 1 });
     const small = await addPlan(t, "Pequeno", { value: 49, users: 5 });
 
+    // Issue 50 item 12: the confirmation's amount, asked before the change.
+    const quote = await t.request("GET", `/api/subscription/plan/${pro}/quote`, {
+      token: a.admin.token,
+    });
+    assert.deepEqual(await quote.json(), {
+      plan: { id: pro, name: "Pro", value: 159 },
+      adjustment: 30,
+    });
+    const userQuote = await t.request("GET", `/api/subscription/plan/${pro}/quote`, {
+      token: a.user.token,
+    });
+    assert.equal(userQuote.status, 403);
     const up = await change(t, a.admin.token, pro);
     assert.equal(up.status, 200, JSON.stringify(up.body));
+    // The checkout's review names the adjustment the invoice carries.
+    const review = await (await t.request("GET", `/api/invoices/${up.body.invoice.id}/checkout`, {
+      token: a.admin.token,
+    })).json();
+    assert.deepEqual([review.invoice.value, review.plan.value, review.adjustment], [189, 159, 30]);
     assert.deepEqual([up.body.plan.name, up.body.adjustment], ["Pro", 30]);
     assert.deepEqual([up.body.invoice.value, up.body.invoice.dueDate], [189, "2026-12-07"]);
     assert.match(up.body.invoice.detail, /Pro - MENSAL \(troca de plano: \+R\$ 30,00\)/);

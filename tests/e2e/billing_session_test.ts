@@ -63,6 +63,13 @@ Deno.test("billing session - a company past due and grace logs in, lands on /fin
 Deno.test("financeiro - the admin changes plan: confirmed, the next invoice carries the difference at once", () =>
   withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
     const c = await createCompany(t, "Acme", { dueDate: "2026-12-07" });
+    await t.deps.db.updateTable("companies").set({
+      billingName: "Acme Ltda",
+      addressZipCode: "11000-000",
+      addressStreet: "Rua A, 10",
+      addressState: "SP",
+      addressCity: "Santos",
+    }).where("id", "=", c.id).execute();
     const stamp = t.clock.now().toISOString();
     await t.deps.db.insertInto("plans").values({
       name: "Pro",
@@ -81,11 +88,24 @@ Deno.test("financeiro - the admin changes plan: confirmed, the next invoice carr
     await bar.getByRole("combobox", { name: "Trocar de plano" }).click();
     await page.getByRole("option", { name: /^Pro/ }).click();
     await bar.getByRole("button", { name: "Trocar plano" }).click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "Trocar plano" }).click();
+    // Issue 50 item 12: the confirmation says the amount (99 -> 159, 15 of 30 days left).
+    const confirm = page.getByRole("alertdialog");
+    await confirm.getByText(/Na próxima fatura: \+R\$\s30,00 pelos dias que restam/).waitFor();
+    await confirm.getByText(/depois, R\$\s159,00 por mês/).waitFor();
+    await confirm.getByRole("button", { name: "Trocar plano" }).click();
     await toastWith(page, "Plano alterado para Pro.").waitFor();
     // 99 paid until 2026-12-07; the test clock's day to then, at the difference, on the invoice.
     const row = page.getByTestId("invoice-row").filter({ hasText: "Pro - MENSAL" });
     await row.getByText("troca de plano").waitFor();
+    // The checkout's review has a line for it, and says 'Conexões' as the app does.
+    await row.getByRole("button", { name: "PAGAR" }).click();
+    await page.getByRole("button", { name: "Próximo" }).click();
+    await page.getByTestId("checkout-plan").getByRole("button", { name: "SELECIONAR" }).click();
+    const summary = page.locator(".checkout-summary");
+    await summary.getByText("Troca de plano").waitFor();
+    await summary.getByTestId("checkout-adjustment").getByText(/^\+R\$\s30,00$/).waitFor();
+    await summary.getByText("Conexões").waitFor();
+    assert.equal(await summary.getByText("Whatsapps").count(), 0);
     const company = await t.deps.db.selectFrom("companies").select("planId")
       .where("id", "=", c.id).executeTakeFirstOrThrow();
     const plan = await t.deps.db.selectFrom("plans").select("name")
