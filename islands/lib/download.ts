@@ -18,7 +18,12 @@ export async function downloadFile(path: string, fallbackName: string): Promise<
   }
   const disposition = res.headers.get("content-disposition") ?? "";
   const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await safeBlob(res));
+  saveBlob(await safeBlob(res), name);
+}
+
+/** Saves a blob made in the page as a file: a temporary object URL clicked as a download. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = name;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api.ts";
+import { saveBlob } from "../download.ts";
 import { setSessionUser } from "../session.ts";
 import { can } from "../permissions.ts";
 import { toast } from "../toast.ts";
@@ -123,6 +124,7 @@ export function SecurityDialog(
                   </li>
                 ))}
               </ul>
+              <RecoveryActions codes={recoveryCodes} email={user.email} />
             </>
           )
           : enabled
@@ -156,6 +158,31 @@ export function SecurityDialog(
       {required ? null : <SessionList user={user} />}
       {required ? null : <PushDevices />}
     </FormDialog>
+  );
+}
+
+/**
+ * Issue 50 item 13: the recovery codes, shown once, are kept by copying them or by a .txt file
+ * (made in the page: the codes never travel again).
+ */
+function RecoveryActions({ codes, email }: { codes: string[]; email: string }) {
+  const { t } = useTranslation();
+  const text = () => [t("shell.security.codesFileTitle", { email }), "", ...codes, ""].join("\n");
+  const copy = () => {
+    navigator.clipboard.writeText(text())
+      .then(() => toast.success({ key: "shell.security.codesCopied" }))
+      .catch(() => {});
+  };
+  const download = () =>
+    saveBlob(
+      new Blob([text()], { type: "text/plain;charset=utf-8" }),
+      t("shell.security.codesFile"),
+    );
+  return (
+    <div className="recovery-actions">
+      <Button variant="secondary" onClick={copy}>{t("shell.security.copyCodes")}</Button>
+      <Button variant="secondary" onClick={download}>{t("shell.security.downloadCodes")}</Button>
+    </div>
   );
 }
 
