@@ -12,6 +12,7 @@ import { countWhatsapps } from "../whatsapp/repository.ts";
 import type { LimitKind } from "../plans/features.ts";
 import { addMonths, recurrenceMonths } from "./recurrence.ts";
 import * as repo from "./repository.ts";
+import { reaisOf } from "../../contract/money.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -108,8 +109,8 @@ export async function changePlan(
   const dueDate = company.dueDate?.slice(0, 10) ?? null;
   const adjustment = dueDate
     ? planChangeAdjustment({
-      oldValue: auth.plan?.value ?? 0,
-      newValue: plan.value,
+      oldValue: reaisOf(auth.plan?.valueCents ?? 0),
+      newValue: reaisOf(plan.valueCents),
       recurrence: company.recurrence,
       dueDate,
       today: isoDate(now),
@@ -122,9 +123,9 @@ export async function changePlan(
       entity: "company",
       id: companyId,
     }, { before: { planId: company.planId }, after: { planId: plan.id, adjustment } });
-    if (!dueDate || plan.value <= 0) return { invoice: null, created: false };
+    if (!dueDate || plan.valueCents <= 0) return { invoice: null, created: false };
     const detail = `${plan.name} - ${company.recurrence ?? "MENSAL"}`;
-    const base = Math.round(plan.value * months * 100) / 100;
+    const base = Math.round(reaisOf(plan.valueCents) * months * 100) / 100;
     const period = await repo.ensurePeriodInvoice(trx, {
       companyId,
       detail,
@@ -138,7 +139,7 @@ export async function changePlan(
       : ` (troca de plano: ${adjustment > 0 ? "+" : "-"}${money(adjustment)})`;
     // What an existing invoice already carried beyond the old plan's price (an earlier change of
     // this period) stays on it.
-    const oldBase = Math.round((auth.plan?.value ?? 0) * months * 100) / 100;
+    const oldBase = Math.round(reaisOf(auth.plan?.valueCents ?? 0) * months * 100) / 100;
     const carried = period.created ? 0 : period.invoice.value - oldBase;
     const invoice = await repo.updateOpenInvoice(trx, companyId, period.invoice.id, {
       detail: `${detail}${note}`,
@@ -158,7 +159,7 @@ export async function changePlan(
     });
   }
   return {
-    plan: { id: plan.id, name: plan.name, value: plan.value },
+    plan: { id: plan.id, name: plan.name, value: reaisOf(plan.valueCents) },
     adjustment,
     invoice: result.invoice ? repo.invoiceView(result.invoice) : null,
   };
