@@ -57,6 +57,7 @@ import * as m0640 from "./migrations/0640_add_postgres_search.ts";
 import * as m0660 from "./migrations/0660_create_import_map.ts";
 import * as m0685 from "./migrations/0685_create_taken_back_notices.ts";
 import * as m0686 from "./migrations/0686_summarise_person_transfers.ts";
+import * as m0700 from "./migrations/0700_store_money_in_cents.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -109,6 +110,7 @@ const migrations: Record<string, Migration> = {
   "0660_create_import_map": m0660,
   "0685_create_taken_back_notices": m0685,
   "0686_summarise_person_transfers": m0686,
+  "0700_store_money_in_cents": m0700,
 };
 
 class StaticProvider implements MigrationProvider {

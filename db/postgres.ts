@@ -139,3 +139,41 @@ class TranslatingConnection implements DatabaseConnection {
     );
   }
 }
+
+/** What `balcao doctor` checks of a PostgreSQL server before the app prepares anything there. */
+export type PostgresFacts = {
+  version: string;
+  versionNum: number;
+  /** Per extension the app needs: whether the server has it, and whether this database does. */
+  extensions: { name: string; available: boolean; installed: boolean }[];
+};
+
+export const NEEDED_EXTENSIONS = ["unaccent", "pg_trgm"];
+
+/** Reads the server's version and extensions over one plain connection (nothing is created). */
+export async function inspectPostgres(url: string): Promise<PostgresFacts> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const version = await client.query(
+      "SELECT current_setting('server_version') AS v, current_setting('server_version_num') AS n",
+    );
+    const found = await client.query(
+      "SELECT name, installed_version FROM pg_available_extensions WHERE name = ANY($1)",
+      [NEEDED_EXTENSIONS],
+    );
+    const byName = new Map(found.rows.map((r) => [r.name, r.installed_version !== null]));
+    return {
+      version: String(version.rows[0].v),
+      versionNum: Number(version.rows[0].n),
+      extensions: NEEDED_EXTENSIONS.map((name) => ({
+        name,
+        available: byName.has(name),
+        installed: byName.get(name) === true,
+      })),
+    };
+  } finally {
+    await client.end();
+  }
+}

@@ -15,7 +15,8 @@ export interface PlansTable extends Timestamps {
   queues: Generated<number>;
   campaigns: Generated<number>;
   schedules: Generated<number>;
-  value: Generated<number>;
+  /** The monthly price in integer cents (migration 0700; answers carry `value` in reais). */
+  valueCents: Generated<number>;
   useCampaigns: Generated<Flag>;
   useKanban: Generated<Flag>;
   useOpenAi: Generated<Flag>;
@@ -776,7 +777,8 @@ export interface InvoicesTable extends Timestamps {
   id: Generated<number>;
   companyId: number;
   detail: string;
-  value: number;
+  /** Integer cents (migration 0700; answers carry `value` in reais). */
+  valueCents: number;
   /** YYYY-MM-DD: the company's due date this invoice pays (unique per company). */
   dueDate: string;
   status: Generated<InvoiceStatus>;
@@ -1135,7 +1137,10 @@ export interface DB {
 export type Plan = Selectable<PlansTable>;
 export type Company = Selectable<CompaniesTable>;
 export type Help = Selectable<HelpsTable>;
-export type Invoice = Selectable<InvoicesTable>;
+/** An invoice as stored: its value in integer cents. */
+export type InvoiceRecord = Selectable<InvoicesTable>;
+/** An invoice as the services use it: `value` in reais (the repository converts, migration 0700). */
+export type Invoice = Omit<InvoiceRecord, "valueCents"> & { value: number };
 export type Setting = Selectable<SettingsTable>;
 export type WhatsappCloud = Selectable<WhatsappCloudTable>;
 export type Queue = Selectable<QueuesTable>;

@@ -33,6 +33,8 @@ const HELP: Record<string, string> = {
   upgrade:
     "upgrade <archive>     install a release archive: backup, switch, migrate, start, or roll back",
   rollback: "rollback              go back to the release before the last upgrade, with its backup",
+  "migrate-db":
+    "migrate-db --to <postgres url> [--batch N] [--sample N]\n                        copy this installation's libSQL database into an empty PostgreSQL one (server stopped)",
   import:
     "import whaticket --from <postgres url> [--media <dir>] [--company ID|all] [--dry-run] [--verify]\n                        bring a Whaticket / ticketz database over (server stopped)",
 };
@@ -105,6 +107,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
     return await upgrade(archive, say);
   },
   rollback: async () => await rollback(say),
+  "migrate-db": async (rest) => await (await import("./migrate_db.ts")).migrateDb(rest),
   // Loaded only for this command: the PostgreSQL client is nobody else's business.
   import: async ([what, ...rest]) => {
     if (what !== "whaticket") {

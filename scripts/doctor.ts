@@ -6,12 +6,69 @@
 import { type Config, ConfigError, loadConfig } from "../server/config.ts";
 import { databasePathOf, exists } from "../server/ops/backup.ts";
 import { APP_VERSION } from "../server/ops/version.ts";
-import { appliedMigrations, hasMigrationTable, quickCheck } from "../server/ops/repository.ts";
-import { openDatabase } from "../db/client.ts";
+import {
+  appliedMigrations,
+  hasMigrationTable,
+  quickCheck,
+  sqliteVersion,
+} from "../server/ops/repository.ts";
+import { isPostgresUrl, openDatabase } from "../db/client.ts";
+import type { PostgresFacts } from "../db/postgres.ts";
+import { redactedUrl } from "../server/ops/migrate_db.ts";
 import { assertKnownSchema, knownMigrations, SchemaTooNewError } from "../db/migrate.ts";
 
 type Level = "ok" | "warn" | "fail";
-type Check = { name: string; level: Level; detail: string };
+export type Check = { name: string; level: Level; detail: string };
+
+/** The oldest PostgreSQL the app supports (issue 46: PostgreSQL 15 or newer). */
+const POSTGRES_MIN = 150000;
+
+/** The engine and extension lines for a PostgreSQL server's facts. */
+export function postgresChecks(facts: PostgresFacts): Check[] {
+  const engine: Check = facts.versionNum >= POSTGRES_MIN
+    ? { name: "engine", level: "ok", detail: `PostgreSQL ${facts.version} (15 or newer)` }
+    : {
+      name: "engine",
+      level: "fail",
+      detail: `PostgreSQL ${facts.version}: Balcão needs PostgreSQL 15 or newer`,
+    };
+  const missing = facts.extensions.filter((e) => !e.available).map((e) => e.name);
+  const toCreate = facts.extensions.filter((e) => e.available && !e.installed).map((e) => e.name);
+  const all = facts.extensions.map((e) => e.name).join(", ");
+  const extensions: Check = missing.length > 0
+    ? {
+      name: "extensions",
+      level: "fail",
+      detail: `${missing.join(", ")} not available on the server: install postgresql-contrib`,
+    }
+    : toCreate.length > 0
+    ? {
+      name: "extensions",
+      level: "warn",
+      detail: `${toCreate.join(", ")} made at the next start (its user must be allowed to ` +
+        `CREATE EXTENSION)`,
+    }
+    : { name: "extensions", level: "ok", detail: `${all} installed` };
+  return [engine, extensions];
+}
+
+/** db/postgres.ts by a computed URL, as db/client.ts: a libSQL doctor loads nothing of `pg`. */
+const POSTGRES_MODULE = new URL("../db/postgres.ts", import.meta.url).href;
+
+async function postgresEngine(c: Config): Promise<Check[]> {
+  const postgres: typeof import("../db/postgres.ts") = await import(POSTGRES_MODULE);
+  try {
+    return postgresChecks(await postgres.inspectPostgres(c.databaseUrl));
+  } catch (error) {
+    return [{
+      name: "engine",
+      level: "fail",
+      detail: `PostgreSQL at ${redactedUrl(c.databaseUrl)} does not answer: ${
+        (error as Error).message
+      }`,
+    }];
+  }
+}
 
 const MiB = 1024 * 1024;
 
@@ -42,18 +99,40 @@ async function dataFolder(c: Config): Promise<Check> {
 }
 
 async function database(c: Config): Promise<Check[]> {
+  if (isPostgresUrl(c.databaseUrl)) {
+    const engine = await postgresEngine(c);
+    // Opening prepares the extensions: only once the server can take them.
+    if (engine.some((check) => check.level === "fail")) return engine;
+    if (engine.some((check) => check.level === "warn")) {
+      return [...engine, {
+        name: "database",
+        level: "warn",
+        detail: "not prepared yet (the first start prepares and migrates it)",
+      }];
+    }
+    return [...engine, ...await openedDatabase(c)];
+  }
   const path = databasePathOf(c);
   if (path && !await exists(path)) {
     return [{ name: "database", level: "warn", detail: "none yet (made at the first start)" }];
   }
+  return await openedDatabase(c);
+}
+
+async function openedDatabase(c: Config): Promise<Check[]> {
   const db = await openDatabase(c.databaseUrl, c.databaseAuthToken);
   try {
     const answer = await quickCheck(db);
-    const checks: Check[] = [{
+    const checks: Check[] = isPostgresUrl(c.databaseUrl) ? [] : [{
+      name: "engine",
+      level: "ok",
+      detail: `libSQL (SQLite ${await sqliteVersion(db)})`,
+    }];
+    checks.push({
       name: "database",
       level: answer === "ok" ? "ok" : "fail",
       detail: answer === "ok" ? "integrity ok" : `integrity: ${answer}`,
-    }];
+    });
     try {
       await assertKnownSchema(db, APP_VERSION);
       const done = new Set(await hasMigrationTable(db) ? await appliedMigrations(db) : []);

@@ -4,7 +4,8 @@
  *
  *   balcao-<version>/
  *     bin/balcao        the launcher (deploy/release/balcao): start, migrate, backup, restore,
- *                       version, doctor, upgrade, rollback, import whaticket
+ *                       version, doctor, upgrade, rollback, import whaticket,
+ *                       migrate-db
  *     runtime/deno      the pinned Deno (npm's @deno/linux-x64-glibc, the binary `npx deno` runs)
  *     app/              the app, its built browser bundles, node_modules and Deno's cache
  *                       (vendored from deno.lock: the app's packages only, no test package)
@@ -45,6 +46,9 @@ const ENTRYPOINTS = [
   "server/contacts/sheet_worker.ts",
   "scripts/cli.ts",
   "scripts/import_whaticket.ts",
+  "scripts/migrate_db.ts",
+  // Imported by a computed URL (db/client.ts) for DATABASE_URL=postgres://: cached all the same.
+  "db/postgres.ts",
   "scripts/build_islands.ts",
 ];
 

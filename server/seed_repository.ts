@@ -22,7 +22,7 @@ export async function insertFirstPlan(db: Database, now: string): Promise<number
     queues: 10,
     campaigns: 10,
     schedules: 10,
-    value: 0,
+    valueCents: 0,
     createdAt: now,
     updatedAt: now,
   }).returning("id").executeTakeFirstOrThrow();

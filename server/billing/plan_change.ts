@@ -12,6 +12,7 @@ import { countWhatsapps } from "../whatsapp/repository.ts";
 import type { LimitKind } from "../plans/features.ts";
 import { addMonths, recurrenceMonths } from "./recurrence.ts";
 import * as repo from "./repository.ts";
+import { reaisOf } from "../../contract/money.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -56,7 +57,7 @@ function adjustmentOf(auth: AuthInfo, value: number, now: Date): number {
   const dueDate = auth.company.dueDate?.slice(0, 10) ?? null;
   return dueDate
     ? planChangeAdjustment({
-      oldValue: auth.plan?.value ?? 0,
+      oldValue: reaisOf(auth.plan?.valueCents ?? 0),
       newValue: value,
       recurrence: auth.company.recurrence,
       dueDate,
@@ -78,8 +79,8 @@ export async function planChangeQuote(
   const plan = await findPlan(deps.db, planId);
   if (!plan) throw notFound("ERR_NO_PLAN_FOUND", "Plano não encontrado");
   return {
-    plan: { id: plan.id, name: plan.name, value: plan.value },
-    adjustment: adjustmentOf(auth, plan.value, deps.clock.now()),
+    plan: { id: plan.id, name: plan.name, value: reaisOf(plan.valueCents) },
+    adjustment: adjustmentOf(auth, reaisOf(plan.valueCents), deps.clock.now()),
   };
 }
 
@@ -138,7 +139,7 @@ export async function changePlan(
   const now = deps.clock.now();
   const stamp = now.toISOString();
   const dueDate = company.dueDate?.slice(0, 10) ?? null;
-  const adjustment = adjustmentOf(auth, plan.value, now);
+  const adjustment = adjustmentOf(auth, reaisOf(plan.valueCents), now);
   const months = recurrenceMonths(company.recurrence);
   const result = await deps.db.transaction().execute(async (trx) => {
     await updateCompanyRow(trx, companyId, { planId: plan.id, updatedAt: stamp });
@@ -146,9 +147,9 @@ export async function changePlan(
       entity: "company",
       id: companyId,
     }, { before: { planId: company.planId }, after: { planId: plan.id, adjustment } });
-    if (!dueDate || plan.value <= 0) return { invoice: null, created: false };
+    if (!dueDate || plan.valueCents <= 0) return { invoice: null, created: false };
     const detail = `${plan.name} - ${company.recurrence ?? "MENSAL"}`;
-    const base = Math.round(plan.value * months * 100) / 100;
+    const base = Math.round(reaisOf(plan.valueCents) * months * 100) / 100;
     const period = await repo.ensurePeriodInvoice(trx, {
       companyId,
       detail,
@@ -162,7 +163,7 @@ export async function changePlan(
       : ` (troca de plano: ${adjustment > 0 ? "+" : "-"}${money(adjustment)})`;
     // What an existing invoice already carried beyond the old plan's price (an earlier change of
     // this period) stays on it.
-    const oldBase = Math.round((auth.plan?.value ?? 0) * months * 100) / 100;
+    const oldBase = Math.round(reaisOf(auth.plan?.valueCents ?? 0) * months * 100) / 100;
     const carried = period.created ? 0 : period.invoice.value - oldBase;
     const invoice = await repo.updateOpenInvoice(trx, companyId, period.invoice.id, {
       detail: `${detail}${note}`,
@@ -182,7 +183,7 @@ export async function changePlan(
     });
   }
   return {
-    plan: { id: plan.id, name: plan.name, value: plan.value },
+    plan: { id: plan.id, name: plan.name, value: reaisOf(plan.valueCents) },
     adjustment,
     invoice: result.invoice ? repo.invoiceView(result.invoice) : null,
   };

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/client.ts";
 import { crossCompany } from "../../db/tenancy.ts";
 import type { Invoice, ReminderKind } from "../../db/schema.ts";
+import { inReais } from "../../contract/money.ts";
 
 /** SQL of the invoice reminders (server/billing/reminders.ts). */
 
@@ -25,7 +26,7 @@ export async function openInvoicesWithReminders(db: Database): Promise<OpenInvoi
         .select((e) => e.fn<string>("group_concat", ["r.kind"]).as("k")).as("sent")
     )
     .orderBy("invoices.id").execute();
-  return rows as OpenInvoice[];
+  return rows.map((row) => inReais(row)) as OpenInvoice[];
 }
 
 /**

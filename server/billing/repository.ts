@@ -4,6 +4,16 @@ import { crossCompany } from "../../db/tenancy.ts";
 import type { Invoice } from "../../db/schema.ts";
 import type { InvoiceView } from "../../contract/billing_types.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
+import { centsOf, inReais } from "../../contract/money.ts";
+
+/** The value of optional fields as stored (cents), the others as given. */
+function storedFields(fields: Partial<InvoiceFields>) {
+  const { value, ...rest } = fields;
+  return value === undefined ? rest : { ...rest, valueCents: centsOf(value) };
+}
+
+const maybeReais = <T extends { valueCents: number }>(row: T | undefined) =>
+  row === undefined ? undefined : inReais(row);
 
 export function invoiceView(row: Invoice, companyName?: string): InvoiceView {
   const view: InvoiceView = {
@@ -56,7 +66,7 @@ export async function pageInvoices(
     .executeTakeFirstOrThrow();
   const all = "allCompanies" in scope;
   const invoices = rows.map(({ companyName, ...row }) =>
-    invoiceView(row, all ? companyName : undefined)
+    invoiceView(inReais(row), all ? companyName : undefined)
   );
   return pageAnswer("invoices", invoices, Number(total.n), window);
 }
@@ -68,15 +78,17 @@ export async function findInvoice(
 ): Promise<Invoice | undefined> {
   let q = readerOf(db, scope).selectFrom("invoices").selectAll().where("id", "=", id);
   if ("companyId" in scope) q = q.where("companyId", "=", scope.companyId);
-  return await q.executeTakeFirst();
+  return maybeReais(await q.executeTakeFirst());
 }
 
 export async function oldestOpenInvoice(
   db: Database,
   companyId: number,
 ): Promise<Invoice | undefined> {
-  return await db.selectFrom("invoices").selectAll().where("companyId", "=", companyId)
-    .where("status", "=", "open").orderBy("dueDate").orderBy("id").executeTakeFirst();
+  return maybeReais(
+    await db.selectFrom("invoices").selectAll().where("companyId", "=", companyId)
+      .where("status", "=", "open").orderBy("dueDate").orderBy("id").executeTakeFirst(),
+  );
 }
 
 /**
@@ -88,26 +100,12 @@ export async function ensurePeriodInvoice(
   db: Database,
   row: { companyId: number; detail: string; value: number; dueDate: string; now: string },
 ): Promise<{ invoice: Invoice; created: boolean }> {
-  const inserted = await db.insertInto("invoices").values({
-    companyId: row.companyId,
-    detail: row.detail,
-    value: row.value,
-    dueDate: row.dueDate,
-    paidAt: null,
-    paidByUserId: null,
-    paidVia: null,
-    provider: null,
-    chargeId: null,
-    pixPayload: null,
-    createdAt: row.now,
-    updatedAt: row.now,
-  }).onConflict((oc) => oc.columns(["companyId", "dueDate"]).doNothing())
-    .returningAll().executeTakeFirst();
+  const inserted = await insertInvoice(db, row.companyId, row, row.now);
   if (inserted) return { invoice: inserted, created: true };
   const existing = await db.selectFrom("invoices").selectAll()
     .where("companyId", "=", row.companyId).where("dueDate", "=", row.dueDate)
     .executeTakeFirstOrThrow();
-  return { invoice: existing, created: false };
+  return { invoice: inReais(existing), created: false };
 }
 
 export async function setInvoiceCharge(
@@ -137,8 +135,10 @@ export async function findInvoiceByCharge(
   provider: string,
   chargeId: string,
 ): Promise<Invoice | undefined> {
-  return await crossCompany(db).selectFrom("invoices").selectAll().where("provider", "=", provider)
-    .where("chargeId", "=", chargeId).executeTakeFirst();
+  return maybeReais(
+    await crossCompany(db).selectFrom("invoices").selectAll().where("provider", "=", provider)
+      .where("chargeId", "=", chargeId).executeTakeFirst(),
+  );
 }
 
 export async function findCustomer(db: Database, companyId: number, provider: string) {
@@ -170,8 +170,10 @@ export async function saveCustomer(
  * company): looked up across companies; what follows is scoped to the row's company.
  */
 export async function findInvoiceToPay(db: Database, id: number): Promise<Invoice | undefined> {
-  return await crossCompany(db).selectFrom("invoices").selectAll().where("id", "=", id)
-    .executeTakeFirst();
+  return maybeReais(
+    await crossCompany(db).selectFrom("invoices").selectAll().where("id", "=", id)
+      .executeTakeFirst(),
+  );
 }
 
 /**
@@ -199,26 +201,33 @@ export async function markInvoicePaid(
   id: number,
   paid: { paidByUserId: number | null; paidVia: string; now: string },
 ): Promise<Invoice | undefined> {
-  return await db.updateTable("invoices").set({
-    status: "paid",
-    paidAt: paid.now,
-    paidByUserId: paid.paidByUserId,
-    paidVia: paid.paidVia,
-    updatedAt: paid.now,
-  }).where("id", "=", id).where("companyId", "=", companyId).where("status", "=", "open")
-    .returningAll().executeTakeFirst();
+  return maybeReais(
+    await db.updateTable("invoices").set({
+      status: "paid",
+      paidAt: paid.now,
+      paidByUserId: paid.paidByUserId,
+      paidVia: paid.paidVia,
+      updatedAt: paid.now,
+    }).where("id", "=", id).where("companyId", "=", companyId).where("status", "=", "open")
+      .returningAll().executeTakeFirst(),
+  );
 }
 
 /** The plan's price and name, for an invoice. */
 export async function planPrice(db: Database, planId: number) {
-  return await db.selectFrom("plans").select(["name", "value"]).where("id", "=", planId)
-    .executeTakeFirst();
+  return maybeReais(
+    await db.selectFrom("plans").select(["name", "valueCents"]).where("id", "=", planId)
+      .executeTakeFirst(),
+  );
 }
 
 /** The plan as the checkout shows it. */
 export async function checkoutPlan(db: Database, planId: number) {
-  return await db.selectFrom("plans").select(["name", "value", "users", "connections", "queues"])
-    .where("id", "=", planId).executeTakeFirst();
+  return maybeReais(
+    await db.selectFrom("plans")
+      .select(["name", "valueCents", "users", "connections", "queues"])
+      .where("id", "=", planId).executeTakeFirst(),
+  );
 }
 
 /**
@@ -237,7 +246,9 @@ export async function listInvoiceRows(
     .select("companies.name as companyName").orderBy("invoices.dueDate", "desc")
     .orderBy("invoices.id", "desc").limit(INVOICE_LIST_MAX).execute();
   const all = "allCompanies" in scope;
-  return rows.map(({ companyName, ...row }) => invoiceView(row, all ? companyName : undefined));
+  return rows.map(({ companyName, ...row }) =>
+    invoiceView(inReais(row), all ? companyName : undefined)
+  );
 }
 
 /** The invoices a scope reads, the search applied (detail, company name or id). */
@@ -271,19 +282,23 @@ export async function insertInvoice(
   fields: InvoiceFields,
   now: string,
 ): Promise<Invoice | undefined> {
-  return await db.insertInto("invoices").values({
-    companyId,
-    ...fields,
-    paidAt: null,
-    paidByUserId: null,
-    paidVia: null,
-    provider: null,
-    chargeId: null,
-    pixPayload: null,
-    createdAt: now,
-    updatedAt: now,
-  }).onConflict((oc) => oc.columns(["companyId", "dueDate"]).doNothing())
-    .returningAll().executeTakeFirst();
+  return maybeReais(
+    await db.insertInto("invoices").values({
+      companyId,
+      detail: fields.detail,
+      valueCents: centsOf(fields.value),
+      dueDate: fields.dueDate,
+      paidAt: null,
+      paidByUserId: null,
+      paidVia: null,
+      provider: null,
+      chargeId: null,
+      pixPayload: null,
+      createdAt: now,
+      updatedAt: now,
+    }).onConflict((oc) => oc.columns(["companyId", "dueDate"]).doNothing())
+      .returningAll().executeTakeFirst(),
+  );
 }
 
 /**
@@ -297,14 +312,16 @@ export async function updateOpenInvoice(
   fields: Partial<InvoiceFields>,
   now: string,
 ): Promise<Invoice | undefined> {
-  return await db.updateTable("invoices").set({
-    ...fields,
-    provider: null,
-    chargeId: null,
-    pixPayload: null,
-    updatedAt: now,
-  }).where("id", "=", id).where("companyId", "=", companyId).where("status", "=", "open")
-    .returningAll().executeTakeFirst();
+  return maybeReais(
+    await db.updateTable("invoices").set({
+      ...storedFields(fields),
+      provider: null,
+      chargeId: null,
+      pixPayload: null,
+      updatedAt: now,
+    }).where("id", "=", id).where("companyId", "=", companyId).where("status", "=", "open")
+      .returningAll().executeTakeFirst(),
+  );
 }
 
 /** Deletes an open invoice; a paid one is the record of a payment and stays. */

@@ -14,6 +14,7 @@ import {
   setQuoted,
 } from "./repository.ts";
 import type { Row } from "./source.ts";
+import { centsOf } from "../../contract/money.ts";
 
 /**
  * What comes over, table by table (issue 47; the rules are README's 'Switching from Whaticket or
@@ -109,7 +110,7 @@ export const PLANS: Entity = {
         users: Number(row.users ?? 0),
         connections: Number(row.connections ?? 0),
         queues: Number(row.queues ?? 0),
-        value: Number(row.value ?? 0),
+        valueCents: centsOf(Number(row.value ?? 0)),
         useCampaigns: flags("useCampaigns"),
         useSchedules: flags("useSchedules"),
         useInternalChat: flags("useInternalChat"),

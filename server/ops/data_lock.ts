@@ -41,15 +41,23 @@ export async function holdServerLock(
   return file;
 }
 
-/** The restore's exclusive lock; refuses (DataLockError) while any server holds its lock. */
-export async function lockForRestore(config: Pick<Config, "databaseUrl">): Promise<Deno.FsFile> {
+/**
+ * The restore's exclusive lock (also `migrate-db`'s: `doing` names the command in the refusal);
+ * refuses (DataLockError) while any server holds its lock.
+ */
+export async function lockForRestore(
+  config: Pick<Config, "databaseUrl">,
+  doing: { command: string; verb: string } = { command: "restore", verb: "restoring" },
+): Promise<Deno.FsFile> {
   const path = lockPathOf(config);
-  if (!path) throw new DataLockError("restore needs a local database file (DATABASE_URL=file:...)");
+  if (!path) {
+    throw new DataLockError(`${doing.command} needs a local database file (DATABASE_URL=file:...)`);
+  }
   const file = await openLockFile(path);
   if (!(await file.tryLock(true))) {
     file.close();
     throw new DataLockError(
-      `a Balcão server is running on ${databasePathOf(config)}: stop it before restoring`,
+      `a Balcão server is running on ${databasePathOf(config)}: stop it before ${doing.verb}`,
     );
   }
   return file;

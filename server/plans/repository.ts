@@ -4,13 +4,14 @@ import { likePattern, pageWindow } from "../paging.ts";
 import type { Plan } from "../../db/schema.ts";
 import { PLAN_SWITCHES, type PlanView } from "../../contract/platform_types.ts";
 import { flagSwitches } from "./features.ts";
+import { centsOf, reaisOf } from "../../contract/money.ts";
 
 /** Plans are platform-wide (no companyId): only super users write them. */
 export function planView(p: Plan): PlanView {
   return {
     id: p.id,
     name: p.name,
-    value: p.value,
+    value: reaisOf(p.valueCents),
     users: p.users,
     connections: p.connections,
     queues: p.queues,
@@ -61,7 +62,7 @@ function columns(fields: Partial<PlanFields>) {
   const flag = (v: boolean | undefined) => v === undefined ? undefined : v ? 1 : 0;
   return {
     name: fields.name,
-    value: fields.value,
+    valueCents: fields.value === undefined ? undefined : centsOf(fields.value),
     users: fields.users,
     connections: fields.connections,
     queues: fields.queues,

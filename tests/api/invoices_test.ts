@@ -73,8 +73,8 @@ Deno.test("invoices job - one invoice per period ahead of the due date; twice, a
     const rows = await invoicesOf(t, soon.id);
     assert.equal(rows.length, 1);
     assert.deepEqual(
-      [rows[0].dueDate, rows[0].value, rows[0].status, rows[0].detail],
-      ["2026-11-27", 49.9, "open", "plan-Soon - MENSAL"],
+      [rows[0].dueDate, rows[0].valueCents, rows[0].status, rows[0].detail],
+      ["2026-11-27", 4990, "open", "plan-Soon - MENSAL"],
     );
     assert.deepEqual(await invoicesOf(t, inactive.id), []);
     assert.deepEqual(await invoicesOf(t, later.id), []);
@@ -83,7 +83,7 @@ Deno.test("invoices job - one invoice per period ahead of the due date; twice, a
     t.clock.set("2026-12-10T03:00:00.000Z");
     await createDueInvoices(t.deps);
     const laterRows = await invoicesOf(t, later.id);
-    assert.deepEqual(laterRows.map((r) => [r.dueDate, r.value]), [["2026-12-20", 297]]);
+    assert.deepEqual(laterRows.map((r) => [r.dueDate, r.valueCents]), [["2026-12-20", 29700]]);
   } finally {
     await t.close();
   }

@@ -56,7 +56,7 @@ Deno.test("overdue - the session tells a lapsed trial from a lapsed subscription
     await t.deps.db.insertInto("invoices").values({
       companyId: company.id,
       detail: "plano - MENSAL",
-      value: 99,
+      valueCents: 9900,
       dueDate: "2026-10-10",
       status: "paid",
       paidAt: stamp,
@@ -85,7 +85,7 @@ Deno.test("overdue - a late company's admin may choose another plan; its open in
       queues: 50,
       campaigns: 0,
       schedules: 0,
-      value: 159,
+      valueCents: 15900,
       createdAt: stamp,
       updatedAt: stamp,
     }).returning("id").executeTakeFirstOrThrow();
@@ -98,7 +98,7 @@ Deno.test("overdue - a late company's admin may choose another plan; its open in
     assert.equal(body.plan.name, "Pro");
     const open = (await invoices(t, session.token)).filter((i) => i.status === "open");
     assert.equal(open.length, 1);
-    const value = await t.deps.db.selectFrom("invoices").select("value")
+    const value = await t.deps.db.selectFrom("invoices").select("valueCents")
       .where("id", "=", open[0].id).executeTakeFirstOrThrow();
-    assert.equal(value.value, 159);
+    assert.equal(value.valueCents, 15900);
   }, { PLAN_CHANGE_ENABLED: "true" }));

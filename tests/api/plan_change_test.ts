@@ -17,8 +17,12 @@ async function addPlan(t: TestApp, name: string, values: Record<string, number>)
     queues: 0,
     campaigns: 0,
     schedules: 0,
-    value: 0,
-    ...values,
+    // A price in reais, as a super user types it; the column holds cents (migration 0700).
+    ...Object.fromEntries(
+      Object.entries({ value: 0, ...values }).map(([k, v]) =>
+        k === "value" ? ["valueCents", Math.round(v * 100)] : [k, v]
+      ),
+    ),
     createdAt: stamp,
     updatedAt: stamp,
   }).returning("id").executeTakeFirstOrThrow();

@@ -78,7 +78,7 @@ Deno.test("financeiro - the admin changes plan: confirmed, the next invoice carr
       queues: 10,
       campaigns: 0,
       schedules: 0,
-      value: 159,
+      valueCents: 15900,
       createdAt: stamp,
       updatedAt: stamp,
     }).execute();

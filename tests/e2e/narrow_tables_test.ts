@@ -47,7 +47,7 @@ Deno.test("tables at 390 px - /audit, /financeiro (every column) and the queue h
     await t.deps.db.insertInto("invoices").values({
       companyId: c.id,
       detail: "Plano mensal completo",
-      value: 299.9,
+      valueCents: 29990,
       dueDate: "2026-12-28",
       paidAt: null,
       paidByUserId: null,

@@ -27,7 +27,7 @@ Deno.test("stray scrollbars - short tables, invoices, companies, plans, the note
       await t.deps.db.insertInto("invoices").values({
         companyId,
         detail: "Plano mensal completo",
-        value: 99.9,
+        valueCents: 9990,
         dueDate,
         paidAt: null,
         paidByUserId: null,

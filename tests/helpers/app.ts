@@ -147,6 +147,11 @@ export function cookieValue(setCookie: string): string {
   return setCookie.split(";")[0];
 }
 
+function withCents(plan: Partial<Record<string, number>>) {
+  const { value, ...rest } = plan;
+  return { ...rest, valueCents: Math.round((value ?? 0) * 100) };
+}
+
 /** Creates a company with its own plan (every feature on), settings, an admin and a user. */
 export async function createCompany(
   t: TestApp,
@@ -162,8 +167,8 @@ export async function createCompany(
     queues: 50,
     campaigns: 50,
     schedules: 50,
-    value: 99,
-    ...options.plan,
+    // The tests give a price in reais, as a super user types it; the column holds cents (0700).
+    ...withCents({ value: 99, ...options.plan }),
     createdAt: stamp,
     updatedAt: stamp,
   }).returning("id").executeTakeFirstOrThrow();

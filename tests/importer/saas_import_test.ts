@@ -35,12 +35,12 @@ Deno.test("import whaticket-saas: companies with plan and due date, a name clash
       const [, one, two] = companies;
       const plan = await db.selectFrom("plans").selectAll().where("id", "=", one.planId!)
         .executeTakeFirstOrThrow();
-      assert.deepEqual([plan.name, plan.users, plan.connections, plan.queues, plan.value], [
+      assert.deepEqual([plan.name, plan.users, plan.connections, plan.queues, plan.valueCents], [
         "Plano Básico",
         5,
         2,
         3,
-        99,
+        9900,
       ]);
       assert.equal(two.planId, one.planId);
       assert.deepEqual([one.dueDate, one.recurrence, one.email, one.status], [
