@@ -17,6 +17,8 @@ export type TicketChange = {
   ticket: TicketView;
   before: TicketPlacement;
   automatic: AutomaticText[];
+  /** The change's note (server/events/outgoing.ts), written in its transaction. */
+  outgoing?: string;
 };
 
 /**
@@ -57,6 +59,10 @@ export async function applyTicketChange(
   const view = sent > 0
     ? (await loadTicketView(deps.db, ticket.companyId, ticket.id)) ?? ticket
     : ticket;
-  deps.events.emit(ticketChange(view, change.before), { ticket: view, before: change.before });
+  deps.events.emit(ticketChange(view, change.before), {
+    ticket: view,
+    before: change.before,
+    outgoing: change.outgoing,
+  });
   return view;
 }
