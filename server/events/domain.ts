@@ -23,8 +23,17 @@ import type { TicketSummaryView } from "../../contract/assist_types.ts";
 /** Where a ticket sits: who may see it follows from this (server/realtime/publish.ts). */
 export type TicketPlacement = { status: string; queueId: number | null; userId: number | null };
 
-/** A ticket changed; `before` is where it sat before the change (a transfer leaves old lists). */
-export type TicketChanged = { ticket: TicketView; before?: TicketPlacement } & Outgoing;
+/**
+ * A ticket changed; `before` is where it sat before the change (a transfer leaves old lists);
+ * `actor` is the person who changed it (unset: WhatsApp, a bot, a job, distribution): a push of
+ * the change names them and never reaches them (server/push/capture.ts).
+ */
+export type TicketChanged = {
+  ticket: TicketView;
+  before?: TicketPlacement;
+  actor?: TicketActor;
+} & Outgoing;
+export type TicketActor = { id: number; name: string };
 
 /** A message of a ticket, with the ticket as it is after the message. */
 export type MessageChanged = { message: MessageView; ticket: TicketView } & Outgoing;

@@ -110,7 +110,7 @@ async function rebuild(
     const [message] = await messageViews(deps.db, companyId, [row]);
     return { message, ticket };
   }
-  return { ticket, before: subject.before };
+  return { ticket, before: subject.before, actor: subject.actor };
 }
 
 /**

@@ -14,6 +14,8 @@ export type OutgoingSubject = {
   messageId?: number;
   /** A ticket's placement before the change (a transfer is told by it). */
   before?: { status: string; queueId: number | null; userId: number | null };
+  /** Who made a ticket's change (its pushes name them and spare them). */
+  actor?: { id: number; name: string };
 };
 
 /**

@@ -87,7 +87,9 @@ function transferredTo({ ticket, before }: TicketChanged): number | null {
 }
 
 function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
-  const { ticket } = event;
+  const { ticket, actor } = event;
+  // Who made the change knows it: never pushed to them.
+  const notActor = (r: PushRecipient) => r.userId !== actor?.id;
   const facts: Fact[] = [];
   const name = ticket.contact.name;
   const where = { placement: ticket, isGroup: ticket.isGroup };
@@ -98,7 +100,8 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
       key: `waiting:${ticket.id}:${ticket.queueId ?? 0}:${ticket.updatedAt}`,
       ticket: where,
       // "In my queues": a queue's members; a ticket without a queue, whoever sees it.
-      accepts: (r) => ticket.queueId === null || r.queueIds.includes(ticket.queueId),
+      accepts: (r) =>
+        notActor(r) && (ticket.queueId === null || r.queueIds.includes(ticket.queueId)),
       payload: ticketPayload(
         ticket,
         "newTicket",
@@ -108,7 +111,7 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
     });
   }
   const target = transferredTo(event);
-  if (target !== null) {
+  if (target !== null && target !== actor?.id) {
     facts.push({
       companyId: ticket.companyId,
       kind: "transfer",
@@ -118,7 +121,7 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
       payload: ticketPayload(
         ticket,
         "transfer",
-        ["transfer", { name }],
+        actor ? ["transferBy", { by: actor.name, name }] : ["transfer", { name }],
         (language, showText) => textOr(showText, ticket.lastMessage, waitingLine(ticket, language)),
       ),
     });

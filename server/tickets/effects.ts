@@ -2,7 +2,7 @@ import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { ticketChange } from "../events/domain.ts";
 import { queueOutgoing } from "../whatsapp/outbox/outbox.ts";
-import type { TicketPlacement } from "../events/domain.ts";
+import type { TicketActor, TicketPlacement } from "../events/domain.ts";
 import type { TicketView } from "./view.ts";
 import { loadTicketView } from "./view_repository.ts";
 
@@ -19,6 +19,8 @@ export type TicketChange = {
   automatic: AutomaticText[];
   /** The change's note (server/events/outgoing.ts), written in its transaction. */
   outgoing?: string;
+  /** Who made it (the pushes name them and spare them). */
+  actor?: TicketActor;
 };
 
 /**
@@ -62,6 +64,7 @@ export async function applyTicketChange(
   deps.events.emit(ticketChange(view, change.before), {
     ticket: view,
     before: change.before,
+    actor: change.actor,
     outgoing: change.outgoing,
   });
   return view;

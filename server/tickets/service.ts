@@ -384,11 +384,13 @@ async function transition(
       if (!done) throw invalid("O ticket mudou enquanto a ação era feita; tente de novo");
     }
     const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
+    const actor = { id: viewer.userId, name: user.name };
     const outgoing = await noteOutgoing(trx, viewer.companyId, ticketChange(view, before), {
       ticketId: ticket.id,
       before,
+      actor,
     }, stamp);
-    return { ticket: view, before, automatic, outgoing };
+    return { ticket: view, before, automatic, outgoing, actor };
   });
 }
 
