@@ -7,6 +7,8 @@ export type KanbanCard = {
   uuid: string;
   status: "pending" | "open" | "closed";
   lastMessage: string;
+  /** The newest message was deleted for everyone: the card shows "message deleted". */
+  lastMessageDeleted?: boolean;
   updatedAt: string;
   queueId: number | null;
   userId: number | null;

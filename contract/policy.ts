@@ -30,6 +30,8 @@ const ADMINS = ["admin", "super"] as const;
 const ADMIN_PROFILE = ["admin"] as const;
 /** Platform users only (companies, plans, helps, announcements, backups). */
 const SUPER = ["super"] as const;
+/** No role: what only the record itself lets one do (record rules, contract/record_policy.ts). */
+const NOBODY = [] as const;
 
 export const POLICY = {
   // Daily work: every signed-in user, in their own company.
@@ -40,6 +42,7 @@ export const POLICY = {
   "quick-message:work": EVERYONE, // one's own and the general quick answers
   "schedule:work": EVERYONE, // one's own scheduled messages
   "chat:work": EVERYONE, // internal chat
+  "chat:manage-any": NOBODY, // change or delete another's internal chat: only its owner does
   "user:read": EVERYONE, // the team list (transfers, filters); editing oneself
   "queue:read": EVERYONE,
   "prompt:read": EVERYONE,
@@ -107,6 +110,7 @@ export const POLICY = {
   "setting:manage-platform": SUPER, // settings marked superOnly
   "user:create-when-disabled": SUPER, // create users with the userCreation setting off
   "user:manage-super": SUPER, // edit or delete a super user; grant or take the flag
+  "user:own-access": NOBODY, // one's own profile, super flag or account: only someone else's hand
   "user:set-password": SUPER, // set any user's password without mail
   "backup:manage": SUPER,
   "audit:read-platform": SUPER, // every company's audit log

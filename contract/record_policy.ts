@@ -112,6 +112,30 @@ export function scheduleNeeds(caller: { userId: number }, s: { userId: number | 
   return ownerOr(caller, s.userId, "schedule:manage-any");
 }
 
+// Internal chats, users.
+
+/** Renaming, re-peopling or deleting an internal chat: its owner ("chat:manage-any" is nobody's). */
+export function chatChangeNeeds(caller: { userId: number }, chat: { ownerId: number | null }) {
+  return ownerOr(caller, chat.ownerId, "chat:manage-any");
+}
+
+/** Editing a user: oneself needs nothing more; anyone else, "user:manage". */
+export function userEditNeeds(caller: { userId: number }, target: { id: number }): Needs {
+  return ownerOr(caller, target.id, "user:manage");
+}
+
+/**
+ * What only another user may do to one (a profile, the super flag, deleting the account): on
+ * oneself "user:own-access", which no role holds; on another, `line`.
+ */
+export function userAccessNeeds(
+  caller: { userId: number },
+  target: { id: number },
+  line: Action,
+): Needs {
+  return target.id === caller.userId ? ["user:own-access"] : [line];
+}
+
 /** Ending a sign-in session: one's own; another's, "session:manage-any" (a super user's, also "user:manage-super"). */
 export function sessionEndNeeds(
   caller: { userId: number },

@@ -55,6 +55,7 @@ import * as m0600 from "./migrations/0600_create_assist.ts";
 import * as m0620 from "./migrations/0620_add_cloud_backoff.ts";
 import * as m0640 from "./migrations/0640_add_postgres_search.ts";
 import * as m0660 from "./migrations/0660_create_import_map.ts";
+import * as m0680 from "./migrations/0680_create_outgoing_events.ts";
 import * as m0685 from "./migrations/0685_create_taken_back_notices.ts";
 import * as m0686 from "./migrations/0686_summarise_person_transfers.ts";
 import * as m0700 from "./migrations/0700_store_money_in_cents.ts";
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   "0620_add_cloud_backoff": m0620,
   "0640_add_postgres_search": m0640,
   "0660_create_import_map": m0660,
+  "0680_create_outgoing_events": m0680,
   "0685_create_taken_back_notices": m0685,
   "0686_summarise_person_transfers": m0686,
   "0700_store_money_in_cents": m0700,

@@ -480,6 +480,19 @@ export interface PushDeliveriesTable {
 }
 export type PushSubscription = Selectable<PushSubscriptionsTable>;
 
+/** Events leaving the system, noted with the change (migration 0680; server/events/outgoing.ts). */
+export interface OutgoingEventsTable {
+  id: Generated<number>;
+  companyId: number;
+  eventKey: string;
+  event: string;
+  subject: string;
+  claimId: string | null;
+  claimedUntil: string | null;
+  createdAt: string;
+  capturedAt: string | null;
+}
+
 export interface SchedulesTable extends Timestamps {
   id: Generated<number>;
   companyId: number;
@@ -1101,6 +1114,7 @@ export interface DB {
   push_subscriptions: PushSubscriptionsTable;
   push_preferences: PushPreferencesTable;
   push_deliveries: PushDeliveriesTable;
+  outgoing_events: OutgoingEventsTable;
   quick_messages: QuickMessagesTable;
   schedules: SchedulesTable;
   user_ratings: UserRatingsTable;

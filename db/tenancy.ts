@@ -57,6 +57,7 @@ export const COMPANY_TABLES: ReadonlySet<string> = new Set([
   "password_resets",
   "prompts",
   "push_deliveries",
+  "outgoing_events",
   "push_preferences",
   "push_subscriptions",
   "queue_integrations",

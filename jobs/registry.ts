@@ -25,6 +25,7 @@ import { deliverAllDue } from "../server/webhooks/delivery.ts";
 import { pushCapture } from "../server/push/capture.ts";
 import { assistTick } from "../server/assist/jobs.ts";
 import { sendDuePushes } from "../server/push/send.ts";
+import { recoverOutgoing } from "../server/events/outgoing.ts";
 import { leaseIntervalMs, leaseTick } from "../server/whatsapp/sessions/lease_loop.ts";
 
 /**
@@ -140,6 +141,16 @@ export const JOBS: readonly Job[] = [
     tick: deliverAllDue,
     wake: (deps, run) => webhookCapture(deps.events)?.onQueued(run),
     drain: async (deps) => await webhookCapture(deps.events)?.idle(),
+  },
+  // Issue 43 item 2(c): outgoing events (webhooks, pushes) noted with their change but never
+  // queued, because the process that committed died first. Each note is claimed (a lease) before
+  // it is rebuilt; the unique outgoing_events_once (eventKey), and the queues' own keys under it,
+  // make a twice-run tick or N processes queue each event once.
+  {
+    name: "outgoing",
+    every: () => ({ cron: "*/10 * * * * *" }),
+    atStart: true,
+    tick: recoverOutgoing,
   },
   // Web Push (issue 42): at once when pushes are queued, and every 5 s for retries. Each row is
   // claimed by a guarded UPDATE (pending -> sending) before it is sent; the unique

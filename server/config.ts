@@ -112,6 +112,12 @@ const schema = z.object({
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 key")
     .optional(),
   PUSH_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  // Issue 43 item 2(c): how long a noted outgoing event (webhooks, pushes) is left to the live
+  // path of the process that committed it before the `outgoing` job of any process recovers it.
+  OUTGOING_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  // Tests only: the process kills itself (SIGKILL) when it tells this domain event, i.e. right
+  // after the commit and before any listener ran (tests/ops/outgoing_kill_test.ts).
+  CRASH_AFTER_COMMIT: z.string().optional(),
 });
 
 export type BillingConfig = Readonly<{
@@ -218,6 +224,10 @@ export type Config = Readonly<{
    */
   redisUrl?: string;
   /** Web Push (issue 42): the VAPID contact, the key pair (else kept in the database). */
+  /** OUTGOING_GRACE_MS (server/events/outgoing.ts). */
+  outgoingGraceMs: number;
+  /** CRASH_AFTER_COMMIT: a test's crash point (server/events/bus.ts). */
+  crashAfterCommit?: string;
   push: Readonly<{
     subject: string;
     publicKey?: string;
@@ -332,6 +342,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sessionLeaseSeconds: e.SESSION_LEASE_SECONDS,
     redisUrl: e.REDIS_URL,
     instanceId: e.INSTANCE_ID ?? `pid${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
+    outgoingGraceMs: e.OUTGOING_GRACE_MS,
+    crashAfterCommit: e.CRASH_AFTER_COMMIT,
     push: Object.freeze({
       // Unset: the address of the platform's admin (a push service writes there about abuse).
       subject: e.VAPID_SUBJECT ?? `mailto:${e.ADMIN_EMAIL}`,

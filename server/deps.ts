@@ -21,6 +21,7 @@ import { presenceWritten, wirePresence } from "./realtime/socket.ts";
 import { wireDistribution } from "./distribution/service.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { wirePush } from "./push/capture.ts";
+import { wireOutgoing } from "./events/outgoing.ts";
 import { sealPlainSecrets } from "./webhooks/repository.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
 import { BotRegistry } from "./bots/registry.ts";
@@ -86,7 +87,7 @@ export async function buildDeps(
     ? await (await import("./redis/wire.ts")).connectRedis(config, hub)
     : undefined;
   // Realtime hears the domain events first, then the webhooks (wireWebhooks below).
-  const events = new EventBus();
+  const events = new EventBus({ crashOn: config.crashAfterCommit });
   wireRealtime(events, redis?.fanout ?? hub);
   const outbound = new Outbound({
     allowPrivate: config.integrationsAllowPrivateUrls,
@@ -135,7 +136,8 @@ export async function buildDeps(
   sessions.setCallRunner((call) => runHolderCall(deps, call));
   const webhooks = wireWebhooks(deps);
   if (redis) await (await import("./redis/wire.ts")).shareWebhookChanges(redis, webhooks);
-  wirePush(deps);
+  const push = wirePush(deps);
+  wireOutgoing(deps, { webhooks, push });
   wireDistribution(deps);
   return { deps, firstStart };
 }

@@ -15,7 +15,11 @@ function CardBody({ card }: { card: KanbanCard }) {
       </div>
       <span className="kb-card-phone">{formatPhone(card.contact.number)}</span>
       <p className="kb-card-last" data-testid="kanban-card-last">
-        {card.lastMessage ? waText(card.lastMessage, { links: false }) : "\u00a0"}
+        {card.lastMessageDeleted
+          ? <em data-testid="kanban-card-deleted">{t("tickets.message.deleted")}</em>
+          : card.lastMessage
+          ? waText(card.lastMessage, { links: false })
+          : "\u00a0"}
       </p>
     </>
   );

@@ -12,6 +12,7 @@ export type TicketEvent = {
   uuid: string;
   status: KanbanCard["status"];
   lastMessage: string;
+  lastMessageDeleted?: boolean;
   updatedAt: string;
   queueId: number | null;
   userId: number | null;
@@ -46,6 +47,7 @@ export function cardOf(ticket: TicketEvent, lanes: ReadonlySet<number>): KanbanC
     uuid: ticket.uuid,
     status: ticket.status,
     lastMessage: ticket.lastMessage,
+    lastMessageDeleted: ticket.lastMessageDeleted ?? false,
     updatedAt: ticket.updatedAt,
     queueId: ticket.queueId,
     userId: ticket.userId,

@@ -1,5 +1,7 @@
+import { assertRecord } from "../auth/policy.ts";
+import { chatChangeNeeds } from "../../contract/record_policy.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
+import { AppError, badRequest, notFound } from "../errors.ts";
 import type { Chat } from "../../db/schema.ts";
 import type { Database } from "../../db/client.ts";
 import type { ChatMessageView, ChatView } from "../../contract/team_types.ts";
@@ -104,7 +106,7 @@ export async function changeChat(
   const now = deps.clock.now().toISOString();
   const { view, removed } = await deps.db.transaction().execute(async (trx) => {
     const chat = await participatedChat(trx, auth, { id });
-    if (chat.ownerId !== auth.userId) throw forbidden("Somente o dono da conversa a altera");
+    assertRecord(auth, chatChangeNeeds(auth, chat), "Somente o dono da conversa a altera");
     const users = participantsOf(chat.ownerId, input.users);
     await assertCompanyUsers(trx, auth.companyId, users);
     await updateChatRow(trx, auth.companyId, id, { title: input.title, updatedAt: now });
@@ -119,7 +121,7 @@ export async function changeChat(
 export async function removeChat(deps: AppDeps, auth: AuthInfo, id: number): Promise<void> {
   const users = await deps.db.transaction().execute(async (trx) => {
     const chat = await participatedChat(trx, auth, { id });
-    if (chat.ownerId !== auth.userId) throw forbidden("Somente o dono da conversa a exclui");
+    assertRecord(auth, chatChangeNeeds(auth, chat), "Somente o dono da conversa a exclui");
     const users = await participantIds(trx, auth.companyId, id);
     await deleteChatRow(trx, auth.companyId, id);
     return users;

@@ -1,3 +1,4 @@
+import { noteOutgoing } from "../events/outgoing_repository.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
 import type { Contact } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
@@ -89,6 +90,7 @@ export async function createContact(
   const { number, isGroup } = validNumber(input.number);
   const now = deps.clock.now().toISOString();
   let created: ContactView;
+  let outgoing = "";
   try {
     created = await deps.db.transaction().execute(async (trx) => {
       if (await repo.findContactByNumber(trx, companyId, number)) throw duplicated(number);
@@ -101,13 +103,14 @@ export async function createContact(
       if (input.extraInfo?.length) {
         await repo.replaceExtraInfo(trx, companyId, row.id, input.extraInfo, now);
       }
+      outgoing = await noteOutgoing(trx, companyId, "contact.created", { contactId: row.id }, now);
       return contactView(row, await repo.extraInfoOf(trx, companyId, row.id));
     });
   } catch (error) {
     if (isUniqueViolation(error, "contacts.number")) throw duplicated(number);
     throw error;
   }
-  deps.events.emit("contact.created", { companyId, contact: created });
+  deps.events.emit("contact.created", { companyId, contact: created, outgoing });
   return created;
 }
 
@@ -124,6 +127,7 @@ export async function updateContact(
   const now = deps.clock.now().toISOString();
   let number: string | undefined;
   let updated: ContactView;
+  let outgoing = "";
   try {
     updated = await deps.db.transaction().execute(async (trx) => {
       const existing = await repo.findContact(trx, companyId, id);
@@ -146,13 +150,14 @@ export async function updateContact(
       if (input.extraInfo !== undefined) {
         await repo.replaceExtraInfo(trx, companyId, id, input.extraInfo, now);
       }
+      outgoing = await noteOutgoing(trx, companyId, "contact.updated", { contactId: id }, now);
       return contactView(row, await repo.extraInfoOf(trx, companyId, id));
     });
   } catch (error) {
     if (isUniqueViolation(error, "contacts.number")) throw duplicated(number ?? "");
     throw error;
   }
-  deps.events.emit("contact.updated", { companyId, contact: updated });
+  deps.events.emit("contact.updated", { companyId, contact: updated, outgoing });
   return updated;
 }
 

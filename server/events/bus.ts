@@ -12,6 +12,9 @@ export type Listener<K extends DomainEventName> = (event: DomainEvents[K]) => vo
 export class EventBus {
   readonly #listeners = new Map<DomainEventName, Listener<never>[]>();
 
+  /** `crashOn`: a test's crash point (CRASH_AFTER_COMMIT): dies as this event is told. */
+  constructor(private readonly options: { crashOn?: string } = {}) {}
+
   on<K extends DomainEventName>(name: K, listener: Listener<K>): () => void {
     const list = this.#listeners.get(name) ?? [];
     this.#listeners.set(name, [...list, listener]);
@@ -21,6 +24,8 @@ export class EventBus {
   }
 
   emit<K extends DomainEventName>(name: K, event: DomainEvents[K]): void {
+    // Right after the commit, before any listener: what a power cut there leaves behind.
+    if (name === this.options.crashOn) Deno.kill(Deno.pid, "SIGKILL");
     for (const listener of this.#listeners.get(name) ?? []) {
       try {
         (listener as Listener<K>)(event);

@@ -28,11 +28,27 @@ import type { TicketSummaryView } from "../../contract/assist_types.ts";
 /** Where a ticket sits: who may see it follows from this (server/realtime/publish.ts). */
 export type TicketPlacement = { status: string; queueId: number | null; userId: number | null };
 
-/** A ticket changed; `before` is where it sat before the change (a transfer leaves old lists). */
-export type TicketChanged = { ticket: TicketView; before?: TicketPlacement };
+/**
+ * A ticket changed; `before` is where it sat before the change (a transfer leaves old lists);
+ * `actor` is the person who changed it (unset: WhatsApp, a bot, a job, distribution): a push of
+ * the change names them and never reaches them (server/push/capture.ts).
+ */
+export type TicketChanged = {
+  ticket: TicketView;
+  before?: TicketPlacement;
+  actor?: TicketActor;
+} & Outgoing;
+export type TicketActor = { id: number; name: string };
 
 /** A message of a ticket, with the ticket as it is after the message. */
-export type MessageChanged = { message: MessageView; ticket: TicketView };
+export type MessageChanged = { message: MessageView; ticket: TicketView } & Outgoing;
+
+/**
+ * The key of the event's note written with the change (server/events/outgoing_repository.ts):
+ * set, the webhooks and pushes of the event are recovered by the `outgoing` job if this process
+ * dies before queueing them, and queued under this key (one delivery per event, any process).
+ */
+export type Outgoing = { outgoing?: string };
 
 /**
  * A record of a list page changed (those whose rooms are the company's or its admins': see
@@ -64,9 +80,9 @@ export type DomainEvents = {
    * A contact was made: through the API, an import, the send API or a WhatsApp message.
    * `bulk`: one of many (an import), whose lists read again on contacts.reloaded instead.
    */
-  "contact.created": { companyId: number; contact: Contact; bulk?: boolean };
+  "contact.created": { companyId: number; contact: Contact; bulk?: boolean } & Outgoing;
   /** Its name, number, picture or fields changed (by a person, an import or by WhatsApp). */
-  "contact.updated": { companyId: number; contact: Contact; bulk?: boolean };
+  "contact.updated": { companyId: number; contact: Contact; bulk?: boolean } & Outgoing;
   /** Its tickets went with it (a ticket.deleted each, told before). */
   "contact.deleted": { companyId: number; id: number };
   /** Many contacts changed at once (an import): lists read again. */

@@ -4,6 +4,7 @@ import type { DB } from "../../db/schema.ts";
 import type { KanbanCard, KanbanPage } from "../../contract/kanban_types.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import type { Viewer } from "../tickets/access.ts";
+import { LAST_MESSAGE_DELETED } from "../tickets/view_repository.ts";
 
 export type { KanbanCard, KanbanPage };
 
@@ -94,6 +95,7 @@ export async function pageLane(
       "c.id as contactId",
       "c.name as contactName",
       "c.number as contactNumber",
+      LAST_MESSAGE_DELETED.as("lastMessageDeleted"),
     ])
     // "+" keeps SQLite off tickets_updated, whose order would walk every ticket of the company
     // (closed ones too) to find a lane's few; the lane's own rows are sorted instead.
@@ -106,6 +108,7 @@ export async function pageLane(
     uuid: r.uuid,
     status: r.status as KanbanCard["status"],
     lastMessage: r.lastMessage,
+    lastMessageDeleted: r.lastMessageDeleted === 1,
     updatedAt: r.updatedAt,
     queueId: r.queueId,
     userId: r.userId,

@@ -4,7 +4,7 @@ import { hourMinute } from "../../contract/time_zone.ts";
 import type { TicketView } from "../../contract/ticket_types.ts";
 import type { AppDeps } from "../context.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { TicketChanged, TicketPlacement } from "../events/domain.ts";
+import type { MessageChanged, TicketChanged, TicketPlacement } from "../events/domain.ts";
 import { log } from "../log.ts";
 import { companyTimeZone } from "../settings/values.ts";
 import { mayHearTicket } from "./audience.ts";
@@ -23,7 +23,7 @@ import { type NotifyKey, notifyText } from "./texts.ts";
  * the unique push_deliveries_once (subscriptionId, eventKey) makes a fact heard twice (or told by
  * two processes behind Redis) one push per device.
  */
-type Fact = {
+export type Fact = {
   companyId: number;
   kind: PushKind;
   key: string;
@@ -87,7 +87,9 @@ function transferredTo({ ticket, before }: TicketChanged): number | null {
 }
 
 function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
-  const { ticket } = event;
+  const { ticket, actor } = event;
+  // Who made the change knows it: never pushed to them.
+  const notActor = (r: PushRecipient) => r.userId !== actor?.id;
   const facts: Fact[] = [];
   const name = ticket.contact.name;
   const where = { placement: ticket, isGroup: ticket.isGroup };
@@ -98,7 +100,8 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
       key: `waiting:${ticket.id}:${ticket.queueId ?? 0}:${ticket.updatedAt}`,
       ticket: where,
       // "In my queues": a queue's members; a ticket without a queue, whoever sees it.
-      accepts: (r) => ticket.queueId === null || r.queueIds.includes(ticket.queueId),
+      accepts: (r) =>
+        notActor(r) && (ticket.queueId === null || r.queueIds.includes(ticket.queueId)),
       payload: ticketPayload(
         ticket,
         "newTicket",
@@ -108,7 +111,7 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
     });
   }
   const target = transferredTo(event);
-  if (target !== null) {
+  if (target !== null && target !== actor?.id) {
     facts.push({
       companyId: ticket.companyId,
       kind: "transfer",
@@ -118,7 +121,7 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
       payload: ticketPayload(
         ticket,
         "transfer",
-        ["transfer", { name }],
+        actor ? ["transferBy", { by: actor.name, name }] : ["transfer", { name }],
         (language, showText) => textOr(showText, ticket.lastMessage, waitingLine(ticket, language)),
       ),
     });
@@ -126,30 +129,40 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
   return facts;
 }
 
+/** The pushes of the events that may carry a note (server/events/outgoing.ts); none for most. */
+export function pushFactsOf(name: string, event: TicketChanged | MessageChanged): Fact[] {
+  if (name === "ticket.created") return ticketFacts(event as TicketChanged, true);
+  if (name === "ticket.updated") return ticketFacts(event as TicketChanged, false);
+  if (name !== "message.created") return [];
+  const { message, ticket } = event as MessageChanged;
+  // A contact's message on a ticket someone holds: its holder (groups never notify, as on the
+  // page's bell).
+  if (message.fromMe || ticket.userId === null || ticket.isGroup) return [];
+  const name_ = ticket.contact.name;
+  return [{
+    companyId: ticket.companyId,
+    kind: "message",
+    key: `message:${message.id}`,
+    ticket: { placement: ticket, isGroup: ticket.isGroup },
+    userIds: [ticket.userId],
+    payload: ticketPayload(
+      ticket,
+      "message",
+      ["newMessageFrom", { name: name_ }],
+      (language, showText) =>
+        textOr(showText, message.body, notifyText(language, "newMessageFrom", { name: name_ })),
+    ),
+  }];
+}
+
 /** The facts each domain event makes (none for most). */
 function factsOf(bus: EventBus, hear: (facts: Fact[]) => void) {
-  bus.on("ticket.created", (e) => hear(ticketFacts(e, true)));
-  bus.on("ticket.updated", (e) => hear(ticketFacts(e, false)));
-  bus.on("message.created", ({ message, ticket }) => {
-    // A contact's message on a ticket someone holds: its holder (groups never notify, as on
-    // the page's bell).
-    if (message.fromMe || ticket.userId === null || ticket.isGroup) return;
-    const name = ticket.contact.name;
-    hear([{
-      companyId: ticket.companyId,
-      kind: "message",
-      key: `message:${message.id}`,
-      ticket: { placement: ticket, isGroup: ticket.isGroup },
-      userIds: [ticket.userId],
-      payload: ticketPayload(
-        ticket,
-        "message",
-        ["newMessageFrom", { name }],
-        (language, showText) =>
-          textOr(showText, message.body, notifyText(language, "newMessageFrom", { name })),
-      ),
-    }]);
-  });
+  // An event with a note is pushed by server/events/outgoing.ts (which then closes the note).
+  for (const name of ["ticket.created", "ticket.updated", "message.created"] as const) {
+    bus.on(name, (e) => {
+      if (!e.outgoing) hear(pushFactsOf(name, e));
+    });
+  }
   bus.on("ticket.slaBreached", ({ companyId, ticket, kind, supervisorIds }) => {
     hear([{
       companyId,
@@ -208,13 +221,19 @@ export class PushCapture {
     return this.#queue;
   }
 
-  hear(facts: Fact[]) {
-    if (facts.length === 0) return;
+  /** Queues the facts' pushes; resolves true once queued, false when that failed (never rejects). */
+  hear(facts: Fact[]): Promise<boolean> {
+    if (facts.length === 0) return Promise.resolve(true);
     const now = this.deps.clock.now();
-    for (const fact of facts) {
-      this.#queue = this.#queue.then(() => this.#enqueue(fact, now))
-        .catch((error) => log.error("push not queued", { companyId: fact.companyId, error }));
-    }
+    const queued = facts.map((fact) => {
+      const one = this.#queue.then(() => this.#enqueue(fact, now)).then(() => true, (error) => {
+        log.error("push not queued", { companyId: fact.companyId, error });
+        return false;
+      });
+      this.#queue = one.then(() => {});
+      return one;
+    });
+    return Promise.all(queued).then((all) => all.every(Boolean));
   }
 
   async #enqueue(fact: Fact, now: Date) {

@@ -2,7 +2,7 @@ import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import { ticketChange } from "../events/domain.ts";
 import { queueOutgoing } from "../whatsapp/outbox/outbox.ts";
-import type { TicketPlacement } from "../events/domain.ts";
+import type { TicketActor, TicketPlacement } from "../events/domain.ts";
 import type { TicketView } from "./view.ts";
 import { loadTicketView } from "./view_repository.ts";
 
@@ -17,6 +17,10 @@ export type TicketChange = {
   ticket: TicketView;
   before: TicketPlacement;
   automatic: AutomaticText[];
+  /** The change's note (server/events/outgoing.ts), written in its transaction. */
+  outgoing?: string;
+  /** Who made it (the pushes name them and spare them). */
+  actor?: TicketActor;
 };
 
 /**
@@ -57,6 +61,11 @@ export async function applyTicketChange(
   const view = sent > 0
     ? (await loadTicketView(deps.db, ticket.companyId, ticket.id)) ?? ticket
     : ticket;
-  deps.events.emit(ticketChange(view, change.before), { ticket: view, before: change.before });
+  deps.events.emit(ticketChange(view, change.before), {
+    ticket: view,
+    before: change.before,
+    actor: change.actor,
+    outgoing: change.outgoing,
+  });
   return view;
 }

@@ -1,3 +1,5 @@
+import { noteOutgoing } from "../events/outgoing_repository.ts";
+import { ticketChange } from "../events/domain.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
 import { HAND_OVER } from "../bots/registry.ts";
 import type { Database } from "../../db/client.ts";
@@ -159,8 +161,8 @@ export async function createTicket(
   input: CreateTicketInput,
 ): Promise<TicketView> {
   const viewer = await viewerOf(deps.db, auth);
-  const ticket = await openTicket(deps, viewer, auth.user.whatsappId, input);
-  deps.events.emit("ticket.created", { ticket });
+  const { ticket, outgoing } = await openTicket(deps, viewer, auth.user.whatsappId, input);
+  deps.events.emit("ticket.created", { ticket, outgoing });
   return ticket;
 }
 
@@ -169,7 +171,7 @@ async function openTicket(
   viewer: Viewer,
   userWhatsappId: number | null,
   input: CreateTicketInput,
-): Promise<TicketView> {
+): Promise<{ ticket: TicketView; outgoing: string }> {
   const queueId = input.queueId ?? null;
   if (queueId === null && !isAllowed(viewer, "ticket:skip-queue")) {
     throw badRequest("ERR_VALIDATION", "Selecione uma fila", { queueId: ["Selecione uma fila"] });
@@ -220,7 +222,10 @@ async function openTicket(
         createdAt: now,
         updatedAt: now,
       });
-      return (await loadTicketView(trx, viewer.companyId, id))!;
+      const outgoing = await noteOutgoing(trx, viewer.companyId, "ticket.created", {
+        ticketId: id,
+      }, now);
+      return { ticket: (await loadTicketView(trx, viewer.companyId, id))!, outgoing };
     });
   } catch (error) {
     if (!isOpenTicketConflict(error)) throw error;
@@ -379,7 +384,13 @@ async function transition(
       if (!done) throw invalid("O ticket mudou enquanto a ação era feita; tente de novo");
     }
     const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
-    return { ticket: view, before, automatic };
+    const actor = { id: viewer.userId, name: user.name };
+    const outgoing = await noteOutgoing(trx, viewer.companyId, ticketChange(view, before), {
+      ticketId: ticket.id,
+      before,
+      actor,
+    }, stamp);
+    return { ticket: view, before, automatic, outgoing, actor };
   });
 }
 

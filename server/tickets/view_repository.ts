@@ -17,6 +17,13 @@ export const TAGS_JSON = sql<string>`(
     WHERE tt.ticketId = t.id AND tt.companyId = t.companyId ORDER BY g.name) x)`;
 
 /**
+ * Whether the newest message of ticket `t` (messages_ticket, one seek) was deleted for everyone:
+ * the ticket's views and the board's cards show "message deleted" then.
+ */
+export const LAST_MESSAGE_DELETED = sql<number>`coalesce((SELECT m.isDeleted FROM messages m
+  WHERE m.ticketId = t.id ORDER BY m.createdAt DESC, m.id DESC LIMIT 1), 0)`;
+
+/**
  * Loads views for ticket ids of one company in ONE query (tags folded in as JSON: the client's
  * per-query cost dominates the inbound pipeline, which loads a view per message); keeps the
  * given order. The rows come back as one JSON cell (db/json_rows.ts): 40 views in < 1 ms
@@ -67,8 +74,7 @@ export async function loadTicketViews(
       "w.status as whatsappStatus",
       TAGS_JSON.as("tagsJson"),
       // The newest message (messages_ticket, one seek): deleted for everyone or not.
-      sql<number>`coalesce((SELECT m.isDeleted FROM messages m WHERE m.ticketId = t.id
-        ORDER BY m.createdAt DESC, m.id DESC LIMIT 1), 0)`.as("lastMessageDeleted"),
+      LAST_MESSAGE_DELETED.as("lastMessageDeleted"),
     ])
     // "+": the ids drive (rowid lookups); without statistics SQLite would otherwise walk every
     // ticket of the company through an index that starts with companyId.

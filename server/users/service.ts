@@ -4,9 +4,10 @@ import type { User } from "../../db/schema.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { endUserSessions } from "../auth/service.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
-import { AppError, forbidden, notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
 import { actorOf, changedFields, recordAudit } from "../audit/service.ts";
-import { assertAllowed, isAllowed } from "../auth/policy.ts";
+import { assertAllowed, assertRecord, isAllowed } from "../auth/policy.ts";
+import { userAccessNeeds, userEditNeeds } from "../../contract/record_policy.ts";
 import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
 import { ticketChange } from "../events/domain.ts";
 import { getSettingValue } from "../settings/repository.ts";
@@ -279,7 +280,7 @@ export async function updateUser(
   const target = await repo.findUser(deps.db, companyId, id);
   if (!target) throw notFound("ERR_NO_USER_FOUND", "Usuário não encontrado");
   const self = target.id === auth.userId;
-  if (!self) assertAllowed(auth, "user:manage", "Você só pode editar o seu próprio perfil");
+  assertRecord(auth, userEditNeeds(auth, target), "Você só pode editar o seu próprio perfil");
   if (target.super === 1) {
     assertAllowed(auth, "user:manage-super", "Somente super usuários editam este usuário");
   }
@@ -300,11 +301,18 @@ export async function updateUser(
       (input.endWork !== undefined && input.endWork !== target.endWork),
   };
   if (changes.profile) {
-    if (self) throw forbidden("Você não pode alterar o seu próprio perfil");
-    assertAllowed(auth, "user:set-profile");
+    assertRecord(
+      auth,
+      userAccessNeeds(auth, target, "user:set-profile"),
+      self ? "Você não pode alterar o seu próprio perfil" : undefined,
+    );
   }
-  if (changes.super && (self || !isAllowed(auth, "user:manage-super"))) {
-    throw forbidden("Somente outro super usuário altera o acesso super");
+  if (changes.super) {
+    assertRecord(
+      auth,
+      userAccessNeeds(auth, target, "user:manage-super"),
+      "Somente outro super usuário altera o acesso super",
+    );
   }
   if (
     changes.queues || changes.whatsapp || changes.allTicket || changes.capacity ||
@@ -440,7 +448,11 @@ export async function updateUser(
  */
 export async function deleteUser(deps: AppDeps, auth: AuthInfo, id: number) {
   const companyId = auth.companyId;
-  if (id === auth.userId) throw forbidden("Você não pode excluir o seu próprio usuário");
+  assertRecord(
+    auth,
+    userAccessNeeds(auth, { id }, "user:delete"),
+    "Você não pode excluir o seu próprio usuário",
+  );
   const now = deps.clock.now().toISOString();
   const released = await deps.db.transaction().execute(async (trx) => {
     const target = await repo.findUser(trx, companyId, id);

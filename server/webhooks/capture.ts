@@ -10,8 +10,9 @@ import { activeWebhooks, eventsOf } from "./repository.ts";
 /**
  * Listens to the domain events the services tell after each commit (server/events/) and queues
  * one delivery per subscribed webhook in the database (webhook_deliveries). From there the
- * `webhooks` job sends them; a restart loses none. An event that happens while the process dies
- * between the commit and this insert is not delivered: the same guarantee the sockets give.
+ * `webhooks` job sends them; a restart loses none. An event noted in its transaction (its
+ * `outgoing` key, server/events/outgoing.ts) is also queued when the process dies between the
+ * commit and this insert; one without a note is then lost, as the sockets' events are.
  *
  * A webhook event is the domain event of the same name (contract/webhook_types.ts
  * WEBHOOK_EVENTS): message.created/updated {message, ticket, contact}, ticket.created/updated/
@@ -102,13 +103,19 @@ export class WebhookCapture {
     return this.#queue;
   }
 
-  hear(event: WebhookEvent, captured: CapturedEvent) {
+  /**
+   * Queues the event for the company's webhooks that want it. `eventKey`: the event's note
+   * (server/events/outgoing.ts), whose key is the delivery's event id, so the live path and the
+   * `outgoing` job's recovery make one delivery row (webhook_deliveries_event). Resolves true once
+   * queued (or nobody wants it), false when the queueing failed; never rejects.
+   */
+  hear(event: WebhookEvent, captured: CapturedEvent, eventKey?: string): Promise<boolean> {
     const { companyId } = captured;
     const wanted = this.#wanted.get(companyId);
-    if (wanted && !wanted.has(event)) return;
+    if (wanted && !wanted.has(event)) return Promise.resolve(true);
     // Serialised now: the objects may change after the publisher returns.
     const createdAt = this.deps.clock.now().toISOString();
-    const eventId = crypto.randomUUID();
+    const eventId = eventKey ?? crypto.randomUUID();
     const payload = JSON.stringify({
       id: eventId,
       event,
@@ -116,9 +123,14 @@ export class WebhookCapture {
       companyId,
       data: captured.data,
     });
-    this.#queue = this.#queue
+    const queued = this.#queue
       .then(() => this.#enqueue(companyId, event, eventId, payload, createdAt))
-      .catch((error) => log.error("webhook event not queued", { companyId, error }));
+      .then(() => true, (error) => {
+        log.error("webhook event not queued", { companyId, error });
+        return false;
+      });
+    this.#queue = queued.then(() => {});
+    return queued;
   }
 
   async #subscribers(companyId: number, event: WebhookEvent): Promise<Webhook[]> {
@@ -163,7 +175,10 @@ export function wireWebhooks(deps: Pick<AppDeps, "db" | "clock" | "events">): We
   const capture = new WebhookCapture(deps);
   const listen = <E extends WebhookEvent>(event: E) => {
     const payloadOf: (e: DomainEvents[E]) => CapturedEvent = WEBHOOK_PAYLOADS[event];
-    deps.events.on(event, (e) => capture.hear(event, payloadOf(e)));
+    // An event with a note is queued by server/events/outgoing.ts (which then closes the note).
+    deps.events.on(event, (e) => {
+      if (!e.outgoing) capture.hear(event, payloadOf(e));
+    });
   };
   for (const event of Object.keys(WEBHOOK_PAYLOADS) as WebhookEvent[]) listen(event);
   captures.set(deps.events, capture);

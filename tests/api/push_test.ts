@@ -363,7 +363,7 @@ Deno.test("push - a message on my ticket: the neutral line, its text only when I
   }
 });
 
-Deno.test("push - a transfer reaches its new attendant; accepting one's own ticket is silent", async () => {
+Deno.test("push - a transfer reaches its new attendant and names who made it; accepting one's own ticket, or taking it over, is silent", async () => {
   const service = new FakePushService();
   const t = await createTestApp(ENV);
   try {
@@ -392,8 +392,21 @@ Deno.test("push - a transfer reaches its new attendant; accepting one's own tick
     const pushes = bruno.received<PushPayload>();
     assert.equal(pushes.length, 1);
     assert.equal(pushes[0].kind, "transfer");
-    assert.equal(pushes[0].title, "Atendimento transferido para você: João");
+    const anaName = (await t.deps.db.selectFrom("users").select("name")
+      .where("id", "=", s.inQueue.id).executeTakeFirstOrThrow()).name;
+    assert.equal(pushes[0].title, `${anaName} transferiu para você: João`);
     assert.deepEqual(service.to(ana), []);
+
+    // The admin takes it over (a transfer to themself): nobody is told, the admin least of all.
+    const admin = await subscribeDevice(t, service, s.admin);
+    const takeOver = await t.request("PUT", `/api/tickets/${got.ticketId}`, {
+      token: s.admin.token,
+      body: { userId: s.admin.id, queueId: s.queueId },
+    });
+    assert.equal(takeOver.status, 200, await takeOver.clone().text());
+    await flush(t);
+    assert.deepEqual(service.to(admin), []);
+    assert.equal(bruno.received<PushPayload>().length, 1);
   } finally {
     await t.close();
     await service.close();

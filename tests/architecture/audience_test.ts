@@ -88,3 +88,29 @@ Deno.test("architecture - the visibility patterns catch the old copies", () => {
     ]
   ) assert.ok(!caught(line), line);
 });
+
+/**
+ * A 403 is the policy's answer: the table (contract/policy.ts, `assertAllowed`) or a record rule
+ * beside it (contract/record_policy.ts, `assertRecord`). A `forbidden(` thrown by hand elsewhere is
+ * a rule the table cannot show and a change of it cannot reach. The files that still do, and why.
+ */
+const HAND_REFUSALS: Record<string, string> = {
+  "server/auth/policy.ts": "the policy's own assertion (assertAllowed, assertRecord)",
+  "server/errors.ts": "where forbidden() is defined",
+  "server/reports/scope.ts":
+    "a supervisor's report scope: refused when they supervise no queue (a fact of the records)",
+  "server/tickets/access.ts": "the API's assertion of the audience rule (mayReadTicket)",
+};
+
+Deno.test("architecture - refusals come from the policy table or its record rules", async () => {
+  const offenders: string[] = [];
+  for (const file of await filesOf("server", "routes", "jobs")) {
+    if (Object.hasOwn(HAND_REFUSALS, file)) continue;
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    if (/\bforbidden\(/.test(text)) offenders.push(file);
+  }
+  assert.deepEqual(offenders, []);
+  for (const file of Object.keys(HAND_REFUSALS)) {
+    assert.match(await Deno.readTextFile(`${ROOT}${file}`), /\bforbidden\(/, `${file} is listed`);
+  }
+});

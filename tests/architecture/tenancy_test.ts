@@ -28,6 +28,8 @@ const CROSS_COMPANY: Record<string, string> = {
     "the due-date job blocks overdue companies bar the platform's own, found by its super user",
   "server/distribution/scan_repository.ts":
     "the distribution job scans every company's tickets (given to attendants now offline, waiting, past their targets); each change then names the company",
+  "server/events/outgoing_repository.ts":
+    "the outgoing job scans every company's open event notes (past the grace, old captured rows); each row is then claimed and written with its company",
   "server/external_api/repository.ts":
     "the send API's bearer token (by its unique hash) is the only credential: it names the connection, and so the company",
   "server/whatsapp/providers/cloud_api/repository.ts":

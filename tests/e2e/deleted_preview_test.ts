@@ -6,7 +6,7 @@ import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 /**
  * Issue 43 item 6: a contact deleting for everyone the newest message of a conversation takes its
  * text out of the list at once: the item shows "Mensagem apagada" (the reader's language), not
- * the deleted words.
+ * the deleted words; so do the tickets bell and the kanban card.
  */
 Deno.test("deleted preview - the newest message deleted for everyone leaves the list's preview, live", () =>
   withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
@@ -33,5 +33,15 @@ Deno.test("deleted preview - the newest message deleted for everyone leaves the 
     assert.equal(revoked.status, 200, await revoked.clone().text());
     await item.getByTestId("ticket-last-deleted").getByText("Mensagem apagada").waitFor();
     assert.equal(await item.getByText("Meu cartão é 1234").count(), 0);
+
+    // The bell's preview of the unread ticket, then the board's card, say so too.
+    await page.getByTestId("bell-tickets").click();
+    const note = page.locator(".popover-item", { hasText: "Maria" });
+    await note.getByTestId("bell-ticket-deleted").getByText("Mensagem apagada").waitFor();
+    assert.equal(await note.getByText("Meu cartão é 1234").count(), 0);
+    await page.goto(`${url}/kanban`);
+    const card = page.getByTestId("kanban-card").filter({ hasText: "Maria" });
+    await card.getByTestId("kanban-card-deleted").getByText("Mensagem apagada").waitFor();
+    assert.equal(await card.getByText("Meu cartão é 1234").count(), 0);
     assert.deepEqual(pageErrors, []);
   }));

@@ -12,8 +12,9 @@ import { WebhookReceiver } from "../fakes/webhook_receiver.ts";
  * (a) presence: an attendant whose socket on A closed but who has one open on B is online, and a
  *     ticket given out on A goes to them;
  * (b) a webhook made through A is used at once by B's traffic;
- * (c) webhook deliveries: both processes run the delivery job, each event reaches the receiver
- *     once (one queue row per webhook and event, claimed by one process);
+ * (c) webhook deliveries: both processes run the delivery job and the `outgoing` job, each event
+ *     reaches the receiver once (one queue row per webhook and event, keyed by the event's note,
+ *     claimed by one process);
  * (d) the pairing code and the simulator's phones answer through B for a session A runs.
  */
 const LEASE_SECONDS = 4;
@@ -209,6 +210,20 @@ Deno.test("redis - two processes agree: presence, webhooks made on the other pro
       new Set(receiver.received.map((r) => r.eventId)).size,
       receiver.received.length,
       "each event reached the receiver once",
+    );
+    // Each delivery went out under the note written with its contact (server/events/outgoing.ts),
+    // and every note is closed: neither process's `outgoing` job has anything to recover.
+    const noted = new Set(
+      query<[string]>(dir, "SELECT eventKey FROM outgoing_events WHERE event = 'contact.created'")
+        .map((r) => r[0]),
+    );
+    assert.ok(perEvent.every(([eventId]) => noted.has(eventId)), "deliveries keyed by the notes");
+    await until(
+      () =>
+        query<[number]>(dir, "SELECT COUNT(*) FROM outgoing_events WHERE capturedAt IS NULL")[0][
+          0
+        ] === 0,
+      "every note closed",
     );
   } finally {
     for (const socket of sockets) await socket.close().catch(() => {});

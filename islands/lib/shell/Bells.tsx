@@ -29,6 +29,8 @@ type TicketNote = {
   uuid: string;
   unreadMessages?: number;
   lastMessage?: string | null;
+  /** The newest message was deleted for everyone (contract/ticket_types.ts TicketView). */
+  lastMessageDeleted?: boolean;
   contact?: { name?: string } | null;
 };
 
@@ -144,7 +146,13 @@ export function TicketsBell({ user }: { user: SessionUser }) {
         : unread.map((ticket) => (
           <a key={ticket.id} className="popover-item" href={`/tickets/${ticket.uuid}`}>
             <strong>{ticket.contact?.name ?? `#${ticket.id}`}</strong>
-            <span className="popover-sub">{ticket.lastMessage ?? ""}</span>
+            {ticket.lastMessageDeleted
+              ? (
+                <em className="popover-sub" data-testid="bell-ticket-deleted">
+                  {t("tickets.message.deleted")}
+                </em>
+              )
+              : <span className="popover-sub">{ticket.lastMessage ?? ""}</span>}
             {ticket.unreadMessages ? <span className="pill">{ticket.unreadMessages}</span> : null}
           </a>
         ))}

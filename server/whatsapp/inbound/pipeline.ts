@@ -1,3 +1,4 @@
+import { noteOutgoingMany } from "../../events/outgoing_repository.ts";
 import type { Contact, Message } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
 import { deleteMedia } from "../../media/store.ts";
@@ -307,9 +308,10 @@ export class InboundPipeline {
     let ticketId: number;
     let unread: number;
     let changed: boolean;
+    let notes: { ticket?: string; messages: string[] };
     try {
       // One transaction for the message, its ticket and any bot replies (group-committed).
-      ({ stored, ticketId, unread, created, changed } = await this.#writes.run(
+      ({ stored, ticketId, unread, created, changed, notes } = await this.#writes.run(
         async (trx) => {
           let target: { id: number } | undefined = open;
           let isNew = false;
@@ -419,12 +421,31 @@ export class InboundPipeline {
             // Any other answer than a rating ends the wait for one (and goes the normal way).
             await changeTicket(trx, companyId, latest.id, { awaitingRating: 0 });
           }
+          // The webhooks and pushes of what is told below, noted with it (events/outgoing.ts).
+          const ticketEvent = isNew
+            ? "ticket.created"
+            : hasChanges && open
+            ? ((changes.status ?? open.status) === "closed" ? "ticket.closed" : "ticket.updated")
+            : undefined;
+          const before = open
+            ? { status: open.status, queueId: open.queueId, userId: open.userId }
+            : undefined;
+          const keys = await noteOutgoingMany(trx, companyId, [
+            ...(ticketEvent
+              ? [{ event: ticketEvent, subject: { ticketId: target.id, before } }]
+              : []),
+            ...rows.map((row) => ({
+              event: "message.created",
+              subject: { ticketId: target.id, messageId: row.id },
+            })),
+          ], stamp);
           return {
             stored: rows,
             ticketId: target.id,
             unread,
             created: isNew,
             changed: hasChanges,
+            notes: ticketEvent ? { ticket: keys[0], messages: keys.slice(1) } : { messages: keys },
           };
         },
       ));
@@ -461,10 +482,17 @@ export class InboundPipeline {
       const before = open
         ? { status: open.status, queueId: open.queueId, userId: open.userId }
         : undefined;
-      if (created) this.deps.events.emit("ticket.created", { ticket: view });
-      else if (changed) this.deps.events.emit(ticketChange(view, before), { ticket: view, before });
-      for (const message of await messageViews(db, companyId, stored)) {
-        this.deps.events.emit("message.created", { message, ticket: view });
+      const outgoing = notes.ticket;
+      if (created) this.deps.events.emit("ticket.created", { ticket: view, outgoing });
+      else if (changed) {
+        this.deps.events.emit(ticketChange(view, before), { ticket: view, before, outgoing });
+      }
+      for (const [i, message] of (await messageViews(db, companyId, stored)).entries()) {
+        this.deps.events.emit("message.created", {
+          message,
+          ticket: view,
+          outgoing: notes.messages[i],
+        });
       }
     }
     if (stored.length > 1) this.deps.sessions.kickOutbox(ref.id);

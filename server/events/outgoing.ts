@@ -1,0 +1,152 @@
+import type { AppDeps } from "../context.ts";
+import { contactView } from "../contacts/service.ts";
+import { extraInfoOf, findContact } from "../contacts/repository.ts";
+import { log } from "../log.ts";
+import { findMessage } from "../messages/repository.ts";
+import { type PushCapture, pushFactsOf } from "../push/capture.ts";
+import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
+import { type CapturedEvent, WEBHOOK_PAYLOADS, type WebhookCapture } from "../webhooks/capture.ts";
+import type { DomainEvents, MessageChanged, TicketChanged } from "./domain.ts";
+import * as notes from "./outgoing_repository.ts";
+
+/**
+ * Issue 43 item 2(c): the events that leave the system (webhooks out, pushes) are delivered once
+ * per event, in any number of processes, and also when the process that committed dies right
+ * after the commit.
+ *
+ * A service notes such an event in the transaction of its change (`noteOutgoing`, migration 0680)
+ * and tells it with the note's key (`outgoing`). Here the live path queues its webhook deliveries
+ * and pushes under that key and closes the note; the `outgoing` job (jobs/registry.ts) takes the
+ * notes still open after OUTGOING_GRACE_MS (their process died between commit and queue), reads
+ * the event back from the database (the records as they are now, the placement `before` as
+ * noted) and queues it the same way. Whichever comes first, webhook_deliveries_event
+ * (webhookId, eventId = the key) and push_deliveries_once (subscriptionId, eventKey) make one
+ * delivery per target; the note's claim is a lease, so two ticks never rebuild one note at once.
+ *
+ * Noted today: contacts made and edited through the API, the ticket service's openings and
+ * transitions, and the inbound pipeline's contact, ticket and message events. Other producers
+ * still tell their events without a note (queued in memory after commit).
+ */
+export const OUTGOING_EVENTS = [
+  "contact.created",
+  "contact.updated",
+  "ticket.created",
+  "ticket.updated",
+  "ticket.closed",
+  "message.created",
+  "message.updated",
+] as const;
+type OutgoingEvent = typeof OUTGOING_EVENTS[number];
+
+const BATCH = 50;
+/** How long a tick holds a note it is rebuilding (a dead tick's note is due again after it). */
+const LEASE_MS = 60_000;
+/** Closed notes are kept a day (a look at what was recovered), then deleted. */
+const KEEP_MS = 24 * 3600_000;
+
+type Sinks = { webhooks: WebhookCapture; push: PushCapture };
+const sinksOf = new WeakMap<AppDeps["events"], Sinks>();
+
+function companyOf(name: OutgoingEvent, event: DomainEvents[OutgoingEvent]): number {
+  return name.startsWith("contact.")
+    ? (event as DomainEvents["contact.created"]).companyId
+    : (event as TicketChanged).ticket.companyId;
+}
+
+/** Queues one event's webhooks and pushes under its key; true once both are queued. */
+async function queueEvent(
+  sinks: Sinks,
+  name: OutgoingEvent,
+  event: DomainEvents[OutgoingEvent],
+  key: string,
+): Promise<boolean> {
+  const payloadOf = WEBHOOK_PAYLOADS[name] as (e: typeof event) => CapturedEvent;
+  const facts = name.startsWith("contact.")
+    ? []
+    : pushFactsOf(name, event as TicketChanged | MessageChanged);
+  const done = await Promise.all([
+    sinks.webhooks.hear(name, payloadOf(event), key),
+    sinks.push.hear(facts),
+  ]);
+  return done.every(Boolean);
+}
+
+/** The live path of noted events (server/deps.ts, after the webhooks and the pushes). */
+export function wireOutgoing(deps: Pick<AppDeps, "db" | "clock" | "events">, sinks: Sinks) {
+  sinksOf.set(deps.events, sinks);
+  for (const name of OUTGOING_EVENTS) {
+    deps.events.on(name, (event) => {
+      const key = event.outgoing;
+      if (!key) return;
+      const companyId = companyOf(name, event);
+      queueEvent(sinks, name, event, key)
+        .then(async (queued) => {
+          if (queued) {
+            await notes.markCaptured(deps.db, companyId, key, deps.clock.now().toISOString());
+          }
+        })
+        .catch((error) => log.error("outgoing note not closed", { companyId, name, error }));
+    });
+  }
+}
+
+/** The event a note tells, read back from the database; undefined when its record is gone. */
+async function rebuild(
+  deps: AppDeps,
+  companyId: number,
+  name: OutgoingEvent,
+  subject: notes.OutgoingSubject,
+): Promise<DomainEvents[OutgoingEvent] | undefined> {
+  if (name === "contact.created" || name === "contact.updated") {
+    const row = subject.contactId && await findContact(deps.db, companyId, subject.contactId);
+    if (!row) return undefined;
+    return { companyId, contact: contactView(row, await extraInfoOf(deps.db, companyId, row.id)) };
+  }
+  const ticket = subject.ticketId && await loadTicketView(deps.db, companyId, subject.ticketId);
+  if (!ticket) return undefined;
+  if (name === "message.created" || name === "message.updated") {
+    const row = subject.messageId && await findMessage(deps.db, companyId, subject.messageId);
+    if (!row) return undefined;
+    const [message] = await messageViews(deps.db, companyId, [row]);
+    return { message, ticket };
+  }
+  return { ticket, before: subject.before, actor: subject.actor };
+}
+
+/**
+ * The `outgoing` job's tick: notes left open past the grace are rebuilt and queued, each under
+ * its claim; a failure leaves the note open for a later tick.
+ */
+export async function recoverOutgoing(deps: AppDeps, signal?: AbortSignal): Promise<number> {
+  const sinks = sinksOf.get(deps.events);
+  if (!sinks) return 0;
+  const now = deps.clock.now();
+  await notes.pruneCaptured(deps.db, new Date(now.getTime() - KEEP_MS).toISOString());
+  const before = new Date(now.getTime() - deps.config.outgoingGraceMs).toISOString();
+  let recovered = 0;
+  while (!signal?.aborted) {
+    const stamp = deps.clock.now().toISOString();
+    const open = await notes.openOutgoing(deps.db, before, stamp, BATCH);
+    if (open.length === 0) break;
+    let taken = 0;
+    for (const { id, companyId } of open) {
+      const claim = {
+        claimId: crypto.randomUUID(),
+        until: new Date(deps.clock.now().getTime() + LEASE_MS).toISOString(),
+        now: stamp,
+      };
+      const note = await notes.claimOutgoing(deps.db, companyId, id, claim);
+      if (!note) continue;
+      taken++;
+      const name = note.event as OutgoingEvent;
+      const event = await rebuild(deps, companyId, name, JSON.parse(note.subject));
+      const queued = !event || await queueEvent(sinks, name, event, note.eventKey);
+      if (!queued) continue;
+      await notes.markCaptured(deps.db, companyId, note.eventKey, deps.clock.now().toISOString());
+      if (event) recovered++;
+    }
+    if (taken === 0) break; // every note was taken by another tick
+  }
+  if (recovered > 0) log.info("outgoing events recovered", { count: recovered });
+  return recovered;
+}

@@ -1,0 +1,97 @@
+import type { Database } from "../../db/client.ts";
+import { crossCompany } from "../../db/tenancy.ts";
+
+/**
+ * SQL of outgoing_events (migration 0680; outgoing.ts). The job's scans look at every company's
+ * rows on purpose (open rows past the grace, old captured rows); each row found is then claimed
+ * and written with its company named.
+ */
+
+/** What a row names: enough to read the event back from the database. */
+export type OutgoingSubject = {
+  contactId?: number;
+  ticketId?: number;
+  messageId?: number;
+  /** A ticket's placement before the change (a transfer is told by it). */
+  before?: { status: string; queueId: number | null; userId: number | null };
+  /** Who made a ticket's change (its pushes name them and spare them). */
+  actor?: { id: number; name: string };
+};
+
+/**
+ * Notes an event that will leave the system, inside the transaction of the change it tells. The
+ * key is the event's id everywhere after (the webhook's `id`, the push queue's key part); the
+ * unique outgoing_events_once (eventKey) keeps it one event.
+ */
+export async function noteOutgoing(
+  trx: Database,
+  companyId: number,
+  event: string,
+  subject: OutgoingSubject,
+  now: string,
+): Promise<string> {
+  return (await noteOutgoingMany(trx, companyId, [{ event, subject }], now))[0];
+}
+
+/** Several notes in one statement (the inbound pipeline's message and ticket); keys in order. */
+export async function noteOutgoingMany(
+  trx: Database,
+  companyId: number,
+  items: { event: string; subject: OutgoingSubject }[],
+  now: string,
+): Promise<string[]> {
+  if (items.length === 0) return [];
+  const keys = items.map(() => crypto.randomUUID());
+  await trx.insertInto("outgoing_events").values(items.map((item, i) => ({
+    companyId,
+    eventKey: keys[i],
+    event: item.event,
+    subject: JSON.stringify(item.subject),
+    claimId: null,
+    claimedUntil: null,
+    createdAt: now,
+    capturedAt: null,
+  }))).execute();
+  return keys;
+}
+
+/** The live path queued it (or the job did): nothing left to recover. */
+export async function markCaptured(db: Database, companyId: number, eventKey: string, now: string) {
+  await db.updateTable("outgoing_events").set({ capturedAt: now, claimId: null })
+    .where("eventKey", "=", eventKey).where("companyId", "=", companyId).execute();
+}
+
+/** Open rows noted before `before` and not under a live claim (outgoing_events_open). */
+export async function openOutgoing(db: Database, before: string, now: string, limit: number) {
+  return await crossCompany(db).selectFrom("outgoing_events")
+    .select(["id", "companyId"])
+    .where("capturedAt", "is", null).where("createdAt", "<", before)
+    .where((eb) => eb.or([eb("claimedUntil", "is", null), eb("claimedUntil", "<", now)]))
+    .orderBy("createdAt").orderBy("id").limit(limit).execute();
+}
+
+/**
+ * Takes an open row for `claimId` until `until` (a lease); undefined when another tick (of this
+ * process or another) holds it or it was captured meanwhile.
+ */
+export async function claimOutgoing(
+  db: Database,
+  companyId: number,
+  id: number,
+  claim: { claimId: string; until: string; now: string },
+) {
+  const claimed = await db.updateTable("outgoing_events")
+    .set({ claimId: claim.claimId, claimedUntil: claim.until })
+    .where("id", "=", id).where("companyId", "=", companyId).where("capturedAt", "is", null)
+    .where((eb) => eb.or([eb("claimedUntil", "is", null), eb("claimedUntil", "<", claim.now)]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return undefined;
+  return await db.selectFrom("outgoing_events").selectAll().where("id", "=", id)
+    .where("companyId", "=", companyId).where("claimId", "=", claim.claimId).executeTakeFirst();
+}
+
+/** Captured rows older than `before`: their deliveries are queued, the note has done its work. */
+export async function pruneCaptured(db: Database, before: string) {
+  await crossCompany(db).deleteFrom("outgoing_events").where("capturedAt", "is not", null)
+    .where("capturedAt", "<", before).execute();
+}
