@@ -317,11 +317,15 @@ export async function fillCommunity(pg: PostgresServer, url: string): Promise<vo
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Runs `deno task import:whaticket`'s script in a process of its own on `dataDir`. */
-export async function runImporter(dataDir: string, args: string[]) {
+export async function runImporter(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "scripts/import_whaticket.ts", "--", ...args],
     cwd: ROOT,
-    env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "admin-password-1" },
+    env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "admin-password-1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -1,5 +1,6 @@
 import type { Entity } from "../engine.ts";
 import { copyMedia } from "../media.ts";
+import { messagesDerived } from "../derived_repository.ts";
 import { setQuoted } from "../repository.ts";
 import { companyCol, companyOf, flag, only, stamps, state, str } from "./shared.ts";
 
@@ -83,6 +84,9 @@ export const MESSAGES: Entity = {
       },
     };
   },
+  derived: messagesDerived,
+  // Fewer, bigger batches: each one drops and creates the insert triggers once.
+  batchSize: 5000,
   // Quotes of a message of the same batch: resolved once the batch's ids are known.
   afterBatch: async (db, ctx) => {
     const pending = state(ctx).pendingQuotes ?? [];

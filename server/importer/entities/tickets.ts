@@ -1,4 +1,5 @@
 import { type Entity, iso } from "../engine.ts";
+import { ticketsDerived } from "../derived_repository.ts";
 import { insertRows, openTicketOf, recordClosedHistory } from "../repository.ts";
 import { flag, linkEntity, optional, stamps, str, tableEntity } from "./shared.ts";
 
@@ -26,6 +27,7 @@ export const TICKETS: Entity = tableEntity({
   query: optional("Tickets", "t"),
   // An open or pending ticket one at a time (the check below); closed ones in bulk.
   oneByOne: (values) => values.status !== "closed",
+  derived: ticketsDerived,
   afterMany: (db, rows) =>
     recordClosedHistory(db, rows.map(({ id, values }) => closedOf(id, values))),
   refs: (r) => ({
