@@ -1,6 +1,7 @@
 import type { Entity } from "./engine.ts";
 import { COMPANIES, PLANS, SETTINGS } from "./entities/companies.ts";
 import { CONTACT_FIELDS, CONTACTS, TAGS } from "./entities/contacts.ts";
+import { CONTACT_LIST_ITEMS, CONTACT_LISTS, INVOICES } from "./entities/lists.ts";
 import { MESSAGES } from "./entities/messages.ts";
 import {
   CONNECTION_QUEUES,
@@ -45,4 +46,7 @@ export const ENTITIES: Entity[] = [
   SCHEDULES,
   RATINGS,
   NOTES,
+  CONTACT_LISTS,
+  CONTACT_LIST_ITEMS,
+  INVOICES,
 ];
