@@ -50,10 +50,10 @@ export const LOCAL_OFFSET = "-3 hours";
 const ACCEPTED_AT =
   "coalesce(CASE WHEN new.acceptedAt IS NOT old.acceptedAt THEN new.acceptedAt END, new.updatedAt)";
 
-const CYCLE_START = (ticket: string) =>
+export const CYCLE_START = (ticket: string) =>
   `coalesce((SELECT max(e.at) FROM ticket_events e WHERE e.ticketId = ${ticket}.id
      AND e.kind = 'reopened'), ${ticket}.createdAt)`;
-const SECONDS = (to: string, from: string) =>
+export const SECONDS = (to: string, from: string) =>
   `CAST(round(unixepoch(${to}, 'subsec') - unixepoch(${from}, 'subsec')) AS INTEGER)`;
 const EVENT_COLUMNS =
   "companyId, ticketId, kind, at, userId, queueId, whatsappId, fromUserId, fromQueueId, seconds, value";

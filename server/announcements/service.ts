@@ -1,5 +1,6 @@
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
+import { typeFromContent } from "../media/store.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import type { Announcement } from "../../db/schema.ts";
 import { type AnnouncementView, DEFAULT_ANNOUNCEMENT_PRIORITY } from "../../contract/team_types.ts";
@@ -125,20 +126,17 @@ export async function removeAnnouncement(deps: AppDeps, id: number): Promise<voi
   deps.events.emit("announcement.deleted", { id });
 }
 
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const JPEG = [0xff, 0xd8, 0xff];
-
 /**
  * The image type of an upload, from its name (seeds/002 section 5: .png, .jpg, .jpeg only) and
- * its first bytes, which must agree: a renamed file of another kind is refused too.
+ * its first bytes (the media store's typeFromContent), which must agree: a renamed file of
+ * another kind is refused too.
  */
 async function imageType(file: File): Promise<{ mimetype: string; extension: string }> {
   const name = file.name.toLowerCase();
-  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
-  const starts = (magic: number[]) => magic.every((byte, i) => head[i] === byte);
-  if (name.endsWith(".png") && starts(PNG)) return { mimetype: "image/png", extension: "png" };
-  if ((name.endsWith(".jpg") || name.endsWith(".jpeg")) && starts(JPEG)) {
-    return { mimetype: "image/jpeg", extension: "jpg" };
+  const type = typeFromContent(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
+  if (name.endsWith(".png") && type === "image/png") return { mimetype: type, extension: "png" };
+  if ((name.endsWith(".jpg") || name.endsWith(".jpeg")) && type === "image/jpeg") {
+    return { mimetype: type, extension: "jpg" };
   }
   throw new AppError(400, "ERR_INVALID_MEDIA", "Envie uma imagem .png, .jpg ou .jpeg", {
     fields: { file: ["Envie uma imagem .png, .jpg ou .jpeg"] },

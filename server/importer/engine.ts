@@ -10,6 +10,7 @@ import {
   writeMap,
 } from "./repository.ts";
 import type { Row, Source } from "./source.ts";
+import { restoreTriggers, suspendTriggers } from "./derived_repository.ts";
 import type { Progress } from "./progress.ts";
 
 /**
@@ -64,6 +65,17 @@ export type Entity = {
   link?: boolean;
   /** After a batch's inserts (e.g. quotes of messages of the same batch). */
   afterBatch?: (db: Database, ctx: Context) => Promise<void>;
+  /**
+   * Insert triggers whose derived rows are written per batch in a few set-based statements; the
+   * triggers are off during the batch (derived_repository.ts). `begin` runs before the batch and
+   * gives what fills the derived rows of the batch's new ids after it.
+   */
+  derived?: {
+    triggers: string[];
+    begin(db: Database): Promise<(ids: number[]) => Promise<void>>;
+  };
+  /** Rows per batch (2,000 unless said): bigger for a table of millions of small rows. */
+  batchSize?: number;
 };
 
 export type Refs = { get(name: string): number | null; entry(name: string): MapEntry | undefined };
@@ -84,6 +96,8 @@ export type Context = {
   progress: Progress;
   companyName: Map<number, string>;
   state: Record<string, unknown>;
+  /** Derived tables per batch (set-based) or by the row triggers (the bench measures both). */
+  derivedBy: "batch" | "rows";
 };
 
 export function countsOf(ctx: Context, companyId: number | null, kind: string): Counts {
@@ -120,13 +134,20 @@ export async function runEntity(ctx: Context, entity: Entity): Promise<void> {
   ctx.progress.start(entity.kind, total);
   const fresh = new Map<string, number>();
   ctx.fresh.set(entity.kind, fresh);
-  for await (const rows of ctx.source.batches(q.sql, q.params)) {
+  for await (const rows of ctx.source.batches(q.sql, q.params, entity.batchSize)) {
     await ctx.unit(async (db) => {
       // Lookups while building (free names, open tickets) read through the batch's transaction.
       const outside = ctx.db;
       ctx.db = db;
       try {
-        await runBatch(db, ctx, entity, rows, fresh);
+        const derived = ctx.derivedBy === "batch" ? entity.derived : undefined;
+        const suspended = derived ? await suspendTriggers(db, derived.triggers) : null;
+        const fill = suspended ? await derived!.begin(db) : null;
+        const ids = await runBatch(db, ctx, entity, rows, fresh);
+        if (suspended) {
+          await fill!(ids);
+          await restoreTriggers(db, suspended);
+        }
       } finally {
         ctx.db = outside;
       }
@@ -183,7 +204,8 @@ async function runBatch(
   entity: Entity,
   rows: Row[],
   fresh: Map<string, number>,
-) {
+): Promise<number[]> {
+  const inserted: number[] = [];
   const keys = rows.map(entity.key);
   const known = await mapped(db, ctx.sourceId, entity.kind, keys);
   const found = await prefetch(db, ctx, rows, entity);
@@ -201,6 +223,7 @@ async function runBatch(
   const done = (i: (typeof inserts)[number], id: number) => {
     countsOf(ctx, i.companyId, entity.kind).imported++;
     fresh.set(i.key, id);
+    inserted.push(id);
     mapRows.push({
       sourceId: ctx.sourceId,
       kind: entity.kind,
@@ -358,4 +381,5 @@ async function runBatch(
   } else await flush();
   await entity.afterBatch?.(db, ctx);
   await writeMap(db, mapRows);
+  return inserted;
 }

@@ -30,6 +30,8 @@ export type ImportOptions = {
   say: (line: string) => void;
   progress: Progress;
   now?: () => Date;
+  /** Derived tables filled per batch (the default) or by the row triggers (the bench's other way). */
+  derivedBy?: "batch" | "rows";
   /** Runs once the source is known good and before the first write (not on a dry run). */
   prepare?: () => Promise<void>;
 };
@@ -89,6 +91,7 @@ export async function runImport(db: Database, options: ImportOptions): Promise<I
         unit,
         db: write,
         progress: options.progress,
+        derivedBy: options.derivedBy ?? "batch",
         companyName: new Map(),
         state: {
           multi: info.multiCompany,

@@ -56,6 +56,30 @@ export function cleanMimetype(mimetype: string | undefined): string {
   return ACTIVE.test(base) ? OCTET_STREAM : base;
 }
 
+const SIGNATURES: [number[], string][] = [
+  [[0xff, 0xd8, 0xff], "image/jpeg"],
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "image/png"],
+  [[0x47, 0x49, 0x46, 0x38], "image/gif"],
+  [[0x25, 0x50, 0x44, 0x46], "application/pdf"],
+  [[0x4f, 0x67, 0x67, 0x53], "audio/ogg"],
+  [[0x49, 0x44, 0x33], "audio/mpeg"],
+  [[0x50, 0x4b, 0x03, 0x04], "application/zip"],
+];
+
+/**
+ * The type a file's first bytes say it is, whatever its name or a sender claims (imported files,
+ * announcement images); application/octet-stream when they say nothing known.
+ */
+export function typeFromContent(data: Uint8Array): string {
+  const starts = (bytes: number[]) => bytes.every((b, i) => data[i] === b);
+  for (const [bytes, type] of SIGNATURES) if (starts(bytes)) return type;
+  const ascii = (at: number, text: string) =>
+    [...text].every((ch, i) => data[at + i] === ch.charCodeAt(0));
+  if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "image/webp";
+  if (ascii(4, "ftyp")) return "video/mp4";
+  return OCTET_STREAM;
+}
+
 function extensionOf(mimetype: string, filename: string): string {
   const known = EXTENSIONS[mimetype];
   if (known) return known;

@@ -36,7 +36,7 @@ const LEGACY_NAMES: Record<string, string> = {
 /** User-typed numbers may be pasted WhatsApp ids: reading that text is input, not an address. */
 const SUFFIX_ALLOWED: Record<string, string> = {
   "server/contacts/numbers.ts": "accepts a pasted WhatsApp id as typed input",
-  "server/importer/entities.ts":
+  "server/importer/entities/contacts.ts":
     "reads the numbers another system stored, some of them LIDs written as WhatsApp ids",
 };
 

@@ -1,7 +1,9 @@
 /**
  * Issue 47: `balcao import whaticket` on a generated whaticket-community database of 100,000
  * tickets and 1,000,000 messages (WHATICKET_BENCH_TICKETS / WHATICKET_BENCH_MESSAGES to change),
- * on a real PostgreSQL; prints the time, the rate and the importer's peak RSS (VmHWM). Targets:
+ * on a real PostgreSQL, twice: the derived tables filled per batch (the importer's way), then by
+ * the row triggers (WHATICKET_BENCH_WAYS=batch,rows); prints per way the time, the rate, the
+ * importer's CPU seconds and peak RSS (VmHWM), and the load average around it. Targets:
  * at most 2 minutes and 300 MB on the 2-core machine.
  */
 import { startPostgres } from "../helpers/postgres_server.ts";
@@ -13,8 +15,51 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const tickets = Number(Deno.env.get("WHATICKET_BENCH_TICKETS") ?? 100_000);
 const messages = Number(Deno.env.get("WHATICKET_BENCH_MESSAGES") ?? 1_000_000);
 
+async function importOnce(url: string, dataDir: string, way: string) {
+  const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  const loadBefore = load();
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "scripts/import_whaticket.ts", "--from", url],
+    cwd: ROOT,
+    env: {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ADMIN_PASSWORD: "bench-password-1",
+      IMPORT_DERIVED_BY: way,
+    },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  let peakKb = 0, cpuTicks = 0;
+  const watch = setInterval(() => {
+    try {
+      const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
+      peakKb = Math.max(peakKb, Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0));
+      // utime + stime of the importer (all its threads), in clock ticks (100 a second).
+      const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`).split(") ")[1].split(" ");
+      cpuTicks = Number(stat[11]) + Number(stat[12]);
+    } catch {
+      // gone
+    }
+  }, 200);
+  const out = await child.output();
+  clearInterval(watch);
+  const seconds = (performance.now() - started) / 1000;
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) throw new Error(`import failed:\n${text}`);
+  say(text.split("\n").filter((l) => /^ {2}(tickets|messages):/.test(l)).join("\n"));
+  say(
+    `derived tables by ${way === "rows" ? "row triggers" : "batch"}: ${seconds.toFixed(1)} s, ${
+      Math.round(messages / seconds)
+    } messages/s, importer CPU ${(cpuTicks / 100).toFixed(1)} s, peak RSS ${
+      (peakKb / 1024).toFixed(0)
+    } MB; load average ${loadBefore} before, ${load()} after` +
+      ` (targets: 120 s, 300 MB at 100k / 1M)`,
+  );
+}
+
 const pg = await startPostgres();
-const dataDir = await Deno.makeTempDir({ prefix: "balcao-import-bench-" });
 try {
   const url = await createSourceSchema(pg, "community");
   await fillCommunity(pg, url);
@@ -45,36 +90,17 @@ try {
       ((performance.now() - made) / 1000).toFixed(1)
     } s`,
   );
-  const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/import_whaticket.ts", "--from", url],
-    cwd: ROOT,
-    env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "bench-password-1" },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  let peakKb = 0;
-  const watch = setInterval(() => {
+  // Both ways of filling the derived tables (issue 47 item 4): per batch, set-based (the
+  // importer's way), then by the row triggers; each into a fresh data folder.
+  const ways = (Deno.env.get("WHATICKET_BENCH_WAYS") ?? "batch,rows").split(",");
+  for (const way of ways) {
+    const dataDir = await Deno.makeTempDir({ prefix: "balcao-import-bench-" });
     try {
-      const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
-      peakKb = Math.max(peakKb, Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0));
-    } catch {
-      // gone
+      await importOnce(url, dataDir, way);
+    } finally {
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     }
-  }, 200);
-  const out = await child.output();
-  clearInterval(watch);
-  const seconds = (performance.now() - started) / 1000;
-  const text = new TextDecoder().decode(out.stdout);
-  if (!out.success) throw new Error(`import failed:\n${text}`);
-  say(text.split("\n").filter((l) => /tickets:|messages:/.test(l)).join("\n"));
-  say(
-    `import: ${seconds.toFixed(1)} s, ${
-      Math.round((tickets + messages) / seconds)
-    } rows/s (tickets + messages), peak RSS ${(peakKb / 1024).toFixed(0)} MB` +
-      ` (targets: 120 s, 300 MB at 100k / 1M)`,
-  );
+  }
 } finally {
   await pg.stop();
-  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }

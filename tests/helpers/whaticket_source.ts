@@ -93,6 +93,9 @@ export const SAAS_MIGRATIONS = [
   "20220406000001-add-column-recurrence-to-Companies",
   "20220411000002-add-column-schedules-and-outOfHoursMessage-to-Queues",
   "20220814000000-add-value-to-plans",
+  "20220315110000-create-ContactLists-table",
+  "20220315110001-create-ContactListItems-table",
+  "20220406000000-create-invoices",
   "20231219153800-add-isEdited-column-to-messages",
 ];
 
@@ -209,6 +212,15 @@ function saasOnly(): string[] {
     `CREATE TABLE "TicketNotes" ("id" SERIAL, "note" VARCHAR(255) NOT NULL,
       "userId" ${fk("Users", "SET NULL")}, "contactId" ${fk("Contacts", "CASCADE")} NOT NULL,
       "ticketId" ${fk("Tickets", "SET NULL")}, ${STAMPS}, PRIMARY KEY ("id"))`,
+    `CREATE TABLE "ContactLists" ("id" SERIAL, "name" VARCHAR(255) NOT NULL,
+      "companyId" ${fk("Companies", "CASCADE")}, ${STAMPS}, PRIMARY KEY ("id"))`,
+    `CREATE TABLE "ContactListItems" ("id" SERIAL, "name" VARCHAR(255) NOT NULL,
+      "number" VARCHAR(255) NOT NULL, "email" VARCHAR(255),
+      "contactListId" ${fk("ContactLists", "CASCADE")}, "isWhatsappValid" BOOLEAN DEFAULT false,
+      "companyId" ${fk("Companies", "CASCADE")}, ${STAMPS}, PRIMARY KEY ("id"))`,
+    `CREATE TABLE "Invoices" ("id" SERIAL, "detail" VARCHAR(255), "status" VARCHAR(255),
+      "value" FLOAT, "dueDate" VARCHAR(255), "companyId" ${fk("Companies", "CASCADE")}, ${STAMPS},
+      PRIMARY KEY ("id"))`,
     `CREATE TABLE "UserRatings" ("id" SERIAL, "ticketId" ${fk("Tickets", "SET NULL")},
       "companyId" ${fk("Companies", "CASCADE")}, "userId" ${fk("Users", "SET NULL")},
       "rate" INTEGER NOT NULL DEFAULT 0, "createdAt" ${TS}, "updatedAt" ${TS}, PRIMARY KEY ("id"))`,
@@ -317,11 +329,15 @@ export async function fillCommunity(pg: PostgresServer, url: string): Promise<vo
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Runs `deno task import:whaticket`'s script in a process of its own on `dataDir`. */
-export async function runImporter(dataDir: string, args: string[]) {
+export async function runImporter(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "scripts/import_whaticket.ts", "--", ...args],
     cwd: ROOT,
-    env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "admin-password-1" },
+    env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_PASSWORD: "admin-password-1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -402,6 +418,14 @@ export async function fillSaas(pg: PostgresServer, url: string): Promise<void> {
         "updatedAt") VALUES (1, 2, 2, 2, 3, ${t(21)}, ${t(21)})`,
       `INSERT INTO "TicketNotes" ("id", "note", "userId", "contactId", "ticketId", "createdAt",
         "updatedAt") VALUES (1, 'cliente pediu retorno', 1, 1, 1, ${s})`,
+      `INSERT INTO "ContactLists" VALUES (1, 'Clientes VIP', 1, ${s}), (2, 'Outra empresa', 2, ${s})`,
+      `INSERT INTO "ContactListItems" VALUES
+        (1, 'Rita', '55 (11) 97777-0001', 'rita@mail.test', 1, true, 1, ${s}),
+        (2, 'Sem número', '', NULL, 1, NULL, 1, ${s}),
+        (3, 'Téo', '5521966660002', NULL, 2, NULL, 2, ${s})`,
+      `INSERT INTO "Invoices" VALUES
+        (1, 'Plano Pro - maio', 'paid', 149.9, '2024-05-10', 1, ${t(1)}, ${t(5)}),
+        (2, 'Plano Pro - junho', 'open', 149.9, '2024-06-10T00:00:00.000Z', 1, ${s})`,
     ].join(";\n"),
   );
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { openDatabase } from "../../db/client.ts";
+import { BROWSER_TIMEOUT_MS, launchBrowser } from "../helpers/browser.ts";
 import { callMain, startMain } from "../helpers/main_process.ts";
 import { startPostgres } from "../helpers/postgres_server.ts";
 import {
@@ -11,8 +12,8 @@ import {
 
 /**
  * Issue 47: after an import, the server starts on that data folder and an imported user signs in
- * with the password they had in Whaticket (their bcrypt hash came over) and reads an imported
- * conversation.
+ * in a browser with the password they had in Whaticket (their bcrypt hash came over) and reads an
+ * imported conversation.
  */
 Deno.test("an imported user signs in with the old password and reads an imported conversation", async () => {
   const pg = await startPostgres();
@@ -24,10 +25,12 @@ Deno.test("an imported user signs in with the old password and reads an imported
     const run = await runImporter(dataDir, ["--from", url]);
     assert.equal(run.code, 0, run.stderr + run.stdout);
     const db = await openDatabase(`file:${dataDir}/balcao.db`);
-    let ticketId: number;
+    let uuid: string;
     try {
-      ticketId = (await db.selectFrom("messages").select("ticketId").where("wid", "=", "WID-2")
-        .executeTakeFirstOrThrow()).ticketId;
+      uuid =
+        (await db.selectFrom("messages").innerJoin("tickets", "tickets.id", "messages.ticketId")
+          .select("tickets.uuid").where("messages.wid", "=", "WID-2").executeTakeFirstOrThrow())
+          .uuid;
     } finally {
       await db.destroy();
     }
@@ -41,17 +44,25 @@ Deno.test("an imported user signs in with the old password and reads an imported
       password: "not-her-password",
     });
     assert.equal(wrong.status, 401);
-    const login = await callMain(server, "POST", "/api/auth/login", undefined, {
-      email: "Ana@Old.test",
-      password: OLD_PASSWORDS.ana,
-    });
-    assert.equal(login.status, 200, JSON.stringify(login.body));
-    assert.equal(login.body.user.name, "Ana Admin");
-    const page = await callMain(server, "GET", `/api/messages/${ticketId}`, login.body.token);
-    assert.equal(page.status, 200, JSON.stringify(page.body));
-    const bodies = page.body.messages.map((m: { body: string }) => m.body);
-    assert.ok(bodies.includes("Olá"), bodies.join(" | "));
-    assert.ok(bodies.includes("Oi, em que posso ajudar?"), bodies.join(" | "));
+    const launched = await launchBrowser();
+    try {
+      const page = await launched.browser.newPage();
+      page.setDefaultTimeout(BROWSER_TIMEOUT_MS);
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(`${server.url}/login`);
+      await page.locator("form input[name=email]").fill("Ana@Old.test");
+      await page.locator("form input[name=password]").fill(OLD_PASSWORDS.ana);
+      await page.locator("form button[type=submit]:not([disabled])").click();
+      await page.getByTestId("greeting").locator("strong").first().waitFor();
+      await page.goto(`${server.url}/tickets/${uuid}`);
+      const chat = page.getByTestId("ticket-view");
+      await chat.getByText("Oi, em que posso ajudar?").first().waitFor();
+      await chat.getByText("Olá", { exact: true }).first().waitFor();
+      assert.deepEqual(errors, []);
+    } finally {
+      await launched.kill();
+    }
   } finally {
     if (server) {
       server.child.kill("SIGTERM");

@@ -121,6 +121,61 @@ Deno.test("import whaticket-saas: companies with plan and due date, a name clash
       const rated = await db.selectFrom("ticket_events").select(["kind", "value"])
         .where("ticketId", "=", tickets[1].id).where("kind", "=", "rated").execute();
       assert.deepEqual(rated, [{ kind: "rated", value: 3 }]);
+
+      // Contact lists with their items (a number kept as digits; one without a number skipped),
+      // each company's own; invoices with their status.
+      const lists = await db.selectFrom("contact_lists").select(["id", "name", "companyId"])
+        .where("companyId", "in", [one.id, two.id]).orderBy("id").execute();
+      assert.deepEqual(lists.map((l) => [l.name, l.companyId]), [
+        ["Clientes VIP", one.id],
+        ["Outra empresa", two.id],
+      ]);
+      const items = await db.selectFrom("contact_list_items")
+        .select(["contactListId", "companyId", "name", "number", "email", "isWhatsappValid"])
+        .where("companyId", "in", [one.id, two.id]).orderBy("id").execute();
+      assert.deepEqual(items, [
+        {
+          contactListId: lists[0].id,
+          companyId: one.id,
+          name: "Rita",
+          number: "5511977770001",
+          email: "rita@mail.test",
+          isWhatsappValid: 1,
+        },
+        {
+          contactListId: lists[1].id,
+          companyId: two.id,
+          name: "Téo",
+          number: "5521966660002",
+          email: "",
+          isWhatsappValid: null,
+        },
+      ]);
+      assert.match(
+        run.stdout,
+        /contact_list_items: read 2, imported 1, .*skipped 1 \(1 no number\)/,
+      );
+      const invoices = await db.selectFrom("invoices")
+        .select(["detail", "valueCents", "dueDate", "status", "paidAt", "paidVia"])
+        .where("companyId", "=", one.id).orderBy("dueDate").execute();
+      assert.deepEqual(invoices, [
+        {
+          detail: "Plano Pro - maio",
+          valueCents: 14990,
+          dueDate: "2024-05-10",
+          status: "paid",
+          paidAt: "2024-05-01T09:05:00.000Z",
+          paidVia: "import",
+        },
+        {
+          detail: "Plano Pro - junho",
+          valueCents: 14990,
+          dueDate: "2024-06-10",
+          status: "open",
+          paidAt: null,
+          paidVia: null,
+        },
+      ]);
     } finally {
       await db.destroy();
     }
