@@ -132,3 +132,16 @@ export type WindowTemplate = {
   parameters: number;
   body: string;
 };
+
+/**
+ * A template send as campaigns, schedules and the outbox keep it (JSON in their `template`
+ * columns): body parameters {{1}}..{{n}} in order.
+ */
+export type SendTemplate = { name: string; language: string; parameters: string[] };
+
+/** A stored template (JSON column) back as an object; null when none. */
+export function parseSendTemplate(json: string | null): SendTemplate | null {
+  if (!json) return null;
+  const t = JSON.parse(json) as SendTemplate;
+  return { name: t.name, language: t.language, parameters: [...(t.parameters ?? [])] };
+}

@@ -55,6 +55,7 @@ import * as m0600 from "./migrations/0600_create_assist.ts";
 import * as m0620 from "./migrations/0620_add_cloud_backoff.ts";
 import * as m0640 from "./migrations/0640_add_postgres_search.ts";
 import * as m0660 from "./migrations/0660_create_import_map.ts";
+import * as m0680 from "./migrations/0680_add_send_templates.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -105,6 +106,7 @@ const migrations: Record<string, Migration> = {
   "0620_add_cloud_backoff": m0620,
   "0640_add_postgres_search": m0640,
   "0660_create_import_map": m0660,
+  "0680_add_send_templates": m0680,
 };
 
 class StaticProvider implements MigrationProvider {

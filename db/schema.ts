@@ -378,6 +378,9 @@ export interface MessagesTable extends Timestamps {
   transcript: Generated<string | null>;
   /** 0600: why it has no transcript (shown on hover); null when none failed. */
   transcriptError: Generated<string | null>;
+  /** 0680: the contact's reaction (an emoji) and the attendant's; null: none. */
+  reaction: Generated<string | null>;
+  ownReaction: Generated<string | null>;
 }
 
 export interface TicketNotesTable extends Timestamps {
@@ -484,6 +487,8 @@ export interface SchedulesTable extends Timestamps {
   errorCode: string | null;
   /** The message the job queued (its sendError is a provider's refusal), migration 0060. */
   messageId: number | null;
+  /** 0680: the approved template sent instead of free text (JSON {name, language, parameters}). */
+  template: Generated<string | null>;
 }
 
 export interface UserRatingsTable {
@@ -868,6 +873,8 @@ export interface CampaignsTable extends Timestamps {
   fileListId: number | null;
   mediaPath: string | null;
   mediaName: string | null;
+  /** 0680: the approved template sent instead of free text (JSON {name, language, parameters}). */
+  template: Generated<string | null>;
 }
 
 /**
@@ -894,6 +901,8 @@ export interface CampaignShippingTable extends Timestamps {
   confirmation: Generated<Flag>;
   confirmedAt: string | null;
   deliveredAt: string | null;
+  /** 0680: the recipient's filled template (JSON), or null for the free-text `message`. */
+  template: Generated<string | null>;
 }
 
 export interface CampaignPacingTable {

@@ -7,7 +7,7 @@ import { validate } from "../../server/http/validate.ts";
 import { listMessages, searchConversation } from "../../server/messages/service.ts";
 import { deleteMessage, editMessage, sendMessages } from "../../server/messages/send.ts";
 import { forwardMessages } from "../../server/messages/forward.ts";
-import { limitedText } from "../../server/http/fields.ts";
+import { limitedText, templateField } from "../../server/http/fields.ts";
 import { LIMITS } from "../../contract/validation.ts";
 import { idempotencyKey } from "./external_messages.ts";
 import { badRequest } from "../../server/errors.ts";
@@ -33,11 +33,7 @@ const sendJson = z.object({
   read: z.union([z.boolean(), z.number()]).optional(),
   fromMe: z.union([z.boolean(), z.number()]).optional(),
   /** Issue 45: a pre-approved template (Cloud API), body parameters in order. */
-  template: z.object({
-    name: z.string().trim().min(1).max(512),
-    language: z.string().trim().min(2).max(15),
-    parameters: z.array(z.string().max(1024)).max(20).default([]),
-  }).optional(),
+  template: templateField.optional(),
 });
 
 const ids = (limit: { min: number; max: number }) =>

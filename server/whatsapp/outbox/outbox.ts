@@ -1,3 +1,4 @@
+import type { SendTemplate } from "../../../contract/channels.ts";
 import type { StorageHealth } from "../../storage/health.ts";
 import type { Database } from "../../../db/client.ts";
 import type { Message } from "../../../db/schema.ts";
@@ -63,7 +64,7 @@ export type OutgoingInput = {
   template?: OutgoingTemplate;
 };
 
-export type OutgoingTemplate = { name: string; language: string; parameters: string[] };
+export type OutgoingTemplate = SendTemplate;
 
 /** What the ticket list shows for a message. */
 export function lastMessageOf(body: string, mediaName?: string | null, mediaType?: string | null) {
