@@ -528,6 +528,8 @@ export interface OutboxTable extends Timestamps {
   forwarded: Generated<Flag>;
   /** 0545: a Cloud API template send, JSON {name, language, parameters}; null for free text. */
   template: Generated<string | null>;
+  /** 0680: a chatbot menu's choices (JSON [{id, title}]) the channel may send as buttons. */
+  menu: Generated<string | null>;
 }
 
 /** 0545: a Cloud API connection's Graph ids and sealed secrets (issue 45). */

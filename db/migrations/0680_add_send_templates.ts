@@ -16,6 +16,9 @@ const statements = [
   // Reactions (capability \`reactions\`): the contact's emoji on a message and ours; null: none.
   `ALTER TABLE messages ADD COLUMN reaction TEXT`,
   `ALTER TABLE messages ADD COLUMN ownReaction TEXT`,
+  // A chatbot menu's choices (JSON [{id, title}]): sent as buttons or a list where the channel
+  // has \`interactive\`, else the text (body) as ever.
+  `ALTER TABLE outbox ADD COLUMN menu TEXT`,
 ];
 
 // deno-lint-ignore no-explicit-any

@@ -13,6 +13,7 @@ import { idempotencyKey } from "./external_messages.ts";
 import { badRequest } from "../../server/errors.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 import { ticketWindow } from "../../server/messages/window.ts";
+import { reactToMessage } from "../../server/messages/reactions.ts";
 
 const around = z.coerce.number().int().positive();
 const searchText = z.string().trim().min(LIMITS.conversationSearch.min)
@@ -178,6 +179,20 @@ export function messageRoutes(deps: AppDeps) {
       const viewer = await viewerOf(deps.db, authOf(c));
       const { id } = c.req.valid("param");
       return c.json(await editMessage(deps, viewer, id, c.req.valid("json").body));
+    },
+  );
+
+  /** Issue 45: the attendant's reaction on a message ("" removes it; capability `reactions`). */
+  app.post(
+    "/:id{[0-9]+}/reaction",
+    signedIn,
+    work,
+    validate("param", idParam),
+    validate("json", z.object({ emoji: z.string().trim().max(16) })),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      const { id } = c.req.valid("param");
+      return c.json(await reactToMessage(deps, viewer, id, c.req.valid("json").emoji));
     },
   );
 
