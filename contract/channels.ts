@@ -63,7 +63,7 @@ const CHANNELS = {
     templates: true,
     window24h: true,
     readReceipts: true,
-    interactive: false,
+    interactive: true,
     credentials: true,
     simulated: false,
   },
@@ -132,6 +132,12 @@ export type WindowTemplate = {
   parameters: number;
   body: string;
 };
+
+/**
+ * A chatbot menu's choice (issue 45): `id` is what the contact would type ("1", "#"), so a
+ * tapped button or list row routes exactly like the typed answer.
+ */
+export type MenuChoice = { id: string; title: string };
 
 /**
  * A template send as campaigns, schedules and the outbox keep it (JSON in their `template`
