@@ -86,6 +86,21 @@ export function capabilitiesOf(kind: string): Capabilities {
   return none;
 }
 
+/**
+ * The audio formats a channel takes, where it restricts them (Meta: …/business-phone-numbers/media
+ * 'Supported media types'; a browser's WebM recording is refused with 131053). Kinds not listed
+ * take any audio.
+ */
+const AUDIO_TYPES: Partial<Record<ChannelKind, readonly string[]>> = {
+  cloud_api: ["audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"],
+};
+
+/** Whether a connection of this kind sends audio of this type (parameters such as codecs aside). */
+export function acceptsAudio(kind: string, mimetype: string): boolean {
+  const types = isChannelKind(kind) ? AUDIO_TYPES[kind] : undefined;
+  return !types || types.includes(mimetype.split(";")[0].trim().toLowerCase());
+}
+
 /** The kinds that have a capability (e.g. the simulator page lists the `simulated` ones). */
 export function kindsWith(capability: keyof Capabilities): ChannelKind[] {
   return CHANNEL_KINDS.filter((kind) => CHANNELS[kind][capability]);

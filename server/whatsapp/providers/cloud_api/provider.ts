@@ -4,7 +4,7 @@ import type { Database } from "../../../../db/client.ts";
 import { unseal } from "../../../crypto/sealed.ts";
 import { log } from "../../../log.ts";
 import { addressOfPhone, isBsuid, lidOfAddress, phoneOfAddress } from "../address.ts";
-import type { MenuChoice } from "../../../../contract/channels.ts";
+import { acceptsAudio, type MenuChoice } from "../../../../contract/channels.ts";
 import {
   type OutboundMedia,
   type Provider,
@@ -34,9 +34,6 @@ function throttlesNumber(error: GraphError): boolean {
   if (error.metaCode === 131056) return false;
   return error.metaCode === 130429 || error.httpStatus === 429 || error.httpStatus >= 500;
 }
-
-/** What Meta accepts as audio (…/business-phone-numbers/media 'Supported media types'). */
-const AUDIO_TYPES = new Set(["audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"]);
 
 type PhoneNumber = {
   display_phone_number?: string;
@@ -148,10 +145,11 @@ export class CloudProvider implements Provider {
       : mimetype.startsWith("audio/")
       ? "audio"
       : "document";
-    if (type === "audio" && !AUDIO_TYPES.has(mimetype)) {
+    if (type === "audio" && !acceptsAudio(this.kind, mimetype)) {
+      // Refused before the queue (server/messages/send.ts); a row queued before that check.
       throw new ProviderSendError(`audio type ${mimetype} is not accepted by the Cloud API`, {
         permanent: true,
-        failureCode: "ERR_WHATSAPP_MEDIA_UPLOAD",
+        failureCode: "ERR_WHATSAPP_VOICE_FORMAT",
       });
     }
     return await this.#send(to, options, async (graph) => {
