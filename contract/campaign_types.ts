@@ -27,6 +27,11 @@ export type CampaignView = {
   companyId: number;
   mediaPath: string | null;
   mediaName: string | null;
+  /**
+   * Issue 45: the approved template sent instead of the messages (a connection with the 24-hour
+   * window needs one); its parameters may hold the campaign's variables ({nome}).
+   */
+  template: { name: string; language: string; parameters: string[] } | null;
   /** The report's figures (seeds/002 section 2.2), counted from the shipping rows. */
   stats: CampaignStats;
   createdAt: string;

@@ -63,7 +63,7 @@ const CHANNELS = {
     templates: true,
     window24h: true,
     readReceipts: true,
-    interactive: false,
+    interactive: true,
     credentials: true,
     simulated: false,
   },
@@ -84,6 +84,21 @@ export function capabilitiesOf(kind: string): Capabilities {
   const none = { ...CHANNELS[DEFAULT_CHANNEL] } as Record<keyof Capabilities, boolean>;
   for (const key of Object.keys(none) as (keyof Capabilities)[]) none[key] = false;
   return none;
+}
+
+/**
+ * The audio formats a channel takes, where it restricts them (Meta: …/business-phone-numbers/media
+ * 'Supported media types'; a browser's WebM recording is refused with 131053). Kinds not listed
+ * take any audio.
+ */
+const AUDIO_TYPES: Partial<Record<ChannelKind, readonly string[]>> = {
+  cloud_api: ["audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"],
+};
+
+/** Whether a connection of this kind sends audio of this type (parameters such as codecs aside). */
+export function acceptsAudio(kind: string, mimetype: string): boolean {
+  const types = isChannelKind(kind) ? AUDIO_TYPES[kind] : undefined;
+  return !types || types.includes(mimetype.split(";")[0].trim().toLowerCase());
 }
 
 /** The kinds that have a capability (e.g. the simulator page lists the `simulated` ones). */
@@ -132,3 +147,22 @@ export type WindowTemplate = {
   parameters: number;
   body: string;
 };
+
+/**
+ * A chatbot menu's choice (issue 45): `id` is what the contact would type ("1", "#"), so a
+ * tapped button or list row routes exactly like the typed answer.
+ */
+export type MenuChoice = { id: string; title: string };
+
+/**
+ * A template send as campaigns, schedules and the outbox keep it (JSON in their `template`
+ * columns): body parameters {{1}}..{{n}} in order.
+ */
+export type SendTemplate = { name: string; language: string; parameters: string[] };
+
+/** A stored template (JSON column) back as an object; null when none. */
+export function parseSendTemplate(json: string | null): SendTemplate | null {
+  if (!json) return null;
+  const t = JSON.parse(json) as SendTemplate;
+  return { name: t.name, language: t.language, parameters: [...(t.parameters ?? [])] };
+}

@@ -24,6 +24,8 @@ export type ScheduleView = {
   errorCode: string | null;
   mediaName: string | null;
   mediaUrl: string | null;
+  /** Issue 45: the approved template sent instead of `body` (a connection with the window). */
+  template: { name: string; language: string; parameters: string[] } | null;
   companyId: number;
   createdAt: string;
   updatedAt: string;

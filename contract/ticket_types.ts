@@ -1,3 +1,4 @@
+import type { Capabilities } from "./channels.ts";
 /**
  * The shapes the /tickets workspace reads from the API and the socket (seeds/000 sections 3
  * and 7). A ticket and a message are declared ONCE, here: the server's views
@@ -39,7 +40,9 @@ export type TicketView = {
   queueId: number | null;
   queue: { id: number; name: string; color: string } | null;
   whatsappId: number | null;
-  whatsapp: { id: number; name: string; status: string } | null;
+  whatsapp:
+    | { id: number; name: string; status: string; capabilities?: Capabilities }
+    | null;
   tags: TagRef[];
   isGroup: boolean;
   chatbot: boolean;
@@ -116,6 +119,9 @@ export type MessageView = {
   transcript?: string | null;
   /** Why the voice note has no transcript (the bubble's hover); null when nothing failed. */
   transcriptError?: string | null;
+  /** Issue 45: the contact's reaction (an emoji) and the attendant's; null: none. */
+  reaction?: string | null;
+  ownReaction?: string | null;
   createdAt: string;
   updatedAt: string;
 };

@@ -58,6 +58,7 @@ import * as m0660 from "./migrations/0660_create_import_map.ts";
 import * as m0680 from "./migrations/0680_create_outgoing_events.ts";
 import * as m0685 from "./migrations/0685_create_taken_back_notices.ts";
 import * as m0686 from "./migrations/0686_summarise_person_transfers.ts";
+import * as m0690 from "./migrations/0690_add_send_templates.ts";
 import * as m0700 from "./migrations/0700_store_money_in_cents.ts";
 
 const migrations: Record<string, Migration> = {
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   "0680_create_outgoing_events": m0680,
   "0685_create_taken_back_notices": m0685,
   "0686_summarise_person_transfers": m0686,
+  "0690_add_send_templates": m0690,
   "0700_store_money_in_cents": m0700,
 };
 

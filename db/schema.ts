@@ -379,6 +379,9 @@ export interface MessagesTable extends Timestamps {
   transcript: Generated<string | null>;
   /** 0600: why it has no transcript (shown on hover); null when none failed. */
   transcriptError: Generated<string | null>;
+  /** 0680: the contact's reaction (an emoji) and the attendant's; null: none. */
+  reaction: Generated<string | null>;
+  ownReaction: Generated<string | null>;
 }
 
 export interface TicketNotesTable extends Timestamps {
@@ -509,6 +512,8 @@ export interface SchedulesTable extends Timestamps {
   errorCode: string | null;
   /** The message the job queued (its sendError is a provider's refusal), migration 0060. */
   messageId: number | null;
+  /** 0680: the approved template sent instead of free text (JSON {name, language, parameters}). */
+  template: Generated<string | null>;
 }
 
 export interface UserRatingsTable {
@@ -548,6 +553,8 @@ export interface OutboxTable extends Timestamps {
   forwarded: Generated<Flag>;
   /** 0545: a Cloud API template send, JSON {name, language, parameters}; null for free text. */
   template: Generated<string | null>;
+  /** 0680: a chatbot menu's choices (JSON [{id, title}]) the channel may send as buttons. */
+  menu: Generated<string | null>;
 }
 
 /** 0545: a Cloud API connection's Graph ids and sealed secrets (issue 45). */
@@ -894,6 +901,8 @@ export interface CampaignsTable extends Timestamps {
   fileListId: number | null;
   mediaPath: string | null;
   mediaName: string | null;
+  /** 0680: the approved template sent instead of free text (JSON {name, language, parameters}). */
+  template: Generated<string | null>;
 }
 
 /**
@@ -920,6 +929,8 @@ export interface CampaignShippingTable extends Timestamps {
   confirmation: Generated<Flag>;
   confirmedAt: string | null;
   deliveredAt: string | null;
+  /** 0680: the recipient's filled template (JSON), or null for the free-text `message`. */
+  template: Generated<string | null>;
 }
 
 export interface CampaignPacingTable {

@@ -17,20 +17,41 @@ import { SelectField } from "../lib/ui/Select.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { VariableList } from "../lib/ui/VariableList.tsx";
+import { TemplateFields, templateKey } from "../lib/ui/TemplateFields.tsx";
+import type { Capabilities, WindowTemplate } from "../../contract/channels.ts";
 import { length, LIMITS } from "../../contract/validation.ts";
 import { useCompanyClock } from "../lib/clock.ts";
 import { bodyOf, type CampaignForm, emptyForm, formOf, NONE } from "./form.ts";
 
 type Named = { id: number; name: string };
+type Connection = Named & { capabilities?: Capabilities };
+
+/**
+ * Issue 45: the approved templates of the chosen connection when it sends templates (a Cloud
+ * API number); `window24h`: it takes templates only, so the free-form parts are hidden.
+ */
+function useTemplates(connection: Connection | undefined) {
+  const [templates, setTemplates] = useState<WindowTemplate[]>([]);
+  const sends = connection?.capabilities?.templates === true;
+  useEffect(() => {
+    setTemplates([]);
+    if (!connection || !sends) return;
+    api.get<{ templates: (WindowTemplate & { status: string })[] }>(
+      `/whatsapp/${connection.id}/templates`,
+    ).then((r) => setTemplates(r.templates.filter((x) => x.status === "approved")))
+      .catch(() => {});
+  }, [connection?.id, sends]);
+  return { templates, sends, only: connection?.capabilities?.window24h === true };
+}
 
 /** The options of the dialog's selects, read once per opening. */
 function useChoices(open: boolean) {
-  const [choices, setChoices] = useState<Record<string, Named[]>>({});
+  const [choices, setChoices] = useState<Record<string, Connection[]>>({});
   const [shortcuts, setShortcuts] = useState<string[]>([]);
   useEffect(() => {
     if (!open) return;
     Promise.all([
-      api.get<Named[]>("/whatsapp"),
+      api.get<Connection[]>("/whatsapp"),
       api.get<Named[]>("/contact-lists/list"),
       api.get<Named[]>("/tags/list"),
       api.get<Named[]>("/files/list"),
@@ -77,7 +98,19 @@ export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
   });
   const parts = form.record ? editableParts(form.record, new Date()) : "all";
   const locked = parts !== "all";
-  const confirmation = form.values.confirmation === "true";
+  const connection = choices.whatsapps?.find((w) => String(w.id) === form.values.whatsappId);
+  const channel = useTemplates(connection);
+  const confirmation = !channel.only && form.values.confirmation === "true";
+  const parameters = JSON.parse(form.values.templateParameters) as string[];
+  const chooseTemplate = (key: string) => {
+    const found = channel.templates.find((x) => templateKey(x) === key);
+    form.set("template", key);
+    // The first variable starts as the recipient's name, as the composer's does.
+    form.set(
+      "templateParameters",
+      JSON.stringify(Array.from({ length: found?.parameters ?? 0 }, (_, i) => i ? "" : "{nome}")),
+    );
+  };
   const select = (field: string, label: string, list: Named[] | undefined) => (
     <SelectField
       label={label}
@@ -116,36 +149,53 @@ export function CampaignDialog(dialog: RecordDialogProps<CampaignView>) {
       {select("whatsappId", t("campaigns.whatsapp"), choices.whatsapps)}
       {select("contactListId", t("campaigns.contactList"), choices.lists)}
       {select("tagListId", t("campaigns.tagList"), choices.tags)}
-      {select("fileListId", t("campaigns.fileList"), choices.files)}
+      {channel.only ? null : select("fileListId", t("campaigns.fileList"), choices.files)}
       <Field
         label={t("campaigns.scheduledAt")}
         type="datetime-local"
         disabled={locked}
         {...form.field("scheduledAt")}
       />
-      <AttachmentField
-        attachment={form.attachment}
-        label={t("campaigns.media")}
-        removeLabel={t("common.delete")}
-        testId="campaign-media"
-        readOnly={locked}
-      />
-      <label className="checkbox-row">
-        <input
-          type="checkbox"
-          checked={confirmation}
-          disabled={locked}
-          onChange={(e) => form.set("confirmation", String(e.target.checked))}
-        />{" "}
-        {t("campaigns.confirmation")}
-      </label>
-      <Tabs
-        label={t("campaigns.message", { n: "" })}
-        tabs={[
-          ...texts(MESSAGE_FIELDS, "campaigns.message"),
-          ...(confirmation ? texts(CONFIRMATION_FIELDS, "campaigns.confirmationMessage") : []),
-        ]}
-      />
+      {channel.sends
+        ? (
+          <TemplateFields
+            templates={channel.templates}
+            chosen={form.values.template}
+            onChoose={chooseTemplate}
+            values={parameters}
+            onValues={(v) => form.set("templateParameters", JSON.stringify(v))}
+            error={form.errors.template}
+            disabled={locked}
+          />
+        )
+        : null}
+      {channel.only ? null : (
+        <>
+          <AttachmentField
+            attachment={form.attachment}
+            label={t("campaigns.media")}
+            removeLabel={t("common.delete")}
+            testId="campaign-media"
+            readOnly={locked}
+          />
+          <label className="checkbox-row">
+            <input
+              type="checkbox"
+              checked={confirmation}
+              disabled={locked}
+              onChange={(e) => form.set("confirmation", String(e.target.checked))}
+            />{" "}
+            {t("campaigns.confirmation")}
+          </label>
+          <Tabs
+            label={t("campaigns.message", { n: "" })}
+            tabs={[
+              ...texts(MESSAGE_FIELDS, "campaigns.message"),
+              ...(confirmation ? texts(CONFIRMATION_FIELDS, "campaigns.confirmationMessage") : []),
+            ]}
+          />
+        </>
+      )}
       <VariableList variables={CAMPAIGN_MESSAGE_VARIABLES} tokens={tokens} />
     </FormDialog>
   );

@@ -1,5 +1,6 @@
 import { CONFIRMATION_FIELDS, MESSAGE_FIELDS } from "../../contract/campaign_rules.ts";
 import type { CampaignView } from "../../contract/campaign_types.ts";
+import { templateKey, templateOfKey } from "../lib/ui/TemplateFields.tsx";
 
 /** The campaign dialog's values as typed (strings; "none" for no selection). */
 export type CampaignForm = Record<string, string> & {
@@ -10,6 +11,10 @@ export type CampaignForm = Record<string, string> & {
   fileListId: string;
   /** datetime-local: YYYY-MM-DDTHH:mm */
   scheduledAt: string;
+  /** Issue 45: the approved template's key (name:language), "" for free text. */
+  template: string;
+  /** Its body variables as typed (JSON array of strings; may hold {nome} and the like). */
+  templateParameters: string;
 };
 
 export const NONE = "none";
@@ -22,6 +27,8 @@ export function emptyForm(): CampaignForm {
     tagListId: NONE,
     fileListId: NONE,
     scheduledAt: "",
+    template: "",
+    templateParameters: "[]",
   };
   for (const f of [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]) form[f] = "";
   return form;
@@ -36,6 +43,8 @@ export function formOf(c: CampaignView, input: (iso: string) => string): Campaig
   form.tagListId = c.tagListId === null ? NONE : String(c.tagListId);
   form.fileListId = c.fileListId === null ? NONE : String(c.fileListId);
   form.scheduledAt = c.scheduledAt ? input(c.scheduledAt) : "";
+  form.template = c.template ? templateKey(c.template) : "";
+  form.templateParameters = JSON.stringify(c.template?.parameters ?? []);
   for (const f of [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]) form[f] = c[f] ?? "";
   return form;
 }
@@ -57,5 +66,12 @@ export function bodyOf(form: CampaignForm, confirmation: boolean) {
     scheduledAt: form.scheduledAt ? `${form.scheduledAt.replace("T", " ").slice(0, 16)}:00` : null,
   };
   for (const f of [...MESSAGE_FIELDS, ...CONFIRMATION_FIELDS]) body[f] = text(form[f]);
+  const template = templateOfKey(form.template);
+  body.template = template
+    ? {
+      ...template,
+      parameters: (JSON.parse(form.templateParameters) as string[]).map((v) => v.trim()),
+    }
+    : null;
   return body;
 }

@@ -25,6 +25,7 @@ const Forward = icon("forward");
 const Pencil = icon("pencil");
 const PhoneIncoming = icon("phone-incoming");
 const Reply = icon("reply");
+const SmilePlus = icon("smile-plus");
 const Trash2 = icon("trash-2");
 
 /**
@@ -159,6 +160,16 @@ export const MessageBubble = memo(function MessageBubble(
                 </MenuItem>
               )
               : null}
+            {tools?.react
+              ? (
+                <MenuItem
+                  icon={<SmilePlus size={16} aria-hidden="true" />}
+                  onSelect={() => tools.react?.(message, message.ownReaction ? "" : "👍")}
+                >
+                  {t(message.ownReaction ? "tickets.message.unreact" : "tickets.message.react")}
+                </MenuItem>
+              )
+              : null}
             {message.fromMe
               ? (
                 <MenuItem
@@ -203,6 +214,22 @@ export const MessageBubble = memo(function MessageBubble(
           <time dateTime={message.createdAt}>{hhmm(new Date(message.createdAt), zone)}</time>
           {message.fromMe ? <AckIcon ack={message.ack} /> : null}
         </div>
+        {message.reaction || message.ownReaction
+          ? (
+            <div className="mb-reactions" data-testid="message-reactions">
+              {message.reaction
+                ? <span title={t("tickets.message.reactionContact")}>{message.reaction}</span>
+                : null}
+              {message.ownReaction
+                ? (
+                  <span data-own="" title={t("tickets.message.reactionOwn")}>
+                    {message.ownReaction}
+                  </span>
+                )
+                : null}
+            </div>
+          )
+          : null}
       </div>
     </div>
   );

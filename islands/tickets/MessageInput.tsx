@@ -44,6 +44,11 @@ export type MessageInputProps = {
   onSent: (answer: unknown) => void;
   /** The contact's last message (id): a new one may reopen the 24-hour window. */
   lastInboundId?: number;
+  /**
+   * The connection has the 24-hour window (capability `window24h`): only then is the window
+   * asked (GET /messages/:ticketId/window); other channels never close it.
+   */
+  window24h?: boolean;
 };
 
 /** seeds/000 section 9: the sign-message option is stored locally and on by default. */
@@ -59,7 +64,8 @@ function storedSign(): boolean {
  * blank text is never sent.
  */
 export function MessageInput(
-  { ticketId, contactName, replyTo, onClearReply, onSent, lastInboundId }: MessageInputProps,
+  { ticketId, contactName, replyTo, onClearReply, onSent, lastInboundId, window24h }:
+    MessageInputProps,
 ) {
   const { t } = useTranslation();
   const user = useUser();
@@ -80,13 +86,17 @@ export function MessageInput(
   const [windowReads, setWindowReads] = useState(0);
   useEffect(() => {
     let live = true;
+    if (!window24h) {
+      setWindow(null);
+      return;
+    }
     api.get<ConversationWindow>(`/messages/${ticketId}/window`, { quiet: true })
       .then((answer) => live && setWindow(answer))
       .catch(() => live && setWindow(null));
     return () => {
       live = false;
     };
-  }, [ticketId, lastInboundId, windowReads]);
+  }, [ticketId, lastInboundId, windowReads, window24h]);
 
   useEffect(() => setSign(storedSign()), []);
   useEffect(() => {

@@ -2,20 +2,12 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import { Button } from "../lib/ui/Button.tsx";
-import { Field } from "../lib/ui/Field.tsx";
-import { SelectField } from "../lib/ui/Select.tsx";
+import { TemplateFields, templateKey } from "../lib/ui/TemplateFields.tsx";
 import { icon } from "../lib/ui/icon.tsx";
-import type { ConversationWindow, WindowTemplate } from "../../contract/channels.ts";
+import type { ConversationWindow } from "../../contract/channels.ts";
 
 const Clock = icon("clock");
 const SendHorizontal = icon("send-horizontal");
-
-const keyOf = (t: WindowTemplate) => `${t.name}:${t.language}`;
-
-/** The template's body with its variables filled ({{n}} -> the n-th value; blank ones shown). */
-export function filledTemplate(body: string, values: string[]): string {
-  return body.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n) => values[Number(n) - 1] || whole);
-}
 
 /**
  * The composer past the 24-hour window (issue 45 item 6): says why free text is not allowed and
@@ -34,7 +26,7 @@ export function TemplatePicker(
   const [chosen, setChosen] = useState<string>("");
   const [values, setValues] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
-  const template = window.templates.find((x) => keyOf(x) === chosen) ?? null;
+  const template = window.templates.find((x) => templateKey(x) === chosen) ?? null;
 
   useEffect(() => {
     if (!template) return;
@@ -73,43 +65,24 @@ export function TemplatePicker(
         ? <p className="mi-window-none">{t("tickets.window.noTemplates")}</p>
         : (
           <div className="mi-window-form">
-            <SelectField
-              label={t("tickets.window.template")}
-              name="template"
-              value={chosen}
-              placeholder={t("tickets.window.choose")}
-              onValueChange={setChosen}
-              options={window.templates.map((x) => ({
-                value: keyOf(x),
-                label: `${x.name} (${x.language})`,
-              }))}
+            <TemplateFields
+              templates={window.templates}
+              chosen={chosen}
+              onChoose={setChosen}
+              values={values}
+              onValues={setValues}
             />
             {template
               ? (
-                <>
-                  {values.map((value, i) => (
-                    <Field
-                      key={i}
-                      label={t("tickets.window.variable", { n: i + 1 })}
-                      name={`variable-${i + 1}`}
-                      value={value}
-                      onChange={(e) =>
-                        setValues((old) => old.map((v, j) => j === i ? e.target.value : v))}
-                    />
-                  ))}
-                  <p className="mi-window-preview" data-testid="template-preview">
-                    {filledTemplate(template.body, values)}
-                  </p>
-                  <Button
-                    variant="primary"
-                    onClick={() => void send()}
-                    disabled={!complete || sending}
-                    data-testid="send-template"
-                  >
-                    <SendHorizontal size={16} aria-hidden="true" />
-                    {t("tickets.window.send")}
-                  </Button>
-                </>
+                <Button
+                  variant="primary"
+                  onClick={() => void send()}
+                  disabled={!complete || sending}
+                  data-testid="send-template"
+                >
+                  <SendHorizontal size={16} aria-hidden="true" />
+                  {t("tickets.window.send")}
+                </Button>
               )
               : null}
           </div>

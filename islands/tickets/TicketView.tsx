@@ -77,6 +77,7 @@ export function TicketView(
   const messageTools = useMessageToolsState(
     ticketId ?? 0,
     (message) => conversation.upsert({ ...message, quotedMsg: message.quotedMsg ?? null }),
+    ticket?.whatsapp?.capabilities?.reactions === true,
   );
 
   useRealtime("ticket", (event) => {
@@ -167,6 +168,7 @@ export function TicketView(
             onClearReply={() => setReplyTo(null)}
             onSent={onSent}
             lastInboundId={conversation.messages.findLast((m) => !m.fromMe)?.id}
+            window24h={ticket.whatsapp?.capabilities?.window24h === true}
           />
         )
         : (

@@ -1,3 +1,4 @@
+import { api } from "../lib/api.ts";
 import { createContext, useContext, useMemo, useState } from "react";
 import { splitSignature } from "../../contract/signature.ts";
 import { useTranslation } from "react-i18next";
@@ -29,6 +30,8 @@ export type MessageTools = {
   /** Starts a selection with this message in it. */
   startForward: (message: Message) => void;
   edit: (message: Message) => void;
+  /** Issue 45: the attendant's reaction ("" removes it); only on channels with `reactions`. */
+  react?: (message: Message, emoji: string) => void;
 };
 
 const MessageToolsContext = createContext<MessageTools | null>(null);
@@ -57,6 +60,7 @@ export function canEdit(message: Message, now = Date.now()): boolean {
 export function useMessageToolsState(
   ticketId: number,
   onEdited: (message: Message) => void,
+  reactions = false,
 ) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [selecting, setSelecting] = useState(false);
@@ -77,7 +81,13 @@ export function useMessageToolsState(
       setSelected(new Set([message.id]));
     },
     edit: setEditing,
-  }), [selecting, selected]);
+    react: reactions
+      ? (message, emoji) => {
+        api.post<Message>(`/messages/${message.id}/reaction`, { emoji })
+          .then(onEdited).catch(() => {}); // the api client shows why
+      }
+      : undefined,
+  }), [selecting, selected, reactions]);
   const stop = () => {
     setSelecting(false);
     setSelected(new Set());

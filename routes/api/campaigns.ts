@@ -13,7 +13,7 @@ import {
   showCampaign,
   updateCampaign,
 } from "../../server/campaigns/service.ts";
-import { name2to50 } from "../../server/http/fields.ts";
+import { name2to50, templateField } from "../../server/http/fields.ts";
 import { idParam, pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
 import { fileField } from "../../server/media/uploads.ts";
@@ -51,6 +51,7 @@ const fields = {
   contactListId: ref,
   tagListId: ref,
   fileListId: ref,
+  template: templateField.nullable().optional(),
 } as const;
 const createBody = z.object(fields);
 const updateBody = z.object(fields).partial();

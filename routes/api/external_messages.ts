@@ -6,11 +6,14 @@ import { AppError, badRequest } from "../../server/errors.ts";
 import { connectionOfToken } from "../../server/external_api/auth.ts";
 import { sendThroughApi } from "../../server/external_api/send.ts";
 import { filesOf } from "./messages.ts";
+import { templateField } from "../../server/http/fields.ts";
 
 /** The JSON body of POST /api/messages/send; multipart sends the same fields plus `medias`. */
 export const apiSendJson = z.object({
   number: z.string({ error: "Required" }).trim().min(1, "Required").max(50, "Too Long!"),
   body: z.string().max(65_536, "Too Long!").default(""),
+  /** Issue 45: an approved template (a Cloud API connection; the only way past the window). */
+  template: templateField.optional(),
 });
 
 /** The send route's entry in /api/openapi.json: its body is read by hand (JSON or multipart). */

@@ -7,12 +7,13 @@ import { validate } from "../../server/http/validate.ts";
 import { listMessages, searchConversation } from "../../server/messages/service.ts";
 import { deleteMessage, editMessage, sendMessages } from "../../server/messages/send.ts";
 import { forwardMessages } from "../../server/messages/forward.ts";
-import { limitedText } from "../../server/http/fields.ts";
+import { limitedText, templateField } from "../../server/http/fields.ts";
 import { LIMITS } from "../../contract/validation.ts";
 import { idempotencyKey } from "./external_messages.ts";
 import { badRequest } from "../../server/errors.ts";
 import { viewerOf } from "../../server/tickets/access.ts";
 import { ticketWindow } from "../../server/messages/window.ts";
+import { reactToMessage } from "../../server/messages/reactions.ts";
 
 const around = z.coerce.number().int().positive();
 const searchText = z.string().trim().min(LIMITS.conversationSearch.min)
@@ -33,11 +34,7 @@ const sendJson = z.object({
   read: z.union([z.boolean(), z.number()]).optional(),
   fromMe: z.union([z.boolean(), z.number()]).optional(),
   /** Issue 45: a pre-approved template (Cloud API), body parameters in order. */
-  template: z.object({
-    name: z.string().trim().min(1).max(512),
-    language: z.string().trim().min(2).max(15),
-    parameters: z.array(z.string().max(1024)).max(20).default([]),
-  }).optional(),
+  template: templateField.optional(),
 });
 
 const ids = (limit: { min: number; max: number }) =>
@@ -182,6 +179,20 @@ export function messageRoutes(deps: AppDeps) {
       const viewer = await viewerOf(deps.db, authOf(c));
       const { id } = c.req.valid("param");
       return c.json(await editMessage(deps, viewer, id, c.req.valid("json").body));
+    },
+  );
+
+  /** Issue 45: the attendant's reaction on a message ("" removes it; capability `reactions`). */
+  app.post(
+    "/:id{[0-9]+}/reaction",
+    signedIn,
+    work,
+    validate("param", idParam),
+    validate("json", z.object({ emoji: z.string().trim().max(16) })),
+    async (c) => {
+      const viewer = await viewerOf(deps.db, authOf(c));
+      const { id } = c.req.valid("param");
+      return c.json(await reactToMessage(deps, viewer, id, c.req.valid("json").emoji));
     },
   );
 

@@ -17,7 +17,7 @@ import {
   showSchedule,
 } from "../../server/schedules/service.ts";
 import { LIMITS } from "../../contract/validation.ts";
-import { ADMIN_TEXTS, limitedText } from "../../server/http/fields.ts";
+import { ADMIN_TEXTS, limitedText, templateField } from "../../server/http/fields.ts";
 
 // seeds/000 section 5 and seeds/001 section 5.
 const body = limitedText(LIMITS.scheduleBody, { ...ADMIN_TEXTS, required: ADMIN_TEXTS.tooShort });
@@ -26,6 +26,8 @@ const sendAt = z.iso.datetime({ offset: true, error: "Obrigatório" }).transform
   new Date(v).toISOString()
 );
 const ticketId = z.number().int().positive().nullable().optional();
+/** Issue 45: on a connection with the 24-hour window, the approved template to send. */
+const template = templateField.nullable().optional();
 
 /** /api/schedules (seeds/001 sections 2-7), behind the plan's useSchedules flag. */
 export function scheduleRoutes(deps: AppDeps) {
@@ -53,7 +55,7 @@ export function scheduleRoutes(deps: AppDeps) {
 
   app.post(
     "/",
-    validate("json", z.object({ body, contactId, sendAt, ticketId })),
+    validate("json", z.object({ body, contactId, sendAt, ticketId, template })),
     async (c) => c.json(await createSchedule(deps, authOf(c), c.req.valid("json")), 201),
   );
 
@@ -67,6 +69,7 @@ export function scheduleRoutes(deps: AppDeps) {
         contactId: contactId.optional(),
         sendAt: sendAt.optional(),
         ticketId,
+        template,
       }),
     ),
     async (c) =>

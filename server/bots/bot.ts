@@ -1,3 +1,4 @@
+import type { MenuChoice } from "../../contract/channels.ts";
 import type { Database } from "../../db/client.ts";
 import type { Ticket } from "../../db/schema.ts";
 import { type MediaConfig, saveMedia } from "../media/store.ts";
@@ -87,6 +88,8 @@ export type BotMedia = { path: string; name: string; mimetype?: string; transien
  */
 export type BotDecision = {
   replies: string[];
+  /** Issue 45: the menu choices of a reply (by its index), for channels with buttons/lists. */
+  menus?: Record<number, MenuChoice[]>;
   media?: BotMedia[];
   changes: BotChanges;
   /** The queue a new ticket is created in (the connection's only queue, say). */

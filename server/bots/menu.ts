@@ -12,6 +12,7 @@ import {
 } from "./bot.ts";
 import { findOption, listOptions } from "../queue_options/repository.ts";
 import { companySchedules, menuConnection, routingQueues } from "./repository.ts";
+import type { MenuChoice } from "../../contract/channels.ts";
 
 /**
  * Where a pending ticket goes while nobody attends it (seeds/000 section 3 'Connection', seeds/001
@@ -54,6 +55,8 @@ export type RoutingMedia = BotMedia;
 export type RoutingResult = {
   changes: RoutingChanges;
   replies: string[];
+  /** The choices of the replies that are menus (by index): buttons or lists where they fit. */
+  menus?: Record<number, MenuChoice[]>;
   /** Sent after the text replies, in order (reply_media.ts gives each send its own file). */
   media?: RoutingMedia[];
 };
@@ -94,6 +97,21 @@ function hoursOf(json: string) {
 
 function join(...parts: string[]): string {
   return parts.map((p) => p.trim()).filter((p) => p.length > 0).join("\n\n");
+}
+
+/** A menu reply: its text, and its choices for a channel that shows buttons or a list. */
+function pushMenu(result: RoutingResult, text: string, choices: MenuChoice[]) {
+  (result.menus ??= {})[result.replies.length] = choices;
+  result.replies.push(text);
+}
+
+const queueChoices = (queues: readonly { name: string }[]): MenuChoice[] =>
+  queues.map((q, i) => ({ id: String(i + 1), title: q.name }));
+
+function optionChoices(options: readonly QueueOption[], withBack: boolean): MenuChoice[] {
+  const choices = options.map((o) => ({ id: o.option.trim(), title: o.title }));
+  if (withBack) choices.push({ id: BACK, title: "Voltar" });
+  return choices;
 }
 
 export function queueMenu(queues: readonly { name: string }[]): string {
@@ -175,8 +193,10 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     }
     const roots = await input.options(queue.id, null);
     if (roots.length > 0) {
-      result.replies.push(
+      pushMenu(
+        result,
         join(text(intro), text(queue.greetingMessage), optionsMenu(roots, false)),
+        optionChoices(roots, false),
       );
       result.changes.chatbot = 1;
       result.changes.queueOptionId = null;
@@ -203,7 +223,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     }
     const menu = join(text(whatsapp.greetingMessage), queueMenu(queues));
     if (ticket.isNew) {
-      result.replies.push(menu);
+      pushMenu(result, menu, queueChoices(queues));
       result.changes.chatbot = 1;
       result.changes.amountUsedBotQueues = 0;
       return result;
@@ -214,7 +234,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
       return result;
     }
     if (ticket.amountUsedBotQueues < whatsapp.maxUseBotQueues) {
-      result.replies.push(menu);
+      pushMenu(result, menu, queueChoices(queues));
       result.changes.amountUsedBotQueues = ticket.amountUsedBotQueues + 1;
     } else {
       result.changes.chatbot = 0; // the bot gives up: attendants take the ticket from here
@@ -234,13 +254,17 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
   const offered = await input.options(current.id, node?.id ?? null);
   const menuOf = async (at: QueueOption | undefined) => {
     const children = await input.options(current.id, at?.id ?? null);
-    return at
-      ? join(text(at.message), optionsMenu(children, true))
-      : join(text(current.greetingMessage), optionsMenu(children, false));
+    pushMenu(
+      result,
+      at
+        ? join(text(at.message), optionsMenu(children, true))
+        : join(text(current.greetingMessage), optionsMenu(children, false)),
+      optionChoices(children, at !== undefined),
+    );
   };
   if (answer === BACK && node) {
     const parent = node.parentId === null ? undefined : await input.option(node.parentId);
-    result.replies.push(await menuOf(parent));
+    await menuOf(parent);
     attach(parent ?? current);
     result.changes.queueOptionId = parent?.id ?? null;
     result.changes.amountUsedBotQueues = 0;
@@ -253,7 +277,11 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     const children = await input.options(current.id, picked.id);
     attach(picked);
     if (children.length > 0) {
-      result.replies.push(join(text(picked.message), optionsMenu(children, true)));
+      pushMenu(
+        result,
+        join(text(picked.message), optionsMenu(children, true)),
+        optionChoices(children, true),
+      );
     } else {
       // A leaf: its message, then the ticket waits in the queue for an attendant.
       if (picked.message.trim()) result.replies.push(text(picked.message));
@@ -263,7 +291,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     return result;
   }
   if (ticket.amountUsedBotQueues < whatsapp.maxUseBotQueues) {
-    result.replies.push(await menuOf(node));
+    await menuOf(node);
     result.changes.amountUsedBotQueues = ticket.amountUsedBotQueues + 1;
   } else {
     result.changes.chatbot = 0;

@@ -59,6 +59,13 @@ export class BotRegistry {
     const second = await this.#decideWith(next, { ...turn, ticket });
     return {
       replies: [...first.replies, ...second.replies],
+      // The second bot's menus follow the first's replies.
+      menus: {
+        ...first.menus,
+        ...Object.fromEntries(
+          Object.entries(second.menus ?? {}).map(([i, c]) => [Number(i) + first.replies.length, c]),
+        ),
+      },
       media: [...first.media ?? [], ...second.media ?? []],
       changes: { ...first.changes, ...second.changes },
       newTicketQueueId: first.newTicketQueueId,

@@ -11,6 +11,8 @@ import { campaignView } from "./repository.ts";
 import { readCampaignSettings } from "./settings.ts";
 import { companyTimeZone } from "../settings/values.ts";
 import * as repo from "./shipping_repository.ts";
+import { parseSendTemplate } from "../../contract/channels.ts";
+import { filledTemplateText, templateText } from "../messages/template_rule.ts";
 
 /**
  * The campaign dispatcher (issue 13 deliverable 5). The `campaigns` job calls `dispatchTick` every
@@ -97,19 +99,33 @@ async function startOne(deps: AppDeps, campaign: Campaign, now: Date): Promise<b
   const { messages, confirmations } = filledTexts(campaign);
   const stamp = now.toISOString();
   const recipients = await recipientsOf(deps.db, companyId, campaign);
+  // A template campaign (a connection with the 24-hour window): each recipient's parameters
+  // filled with the same variables as the messages; its body filled is our copy of the text.
+  const template = parseSendTemplate(campaign.template);
+  const templateBody = template && campaign.whatsappId !== null
+    ? (await templateText(deps.db, companyId, campaign.whatsappId, {
+      ...template,
+      parameters: template.parameters.map((_, i) => `{{${i + 1}}}`),
+    }))
+    : "";
+  const fill = (text: string, r: (typeof recipients)[number]) =>
+    renderCampaignText(text, r, settings.variables, now, zone);
+  const templateOf = (r: (typeof recipients)[number]) => {
+    if (!template) return null;
+    const parameters = template.parameters.map((p) => fill(p, r));
+    return {
+      json: JSON.stringify({ ...template, parameters }),
+      text: filledTemplateText(templateBody, parameters, template.name),
+    };
+  };
   const rows = recipients.map((r, i): repo.NewShipping => ({
     companyId,
     campaignId: campaign.id,
     contactListItemId: r.itemId,
     number: r.number,
     name: r.name,
-    message: renderCampaignText(
-      messages[i % messages.length] ?? "",
-      r,
-      settings.variables,
-      now,
-      zone,
-    ),
+    message: templateOf(r)?.text ?? fill(messages[i % messages.length] ?? "", r),
+    template: templateOf(r)?.json ?? null,
     confirmationMessage: campaign.confirmation === 1 && confirmations.length > 0
       ? renderCampaignText(
         confirmations[i % confirmations.length],
@@ -256,7 +272,7 @@ async function moveRow(
   // sends is due): a row another tick already moved is left alone and nothing is queued for it.
   if (!await repo.claimShipping(trx, companyId, row, asksFirst, o.stamp)) return false;
   const toJid = addressOfPhone(row.number);
-  const enqueue = (body: string, file?: OutgoingFile) =>
+  const enqueue = (body: string, file?: OutgoingFile, template?: string | null) =>
     repo.insertCampaignOutbox(trx, {
       companyId,
       whatsappId: campaign.whatsappId!,
@@ -266,6 +282,7 @@ async function moveRow(
       mediaPath: file?.path ?? null,
       mediaMimetype: file?.mimetype ?? null,
       mediaName: file?.name ?? null,
+      template,
       campaignShippingId: row.id,
       now: o.stamp,
     });
@@ -282,6 +299,12 @@ async function moveRow(
       caption: "",
     }
     : undefined;
+  if (row.template) {
+    // A template goes alone: media and files are free-form, refused when the campaign is saved.
+    const outboxId = await enqueue(row.message, undefined, row.template);
+    await repo.setShippingOutbox(trx, companyId, row.id, { outboxId });
+    return true;
+  }
   const outboxId = await enqueue(row.message, media);
   for (const file of files) await enqueue(file.caption, file);
   await repo.setShippingOutbox(trx, companyId, row.id, { outboxId });

@@ -7,6 +7,7 @@ import {
   SHIPPING_PAGE_SIZE,
   type ShippingView,
 } from "../../contract/campaign_types.ts";
+import { parseSendTemplate } from "../../contract/channels.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 import { outboxIs } from "./shipping_repository.ts";
 
@@ -31,6 +32,7 @@ function view(row: Row, stats: CampaignStats): CampaignView {
   const { whatsappName, contactListName, ...c } = row;
   return {
     ...c,
+    template: parseSendTemplate(c.template),
     confirmation: c.confirmation === 1,
     whatsapp: c.whatsappId !== null && whatsappName !== null
       ? { id: c.whatsappId, name: whatsappName }

@@ -16,6 +16,8 @@ import { readCampaignSettings } from "./settings.ts";
 import { owns } from "../references_repository.ts";
 import { instantOfInput, parseWallClock } from "../../contract/time_zone.ts";
 import { companyTimeZone } from "../settings/values.ts";
+import { assertSendable } from "../messages/template_rule.ts";
+import { parseSendTemplate, type SendTemplate } from "../../contract/channels.ts";
 import {
   campaignView,
   deleteCampaignRow,
@@ -45,6 +47,8 @@ export type CampaignInput = Partial<Record<MessageField, string | null>> & {
   contactListId?: number | null;
   tagListId?: number | null;
   fileListId?: number | null;
+  /** Issue 45: an approved template instead of the messages (Cloud API); null for none. */
+  template?: SendTemplate | null;
 };
 
 export function campaignNotFound(): AppError {
@@ -73,12 +77,23 @@ async function checkReferences(db: Database, companyId: number, input: CampaignI
   }
 }
 
+/**
+ * A campaign on a connection with the 24-hour window goes as an approved template, with no
+ * confirmation request and no files (free-form sends): refused when saved, not at dispatch.
+ */
+async function assertChannelAllows(deps: AppDeps, trx: Database, c: Campaign) {
+  await assertSendable(deps, c.companyId, c.whatsappId, {
+    freeForm: c.confirmation === 1 || c.fileListId !== null,
+    template: parseSendTemplate(c.template),
+  }, trx);
+}
+
 /** What a campaign needs before it is scheduled: a connection, recipients and a message. */
 async function assertReady(db: Database, companyId: number, c: Campaign) {
   const fields: Record<string, string[]> = {};
   if (c.whatsappId === null) fields.whatsappId = ["Obrigatório"];
   if (c.contactListId === null && c.tagListId === null) fields.contactListId = ["Obrigatório"];
-  if (!MESSAGE_FIELDS.some((f) => c[f]?.trim())) fields.message1 = ["Obrigatório"];
+  if (!c.template && !MESSAGE_FIELDS.some((f) => c[f]?.trim())) fields.message1 = ["Obrigatório"];
   if (c.confirmation === 1 && !CONFIRMATION_FIELDS.some((f) => c[f]?.trim())) {
     fields.confirmationMessage1 = ["Obrigatório"];
   }
@@ -105,7 +120,11 @@ function columns(input: CampaignInput): Updateable<CampaignsTable> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;
-    out[key] = key === "confirmation" ? (value ? 1 : 0) : value;
+    out[key] = key === "confirmation"
+      ? (value ? 1 : 0)
+      : key === "template"
+      ? (value === null ? null : JSON.stringify(value))
+      : value;
   }
   return out as Updateable<CampaignsTable>;
 }
@@ -182,6 +201,7 @@ export async function createCampaign(
       createdAt: now,
       updatedAt: now,
     });
+    await assertChannelAllows(deps, trx, row);
     if (row.status === "PROGRAMADA") await assertReady(trx, companyId, row);
     return row.id;
   });
@@ -227,6 +247,7 @@ export async function updateCampaign(
       ...changes,
       updatedAt: now.toISOString(),
     });
+    await assertChannelAllows(deps, trx, row);
     if (row.status === "PROGRAMADA") await assertReady(trx, companyId, row);
   });
   return (await publishCampaign(deps, companyId, id))!;

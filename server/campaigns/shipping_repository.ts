@@ -76,6 +76,8 @@ export type NewShipping = {
   name: string;
   message: string;
   confirmationMessage: string | null;
+  /** The recipient's filled template (JSON), or null: `message` goes as free text. */
+  template: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -265,6 +267,8 @@ export type CampaignOutboxRow = {
   mediaPath: string | null;
   mediaMimetype: string | null;
   mediaName: string | null;
+  /** A template send (JSON {name, language, parameters}); `body` is then its filled text. */
+  template?: string | null;
   campaignShippingId: number;
   now: string;
 };
@@ -283,6 +287,7 @@ export async function insertCampaignOutbox(db: Database, row: CampaignOutboxRow)
     mediaMimetype: row.mediaMimetype,
     mediaName: row.mediaName,
     quotedWid: null,
+    template: row.template ?? null,
     campaignShippingId: row.campaignShippingId,
     nextAttemptAt: row.now,
     createdAt: row.now,

@@ -13,9 +13,18 @@ import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { checkNumber, enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { findIdempotencyKey, storeIdempotencyKey } from "./repository.ts";
 import { tokenHash } from "./tokens.ts";
+import type { SendTemplate } from "../../contract/channels.ts";
+import { assertSendable, needsTemplate, templateText } from "../messages/template_rule.ts";
+import { assertWindowOpen, windowClosed } from "../messages/window.ts";
 
 /** What POST /api/messages/send takes once the route has read JSON or multipart. */
-export type ApiSendInput = { number: string; body: string; files: File[] };
+export type ApiSendInput = {
+  number: string;
+  body: string;
+  files: File[];
+  /** Issue 45: an approved template instead of the body (a connection with the window). */
+  template?: SendTemplate;
+};
 
 /** The 201 answer: the queued messages (ack 0: in the outbox), on which ticket and contact. */
 export type ApiSendAnswer = {
@@ -41,7 +50,7 @@ function idempotencyReused(): AppError {
 /** Same number, text and files (names, types, sizes) = the same request, for a retry. */
 async function requestHashOf(number: string, input: ApiSendInput): Promise<string> {
   const files = input.files.map((f) => [f.name, f.type, f.size]);
-  return await tokenHash(JSON.stringify([number, input.body, files]));
+  return await tokenHash(JSON.stringify([number, input.body, files, input.template ?? null]));
 }
 
 function idempotencyCutoff(now: Date): string {
@@ -108,10 +117,11 @@ export async function sendThroughApi(
     const stored = await storedAnswer(deps, whatsapp, idempotencyKey, requestHash);
     if (stored) return { answer: stored, replayed: true };
   }
-  if (input.files.length === 0 && !input.body.trim()) {
+  if (!input.template && input.files.length === 0 && !input.body.trim()) {
     throw badRequest("ERR_VALIDATION", "Mensagem vazia", { body: ["Required"] });
   }
   const types = input.files.map((file) => checkAttachment(file, deps.config.mediaMaxBytes));
+  const body = await channelChecked(deps, whatsapp, number, input);
   const target = await checkNumber(deps, whatsapp.companyId, number, whatsapp.id);
 
   const companyId = whatsapp.companyId;
@@ -128,7 +138,8 @@ export async function sendThroughApi(
     const result = await writeSend(deps, whatsapp, {
       number,
       address: target.jid,
-      body: input.body,
+      body,
+      template: input.template,
       media: saved,
       idempotency: idempotencyKey ? { key: idempotencyKey, requestHash } : undefined,
     });
@@ -146,6 +157,33 @@ export async function sendThroughApi(
   }
 }
 
+/**
+ * Issue 45: on a connection with the 24-hour window, free text goes only to a contact who wrote
+ * within it (else 422 ERR_WHATSAPP_WINDOW_CLOSED, before anything is queued); a template is
+ * checked against the synced ones and goes alone. Answers the text our copy of the message holds.
+ */
+async function channelChecked(
+  deps: AppDeps,
+  whatsapp: Whatsapp,
+  number: string,
+  input: ApiSendInput,
+): Promise<string> {
+  const companyId = whatsapp.companyId;
+  if (input.template) {
+    await assertSendable(deps, companyId, whatsapp.id, {
+      freeForm: input.files.length > 0,
+      template: input.template,
+    });
+    return await templateText(deps.db, companyId, whatsapp.id, input.template);
+  }
+  if (await needsTemplate(deps.db, companyId, whatsapp.id)) {
+    const contact = await findContactByNumber(deps.db, companyId, number);
+    if (!contact) throw windowClosed();
+    await assertWindowOpen(deps, companyId, { whatsappId: whatsapp.id, contactId: contact.id });
+  }
+  return input.body;
+}
+
 type Written = {
   answer: ApiSendAnswer;
   createdContact: Contact | null;
@@ -160,6 +198,7 @@ async function writeSend(
     number: string;
     address: string;
     body: string;
+    template?: SendTemplate;
     media: StoredMedia[];
     idempotency?: { key: string; requestHash: string };
   },
@@ -202,6 +241,7 @@ async function writeSend(
           toJid: args.address,
           body: item.body,
           media: item.media,
+          template: args.template,
           now: stamp,
         }),
       );

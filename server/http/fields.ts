@@ -44,3 +44,13 @@ export const requiredEmail = z.string({ error: "Required" }).trim()
 export const optionalEmail = z.string().trim().max(254, "Too Long!")
   .refine((v) => v === "" || z.email().safeParse(v).success, "Invalid email")
   .transform((v) => v.toLowerCase());
+
+/**
+ * An approved template to send (issue 45; Cloud API): its name, language and body parameters in
+ * order. Shared by the composer's send, campaigns, schedules and the external API.
+ */
+export const templateField = z.object({
+  name: z.string().trim().min(1).max(512),
+  language: z.string().trim().min(2).max(15),
+  parameters: z.array(z.string().max(1024)).max(20).default([]),
+});

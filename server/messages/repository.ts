@@ -34,6 +34,8 @@ const MESSAGE_FIELDS: Record<keyof MessageRow, true> = {
   previousBodies: true,
   transcript: true,
   transcriptError: true,
+  reaction: true,
+  ownReaction: true,
   createdAt: true,
   updatedAt: true,
 };
@@ -107,6 +109,18 @@ export async function findMessage(
 ): Promise<Message | undefined> {
   return await db.selectFrom("messages").selectAll().where("id", "=", id)
     .where("companyId", "=", companyId).executeTakeFirst();
+}
+
+/** The attendant's reaction on a message (null: removed); the row as it now is. */
+export async function setOwnReaction(
+  db: Database,
+  companyId: number,
+  id: number,
+  ownReaction: string | null,
+  now: string,
+): Promise<Message | undefined> {
+  return await db.updateTable("messages").set({ ownReaction, updatedAt: now })
+    .where("id", "=", id).where("companyId", "=", companyId).returningAll().executeTakeFirst();
 }
 
 /** The provider's raw payload of a stored message (a resend's or a retry's source), if kept. */

@@ -15,6 +15,8 @@ import { renderVariables } from "./variables.ts";
 import { companyTimeZone } from "../settings/values.ts";
 import type { OutgoingTemplate } from "../whatsapp/outbox/outbox.ts";
 import { assertWindowOpen, checkedTemplate } from "./window.ts";
+import { channelOf } from "./window_repository.ts";
+import { acceptsAudio } from "../../contract/channels.ts";
 
 export type SendInput = {
   body: string;
@@ -26,6 +28,29 @@ export type SendInput = {
   /** A pre-approved template instead of free text (Cloud API; the only way past the window). */
   template?: OutgoingTemplate;
 };
+
+/**
+ * Audio in a format the connection's network refuses (the Cloud API takes no WebM: a browser's
+ * recording) is refused before anything is queued, in words (422 ERR_WHATSAPP_VOICE_FORMAT),
+ * rather than failing in the outbox later.
+ */
+async function assertAudioAccepted(
+  deps: AppDeps,
+  companyId: number,
+  whatsappId: number,
+  types: string[],
+) {
+  const audio = types.filter((type) => type.startsWith("audio/"));
+  if (audio.length === 0) return;
+  const kind = await channelOf(deps.db, companyId, whatsappId);
+  if (kind && audio.some((type) => !acceptsAudio(kind, type))) {
+    throw new AppError(
+      422,
+      "ERR_WHATSAPP_VOICE_FORMAT",
+      "O WhatsApp oficial não aceita este formato de áudio: grave de novo ou envie em OGG (Opus), MP3, AAC, AMR ou M4A.",
+    );
+  }
+}
 
 /**
  * POST /api/messages/:ticketId through the outbox (server/whatsapp/outbox/outbox.ts). Checked before
@@ -66,6 +91,7 @@ export async function sendMessages(
     throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
   }
   const types = files.map((file) => checkAttachment(file, deps.config.mediaMaxBytes));
+  await assertAudioAccepted(deps, viewer.companyId, ticket.whatsappId, types);
   await assertWindowOpen(deps, viewer.companyId, {
     whatsappId: ticket.whatsappId,
     contactId: ticket.contactId,

@@ -8,6 +8,7 @@ import { findTicket } from "../tickets/repository.ts";
 import { notFound } from "../errors.ts";
 import type { OutgoingTemplate } from "../whatsapp/outbox/outbox.ts";
 import { channelOf, lastContactMessageAt } from "./window_repository.ts";
+import { filledTemplateText } from "./template_rule.ts";
 
 /** WhatsApp's customer-service window: free text within 24 hours of the contact's last message. */
 export const WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -20,13 +21,15 @@ type TicketRef = { whatsappId: number; contactId: number };
  * from the timestamp the network gave the contact's last message.
  */
 export async function assertWindowOpen(deps: AppDeps, companyId: number, ticket: TicketRef) {
-  if (!(await windowState(deps, companyId, ticket)).open) {
-    throw new AppError(
-      422,
-      "ERR_WHATSAPP_WINDOW_CLOSED",
-      "Passaram-se mais de 24 horas desde a última mensagem do contato: envie um modelo aprovado.",
-    );
-  }
+  if (!(await windowState(deps, companyId, ticket)).open) throw windowClosed();
+}
+
+export function windowClosed(): AppError {
+  return new AppError(
+    422,
+    "ERR_WHATSAPP_WINDOW_CLOSED",
+    "Passaram-se mais de 24 horas desde a última mensagem do contato: envie um modelo aprovado.",
+  );
 }
 
 /** Whether free text may go now on the ticket's connection, and until when. */
@@ -97,9 +100,5 @@ export async function checkedTemplate(
       { template: ["Invalid"] },
     );
   }
-  const text = found.body.replace(
-    /\{\{\s*(\d+)\s*\}\}/g,
-    (_, n) => template.parameters[Number(n) - 1] ?? "",
-  );
-  return text.trim() || template.name;
+  return filledTemplateText(found.body, template.parameters, template.name);
 }

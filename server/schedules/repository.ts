@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kyse
 import type { Database } from "../../db/client.ts";
 import type { DB, Schedule } from "../../db/schema.ts";
 import type { ScheduleStatus, ScheduleView } from "../../contract/schedule_types.ts";
+import { parseSendTemplate } from "../../contract/channels.ts";
 import { likePattern, pageAnswer, pageWindow } from "../paging.ts";
 
 export type { ScheduleStatus, ScheduleView };
@@ -29,6 +30,7 @@ const columns = [
   "s.status",
   "s.mediaName",
   "s.mediaPath",
+  "s.template",
   "s.companyId",
   "s.createdAt",
   "s.updatedAt",
@@ -50,6 +52,7 @@ type Row = {
   status: string;
   mediaName: string | null;
   mediaPath: string | null;
+  template: string | null;
   companyId: number;
   createdAt: string;
   updatedAt: string;
@@ -78,6 +81,7 @@ function view(r: Row): ScheduleView {
     errorCode: r.errorCode ?? r.messageError,
     mediaName: r.mediaName,
     mediaUrl: r.mediaPath ? `/api/schedules/${r.id}/media` : null,
+    template: parseSendTemplate(r.template),
     companyId: r.companyId,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,

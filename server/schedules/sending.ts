@@ -16,6 +16,8 @@ import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.t
 import { findScheduleView, updateSchedule } from "./repository.ts";
 import * as repo from "./sending_repository.ts";
 import { companyTimeZone } from "../settings/values.ts";
+import { parseSendTemplate } from "../../contract/channels.ts";
+import { templateText } from "../messages/template_rule.ts";
 
 /**
  * Sends due schedules (seeds/001 'Schedules'; the `schedules` job ticks every 30 s). The state is
@@ -108,13 +110,21 @@ async function sendOne(
     const user = schedule.userId === null
       ? null
       : { name: await userName(trx, companyId, schedule.userId) ?? "" };
-    const body = renderVariables(schedule.body, {
+    const fill = {
       contact,
       user,
       ticketId: ticket.id,
       now,
       timeZone: await companyTimeZone(trx, companyId),
-    });
+    };
+    // A template's parameters take the same variables as the body ({{name}}, …).
+    const saved = parseSendTemplate(schedule.template);
+    const template = saved
+      ? { ...saved, parameters: saved.parameters.map((p) => renderVariables(p, fill)) }
+      : undefined;
+    const body = template
+      ? await templateText(trx, companyId, whatsapp.id, template)
+      : renderVariables(schedule.body, fill);
     const media = schedule.mediaPath
       ? {
         path: schedule.mediaPath,
@@ -129,7 +139,8 @@ async function sendOne(
       contactId: contact.id,
       toJid: addressOfContact(contact),
       body,
-      media,
+      media: template ? undefined : media,
+      template,
       now: stamp,
     });
     await updateTicketRow(trx, companyId, ticket.id, {

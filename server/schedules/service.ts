@@ -14,13 +14,34 @@ import {
   type ScheduleView,
   updateSchedule,
 } from "./repository.ts";
+import { defaultConnection } from "./sending_repository.ts";
+import { assertSendable } from "../messages/template_rule.ts";
+import { parseSendTemplate, type SendTemplate } from "../../contract/channels.ts";
 
 export type ScheduleInput = {
   body?: string;
   contactId?: number;
   sendAt?: string;
   ticketId?: number | null;
+  /** Issue 45: an approved template instead of the body (Cloud API); null for none. */
+  template?: SendTemplate | null;
 };
+
+/**
+ * The job sends through the company's default connection: one with the 24-hour window takes
+ * only an approved template, so a free-form schedule is refused when saved (template_rule.ts).
+ */
+async function assertChannelAllows(
+  deps: AppDeps,
+  companyId: number,
+  s: { template: SendTemplate | null; media: boolean },
+) {
+  const connection = await defaultConnection(deps.db, companyId);
+  await assertSendable(deps, companyId, connection?.id ?? null, {
+    freeForm: s.media,
+    template: s.template,
+  });
+}
 
 /**
  * How far in the past a new send time may be: the dialog's clock and the server's differ a
@@ -131,6 +152,10 @@ export async function createSchedule(
 ): Promise<ScheduleView> {
   checkFuture(deps, input.sendAt);
   await checkRefs(deps, auth, input);
+  await assertChannelAllows(deps, auth.companyId, {
+    template: input.template ?? null,
+    media: false,
+  });
   const now = deps.clock.now().toISOString();
   const id = await insertSchedule(deps.db, {
     companyId: auth.companyId,
@@ -145,6 +170,7 @@ export async function createSchedule(
     mediaName: null,
     errorCode: null,
     messageId: null,
+    template: input.template ? JSON.stringify(input.template) : null,
     createdAt: now,
     updatedAt: now,
   });
@@ -170,8 +196,20 @@ export async function changeSchedule(
     contactId: input.contactId ?? current.contactId,
     ticketId: input.ticketId,
   });
+  const template = input.template !== undefined
+    ? input.template
+    : parseSendTemplate(current.template);
+  await assertChannelAllows(deps, auth.companyId, {
+    template,
+    media: current.mediaPath !== null,
+  });
   await updateSchedule(deps.db, auth.companyId, current.id, {
     body: input.body,
+    template: input.template === undefined
+      ? undefined
+      : input.template
+      ? JSON.stringify(input.template)
+      : null,
     contactId: input.contactId,
     sendAt: input.sendAt,
     ticketId: input.ticketId,
@@ -224,6 +262,10 @@ export async function attachScheduleMedia(
   if (!PICTURE.test(file.name) || (file.type && !PICTURE_TYPES.has(file.type))) {
     throw new AppError(400, "ERR_INVALID_MEDIA", "Envie uma imagem png, jpg ou jpeg");
   }
+  await assertChannelAllows(deps, auth.companyId, {
+    template: parseSendTemplate(current.template),
+    media: true,
+  });
   const stored = await storeUpload(deps, auth.companyId, file);
   await updateSchedule(deps.db, auth.companyId, current.id, {
     mediaPath: stored.path,

@@ -1,3 +1,4 @@
+import { capabilitiesOf } from "../../contract/channels.ts";
 import type { Message } from "../../db/schema.ts";
 import type { MessageView, PreviousBody, TicketView } from "../../contract/ticket_types.ts";
 
@@ -39,6 +40,7 @@ export type TicketViewRow = {
   queueColor: string | null;
   whatsappName: string | null;
   whatsappStatus: string | null;
+  whatsappProvider: string | null;
   tagsJson: string | null;
 };
 
@@ -64,7 +66,13 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
       : null,
     whatsappId: r.whatsappId,
     whatsapp: r.whatsappId !== null && r.whatsappName !== null
-      ? { id: r.whatsappId, name: r.whatsappName, status: r.whatsappStatus ?? "" }
+      ? {
+        id: r.whatsappId,
+        name: r.whatsappName,
+        status: r.whatsappStatus ?? "",
+        // What the chat offers (issue 45): the window, templates, reactions… never the kind.
+        capabilities: capabilitiesOf(r.whatsappProvider ?? ""),
+      }
       : null,
     tags: r.tagsJson ? JSON.parse(r.tagsJson) as TicketView["tags"] : [],
     isGroup: r.isGroup === 1,
@@ -110,6 +118,8 @@ export function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
     previousBodies: previousBodiesOf(m.previousBodies),
     transcript: m.transcript ?? null,
     transcriptError: m.transcriptError ?? null,
+    reaction: m.reaction ?? null,
+    ownReaction: m.ownReaction ?? null,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };

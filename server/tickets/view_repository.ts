@@ -72,6 +72,7 @@ export async function loadTicketViews(
       "q.color as queueColor",
       "w.name as whatsappName",
       "w.status as whatsappStatus",
+      "w.provider as whatsappProvider",
       TAGS_JSON.as("tagsJson"),
       // The newest message (messages_ticket, one seek): deleted for everyone or not.
       LAST_MESSAGE_DELETED.as("lastMessageDeleted"),
@@ -120,6 +121,7 @@ const VIEW_FIELDS: Record<keyof TicketViewRow, true> = {
   queueColor: true,
   whatsappName: true,
   whatsappStatus: true,
+  whatsappProvider: true,
   tagsJson: true,
 };
 const VIEW_COLUMNS = Object.keys(VIEW_FIELDS) as (keyof TicketViewRow)[];

@@ -118,3 +118,36 @@ Deno.test("cloud outbound - exactly once: a send interrupted after it may have r
     assert.equal(s.graph.sends().length, before);
   });
 });
+
+Deno.test("cloud outbound - a voice note in a format Meta refuses (a browser's WebM) is refused before the queue (422 ERR_WHATSAPP_VOICE_FORMAT, pt/en/es); OGG goes as audio", async () => {
+  await withCloud(async (s) => {
+    const { ticketId } = await ticketWithMessage(s);
+    const voice = (name: string, type: string) => {
+      const form = new FormData();
+      form.append("medias", new File([new Uint8Array([26, 69, 223, 163])], name, { type }));
+      form.append("ptt", "true");
+      return s.t.request("POST", `/api/messages/${ticketId}`, {
+        token: s.a.admin.token,
+        body: form,
+      });
+    };
+    const refused = await voice("voz.webm", "audio/webm");
+    assert.equal(refused.status, 422, await refused.clone().text());
+    assert.equal((await refused.json()).error, "ERR_WHATSAPP_VOICE_FORMAT");
+    assert.equal(
+      (await s.t.deps.db.selectFrom("outbox").select("id").execute()).length,
+      0,
+      "nothing queued",
+    );
+    for (const [lang, word] of [["pt", "áudio"], ["en", "audio"], ["es", "audio"]]) {
+      const texts = JSON.parse(await Deno.readTextFile(`locales/${lang}.json`));
+      assert.match(texts.errors.ERR_WHATSAPP_VOICE_FORMAT, new RegExp(word));
+    }
+
+    const ok = await voice("voz.ogg", "audio/ogg");
+    assert.equal(ok.status, 201, await ok.clone().text());
+    const sent = await eventually(() => s.graph.sends().find((b) => b.type === "audio"));
+    assert.match((sent.audio as { id: string }).id, /^media-up-/);
+    assert.equal(s.graph.sends().filter((b) => b.type === "audio").length, 1);
+  });
+});

@@ -104,7 +104,8 @@ export class InboundPipeline {
       case "ack":
       case "edit":
       case "revoke":
-      case "failed": {
+      case "failed":
+      case "reaction": {
         if (!validId(event.id) || !isAddress(event.chatJid)) return this.#malformed(ref, event);
         return this.#chats.run(
           chatKey(ref, event.chatJid),
@@ -345,16 +346,19 @@ export class InboundPipeline {
           }
           const texts = [...replies];
           if (options.extraReply) texts.push(options.extraReply);
+          // Each reply with its menu choices (a menu the channel may send as buttons).
+          const menus = replies === bot.replies ? bot.menus ?? {} : {};
           const replyBodies = texts
-            .map((text) =>
-              renderVariables(text, {
+            .map((text, i) => ({
+              body: renderVariables(text, {
                 contact,
                 ticketId: target.id,
                 now,
                 timeZone: settings.timeZone,
-              })
-            )
-            .filter((reply) => reply.trim());
+              }),
+              menu: menus[i],
+            }))
+            .filter((reply) => reply.body.trim());
           const hasChanges = Object.keys(changes).length > 0;
           const values = { ...messageValues, ticketId: target.id };
           const unreadIncrement = m.fromMe ? 0 : 1;
@@ -380,7 +384,7 @@ export class InboundPipeline {
             const spacing = bot.spacingMs ?? 0;
             const dueAt = (i: number) =>
               spacing > 0 ? new Date(now.getTime() + i * spacing).toISOString() : stamp;
-            for (const [i, body] of replyBodies.entries()) {
+            for (const [i, { body, menu }] of replyBodies.entries()) {
               rows.push(
                 await enqueueInTransaction(trx, {
                   companyId,
@@ -389,6 +393,7 @@ export class InboundPipeline {
                   contactId: contact.id,
                   toJid: normalizeAddress(m.chatJid),
                   body,
+                  menu,
                   now: stamp,
                   dueAt: dueAt(i),
                 }),
@@ -538,7 +543,8 @@ export class InboundPipeline {
         number: contact.number,
         email: contact.email,
       },
-      body: m.body,
+      // A tapped menu button answers with its choice, as if the contact typed it.
+      body: m.choice ?? m.body,
       media,
       scheduleType: settings.scheduleType,
       timeZone: settings.timeZone,
@@ -562,6 +568,8 @@ export class InboundPipeline {
       | "previousBodies"
       | "transcript"
       | "transcriptError"
+      | "reaction"
+      | "ownReaction"
     >,
     forgetMedia: () => Promise<void>,
   ): Promise<DeliveryOutcome> {

@@ -68,6 +68,8 @@ export async function insertMessageOnce(
     previousBodies: null,
     transcript: null,
     transcriptError: null,
+    reaction: null,
+    ownReaction: null,
   };
 }
 
@@ -249,7 +251,8 @@ export type MessageChange =
   | { type: "ack"; ack: number }
   | { type: "edit"; body: string }
   | { type: "revoke" }
-  | { type: "failed"; code: string };
+  | { type: "failed"; code: string }
+  | { type: "reaction"; emoji: string };
 
 /**
  * Applies an ack (never lowering the stored one), an edit or a deletion (not to a deleted
@@ -276,6 +279,13 @@ export async function changeMessage(
     case "revoke":
       return await query.where("isDeleted", "=", 0).set({ isDeleted: 1, updatedAt: now })
         .returningAll().executeTakeFirst();
+    case "reaction": {
+      // Removed ("") is null; the same reaction again changes nothing.
+      const reaction = change.emoji || null;
+      return await query.where((eb) =>
+        reaction === null ? eb("reaction", "is not", null) : eb("reaction", "is not", reaction)
+      ).set({ reaction, updatedAt: now }).returningAll().executeTakeFirst();
+    }
     case "failed":
       return await query.where((eb) =>
         eb.or([eb("sendError", "is", null), eb("sendError", "<>", change.code)])

@@ -13,7 +13,10 @@ import { type OutboxDeps, previewEdited } from "../outbox/outbox.ts";
 import { previewDeletedMessage } from "../../messages/repository.ts";
 import type { DeliveryOutcome, ProviderEvent } from "../providers/provider.ts";
 
-type UpdateEvent = Extract<ProviderEvent, { type: "ack" | "edit" | "revoke" | "failed" }>;
+type UpdateEvent = Extract<
+  ProviderEvent,
+  { type: "ack" | "edit" | "revoke" | "failed" | "reaction" }
+>;
 
 /**
  * Acks, edits and deletions made on the phone, applied to the stored message of that
@@ -53,11 +56,18 @@ export async function applyUpdate(
       change = { type: "failed", code: event.code };
       break;
     }
+    case "reaction": {
+      if (typeof event.emoji !== "string" || event.emoji.length > 32) {
+        return { ignored: "malformed event" };
+      }
+      change = { type: "reaction", emoji: event.emoji };
+      break;
+    }
   }
   // An edit of the ticket's newest message is also its preview, in the same transaction (acks,
   // the most frequent, stay one statement).
   // A contact's delete for everyone of the newest message takes it out of the preview, too.
-  const { row, previewed } = change.type === "ack"
+  const { row, previewed } = change.type === "ack" || change.type === "reaction"
     ? {
       row: await changeMessage(db, ref.companyId, ref.id, event.id, change, now),
       previewed: false,

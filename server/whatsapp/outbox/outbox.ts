@@ -1,3 +1,4 @@
+import type { MenuChoice, SendTemplate } from "../../../contract/channels.ts";
 import type { StorageHealth } from "../../storage/health.ts";
 import type { Database } from "../../../db/client.ts";
 import type { Message } from "../../../db/schema.ts";
@@ -63,7 +64,7 @@ export type OutgoingInput = {
   template?: OutgoingTemplate;
 };
 
-export type OutgoingTemplate = { name: string; language: string; parameters: string[] };
+export type OutgoingTemplate = SendTemplate;
 
 /** What the ticket list shows for a message. */
 export function lastMessageOf(body: string, mediaName?: string | null, mediaType?: string | null) {
@@ -91,6 +92,8 @@ export async function enqueueInTransaction(
     /** A forward: WhatsApp and our bubble mark it so. */
     forwarded?: boolean;
     template?: OutgoingTemplate;
+    /** A chatbot menu's choices: buttons or a list where the channel has them. */
+    menu?: MenuChoice[];
   },
 ): Promise<Message> {
   const wid = newMessageId();
@@ -130,6 +133,7 @@ export async function enqueueInTransaction(
     quotedWid: args.quoted?.wid ?? null,
     forwarded: args.forwarded ? 1 : 0,
     template: args.template ? JSON.stringify(args.template) : null,
+    menu: args.menu?.length ? JSON.stringify(args.menu) : null,
     nextAttemptAt: args.dueAt ?? args.now,
     createdAt: args.now,
     updatedAt: args.now,

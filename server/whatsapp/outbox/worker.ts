@@ -215,6 +215,9 @@ export class OutboxWorker {
       }
       return await provider.sendTemplate(row.toJid, JSON.parse(row.template), options);
     }
+    if (!row.mediaPath && row.menu && provider.sendMenu) {
+      return await provider.sendMenu(row.toJid, row.body, JSON.parse(row.menu), options);
+    }
     if (!row.mediaPath) return await provider.sendText(row.toJid, row.body, options);
     const data = await readMedia(this.deps.config, row.companyId, row.mediaPath);
     if (!data) throw new ProviderSendError("media file is missing", { permanent: true });

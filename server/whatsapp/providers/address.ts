@@ -35,10 +35,20 @@ export function phoneOf(jid: string | undefined): string | undefined {
   return /^\d{5,20}$/.test(parsed.user) ? parsed.user : undefined;
 }
 
-/** The LID user part of a `@lid` JID, else undefined. */
+/**
+ * The privacy id of a `@lid` address, else undefined: WhatsApp Web's LID (digits) or the Cloud
+ * API's business-scoped user id (BSUID, `CC.<alphanumerics>`), both a person whose phone number
+ * may be unknown; the formats never overlap.
+ */
 export function lidOf(jid: string | undefined): string | undefined {
   const parsed = parseJid(jid);
-  return parsed?.server === "lid" && /^\d{1,30}$/.test(parsed.user) ? parsed.user : undefined;
+  if (parsed?.server !== "lid") return undefined;
+  return /^\d{1,30}$/.test(parsed.user) || isBsuid(parsed.user) ? parsed.user : undefined;
+}
+
+/** A business-scoped user id (Cloud API, 2026): country code, a dot, up to 128 characters. */
+export function isBsuid(id: string): boolean {
+  return /^[A-Z]{2}\.[A-Za-z0-9.]{1,140}$/.test(id);
 }
 
 /** The group id of a `@g.us` JID, else undefined. */

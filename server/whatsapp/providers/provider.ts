@@ -5,7 +5,7 @@
  */
 
 export type { ChannelKind as ProviderKind } from "../../../contract/channels.ts";
-import type { ChannelKind as ProviderKind } from "../../../contract/channels.ts";
+import type { ChannelKind as ProviderKind, MenuChoice } from "../../../contract/channels.ts";
 
 /** Persisted on whatsapps.status (seeds/000 section 3). */
 export type SessionStatus =
@@ -57,6 +57,8 @@ export type InboundMessage = {
   media?: InboundMedia;
   /** WhatsApp id of the message this one replies to. */
   quotedId?: string;
+  /** A tapped menu button or list row: the choice's id, answered to the bot as if typed. */
+  choice?: string;
   /** The sender forwarded it (WhatsApp's contextInfo.isForwarded): shown 'Encaminhada'. */
   forwarded?: boolean;
   /** "notify" live, "append" offline backlog: both are ingested alike. */
@@ -76,6 +78,8 @@ export type ProviderEvent =
   | { type: "ack"; id: string; chatJid: string; ack: Ack }
   | { type: "edit"; id: string; chatJid: string; body: string }
   | { type: "revoke"; id: string; chatJid: string }
+  /** The contact reacted to message `id` with `emoji` ("" removes it; capability `reactions`). */
+  | { type: "reaction"; id: string; chatJid: string; emoji: string }
   /** The network refused a message we sent, after accepting it (Cloud API `failed` status). */
   | { type: "failed"; id: string; chatJid: string; code: string }
   | {
@@ -176,6 +180,18 @@ export interface Provider {
    * told when an attendant opens the chat.
    */
   markRead?(messageId: string): Promise<void>;
+  /**
+   * A chatbot menu (capability `interactive`): `text` is the whole menu as text, `choices` its
+   * options; the provider sends buttons or a list where they fit, else the text.
+   */
+  sendMenu?(
+    to: string,
+    text: string,
+    choices: MenuChoice[],
+    options?: SendOptions,
+  ): Promise<SentMessage>;
+  /** An emoji on a message of the chat ("" removes ours; capability `reactions`). */
+  sendReaction?(to: string, messageId: string, emoji: string): Promise<void>;
   /** Declines an incoming call (setting `call` disabled); optional for providers that cannot. */
   rejectCall?(callId: string, fromJid: string): Promise<void>;
 }

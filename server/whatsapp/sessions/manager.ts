@@ -461,6 +461,7 @@ export class SessionManager implements RunningProviders {
       case "edit":
       case "revoke":
       case "failed":
+      case "reaction":
       case "call":
       case "contact": {
         // Behind events held for storage (issue 34), so that a chat keeps its order.

@@ -1,5 +1,5 @@
 import type { Ack, InboundMessage, MediaType, ProviderEvent } from "../provider.ts";
-import { addressOfPhone } from "../address.ts";
+import { addressOfLid, addressOfPhone, isBsuid } from "../address.ts";
 import { cloudErrorKind } from "./errors.ts";
 
 /**
@@ -71,11 +71,11 @@ function vcards(list: unknown): string {
   return cards.join("\n");
 }
 
-/** The text and kind of one inbound message; undefined: nothing to store (a reaction removed). */
+/** The text and kind of one inbound message (a reaction is not one: see eventsOfValue). */
 function contentOf(
   m: Json,
   download: (mediaId: string) => Promise<Uint8Array>,
-): Pick<InboundMessage, "body" | "mediaType" | "media" | "quotedId"> | undefined {
+): Pick<InboundMessage, "body" | "mediaType" | "media" | "quotedId" | "choice"> {
   const type = str(m.type) ?? "unsupported";
   const part = obj(m[type]);
   if (type === "text") return { body: str(part.body) ?? "" };
@@ -92,16 +92,11 @@ function contentOf(
   if (type === "location") return { body: locationBody(part), mediaType: "locationMessage" };
   if (type === "contacts") return { body: vcards(m.contacts), mediaType: "vcard" };
   if (type === "interactive") {
+    // A tapped menu button or list row: shown by its title, answered to the bot by its id.
     const reply = obj(part.button_reply ?? part.list_reply);
-    return { body: str(reply.title) ?? str(reply.id) ?? "" };
+    return { body: str(reply.title) ?? str(reply.id) ?? "", choice: str(reply.id) };
   }
   if (type === "button") return { body: str(part.text) ?? str(part.payload) ?? "" };
-  if (type === "reaction") {
-    const emoji = str(part.emoji);
-    // A reaction removed has no emoji: nothing to show.
-    if (!emoji) return undefined;
-    return { body: emoji, quotedId: str(part.message_id) };
-  }
   // system, order, unsupported (131051) and whatever comes next: visible, not lost.
   return { body: `[${type}]` };
 }
@@ -122,30 +117,50 @@ export function eventsOfValue(
   for (const c of value.contacts ?? []) {
     const name = str(c.profile?.name);
     if (name && c.wa_id) names.set(c.wa_id, name);
+    if (name && c.user_id) names.set(c.user_id, name);
   }
   for (const m of value.messages ?? []) {
     const id = str(m.id);
-    const from = str(m.from);
-    // A contact known only by its business-scoped id (no phone) is not handled yet.
-    if (!id || !from || !/^\d{5,20}$/.test(from)) {
+    const phone = str(m.from) && /^\d{5,20}$/.test(str(m.from)!) ? str(m.from) : undefined;
+    // The business-scoped user id: the only identity of a contact whose number Meta omits.
+    const bsuid = str(m.from_user_id) && isBsuid(str(m.from_user_id)!)
+      ? str(m.from_user_id)
+      : undefined;
+    if (!id || (!phone && !bsuid)) {
       skipped++;
       continue;
     }
+    const from = (phone ?? bsuid)!;
+    const lidJid = bsuid ? addressOfLid(bsuid) : undefined;
+    const chat = phone ? addressOfPhone(phone) : lidJid!;
+    if (str(m.type) === "reaction") {
+      // On the message it is about, not a message of its own; no emoji: the reaction removed.
+      const target = str(obj(m.reaction).message_id);
+      if (target) {
+        events.push({
+          type: "reaction",
+          id: target,
+          chatJid: chat,
+          emoji: str(obj(m.reaction).emoji) ?? "",
+        });
+      }
+      continue;
+    }
     const content = contentOf(m, download);
-    if (!content) continue;
     const seconds = Number(m.timestamp);
-    const chat = addressOfPhone(from);
     events.push({
       type: "message",
       message: {
         id,
         chatJid: chat,
-        phoneJid: chat,
+        phoneJid: phone ? chat : undefined,
+        lidJid,
         isGroup: false,
         fromMe: false,
-        pushName: names.get(from),
+        pushName: names.get(from) ?? (bsuid ? names.get(bsuid) : undefined),
         timestamp: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
         quotedId: content.quotedId ?? str(obj(m.context).id),
+        choice: content.choice,
         forwarded: obj(m.context).forwarded === true ? true : undefined,
         body: content.body,
         mediaType: content.mediaType,
@@ -157,21 +172,25 @@ export function eventsOfValue(
   }
   for (const s of value.statuses ?? []) {
     const id = str(s.id);
-    const recipient = str(s.recipient_id);
+    // A send to a BSUID-only contact is reported with recipient_user_id instead of the number.
+    const userId = str(s.recipient_user_id);
+    const recipient = str(s.recipient_id) ??
+      (userId && isBsuid(userId) ? userId : undefined);
     const status = str(s.status);
     if (!id || !status) continue;
     if (!recipient) continue;
+    const addressOf = (r: string) => isBsuid(r) ? addressOfLid(r) : addressOfPhone(r);
     if (status === "failed") {
       const error = obj(Array.isArray(s.errors) ? s.errors[0] : undefined);
       const metaCode = typeof error.code === "number" ? error.code : undefined;
       failures.push({ id, code: metaCode, title: str(error.title) ?? str(error.message) });
       const code = cloudErrorKind(metaCode).code;
-      events.push({ type: "failed", id, chatJid: addressOfPhone(recipient), code });
+      events.push({ type: "failed", id, chatJid: addressOf(recipient), code });
       continue;
     }
     const ack = ACKS[status];
     if (ack === undefined) continue;
-    events.push({ type: "ack", id, chatJid: addressOfPhone(recipient), ack });
+    events.push({ type: "ack", id, chatJid: addressOf(recipient), ack });
   }
   return { events, failures, skipped };
 }

@@ -3,7 +3,8 @@ import type { Config } from "../../../config.ts";
 import type { Database } from "../../../../db/client.ts";
 import { unseal } from "../../../crypto/sealed.ts";
 import { log } from "../../../log.ts";
-import { addressOfPhone, phoneOfAddress } from "../address.ts";
+import { addressOfPhone, isBsuid, lidOfAddress, phoneOfAddress } from "../address.ts";
+import { acceptsAudio, type MenuChoice } from "../../../../contract/channels.ts";
 import {
   type OutboundMedia,
   type Provider,
@@ -33,9 +34,6 @@ function throttlesNumber(error: GraphError): boolean {
   if (error.metaCode === 131056) return false;
   return error.metaCode === 130429 || error.httpStatus === 429 || error.httpStatus >= 500;
 }
-
-/** What Meta accepts as audio (…/business-phone-numbers/media 'Supported media types'). */
-const AUDIO_TYPES = new Set(["audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"]);
 
 type PhoneNumber = {
   display_phone_number?: string;
@@ -147,10 +145,11 @@ export class CloudProvider implements Provider {
       : mimetype.startsWith("audio/")
       ? "audio"
       : "document";
-    if (type === "audio" && !AUDIO_TYPES.has(mimetype)) {
+    if (type === "audio" && !acceptsAudio(this.kind, mimetype)) {
+      // Refused before the queue (server/messages/send.ts); a row queued before that check.
       throw new ProviderSendError(`audio type ${mimetype} is not accepted by the Cloud API`, {
         permanent: true,
-        failureCode: "ERR_WHATSAPP_MEDIA_UPLOAD",
+        failureCode: "ERR_WHATSAPP_VOICE_FORMAT",
       });
     }
     return await this.#send(to, options, async (graph) => {
@@ -179,6 +178,23 @@ export class CloudProvider implements Provider {
         components,
       },
     });
+  }
+
+  /**
+   * A chatbot menu as Meta's interactive messages (…/interactive-reply-buttons-messages,
+   * …/interactive-list-messages): up to 3 choices of ≤ 20 characters as reply buttons, up to 10
+   * of ≤ 24 as a list; anything larger goes as the text it is. A reply's id is the choice's id,
+   * so the tap routes like the typed answer.
+   */
+  async sendMenu(
+    to: string,
+    text: string,
+    choices: MenuChoice[],
+    options?: SendOptions,
+  ): Promise<SentMessage> {
+    const interactive = interactiveOf(text, choices);
+    if (!interactive) return await this.sendText(to, text, options);
+    return await this.#send(to, options, { type: "interactive", interactive });
   }
 
   /** An emoji on a message of the chat (an empty emoji removes ours). */
@@ -268,7 +284,15 @@ export class CloudProvider implements Provider {
     content: Record<string, unknown> | ((graph: GraphClient) => Promise<Record<string, unknown>>),
   ): Promise<SentMessage> {
     const digits = phoneOfAddress(to) ?? (/^\d{8,20}$/.test(to) ? to : undefined);
-    if (!digits) {
+    // A contact known only by its business-scoped id is written to in `recipient` (in `to`
+    // Meta answers 200 and drops the message).
+    const bsuid = digits ? undefined : lidOfAddress(to);
+    const recipient = digits
+      ? { to: digits }
+      : bsuid && isBsuid(bsuid)
+      ? { recipient: bsuid }
+      : undefined;
+    if (!recipient) {
       throw new ProviderSendError("the Cloud API writes to phone numbers only", {
         permanent: true,
         failureCode: "ERR_WHATSAPP_UNDELIVERABLE",
@@ -300,7 +324,7 @@ export class CloudProvider implements Provider {
       answer = await graph.post(`${this.#phoneNumberId}/messages`, {
         messaging_product: "whatsapp",
         recipient_type: "individual",
-        to: digits,
+        ...recipient,
         ...(options?.quotedId ? { context: { message_id: options.quotedId } } : {}),
         ...body,
       });
@@ -329,6 +353,36 @@ export class CloudProvider implements Provider {
     }
     return { id: wamid, timestamp: clock.now() };
   }
+}
+
+/** The menu's lines ("*1* - Vendas") become the buttons; the rest of the text is the body. */
+const MENU_LINE = /^\*[^*\n]+\* - .*$/;
+
+function interactiveOf(text: string, choices: MenuChoice[]): Record<string, unknown> | undefined {
+  const body = text.split("\n").filter((line) => !MENU_LINE.test(line.trim())).join("\n").trim() ||
+    "Escolha uma opção:";
+  const fits = (max: number) => choices.every((c) => c.id && c.title && c.title.length <= max);
+  if (choices.length === 0 || body.length > 1024) return undefined;
+  if (choices.length <= 3 && fits(20)) {
+    return {
+      type: "button",
+      body: { text: body },
+      action: {
+        buttons: choices.map((c) => ({ type: "reply", reply: { id: c.id, title: c.title } })),
+      },
+    };
+  }
+  if (choices.length <= 10 && fits(24)) {
+    return {
+      type: "list",
+      body: { text: body },
+      action: {
+        button: "Opções",
+        sections: [{ title: "Opções", rows: choices.map((c) => ({ id: c.id, title: c.title })) }],
+      },
+    };
+  }
+  return undefined;
 }
 
 /** The registry's factory (providers/builtin.ts): secrets are unsealed with the data key. */
