@@ -8,6 +8,10 @@ import { hashPassword } from "../../server/auth/passwords.ts";
 import { seedCompanySettings } from "../../server/seed.ts";
 import { isoDate } from "../../server/clock.ts";
 import { TEST_ENGINE, testPostgresDatabase } from "./engine.ts";
+import { sql } from "kysely";
+import { openDatabase } from "../../db/client.ts";
+import { migrateToLatest } from "../../db/migrate.ts";
+import { APP_VERSION } from "../../server/ops/version.ts";
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -52,6 +56,34 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
+/**
+ * A libSQL file with every migration applied and nothing seeded, made once per test process: a
+ * new test app starts from a copy instead of running the 48 migrations again (about a second of
+ * CPU each, for each of the suite's ~900 apps). The first start's seed still runs per app.
+ */
+let template: Promise<string> | undefined;
+function migratedTemplate(): Promise<string> {
+  return template ??= (async () => {
+    const folder = await Deno.makeTempDir({ prefix: "balcao-template-" });
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(folder, { recursive: true });
+      } catch {
+        // Already gone.
+      }
+    });
+    const db = await openDatabase(`file:${folder}/migrating.db`);
+    try {
+      await migrateToLatest(db, APP_VERSION);
+      // One self-contained file (no WAL beside it) that a copy fully carries.
+      await sql`VACUUM INTO ${`${folder}/balcao.db`}`.execute(db);
+    } finally {
+      await db.destroy();
+    }
+    return `${folder}/balcao.db`;
+  })();
+}
+
 /** A whole app on a fresh temporary database (the real wiring, real libSQL file). */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -60,6 +92,9 @@ export async function createTestApp(
 ): Promise<TestApp> {
   // An existing DATA_DIR is a restart on the same database (restartTestApp).
   const dir = env.DATA_DIR ?? await Deno.makeTempDir({ prefix: "balcao-test-" });
+  if (!env.DATA_DIR && !env.DATABASE_URL && TEST_ENGINE !== "postgres") {
+    await Deno.copyFile(await migratedTemplate(), `${dir}/balcao.db`);
+  }
   // BALCAO_TEST_ENGINE=postgres: a database of its own in the process's cluster (helpers/engine.ts),
   // kept in env so that a restart finds it.
   if (TEST_ENGINE === "postgres" && !env.DATABASE_URL) {
