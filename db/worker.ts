@@ -30,6 +30,8 @@ interface Engine {
   close(): void;
 }
 
+const SCHEMA_CHANGE = /^\s*(CREATE|ALTER|DROP)\b/i;
+
 type Prepared = { statement: Database.Statement; returnsData: boolean; columns: string[] };
 
 /**
@@ -120,6 +122,10 @@ class LocalEngine implements Engine {
       return { columns: prepared.columns, rows, rowsAffected: 0 };
     }
     const info = prepared.statement.run(values);
+    // A schema change can change what a kept statement answers (`SELECT *` after a column is
+    // dropped): SQLite prepares it again by itself, but the column names kept beside it would be
+    // the old ones. Every connection's statements are prepared anew after one.
+    if (SCHEMA_CHANGE.test(sql)) this.#statements.clear();
     return {
       columns: [],
       rows: [],

@@ -133,3 +133,15 @@ Deno.test("database thread - a transaction whose BEGIN fails runs none of its st
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("database thread - a kept statement answers the new columns after a schema change", async () => {
+  await withDatabase(async (db) => {
+    await sql`INSERT INTO t (v, n) VALUES ('one', 1)`.execute(db);
+    const before = await sql`SELECT * FROM t`.execute(db);
+    assert.deepEqual(before.rows, [{ id: 1, v: "one", n: 1 }]);
+    await sql`ALTER TABLE t ADD COLUMN cents INTEGER NOT NULL DEFAULT 100`.execute(db);
+    await sql`ALTER TABLE t DROP COLUMN n`.execute(db);
+    const after = await sql`SELECT * FROM t`.execute(db);
+    assert.deepEqual(after.rows, [{ id: 1, v: "one", cents: 100 }]);
+  });
+});

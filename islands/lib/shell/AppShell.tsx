@@ -24,13 +24,7 @@ import type { ShellLiveState } from "./ShellLive.tsx";
 
 // The banners (a subscription about to expire or billing-only, the server's storage failing or
 // short) are rare and show after the user is known: their code loads then (issue 33).
-const SubscriptionWarning = lazyPart(() =>
-  import("./Banners.tsx").then((m) => m.SubscriptionWarning)
-);
-const StorageWarning = lazyPart(() => import("./StorageWarning.tsx").then((m) => m.StorageWarning));
-const TakenBackNotice = lazyPart(() =>
-  import("./TakenBackNotice.tsx").then((m) => m.TakenBackNotice)
-);
+const UserBanners = lazyPart(() => import("./Banners.tsx").then((m) => m.UserBanners));
 const ShellLive = lazyPart(() => import("./ShellLive.tsx").then((m) => m.ShellLive));
 const MobileDrawer = lazyPart(() => import("./MobileDrawer.tsx").then((m) => m.default));
 const SecurityDialog = whenOpen(() => import("./SecurityDialog.tsx").then((m) => m.SecurityDialog));
@@ -252,11 +246,7 @@ export function AppShell({ title, actions, layout = "padded", guard, children }:
         : null}
       <div className="shell-main">
         <TopBar user={user} chats={chats} onOpenMenu={() => setDrawerOpen(true)} />
-        {user ? <SubscriptionWarning user={user} /> : null}
-        {can(user, "storage:read")
-          ? <StorageWarning enabled operator={user?.super === true} />
-          : null}
-        {user && !user.restricted ? <TakenBackNotice /> : null}
+        {user ? <UserBanners user={user} /> : null}
         <main className={`page page-${layout}`} id="main">
           {layout === "padded"
             ? (

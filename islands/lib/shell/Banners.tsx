@@ -3,6 +3,8 @@ import { daysUntil } from "../session.ts";
 import { can } from "../permissions.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { icon } from "../ui/icon.tsx";
+import { StorageWarning } from "./StorageWarning.tsx";
+import { TakenBackNotice } from "./TakenBackNotice.tsx";
 
 const TriangleAlert = icon("triangle-alert");
 
@@ -42,5 +44,19 @@ export function SubscriptionWarning({ user }: { user: SessionUser }) {
       {t(user.company.trial ? "shell.trialEndsIn" : "shell.subscriptionExpiresIn", { count: days })}
       {payLink}
     </div>
+  );
+}
+
+/**
+ * The shell's banners, in one lazy chunk (every page's first load stays small): the
+ * subscription's state, the storage's, and the tickets taken back while the user was offline.
+ */
+export function UserBanners({ user }: { user: SessionUser }) {
+  return (
+    <>
+      <SubscriptionWarning user={user} />
+      {can(user, "storage:read") ? <StorageWarning enabled operator={user.super === true} /> : null}
+      {user.restricted ? null : <TakenBackNotice />}
+    </>
   );
 }
