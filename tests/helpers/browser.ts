@@ -267,7 +267,12 @@ export async function withBrowser(
     const context = await newContext(browser);
     const page = await context.newPage();
     const loginAs: BrowserTest["loginAs"] = async (p, user, opts = {}) => {
-      await p.goto(`${server.url}/login`);
+      // A page whose session was just cleared may be leaving for /login by itself; Chromium then
+      // aborts our own navigation (net::ERR_ABORTED) in favour of the page's. Go again.
+      await p.goto(`${server.url}/login`).catch(async (e) => {
+        if (!String(e).includes("ERR_ABORTED")) throw e;
+        await p.goto(`${server.url}/login`);
+      });
       await p.locator("form input[name=email]").fill(user.email);
       await p.locator("form input[name=password]").fill(user.password);
       await p.locator("form button[type=submit]:not([disabled])").click();
