@@ -7,6 +7,7 @@ import {
   rolesOf,
   type SeedAction,
 } from "../../contract/policy.ts";
+import { reportScopeNeeds } from "../../contract/record_policy.ts";
 
 export type { Action, SeedAction };
 
@@ -33,10 +34,9 @@ export function can(
 }
 
 /**
- * May this user open /reports (issue 27)? Admins (every queue), and supervisors of some queue
- * (the session's supervisedQueueIds, issue 26) for theirs: the page's gate "report:read" lets
- * everyone through to the server's decision (contract/policy.ts SERVICE_DECIDES), which this
- * mirrors for the menu and the page.
+ * May this user open /reports (issue 27)? The page's gate "report:read", then the record rule
+ * the server asserts (contract/record_policy.ts reportScopeNeeds over the session's
+ * supervisedQueueIds, issue 26): admins (every queue), and supervisors of some queue for theirs.
  */
 export function canReadReports(
   user:
@@ -46,8 +46,8 @@ export function canReadReports(
       >
     | null,
 ): boolean {
-  return can(user, "report:read-all") ||
-    (can(user, "report:read") && (user?.supervisedQueueIds?.length ?? 0) > 0);
+  const needs = reportScopeNeeds(user?.supervisedQueueIds ?? []);
+  return can(user, "report:read") && needs.every((action) => can(user, action));
 }
 
 /** The plan flags a page can depend on (seeds/001 section 6; server/plans/features.ts). */
