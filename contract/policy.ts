@@ -53,8 +53,8 @@ export const POLICY = {
   "announcement:read": EVERYONE,
   "simulator:use": EVERYONE, // the built-in phone of the company's simulator connections
   // /reports, their exports and transcripts (issue 27): the gate lets everyone through to the
-  // service's decision (server/reports/scope.ts, SERVICE_DECIDES below): "report:read-all" for
-  // every queue, a supervisor of queues for theirs, anyone else 403 ERR_NO_PERMISSION.
+  // record rule reportScopeNeeds (contract/record_policy.ts, SERVICE_DECIDES below):
+  // "report:read-all" for every queue, a supervisor of queues for theirs, anyone else 403.
   "report:read": EVERYONE,
 
   // Inside daily work, the admin profile's (seeds/000 section 6 'Admin').
@@ -64,6 +64,9 @@ export const POLICY = {
   "ticket:any-queue": ADMIN_PROFILE, // a new ticket in a queue not one's own
   "ticket:act-any": ADMIN_PROFILE, // act on another attendant's ticket (contract/record_policy.ts)
   "ticket:assign-any": ADMIN_PROFILE, // a new ticket for another attendant
+  // A ticket the audience rule (contract/ticket_audience.ts) keeps from the caller: no role
+  // opens it, the rule itself has read the roles ("ticket:see-all") already.
+  "ticket:outside-audience": NOBODY,
   "ticket-note:delete-any": ADMIN_PROFILE, // others' notes (one's own: everyone)
   "tag:kanban": ADMIN_PROFILE, // the kanban switch of a tag (seeds/001 section 2)
   "quick-message:manage-any": ADMIN_PROFILE, // see and change others' quick answers
@@ -122,7 +125,8 @@ export type Action = keyof typeof POLICY;
  * Lines whose gate lets every role through because a record, not a role, completes the decision:
  * the service refuses (403 ERR_NO_PERMISSION) a caller holding none of the named line's roles
  * unless the record says otherwise. "report:read": a user who supervises no queue (user_queues.
- * supervisor, issue 26) is refused by server/reports/scope.ts. tests/api/policy_walk_test.ts
+ * supervisor, issue 26) is refused by the record rule reportScopeNeeds
+ * (contract/record_policy.ts), asserted by server/reports/scope.ts. tests/api/policy_walk_test.ts
  * expects those refusals of its callers (who supervise nothing); the menu and the page ask
  * `canReadReports` (islands/lib/permissions.ts).
  */

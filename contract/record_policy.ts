@@ -24,6 +24,15 @@ export function granted(roles: readonly Role[], needs: Needs): boolean {
 // Tickets.
 
 /**
+ * Reading a ticket (GET /api/tickets/:id, its messages, notes, media, the socket's joinChatBox):
+ * the audience rule decides; a ticket it keeps from the caller asks "ticket:outside-audience",
+ * which no role holds (admins, the rule's "ticket:see-all", are already let in by it).
+ */
+export function ticketReadNeeds(viewer: AudienceViewer, ticket: AudienceTicket): Needs {
+  return mayReadTicket(viewer, ticket) ? NOTHING : ["ticket:outside-audience"];
+}
+
+/**
  * Acting on a ticket (transitions, sending, tags, lanes), once it is readable: a ticket that is
  * the caller's, nobody's, or closed (a reopen) needs nothing more; another attendant's is left to
  * them and to "ticket:act-any".
@@ -110,6 +119,18 @@ export function quickMessageQueueNeeds(
 /** A scheduled message: one's own, or "schedule:manage-any". */
 export function scheduleNeeds(caller: { userId: number }, s: { userId: number | null }) {
   return ownerOr(caller, s.userId, "schedule:manage-any");
+}
+
+// Reports.
+
+/**
+ * Reading the reports (issue 27) beyond "report:read", the gate every user passes: a supervisor
+ * of some queue (user_queues.supervisor, issue 26; never the client's word) reads those queues
+ * and needs nothing more; anyone else needs "report:read-all" (every queue). The server asserts
+ * it (server/reports/scope.ts), the menu and the page ask it (islands/lib/permissions.ts).
+ */
+export function reportScopeNeeds(supervisedQueueIds: readonly number[]): Needs {
+  return supervisedQueueIds.length > 0 ? NOTHING : ["report:read-all"];
 }
 
 // Internal chats, users.

@@ -41,6 +41,11 @@ export type SessionUser = {
   supervisedQueueIds?: number[];
   /** Two-factor sign-in (issue 30): on, and whether this session must turn it on first. */
   twoFactor?: { enabled: boolean; mustEnable: boolean };
+  /**
+   * Issue 50 item 17: how many of the user's tickets were taken back while they were offline and
+   * not yet seen. The shell's notice asks GET /api/tickets/taken-back only when there are some.
+   */
+  takenBack?: number;
   company: {
     id: number;
     name: string;

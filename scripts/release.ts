@@ -44,6 +44,7 @@ const ENTRYPOINTS = [
   "db/worker.ts",
   "db/backup_worker.ts",
   "server/contacts/sheet_worker.ts",
+  "server/push/encrypt_worker.ts",
   "scripts/cli.ts",
   "scripts/import_whaticket.ts",
   "scripts/migrate_db.ts",

@@ -33,10 +33,12 @@ export function can(
 }
 
 /**
- * May this user open /reports (issue 27)? Admins (every queue), and supervisors of some queue
- * (the session's supervisedQueueIds, issue 26) for theirs: the page's gate "report:read" lets
- * everyone through to the server's decision (contract/policy.ts SERVICE_DECIDES), which this
- * mirrors for the menu and the page.
+ * May this user open /reports (issue 27)? The page's gate "report:read", then the record rule
+ * the server asserts (contract/record_policy.ts reportScopeNeeds over the session's
+ * supervisedQueueIds, issue 26): admins (every queue), and supervisors of some queue for theirs.
+ * Restated here, not imported: the record rules' module would add ~440 bytes to every page's first
+ * load (the 404 page is at its 100 KiB); tests/api/ticket_audience_property_test.ts proves the
+ * two answer alike.
  */
 export function canReadReports(
   user:
@@ -46,8 +48,8 @@ export function canReadReports(
       >
     | null,
 ): boolean {
-  return can(user, "report:read-all") ||
-    (can(user, "report:read") && (user?.supervisedQueueIds?.length ?? 0) > 0);
+  return can(user, "report:read") &&
+    ((user?.supervisedQueueIds?.length ?? 0) > 0 || can(user, "report:read-all"));
 }
 
 /** The plan flags a page can depend on (seeds/001 section 6; server/plans/features.ts). */

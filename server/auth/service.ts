@@ -6,6 +6,7 @@ import { flagSwitches } from "../plans/features.ts";
 import { disconnectSession, disconnectUser } from "../realtime/members.ts";
 import { listSettings } from "../settings/repository.ts";
 import { hasPaidInvoice } from "../billing/repository.ts";
+import { countUnseenNotices } from "../distribution/taken_back_repository.ts";
 import { bumpTokenVersion, findUserByEmail, findUserWithCompany } from "../users/repository.ts";
 import { generatePassword, hashPassword, verifyPassword } from "./passwords.ts";
 import {
@@ -55,10 +56,11 @@ export async function sessionUser(
   plan: Plan | null,
   enrolling = false,
 ): Promise<SessionUser> {
-  const [memberships, settings, paid] = await Promise.all([
+  const [memberships, settings, paid, takenBack] = await Promise.all([
     queuesOfUser(db, company.id, user.id),
     listSettings(db, company.id),
     hasPaidInvoice(db, company.id),
+    countUnseenNotices(db, company.id, user.id),
   ]);
   return {
     id: user.id,
@@ -73,6 +75,7 @@ export async function sessionUser(
     queues: memberships.map(({ id, name, color }) => ({ id, name, color })),
     supervisedQueueIds: memberships.filter((q) => q.supervisor === 1).map((q) => q.id),
     twoFactor: { enabled: user.twoFactorEnabledAt !== null, mustEnable: enrolling },
+    takenBack,
     company: {
       id: company.id,
       name: company.name,

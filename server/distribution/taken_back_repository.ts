@@ -52,6 +52,19 @@ export async function unseenNotices(
   return rows.map((r) => ({ ...r, toUserName: r.toUserName ?? null }));
 }
 
+/** How many of the user's notices are not yet closed (the session carries it: contract SessionUser). */
+export async function countUnseenNotices(
+  db: Database,
+  companyId: number,
+  userId: number,
+): Promise<number> {
+  const row = await db.selectFrom("taken_back_notices")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("companyId", "=", companyId).where("userId", "=", userId)
+    .where("seenAt", "is", null).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** Closes the user's notices (their own only). */
 export async function markNoticesSeen(
   db: Database,

@@ -1,16 +1,18 @@
-import webpush from "web-push";
 import type { AppDeps } from "../context.ts";
 import { log } from "../log.ts";
 import * as queue from "./delivery_repository.ts";
 import { vapidKeys } from "./keys.ts";
 import { dropSubscription, markSent } from "./repository.ts";
+import { PushEncrypter } from "./encrypter.ts";
 
 /**
  * The `push` job's work: sends the queue (push_deliveries) to the browsers' push services. Each
  * row is claimed by a guarded UPDATE (pending -> sending) before it is sent, so two ticks (here or
  * in another process) never send one row twice. The payload is encrypted for the device (RFC 8291
- * aes128gcm) and the request signed with the VAPID key (RFC 8292) by the `web-push` library; the
- * request itself goes through the app's outbound fetch (an endpoint is a URL a browser gave us).
+ * aes128gcm) and the request signed with the VAPID key (RFC 8292) by the `web-push` library, on a
+ * thread of the tick's own (encrypter.ts: ~15 ms of CPU a push, which on the main thread held up
+ * inbound messages); the request itself goes through the app's outbound fetch (an endpoint is a
+ * URL a browser gave us).
  *
  * 201/202/200: sent. 404/410: the browser dropped the subscription, and so do we (its row and its
  * queued pushes). 429, 5xx or no answer: tried again after RETRY_DELAYS_MS, then failed. Anything
@@ -29,30 +31,30 @@ export async function sendDuePushes(deps: AppDeps, signal?: AbortSignal): Promis
   await queue.releaseStalePushes(deps.db, now.toISOString());
   await queue.pruneOldPushes(deps.db, new Date(now.getTime() - KEEP_MS).toISOString());
   let attempted = 0;
-  while (!signal?.aborted) {
-    const due = await queue.duePushes(deps.db, deps.clock.now().toISOString(), BATCH);
-    if (due.length === 0) break;
-    const sent = await Promise.all(due.map((row) => sendOne(deps, row.companyId, row.id)));
-    attempted += sent.filter(Boolean).length;
-    if (!sent.some(Boolean)) break; // every row was taken by another tick
+  let encrypter: PushEncrypter | undefined;
+  try {
+    while (!signal?.aborted) {
+      const due = await queue.duePushes(deps.db, deps.clock.now().toISOString(), BATCH);
+      if (due.length === 0) break;
+      const thread = encrypter ??= await PushEncrypter.start();
+      const sent = await Promise.all(
+        due.map((row) => sendOne(deps, thread, row.companyId, row.id)),
+      );
+      attempted += sent.filter(Boolean).length;
+      if (!sent.some(Boolean)) break; // every row was taken by another tick
+    }
+  } finally {
+    encrypter?.close();
   }
   return attempted;
 }
 
-/**
- * The encryption and the VAPID signature are synchronous CPU work (~15 ms each here): one at a
- * time, each in its own turn of the event loop after a timer, so what waits meanwhile (an inbound
- * message's next step) runs between two pushes instead of after a whole batch of them
- * (tests/bench/push_bench.ts prints the inbound times with 1,000 pushes in flight).
- */
-let turn: Promise<unknown> = Promise.resolve();
-function inTurn<T>(work: () => T): Promise<T> {
-  const run = turn.then(() => new Promise((resolve) => setTimeout(resolve, 0))).then(work);
-  turn = run.catch(() => {});
-  return run;
-}
-
-async function sendOne(deps: AppDeps, companyId: number, id: number): Promise<boolean> {
+async function sendOne(
+  deps: AppDeps,
+  encrypter: PushEncrypter,
+  companyId: number,
+  id: number,
+): Promise<boolean> {
   const claimId = crypto.randomUUID();
   const claimedUntil = new Date(
     deps.clock.now().getTime() + deps.config.push.timeoutMs * 2 + 60_000,
@@ -63,26 +65,24 @@ async function sendOne(deps: AppDeps, companyId: number, id: number): Promise<bo
   const payload = JSON.parse(row.payload) as { tag?: string };
   let status: number | null = null;
   try {
-    const request = await inTurn(() =>
-      webpush.generateRequestDetails(
-        { endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } },
-        row.payload,
-        {
-          vapidDetails: keys,
-          TTL: TTL_SECONDS,
-          urgency: "high",
-          // A newer push of the same ticket replaces one still waiting at the push service.
-          topic: payload.tag?.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 32),
-          contentEncoding: "aes128gcm",
-        },
-      )
-    );
+    const request = await encrypter.encrypt({
+      subscription: { endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } },
+      payload: row.payload,
+      options: {
+        vapidDetails: keys,
+        TTL: TTL_SECONDS,
+        urgency: "high",
+        // A newer push of the same ticket replaces one still waiting at the push service.
+        topic: payload.tag?.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 32),
+        contentEncoding: "aes128gcm",
+      },
+    });
     const res = await deps.outbound.fetch(request.endpoint, {
       method: "POST",
       maxRedirects: 0,
       signal: AbortSignal.timeout(deps.config.push.timeoutMs),
-      headers: request.headers as Record<string, string>,
-      body: new Uint8Array(request.body),
+      headers: request.headers,
+      body: request.body,
     });
     await res.body?.cancel();
     status = res.status;

@@ -7,9 +7,8 @@ import {
 } from "../../contract/ticket_audience.ts";
 import type { AuthInfo } from "../context.ts";
 import type { Database } from "../../db/client.ts";
-import { forbidden } from "../errors.ts";
 import { assertRecord } from "../auth/policy.ts";
-import { ticketActNeeds } from "../../contract/record_policy.ts";
+import { ticketActNeeds, ticketReadNeeds } from "../../contract/record_policy.ts";
 import { userQueueIds } from "../users/repository.ts";
 import { ticketPlacement } from "./repository.ts";
 
@@ -59,8 +58,9 @@ export function canRead(viewer: Viewer, ticket: Placed): boolean {
   return mayReadTicket(viewer, audienceTicket(ticket));
 }
 
+/** canRead asserted as the record rule ticketReadNeeds: 403 ERR_NO_PERMISSION otherwise. */
 export function assertCanRead(viewer: Viewer, ticket: Placed): void {
-  if (!canRead(viewer, ticket)) throw forbidden();
+  assertRecord(viewer, ticketReadNeeds(viewer, audienceTicket(ticket)));
 }
 
 /**

@@ -13,7 +13,13 @@ import {
   type TicketListView,
 } from "../../contract/ticket_audience.ts";
 import { type Role, rolesOf } from "../../contract/roles.ts";
-import { mayActOnTicket } from "../../contract/record_policy.ts";
+import {
+  granted,
+  mayActOnTicket,
+  reportScopeNeeds,
+  ticketReadNeeds,
+} from "../../contract/record_policy.ts";
+import { canReadReports } from "../../islands/lib/permissions.ts";
 import { publishTicketUpdate } from "../../server/realtime/publish.ts";
 import { loadTicketView } from "../../server/tickets/view_repository.ts";
 
@@ -274,4 +280,49 @@ Deno.test("ticket audience - a restricted session reads nothing; supervision and
   assert.equal(mayReadTicket({ ...admin, restrictedSession: true }, ticket), false);
   assert.equal(readsEveryTicket(rolesOf({ profile: "user", super: true })), false);
   assert.equal(readsEveryTicket(rolesOf({ profile: "ADMIN", super: false })), true);
+});
+
+/**
+ * The API's 403s on a ticket and on the reports are record rules beside the table
+ * (contract/record_policy.ts), no longer hand-written: a ticket the audience rule hides asks a
+ * line no role holds, so even an admin's roles do not open it in a restricted session (an
+ * enrolling admin's socket asking to follow a ticket); the reports ask "report:read-all" of
+ * whoever supervises nothing, and the browser's menu reads that same answer.
+ */
+Deno.test("record rules - reading a ticket and the reports are the table's answer", () => {
+  const ticket: AudienceTicket = { userId: 2, queueId: 5, status: "open", isGroup: false };
+  const roles: Role[][] = [["user"], ["admin"], ["user", "super"], ["admin", "super"]];
+  for (const held of roles) {
+    for (const restrictedSession of [false, true]) {
+      for (const queueIds of [[], [5]]) {
+        const viewer: AudienceViewer = {
+          userId: 1,
+          isAdmin: readsEveryTicket(held),
+          queueIds,
+          allTicket: false,
+          restrictedSession,
+        };
+        const why = JSON.stringify({ held, restrictedSession, queueIds });
+        assert.equal(
+          granted(held, ticketReadNeeds(viewer, ticket)),
+          mayReadTicket(viewer, ticket),
+          why,
+        );
+      }
+    }
+  }
+  assert.deepEqual(reportScopeNeeds([3]), []);
+  assert.deepEqual(reportScopeNeeds([]), ["report:read-all"]);
+  for (const profile of ["user", "admin"]) {
+    for (const isSuper of [false, true]) {
+      for (const supervisedQueueIds of [[], [3]]) {
+        const held = rolesOf({ profile, super: isSuper });
+        assert.equal(
+          canReadReports({ profile, super: isSuper, supervisedQueueIds }),
+          granted(held, ["report:read", ...reportScopeNeeds(supervisedQueueIds)]),
+          JSON.stringify({ profile, isSuper, supervisedQueueIds }),
+        );
+      }
+    }
+  }
 });

@@ -91,15 +91,13 @@ Deno.test("architecture - the visibility patterns catch the old copies", () => {
 
 /**
  * A 403 is the policy's answer: the table (contract/policy.ts, `assertAllowed`) or a record rule
- * beside it (contract/record_policy.ts, `assertRecord`). A `forbidden(` thrown by hand elsewhere is
- * a rule the table cannot show and a change of it cannot reach. The files that still do, and why.
+ * beside it (contract/record_policy.ts, `assertRecord`: reading a ticket, the reports' scope,
+ * acting on a record). A `forbidden(` thrown by hand elsewhere is a rule the table cannot show and
+ * a change of it cannot reach. Only the policy's assertion and the error's definition say it.
  */
 const HAND_REFUSALS: Record<string, string> = {
   "server/auth/policy.ts": "the policy's own assertion (assertAllowed, assertRecord)",
   "server/errors.ts": "where forbidden() is defined",
-  "server/reports/scope.ts":
-    "a supervisor's report scope: refused when they supervise no queue (a fact of the records)",
-  "server/tickets/access.ts": "the API's assertion of the audience rule (mayReadTicket)",
 };
 
 Deno.test("architecture - refusals come from the policy table or its record rules", async () => {

@@ -311,6 +311,13 @@ Deno.test("distribution - an attendant offline past the setting's minutes loses 
     // ... and the attendant, back, reads where it went until they close the notice.
     const read = async (token: string) =>
       await (await t.request("GET", "/api/tickets/taken-back", { token })).json();
+    // The session counts them, so the shell asks for the list only when there are some.
+    const unseen = async (token: string) =>
+      (await (await t.request("GET", "/api/auth/me", { token })).json()).takenBack;
+    assert.deepEqual(
+      [await unseen(away.token), await unseen(stays.token), await unseen(b.admin.token)],
+      [1, 0, 0],
+    );
     const [notice, ...more] = await read(away.token);
     assert.deepEqual(more, []);
     assert.equal(notice.ticketId, untouched.id);
@@ -321,6 +328,7 @@ Deno.test("distribution - an attendant offline past the setting's minutes loses 
     const closed = await t.request("POST", "/api/tickets/taken-back/seen", { token: away.token });
     assert.deepEqual([closed.status, await closed.json()], [200, { closed: 1 }]);
     assert.deepEqual(await read(away.token), []);
+    assert.equal(await unseen(away.token), 0);
     // A second tick finds nothing more to take or to tell.
     await distributionTick(t.deps);
     assert.equal(

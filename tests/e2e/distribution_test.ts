@@ -73,6 +73,12 @@ Deno.test("distribution page - a simulator message lands in the online attendant
     });
 
     await loginAs(page, ana);
+    // The shell learns of taken-back tickets from the session (/api/auth/me): no request of its
+    // own for them on a page load while there are none.
+    const askedTakenBack: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/tickets/taken-back")) askedTakenBack.push(request.url());
+    });
     await page.goto(`${url}/tickets`);
     await page.getByTestId("tab-open").waitFor();
     const other = await secondBrowser();
@@ -114,6 +120,7 @@ Deno.test("distribution page - a simulator message lands in the online attendant
 
     // Issue 50 item 17: Ana closes the app; past the company's minutes her untouched ticket goes
     // to the supervisor (Bia is full), whose bell says from whom ...
+    assert.deepEqual(askedTakenBack, []);
     await page.goto(`${url}/healthz`);
     await eventually(
       async () =>

@@ -56,7 +56,7 @@ export function UserBanners({ user }: { user: SessionUser }) {
     <>
       <SubscriptionWarning user={user} />
       {can(user, "storage:read") ? <StorageWarning enabled operator={user.super === true} /> : null}
-      {user.restricted ? null : <TakenBackNotice />}
+      {user.restricted ? null : <TakenBackNotice unseen={user.takenBack ?? 0} />}
     </>
   );
 }
