@@ -8,7 +8,7 @@ import { createDueInvoices } from "../server/billing/service.ts";
 import { dispatchTick } from "../server/campaigns/dispatcher.ts";
 import { checkPendingNumbers } from "../server/campaigns/number_check.ts";
 import { dueDateTick } from "../server/companies/due_dates.ts";
-import { distributionTick } from "../server/distribution/service.ts";
+import { distributionTick } from "../server/distribution/tick.ts";
 import type { AppDeps } from "../server/context.ts";
 import { log } from "../server/log.ts";
 import { countedJob } from "../server/metrics/registry.ts";

@@ -1,4 +1,5 @@
 import type { AppDeps } from "../context.ts";
+import { changeWithNote } from "../events/outgoing_repository.ts";
 import { log } from "../log.ts";
 import { readMedia } from "../media/store.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
@@ -143,10 +144,16 @@ async function showTranscript(
   messageId: number,
   values: { transcript: string | null; transcriptError: string | null },
 ) {
-  const row = await repo.setTranscript(deps.db, companyId, messageId, values);
-  if (!row) return;
-  const ticket = await loadTicketView(deps.db, companyId, row.ticketId);
+  const now = deps.clock.now().toISOString();
+  const changed = await changeWithNote(
+    deps.db,
+    companyId,
+    now,
+    (trx) => repo.setTranscript(trx, companyId, messageId, values),
+  );
+  if (!changed) return;
+  const ticket = await loadTicketView(deps.db, companyId, changed.row.ticketId);
   if (!ticket) return;
-  const [message] = await messageViews(deps.db, companyId, [row]);
-  deps.events.emit("message.updated", { message, ticket });
+  const [message] = await messageViews(deps.db, companyId, [changed.row]);
+  deps.events.emit("message.updated", { message, ticket, outgoing: changed.outgoing });
 }

@@ -182,6 +182,18 @@ function messagesQuery(db: Database, companyId: number, chatId: number) {
     .where("chat_messages.companyId", "=", companyId).where("chat_messages.chatId", "=", chatId);
 }
 
+/** One message as its event tells it (server/events/outgoing.ts rebuilds a noted chat.message). */
+export async function findMessageView(
+  db: Database,
+  companyId: number,
+  chatId: number,
+  id: number,
+): Promise<ChatMessageView | undefined> {
+  const row = await messagesQuery(db, companyId, chatId).where("chat_messages.id", "=", id)
+    .selectAll("chat_messages").select("users.name as senderName").executeTakeFirst();
+  return row && messageView(row);
+}
+
 /** GET /api/chats/:id/messages: newest page first, oldest first inside a page. */
 export async function pageMessages(
   db: Database,

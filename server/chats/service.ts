@@ -1,5 +1,6 @@
 import { assertRecord } from "../auth/policy.ts";
 import { chatChangeNeeds } from "../../contract/record_policy.ts";
+import { noteOutgoing } from "../events/outgoing_repository.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import type { Chat } from "../../db/schema.ts";
@@ -181,13 +182,23 @@ export async function postMessage(
 ): Promise<ChatMessageView> {
   const message = checkMessage(text);
   const now = deps.clock.now().toISOString();
-  const { newMessage, chat } = await deps.db.transaction().execute(async (trx) => {
+  const { newMessage, chat, outgoing } = await deps.db.transaction().execute(async (trx) => {
     await participatedChat(trx, auth, { id });
     const sender = { id: auth.userId, name: auth.user.name };
     const newMessage = await insertMessage(trx, auth.companyId, id, sender, message, now);
-    return { newMessage, chat: (await loadChatView(trx, auth.companyId, id))! };
+    // Noted with the message (server/events/outgoing.ts): its pushes survive a crash.
+    const outgoing = await noteOutgoing(trx, auth.companyId, "chat.message", {
+      chatId: id,
+      chatMessageId: newMessage.id,
+    }, now);
+    return { newMessage, chat: (await loadChatView(trx, auth.companyId, id))!, outgoing };
   });
-  deps.events.emit("chat.message", { companyId: auth.companyId, chat, message: newMessage });
+  deps.events.emit("chat.message", {
+    companyId: auth.companyId,
+    chat,
+    message: newMessage,
+    outgoing,
+  });
   return newMessage;
 }
 

@@ -1,4 +1,5 @@
 import type { Contact } from "../../db/schema.ts";
+import { noteOutgoingMany } from "../events/outgoing_repository.ts";
 import type { AppDeps } from "../context.ts";
 import { contactView } from "./service.ts";
 import * as repo from "./repository.ts";
@@ -73,17 +74,35 @@ export async function importContacts(
       if (row) updated.push(row);
     }
     const created = await repo.insertContacts(trx, companyId, inserts, now);
-    return { created, updated, unchanged };
+    // Each contact's event noted with the import (server/events/outgoing.ts): no webhook lost.
+    const notes = await noteOutgoingMany(trx, companyId, [
+      ...created.map((row) => ({ event: "contact.created", subject: { contactId: row.id } })),
+      ...updated.map((row) => ({ event: "contact.updated", subject: { contactId: row.id } })),
+    ], now);
+    return { created, updated, unchanged, notes };
   });
   skipped.sort((a, b) => a.row - b.row);
   // Each contact is told as the catalogue promises (webhooks hear contact.created/updated per
   // contact, whatever made it); the lists read once, on contacts.reloaded, not per contact.
-  for (const row of changes.created) {
-    deps.events.emit("contact.created", { companyId, contact: contactView(row), bulk: true });
-  }
-  for (const row of changes.updated) {
-    deps.events.emit("contact.updated", { companyId, contact: contactView(row), bulk: true });
-  }
+  const { notes } = changes;
+  changes.created.forEach((row, i) => {
+    const outgoing = notes[i];
+    deps.events.emit("contact.created", {
+      companyId,
+      contact: contactView(row),
+      bulk: true,
+      outgoing,
+    });
+  });
+  changes.updated.forEach((row, i) => {
+    const outgoing = notes[changes.created.length + i];
+    deps.events.emit("contact.updated", {
+      companyId,
+      contact: contactView(row),
+      bulk: true,
+      outgoing,
+    });
+  });
   if (changes.created.length + changes.updated.length > 0) {
     deps.events.emit("contacts.reloaded", { companyId });
   }

@@ -16,7 +16,6 @@ import { companyTimeZone } from "../settings/values.ts";
 import { addressOfContact } from "../whatsapp/providers/address.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import { recipientOf, setTicketLastMessage } from "../whatsapp/outbox/outbox_repository.ts";
-import { queueSupervisorIds } from "../users/repository.ts";
 import {
   type Attendant,
   giveTicket,
@@ -29,14 +28,11 @@ import {
   redate,
   resumeResolution,
   setDueDates,
-  takeBack,
   ticketsToRedate,
   ticketToPlace,
   waitingTickets,
 } from "./repository.ts";
-import { companiesWithWaiting, recordBreaches, untouchedOfOffline } from "./scan_repository.ts";
-import { insertNotice } from "./taken_back_repository.ts";
-import { tellTakenBack } from "./taken_back.ts";
+import { noteOutgoing, noteOutgoingMany } from "../events/outgoing_repository.ts";
 
 /**
  * Automatic distribution and service-level targets (issue 26).
@@ -177,17 +173,35 @@ export async function placeTicket(
         );
       }
     }
-    return dated || userId !== null ? { before, userId, greeting } : undefined;
+    if (!dated && userId === null) return undefined;
+    // Noted with the change (server/events/outgoing.ts): its webhooks and pushes survive a crash.
+    const [ticketNote, greetingNote] = await noteOutgoingMany(trx, companyId, [
+      { event: "ticket.updated", subject: { ticketId, before } },
+      ...(greeting
+        ? [{ event: "message.created", subject: { ticketId, messageId: greeting.id } }]
+        : []),
+    ], now.toISOString());
+    return { before, userId, greeting, notes: { ticket: ticketNote, greeting: greetingNote } };
   });
   if (!outcome) return false;
   const view = await loadTicketView(deps.db, companyId, ticketId);
   if (!view) return false;
   if (outcome.greeting) {
     const [message] = await messageViews(deps.db, companyId, [outcome.greeting]);
-    if (message) deps.events.emit("message.created", { message, ticket: view });
+    if (message) {
+      deps.events.emit("message.created", {
+        message,
+        ticket: view,
+        outgoing: outcome.notes.greeting,
+      });
+    }
     if (view.whatsappId !== null) deps.sessions.kickOutbox(view.whatsappId);
   }
-  deps.events.emit("ticket.updated", { ticket: view, before: outcome.before });
+  deps.events.emit("ticket.updated", {
+    ticket: view,
+    before: outcome.before,
+    outgoing: outcome.notes.ticket,
+  });
   if (outcome.userId !== null) {
     deps.events.emit("ticket.assigned", { companyId, userId: outcome.userId, ticket: view });
   }
@@ -234,6 +248,7 @@ export async function redateWaiting(
   queueId: number | null,
 ): Promise<number> {
   const policies = new Map<number, QueuePolicy | undefined>();
+  const stamp = () => deps.clock.now().toISOString();
   const timeZone = await companyTimeZone(deps.db, companyId);
   let changed = 0;
   for (const ticket of await ticketsToRedate(deps.db, companyId, queueId)) {
@@ -258,10 +273,15 @@ export async function redateWaiting(
       next.firstResponseDueAt === ticket.firstResponseDueAt &&
       next.resolutionDueAt === ticket.resolutionDueAt
     ) continue;
-    if (!await redate(deps.db, companyId, ticket.id, next)) continue;
+    const outgoing = await deps.db.transaction().execute(async (trx) =>
+      await redate(trx, companyId, ticket.id, next)
+        ? await noteOutgoing(trx, companyId, "ticket.updated", { ticketId: ticket.id }, stamp())
+        : undefined
+    );
+    if (!outgoing) continue;
     changed++;
     const view = await loadTicketView(deps.db, companyId, ticket.id);
-    if (view) deps.events.emit("ticket.updated", { ticket: view });
+    if (view) deps.events.emit("ticket.updated", { ticket: view, outgoing });
   }
   return changed;
 }
@@ -293,25 +313,30 @@ export async function clockOnMessage(
   fromMe: boolean,
 ): Promise<boolean> {
   const now = deps.clock.now();
-  const changed = fromMe
-    ? await pauseResolution(deps.db, companyId, ticketId, now.toISOString())
-    : await resume(deps, companyId, ticketId, now);
-  if (!changed) return false;
+  const outgoing = await deps.db.transaction().execute(async (trx) => {
+    const changed = fromMe
+      ? await pauseResolution(trx, companyId, ticketId, now.toISOString())
+      : await resume(trx, companyId, ticketId, now);
+    return changed
+      ? await noteOutgoing(trx, companyId, "ticket.updated", { ticketId }, now.toISOString())
+      : undefined;
+  });
+  if (!outgoing) return false;
   const ticket = await loadTicketView(deps.db, companyId, ticketId);
-  if (ticket) deps.events.emit("ticket.updated", { ticket });
+  if (ticket) deps.events.emit("ticket.updated", { ticket, outgoing });
   return true;
 }
 
-async function resume(deps: AppDeps, companyId: number, ticketId: number, now: Date) {
-  const paused = await pausedResolution(deps.db, companyId, ticketId);
+async function resume(db: Database, companyId: number, ticketId: number, now: Date) {
+  const paused = await pausedResolution(db, companyId, ticketId);
   if (!paused?.resolutionPausedAt || !paused.resolutionDueAt) return false;
   const hours = paused.hours;
-  const timeZone = await companyTimeZone(deps.db, companyId);
+  const timeZone = await companyTimeZone(db, companyId);
   const pausedAt = new Date(paused.resolutionPausedAt);
   // What was left of the target when the clock stopped, counted again from now.
   const left = workingMsBetween(pausedAt, new Date(paused.resolutionDueAt), hours, timeZone);
   const due = addWorkingMinutes(now, left / 60_000, hours, timeZone).toISOString();
-  return await resumeResolution(deps.db, companyId, ticketId, paused.resolutionPausedAt, due);
+  return await resumeResolution(db, companyId, ticketId, paused.resolutionPausedAt, due);
 }
 
 /** Does this message move the ticket's resolution clock (stop it, or start it again)? */
@@ -376,75 +401,4 @@ export function wireDistribution(deps: AppDeps) {
   deps.events.on("company.updated", (e) => {
     if (e.hoursChanged) retime(e.company.id, null);
   });
-}
-
-const SCAN_LIMIT = 500;
-
-/**
- * The distribution job's tick: tickets given to attendants offline for the company's
- * `distributionOfflineMinutes` and untouched go back and out again (takeBack is guarded by the
- * user and distributedAt that were read: a second tick finds nothing); what still waits is given
- * out (a presence heard by another process, a queue's hours opening); breaches are recorded once
- * (recordBreaches: `slaBreachedAt IS NULL` in the UPDATE) and told.
- */
-export async function distributionTick(deps: AppDeps) {
-  const now = deps.clock.now();
-  const stamp = now.toISOString();
-  const companies = new Set<number>();
-  for (const t of await untouchedOfOffline(deps.db, stamp, SCAN_LIMIT)) {
-    // The take-back and its notice (issue 50 item 17) in one transaction.
-    const noticeId = await deps.db.transaction().execute(async (trx) =>
-      await takeBack(trx, t.companyId, t.id, t.userId, t.distributedAt, stamp)
-        ? await insertNotice(trx, {
-          companyId: t.companyId,
-          userId: t.userId,
-          ticketId: t.id,
-          at: stamp,
-        })
-        : undefined
-    );
-    if (noticeId === undefined) continue;
-    const view = await loadTicketView(deps.db, t.companyId, t.id);
-    if (view) {
-      deps.events.emit("ticket.updated", {
-        ticket: view,
-        before: { status: "open", queueId: view.queueId, userId: t.userId },
-      });
-    }
-    // Placed again at once (never back to who left) so that both sides are told who has it.
-    await placeTicket(deps, t.companyId, t.id, t.userId);
-    if (noticeId !== null) {
-      await tellTakenBack(deps, t.companyId, {
-        id: noticeId,
-        ticketId: t.id,
-        fromUserId: t.userId,
-      });
-    }
-    companies.add(t.companyId);
-  }
-  for (const companyId of await companiesWithWaiting(deps.db, SCAN_LIMIT)) companies.add(companyId);
-  for (const companyId of companies) {
-    await deps.afterAnswer.run(
-      `distribution:${companyId}`,
-      () => distributeWaiting(deps, companyId),
-    );
-  }
-  for (const breach of await recordBreaches(deps.db, stamp, SCAN_LIMIT)) {
-    const ticket = await loadTicketView(deps.db, breach.companyId, breach.id);
-    if (!ticket) continue;
-    const kind = breach.resolutionDueAt !== null && breach.resolutionPausedAt === null &&
-        breach.resolutionDueAt <= stamp
-      ? "resolution"
-      : "firstResponse";
-    const supervisorIds = ticket.queueId === null
-      ? []
-      : await queueSupervisorIds(deps.db, breach.companyId, ticket.queueId);
-    deps.events.emit("ticket.updated", { ticket });
-    deps.events.emit("ticket.slaBreached", {
-      companyId: breach.companyId,
-      ticket,
-      kind,
-      supervisorIds,
-    });
-  }
 }

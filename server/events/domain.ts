@@ -123,7 +123,7 @@ export type DomainEvents = {
     kind: SlaKind;
     /** Who supervises the ticket's queue: told with the admins. */
     supervisorIds: number[];
-  };
+  } & Outgoing;
   /** Issue 48: the assistant summarised it (transfer, reopening, or asked): its chat shows it. */
   "ticket.summarized": { companyId: number; ticket: TicketView; summary: TicketSummaryView };
   /** Its unread count went back to 0. */
@@ -174,7 +174,7 @@ export type DomainEvents = {
   /** Renamed or its participants changed; `removed` left it. */
   "chat.updated": { companyId: number; chat: ChatView; removed: number[] };
   "chat.deleted": { companyId: number; id: number; users: number[] };
-  "chat.message": { companyId: number; chat: ChatView; message: ChatMessageView };
+  "chat.message": { companyId: number; chat: ChatView; message: ChatMessageView } & Outgoing;
   /** `userId` read it (only their counter changed). */
   "chat.read": { companyId: number; chat: ChatView; userId: number };
 
@@ -211,8 +211,8 @@ export type DomainEventName = keyof DomainEvents;
 
 /** The event of a change to an existing ticket: ticket.closed when this change closed it. */
 export function ticketChange(
-  ticket: TicketView,
-  before?: TicketPlacement,
+  ticket: { status: string },
+  before?: { status: string },
 ): "ticket.updated" | "ticket.closed" {
   return ticket.status === "closed" && before?.status !== "closed"
     ? "ticket.closed"

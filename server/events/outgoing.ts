@@ -6,7 +6,10 @@ import { findMessage } from "../messages/repository.ts";
 import { type PushCapture, pushFactsOf } from "../push/capture.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { type CapturedEvent, WEBHOOK_PAYLOADS, type WebhookCapture } from "../webhooks/capture.ts";
-import type { DomainEvents, MessageChanged, TicketChanged } from "./domain.ts";
+import type { WebhookEvent } from "../../contract/webhook_types.ts";
+import { findMessageView, loadChatView } from "../chats/repository.ts";
+import { queueSupervisorIds } from "../users/repository.ts";
+import type { DomainEvents } from "./domain.ts";
 import * as notes from "./outgoing_repository.ts";
 
 /**
@@ -23,9 +26,9 @@ import * as notes from "./outgoing_repository.ts";
  * (webhookId, eventId = the key) and push_deliveries_once (subscriptionId, eventKey) make one
  * delivery per target; the note's claim is a lease, so two ticks never rebuild one note at once.
  *
- * Noted today: contacts made and edited through the API, the ticket service's openings and
- * transitions, and the inbound pipeline's contact, ticket and message events. Other producers
- * still tell their events without a note (queued in memory after commit).
+ * Every producer of these events notes them (tests/architecture/outgoing_notes_test.ts reads each
+ * emit of them): the services, the jobs (schedules, distribution, inactivity, SLA breaches), the
+ * send API, imports, the inbound pipeline and the outbox (sends, acks, edits, deletions).
  */
 export const OUTGOING_EVENTS = [
   "contact.created",
@@ -35,6 +38,9 @@ export const OUTGOING_EVENTS = [
   "ticket.closed",
   "message.created",
   "message.updated",
+  // Pushes only (server/push/capture.ts).
+  "ticket.slaBreached",
+  "chat.message",
 ] as const;
 type OutgoingEvent = typeof OUTGOING_EVENTS[number];
 
@@ -46,12 +52,19 @@ const KEEP_MS = 24 * 3600_000;
 
 type Sinks = { webhooks: WebhookCapture; push: PushCapture };
 const sinksOf = new WeakMap<AppDeps["events"], Sinks>();
+/** The live path's closings still under way, per bus (closeDeps waits for them). */
+const closing = new WeakMap<AppDeps["events"], Set<Promise<void>>>();
 
-function companyOf(name: OutgoingEvent, event: DomainEvents[OutgoingEvent]): number {
-  return name.startsWith("contact.")
-    ? (event as DomainEvents["contact.created"]).companyId
-    : (event as TicketChanged).ticket.companyId;
+/** Resolves once every noted event heard so far is queued and its note closed. */
+export async function outgoingSettled(events: AppDeps["events"]): Promise<void> {
+  await Promise.all(closing.get(events) ?? []);
 }
+
+function companyOf(event: DomainEvents[OutgoingEvent]): number {
+  return "companyId" in event ? event.companyId : event.ticket.companyId;
+}
+
+const isWebhookEvent = (name: string): name is WebhookEvent => name in WEBHOOK_PAYLOADS;
 
 /** Queues one event's webhooks and pushes under its key; true once both are queued. */
 async function queueEvent(
@@ -60,32 +73,36 @@ async function queueEvent(
   event: DomainEvents[OutgoingEvent],
   key: string,
 ): Promise<boolean> {
-  const payloadOf = WEBHOOK_PAYLOADS[name] as (e: typeof event) => CapturedEvent;
-  const facts = name.startsWith("contact.")
-    ? []
-    : pushFactsOf(name, event as TicketChanged | MessageChanged);
-  const done = await Promise.all([
-    sinks.webhooks.hear(name, payloadOf(event), key),
-    sinks.push.hear(facts),
-  ]);
+  const webhook = isWebhookEvent(name)
+    ? sinks.webhooks.hear(
+      name,
+      (WEBHOOK_PAYLOADS[name] as (e: typeof event) => CapturedEvent)(event),
+      key,
+    )
+    : true;
+  const done = await Promise.all([webhook, sinks.push.hear(pushFactsOf(name, event))]);
   return done.every(Boolean);
 }
 
 /** The live path of noted events (server/deps.ts, after the webhooks and the pushes). */
 export function wireOutgoing(deps: Pick<AppDeps, "db" | "clock" | "events">, sinks: Sinks) {
   sinksOf.set(deps.events, sinks);
+  const pending = new Set<Promise<void>>();
+  closing.set(deps.events, pending);
   for (const name of OUTGOING_EVENTS) {
     deps.events.on(name, (event) => {
       const key = event.outgoing;
       if (!key) return;
-      const companyId = companyOf(name, event);
-      queueEvent(sinks, name, event, key)
+      const companyId = companyOf(event);
+      const closed: Promise<void> = queueEvent(sinks, name, event, key)
         .then(async (queued) => {
           if (queued) {
             await notes.markCaptured(deps.db, companyId, key, deps.clock.now().toISOString());
           }
         })
-        .catch((error) => log.error("outgoing note not closed", { companyId, name, error }));
+        .catch((error) => log.error("outgoing note not closed", { companyId, name, error }))
+        .finally(() => pending.delete(closed));
+      pending.add(closed);
     });
   }
 }
@@ -102,8 +119,20 @@ async function rebuild(
     if (!row) return undefined;
     return { companyId, contact: contactView(row, await extraInfoOf(deps.db, companyId, row.id)) };
   }
+  if (name === "chat.message") {
+    const chat = subject.chatId && await loadChatView(deps.db, companyId, subject.chatId);
+    const message = chat && subject.chatMessageId &&
+      await findMessageView(deps.db, companyId, chat.id, subject.chatMessageId);
+    return chat && message ? { companyId, chat, message } : undefined;
+  }
   const ticket = subject.ticketId && await loadTicketView(deps.db, companyId, subject.ticketId);
   if (!ticket) return undefined;
+  if (name === "ticket.slaBreached") {
+    const supervisorIds = ticket.queueId === null
+      ? []
+      : await queueSupervisorIds(deps.db, companyId, ticket.queueId);
+    return { companyId, ticket, kind: subject.sla ?? "firstResponse", supervisorIds };
+  }
   if (name === "message.created" || name === "message.updated") {
     const row = subject.messageId && await findMessage(deps.db, companyId, subject.messageId);
     if (!row) return undefined;

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client.ts";
 import { crossCompany } from "../../db/tenancy.ts";
+import type { SlaKind } from "../../contract/ticket_types.ts";
 
 /**
  * SQL of outgoing_events (migration 0680; outgoing.ts). The job's scans look at every company's
@@ -16,6 +17,11 @@ export type OutgoingSubject = {
   before?: { status: string; queueId: number | null; userId: number | null };
   /** Who made a ticket's change (its pushes name them and spare them). */
   actor?: { id: number; name: string };
+  /** ticket.slaBreached: which target was missed. */
+  sla?: SlaKind;
+  /** chat.message: the internal chat and its message. */
+  chatId?: number;
+  chatMessageId?: number;
 };
 
 /**
@@ -33,7 +39,9 @@ export async function noteOutgoing(
   return (await noteOutgoingMany(trx, companyId, [{ event, subject }], now))[0];
 }
 
-/** Several notes in one statement (the inbound pipeline's message and ticket); keys in order. */
+const NOTES_PER_INSERT = 500;
+
+/** Several notes at once (the inbound pipeline's message and ticket, an import's contacts); keys in order. */
 export async function noteOutgoingMany(
   trx: Database,
   companyId: number,
@@ -42,7 +50,7 @@ export async function noteOutgoingMany(
 ): Promise<string[]> {
   if (items.length === 0) return [];
   const keys = items.map(() => crypto.randomUUID());
-  await trx.insertInto("outgoing_events").values(items.map((item, i) => ({
+  const rows = items.map((item, i) => ({
     companyId,
     eventKey: keys[i],
     event: item.event,
@@ -51,7 +59,11 @@ export async function noteOutgoingMany(
     claimedUntil: null,
     createdAt: now,
     capturedAt: null,
-  }))).execute();
+  }));
+  // An import notes thousands: each statement stays under SQLite's bound-variable limit.
+  for (let at = 0; at < rows.length; at += NOTES_PER_INSERT) {
+    await trx.insertInto("outgoing_events").values(rows.slice(at, at + NOTES_PER_INSERT)).execute();
+  }
   return keys;
 }
 
@@ -94,4 +106,65 @@ export async function claimOutgoing(
 export async function pruneCaptured(db: Database, before: string) {
   await crossCompany(db).deleteFrom("outgoing_events").where("capturedAt", "is not", null)
     .where("capturedAt", "<", before).execute();
+}
+
+/**
+ * A message's event, and its ticket's ticket.updated when the change moved the ticket's preview
+ * too (an edit or a deletion of the newest message): both noted, keys named.
+ */
+export async function noteMessage(
+  trx: Database,
+  companyId: number,
+  event: "message.created" | "message.updated",
+  message: { id: number; ticketId: number },
+  now: string,
+  previewed = false,
+): Promise<{ message: string; ticket?: string }> {
+  const [key, ticket] = await noteOutgoingMany(trx, companyId, [
+    { event, subject: { ticketId: message.ticketId, messageId: message.id } },
+    ...(previewed ? [{ event: "ticket.updated", subject: { ticketId: message.ticketId } }] : []),
+  ], now);
+  return { message: key, ticket };
+}
+
+/**
+ * One change of a message (a reaction, a transcript, a downloaded file) and its message.updated
+ * note, committed together; undefined when `change` changed nothing.
+ */
+export async function changeWithNote<R extends { id: number; ticketId: number }>(
+  db: Database,
+  companyId: number,
+  now: string,
+  change: (trx: Database) => Promise<R | undefined>,
+): Promise<{ row: R; outgoing: string } | undefined> {
+  return await db.transaction().execute(async (trx) => {
+    const row = await change(trx);
+    if (!row) return undefined;
+    return {
+      row,
+      outgoing: (await noteMessage(trx, companyId, "message.updated", row, now)).message,
+    };
+  });
+}
+
+/**
+ * Tickets let go at once (their queue or attendant deleted): each one's ticket.updated noted,
+ * with where it sat before; the keys by ticket id.
+ */
+export async function noteReleased(
+  trx: Database,
+  companyId: number,
+  tickets: { id: number; status: string; queueId: number | null; userId: number | null }[],
+  now: string,
+): Promise<Map<number, string>> {
+  const keys = await noteOutgoingMany(
+    trx,
+    companyId,
+    tickets.map(({ id, status, queueId, userId }) => ({
+      event: "ticket.updated",
+      subject: { ticketId: id, before: { status, queueId, userId } },
+    })),
+    now,
+  );
+  return new Map(tickets.map((t, i) => [t.id, keys[i]]));
 }

@@ -8,6 +8,7 @@ import { AppError, badRequest } from "../errors.ts";
 import { deleteMedia, saveMedia, type StoredMedia } from "../media/store.ts";
 import { checkAttachment } from "../messages/attachments.ts";
 import { ticketChange } from "../events/domain.ts";
+import { noteOutgoingMany } from "../events/outgoing_repository.ts";
 import { findActiveTicket, insertClosedTicket, updateTicketRow } from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import { checkNumber, enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
@@ -189,6 +190,8 @@ type Written = {
   createdContact: Contact | null;
   before: { status: string; queueId: number | null; userId: number | null } | null;
   messages: Awaited<ReturnType<typeof enqueueInTransaction>>[];
+  /** The keys of the send's noted events (server/events/outgoing.ts), in this order. */
+  notes: { contact?: string; messages: string[]; ticket: string };
 };
 
 async function writeSend(
@@ -269,12 +272,28 @@ async function writeSend(
         now: stamp,
       }, idempotencyCutoff(now));
     }
-    return {
-      answer,
-      createdContact,
-      before: open ? { status: open.status, queueId: open.queueId, userId: open.userId } : null,
-      messages,
+    const before = open
+      ? { status: open.status, queueId: open.queueId, userId: open.userId }
+      : null;
+    // Noted with the send: its webhooks and pushes survive a crash right after the commit.
+    const keys = await noteOutgoingMany(trx, companyId, [
+      ...messages.map((m) => ({
+        event: "message.created",
+        subject: { ticketId, messageId: m.id },
+      })),
+      before
+        ? { event: ticketChange(before, before), subject: { ticketId, before } }
+        : { event: "ticket.created", subject: { ticketId } },
+      ...(createdContact
+        ? [{ event: "contact.created", subject: { contactId: createdContact.id } }]
+        : []),
+    ], stamp);
+    const notes = {
+      messages: keys.slice(0, messages.length),
+      ticket: keys[messages.length],
+      contact: createdContact ? keys[messages.length + 1] : undefined,
     };
+    return { answer, createdContact, before, messages, notes };
   });
 }
 
@@ -284,16 +303,29 @@ async function announce(deps: AppDeps, companyId: number, written: Written) {
     deps.events.emit("contact.created", {
       companyId,
       contact: contactView(written.createdContact),
+      outgoing: written.notes.contact,
     });
   }
   const ticket = await loadTicketView(deps.db, companyId, written.answer.ticketId);
   if (ticket) {
-    for (const view of await messageViews(deps.db, companyId, written.messages)) {
-      deps.events.emit("message.created", { message: view, ticket });
-    }
+    const views = await messageViews(deps.db, companyId, written.messages);
+    views.forEach((view, i) => {
+      deps.events.emit("message.created", {
+        message: view,
+        ticket,
+        outgoing: written.notes.messages[i],
+      });
+    });
     // No ticket before: this send opened one (closed, to carry it).
-    if (!written.before) deps.events.emit("ticket.created", { ticket });
-    else deps.events.emit(ticketChange(ticket, written.before), { ticket, before: written.before });
+    const outgoing = written.notes.ticket;
+    if (!written.before) deps.events.emit("ticket.created", { ticket, outgoing });
+    else {
+      deps.events.emit(ticketChange(ticket, written.before), {
+        ticket,
+        before: written.before,
+        outgoing,
+      });
+    }
   }
   const whatsappId = written.messages[0].whatsappId;
   if (whatsappId !== null) deps.sessions.kickOutbox(whatsappId);

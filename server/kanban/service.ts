@@ -1,6 +1,7 @@
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { ticketChange } from "../events/domain.ts";
+import { noteOutgoing } from "../events/outgoing_repository.ts";
 import { publishTags } from "../tags/service.ts";
 import { findTag } from "../tags/repository.ts";
 import { assertCanAct, type Viewer, viewerOf } from "../tickets/access.ts";
@@ -47,10 +48,16 @@ async function changeLanes(
     assertCanAct(viewer, ticket);
     const touched = await change(trx, ticket.id);
     const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
-    return { ticket, view, touched };
+    const before = placementOf(ticket);
+    // Noted with the change (server/events/outgoing.ts): its webhooks survive a crash.
+    const outgoing = await noteOutgoing(trx, viewer.companyId, ticketChange(view, before), {
+      ticketId: ticket.id,
+      before,
+    }, deps.clock.now().toISOString());
+    return { before, view, touched, outgoing };
   });
-  const before = placementOf(result.ticket);
-  deps.events.emit(ticketChange(result.view, before), { ticket: result.view, before });
+  const { before, outgoing } = result;
+  deps.events.emit(ticketChange(result.view, before), { ticket: result.view, before, outgoing });
   await publishTags(deps, viewer.companyId, result.touched);
   return result.view;
 }

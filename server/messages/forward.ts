@@ -1,5 +1,6 @@
 import { NoResultError } from "kysely";
 import type { AppDeps, AuthInfo } from "../context.ts";
+import { noteOutgoingMany } from "../events/outgoing_repository.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { mediaExists } from "../media/store.ts";
@@ -122,9 +123,9 @@ export async function forwardMessages(
       return { contactId, ticketId: target.ticketId, messages };
     }),
   });
-  let queued;
+  let written;
   try {
-    queued = await deps.db.transaction().execute(async (trx) => {
+    written = await deps.db.transaction().execute(async (trx) => {
       const rows = [];
       for (const { ticketId, contact } of targets) {
         for (const source of sources) {
@@ -161,7 +162,18 @@ export async function forwardMessages(
         const responseJson = JSON.stringify(answer(rows));
         await storeIdempotencyKey(trx, { ...key, responseJson, now }, idempotencyCutoff(deps));
       }
-      return rows;
+      // Each message's event noted with the forward (server/events/outgoing.ts).
+      const notes = await noteOutgoingMany(
+        trx,
+        companyId,
+        rows.map((row) => ({
+          event: "message.created",
+          subject: { ticketId: row.ticketId, messageId: row.id },
+        })),
+        now,
+      );
+      const noteOf = new Map(rows.map((row, i) => [row.id, notes[i]]));
+      return { rows, noteOf };
     });
   } catch (error) {
     // A retry with the same key raced this one and committed first: its answer is this one's.
@@ -171,12 +183,15 @@ export async function forwardMessages(
     if (stored) return stored;
     throw error;
   }
+  const { rows: queued, noteOf } = written;
   const views = await messageViews(deps.db, companyId, queued);
   for (const { ticketId } of targets) {
     const ticket = await loadTicketView(deps.db, companyId, ticketId);
     const mine = views.filter((view) => view.ticketId === ticketId);
     if (ticket) {
-      for (const message of mine) deps.events.emit("message.created", { message, ticket });
+      for (const message of mine) {
+        deps.events.emit("message.created", { message, ticket, outgoing: noteOf.get(message.id) });
+      }
     }
   }
   if (queued.length > 0) deps.sessions.kickOutbox(whatsappId);

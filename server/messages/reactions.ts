@@ -1,5 +1,6 @@
 import { capabilitiesOf } from "../../contract/channels.ts";
 import type { AppDeps } from "../context.ts";
+import { changeWithNote } from "../events/outgoing_repository.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { assertCanAct, type Viewer } from "../tickets/access.ts";
@@ -48,15 +49,22 @@ export async function reactToMessage(
       cause: error,
     });
   }
-  const row = await setOwnReaction(
+  const now = deps.clock.now().toISOString();
+  // Noted with the change (server/events/outgoing.ts): its webhook survives a crash.
+  const changed = await changeWithNote(
     deps.db,
     companyId,
-    message.id,
-    emoji || null,
-    deps.clock.now().toISOString(),
+    now,
+    (trx) => setOwnReaction(trx, companyId, message.id, emoji || null, now),
   );
-  const [view] = await messageViews(deps.db, companyId, [row ?? message]);
+  const [view] = await messageViews(deps.db, companyId, [changed?.row ?? message]);
   const ticketView = await loadTicketView(deps.db, companyId, message.ticketId);
-  if (ticketView) deps.events.emit("message.updated", { message: view, ticket: ticketView });
+  if (ticketView && changed) {
+    deps.events.emit("message.updated", {
+      message: view,
+      ticket: ticketView,
+      outgoing: changed.outgoing,
+    });
+  }
   return view;
 }

@@ -4,7 +4,14 @@ import { hourMinute } from "../../contract/time_zone.ts";
 import type { TicketView } from "../../contract/ticket_types.ts";
 import type { AppDeps } from "../context.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { MessageChanged, TicketChanged, TicketPlacement } from "../events/domain.ts";
+import type {
+  DomainEventName,
+  DomainEvents,
+  MessageChanged,
+  Outgoing,
+  TicketChanged,
+  TicketPlacement,
+} from "../events/domain.ts";
 import { log } from "../log.ts";
 import { companyTimeZone } from "../settings/values.ts";
 import { mayHearTicket } from "./audience.ts";
@@ -129,16 +136,11 @@ function ticketFacts(event: TicketChanged, created: boolean): Fact[] {
   return facts;
 }
 
-/** The pushes of the events that may carry a note (server/events/outgoing.ts); none for most. */
-export function pushFactsOf(name: string, event: TicketChanged | MessageChanged): Fact[] {
-  if (name === "ticket.created") return ticketFacts(event as TicketChanged, true);
-  if (name === "ticket.updated") return ticketFacts(event as TicketChanged, false);
-  if (name !== "message.created") return [];
-  const { message, ticket } = event as MessageChanged;
+function messageFacts({ message, ticket }: MessageChanged): Fact[] {
   // A contact's message on a ticket someone holds: its holder (groups never notify, as on the
   // page's bell).
   if (message.fromMe || ticket.userId === null || ticket.isGroup) return [];
-  const name_ = ticket.contact.name;
+  const name = ticket.contact.name;
   return [{
     companyId: ticket.companyId,
     kind: "message",
@@ -148,60 +150,75 @@ export function pushFactsOf(name: string, event: TicketChanged | MessageChanged)
     payload: ticketPayload(
       ticket,
       "message",
-      ["newMessageFrom", { name: name_ }],
+      ["newMessageFrom", { name }],
       (language, showText) =>
-        textOr(showText, message.body, notifyText(language, "newMessageFrom", { name: name_ })),
+        textOr(showText, message.body, notifyText(language, "newMessageFrom", { name })),
     ),
   }];
 }
 
+function slaFacts({ companyId, ticket, kind, supervisorIds }: DomainEvents["ticket.slaBreached"]) {
+  return [{
+    companyId,
+    kind: "sla",
+    key: `sla:${ticket.id}:${kind}`,
+    ticket: { placement: ticket, isGroup: ticket.isGroup },
+    // The company's admins and the queue's supervisors, as the socket's `sla` event.
+    accepts: (r) => r.profile === "admin" || supervisorIds.includes(r.userId),
+    payload: ticketPayload(
+      ticket,
+      "sla",
+      ["sla", { name: ticket.contact.name }],
+      (language) =>
+        notifyText(language, kind === "firstResponse" ? "slaFirstResponse" : "slaResolution"),
+    ),
+  }] satisfies Fact[];
+}
+
+function chatFacts({ companyId, chat, message }: DomainEvents["chat.message"]): Fact[] {
+  // Internal chats reach their participants (server/chats/service.ts), never the sender.
+  const userIds = chat.users.map((u) => u.userId).filter((id) => id !== message.senderId);
+  const sender = message.sender?.name ?? "";
+  return [{
+    companyId,
+    kind: "chat",
+    key: `chat:${message.id}`,
+    userIds,
+    payload: (language, showText) => ({
+      kind: "chat",
+      title: notifyText(language, "chat", { title: chat.title }),
+      body: textOr(showText, message.message, notifyText(language, "chatFrom", { name: sender })),
+      url: `/chats/${chat.uuid}`,
+      tag: `chat-${chat.id}`,
+    }),
+  }];
+}
+
+/** The events that become pushes, each with the facts it makes. */
+const PUSHED = {
+  "ticket.created": (e: TicketChanged) => ticketFacts(e, true),
+  "ticket.updated": (e: TicketChanged) => ticketFacts(e, false),
+  "message.created": messageFacts,
+  "ticket.slaBreached": slaFacts,
+  "chat.message": chatFacts,
+} satisfies { [E in DomainEventName]?: (e: DomainEvents[E]) => Fact[] };
+type PushedEvent = keyof typeof PUSHED;
+
+/** The pushes of an event (server/events/outgoing.ts queues those of noted events); none for most. */
+export function pushFactsOf<E extends DomainEventName>(name: E, event: DomainEvents[E]): Fact[] {
+  const facts = PUSHED[name as PushedEvent] as ((e: DomainEvents[E]) => Fact[]) | undefined;
+  return facts ? facts(event) : [];
+}
+
 /** The facts each domain event makes (none for most). */
 function factsOf(bus: EventBus, hear: (facts: Fact[]) => void) {
-  // An event with a note is pushed by server/events/outgoing.ts (which then closes the note).
-  for (const name of ["ticket.created", "ticket.updated", "message.created"] as const) {
-    bus.on(name, (e) => {
-      if (!e.outgoing) hear(pushFactsOf(name, e));
+  const listen = <E extends PushedEvent>(name: E) => {
+    // An event with a note is pushed by server/events/outgoing.ts (which then closes the note).
+    bus.on(name, (e: DomainEvents[E]) => {
+      if (!(e as Outgoing).outgoing) hear(pushFactsOf(name, e));
     });
-  }
-  bus.on("ticket.slaBreached", ({ companyId, ticket, kind, supervisorIds }) => {
-    hear([{
-      companyId,
-      kind: "sla",
-      key: `sla:${ticket.id}:${kind}`,
-      ticket: { placement: ticket, isGroup: ticket.isGroup },
-      // The company's admins and the queue's supervisors, as the socket's `sla` event.
-      accepts: (r) => r.profile === "admin" || supervisorIds.includes(r.userId),
-      payload: ticketPayload(
-        ticket,
-        "sla",
-        ["sla", { name: ticket.contact.name }],
-        (language) =>
-          notifyText(language, kind === "firstResponse" ? "slaFirstResponse" : "slaResolution"),
-      ),
-    }]);
-  });
-  bus.on("chat.message", ({ companyId, chat, message }) => {
-    // Internal chats reach their participants (server/chats/service.ts), never the sender.
-    const userIds = chat.users.map((u) => u.userId).filter((id) => id !== message.senderId);
-    const sender = message.sender?.name ?? "";
-    hear([{
-      companyId,
-      kind: "chat",
-      key: `chat:${message.id}`,
-      userIds,
-      payload: (language, showText) => ({
-        kind: "chat",
-        title: notifyText(language, "chat", { title: chat.title }),
-        body: textOr(
-          showText,
-          message.message,
-          notifyText(language, "chatFrom", { name: sender }),
-        ),
-        url: `/chats/${chat.uuid}`,
-        tag: `chat-${chat.id}`,
-      }),
-    }]);
-  });
+  };
+  for (const name of Object.keys(PUSHED) as PushedEvent[]) listen(name);
 }
 
 /** What the rest of the app reaches of the capture: the job's kick, idleness. */

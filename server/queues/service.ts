@@ -7,6 +7,7 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { removeUpload, storeUpload, uploadResponse } from "../media/uploads.ts";
 import { ticketChange } from "../events/domain.ts";
+import { noteReleased } from "../events/outgoing_repository.ts";
 import { loadTicketViews } from "../tickets/view_repository.ts";
 import { defaultWorkingHours, parseWorkingHours, type WorkingHoursEntry } from "./hours.ts";
 import * as repo from "./repository.ts";
@@ -219,7 +220,7 @@ export async function updateQueue(
 export async function deleteQueue(deps: AppDeps, auth: AuthInfo, id: number) {
   const companyId = auth.companyId;
   const now = deps.clock.now().toISOString();
-  const { queue, media, tickets } = await deps.db.transaction().execute(async (trx) => {
+  const { queue, media, tickets, notes } = await deps.db.transaction().execute(async (trx) => {
     const queue = await repo.findQueue(trx, companyId, id);
     if (!queue) throw notFound("ERR_NO_QUEUE_FOUND", "Fila não encontrada");
     const media = await repo.mediaOfQueue(trx, companyId, id);
@@ -228,14 +229,16 @@ export async function deleteQueue(deps: AppDeps, auth: AuthInfo, id: number) {
     await auditBy(trx, auth, now, "queue.deleted", { entity: "queue", id }, {
       before: auditedFields(queue),
     });
-    return { queue, media, tickets };
+    // Each released ticket's event noted with the deletion (server/events/outgoing.ts).
+    const notes = await noteReleased(trx, companyId, tickets, now);
+    return { queue, media, tickets, notes };
   });
   for (const path of [queue.mediaPath, ...media]) await removeUpload(deps, companyId, path);
   const views = await loadTicketViews(deps.db, companyId, tickets.map((t) => t.id));
   const before = new Map(tickets.map((t) => [t.id, t]));
   for (const v of views) {
     const was = before.get(v.id);
-    deps.events.emit(ticketChange(v, was), { ticket: v, before: was });
+    deps.events.emit(ticketChange(v, was), { ticket: v, before: was, outgoing: notes.get(v.id) });
   }
   deps.events.emit("queue.deleted", { companyId, id });
 }

@@ -2,6 +2,7 @@ import { getMimeType } from "hono/utils/mime";
 import type { Ticket } from "../../db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { ticketChange } from "../events/domain.ts";
+import { noteOutgoingMany } from "../events/outgoing_repository.ts";
 import { log } from "../log.ts";
 import { renderVariables } from "../messages/variables.ts";
 import {
@@ -155,17 +156,26 @@ async function sendOne(
       errorCode: null,
       updatedAt: stamp,
     });
+    const before = opened
+      ? undefined
+      : { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId };
+    // Noted with the send (server/events/outgoing.ts): its webhooks survive a crash here.
+    const [messageNote, ticketNote] = await noteOutgoingMany(trx, companyId, [
+      { event: "message.created", subject: { ticketId: ticket.id, messageId: message.id } },
+      before
+        ? { event: ticketChange(ticket, before), subject: { ticketId: ticket.id, before } }
+        : { event: "ticket.created", subject: { ticketId: ticket.id } },
+    ], stamp);
     return {
+      notes: { message: messageNote, ticket: ticketNote },
       status: "ENVIADA" as const,
       scheduleId: schedule.id,
       userId: schedule.userId,
       message,
       ticketId: ticket.id,
       whatsappId: whatsapp.id,
-      // null: this send opened the ticket.
-      before: opened
-        ? null
-        : { status: ticket.status, queueId: ticket.queueId, userId: ticket.userId },
+      // undefined: this send opened the ticket.
+      before,
     };
   });
   if (!result) return undefined;
@@ -174,12 +184,17 @@ async function sendOne(
     const view = await loadTicketView(deps.db, companyId, result.ticketId);
     if (view) {
       const [message] = await messageViews(deps.db, companyId, [result.message]);
-      deps.events.emit("message.created", { message, ticket: view });
-      if (!result.before) deps.events.emit("ticket.created", { ticket: view });
-      else {deps.events.emit(ticketChange(view, result.before), {
+      const outgoing = result.notes;
+      deps.events.emit("message.created", { message, ticket: view, outgoing: outgoing.message });
+      if (!result.before) {
+        deps.events.emit("ticket.created", { ticket: view, outgoing: outgoing.ticket });
+      } else {
+        deps.events.emit(ticketChange(view, result.before), {
           ticket: view,
           before: result.before,
-        });}
+          outgoing: outgoing.ticket,
+        });
+      }
     }
     deps.sessions.outbox.kick(result.whatsappId);
   }

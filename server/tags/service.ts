@@ -2,6 +2,7 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { AppError, notFound } from "../errors.ts";
 import { assertAllowed } from "../auth/policy.ts";
 import { ticketChange } from "../events/domain.ts";
+import { noteOutgoing } from "../events/outgoing_repository.ts";
 import { type Viewer, viewerOf } from "../tickets/access.ts";
 import { placementOf, readableTicket } from "../tickets/service.ts";
 import type { TicketView } from "../tickets/view.ts";
@@ -173,10 +174,20 @@ export async function syncTicketTags(
     const before = await ticketTagIds(trx, viewer.companyId, ticket.id);
     await replaceTicketTags(trx, viewer.companyId, ticket.id, ids);
     const view = (await loadTicketView(trx, viewer.companyId, ticket.id))!;
-    return { ticket, view, touched: [...new Set([...before, ...ids])] };
+    const placement = placementOf(ticket);
+    // Noted with the change (server/events/outgoing.ts): its webhooks survive a crash.
+    const outgoing = await noteOutgoing(trx, viewer.companyId, ticketChange(view, placement), {
+      ticketId: ticket.id,
+      before: placement,
+    }, deps.clock.now().toISOString());
+    return { placement, view, touched: [...new Set([...before, ...ids])], outgoing };
   });
-  const before = placementOf(view.ticket);
-  deps.events.emit(ticketChange(view.view, before), { ticket: view.view, before });
+  const before = view.placement;
+  deps.events.emit(ticketChange(view.view, before), {
+    ticket: view.view,
+    before,
+    outgoing: view.outgoing,
+  });
   await publishTags(deps, viewer.companyId, view.touched);
   return view.view;
 }

@@ -4,6 +4,8 @@ import { HAND_OVER } from "../bots/registry.ts";
 import { log } from "../log.ts";
 import { renderVariables } from "../messages/variables.ts";
 import { ticketChange } from "../events/domain.ts";
+import type { TicketPlacement } from "../events/domain.ts";
+import { noteOutgoing } from "../events/outgoing_repository.ts";
 import { addressOfContact } from "../whatsapp/providers/address.ts";
 import { enqueueInTransaction, lastMessageOf } from "../whatsapp/outbox/outbox.ts";
 import * as repo from "./inactive_repository.ts";
@@ -29,6 +31,13 @@ import { companyTimeZone } from "../settings/values.ts";
  */
 export const INACTIVE_BATCH = 100;
 
+const CLOSED = { status: "closed" };
+const placementOf = (t: TicketPlacement): TicketPlacement => ({
+  status: t.status,
+  queueId: t.queueId,
+  userId: t.userId,
+});
+
 export async function expireInactiveTickets(
   deps: AppDeps,
 ): Promise<{ handedOver: number[]; closed: number[] }> {
@@ -39,15 +48,25 @@ export async function expireInactiveTickets(
 
   const withBot = await repo.ticketsDueForPeople(deps.db, stamp, INACTIVE_BATCH);
   for (const ticket of withBot) {
-    if (!await repo.changeIfUntouched(deps.db, ticket.companyId, ticket, HAND_OVER)) continue;
+    const before = placementOf(ticket);
+    // The hand-over and its event's note (server/events/outgoing.ts) commit together.
+    const outgoing = await deps.db.transaction().execute(async (trx) =>
+      await repo.changeIfUntouched(trx, ticket.companyId, ticket, HAND_OVER)
+        ? await noteOutgoing(trx, ticket.companyId, "ticket.updated", {
+          ticketId: ticket.id,
+          before,
+        }, stamp)
+        : undefined
+    );
+    if (!outgoing) continue;
     handedOver.push(ticket.id);
     const view = await loadTicketView(deps.db, ticket.companyId, ticket.id);
-    if (view) deps.events.emit(ticketChange(view, ticket), { ticket: view, before: ticket });
+    if (view) deps.events.emit(ticketChange(view, ticket), { ticket: view, before, outgoing });
   }
 
   const idle = await repo.ticketsDueToClose(deps.db, stamp, INACTIVE_BATCH);
   for (const ticket of idle) {
-    const message = await deps.db.transaction().execute(async (trx) => {
+    const result = await deps.db.transaction().execute(async (trx) => {
       const closed = await repo.changeIfUntouched(trx, ticket.companyId, ticket, {
         status: "closed",
         closedAt: stamp,
@@ -55,13 +74,17 @@ export async function expireInactiveTickets(
         updatedAt: stamp,
       });
       if (!closed) return null;
+      const closing = await noteOutgoing(trx, ticket.companyId, ticketChange(CLOSED, ticket), {
+        ticketId: ticket.id,
+        before: placementOf(ticket),
+      }, stamp);
       const text = renderVariables(ticket.expiresInactiveMessage.trim(), {
         contact: { name: ticket.name },
         ticketId: ticket.id,
         now,
         timeZone: await companyTimeZone(trx, ticket.companyId),
       });
-      if (!text || ticket.isGroup === 1 || ticket.whatsappId === null) return undefined;
+      if (!text || ticket.isGroup === 1 || ticket.whatsappId === null) return { closing };
       const sent: Message = await enqueueInTransaction(trx, {
         companyId: ticket.companyId,
         whatsappId: ticket.whatsappId,
@@ -72,16 +95,29 @@ export async function expireInactiveTickets(
         now: stamp,
       });
       await updateTicketRow(trx, ticket.companyId, ticket.id, { lastMessage: lastMessageOf(text) });
-      return sent;
+      const said = await noteOutgoing(trx, ticket.companyId, "message.created", {
+        ticketId: ticket.id,
+        messageId: sent.id,
+      }, stamp);
+      return { closing, sent, said };
     });
-    if (message === null) continue;
+    if (result === null) continue;
+    const message = result.sent;
     closed.push(ticket.id);
     const view = await loadTicketView(deps.db, ticket.companyId, ticket.id);
     if (view) {
-      deps.events.emit(ticketChange(view, ticket), { ticket: view, before: ticket });
+      deps.events.emit(ticketChange(view, ticket), {
+        ticket: view,
+        before: placementOf(ticket),
+        outgoing: result.closing,
+      });
       if (message) {
         const [created] = await messageViews(deps.db, ticket.companyId, [message]);
-        deps.events.emit("message.created", { message: created, ticket: view });
+        deps.events.emit("message.created", {
+          message: created,
+          ticket: view,
+          outgoing: result.said,
+        });
       }
     }
     if (message && ticket.whatsappId !== null) deps.sessions.outbox.kick(ticket.whatsappId);

@@ -10,6 +10,7 @@ import { assertAllowed, assertRecord, isAllowed } from "../auth/policy.ts";
 import { userAccessNeeds, userEditNeeds } from "../../contract/record_policy.ts";
 import { disconnectUser, updateUserMembers } from "../realtime/members.ts";
 import { ticketChange } from "../events/domain.ts";
+import { noteReleased } from "../events/outgoing_repository.ts";
 import { getSettingValue } from "../settings/repository.ts";
 import { loadTicketViews } from "../tickets/view_repository.ts";
 import { ownedCount, owns } from "../references_repository.ts";
@@ -470,13 +471,23 @@ export async function deleteUser(deps: AppDeps, auth: AuthInfo, id: number) {
       entityId: id,
       before: { name: target.name, email: target.email, profile: target.profile },
     });
-    return released;
+    // Each released ticket's event noted with the deletion (server/events/outgoing.ts).
+    return { released, notes: await noteReleased(trx, companyId, released, now) };
   });
-  const ticketViews = await loadTicketViews(deps.db, companyId, released.map((t) => t.id));
-  const before = new Map(released.map((t) => [t.id, t]));
+  const { notes } = released;
+  const ticketViews = await loadTicketViews(
+    deps.db,
+    companyId,
+    released.released.map((t) => t.id),
+  );
+  const before = new Map(released.released.map((t) => [t.id, t]));
   for (const view of ticketViews) {
     const was = before.get(view.id);
-    deps.events.emit(ticketChange(view, was), { ticket: view, before: was });
+    deps.events.emit(ticketChange(view, was), {
+      ticket: view,
+      before: was,
+      outgoing: notes.get(view.id),
+    });
   }
   deps.events.emit("list.changed", {
     companyId,

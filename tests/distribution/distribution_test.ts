@@ -3,7 +3,7 @@ import { createTestApp, restartTestApp, twoCompanies, withApp } from "../helpers
 import { eventually } from "../helpers/eventually.ts";
 import { serve, type TestSocket } from "../helpers/server.ts";
 import { addTicket, ticketRow } from "../helpers/tickets.ts";
-import { distributionTick } from "../../server/distribution/service.ts";
+import { distributionTick } from "../../server/distribution/tick.ts";
 import {
   contacts,
   distributionScene,

@@ -4,7 +4,7 @@ import { eventually } from "../helpers/eventually.ts";
 import { addQueue, ticketRow } from "../helpers/tickets.ts";
 import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 import { defaultWorkingHours, workingMsBetween } from "../../server/queues/hours.ts";
-import { distributionTick } from "../../server/distribution/service.ts";
+import { distributionTick } from "../../server/distribution/tick.ts";
 import { hoursPerQueue } from "./helpers.ts";
 
 /** These cases read São Paulo's clock (UTC-3); other zones: tests/api/company_zone_test.ts. */

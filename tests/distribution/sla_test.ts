@@ -4,7 +4,7 @@ import { eventually } from "../helpers/eventually.ts";
 import { serve, TestSocket } from "../helpers/server.ts";
 import { addMessage, ticketRow } from "../helpers/tickets.ts";
 import { defaultWorkingHours } from "../../server/queues/hours.ts";
-import { distributionTick } from "../../server/distribution/service.ts";
+import { distributionTick } from "../../server/distribution/tick.ts";
 import { contacts, distributionScene, hoursPerQueue, newPending } from "./helpers.ts";
 
 Deno.test("sla - due instants count the queue's hours; the list sorts by time left; a breach is recorded once and told to admins live", async () => {

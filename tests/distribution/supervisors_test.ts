@@ -3,7 +3,7 @@ import { createTestApp, login, twoCompanies } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { serve, TestSocket } from "../helpers/server.ts";
 import { addQueue, ticketRow } from "../helpers/tickets.ts";
-import { distributionTick } from "../../server/distribution/service.ts";
+import { distributionTick } from "../../server/distribution/tick.ts";
 import { supervisedQueueIds } from "../../server/users/repository.ts";
 import { contacts, distributionScene, newPending } from "./helpers.ts";
 

@@ -4,7 +4,7 @@ import { eventually } from "../helpers/eventually.ts";
 import { serve, type TestSocket } from "../helpers/server.ts";
 import { ticketRow } from "../helpers/tickets.ts";
 import { isWithinDailyHours } from "../../server/queues/hours.ts";
-import { distributionTick } from "../../server/distribution/service.ts";
+import { distributionTick } from "../../server/distribution/tick.ts";
 import { contacts, distributionScene, goOnline, newPending } from "./helpers.ts";
 
 /** These cases read São Paulo's clock (UTC-3); other zones: tests/api/company_zone_test.ts. */

@@ -3,7 +3,7 @@ import { createCompany, createUser, type TestApp } from "../helpers/app.ts";
 import { type Page, withBrowser } from "../helpers/browser.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { addContact, addTicket } from "../helpers/tickets.ts";
-import { distributionTick } from "../../server/distribution/service.ts";
+import { distributionTick } from "../../server/distribution/tick.ts";
 
 /**
  * Issue 26 in the browser: a message from the simulator lands directly in an online attendant's

@@ -1,4 +1,5 @@
 import { log } from "../../log.ts";
+import { changeWithNote } from "../../events/outgoing_repository.ts";
 import { deleteMedia, saveMedia } from "../../media/store.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import type { InboundDeps } from "./pipeline.ts";
@@ -37,12 +38,16 @@ export async function retryPendingMedia(
       filename: row.mediaName ?? undefined,
     });
     const now = deps.clock.now().toISOString();
-    const message = await settlePendingMedia(db, row.companyId, row.id, stored, now).catch(
-      async (error) => {
-        await deleteMedia(config, row.companyId, stored.path).catch(() => {});
-        throw error;
-      },
-    );
+    const changed = await changeWithNote(
+      db,
+      row.companyId,
+      now,
+      (trx) => settlePendingMedia(trx, row.companyId, row.id, stored, now),
+    ).catch(async (error) => {
+      await deleteMedia(config, row.companyId, stored.path).catch(() => {});
+      throw error;
+    });
+    const message = changed?.row;
     if (!message) {
       await deleteMedia(config, row.companyId, stored.path);
       continue;
@@ -51,7 +56,7 @@ export async function retryPendingMedia(
     const ticket = await loadTicketView(db, row.companyId, message.ticketId);
     if (ticket) {
       const [view] = await messageViews(db, row.companyId, [message]);
-      deps.events.emit("message.updated", { message: view, ticket });
+      deps.events.emit("message.updated", { message: view, ticket, outgoing: changed.outgoing });
     }
   }
   if (settled > 0) log.info("pending media stored", { messages: settled });

@@ -1,4 +1,4 @@
-import { noteOutgoingMany } from "../../events/outgoing_repository.ts";
+import { noteMessage, noteOutgoing, noteOutgoingMany } from "../../events/outgoing_repository.ts";
 import type { Contact, Message } from "../../../db/schema.ts";
 import { log } from "../../log.ts";
 import { deleteMedia } from "../../media/store.ts";
@@ -575,7 +575,7 @@ export class InboundPipeline {
   ): Promise<DeliveryOutcome> {
     const { db } = this.deps;
     const companyId = ref.companyId;
-    let inserted: Message | undefined;
+    let inserted: (Message & { outgoing: string }) | undefined;
     try {
       inserted = await db.transaction().execute(async (trx) => {
         const row = await insertMessageUnlessStored(trx, { ...values, ticketId: closed.id });
@@ -587,7 +587,14 @@ export class InboundPipeline {
           createdAt: values.updatedAt,
         });
         await changeTicket(trx, companyId, closed.id, { awaitingRating: 0 });
-        return row;
+        const outgoing = await noteMessage(
+          trx,
+          companyId,
+          "message.created",
+          row,
+          values.updatedAt,
+        );
+        return { ...row, outgoing: outgoing.message };
       });
     } catch (error) {
       await forgetMedia().catch(() => {});
@@ -596,8 +603,9 @@ export class InboundPipeline {
     }
     const view = await loadTicketView(db, companyId, closed.id);
     if (view) {
+      const outgoing = inserted.outgoing;
       for (const message of await messageViews(db, companyId, [inserted])) {
-        this.deps.events.emit("message.created", { message, ticket: view });
+        this.deps.events.emit("message.created", { message, ticket: view, outgoing });
       }
     }
     log.info("ticket rated", { companyId, ticketId: closed.id, rate });
@@ -617,17 +625,21 @@ export class InboundPipeline {
         }),
       ]).finally(() => clearTimeout(timer));
       if (!url) return;
-      const updated = await setContactPicture(
-        this.deps.db,
-        contact.companyId,
-        contact.id,
-        url,
-        this.deps.clock.now().toISOString(),
-      );
+      const now = this.deps.clock.now().toISOString();
+      const updated = await this.deps.db.transaction().execute(async (trx) => {
+        const row = await setContactPicture(trx, contact.companyId, contact.id, url, now);
+        return row && {
+          row,
+          outgoing: await noteOutgoing(trx, row.companyId, "contact.updated", {
+            contactId: row.id,
+          }, now),
+        };
+      });
       if (updated) {
         this.deps.events.emit("contact.updated", {
-          companyId: updated.companyId,
-          contact: contactView(updated),
+          companyId: updated.row.companyId,
+          contact: contactView(updated.row),
+          outgoing: updated.outgoing,
         });
       }
     })().catch((error) =>

@@ -1,4 +1,5 @@
 import { log } from "../../log.ts";
+import { noteOutgoing, noteOutgoingMany } from "../../events/outgoing_repository.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
 import { contactView } from "./contacts.ts";
 import {
@@ -64,28 +65,31 @@ export async function applyUpdate(
       break;
     }
   }
-  // An edit of the ticket's newest message is also its preview, in the same transaction (acks,
-  // the most frequent, stay one statement).
+  // An edit of the ticket's newest message is also its preview, in the same transaction.
   // A contact's delete for everyone of the newest message takes it out of the preview, too.
-  const { row, previewed } = change.type === "ack" || change.type === "reaction"
-    ? {
-      row: await changeMessage(db, ref.companyId, ref.id, event.id, change, now),
-      previewed: false,
-    }
-    : await db.transaction().execute(async (trx) => {
-      const row = await changeMessage(trx, ref.companyId, ref.id, event.id, change, now);
-      if (row === undefined) return { row, previewed: false };
-      const previewed = change.type === "edit"
-        ? await previewEdited(trx, ref.companyId, row)
-        : await previewDeletedMessage(trx, ref.companyId, row);
-      return { row, previewed };
-    });
+  // Each change is noted with its events (server/events/outgoing.ts): an ack's webhook survives a
+  // crash right after its commit.
+  const { row, notes } = await db.transaction().execute(async (trx) => {
+    const row = await changeMessage(trx, ref.companyId, ref.id, event.id, change, now);
+    if (row === undefined) return { row, notes: [] };
+    const previewed = change.type === "ack" || change.type === "reaction"
+      ? false
+      : change.type === "edit"
+      ? await previewEdited(trx, ref.companyId, row)
+      : await previewDeletedMessage(trx, ref.companyId, row);
+    const subject = { ticketId: row.ticketId, messageId: row.id };
+    const notes = await noteOutgoingMany(trx, ref.companyId, [
+      { event: "message.updated", subject },
+      ...(previewed ? [{ event: "ticket.updated", subject: { ticketId: row.ticketId } }] : []),
+    ], now);
+    return { row, notes };
+  });
   if (!row) return { ignored: "no message to update" };
   const ticket = await loadTicketView(db, ref.companyId, row.ticketId);
   if (ticket) {
     const [view] = await messageViews(db, ref.companyId, [row]);
-    deps.events.emit("message.updated", { message: view, ticket });
-    if (previewed) deps.events.emit("ticket.updated", { ticket });
+    deps.events.emit("message.updated", { message: view, ticket, outgoing: notes[0] });
+    if (notes[1]) deps.events.emit("ticket.updated", { ticket, outgoing: notes[1] });
   }
   return { messageId: row.id, ticketId: row.ticketId };
 }
@@ -120,16 +124,17 @@ export async function contactUpdate(
   if (phone && contact.number !== phone && contact.number === contact.lid) patch.number = phone;
   if (Object.keys(patch).length === 0) return { ignored: "no change" };
   try {
-    const updated = await patchContact(
-      db,
-      ref.companyId,
-      contact.id,
-      patch,
-      clock.now().toISOString(),
-    );
+    const now = clock.now().toISOString();
+    const { updated, outgoing } = await db.transaction().execute(async (trx) => ({
+      updated: await patchContact(trx, ref.companyId, contact.id, patch, now),
+      outgoing: await noteOutgoing(trx, ref.companyId, "contact.updated", {
+        contactId: contact.id,
+      }, now),
+    }));
     deps.events.emit("contact.updated", {
       companyId: ref.companyId,
       contact: contactView(updated),
+      outgoing,
     });
   } catch (error) {
     log.warn("contact update skipped", { whatsappId: ref.id, contactId: contact.id, error });

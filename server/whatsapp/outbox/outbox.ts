@@ -6,6 +6,7 @@ import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import { log } from "../../log.ts";
+import { noteMessage } from "../../events/outgoing_repository.ts";
 import { mediaExists, mediaTypeOf } from "../../media/store.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { MessageView } from "../../tickets/view.ts";
@@ -169,7 +170,7 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
     throw badRequest("ERR_INVALID_MEDIA", "Arquivo não encontrado");
   }
   const now = clock.now().toISOString();
-  const message = await db.transaction().execute(async (trx) => {
+  const { message, notes } = await db.transaction().execute(async (trx) => {
     const row = await enqueueInTransaction(trx, {
       companyId,
       whatsappId: whatsapp.id,
@@ -189,7 +190,8 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
       lastMessageOf(body, input.media?.filename),
       now,
     );
-    return row;
+    // Noted with the send (server/events/outgoing.ts): its webhook survives a crash.
+    return { message: row, notes: await noteMessage(trx, companyId, "message.created", row, now) };
   });
   log.debug("message queued", {
     companyId,
@@ -199,7 +201,13 @@ export async function queueOutgoing(deps: OutboxDeps, input: OutgoingInput): Pro
   });
   const [view] = await messageViews(db, companyId, [message]);
   const ticketView = await loadTicketView(db, companyId, ticket.id);
-  if (ticketView) deps.events.emit("message.created", { message: view, ticket: ticketView });
+  if (ticketView) {
+    deps.events.emit("message.created", {
+      message: view,
+      ticket: ticketView,
+      outgoing: notes.message,
+    });
+  }
   deps.sessions.kickOutbox(whatsapp.id);
   return view;
 }
@@ -240,14 +248,25 @@ export async function deleteForEveryone(
   // Marked deleted, and out of the preview when it was the newest, in one transaction.
   const deleted = await db.transaction().execute(async (trx) => {
     const row = await markMessageDeleted(trx, companyId, message.id, now);
-    return { row, previewed: await previewDeletedMessage(trx, companyId, row) };
+    const previewed = await previewDeletedMessage(trx, companyId, row);
+    return {
+      row,
+      notes: await noteMessage(trx, companyId, "message.updated", row, now, previewed),
+    };
   });
   const updated = deleted.row;
   const [view] = await messageViews(db, companyId, [updated]);
   const ticketView = await loadTicketView(db, companyId, updated.ticketId);
   if (ticketView) {
-    deps.events.emit("message.updated", { message: view, ticket: ticketView });
-    if (deleted.previewed) deps.events.emit("ticket.updated", { ticket: ticketView });
+    const { notes } = deleted;
+    deps.events.emit("message.updated", {
+      message: view,
+      ticket: ticketView,
+      outgoing: notes.message,
+    });
+    if (notes.ticket) {
+      deps.events.emit("ticket.updated", { ticket: ticketView, outgoing: notes.ticket });
+    }
   }
   return view;
 }
@@ -289,14 +308,29 @@ export async function editForEveryone(
   const edited = await db.transaction().execute(async (trx) => {
     const row = await editMessageBody(trx, companyId, message.id, body, now);
     const previewed = row !== undefined && await previewEdited(trx, companyId, row);
-    return { row, previewed };
+    const notes = await noteMessage(
+      trx,
+      companyId,
+      "message.updated",
+      row ?? message,
+      now,
+      previewed,
+    );
+    return { row, notes };
   });
   const updated = edited.row ?? message;
   const [view] = await messageViews(db, companyId, [updated]);
   const ticketView = await loadTicketView(db, companyId, updated.ticketId);
   if (ticketView) {
-    deps.events.emit("message.updated", { message: view, ticket: ticketView });
-    if (edited.previewed) deps.events.emit("ticket.updated", { ticket: ticketView });
+    const { notes } = edited;
+    deps.events.emit("message.updated", {
+      message: view,
+      ticket: ticketView,
+      outgoing: notes.message,
+    });
+    if (notes.ticket) {
+      deps.events.emit("ticket.updated", { ticket: ticketView, outgoing: notes.ticket });
+    }
   }
   return view;
 }

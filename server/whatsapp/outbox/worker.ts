@@ -1,5 +1,7 @@
 import type { OutboxRow } from "../../../db/schema.ts";
+import type { Database } from "../../../db/client.ts";
 import { log } from "../../log.ts";
+import { noteOutgoing } from "../../events/outgoing_repository.ts";
 import { outboundMessages } from "../../metrics/registry.ts";
 import { readMedia } from "../../media/store.ts";
 import { loadTicketView, messageViews } from "../../tickets/view_repository.ts";
@@ -237,7 +239,7 @@ export class OutboxWorker {
       const marked = await markRowSent(trx, row, claimId, now);
       if (!marked || row.messageId === null) return undefined;
       // A provider that ignored our id returns its own: the message takes it, so acks match.
-      return await messageSent(
+      const message = await messageSent(
         trx,
         row.companyId,
         row.messageId,
@@ -245,8 +247,13 @@ export class OutboxWorker {
         sent.raw === undefined ? null : safeJson(sent.raw),
         now,
       );
+      if (!message) return undefined;
+      return { message, outgoing: await noteSent(trx, message.companyId, message, now) };
     });
-    if (message) await this.#publish(message.companyId, message.ticketId, message.id);
+    if (message) {
+      const { companyId, ticketId, id } = message.message;
+      await this.#publish(companyId, ticketId, id, message.outgoing);
+    }
   }
 
   async #fail(row: OutboxRow, claimId: string, error: unknown) {
@@ -260,26 +267,40 @@ export class OutboxWorker {
     });
     this.#retryAt.delete(row.id);
     this.#firstSeen.delete(row.id);
-    await db.transaction().execute(async (trx) => {
+    const outgoing = await db.transaction().execute(async (trx) => {
       await markRowFailed(trx, row, claimId, describe(error), now);
-      if (row.messageId !== null) {
-        const code = error instanceof ProviderSendError ? error.failureCode : undefined;
-        await messageSendFailed(trx, row.companyId, row.messageId, now, code);
-      }
+      if (row.messageId === null) return undefined;
+      const code = error instanceof ProviderSendError ? error.failureCode : undefined;
+      await messageSendFailed(trx, row.companyId, row.messageId, now, code);
+      if (row.ticketId === null) return undefined;
+      return await noteSent(trx, row.companyId, { id: row.messageId, ticketId: row.ticketId }, now);
     });
-    if (row.messageId !== null && row.ticketId !== null) {
-      await this.#publish(row.companyId, row.ticketId, row.messageId);
+    if (outgoing && row.messageId !== null && row.ticketId !== null) {
+      await this.#publish(row.companyId, row.ticketId, row.messageId, outgoing);
     }
   }
 
-  async #publish(companyId: number, ticketId: number, messageId: number) {
+  async #publish(companyId: number, ticketId: number, messageId: number, outgoing: string) {
     const { db, events } = this.deps;
     const message = await findMessage(db, companyId, messageId);
     const ticket = await loadTicketView(db, companyId, ticketId);
     if (!message || !ticket) return;
     const [view] = await messageViews(db, companyId, [message]);
-    events.emit("message.updated", { message: view, ticket });
+    events.emit("message.updated", { message: view, ticket, outgoing });
   }
+}
+
+/** Sent or failed: its message.updated noted in the same transaction (server/events/outgoing.ts). */
+function noteSent(
+  trx: Database,
+  companyId: number,
+  message: { id: number; ticketId: number },
+  now: string,
+): Promise<string> {
+  return noteOutgoing(trx, companyId, "message.updated", {
+    ticketId: message.ticketId,
+    messageId: message.id,
+  }, now);
 }
 
 function describe(error: unknown): string {
