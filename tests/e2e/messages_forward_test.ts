@@ -220,6 +220,15 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
       .filter({ hasText: "Entrega hoje" }).waitFor();
     await bubble(page, "Entrega hoje").getByTestId("message-edited").click();
     await page.getByTestId("message-previous").getByText("Entrega amanhã").waitFor();
+    // Issue 44 item 6: its title and texts sit inside the popover, not against its edge.
+    assert.ok(
+      await page.getByTestId("message-previous").evaluate((panel) => {
+        const outer = panel.closest(".popover-content")!.getBoundingClientRect();
+        const title = panel.querySelector("strong")!.getBoundingClientRect();
+        return title.left - outer.left >= 8 && title.top - outer.top >= 8;
+      }),
+      "the previous texts' title is inset in its popover",
+    );
     await page.keyboard.press("Escape");
 
     const phone = await eventually(async () =>
