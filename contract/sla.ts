@@ -54,12 +54,21 @@ export function formatLeft(ms: number): string {
   return `${hours}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
-/** Tickets by time left: the closest target first, breached ones before them, none last. */
-export function byTimeLeft<T extends SlaFields & { id: number }>(tickets: T[], now: number): T[] {
+/**
+ * Tickets by time left: the closest target first, breached ones before them, none last. The
+ * user's pinned tickets stay first (issue 28; the server's page puts them there), each group in
+ * this order.
+ */
+export function byTimeLeft<T extends SlaFields & { id: number; pinned?: boolean }>(
+  tickets: T[],
+  now: number,
+): T[] {
   const rank = (t: T) => {
     const state = slaState(t, now);
     if (!state) return Number.POSITIVE_INFINITY;
     return state.level === "late" ? Number.NEGATIVE_INFINITY : state.leftMs;
   };
-  return [...tickets].sort((a, b) => rank(a) - rank(b) || b.id - a.id);
+  return [...tickets].sort((a, b) =>
+    Number(b.pinned === true) - Number(a.pinned === true) || rank(a) - rank(b) || b.id - a.id
+  );
 }

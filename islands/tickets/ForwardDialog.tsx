@@ -14,7 +14,9 @@ const X = icon("x");
 /**
  * Forward the selected messages (issue 28): contacts chosen one at a time with the contact
  * picker of the new-ticket dialog; POST /api/messages/forward. Each contact refused (another
- * attendant's ticket...) is said by name with the server's reason; the others went.
+ * attendant's ticket...) is said by name with the server's reason; the others went. A refusal
+ * loses nothing: the dialog and the chosen messages stay, with only the refused contacts listed,
+ * to drop them or choose others.
  */
 export function ForwardDialog(
   { messageIds, onOpenChange, onDone }: {
@@ -26,8 +28,9 @@ export function ForwardDialog(
 ) {
   const { t } = useTranslation();
   const [contacts, setContacts] = useState<Contact[]>([]);
-  // One key per opening: a submit retried after a lost answer is not forwarded twice.
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  // One key per request: a submit retried after a lost answer is not forwarded twice; after an
+  // answer, the next submit (other contacts) is another request.
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const form = useFormSubmit({
     validate: (): Record<string, string> =>
       contacts.length === 0 ? { contacts: "tickets.messageTools.contactsRequired" } : {},
@@ -39,13 +42,17 @@ export function ForwardDialog(
     onDone: ({ results }) => {
       const went = results.filter((r) => "ticketId" in r).length;
       if (went > 0) toast.success(t("tickets.messageTools.forwardDone", { count: went }));
+      const refused = new Set<number>();
       for (const result of results) {
         if (!("error" in result)) continue;
+        refused.add(result.contactId);
         const contact = contacts.find((c) => c.id === result.contactId);
         const reason = t(`errors.${result.error}`, { defaultValue: result.message });
         toast.error(t("tickets.messageTools.forwardRefused", { name: contact?.name, reason }));
       }
-      onDone();
+      if (refused.size === 0) return onDone();
+      setContacts(contacts.filter((c) => refused.has(c.id)));
+      setIdempotencyKey(crypto.randomUUID());
     },
   });
   return (

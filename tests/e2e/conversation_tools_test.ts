@@ -151,7 +151,14 @@ Deno.test("conversation tools e2e - find a word 500 messages back and land on it
     assert.equal(await page.locator(`[data-message-id="${hit}"]`).count(), 0);
 
     await page.getByTestId("conversation-search-open").click();
-    await page.getByTestId("conversation-search-input").fill("abacaxi");
+    const input = page.getByTestId("conversation-search-input");
+    const height = (await input.boundingBox())!.height;
+    // Issue 44 item 6: a word in hundreds of messages fills the panel; the field stays whole
+    // (it was squeezed to a sliver by the list under it).
+    await input.fill("mensagem");
+    await page.getByTestId("conversation-search-hit").nth(20).waitFor();
+    assert.equal((await input.boundingBox())!.height, height);
+    await input.fill("abacaxi");
     const result = page.getByTestId("conversation-search-hit");
     await result.getByText("Quero trocar o abacaxi do pedido").waitFor();
     assert.equal(await result.count(), 1);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createCompany } from "../helpers/app.ts";
 import { withBrowser } from "../helpers/browser.ts";
 import { addWhatsapp } from "../helpers/tickets.ts";
-import { auditPages } from "../helpers/page_audit.ts";
+import { auditPages, PHONE } from "../helpers/page_audit.ts";
 
 /**
  * Issue 44 item 4: the axe pass with every banner the shell can show: the subscription's (a trial
@@ -39,5 +39,20 @@ Deno.test("banners - a late trial's admin: the billing-only banner passes axe, s
     const row = page.getByTestId("invoice-row").first();
     await row.getByRole("button", { name: "Pagar" }).waitFor();
     assert.deepEqual(await auditPages(page, url, ["/financeiro"], "late admin"), []);
+    // Issue 44 item 6, met on a phone: the row's 'Pagar' lay mostly left of its card (the
+    // actions cell kept the table's 1% width), and the banner's icon shrank beside three lines.
+    await page.setViewportSize(PHONE);
+    const pay = row.getByRole("button", { name: "Pagar" });
+    assert.equal(
+      await pay.evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        const card = button.closest("tr")!.getBoundingClientRect();
+        return box.left >= card.left && box.right <= card.right ||
+          `${box.left}-${box.right} outside ${card.left}-${card.right}`;
+      }),
+      true,
+    );
+    const icon = await banner.locator("svg").first().boundingBox();
+    assert.equal(icon?.width, 16, "the banner's icon keeps its size");
     assert.deepEqual(pageErrors, []);
   }, { env: { STORAGE_WARN_BYTES: String(1024 ** 5) } }));

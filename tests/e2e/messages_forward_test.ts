@@ -112,6 +112,12 @@ Deno.test("forward - three messages to a contact with an open ticket and to a ne
       name: "Ana Costa",
       number: "5511966665555",
     });
+    // A contact waiting in the queue: forwarding to them is refused (accept it first).
+    await api(t, c.admin.token, "POST", `/api/simulator/${whatsappId}/messages`, {
+      from: "5511955554444",
+      name: "Pedro Pendente",
+      body: "alguém aí?",
+    });
 
     await loginAs(page, c.admin);
     await page.goto(`${url}/tickets/${maria}`);
@@ -125,6 +131,15 @@ Deno.test("forward - three messages to a contact with an open ticket and to a ne
     await bubble(page, "Entregar à tarde").getByTestId("message-select").check();
     await page.getByTestId("forward-bar").getByText("3 mensagens selecionadas").waitFor();
     await page.getByTestId("forward-open").click();
+    // Issue 44 item 6: a refusal loses nothing: the dialog, the chosen messages and the refused
+    // contact stay, with the reason, for another choice.
+    await pickContact(page, "Pedro Pendente");
+    await page.getByTestId("forward-submit").click();
+    await toastWith(page, /^Pedro Pendente: Este contato tem um ticket aguardando/).waitFor();
+    const dialog = page.getByRole("dialog", { name: "Encaminhar mensagens" });
+    await dialog.getByText("3 mensagens selecionadas").waitFor();
+    await page.getByTestId("forward-bar").getByText("3 mensagens selecionadas").waitFor();
+    await dialog.getByRole("button", { name: "Remover Pedro Pendente" }).click();
     await pickContact(page, "Joao");
     await pickContact(page, "Ana Costa");
     assert.deepEqual(await dialogFindings(page), [], "the forward dialog");
@@ -205,6 +220,15 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
       .filter({ hasText: "Entrega hoje" }).waitFor();
     await bubble(page, "Entrega hoje").getByTestId("message-edited").click();
     await page.getByTestId("message-previous").getByText("Entrega amanhã").waitFor();
+    // Issue 44 item 6: its title and texts sit inside the popover, not against its edge.
+    assert.ok(
+      await page.getByTestId("message-previous").evaluate((panel) => {
+        const outer = panel.closest(".popover-content")!.getBoundingClientRect();
+        const title = panel.querySelector("strong")!.getBoundingClientRect();
+        return title.left - outer.left >= 8 && title.top - outer.top >= 8;
+      }),
+      "the previous texts' title is inset in its popover",
+    );
     await page.keyboard.press("Escape");
 
     const phone = await eventually(async () =>

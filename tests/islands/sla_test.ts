@@ -52,6 +52,15 @@ Deno.test("sla state - time left reads in minutes, hours and days; sorting puts 
     ticket(4, { firstResponseDueAt: at(10) }),
   ], NOW);
   assert.deepEqual(sorted.map((t) => t.id), [3, 4, 2, 1]);
+  // Issue 44 item 6: the user's pins stay first in this order too (issue 28), each group by
+  // time left; a pinned ticket without a target went to the bottom.
+  const pinned = byTimeLeft([
+    ticket(1),
+    { ...ticket(2, { resolutionDueAt: at(60) }), pinned: true },
+    { ...ticket(3), pinned: true },
+    ticket(4, { firstResponseDueAt: at(10) }),
+  ], NOW);
+  assert.deepEqual(pinned.map((t) => t.id), [2, 3, 4, 1]);
 });
 
 Deno.test("sla state - a resolution clock paused waiting on the customer shows 'paused' with what was left; a first response still ahead counts first", () => {
