@@ -302,7 +302,20 @@ export function toPostgres(text: string): string | null {
   const drop = /^\s*DROP\s+TRIGGER\s+(IF\s+EXISTS\s+)?(\w+)\s*;?\s*$/i.exec(text);
   if (drop) return dropTrigger(drop[2]);
   const ddl = /^\s*(CREATE|ALTER)\s+TABLE\b/i.test(text);
-  return render(translateTokens(tokenize(text), ddl));
+  return render(numberPlaceholders(translateTokens(tokenize(text), ddl)));
+}
+
+/**
+ * SQLite's `?` placeholders become $1, $2, … in order: a statement written by hand for speed
+ * (CompiledQuery.raw in server/whatsapp/inbound/repository.ts) has them; Kysely's own PostgreSQL
+ * compiler writes $n already.
+ */
+function numberPlaceholders(tokens: Token[]): Token[] {
+  let n = 0;
+  for (const t of tokens) {
+    if (t.kind === "param" && t.text === "?") t.text = `$${++n}`;
+  }
+  return tokens;
 }
 
 /** SQLite names no table when dropping a trigger; PostgreSQL's are per table. */

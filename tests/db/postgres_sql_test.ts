@@ -9,6 +9,17 @@ Deno.test("postgres sql - camelCase names are quoted; strings, quoted names and 
   );
 });
 
+Deno.test("postgres sql - a hand-written statement's ? placeholders become $1, $2, … (not inside strings)", () => {
+  assert.equal(
+    toPostgres(`INSERT INTO m (a, b) VALUES (?, '?') ON CONFLICT DO NOTHING RETURNING id`),
+    `INSERT INTO m (a, b) VALUES ($1, '?') ON CONFLICT DO NOTHING RETURNING id`,
+  );
+  assert.equal(
+    toPostgres(`UPDATE t SET unreadMessages = unreadMessages + ? WHERE id = ?`),
+    `UPDATE t SET "unreadMessages" = "unreadMessages" + $1 WHERE id = $2`,
+  );
+});
+
 Deno.test("postgres sql - SQLite's words get their PostgreSQL counterparts", () => {
   assert.equal(
     toPostgres(
