@@ -9,6 +9,8 @@
 export const POSTGRES_PREPARE = [
   `CREATE EXTENSION IF NOT EXISTS unaccent`,
   `CREATE EXTENSION IF NOT EXISTS pg_trgm`,
+  // Numbers the triggers in the order they are created (db/postgres_sql.ts, postgresTrigger).
+  `CREATE SEQUENCE IF NOT EXISTS balcao_trigger_order`,
   // Case-insensitive equality and order, as SQLite's NOCASE (ICU level 2: case, not accents).
   `DO $$ BEGIN
      IF NOT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'nocase') THEN

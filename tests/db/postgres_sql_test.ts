@@ -20,6 +20,17 @@ Deno.test("postgres sql - a hand-written statement's ? placeholders become $1, $
   );
 });
 
+Deno.test("postgres sql - CROSS JOIN … ON (SQLite's fixed join order) is an inner join; a plain CROSS JOIN stays", () => {
+  assert.equal(
+    toPostgres(`SELECT 1 FROM g CROSS JOIN e ON e.t = g.t AND g.c = $1 WHERE e.c = $2`),
+    `SELECT 1 FROM g INNER JOIN e ON e.t = g.t AND g.c = $1 WHERE e.c = $2`,
+  );
+  assert.equal(
+    toPostgres(`SELECT 1 FROM g CROSS JOIN (SELECT 1 FROM x JOIN y ON x.a = y.a) s WHERE 1`),
+    `SELECT 1 FROM g CROSS JOIN (SELECT 1 FROM x JOIN y ON x.a = y.a) s WHERE true`,
+  );
+});
+
 Deno.test("postgres sql - SQLite's words get their PostgreSQL counterparts", () => {
   assert.equal(
     toPostgres(
@@ -67,6 +78,8 @@ Deno.test("postgres sql - a SQLite trigger becomes a PL/pgSQL function and a row
   assert.match(text, /RETURN NULL;/);
   assert.match(
     text,
-    /CREATE TRIGGER counts_insert AFTER UPDATE OF status ON tickets FOR EACH ROW WHEN \(old\.status IS DISTINCT FROM {2}new\.status\) EXECUTE FUNCTION counts_insert_fn\(\)/,
+    /AFTER UPDATE OF status ON tickets FOR EACH ROW WHEN \(old\.status IS DISTINCT FROM {2}new\.status\) EXECUTE FUNCTION counts_insert_fn\(\)/,
   );
+  // Named after its place in creation order (newest first, as SQLite fires them).
+  assert.match(text, /nextval\('balcao_trigger_order'\)\)::text, 9, '0'\) \|\| '_counts_insert'/);
 });
