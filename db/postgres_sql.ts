@@ -404,6 +404,13 @@ export function postgresTrigger(text: string): string {
     }
     const translated = toPostgres(statement);
     if (translated === null) return "";
+    // A counter row made on first use (INSERT … WHERE NOT EXISTS, then UPDATE n = n + 1): under
+    // SQLite's one writer nobody comes between; on PostgreSQL two transactions can both see no
+    // row, and the second insert would fail on the key. It waits for the first and does nothing.
+    if (
+      /^\s*INSERT\b/i.test(statement) && /\bWHERE\s+NOT\s+EXISTS\b/i.test(statement) &&
+      !/\bON\s+CONFLICT\b/i.test(statement)
+    ) return `${translated} ON CONFLICT DO NOTHING;`;
     return `${translated.replace(/^\s*SELECT\b/i, "PERFORM")};`;
   });
   const returns = /BEFORE|INSTEAD/i.test(timing)

@@ -76,6 +76,12 @@ Deno.test("postgres sql - a SQLite trigger becomes a PL/pgSQL function and a row
   assert.match(text, /UPDATE counts SET n = n \+ 1 WHERE "companyId" = new\."companyId";/);
   assert.match(text, /IF new\.status = 'x' THEN RAISE EXCEPTION 'no'; END IF;/);
   assert.match(text, /RETURN NULL;/);
+  // A counter row made on first use does not fail when another transaction made it meanwhile.
+  const counter = postgresTrigger(`CREATE TRIGGER c_insert AFTER INSERT ON tickets BEGIN
+      INSERT INTO counts SELECT new.companyId, 0 WHERE NOT EXISTS (SELECT 1 FROM counts);
+      UPDATE counts SET n = n + 1;
+    END`);
+  assert.match(counter, /WHERE NOT EXISTS \(SELECT 1 FROM counts\) ON CONFLICT DO NOTHING;/);
   assert.match(
     text,
     /AFTER UPDATE OF status ON tickets FOR EACH ROW WHEN \(old\.status IS DISTINCT FROM {2}new\.status\) EXECUTE FUNCTION counts_insert_fn\(\)/,
