@@ -98,6 +98,7 @@ export const MESSAGES: Entity = {
   derived: messagesDerived,
   // Fewer, bigger batches: each one drops and creates the insert triggers once.
   batchSize: 5000,
+  freshPerBatch: true,
   // Quotes of a message of the same batch: resolved once the batch's ids are known.
   afterBatch: async (db, ctx) => {
     const pending = state(ctx).pendingQuotes ?? [];
