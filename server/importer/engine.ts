@@ -5,6 +5,7 @@ import {
   insertRows,
   type MapEntry,
   mapped,
+  rowsPerStatement,
   updatedAts,
   updateRow,
   writeMap,
@@ -74,6 +75,11 @@ export type Entity = {
     triggers: string[];
     begin(db: Database): Promise<(ids: number[]) => Promise<void>>;
   };
+  /**
+   * Only the current batch's new ids are kept in memory (`ctx.fresh`): for a table of millions
+   * whose later references are read from the map.
+   */
+  freshPerBatch?: boolean;
   /** Rows per batch (2,000 unless said): bigger for a table of millions of small rows. */
   batchSize?: number;
 };
@@ -134,7 +140,19 @@ export async function runEntity(ctx: Context, entity: Entity): Promise<void> {
   ctx.progress.start(entity.kind, total);
   const fresh = new Map<string, number>();
   ctx.fresh.set(entity.kind, fresh);
-  for await (const rows of ctx.source.batches(q.sql, q.params, entity.batchSize)) {
+  // The next batch is read from the source while this one is written: PostgreSQL and the
+  // database thread work at the same time.
+  const reader = ctx.source.batches(q.sql, q.params, entity.batchSize);
+  let next = reader.next();
+  while (true) {
+    const got = await next;
+    if (got.done) break;
+    const rows = got.value;
+    next = reader.next();
+    // A failed batch ends the import: the read already asked for is not waited for.
+    next.catch(() => {});
+    // Later entities look these ids up in the map; a million message keys need not stay here.
+    if (entity.freshPerBatch) fresh.clear();
     await ctx.unit(async (db) => {
       // Lookups while building (free names, open tickets) read through the batch's transaction.
       const outside = ctx.db;
@@ -269,8 +287,9 @@ async function runBatch(
       for (const i of rows) await one(i);
       return;
     }
-    for (let n = 0; n < rows.length; n += 200) {
-      const chunk = rows.slice(n, n + 200);
+    const size = rows.length ? rowsPerStatement(Object.keys(rows[0].values).length) : 1;
+    for (let n = 0; n < rows.length; n += size) {
+      const chunk = rows.slice(n, n + size);
       try {
         const ids = await insertRows(db, entity.table, chunk.map((i) => i.values));
         await entity.afterMany?.(db, chunk.map((i, k) => ({ id: ids[k], values: i.values })));

@@ -1,4 +1,5 @@
 import type { Entity } from "./engine.ts";
+import { ANNOUNCEMENTS, CAMPAIGN_SHIPPING, CAMPAIGNS } from "./entities/campaigns.ts";
 import { COMPANIES, PLANS, SETTINGS } from "./entities/companies.ts";
 import { CONTACT_FIELDS, CONTACTS, TAGS } from "./entities/contacts.ts";
 import { CONTACT_LIST_ITEMS, CONTACT_LISTS, INVOICES } from "./entities/lists.ts";
@@ -48,5 +49,8 @@ export const ENTITIES: Entity[] = [
   NOTES,
   CONTACT_LISTS,
   CONTACT_LIST_ITEMS,
+  CAMPAIGNS,
+  CAMPAIGN_SHIPPING,
+  ANNOUNCEMENTS,
   INVOICES,
 ];

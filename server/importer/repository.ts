@@ -8,6 +8,16 @@ import type { DB, ImportMapTable } from "../../db/schema.ts";
  * map and the source registry are the platform's (one import per database, every company).
  */
 
+/**
+ * Bound values per statement: below SQLite's 32,766 and PostgreSQL's 65,535. Fewer, bigger
+ * statements are fewer trips to the database thread, which is where an import's time went.
+ */
+const MAX_PARAMS = 30_000;
+
+/** Rows of `columns` values each that fit one statement (at most 500: bigger ones cost memory, not time). */
+export const rowsPerStatement = (columns: number) =>
+  Math.max(1, Math.min(500, Math.floor(MAX_PARAMS / Math.max(1, columns))));
+
 export type MapEntry = { targetId: number; hash: string; stamp: string; companyId: number | null };
 
 export async function importSources(db: Database) {
@@ -37,6 +47,17 @@ export async function finishSource(db: Database, sourceId: number, now: string) 
     .execute();
 }
 
+/**
+ * A key list grown to the next power of two by repeating its last key (the same IN): a few SQL
+ * texts instead of one per list length, each kept prepared by the database thread; a cache of
+ * hundreds of 2,000-value statements took the importer past its memory target.
+ */
+function padded(keys: string[]): string[] {
+  let size = 1;
+  while (size < keys.length) size *= 2;
+  return size === keys.length ? keys : [...keys, ...Array(size - keys.length).fill(keys.at(-1))];
+}
+
 /** The map rows of some source keys of one kind. */
 export async function mapped(
   db: Database,
@@ -45,19 +66,20 @@ export async function mapped(
   keys: string[],
 ): Promise<Map<string, MapEntry>> {
   const out = new Map<string, MapEntry>();
-  for (let i = 0; i < keys.length; i += 500) {
+  for (let i = 0; i < keys.length; i += 2048) {
     const rows = await db.selectFrom("import_map")
       .select(["sourceKey", "targetId", "hash", "stamp", "companyId"])
       .where("sourceId", "=", sourceId).where("kind", "=", kind)
-      .where("sourceKey", "in", keys.slice(i, i + 500)).execute();
+      .where("sourceKey", "in", padded(keys.slice(i, i + 2048))).execute();
     for (const r of rows) out.set(r.sourceKey, r);
   }
   return out;
 }
 
 export async function writeMap(db: Database, rows: ImportMapTable[]) {
-  for (let i = 0; i < rows.length; i += 500) {
-    await db.insertInto("import_map").values(rows.slice(i, i + 500))
+  const size = rowsPerStatement(7);
+  for (let i = 0; i < rows.length; i += size) {
+    await db.insertInto("import_map").values(rows.slice(i, i + size))
       .onConflict((oc) =>
         oc.columns(["sourceId", "kind", "sourceKey"]).doUpdateSet((eb) => ({
           targetId: eb.ref("excluded.targetId"),
@@ -90,10 +112,11 @@ export async function insertRows(
 ): Promise<number[]> {
   if (rows.length === 0) return [];
   const ids: number[] = [];
-  for (let i = 0; i < rows.length; i += 200) {
+  const size = rowsPerStatement(Object.keys(rows[0]).length);
+  for (let i = 0; i < rows.length; i += size) {
     const out = await db.insertInto(table).values(
       // deno-lint-ignore no-explicit-any
-      rows.slice(i, i + 200) as any,
+      rows.slice(i, i + size) as any,
     )
       // deno-lint-ignore no-explicit-any
       .returning("id" as any).execute();

@@ -53,7 +53,18 @@ export class Source {
     if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
       throw new SourceError(`--from must be a postgres:// URL, not ${parsed.protocol}`);
     }
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 10_000,
+      // A DATE (ticketz' Companies.dueDate) as its text: the driver's Date would be local midnight.
+      types: {
+        getTypeParser: ((oid: number, format?: "text" | "binary") =>
+          oid === DATE_OID
+            ? (v: string) =>
+              v
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
     try {
       await client.connect();
     } catch (error) {
@@ -108,6 +119,7 @@ export class Source {
 }
 
 let cursorCount = 0;
+const DATE_OID = 1082;
 
 async function hasTable(client: pg.Client, table: string): Promise<boolean> {
   const { rows } = await client.query(

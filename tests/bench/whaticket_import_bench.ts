@@ -14,13 +14,24 @@ const say = (line: string) => console.log(line);
 const ROOT = new URL("../../", import.meta.url).pathname;
 const tickets = Number(Deno.env.get("WHATICKET_BENCH_TICKETS") ?? 100_000);
 const messages = Number(Deno.env.get("WHATICKET_BENCH_MESSAGES") ?? 1_000_000);
+const profile = Deno.env.get("WHATICKET_BENCH_PROFILE");
 
 async function importOnce(url: string, dataDir: string, way: string) {
   const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
   const loadBefore = load();
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "scripts/import_whaticket.ts", "--from", url],
+    args: [
+      "run",
+      "-A",
+      // As `deno task import:whaticket` runs it: V8 collects before its heap grows past this.
+      "--v8-flags=--max-old-space-size=160",
+      // WHATICKET_BENCH_PROFILE=<dir>: a V8 CPU profile of the importer's main thread there.
+      ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+      "scripts/import_whaticket.ts",
+      "--from",
+      url,
+    ],
     cwd: ROOT,
     env: {
       DATA_DIR: dataDir,

@@ -95,7 +95,10 @@ export const SAAS_MIGRATIONS = [
   "20220814000000-add-value-to-plans",
   "20220315110000-create-ContactLists-table",
   "20220315110001-create-ContactListItems-table",
-  "20220406000000-create-invoices",
+  "20220315110002-create-Campaigns-table",
+  "20220321130000-create-CampaignShipping",
+  "20220411000003-create-table-Announcements",
+  "20220512000003-create-invoices",
   "20231219153800-add-isEdited-column-to-messages",
 ];
 
@@ -216,14 +219,40 @@ function saasOnly(): string[] {
       "companyId" ${fk("Companies", "CASCADE")}, ${STAMPS}, PRIMARY KEY ("id"))`,
     `CREATE TABLE "ContactListItems" ("id" SERIAL, "name" VARCHAR(255) NOT NULL,
       "number" VARCHAR(255) NOT NULL, "email" VARCHAR(255),
-      "contactListId" ${fk("ContactLists", "CASCADE")}, "isWhatsappValid" BOOLEAN DEFAULT false,
-      "companyId" ${fk("Companies", "CASCADE")}, ${STAMPS}, PRIMARY KEY ("id"))`,
+      "contactListId" ${fk("ContactLists", "CASCADE")} NOT NULL,
+      "isWhatsappValid" BOOLEAN DEFAULT false, "companyId" ${fk("Companies", "CASCADE")}, ${STAMPS},
+      PRIMARY KEY ("id"))`,
+    ...campaignTables(),
+    // Created before its companyId, dueDate last but one (20220512000003-create-invoices).
     `CREATE TABLE "Invoices" ("id" SERIAL, "detail" VARCHAR(255), "status" VARCHAR(255),
-      "value" FLOAT, "dueDate" VARCHAR(255), "companyId" ${fk("Companies", "CASCADE")}, ${STAMPS},
+      "value" FLOAT, ${STAMPS}, "dueDate" VARCHAR(255), "companyId" ${fk("Companies", "CASCADE")},
       PRIMARY KEY ("id"))`,
     `CREATE TABLE "UserRatings" ("id" SERIAL, "ticketId" ${fk("Tickets", "SET NULL")},
       "companyId" ${fk("Companies", "CASCADE")}, "userId" ${fk("Users", "SET NULL")},
       "rate" INTEGER NOT NULL DEFAULT 0, "createdAt" ${TS}, "updatedAt" ${TS}, PRIMARY KEY ("id"))`,
+  ];
+}
+
+/** Campaigns with their shipping rows, and the platform's announcements (SaaS line, 2022). */
+function campaignTables(): string[] {
+  const texts = [1, 2, 3, 4, 5].map((n) => `"message${n}" TEXT DEFAULT '',`).join(" ") +
+    [1, 2, 3, 4, 5].map((n) => ` "confirmationMessage${n}" TEXT DEFAULT '',`).join("");
+  return [
+    `CREATE TABLE "Campaigns" ("id" SERIAL, "name" VARCHAR(255) NOT NULL, ${texts}
+      "status" VARCHAR(255), "confirmation" BOOLEAN DEFAULT false, "mediaPath" TEXT,
+      "mediaName" TEXT, "companyId" ${fk("Companies", "CASCADE")} NOT NULL,
+      "contactListId" INTEGER REFERENCES "ContactLists" ("id") ON DELETE SET NULL ON UPDATE SET NULL,
+      "whatsappId" INTEGER REFERENCES "Whatsapps" ("id") ON DELETE SET NULL ON UPDATE SET NULL,
+      "scheduledAt" ${TS}, "completedAt" ${TS}, ${STAMPS}, PRIMARY KEY ("id"))`,
+    `CREATE TABLE "CampaignShipping" ("id" SERIAL, "jobId" VARCHAR(255), "number" VARCHAR(255) NOT NULL,
+      "message" TEXT NOT NULL, "confirmationMessage" TEXT, "confirmation" BOOLEAN,
+      "contactId" INTEGER REFERENCES "ContactListItems" ("id") ON DELETE SET NULL ON UPDATE SET NULL,
+      "campaignId" ${fk("Campaigns", "CASCADE")} NOT NULL, "confirmationRequestedAt" ${TS},
+      "confirmedAt" ${TS}, "deliveredAt" ${TS}, ${STAMPS}, PRIMARY KEY ("id"))`,
+    `CREATE TABLE "Announcements" ("id" SERIAL, "priority" INTEGER, "title" VARCHAR(255) NOT NULL,
+      "text" TEXT NOT NULL, "mediaPath" TEXT, "mediaName" TEXT,
+      "companyId" ${fk("Companies", "CASCADE")} NOT NULL, "status" BOOLEAN, ${STAMPS},
+      PRIMARY KEY ("id"))`,
   ];
 }
 
@@ -326,6 +355,36 @@ export async function fillCommunity(pg: PostgresServer, url: string): Promise<vo
   );
 }
 
+/**
+ * One finished campaign (two numbers delivered, one answered its confirmation) and one still
+ * running there (one delivered, one waiting): history to read, never to send again. Two
+ * announcements, one switched off.
+ */
+function campaignRows(t: (minute: number) => string): string[] {
+  const s = `${t(0)}, ${t(0)}`;
+  return [
+    `INSERT INTO "Campaigns" ("id", "name", "message1", "message2", "confirmationMessage1",
+      "status", "confirmation", "companyId", "contactListId", "whatsappId", "scheduledAt",
+      "completedAt", "createdAt", "updatedAt") VALUES
+      (1, 'Black Friday', 'Oferta {nome}!', 'Promo {nome}', 'Confirma, {nome}?', 'FINALIZADA', true,
+        1, 1, 1, '2024-04-20T10:00:00Z', '2024-04-20T11:00:00Z', ${s}),
+      (2, 'Natal', 'Feliz Natal', '', '', 'EM_ANDAMENTO', false, 1, 1, 1,
+        '2024-04-25T10:00:00Z', NULL, ${s})`,
+    `INSERT INTO "CampaignShipping" ("id", "number", "message", "confirmationMessage",
+      "confirmation", "contactId", "campaignId", "confirmationRequestedAt", "confirmedAt",
+      "deliveredAt", "createdAt", "updatedAt") VALUES
+      (1, '5511977770001', 'Oferta Rita!', 'Confirma, Rita?', true, 1, 1,
+        '2024-04-20T10:01:00Z', '2024-04-20T10:05:00Z', '2024-04-20T10:06:00Z', ${s}),
+      (2, '5511977770009', 'Oferta Zé!', NULL, NULL, NULL, 1, NULL, NULL, '2024-04-20T10:02:00Z', ${s}),
+      (3, '5511977770001', 'Feliz Natal', NULL, NULL, 1, 2, NULL, NULL, '2024-04-25T10:01:00Z', ${s}),
+      (4, '5511977770008', 'Feliz Natal', NULL, NULL, NULL, 2, NULL, NULL, NULL, ${s})`,
+    `INSERT INTO "Announcements" ("id", "priority", "title", "text", "mediaPath", "mediaName",
+      "companyId", "status", "createdAt", "updatedAt") VALUES
+      (1, 1, 'Manutenção', 'Sábado às 22h', NULL, NULL, 1, true, ${s}),
+      (2, 3, 'Antigo', 'Já passou', 'aviso.png', 'aviso.png', 1, false, ${s})`,
+  ];
+}
+
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** Runs `deno task import:whaticket`'s script in a process of its own on `dataDir`. */
@@ -424,8 +483,9 @@ export async function fillSaas(pg: PostgresServer, url: string): Promise<void> {
         (2, 'Sem número', '', NULL, 1, NULL, 1, ${s}),
         (3, 'Téo', '5521966660002', NULL, 2, NULL, 2, ${s})`,
       `INSERT INTO "Invoices" VALUES
-        (1, 'Plano Pro - maio', 'paid', 149.9, '2024-05-10', 1, ${t(1)}, ${t(5)}),
-        (2, 'Plano Pro - junho', 'open', 149.9, '2024-06-10T00:00:00.000Z', 1, ${s})`,
+        (1, 'Plano Pro - maio', 'paid', 149.9, ${t(1)}, ${t(5)}, '2024-05-10', 1),
+        (2, 'Plano Pro - junho', 'open', 149.9, ${s}, '2024-06-10T00:00:00.000Z', 1)`,
+      ...campaignRows(t),
     ].join(";\n"),
   );
 }

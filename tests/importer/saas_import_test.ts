@@ -176,6 +176,134 @@ Deno.test("import whaticket-saas: companies with plan and due date, a name clash
           paidVia: null,
         },
       ]);
+
+      // Campaigns: history and reports, never sent again. The running one arrives CANCELADA (our
+      // dispatcher sends only EM_ANDAMENTO); its delivered row is delivered, the other pending.
+      const campaigns = await db.selectFrom("campaigns").selectAll()
+        .where("companyId", "=", one.id).orderBy("id").execute();
+      assert.deepEqual(
+        campaigns.map((c) => [
+          c.name,
+          c.status,
+          c.message1,
+          c.message2,
+          c.confirmationMessage1,
+          c.confirmation,
+          c.contactListId,
+          c.whatsappId,
+          c.scheduledAt,
+          c.completedAt,
+        ]),
+        [
+          [
+            "Black Friday",
+            "FINALIZADA",
+            "Oferta {nome}!",
+            "Promo {nome}",
+            "Confirma, {nome}?",
+            1,
+            lists[0].id,
+            conns[0].id,
+            "2024-04-20T10:00:00.000Z",
+            "2024-04-20T11:00:00.000Z",
+          ],
+          [
+            "Natal",
+            "CANCELADA",
+            "Feliz Natal",
+            "",
+            "",
+            0,
+            lists[0].id,
+            conns[0].id,
+            "2024-04-25T10:00:00.000Z",
+            null,
+          ],
+        ],
+      );
+      assert.match(run.stdout, /campaigns: read 2, imported 2, .*1 imported CANCELADA: it was EM_ANDAMENTO/);
+      const shipping = await db.selectFrom("campaign_shipping")
+        .select([
+          "campaignId",
+          "companyId",
+          "number",
+          "message",
+          "status",
+          "contactListItemId",
+          "confirmation",
+          "confirmedAt",
+          "deliveredAt",
+        ]).orderBy("id").execute();
+      const rita = (await db.selectFrom("contact_list_items").select("id")
+        .where("name", "=", "Rita").executeTakeFirstOrThrow()).id;
+      assert.deepEqual(shipping, [
+        {
+          campaignId: campaigns[0].id,
+          companyId: one.id,
+          number: "5511977770001",
+          message: "Oferta Rita!",
+          status: "delivered",
+          contactListItemId: rita,
+          confirmation: 1,
+          confirmedAt: "2024-04-20T10:05:00.000Z",
+          deliveredAt: "2024-04-20T10:06:00.000Z",
+        },
+        {
+          campaignId: campaigns[0].id,
+          companyId: one.id,
+          number: "5511977770009",
+          message: "Oferta Zé!",
+          status: "delivered",
+          contactListItemId: null,
+          confirmation: 0,
+          confirmedAt: null,
+          deliveredAt: "2024-04-20T10:02:00.000Z",
+        },
+        {
+          campaignId: campaigns[1].id,
+          companyId: one.id,
+          number: "5511977770001",
+          message: "Feliz Natal",
+          status: "delivered",
+          contactListItemId: rita,
+          confirmation: 0,
+          confirmedAt: null,
+          deliveredAt: "2024-04-25T10:01:00.000Z",
+        },
+        {
+          campaignId: campaigns[1].id,
+          companyId: one.id,
+          number: "5511977770008",
+          message: "Feliz Natal",
+          status: "pending",
+          contactListItemId: null,
+          confirmation: 0,
+          confirmedAt: null,
+          deliveredAt: null,
+        },
+      ]);
+      const notices = await db.selectFrom("announcements")
+        .select(["companyId", "title", "text", "priority", "status", "mediaPath"]).orderBy("id")
+        .execute();
+      assert.deepEqual(notices, [
+        {
+          companyId: one.id,
+          title: "Manutenção",
+          text: "Sábado às 22h",
+          priority: 1,
+          status: 1,
+          mediaPath: null,
+        },
+        {
+          companyId: one.id,
+          title: "Antigo",
+          text: "Já passou",
+          priority: 3,
+          status: 0,
+          mediaPath: null,
+        },
+      ]);
+      assert.match(run.stdout, /announcements: read 2, imported 2, .*1 image not copied/);
     } finally {
       await db.destroy();
     }

@@ -1,17 +1,32 @@
 import type { Entity } from "../engine.ts";
-import { flag, optional, stamps, str, tableEntity } from "./shared.ts";
+import { companyCol, flag, only, optional, stamps, str, tableEntity } from "./shared.ts";
 
 /** Who a company talks to (issue 47): contacts, their extra fields, tags. */
 
 export const CONTACTS: Entity = tableEntity({
   kind: "contacts",
-  query: optional("Contacts", "c"),
+  // ticketz keeps a contact's LID beside it (WhatsappLidMaps, one per company and LID).
+  query: async (ctx) => {
+    if (!await ctx.source.hasTable("WhatsappLidMaps")) return optional("Contacts", "c")(ctx);
+    const o = only(ctx, "c");
+    return {
+      sql: `SELECT c.*, ${companyCol(ctx, "c")} AS "_company",
+          (SELECT lm."lid" FROM "WhatsappLidMaps" lm WHERE lm."contactId" = c."id"
+            ORDER BY lm."id" LIMIT 1) AS "_lid"
+        FROM "Contacts" c WHERE ${o.where} ORDER BY c."id"`,
+      params: o.params,
+    };
+  },
   build: (row, ctx, _refs, companyId) => {
     const raw = str(row.number).trim();
     // A contact known only by its LID (…@lid): the LID stands for the number until WhatsApp
     // tells the phone, as our inbound contacts do.
-    const lid = /@lid$/.test(raw) ? raw.replace(/@lid$/, "") : null;
-    const number = lid ?? raw.replace(/@.*$/, "");
+    const lid = /@lid$/.test(raw)
+      ? raw.replace(/@lid$/, "")
+      : row._lid
+      ? str(row._lid).replace(/@.*$/, "")
+      : null;
+    const number = /@lid$/.test(raw) ? lid! : raw.replace(/@.*$/, "");
     if (number === "") return { skip: "no number" };
     return {
       values: {

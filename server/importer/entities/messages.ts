@@ -6,6 +6,15 @@ import { companyCol, companyOf, flag, only, stamps, state, str } from "./shared.
 
 const PLACEHOLDER = "📎 arquivo não encontrado na importação";
 
+/**
+ * ticketz keys a message by its WhatsApp id AND its ticket (since 20240418173900: the same id may
+ * be in two tickets), and its quote names only the quoted id: the quoted message is the one of the
+ * same ticket, else the newest ticket's.
+ */
+const TICKETZ_KEYS = `, m."ticketId" || '/' || m."id" AS "_key",
+  (SELECT q."ticketId" || '/' || q."id" FROM "Messages" q WHERE q."id" = m."quotedMsgId"
+    ORDER BY (q."ticketId" = m."ticketId") DESC, q."ticketId" DESC LIMIT 1) AS "_quoted"`;
+
 export const MESSAGES: Entity = {
   kind: "messages",
   table: "messages",
@@ -13,20 +22,22 @@ export const MESSAGES: Entity = {
   query: (ctx) => {
     const o = only(ctx, "m");
     return Promise.resolve({
-      sql: `SELECT m.*, ${companyCol(ctx, "m")} AS "_company", t."whatsappId" AS "_whatsapp"
+      sql: `SELECT m.*, ${companyCol(ctx, "m")} AS "_company", t."whatsappId" AS "_whatsapp"${
+        ctx.source.info.system === "ticketz" ? TICKETZ_KEYS : ""
+      }
         FROM "Messages" m JOIN "Tickets" t ON t."id" = m."ticketId"
         WHERE ${o.where} ORDER BY m."createdAt", m."id"`,
       params: o.params,
     });
   },
-  key: (r) => String(r.id),
+  key: (r) => String(r._key ?? r.id),
   company: (row, ctx) =>
     state(ctx).multi ? companyOf(ctx, row._company ?? row.companyId) : state(ctx).single,
   refs: (r) => ({
     ticket: ["tickets", r.ticketId],
     contact: ["contacts", r.contactId],
     whatsapp: ["whatsapps", r._whatsapp],
-    quoted: ["messages", r.quotedMsgId],
+    quoted: ["messages", r._key ? r._quoted : r.quotedMsgId],
   }),
   build: async (row, ctx, refs, companyId, mappedId) => {
     const ticketId = refs.get("ticket");
@@ -54,8 +65,8 @@ export const MESSAGES: Entity = {
     const quoted = refs.get("quoted");
     if (row.quotedMsgId && quoted === null) {
       (state(ctx).pendingQuotes ??= []).push({
-        self: String(row.id),
-        quoted: String(row.quotedMsgId),
+        self: String(row._key ?? row.id),
+        quoted: String(row._key ? row._quoted : row.quotedMsgId),
         companyId,
       });
     }
@@ -87,6 +98,7 @@ export const MESSAGES: Entity = {
   derived: messagesDerived,
   // Fewer, bigger batches: each one drops and creates the insert triggers once.
   batchSize: 5000,
+  freshPerBatch: true,
   // Quotes of a message of the same batch: resolved once the batch's ids are known.
   afterBatch: async (db, ctx) => {
     const pending = state(ctx).pendingQuotes ?? [];
