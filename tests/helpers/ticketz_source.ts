@@ -1,5 +1,6 @@
 import bcrypt from "bcryptjs";
 import type { PostgresServer } from "./postgres_server.ts";
+import { STAMPS } from "./sequelize_ddl.ts";
 import { createSourceSchema, OLD_PASSWORDS, SAAS_MIGRATIONS } from "./whaticket_source.ts";
 
 /**
@@ -10,9 +11,6 @@ import { createSourceSchema, OLD_PASSWORDS, SAAS_MIGRATIONS } from "./whaticket_
  * lose `online`, contacts gain tags of their own and a LID map, and columns nobody imports (channel,
  * language, currency, payment fields, the message's error) appear.
  */
-
-const TS = "TIMESTAMP WITH TIME ZONE";
-const STAMPS = `"createdAt" ${TS} NOT NULL, "updatedAt" ${TS} NOT NULL`;
 
 export const TICKETZ_MIGRATIONS = [
   ...SAAS_MIGRATIONS,
