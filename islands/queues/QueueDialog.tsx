@@ -7,7 +7,7 @@ import { useFormTab } from "../lib/list/FormTabs.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import { AttachmentField } from "../lib/ui/AttachmentField.tsx";
 import { Button } from "../lib/ui/Button.tsx";
-import { Field } from "../lib/ui/Field.tsx";
+import { Field, WholeNumberField } from "../lib/ui/Field.tsx";
 import { Tabs } from "../lib/ui/Tabs.tsx";
 import { TextAreaField } from "../lib/ui/TextArea.tsx";
 import { VariableList } from "../lib/ui/VariableList.tsx";
@@ -211,21 +211,15 @@ export function QueueDialog(
       />
       <p className="field-hint">{t("queues.distribution.hint")}</p>
       <div className="queue-form-grid">
-        <Field
+        <WholeNumberField
           label={t("queues.fields.firstResponseMinutes")}
-          type="number"
-          inputMode="numeric"
-          min={LIMITS.slaMinutes.min}
-          max={LIMITS.slaMinutes.max}
+          limit={LIMITS.slaMinutes}
           {...form.field("firstResponseMinutes")}
           hint={t("queues.fields.minutesHint")}
         />
-        <Field
+        <WholeNumberField
           label={t("queues.fields.resolutionMinutes")}
-          type="number"
-          inputMode="numeric"
-          min={LIMITS.slaMinutes.min}
-          max={LIMITS.slaMinutes.max}
+          limit={LIMITS.slaMinutes}
           {...form.field("resolutionMinutes")}
           hint={t("queues.fields.minutesHint")}
         />
@@ -240,12 +234,9 @@ export function QueueDialog(
         <span>{t("queues.fields.pauseWhenWaitingOnCustomer")}</span>
       </label>
       <p className="field-hint">{t("queues.fields.pauseHint")}</p>
-      <Field
+      <WholeNumberField
         label={t("queues.fields.offlineMinutes")}
-        type="number"
-        inputMode="numeric"
-        min={LIMITS.offlineMinutes.min}
-        max={LIMITS.offlineMinutes.max}
+        limit={LIMITS.offlineMinutes}
         {...form.field("offlineMinutes")}
         hint={t("queues.fields.offlineHint")}
         data-testid="queue-offline-minutes"

@@ -2,7 +2,7 @@ import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../lib/api.ts";
 import type { QueueRef } from "../../contract/types.ts";
-import { Field } from "../lib/ui/Field.tsx";
+import { Field, WholeNumberField } from "../lib/ui/Field.tsx";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
 import { SelectField } from "../lib/ui/Select.tsx";
@@ -207,12 +207,9 @@ export function UserDialog(
           ]}
         />
       </div>
-      <Field
+      <WholeNumberField
         label={t("users.maxOpenTickets")}
-        type="number"
-        inputMode="numeric"
-        min={LIMITS.maxOpenTickets.min}
-        max={LIMITS.maxOpenTickets.max}
+        limit={LIMITS.maxOpenTickets}
         disabled={!canAdmin}
         {...form.field("maxOpenTickets")}
         hint={t("users.maxOpenTicketsHint")}

@@ -64,3 +64,15 @@ export function Field({ label, error, hint, id, className, ...input }: FieldProp
     />
   );
 }
+
+/**
+ * A whole-number field bounded by a contract limit (`LIMITS.slaMinutes`...): the browser's own
+ * stepper and numeric keypad keep to the range the server checks.
+ */
+export function WholeNumberField(
+  { limit, ...props }: Omit<FieldProps, "type" | "min" | "max"> & {
+    limit: { min: number; max: number };
+  },
+) {
+  return <Field type="number" inputMode="numeric" min={limit.min} max={limit.max} {...props} />;
+}
