@@ -105,6 +105,14 @@ Deno.test("conversation tools e2e - a pin puts the ticket first, survives a relo
     await page.getByTestId("ticket-pin").click();
     await page.locator('[data-testid="ticket-pin"][aria-pressed="true"]').waitFor();
     await firstIn(page).getByText("Antiga Cliente").waitFor();
+    // Issue 44 item 6: in 'Tempo restante' order too (it put the pin last, neither having a
+    // target).
+    await page.getByTestId("sort-time-left").click();
+    await page.locator('[data-testid="sort-time-left"][aria-pressed="true"]').waitFor();
+    await page.getByTestId("list-open").getByTestId("ticket-item").nth(1).waitFor();
+    assert.equal(await firstIn(page).getByTestId("ticket-name").innerText(), "Antiga Cliente");
+    await page.getByTestId("sort-time-left").click();
+    await page.locator('[data-testid="sort-time-left"][aria-pressed="false"]').waitFor();
     // The other tab hears it (ticketPin to the user's sockets) and reorders without a reload.
     await firstIn(other).getByText("Antiga Cliente").waitFor();
     await other.locator('[data-pinned="true"]').getByText("Antiga Cliente").waitFor();
@@ -151,6 +159,13 @@ Deno.test("conversation tools e2e - find a word 500 messages back and land on it
     assert.equal(await page.locator(`[data-message-id="${hit}"]`).count(), 0);
 
     await page.getByTestId("conversation-search-open").click();
+    // The button's tooltip does not cover the field it just opened (the pointer still on it).
+    assert.equal(
+      await page.getByTestId("conversation-search-open").evaluate((button) =>
+        getComputedStyle(button, "::after").display
+      ),
+      "none",
+    );
     const input = page.getByTestId("conversation-search-input");
     const height = (await input.boundingBox())!.height;
     // Issue 44 item 6: a word in hundreds of messages fills the panel; the field stays whole

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createCompany } from "../helpers/app.ts";
 import { toastWith, withBrowser } from "../helpers/browser.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { LAPTOP, PHONE } from "../helpers/page_audit.ts";
 
 /**
  * Issue 26's settings in the dialogs: an admin marks a user supervisor of one of their queues and
@@ -54,6 +55,26 @@ Deno.test("distribution settings - the user dialog marks a supervisor and sets w
       "Gerenciamento de Expediente desabilitado: a fila distribui e conta os prazos 24 horas",
       { exact: false },
     ).waitFor();
+    // Issue 44 item 6, on a phone: the chosen mode's two lines read from the left, inside the
+    // field (they were centred, and ran over its edges).
+    await page.setViewportSize(PHONE);
+    const mode = queueDialog.getByRole("combobox", { name: "Distribuição automática" });
+    await mode.getByText("Desligada (atendentes escolhem em Aguardando)").waitFor();
+    assert.deepEqual(
+      await mode.evaluate((trigger) => {
+        const box = trigger.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(trigger.querySelector("span")!);
+        const lines = [...range.getClientRects()];
+        return {
+          lines: lines.length,
+          fromTheLeft: lines.every((line) => line.left - box.left <= 14),
+          inside: lines.every((line) => line.top >= box.top && line.bottom <= box.bottom),
+        };
+      }),
+      { lines: 2, fromTheLeft: true, inside: true },
+    );
+    await page.setViewportSize(LAPTOP);
     await queueDialog.getByTestId("queue-pause-waiting").check();
     // Issue 50 item 17: the company's offline minutes, shown (the default 10) and saved here.
     const offline = queueDialog.getByLabel(
