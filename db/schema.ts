@@ -1209,4 +1209,6 @@ export interface InvoiceRemindersTable {
   kind: ReminderKind;
   createdAt: string;
   sentAt: string | null;
+  /** A claim to send: past this instant and still unsent, the next tick claims it again (0720). */
+  claimedUntil: string | null;
 }

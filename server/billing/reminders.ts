@@ -87,6 +87,13 @@ async function reminderMail(deps: AppDeps, invoice: repo.OpenInvoice, kind: Remi
   return { subject, text: lines.join("\n") };
 }
 
+/**
+ * How long a claim to send holds: past it, a mail still unsent (its process died between the
+ * claim and the send) is claimed and sent by the next tick. At least once, then: a death after
+ * the mail server took it and before `sentAt` was written sends it twice.
+ */
+const CLAIM_MS = 10 * 60_000;
+
 async function sendOne(
   deps: AppDeps,
   mailer: Mailer,
@@ -96,7 +103,8 @@ async function sendOne(
 ): Promise<boolean> {
   const key = { companyId: invoice.companyId, invoiceId: invoice.id, kind };
   const now = deps.clock.now().toISOString();
-  if (!await repo.claimReminder(deps.db, { ...key, now })) return false;
+  const until = new Date(deps.clock.now().getTime() + CLAIM_MS).toISOString();
+  if (!await repo.claimReminder(deps.db, { ...key, now, until })) return false;
   try {
     const mail = await reminderMail(deps, invoice, kind);
     await mailer.send({ to: to.join(", "), ...mail });
@@ -115,7 +123,8 @@ export async function sendInvoiceReminders(deps: AppDeps): Promise<number> {
   if (!mailer) return 0;
   const today = isoDate(deps.clock.now());
   let sent = 0;
-  for (const invoice of await repo.openInvoicesWithReminders(deps.db)) {
+  const scanAt = deps.clock.now().toISOString();
+  for (const invoice of await repo.openInvoicesWithReminders(deps.db, scanAt)) {
     const claimed = new Set(invoice.sent?.split(",") ?? []);
     const { send, skip } = dueReminders(invoice.dueDate.slice(0, 10), today);
     if (send.every((k) => claimed.has(k))) continue;

@@ -12,7 +12,10 @@ export type OpenInvoice = Invoice & { companyName: string; sent: string | null }
  * super user switched off by hand (status 0 without the due-date job's blockedAt): they are off,
  * not late. Across companies on purpose: the job's scan; one open invoice per company and period.
  */
-export async function openInvoicesWithReminders(db: Database): Promise<OpenInvoice[]> {
+export async function openInvoicesWithReminders(
+  db: Database,
+  now: string,
+): Promise<OpenInvoice[]> {
   const rows = await crossCompany(db).selectFrom("invoices")
     .innerJoin("companies", "companies.id", "invoices.companyId")
     .where("invoices.status", "=", "open")
@@ -23,6 +26,14 @@ export async function openInvoicesWithReminders(db: Database): Promise<OpenInvoi
     .select((eb) =>
       eb.selectFrom("invoice_reminders as r").whereRef("r.invoiceId", "=", "invoices.id")
         .whereRef("r.companyId", "=", "invoices.companyId")
+        // A claim whose lease ran out unsent (its process died) is due again.
+        .where((w) =>
+          w.or([
+            w("r.sentAt", "is not", null),
+            w("r.claimedUntil", "is", null),
+            w("r.claimedUntil", ">=", now),
+          ])
+        )
         .select((e) => e.fn<string>("group_concat", ["r.kind"]).as("k")).as("sent")
     )
     .orderBy("invoices.id").execute();
@@ -35,7 +46,14 @@ export async function openInvoicesWithReminders(db: Database): Promise<OpenInvoi
  */
 export async function claimReminder(
   db: Database,
-  row: { companyId: number; invoiceId: number; kind: ReminderKind; now: string },
+  row: {
+    companyId: number;
+    invoiceId: number;
+    kind: ReminderKind;
+    now: string;
+    /** Set: a claim to send, held until then; unset: a stage skipped for good. */
+    until?: string;
+  },
 ): Promise<boolean> {
   const result = await db.insertInto("invoice_reminders").values({
     companyId: row.companyId,
@@ -43,8 +61,15 @@ export async function claimReminder(
     kind: row.kind,
     createdAt: row.now,
     sentAt: null,
-  }).onConflict((oc) => oc.columns(["companyId", "invoiceId", "kind"]).doNothing())
-    .executeTakeFirst();
+    claimedUntil: row.until ?? null,
+  }).onConflict((oc) =>
+    oc.columns(["companyId", "invoiceId", "kind"])
+      .doUpdateSet({ claimedUntil: row.until ?? null, createdAt: row.now })
+      // Only a claim to send whose lease ran out unsent is taken over.
+      .where("invoice_reminders.sentAt", "is", null)
+      .where("invoice_reminders.claimedUntil", "is not", null)
+      .where("invoice_reminders.claimedUntil", "<", row.now)
+  ).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
@@ -55,7 +80,8 @@ export async function markReminderSent(
   kind: ReminderKind,
   now: string,
 ) {
-  await db.updateTable("invoice_reminders").set({ sentAt: now }).where("companyId", "=", companyId)
+  await db.updateTable("invoice_reminders").set({ sentAt: now, claimedUntil: null })
+    .where("companyId", "=", companyId)
     .where("invoiceId", "=", invoiceId).where("kind", "=", kind).execute();
 }
 

@@ -4,6 +4,7 @@ import { createCompany, createTestApp, restartTestApp, type TestApp } from "../h
 import { decodeQuotedPrintable, startFakeSmtp } from "../fakes/smtp.ts";
 import { createDueInvoices } from "../../server/billing/service.ts";
 import { dueReminders, sendInvoiceReminders } from "../../server/billing/reminders.ts";
+import { claimReminder } from "../../server/billing/reminders_repository.ts";
 
 /**
  * Issue 29 item 2: reminder mails to a company's admins when an invoice is created, 3 and 1 days
@@ -140,5 +141,44 @@ Deno.test("invoice reminders - a job that did not run for days sends the latest 
     assert.equal(await sendInvoiceReminders(noMail.deps), 0);
   } finally {
     await noMail.close();
+  }
+});
+
+Deno.test("invoice reminders - a claim whose process died before the mail went out is mailed by a later tick, once", async () => {
+  const smtp = startFakeSmtp();
+  const t = await createTestApp({
+    ...PIX,
+    SMTP_URL: smtp.url(),
+    SMTP_FROM: "no-reply@balcao.test",
+  });
+  try {
+    const company = await createCompany(t, "Cut", { dueDate: "2026-11-30" });
+    await createDueInvoices(t.deps);
+    const invoice = await t.deps.db.selectFrom("invoices").selectAll()
+      .where("companyId", "=", company.id).executeTakeFirstOrThrow();
+    // What a process that died between its claim and its mail leaves: the claim, unsent.
+    const claimedAt = t.clock.now();
+    assert.ok(
+      await claimReminder(t.deps.db, {
+        companyId: company.id,
+        invoiceId: invoice.id,
+        kind: "created",
+        now: claimedAt.toISOString(),
+        until: new Date(claimedAt.getTime() + 10 * 60_000).toISOString(),
+      }),
+    );
+    // While its lease runs, nobody else mails it.
+    assert.equal(await sendInvoiceReminders(t.deps), 0);
+    t.clock.set(new Date(claimedAt.getTime() + 11 * 60_000).toISOString());
+    assert.equal(await sendInvoiceReminders(t.deps), 1, "the stale claim is taken and mailed");
+    const [mail] = await smtp.received(1);
+    assert.match(decodeQuotedPrintable(mail.data), /Nova fatura dispon/);
+    assert.deepEqual(await kindsOf(t, invoice.id), ["created"]);
+    t.clock.set(new Date(claimedAt.getTime() + 30 * 60_000).toISOString());
+    assert.equal(await sendInvoiceReminders(t.deps), 0, "sent: never again");
+    assert.equal(smtp.mails.length, 1);
+  } finally {
+    await t.close();
+    await smtp.close();
   }
 });

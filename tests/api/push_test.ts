@@ -14,6 +14,7 @@ import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
 import { FakePushService, PushDevice } from "../fakes/push_service.ts";
 import { pushCapture } from "../../server/push/capture.ts";
 import { sendDuePushes } from "../../server/push/send.ts";
+import { recoverOutgoing } from "../../server/events/outgoing.ts";
 import type { PushPayload } from "../../contract/push_types.ts";
 
 /**
@@ -572,6 +573,49 @@ Deno.test("push - a fact heard twice, and two ticks at once, push once per devic
     // Two ticks racing (two processes): the claim lets one send it.
     await Promise.all([sendDuePushes(t.deps), sendDuePushes(t.deps)]);
     assert.equal(service.to(ana).length, 1);
+  } finally {
+    await t.close();
+    await service.close();
+  }
+});
+
+Deno.test("push - a chat message whose process died right after its commit is pushed by the outgoing job, once", async () => {
+  const service = new FakePushService();
+  const t = await createTestApp(ENV);
+  try {
+    const { a } = await twoCompanies(t);
+    const user = await subscribeDevice(t, service, a.user);
+    const chat = await t.request("POST", "/api/chats", {
+      token: a.admin.token,
+      body: { title: "Plantão", users: [a.user.id] },
+    });
+    const { id } = await chat.json();
+    await t.request("POST", `/api/chats/${id}/messages`, {
+      token: a.admin.token,
+      body: { message: "cobre a fila?" },
+    });
+    await flush(t);
+    assert.equal(user.received<PushPayload>().length, 1);
+    // What a SIGKILL between the commit and the queueing leaves (outgoing_kill_test does it with
+    // a real process): the message and its open note, no push queued.
+    const reopened = await t.deps.db.updateTable("outgoing_events")
+      .set({ capturedAt: null, claimId: null, claimedUntil: null })
+      .where("companyId", "=", a.id).where("event", "=", "chat.message").executeTakeFirst();
+    assert.equal(Number(reopened.numUpdatedRows), 1, "the chat message was noted with its commit");
+    await t.deps.db.deleteFrom("push_deliveries").where("companyId", "=", a.id).execute();
+    service.received.length = 0;
+
+    t.clock.advance(t.deps.config.outgoingGraceMs + 1000);
+    assert.equal(await recoverOutgoing(t.deps), 1);
+    await flush(t);
+    assert.deepEqual(user.received<PushPayload>().map((p) => [p.kind, p.title]), [[
+      "chat",
+      "Chat interno: Plantão",
+    ]]);
+    // The note is closed: another tick (or process) queues nothing more.
+    assert.equal(await recoverOutgoing(t.deps), 0);
+    await flush(t);
+    assert.equal(service.received.length, 1);
   } finally {
     await t.close();
     await service.close();

@@ -12,6 +12,7 @@
  */
 import { createCompany, createTestApp, createUser } from "../helpers/app.ts";
 import { serve } from "../helpers/server.ts";
+import { measureOutgoingNotes } from "./outgoing_cost.ts";
 import type { SimulatorProvider } from "../../server/whatsapp/providers/simulator/provider.ts";
 
 const SOCKETS = Number(Deno.env.get("BENCH_SOCKETS") ?? 50);
@@ -263,7 +264,9 @@ try {
             " ",
           )
         } on ${navigator.hardwareConcurrency} cores\n` +
-        `CPU ms per message at saturation (thread: ms): ${saturationCpu}\n`,
+        `CPU ms per message at saturation (thread: ms): ${saturationCpu}\n` +
+        // Each inbound message notes two events (issue 43 item 2(c)): what one note costs.
+        `${await measureOutgoingNotes(t)}\n`,
     ),
   );
   t.deps.hub.remove(probe);
