@@ -221,7 +221,10 @@ Deno.test("import whaticket-saas: companies with plan and due date, a name clash
           ],
         ],
       );
-      assert.match(run.stdout, /campaigns: read 2, imported 2, .*1 imported CANCELADA: it was EM_ANDAMENTO/);
+      assert.match(
+        run.stdout,
+        /campaigns: read 2, imported 2, .*1 imported CANCELADA: it was EM_ANDAMENTO/,
+      );
       const shipping = await db.selectFrom("campaign_shipping")
         .select([
           "campaignId",
