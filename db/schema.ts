@@ -555,6 +555,8 @@ export interface OutboxTable extends Timestamps {
   template: Generated<string | null>;
   /** 0680: a chatbot menu's choices (JSON [{id, title}]) the channel may send as buttons. */
   menu: Generated<string | null>;
+  /** 0740: an attendant's reaction, JSON {emoji, previous}, on the message `messageId`. */
+  reaction: Generated<string | null>;
 }
 
 /** 0545: a Cloud API connection's Graph ids and sealed secrets (issue 45). */

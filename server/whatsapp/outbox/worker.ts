@@ -14,6 +14,7 @@ import {
   pendingRows,
   recoverSending,
   releaseForRetry,
+  undoReaction,
 } from "./outbox_repository.ts";
 import { type Provider, ProviderSendError, type SentMessage } from "../providers/provider.ts";
 
@@ -22,6 +23,8 @@ export const MAX_ATTEMPTS = 8;
 const BATCH = 50;
 
 type Outcome = "sent" | "retry" | "failed" | "skipped";
+/** An outbox row's reaction (0740): the emoji, and what the message showed before it. */
+type Reaction = { emoji: string; previous: string | null };
 
 /**
  * Sends outbox rows, in id order per connection, one at a time per connection.
@@ -209,6 +212,14 @@ export class OutboxWorker {
       quotedId: row.quotedWid ?? undefined,
       forwarded: row.forwarded === 1,
     };
+    if (row.reaction) {
+      if (!provider.sendReaction || !row.quotedWid) {
+        throw new ProviderSendError("this channel sends no reactions", { permanent: true });
+      }
+      const { emoji } = JSON.parse(row.reaction) as Reaction;
+      await provider.sendReaction(row.toJid, row.quotedWid, emoji);
+      return { id: row.wid, timestamp: this.deps.clock.now() };
+    }
     if (row.template) {
       if (!provider.sendTemplate) {
         throw new ProviderSendError("this channel sends no templates", { permanent: true });
@@ -235,7 +246,8 @@ export class OutboxWorker {
     const now = clock.now().toISOString();
     const message = await db.transaction().execute(async (trx) => {
       const marked = await markRowSent(trx, row, claimId, now);
-      if (!marked || row.messageId === null) return undefined;
+      // A reaction's message already shows it (queued so): nothing to take from the network.
+      if (!marked || row.messageId === null || row.reaction) return undefined;
       // A provider that ignored our id returns its own: the message takes it, so acks match.
       return await messageSent(
         trx,
@@ -260,13 +272,19 @@ export class OutboxWorker {
     });
     this.#retryAt.delete(row.id);
     this.#firstSeen.delete(row.id);
-    await db.transaction().execute(async (trx) => {
+    const undone = await db.transaction().execute(async (trx) => {
       await markRowFailed(trx, row, claimId, describe(error), now);
+      if (row.reaction) return await undoReaction(trx, row, JSON.parse(row.reaction), now);
       if (row.messageId !== null) {
         const code = error instanceof ProviderSendError ? error.failureCode : undefined;
         await messageSendFailed(trx, row.companyId, row.messageId, now, code);
       }
+      return undefined;
     });
+    if (row.reaction) {
+      if (undone) await this.#publish(undone.companyId, undone.ticketId, undone.id);
+      return;
+    }
     if (row.messageId !== null && row.ticketId !== null) {
       await this.#publish(row.companyId, row.ticketId, row.messageId);
     }
