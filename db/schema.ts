@@ -343,6 +343,8 @@ export interface TicketsTable extends Timestamps {
   distributedAt: Generated<string | null>;
   /** 0450: when the resolution clock stopped, waiting on the customer (null: running). */
   resolutionPausedAt: Generated<string | null>;
+  /** 0741: the ad the contact came from, JSON (contract TicketReferral); null: none. */
+  referral: Generated<string | null>;
 }
 
 export interface MessagesTable extends Timestamps {
