@@ -6,18 +6,12 @@ import { connectSimulator } from "../whatsapp/helpers.ts";
 import { JOBS, startJobs } from "../../jobs/registry.ts";
 import { numbers, xlsxFile } from "../campaigns/helpers.ts";
 import { startFakeGraph } from "../fakes/graph.ts";
-import { cloudBody } from "../whatsapp/cloud_helpers.ts";
+import { cloudBody, ORDER_READY } from "../whatsapp/cloud_helpers.ts";
 
 Deno.test("campaigns - import a spreadsheet, run a campaign with intervals 0, watch the report reach 100 %; on a Cloud API number the form picks a template", async () => {
   // The Cloud API number of the template campaign (issue 45), on a fake Graph API.
   const graph = startFakeGraph();
-  graph.templates.push({
-    name: "pedido_pronto",
-    language: "pt_BR",
-    status: "APPROVED",
-    category: "UTILITY",
-    components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} está pronto." }],
-  });
+  graph.templates.push(ORDER_READY);
   try {
     await withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
       const c = await createCompany(t, "Acme");

@@ -3,7 +3,7 @@ import { createCompany, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { withBrowser } from "../helpers/browser.ts";
 import { type FakeGraph, messagesPost, startFakeGraph } from "../fakes/graph.ts";
-import { APP_SECRET, cloudBody } from "../whatsapp/cloud_helpers.ts";
+import { APP_SECRET, cloudBody, ORDER_READY } from "../whatsapp/cloud_helpers.ts";
 
 const ANA = "5511988887777";
 
@@ -37,13 +37,7 @@ async function anaWrites(
 
 Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is closed and sends a template; the contact's reply reopens free text; the ad she came from shows", async () => {
   const graph = startFakeGraph();
-  graph.templates.push({
-    name: "pedido_pronto",
-    language: "pt_BR",
-    status: "APPROVED",
-    category: "UTILITY",
-    components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} está pronto." }],
-  });
+  graph.templates.push(ORDER_READY);
   try {
     await withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
       const c = await createCompany(t, "Alpha");
