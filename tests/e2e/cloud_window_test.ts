@@ -35,7 +35,7 @@ async function anaWrites(
   assert.equal(res.status, 200);
 }
 
-Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is closed and sends a template; the contact's reply reopens free text; the ad she came from shows", async () => {
+Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is closed and sends a template; the contact's reply reopens free text; the ad she came from shows; a reaction goes", async () => {
   const graph = startFakeGraph();
   graph.templates.push(ORDER_READY);
   try {
@@ -107,6 +107,16 @@ Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is c
         )
       );
       assert.equal(await closed.count(), 0);
+
+      // The attendant reacts to Ana's message from its menu: shown on it, sent to Meta.
+      const ana = page.getByTestId("messages").locator(".mb-row").filter({
+        hasText: "wamid.AGORA",
+      });
+      await ana.getByTestId("message-menu").click();
+      await page.getByRole("menuitem", { name: "Reagir 👍" }).click();
+      await ana.getByTestId("message-reactions").getByText("👍").waitFor();
+      const reaction = await eventually(() => graph.sends().find((b) => b.type === "reaction"));
+      assert.deepEqual(reaction.reaction, { message_id: "wamid.AGORA", emoji: "👍" });
       assert.deepEqual(pageErrors, []);
     }, { env: { WHATSAPP_CLOUD_API_URL: graph.apiUrl } });
   } finally {
