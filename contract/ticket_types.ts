@@ -28,6 +28,25 @@ export type TicketContact = {
   isGroup: boolean;
 };
 
+/**
+ * Issue 45: the ad (Click-to-WhatsApp) or post the contact came from, as the network tells it
+ * with their message. `sourceType` is Meta's ("ad", "post"); `ctwaClid` identifies the click
+ * for the advertiser's reports; `at` is when that message arrived.
+ */
+export type TicketReferral = {
+  sourceType: string;
+  sourceId: string | null;
+  sourceUrl: string | null;
+  headline: string | null;
+  body: string | null;
+  mediaType: string | null;
+  /** The ad's image or video link, and its thumbnail (Meta's, short-lived). */
+  mediaUrl: string | null;
+  thumbnailUrl: string | null;
+  ctwaClid: string | null;
+  at: string;
+};
+
 /** A ticket as the API and the socket answer it (seeds/000 section 3 'Ticket'). */
 export type TicketView = {
   id: number;
@@ -67,6 +86,8 @@ export type TicketView = {
   pinned?: boolean;
   /** When the resolution clock stopped, waiting on the customer (null: running). */
   resolutionPausedAt: string | null;
+  /** The ad the contact came from (issue 45); null: none. */
+  referral?: TicketReferral | null;
 };
 
 /** Which service-level target a breach missed. */

@@ -343,6 +343,8 @@ export interface TicketsTable extends Timestamps {
   distributedAt: Generated<string | null>;
   /** 0450: when the resolution clock stopped, waiting on the customer (null: running). */
   resolutionPausedAt: Generated<string | null>;
+  /** 0741: the ad the contact came from, JSON (contract TicketReferral); null: none. */
+  referral: Generated<string | null>;
 }
 
 export interface MessagesTable extends Timestamps {
@@ -555,6 +557,8 @@ export interface OutboxTable extends Timestamps {
   template: Generated<string | null>;
   /** 0680: a chatbot menu's choices (JSON [{id, title}]) the channel may send as buttons. */
   menu: Generated<string | null>;
+  /** 0740: an attendant's reaction, JSON {emoji, previous}, on the message `messageId`. */
+  reaction: Generated<string | null>;
 }
 
 /** 0545: a Cloud API connection's Graph ids and sealed secrets (issue 45). */

@@ -6,7 +6,12 @@ import type { FieldProps } from "../lib/list/form_submit.ts";
 import { Button, IconButton } from "../lib/ui/Button.tsx";
 import { Field } from "../lib/ui/Field.tsx";
 import { icon } from "../lib/ui/icon.tsx";
-import type { CloudField, Connection } from "../../contract/connection.ts";
+import {
+  CLOUD_FIELDS,
+  CLOUD_SECRETS,
+  type CloudField,
+  type Connection,
+} from "../../contract/connection.ts";
 
 const Copy = icon("copy");
 const PlugZap = icon("plug-zap");
@@ -64,35 +69,24 @@ export function CloudFields(
     <div className="span-2 cloud-fields" data-testid="cloud-fields">
       <p className="form-note">{label("intro")}</p>
       <div className="form-grid">
-        <Field label={label("phoneNumberId")} inputMode="numeric" {...field("phoneNumberId")} />
-        <Field
-          label={label("businessAccountId")}
-          inputMode="numeric"
-          {...field("businessAccountId")}
-        />
-        <Field
-          label={label("accessToken")}
-          type="password"
-          autoComplete="off"
-          hint={keep}
-          {...field("accessToken")}
-        />
-        <Field
-          label={label("appSecret")}
-          type="password"
-          autoComplete="off"
-          hint={keep}
-          {...field("appSecret")}
-        />
-        <div className="span-2">
-          <Field
-            label={label("verifyToken")}
-            autoComplete="off"
-            spellCheck={false}
-            hint={label("verifyTokenHint")}
-            {...field("verifyToken")}
-          />
-        </div>
+        {CLOUD_FIELDS.map((name) => {
+          const secret = CLOUD_SECRETS.includes(name);
+          const id = name === "phoneNumberId" || name === "businessAccountId";
+          const input = (
+            <Field
+              key={name}
+              label={label(name)}
+              inputMode={id ? "numeric" : undefined}
+              type={secret ? "password" : undefined}
+              autoComplete={id ? undefined : "off"}
+              spellCheck={id ? undefined : false}
+              hint={secret ? keep : name === "verifyToken" ? label("verifyTokenHint") : undefined}
+              {...field(name)}
+            />
+          );
+          // The verify token is pasted into Meta beside the URL: a whole row, like it.
+          return name === "verifyToken" ? <div key={name} className="span-2">{input}</div> : input;
+        })}
       </div>
       {cloud
         ? (
@@ -135,7 +129,7 @@ export function CloudFields(
                 variant="secondary"
                 className="btn-sm"
                 onClick={test}
-                disabled={testing}
+                loading={testing}
                 data-testid="cloud-test"
               >
                 <PlugZap size={16} aria-hidden="true" />

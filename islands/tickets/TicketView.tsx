@@ -20,6 +20,7 @@ import { useMessages } from "./use_messages.ts";
 import { useMessageToolsState } from "./message_tools.tsx";
 import { icon } from "../lib/ui/icon.tsx";
 import { SummaryBanner } from "./assist.tsx";
+import { ReferralBanner } from "./ReferralBanner.tsx";
 
 const Check = icon("check");
 const Lock = icon("lock");
@@ -150,6 +151,7 @@ export function TicketView(
         onJump={conversation.jumpTo}
       />
       <SummaryBanner ticketId={ticket.id} />
+      <ReferralBanner referral={ticket.referral} />
       <messageTools.Provider value={messageTools.tools}>
         <MessageList
           conversation={conversation}

@@ -1,21 +1,23 @@
 import { capabilitiesOf } from "../../contract/channels.ts";
 import type { AppDeps } from "../context.ts";
 import { changeWithNote } from "../events/outgoing_repository.ts";
-import { AppError, badRequest, notFound } from "../errors.ts";
-import { log } from "../log.ts";
+import { badRequest, notFound } from "../errors.ts";
 import { assertCanAct, type Viewer } from "../tickets/access.ts";
 import { readableTicket } from "../tickets/service.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
 import type { MessageView } from "../tickets/view.ts";
-import { ProviderSendError } from "../whatsapp/providers/provider.ts";
-import { findMessage, setOwnReaction } from "./repository.ts";
+import { insertReaction } from "../whatsapp/outbox/outbox_repository.ts";
+import { newMessageId } from "../whatsapp/providers/address.ts";
+import { findMessage } from "./repository.ts";
 import { channelOf } from "./window_repository.ts";
 
 /**
- * POST /api/messages/:id/reaction (issue 45): the attendant's emoji on a message of the chat,
- * sent through the connection at once ("" removes it), on channels with the `reactions`
- * capability only (400 ERR_WHATSAPP_NO_REACTIONS otherwise). Kept on the message (ownReaction)
- * once the network took it; everyone on the ticket sees it through message.updated.
+ * POST /api/messages/:id/reaction (issue 45): the attendant's emoji on a message of the chat
+ * ("" removes it), on channels with the `reactions` capability only (400
+ * ERR_WHATSAPP_NO_REACTIONS otherwise). It goes through the outbox, in the chat's order, like a
+ * message: accepted while the connection is down, and a process killed mid-send sends it again
+ * after the restart (a reaction is a state, so the same emoji twice changes nothing). The message
+ * shows it at once; a refusal for good puts back what it showed (server/whatsapp/outbox/worker.ts).
  */
 export async function reactToMessage(
   deps: AppDeps,
@@ -34,28 +36,28 @@ export async function reactToMessage(
   if (!kind || !capabilitiesOf(kind).reactions) {
     throw badRequest("ERR_WHATSAPP_NO_REACTIONS", "Esta conexão não envia reações");
   }
-  const provider = deps.sessions.connectedProvider(message.whatsappId!);
-  if (!provider?.sendReaction || !message.wid || !message.remoteJid || message.isDeleted === 1) {
-    throw badRequest("ERR_WAPP_NOT_INITIALIZED", "A conexão não está disponível");
-  }
-  try {
-    await provider.sendReaction(message.remoteJid, message.wid, emoji);
-  } catch (error) {
-    log.warn("reaction not sent", { companyId, messageId, error });
-    const code = error instanceof ProviderSendError && error.failureCode
-      ? error.failureCode
-      : "ERR_SENDING_WAPP_MSG";
-    throw new AppError(400, code as "ERR_SENDING_WAPP_MSG", "A reação não foi enviada", {
-      cause: error,
-    });
+  if (!message.wid || !message.remoteJid || message.isDeleted === 1) {
+    throw badRequest("ERR_WHATSAPP_NO_REACTIONS", "Esta mensagem não aceita reações");
   }
   const now = deps.clock.now().toISOString();
-  // Noted with the change (server/events/outgoing.ts): its webhook survives a crash.
-  const changed = await changeWithNote(
-    deps.db,
-    companyId,
-    now,
-    (trx) => setOwnReaction(trx, companyId, message.id, emoji || null, now),
+  // The outbox row, the message's new look and its message.updated note commit together
+  // (server/events/outgoing.ts): the webhook survives a crash like the send does.
+  const changed = await changeWithNote(deps.db, companyId, now, (trx) =>
+    insertReaction(trx, {
+      companyId,
+      whatsappId: message.whatsappId!,
+      ticketId: message.ticketId,
+      messageId: message.id,
+      wid: newMessageId(),
+      toJid: message.remoteJid!,
+      quotedWid: message.wid,
+      mediaPath: null,
+      mediaMimetype: null,
+      mediaName: null,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    }, { emoji, previous: message.ownReaction })
   );
   const [view] = await messageViews(deps.db, companyId, [changed?.row ?? message]);
   const ticketView = await loadTicketView(deps.db, companyId, message.ticketId);
@@ -66,5 +68,6 @@ export async function reactToMessage(
       outgoing: changed.outgoing,
     });
   }
+  deps.sessions.kickOutbox(message.whatsappId!);
   return view;
 }

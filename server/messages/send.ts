@@ -17,6 +17,7 @@ import type { OutgoingTemplate } from "../whatsapp/outbox/outbox.ts";
 import { assertWindowOpen, checkedTemplate } from "./window.ts";
 import { channelOf } from "./window_repository.ts";
 import { acceptsAudio } from "../../contract/channels.ts";
+import { webmOpusToOgg } from "../media/opus_ogg.ts";
 
 export type SendInput = {
   body: string;
@@ -29,27 +30,48 @@ export type SendInput = {
   template?: OutgoingTemplate;
 };
 
+/** A file of a send, as it will be stored (a voice note possibly rewrapped). */
+type Prepared = { data: Uint8Array; mimetype: string; filename: string };
+
 /**
- * Audio in a format the connection's network refuses (the Cloud API takes no WebM: a browser's
- * recording) is refused before anything is queued, in words (422 ERR_WHATSAPP_VOICE_FORMAT),
- * rather than failing in the outbox later.
+ * The files as the connection's network takes them, before anything is written. A browser's
+ * voice recording (WebM with Opus) goes to the Cloud API rewrapped as Ogg Opus, the voice-note
+ * format Meta plays (server/media/opus_ogg.ts: the same sound, another container). Audio still
+ * in a format it refuses (another WebM, WAV...) is refused in words (422
+ * ERR_WHATSAPP_VOICE_FORMAT) rather than failing in the outbox later.
  */
-async function assertAudioAccepted(
+async function prepareFiles(
   deps: AppDeps,
   companyId: number,
   whatsappId: number,
+  files: File[],
   types: string[],
-) {
-  const audio = types.filter((type) => type.startsWith("audio/"));
-  if (audio.length === 0) return;
-  const kind = await channelOf(deps.db, companyId, whatsappId);
-  if (kind && audio.some((type) => !acceptsAudio(kind, type))) {
-    throw new AppError(
-      422,
-      "ERR_WHATSAPP_VOICE_FORMAT",
-      "O WhatsApp oficial não aceita este formato de áudio: grave de novo ou envie em OGG (Opus), MP3, AAC, AMR ou M4A.",
-    );
+): Promise<Prepared[]> {
+  const kind = types.some((type) => type.startsWith("audio/"))
+    ? await channelOf(deps.db, companyId, whatsappId)
+    : undefined;
+  const prepared: Prepared[] = [];
+  for (const [i, file] of files.entries()) {
+    const data = new Uint8Array(await file.arrayBuffer());
+    const type = types[i];
+    if (!kind || !type.startsWith("audio/") || acceptsAudio(kind, type)) {
+      prepared.push({ data, mimetype: type, filename: file.name });
+      continue;
+    }
+    const ogg = type === "audio/webm" && acceptsAudio(kind, "audio/ogg")
+      ? webmOpusToOgg(data)
+      : undefined;
+    if (!ogg) {
+      throw new AppError(
+        422,
+        "ERR_WHATSAPP_VOICE_FORMAT",
+        "O WhatsApp oficial não aceita este formato de áudio: envie em OGG (Opus), MP3, AAC, AMR ou M4A.",
+      );
+    }
+    const filename = `${file.name.replace(/\.[^.]*$/, "") || "audio"}.ogg`;
+    prepared.push({ data: ogg, mimetype: "audio/ogg", filename });
   }
+  return prepared;
 }
 
 /**
@@ -91,7 +113,7 @@ export async function sendMessages(
     throw new AppError(400, "ERR_WAPP_NOT_INITIALIZED", "O ticket não tem uma conexão");
   }
   const types = files.map((file) => checkAttachment(file, deps.config.mediaMaxBytes));
-  await assertAudioAccepted(deps, viewer.companyId, ticket.whatsappId, types);
+  const prepared = await prepareFiles(deps, viewer.companyId, ticket.whatsappId, files, types);
   await assertWindowOpen(deps, viewer.companyId, {
     whatsappId: ticket.whatsappId,
     contactId: ticket.contactId,
@@ -107,16 +129,11 @@ export async function sendMessages(
     return [await queueOutgoing(deps, { ...base, body, quotedMsgId: input.quotedMsgId })];
   }
   const sent: MessageView[] = [];
-  for (const [i, file] of files.entries()) {
-    const stored = await saveMedia(
-      deps.config,
-      viewer.companyId,
-      new Uint8Array(await file.arrayBuffer()),
-      {
-        mimetype: types[i],
-        filename: file.name,
-      },
-    );
+  for (const [i, file] of prepared.entries()) {
+    const stored = await saveMedia(deps.config, viewer.companyId, file.data, {
+      mimetype: file.mimetype,
+      filename: file.filename,
+    });
     try {
       sent.push(
         await queueOutgoing(deps, {

@@ -42,6 +42,7 @@ export type TicketViewRow = {
   whatsappStatus: string | null;
   whatsappProvider: string | null;
   tagsJson: string | null;
+  referralJson: string | null;
 };
 
 export function ticketViewOf(r: TicketViewRow): TicketView {
@@ -90,6 +91,7 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
     resolutionDueAt: r.resolutionDueAt ?? null,
     slaBreachedAt: r.slaBreachedAt ?? null,
     resolutionPausedAt: r.resolutionPausedAt ?? null,
+    referral: r.referralJson ? JSON.parse(r.referralJson) as TicketView["referral"] : null,
   };
 }
 

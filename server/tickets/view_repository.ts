@@ -62,6 +62,7 @@ export async function loadTicketViews(
       "t.resolutionDueAt",
       "t.slaBreachedAt",
       "t.resolutionPausedAt",
+      "t.referral as referralJson",
       "c.name as contactName",
       "c.number as contactNumber",
       "c.email as contactEmail",
@@ -123,6 +124,7 @@ const VIEW_FIELDS: Record<keyof TicketViewRow, true> = {
   whatsappStatus: true,
   whatsappProvider: true,
   tagsJson: true,
+  referralJson: true,
 };
 const VIEW_COLUMNS = Object.keys(VIEW_FIELDS) as (keyof TicketViewRow)[];
 

@@ -3,17 +3,31 @@ import { createCompany, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { withBrowser } from "../helpers/browser.ts";
 import { type FakeGraph, messagesPost, startFakeGraph } from "../fakes/graph.ts";
-import { APP_SECRET, cloudBody } from "../whatsapp/cloud_helpers.ts";
+import { APP_SECRET, cloudBody, ORDER_READY } from "../whatsapp/cloud_helpers.ts";
 
 const ANA = "5511988887777";
 
 /** Ana writes through Meta's signed webhook, `hoursAgo` before the app's clock. */
-async function anaWrites(t: TestApp, graph: FakeGraph, path: string, id: string, hoursAgo: number) {
+async function anaWrites(
+  t: TestApp,
+  graph: FakeGraph,
+  path: string,
+  id: string,
+  hoursAgo: number,
+  extra: Record<string, unknown> = {},
+) {
   const at = Math.floor((t.clock.now().getTime() - hoursAgo * 3600_000) / 1000);
   const signed = await graph.webhook(
     messagesPost(graph.phoneNumberId, {
       contacts: [{ profile: { name: "Ana" }, wa_id: ANA }],
-      messages: [{ from: ANA, id, timestamp: String(at), type: "text", text: { body: id } }],
+      messages: [{
+        from: ANA,
+        id,
+        timestamp: String(at),
+        type: "text",
+        text: { body: id },
+        ...extra,
+      }],
     }),
     APP_SECRET,
   );
@@ -21,15 +35,9 @@ async function anaWrites(t: TestApp, graph: FakeGraph, path: string, id: string,
   assert.equal(res.status, 200);
 }
 
-Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is closed and sends a template; the contact's reply reopens free text", async () => {
+Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is closed and sends a template; the contact's reply reopens free text; the ad she came from shows; a reaction goes", async () => {
   const graph = startFakeGraph();
-  graph.templates.push({
-    name: "pedido_pronto",
-    language: "pt_BR",
-    status: "APPROVED",
-    category: "UTILITY",
-    components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} está pronto." }],
-  });
+  graph.templates.push(ORDER_READY);
   try {
     await withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
       const c = await createCompany(t, "Alpha");
@@ -42,7 +50,14 @@ Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is c
         token: c.admin.token,
       });
       assert.equal(synced.status, 200);
-      await anaWrites(t, graph, path, "wamid.ONTEM", 25);
+      // She came from an ad (Click-to-WhatsApp): the chat says which.
+      await anaWrites(t, graph, path, "wamid.ONTEM", 25, {
+        referral: {
+          source_type: "ad",
+          source_url: "https://fb.me/anuncio-42",
+          headline: "Pizza em dobro às terças",
+        },
+      });
       const ticket = await eventually(() =>
         t.deps.db.selectFrom("tickets").select(["id", "uuid"]).where("companyId", "=", c.id)
           .executeTakeFirst()
@@ -59,6 +74,13 @@ Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is c
       await closed.getByText("Passaram-se mais de 24 horas desde a última mensagem do contato")
         .waitFor();
       assert.equal(await page.getByTestId("message-text").count(), 0);
+      const ad = page.getByTestId("ticket-referral");
+      await ad.getByText("Veio de um anúncio").waitFor();
+      await ad.getByText("Pizza em dobro às terças").waitFor();
+      assert.equal(
+        await ad.getByRole("link", { name: "Ver anúncio" }).getAttribute("href"),
+        "https://fb.me/anuncio-42",
+      );
 
       await closed.locator("[data-field=template] button").click();
       await page.getByRole("option", { name: "pedido_pronto (pt_BR)" }).click();
@@ -85,6 +107,16 @@ Deno.test("tickets page - a Cloud API chat past 24 hours says why free text is c
         )
       );
       assert.equal(await closed.count(), 0);
+
+      // The attendant reacts to Ana's message from its menu: shown on it, sent to Meta.
+      const ana = page.getByTestId("messages").locator(".mb-row").filter({
+        hasText: "wamid.AGORA",
+      });
+      await ana.getByTestId("message-menu").click();
+      await page.getByRole("menuitem", { name: "Reagir 👍" }).click();
+      await ana.getByTestId("message-reactions").getByText("👍").waitFor();
+      const reaction = await eventually(() => graph.sends().find((b) => b.type === "reaction"));
+      assert.deepEqual(reaction.reaction, { message_id: "wamid.AGORA", emoji: "👍" });
       assert.deepEqual(pageErrors, []);
     }, { env: { WHATSAPP_CLOUD_API_URL: graph.apiUrl } });
   } finally {

@@ -10,7 +10,9 @@ import { serveFake } from "./serve.ts";
  *   GET  /{media-id}                   the media's URL, then GET /files/{media-id} its bytes
  *   GET  /{waba-id}/message_templates  the templates, `pageSize` a page, with paging.next
  * Every request needs `Bearer <token>` (else Meta's 190; assign `token` to expire the old one). `failNext` answers the next send with
- * one of Meta's error shapes. `webhook()` builds a post the way Meta signs it.
+ * one of Meta's error shapes. `holdSends()` keeps every send's answer back (the request has
+ * arrived, the caller never hears): a process killed meanwhile has sent without knowing Meta's id.
+ * `webhook()` builds a post the way Meta signs it.
  */
 export type GraphRequest = {
   method: string;
@@ -40,6 +42,8 @@ export type FakeGraph = {
   pageSize: number;
   media: Map<string, { data: Uint8Array; mimetype: string }>;
   failNext(error: { code: number; status?: number; message?: string }): void;
+  /** Sends are recorded but not answered until the returned function is called. */
+  holdSends(): () => void;
   webhook(
     payload: unknown,
     appSecret: string,
@@ -78,6 +82,7 @@ export function startFakeGraph(
   const media = new Map<string, { data: Uint8Array; mimetype: string }>();
   const failures: { code: number; status?: number; message?: string }[] = [];
   let seq = 0;
+  let held: Promise<void> | undefined;
   const app = new Hono();
   const metaError = (code: number, status: number, message: string) =>
     Response.json({
@@ -103,6 +108,7 @@ export function startFakeGraph(
     requests.push({ method: "POST", path: c.req.path, body });
     if (c.req.param("phone") !== phoneNumberId) return metaError(100, 400, "Unsupported post");
     if (body.status === "read") return c.json({ success: true });
+    if (held) await held;
     const failure = failures.shift();
     if (failure) return metaError(failure.code, failure.status ?? 400, failure.message ?? "error");
     const id = `wamid.FAKE${++seq}`;
@@ -177,6 +183,14 @@ export function startFakeGraph(
     pageSize: 2,
     media,
     failNext: (error) => failures.push(error),
+    holdSends() {
+      const release = Promise.withResolvers<void>();
+      held = release.promise;
+      return () => {
+        held = undefined;
+        release.resolve();
+      };
+    },
     async webhook(payload, appSecret, opts = {}) {
       const body = metaJson(payload);
       const mac = await hmacHex(

@@ -1,3 +1,4 @@
+import Database from "libsql";
 import { deadline } from "./server.ts";
 
 /** A real server process (main.ts), as systemd runs it. */
@@ -80,4 +81,26 @@ export async function sessionsRunning(server: { url: string }, metricsToken: str
     headers: { authorization: `Bearer ${metricsToken}` },
   });
   return Number(/^balcao_whatsapp_sessions_running (\d+)$/m.exec(await res.text())?.[1]);
+}
+
+/** Reads the database file beside a server process (its own connection; the process may be dead). */
+export function queryDataDir<T>(dir: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(`${dir}/balcao.db`);
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Kills a server process if it still runs and waits until it is gone. */
+export async function killMain(server: MainProcess | undefined) {
+  if (!server) return;
+  try {
+    server.child.kill("SIGKILL");
+  } catch {
+    // already gone
+  }
+  await server.child.status;
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { oggCrc } from "../../server/media/opus_ogg.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { messagesPost } from "../fakes/graph.ts";
 import { type CloudSetup, postWebhook, withCloud } from "./cloud_helpers.ts";
@@ -119,21 +120,24 @@ Deno.test("cloud outbound - exactly once: a send interrupted after it may have r
   });
 });
 
-Deno.test("cloud outbound - a voice note in a format Meta refuses (a browser's WebM) is refused before the queue (422 ERR_WHATSAPP_VOICE_FORMAT, pt/en/es); OGG goes as audio", async () => {
+Deno.test("cloud outbound - a browser's WebM voice note goes to Meta as Ogg Opus (the same packets); audio it cannot take is refused before the queue (422 ERR_WHATSAPP_VOICE_FORMAT, pt/en/es)", async () => {
   await withCloud(async (s) => {
     const { ticketId } = await ticketWithMessage(s);
-    const voice = (name: string, type: string) => {
+    const voice = (name: string, type: string, data: Uint8Array) => {
       const form = new FormData();
-      form.append("medias", new File([new Uint8Array([26, 69, 223, 163])], name, { type }));
+      form.append("medias", new File([data as BlobPart], name, { type }));
       form.append("ptt", "true");
       return s.t.request("POST", `/api/messages/${ticketId}`, {
         token: s.a.admin.token,
         body: form,
       });
     };
-    const refused = await voice("voz.webm", "audio/webm");
+    // Not a WebM recording (cut after its first bytes): nothing to rewrap.
+    const refused = await voice("voz.webm", "audio/webm", new Uint8Array([26, 69, 223, 163]));
     assert.equal(refused.status, 422, await refused.clone().text());
     assert.equal((await refused.json()).error, "ERR_WHATSAPP_VOICE_FORMAT");
+    const wav = await voice("voz.wav", "audio/wav", new Uint8Array(64).fill(1));
+    assert.equal((await wav.json()).error, "ERR_WHATSAPP_VOICE_FORMAT");
     assert.equal(
       (await s.t.deps.db.selectFrom("outbox").select("id").execute()).length,
       0,
@@ -144,10 +148,46 @@ Deno.test("cloud outbound - a voice note in a format Meta refuses (a browser's W
       assert.match(texts.errors.ERR_WHATSAPP_VOICE_FORMAT, new RegExp(word));
     }
 
-    const ok = await voice("voz.ogg", "audio/ogg");
-    assert.equal(ok.status, 201, await ok.clone().text());
+    // Chromium's MediaRecorder output (tests/fixtures/voice_chrome.webm: 1.4 s of a 440 Hz
+    // OscillatorNode recorded as audio/webm;codecs=opus; Chromium decodes the Ogg this makes of
+    // it to the same length).
+    // Ogg's checksum is CRC-32/CKSUM without its final inversion: its check value, inverted.
+    assert.equal(oggCrc(new TextEncoder().encode("123456789")), (0x765e7680 ^ 0xffffffff) >>> 0);
+    const webm = await Deno.readFile(new URL("../fixtures/voice_chrome.webm", import.meta.url));
+    const recorded = await voice("gravacao.webm", "audio/webm;codecs=opus", webm);
+    assert.equal(recorded.status, 201, await recorded.clone().text());
+    const [view] = (await recorded.json()).messages;
+    assert.equal(view.mediaType, "audio");
+    assert.equal(view.mediaName, "gravacao.ogg");
     const sent = await eventually(() => s.graph.sends().find((b) => b.type === "audio"));
-    assert.match((sent.audio as { id: string }).id, /^media-up-/);
-    assert.equal(s.graph.sends().filter((b) => b.type === "audio").length, 1);
+    const uploaded = s.graph.media.get((sent.audio as { id: string }).id)!;
+    assert.equal(uploaded.mimetype, "audio/ogg");
+    const ogg = uploaded.data;
+    assert.equal(new TextDecoder().decode(ogg.subarray(0, 4)), "OggS");
+    assert.equal(new TextDecoder().decode(ogg.subarray(28, 36)), "OpusHead");
+    // Every page's checksum holds, and the last page's granule is the recording's length.
+    let at = 0;
+    let granule = 0n;
+    let pages = 0;
+    while (at < ogg.length) {
+      const view = new DataView(ogg.buffer, ogg.byteOffset + at);
+      const segments = ogg[at + 26];
+      const size = 27 + segments +
+        ogg.subarray(at + 27, at + 27 + segments).reduce((a, b) => a + b, 0);
+      const page = ogg.slice(at, at + size);
+      const stated = view.getUint32(22, true);
+      page.fill(0, 22, 26);
+      assert.equal(oggCrc(page), stated, `page ${pages}'s checksum`);
+      granule = view.getBigInt64(6, true);
+      at += size;
+      pages++;
+    }
+    assert.ok(pages > 10);
+    const seconds = Number(granule) / 48_000;
+    assert.ok(seconds > 1.2 && seconds < 1.6, `length ${seconds} s`);
+
+    const ok = await voice("voz.ogg", "audio/ogg", ogg);
+    assert.equal(ok.status, 201, await ok.clone().text());
+    await eventually(() => s.graph.sends().filter((b) => b.type === "audio").length === 2);
   });
 });

@@ -78,7 +78,11 @@ Deno.test("cloud reactions - the contact's reaction and its removal show on the 
     });
     assert.equal(react.status, 200, await react.clone().text());
     assert.equal((await react.json()).ownReaction, "👍");
-    const out = s.graph.sends().filter((b) => b.type === "reaction");
+    // Through the outbox: sent once the worker takes it.
+    const reactionsSent = () => s.graph.sends().filter((b) => b.type === "reaction");
+    const out = await eventually(() => reactionsSent().length === 1 ? reactionsSent() : undefined, {
+      what: "the reaction sent",
+    });
     assert.deepEqual(out.at(-1)?.reaction, { message_id: "wamid.IN", emoji: "👍" });
     assert.equal(out.at(-1)?.to, ANA);
     const undo = await s.t.request("POST", `/api/messages/${first.id}/reaction`, {
@@ -86,7 +90,20 @@ Deno.test("cloud reactions - the contact's reaction and its removal show on the 
       body: { emoji: "" },
     });
     assert.equal((await undo.json()).ownReaction, null);
+    await eventually(() => reactionsSent().length === 2, { what: "the removal sent" });
     assert.deepEqual(s.graph.sends().at(-1)?.reaction, { message_id: "wamid.IN", emoji: "" });
+
+    // Meta refuses one for good: the message shows what it showed before (nothing).
+    s.graph.failNext({ code: 131026, message: "Message undeliverable" });
+    const refused = await s.t.request("POST", `/api/messages/${first.id}/reaction`, {
+      token,
+      body: { emoji: "😮" },
+    });
+    assert.equal((await refused.json()).ownReaction, "😮", "shown while it is sent");
+    await eventually(async () => (await row(s, "wamid.IN"))?.ownReaction === null, {
+      what: "the refused reaction taken back",
+    });
+    assert.equal(reactionsSent().length, 3, "tried once: a refused reaction is not retried");
 
     // Another company cannot react to it.
     const b = await createCompany(s.t, "Beta");

@@ -6,20 +6,12 @@ import { syncDueTemplates } from "../../server/whatsapp/providers/cloud_api/temp
 import { eventually } from "../helpers/eventually.ts";
 import { addContact } from "../helpers/tickets.ts";
 import { saveSettings, seedList } from "../campaigns/helpers.ts";
-import { type CloudSetup, withCloud } from "./cloud_helpers.ts";
+import { type CloudSetup, ORDER_READY as ORDER, withCloud } from "./cloud_helpers.ts";
 
 /**
  * Issue 45 item 6: campaigns, schedules and the external API on a Cloud API connection send
  * approved templates; free-form ones are refused when saved (422), not at dispatch.
  */
-const ORDER = {
-  name: "pedido_pronto",
-  language: "pt_BR",
-  status: "APPROVED",
-  category: "UTILITY",
-  components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} está pronto." }],
-};
-
 async function ready(s: CloudSetup) {
   s.graph.templates.push(ORDER);
   await syncDueTemplates(s.t.deps);

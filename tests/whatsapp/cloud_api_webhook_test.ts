@@ -290,3 +290,47 @@ Deno.test("cloud webhook - a post stored but not processed (restart after the 20
     assert.deepEqual((await messagesOf(s)).map((m) => m.body), ["guardada"]);
   });
 });
+
+Deno.test("cloud webhook - a Click-to-WhatsApp ad's referral is kept on the ticket and answered by the API", async () => {
+  await withCloud(async (s) => {
+    const referral = {
+      source_url: "https://fb.me/anuncio-42",
+      source_id: "120210000000000042",
+      source_type: "ad",
+      headline: "Pizza em dobro às terças",
+      body: "Peça pelo WhatsApp e ganhe a segunda",
+      media_type: "image",
+      image_url: "https://scontent.example/ad.jpg",
+      ctwa_clid: "ARAkLkA8rmlFeiCktEJQ",
+    };
+    const post = (id: string, extra: Record<string, unknown> = {}) =>
+      messagesPost(s.graph.phoneNumberId, {
+        contacts: [{ profile: { name: "Ana" }, wa_id: ANA }],
+        messages: [textFrom(ANA, id, "Quero a promoção", extra)],
+      });
+    assert.equal((await postWebhook(s, post("wamid.AD1", { referral }))).status, 200);
+    await inboxDone(s);
+    // A later message without one keeps it.
+    assert.equal((await postWebhook(s, post("wamid.AD2"))).status, 200);
+    await inboxDone(s);
+    const ticket = await s.t.deps.db.selectFrom("tickets").select("id")
+      .where("companyId", "=", s.a.id).executeTakeFirstOrThrow();
+    const res = await s.t.request("GET", `/api/tickets/${ticket.id}`, { token: s.a.admin.token });
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    const view = body.ticket ?? body;
+    assert.deepEqual({ ...view.referral, at: undefined }, {
+      sourceType: "ad",
+      sourceId: "120210000000000042",
+      sourceUrl: "https://fb.me/anuncio-42",
+      headline: "Pizza em dobro às terças",
+      body: "Peça pelo WhatsApp e ganhe a segunda",
+      mediaType: "image",
+      mediaUrl: "https://scontent.example/ad.jpg",
+      thumbnailUrl: null,
+      ctwaClid: "ARAkLkA8rmlFeiCktEJQ",
+      at: undefined,
+    });
+    assert.equal(typeof view.referral.at, "string");
+  });
+});

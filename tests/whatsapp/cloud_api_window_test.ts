@@ -160,7 +160,15 @@ Deno.test("cloud window - past 24 hours free text is refused (422) and a templat
     assert.equal(template.status, 201);
     assert.equal((await template.json()).messages[0].body, "Olá Ana, seu pedido 42 está pronto.");
     const sent = await eventually(() => s.graph.sends().slice(sendsBefore).at(0));
+    // Our outbox id rides along, for the statuses to name it (a send whose answer was lost).
+    const [row] = await s.t.deps.db.selectFrom("outbox").select("wid").where(
+      "template",
+      "is not",
+      null,
+    )
+      .execute();
     assert.deepEqual(sent, {
+      biz_opaque_callback_data: row.wid,
       messaging_product: "whatsapp",
       recipient_type: "individual",
       to: ANA,

@@ -1,8 +1,17 @@
 import { createCompany, type TestApp, type TestCompany, withApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { type FakeGraph, startFakeGraph } from "../fakes/graph.ts";
+import { type FakeGraph, type FakeTemplate, startFakeGraph } from "../fakes/graph.ts";
 
 export const APP_SECRET = "app-secret-0123456789abcdef";
+
+/** An approved template with two body variables, as Meta lists it (the tests' usual one). */
+export const ORDER_READY: FakeTemplate = {
+  name: "pedido_pronto",
+  language: "pt_BR",
+  status: "APPROVED",
+  category: "UTILITY",
+  components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} está pronto." }],
+};
 export const VERIFY_TOKEN = "verify-token-balcao-42";
 
 export type CloudSetup = {

@@ -100,7 +100,7 @@ export async function lookupInbound(
           'awaitingRating', t.awaitingRating, 'botSession', t.botSession,
           'botSessionAt', t.botSessionAt, 'userName', u.name, 'queueName', q.name,
           'queueColor', q.color, 'whatsappName', w.name, 'whatsappStatus', w.status,
-          'whatsappProvider', w.provider,
+          'whatsappProvider', w.provider, 'referralJson', t.referral,
           'tagsJson', json(${TAGS_JSON}))
         FROM tickets t
         LEFT JOIN users u ON u.id = t.userId

@@ -281,6 +281,9 @@ export class InboundPipeline {
       createdAt: messageTime(m.timestamp, now),
       updatedAt: stamp,
     };
+    const referral = m.referral && !m.fromMe
+      ? JSON.stringify({ ...m.referral, at: messageValues.createdAt })
+      : undefined;
     const forgetMedia = async () => {
       if (media.kind === "stored") await deleteMedia(config, companyId, media.stored.path);
     };
@@ -422,6 +425,8 @@ export class InboundPipeline {
               unreadIncrement,
             );
           }
+          // Came from an ad: the ticket keeps which (the latest ad wins).
+          if (referral) await changeTicket(trx, companyId, target.id, { referral });
           if (latest && latest.awaitingRating === 1 && latest.status === "closed" && !m.fromMe) {
             // Any other answer than a rating ends the wait for one (and goes the normal way).
             await changeTicket(trx, companyId, latest.id, { awaitingRating: 0 });
@@ -473,6 +478,7 @@ export class InboundPipeline {
     const view = open && !changed
       ? ticketViewOf({
         ...open,
+        referralJson: referral ?? open.referralJson,
         lastMessage: lastMessageOf(last.body, last.mediaName, last.mediaType),
         unreadMessages: unread,
         updatedAt: stamp,

@@ -21,6 +21,42 @@ export async function insertOutgoing(
   return row;
 }
 
+/**
+ * An attendant's reaction queued (issue 45): the message shows it at once (ownReaction), in the
+ * same transaction as its outbox row, as a message shows at ack 0 before it is sent.
+ */
+export async function insertReaction(
+  trx: Database,
+  row: Omit<Insertable<OutboxTable>, "reaction"> & { messageId: number },
+  reaction: { emoji: string; previous: string | null },
+): Promise<Message | undefined> {
+  await trx.insertInto("outbox").values({ ...row, reaction: JSON.stringify(reaction) }).execute();
+  return await trx.updateTable("messages").set({
+    ownReaction: reaction.emoji || null,
+    updatedAt: row.createdAt,
+  }).where("id", "=", row.messageId).where("companyId", "=", row.companyId).returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * A reaction the network refused for good: the message shows what it showed before, unless a
+ * later reaction replaced this one meanwhile. The message when it changed.
+ */
+export async function undoReaction(
+  trx: Database,
+  row: Pick<OutboxRow, "companyId" | "messageId">,
+  reaction: { emoji: string; previous: string | null },
+  now: string,
+): Promise<Message | undefined> {
+  if (row.messageId === null) return undefined;
+  let query = trx.updateTable("messages").set({ ownReaction: reaction.previous, updatedAt: now })
+    .where("id", "=", row.messageId).where("companyId", "=", row.companyId);
+  query = reaction.emoji
+    ? query.where("ownReaction", "=", reaction.emoji)
+    : query.where("ownReaction", "is", null);
+  return await query.returningAll().executeTakeFirst();
+}
+
 export async function ticketToSend(db: Database, companyId: number, ticketId: number) {
   return await db.selectFrom("tickets").select(["id", "contactId", "whatsappId"])
     .where("companyId", "=", companyId).where("id", "=", ticketId).executeTakeFirst();
@@ -83,7 +119,7 @@ export async function cancelPendingSend(
 ): Promise<boolean> {
   const cancelled = await db.updateTable("outbox").set({ status: "cancelled", updatedAt: now })
     .where("companyId", "=", companyId).where("messageId", "=", messageId)
-    .where("status", "=", "pending").executeTakeFirst();
+    .where("reaction", "is", null).where("status", "=", "pending").executeTakeFirst();
   return Number(cancelled.numUpdatedRows) > 0;
 }
 
@@ -97,7 +133,7 @@ export async function editPendingSend(
 ): Promise<boolean> {
   const edited = await db.updateTable("outbox").set({ body, updatedAt: now })
     .where("companyId", "=", companyId).where("messageId", "=", messageId)
-    .where("status", "=", "pending").executeTakeFirst();
+    .where("reaction", "is", null).where("status", "=", "pending").executeTakeFirst();
   return Number(edited.numUpdatedRows) > 0;
 }
 
@@ -109,7 +145,7 @@ export async function isBeingSent(
 ): Promise<boolean> {
   const row = await db.selectFrom("outbox").select(["status"])
     .where("companyId", "=", companyId).where("messageId", "=", messageId)
-    .where("status", "=", "sending").executeTakeFirst();
+    .where("reaction", "is", null).where("status", "=", "sending").executeTakeFirst();
   return row !== undefined;
 }
 

@@ -16,6 +16,7 @@ import {
   pendingRows,
   recoverSending,
   releaseForRetry,
+  undoReaction,
 } from "./outbox_repository.ts";
 import { type Provider, ProviderSendError, type SentMessage } from "../providers/provider.ts";
 
@@ -24,6 +25,8 @@ export const MAX_ATTEMPTS = 8;
 const BATCH = 50;
 
 type Outcome = "sent" | "retry" | "failed" | "skipped";
+/** An outbox row's reaction (0740): the emoji, and what the message showed before it. */
+type Reaction = { emoji: string; previous: string | null };
 
 /**
  * Sends outbox rows, in id order per connection, one at a time per connection.
@@ -211,6 +214,14 @@ export class OutboxWorker {
       quotedId: row.quotedWid ?? undefined,
       forwarded: row.forwarded === 1,
     };
+    if (row.reaction) {
+      if (!provider.sendReaction || !row.quotedWid) {
+        throw new ProviderSendError("this channel sends no reactions", { permanent: true });
+      }
+      const { emoji } = JSON.parse(row.reaction) as Reaction;
+      await provider.sendReaction(row.toJid, row.quotedWid, emoji);
+      return { id: row.wid, timestamp: this.deps.clock.now() };
+    }
     if (row.template) {
       if (!provider.sendTemplate) {
         throw new ProviderSendError("this channel sends no templates", { permanent: true });
@@ -237,7 +248,8 @@ export class OutboxWorker {
     const now = clock.now().toISOString();
     const message = await db.transaction().execute(async (trx) => {
       const marked = await markRowSent(trx, row, claimId, now);
-      if (!marked || row.messageId === null) return undefined;
+      // A reaction's message already shows it (queued so): nothing to take from the network.
+      if (!marked || row.messageId === null || row.reaction) return undefined;
       // A provider that ignored our id returns its own: the message takes it, so acks match.
       const message = await messageSent(
         trx,
@@ -269,14 +281,20 @@ export class OutboxWorker {
     this.#firstSeen.delete(row.id);
     const outgoing = await db.transaction().execute(async (trx) => {
       await markRowFailed(trx, row, claimId, describe(error), now);
+      if (row.reaction) {
+        const undone = await undoReaction(trx, row, JSON.parse(row.reaction), now);
+        return undone && { message: undone, key: await noteSent(trx, row.companyId, undone, now) };
+      }
       if (row.messageId === null) return undefined;
       const code = error instanceof ProviderSendError ? error.failureCode : undefined;
       await messageSendFailed(trx, row.companyId, row.messageId, now, code);
       if (row.ticketId === null) return undefined;
-      return await noteSent(trx, row.companyId, { id: row.messageId, ticketId: row.ticketId }, now);
+      const message = { id: row.messageId, ticketId: row.ticketId };
+      return { message, key: await noteSent(trx, row.companyId, message, now) };
     });
-    if (outgoing && row.messageId !== null && row.ticketId !== null) {
-      await this.#publish(row.companyId, row.ticketId, row.messageId, outgoing);
+    if (outgoing) {
+      const { message, key } = outgoing;
+      await this.#publish(row.companyId, message.ticketId, message.id, key);
     }
   }
 

@@ -6,6 +6,7 @@
 
 export type { ChannelKind as ProviderKind } from "../../../contract/channels.ts";
 import type { ChannelKind as ProviderKind, MenuChoice } from "../../../contract/channels.ts";
+import type { TicketReferral } from "../../../contract/ticket_types.ts";
 
 /** Persisted on whatsapps.status (seeds/000 section 3). */
 export type SessionStatus =
@@ -61,6 +62,8 @@ export type InboundMessage = {
   choice?: string;
   /** The sender forwarded it (WhatsApp's contextInfo.isForwarded): shown 'Encaminhada'. */
   forwarded?: boolean;
+  /** The ad or post the contact tapped to write (Cloud API `referral`): kept on the ticket. */
+  referral?: Omit<TicketReferral, "at">;
   /** "notify" live, "append" offline backlog: both are ingested alike. */
   origin: "notify" | "append";
   /** The provider's original, kept so that the provider can serve retries (getMessage). */

@@ -101,6 +101,27 @@ function contentOf(
   return { body: `[${type}]` };
 }
 
+/**
+ * A Click-to-WhatsApp ad's (or post's) `referral`, as the neutral shape the ticket keeps; Meta's
+ * media link is the image's or the video's.
+ */
+function referralOf(value: unknown): InboundMessage["referral"] {
+  const r = obj(value);
+  const sourceType = str(r.source_type);
+  if (!sourceType && !str(r.source_url) && !str(r.ctwa_clid)) return undefined;
+  return {
+    sourceType: sourceType ?? "ad",
+    sourceId: str(r.source_id) ?? null,
+    sourceUrl: str(r.source_url) ?? null,
+    headline: str(r.headline) ?? null,
+    body: str(r.body) ?? null,
+    mediaType: str(r.media_type) ?? null,
+    mediaUrl: str(r.image_url) ?? str(r.video_url) ?? null,
+    thumbnailUrl: str(r.thumbnail_url) ?? null,
+    ctwaClid: str(r.ctwa_clid) ?? null,
+  };
+}
+
 /** Meta's statuses on our ack scale; `failed` is handled apart (it carries a code). */
 const ACKS: Record<string, Ack> = { sent: 1, delivered: 2, read: 3, played: 4 };
 
@@ -162,6 +183,7 @@ export function eventsOfValue(
         quotedId: content.quotedId ?? str(obj(m.context).id),
         choice: content.choice,
         forwarded: obj(m.context).forwarded === true ? true : undefined,
+        referral: referralOf(m.referral),
         body: content.body,
         mediaType: content.mediaType,
         media: content.media,

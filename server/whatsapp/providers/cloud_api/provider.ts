@@ -258,6 +258,20 @@ export class CloudProvider implements Provider {
    */
   async receive(value: ChangeValue): Promise<{ stored: number; skipped: number }> {
     const { events, skipped } = eventsOfValue(value, (id) => this.#download(id));
+    for (const status of value.statuses ?? []) {
+      const wid = typeof status.biz_opaque_callback_data === "string"
+        ? status.biz_opaque_callback_data
+        : undefined;
+      if (!wid || typeof status.id !== "string") continue;
+      const { companyId, whatsappId } = this.ctx;
+      const now = this.deps.clock.now().toISOString();
+      if (await repo.adoptWamid(this.deps.db, companyId, whatsappId, wid, status.id, now)) {
+        log.info("cloud api: a send whose answer was lost is known by its status", {
+          whatsappId,
+          wid,
+        });
+      }
+    }
     let stored = 0;
     for (const event of events) {
       const outcome = await this.ctx.deliver(event);
@@ -326,6 +340,8 @@ export class CloudProvider implements Provider {
         recipient_type: "individual",
         ...recipient,
         ...(options?.quotedId ? { context: { message_id: options.quotedId } } : {}),
+        // Comes back on this send's statuses: a send whose answer was lost is recognised there.
+        ...(wid ? { biz_opaque_callback_data: wid } : {}),
         ...body,
       });
     } catch (error) {

@@ -132,6 +132,41 @@ export async function recordWamid(
     .where("whatsappId", "=", whatsappId).where("wid", "=", wid).execute();
 }
 
+/**
+ * Meta's id for a send whose answer we never read (a crash or a timeout after the request left):
+ * a status webhook brings it back with our wid (biz_opaque_callback_data). The claim, the
+ * message and its outbox row take it, in one transaction, and the message's "may have been sent"
+ * error goes: the status that follows sets its ack. Whether it adopted anything (only a claim
+ * still without Meta's id does).
+ */
+export async function adoptWamid(
+  db: Database,
+  companyId: number,
+  whatsappId: number,
+  wid: string,
+  wamid: string,
+  now: string,
+): Promise<boolean> {
+  return await db.transaction().execute(async (trx) => {
+    const claim = await trx.updateTable("whatsapp_cloud_sends").set({ wamid })
+      .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
+      .where("wid", "=", wid).where("wamid", "is", null).executeTakeFirst();
+    if (Number(claim.numUpdatedRows) === 0) return false;
+    await trx.updateTable("messages").set({ wid: wamid, sendError: null, updatedAt: now })
+      .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
+      .where("wid", "=", wid).execute();
+    await trx.updateTable("outbox").set({
+      status: "sent",
+      lastError: null,
+      sentAt: now,
+      updatedAt: now,
+    })
+      .where("companyId", "=", companyId).where("whatsappId", "=", whatsappId)
+      .where("wid", "=", wid).where("status", "in", ["failed", "pending", "sending"]).execute();
+    return true;
+  });
+}
+
 /** A claim whose Graph call failed before Meta accepted it: the next attempt may send. */
 export async function releaseSend(
   db: Database,
