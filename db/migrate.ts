@@ -61,6 +61,7 @@ import * as m0686 from "./migrations/0686_summarise_person_transfers.ts";
 import * as m0690 from "./migrations/0690_add_send_templates.ts";
 import * as m0700 from "./migrations/0700_store_money_in_cents.ts";
 import * as m0750 from "./migrations/0750_order_postgres_triggers.ts";
+import * as m0751 from "./migrations/0751_postgres_counter_rows_once.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -117,6 +118,7 @@ const migrations: Record<string, Migration> = {
   "0690_add_send_templates": m0690,
   "0700_store_money_in_cents": m0700,
   "0750_order_postgres_triggers": m0750,
+  "0751_postgres_counter_rows_once": m0751,
 };
 
 class StaticProvider implements MigrationProvider {
