@@ -57,8 +57,7 @@ export async function reactToMessage(
       nextAttemptAt: now,
       createdAt: now,
       updatedAt: now,
-    }, { emoji, previous: message.ownReaction })
-  );
+    }, { emoji, previous: message.ownReaction }));
   const [view] = await messageViews(deps.db, companyId, [changed?.row ?? message]);
   const ticketView = await loadTicketView(deps.db, companyId, message.ticketId);
   if (ticketView && changed) {
