@@ -21,6 +21,7 @@ import { presenceWritten, wirePresence } from "./realtime/socket.ts";
 import { wireDistribution } from "./distribution/service.ts";
 import { webhookCapture, wireWebhooks } from "./webhooks/capture.ts";
 import { wirePush } from "./push/capture.ts";
+import { closePushThread } from "./push/encrypter.ts";
 import { outgoingSettled, wireOutgoing } from "./events/outgoing.ts";
 import { sealPlainSecrets } from "./webhooks/repository.ts";
 import { type FirstStart, seedFirstStart } from "./seed.ts";
@@ -168,6 +169,7 @@ export async function closeDeps(deps: AppDeps) {
   // Events heard until now are written to the webhook queue before the database closes.
   await webhookCapture(deps.events)?.idle();
   await outgoingSettled(deps.events);
+  closePushThread(deps);
   await deps.db.destroy();
   deps.mailer?.close();
   deps.dataLock?.close();

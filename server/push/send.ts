@@ -3,15 +3,15 @@ import { log } from "../log.ts";
 import * as queue from "./delivery_repository.ts";
 import { vapidKeys } from "./keys.ts";
 import { dropSubscription, markSent } from "./repository.ts";
-import { PushEncrypter } from "./encrypter.ts";
+import { donePushThread, type PushEncrypter, usePushThread } from "./encrypter.ts";
 
 /**
  * The `push` job's work: sends the queue (push_deliveries) to the browsers' push services. Each
  * row is claimed by a guarded UPDATE (pending -> sending) before it is sent, so two ticks (here or
  * in another process) never send one row twice. The payload is encrypted for the device (RFC 8291
- * aes128gcm) and the request signed with the VAPID key (RFC 8292) by the `web-push` library, on a
- * thread of the tick's own (encrypter.ts: ~15 ms of CPU a push, which on the main thread held up
- * inbound messages); the request itself goes through the app's outbound fetch (an endpoint is a
+ * aes128gcm) and the request signed with the VAPID key (RFC 8292) by the `web-push` library, on the
+ * app's push thread (encrypter.ts: ~15 ms of CPU a push, which on the main thread held up inbound
+ * messages); the request itself goes through the app's outbound fetch (an endpoint is a
  * URL a browser gave us).
  *
  * 201/202/200: sent. 404/410: the browser dropped the subscription, and so do we (its row and its
@@ -36,7 +36,7 @@ export async function sendDuePushes(deps: AppDeps, signal?: AbortSignal): Promis
     while (!signal?.aborted) {
       const due = await queue.duePushes(deps.db, deps.clock.now().toISOString(), BATCH);
       if (due.length === 0) break;
-      const thread = encrypter ??= await PushEncrypter.start();
+      const thread = encrypter ??= await usePushThread(deps);
       const sent = await Promise.all(
         due.map((row) => sendOne(deps, thread, row.companyId, row.id)),
       );
@@ -44,7 +44,7 @@ export async function sendDuePushes(deps: AppDeps, signal?: AbortSignal): Promis
       if (!sent.some(Boolean)) break; // every row was taken by another tick
     }
   } finally {
-    encrypter?.close();
+    if (encrypter) donePushThread(deps, encrypter);
   }
   return attempted;
 }
