@@ -276,6 +276,10 @@ Deno.test("queues page - per-queue hours show beside the targets and one Salvar 
     await dialog.getByRole("tab", { name: "Horários de Atendimento", selected: true }).waitFor();
     await dialog.getByTestId("queue-save").click();
     await dialog.waitFor({ state: "detached" });
+    // The toast is a layer too (radix): Escape closes the newest one. Its code loads with the
+    // first toast, so under load it could mount after the dialog below opened, and take the
+    // Escape meant for the dialog. The user sees it first; so does the test.
+    await page.getByText("Fila salva com sucesso.").first().waitFor();
     const stored = await t.deps.db.selectFrom("queues").select(["id", "schedules"])
       .where("companyId", "=", c.id).executeTakeFirstOrThrow();
     const week = JSON.parse(stored.schedules) as { weekdayEn: string; startTime: string }[];
