@@ -20,12 +20,9 @@ export class PostgresBackupError extends Error {
 const DEBIAN_BINARIES = [17, 16, 15].map((v) => `/usr/lib/postgresql/${v}/bin`);
 
 /** The path of pg_dump or pg_restore: on PATH (Debian's wrapper picks the newest), else Debian's. */
-export function postgresTool(
-  name: "pg_dump" | "pg_restore",
-  fallback: string[] = DEBIAN_BINARIES,
-): string {
+export function postgresTool(name: "pg_dump" | "pg_restore"): string {
   const path = (Deno.env.get("PATH") ?? "").split(":").filter(Boolean);
-  for (const dir of [...path, ...fallback]) {
+  for (const dir of [...path, ...DEBIAN_BINARIES]) {
     try {
       if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
     } catch {
