@@ -63,6 +63,7 @@ import * as m0700 from "./migrations/0700_store_money_in_cents.ts";
 import * as m0720 from "./migrations/0720_lease_invoice_reminders.ts";
 import * as m0740 from "./migrations/0740_queue_reactions.ts";
 import * as m0741 from "./migrations/0741_add_ticket_referral.ts";
+import * as m0750 from "./migrations/0750_order_postgres_triggers.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -121,6 +122,7 @@ const migrations: Record<string, Migration> = {
   "0720_lease_invoice_reminders": m0720,
   "0740_queue_reactions": m0740,
   "0741_add_ticket_referral": m0741,
+  "0750_order_postgres_triggers": m0750,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -38,6 +38,10 @@ export async function openPostgres(
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,
+    // Idle connections stay open for the life of the process: a restore (db/postgres_backup.ts)
+    // knows a server runs by its sessions, and PostgreSQL refuses to rename a database in use.
+    idleTimeoutMillis: 0,
+    application_name: "balcao",
     // The text timestamps carry their zone (Z); a session in UTC reads any that do not as UTC.
     options: "-c TimeZone=UTC",
     types: {

@@ -9,12 +9,16 @@
 export const POSTGRES_PREPARE = [
   `CREATE EXTENSION IF NOT EXISTS unaccent`,
   `CREATE EXTENSION IF NOT EXISTS pg_trgm`,
+  // Numbers the triggers in the order they are created (db/postgres_sql.ts, postgresTrigger).
+  `CREATE SEQUENCE IF NOT EXISTS balcao_trigger_order`,
   // Case-insensitive equality and order, as SQLite's NOCASE (ICU level 2: case, not accents).
   `DO $$ BEGIN
      IF NOT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'nocase') THEN
        CREATE COLLATION nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
      END IF;
    END $$`,
+  // Functions that call ours name them with their schema: pg_restore builds the indexes over
+  // them with an empty search_path (db/postgres_backup.ts).
   // unaccent() is STABLE (it reads a dictionary); an index needs an IMMUTABLE expression.
   `CREATE OR REPLACE FUNCTION f_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
      STRICT AS $$ SELECT public.unaccent('public.unaccent'::regdictionary, $1) $$`,
@@ -55,22 +59,22 @@ export const POSTGRES_PREPARE = [
    END $$`,
   `CREATE OR REPLACE FUNCTION sqlite_date(t text, VARIADIC mods text[] DEFAULT '{}')
    RETURNS text LANGUAGE sql IMMUTABLE AS
-   $$ SELECT to_char(sqlite_time(t, mods), 'YYYY-MM-DD') $$`,
+   $$ SELECT to_char(public.sqlite_time(t, mods), 'YYYY-MM-DD') $$`,
   `CREATE OR REPLACE FUNCTION sqlite_datetime(t text, VARIADIC mods text[] DEFAULT '{}')
    RETURNS text LANGUAGE sql IMMUTABLE AS
-   $$ SELECT to_char(sqlite_time(t, mods), 'YYYY-MM-DD HH24:MI:SS') $$`,
+   $$ SELECT to_char(public.sqlite_time(t, mods), 'YYYY-MM-DD HH24:MI:SS') $$`,
   `CREATE OR REPLACE FUNCTION sqlite_unixepoch(t text, VARIADIC mods text[] DEFAULT '{}')
    RETURNS double precision LANGUAGE sql IMMUTABLE AS
    $$ SELECT CASE WHEN 'subsec' = ANY(mods) OR 'subsecond' = ANY(mods)
-       THEN extract(epoch FROM sqlite_time(t, mods))::double precision
-       ELSE floor(extract(epoch FROM sqlite_time(t, mods)))::double precision END $$`,
+       THEN extract(epoch FROM public.sqlite_time(t, mods))::double precision
+       ELSE floor(extract(epoch FROM public.sqlite_time(t, mods)))::double precision END $$`,
   `CREATE OR REPLACE FUNCTION sqlite_julianday(t text, VARIADIC mods text[] DEFAULT '{}')
    RETURNS double precision LANGUAGE sql IMMUTABLE AS
-   $$ SELECT extract(epoch FROM sqlite_time(t, mods))::double precision / 86400 + 2440587.5 $$`,
+   $$ SELECT extract(epoch FROM public.sqlite_time(t, mods))::double precision / 86400 + 2440587.5 $$`,
   `CREATE OR REPLACE FUNCTION sqlite_strftime(fmt text, t text, VARIADIC mods text[] DEFAULT '{}')
    RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
    DECLARE
-     x timestamp := sqlite_time(t, mods);
+     x timestamp := public.sqlite_time(t, mods);
      out text := '';
      i int := 1;
      c text;
@@ -107,6 +111,9 @@ export const POSTGRES_PREPARE = [
    $$ SELECT (coalesce(doc, '[]')::jsonb || jsonb_build_array(value))::text $$`,
   `CREATE OR REPLACE FUNCTION sqlite_json(doc text) RETURNS json LANGUAGE sql IMMUTABLE AS
    $$ SELECT doc::json $$`,
+  // json(json_object(...)): the inner object is json already (the inbound lookup nests them).
+  `CREATE OR REPLACE FUNCTION sqlite_json(doc json) RETURNS json LANGUAGE sql IMMUTABLE AS
+   $$ SELECT doc $$`,
   `CREATE OR REPLACE FUNCTION sqlite_json_extract(doc text, path text)
    RETURNS text LANGUAGE sql IMMUTABLE AS
    $$ SELECT jsonb_path_query_first(doc::jsonb, path::jsonpath) #>> '{}' $$`,

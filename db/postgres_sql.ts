@@ -83,6 +83,26 @@ function tokenize(text: string): Token[] {
 }
 
 const CAMEL = /^[a-z][a-z0-9_]*[A-Z]\w*$/;
+/** Whether the JOIN at `join` has an ON of its own (before the next JOIN or clause, same depth). */
+function joinHasOn(tokens: Token[], join: number): boolean {
+  let depth = 0;
+  for (let i = join + 1; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.text === "(") depth++;
+    else if (t.text === ")") {
+      if (depth === 0) return false;
+      depth--;
+    } else if (depth === 0 && t.kind === "word") {
+      const word = t.text.toUpperCase();
+      if (word === "ON") return true;
+      if (["JOIN", "WHERE", "GROUP", "ORDER", "LIMIT", "UNION", "HAVING"].includes(word)) {
+        return false;
+      }
+    }
+  }
+  return false;
+}
+
 const upper = (t: Token | undefined) => t?.kind === "word" ? t.text.toUpperCase() : t?.text;
 
 /** Index of the next non-space token after i (tokens.length when none). */
@@ -183,6 +203,10 @@ function translateTokens(tokens: Token[], ddl: boolean): Token[] {
         t.text = "ILIKE";
       } else if (word === "GLOB") {
         t.text = "SIMILAR TO";
+      } else if (word === "CROSS" && upper(tokens[after]) === "JOIN" && joinHasOn(tokens, after)) {
+        // SQLite's CROSS JOIN … ON fixes the join order (server/reports/repository.ts); in
+        // PostgreSQL a CROSS JOIN takes no ON, and the planner orders joins itself.
+        t.text = "INNER";
       } else if (call && FUNCTIONS[word]) {
         t.text = FUNCTIONS[word];
       } else if (call && (word === "MAX" || word === "MIN")) {
@@ -302,14 +326,39 @@ export function toPostgres(text: string): string | null {
   const drop = /^\s*DROP\s+TRIGGER\s+(IF\s+EXISTS\s+)?(\w+)\s*;?\s*$/i.exec(text);
   if (drop) return dropTrigger(drop[2]);
   const ddl = /^\s*(CREATE|ALTER)\s+TABLE\b/i.test(text);
-  return render(translateTokens(tokenize(text), ddl));
+  return render(numberPlaceholders(translateTokens(tokenize(text), ddl)));
 }
+
+/**
+ * SQLite's `?` placeholders become $1, $2, … in order: a statement written by hand for speed
+ * (CompiledQuery.raw in server/whatsapp/inbound/repository.ts) has them; Kysely's own PostgreSQL
+ * compiler writes $n already.
+ */
+function numberPlaceholders(tokens: Token[]): Token[] {
+  let n = 0;
+  for (const t of tokens) {
+    if (t.kind === "param" && t.text === "?") t.text = `$${++n}`;
+  }
+  return tokens;
+}
+
+/**
+ * PostgreSQL fires a table's triggers in the order of their names; SQLite fires the newest first.
+ * The event triggers write the timeline in that order (ticket_events: 'handover' before
+ * 'accepted' when both happen in one update), so on PostgreSQL each trigger's name starts with
+ * `o` and 999999999 minus a number from the sequence `balcao_trigger_order`
+ * (db/postgres_compat.ts): the newer, the earlier in name order. `<name>` below matches both that
+ * form and a plain name.
+ */
+const TRIGGER_NAMED = (name: string) =>
+  `(tgname = '${name}' OR (tgname ~ '^o[0-9]{9}_' AND substr(tgname, 12) = '${name}'))`;
 
 /** SQLite names no table when dropping a trigger; PostgreSQL's are per table. */
 function dropTrigger(name: string): string {
   return `DO $drop$ DECLARE r record; BEGIN
-    FOR r IN SELECT tgrelid::regclass AS t FROM pg_trigger WHERE tgname = '${name}' LOOP
-      EXECUTE format('DROP TRIGGER %I ON %s', '${name}', r.t);
+    FOR r IN SELECT tgname, tgrelid::regclass AS t FROM pg_trigger WHERE ${TRIGGER_NAMED(name)}
+      AND NOT tgisinternal LOOP
+      EXECUTE format('DROP TRIGGER %I ON %s', r.tgname, r.t);
     END LOOP;
     EXECUTE 'DROP FUNCTION IF EXISTS ${name}_fn()';
   END $drop$`;
@@ -341,10 +390,10 @@ function statementsOf(body: string): string[] {
  */
 export function postgresTrigger(text: string): string {
   const head =
-    /^\s*CREATE\s+TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s+(BEFORE|AFTER|INSTEAD\s+OF)\s+([\s\S]+?)\s+ON\s+(\w+)\s+(?:FOR\s+EACH\s+ROW\s+)?(?:WHEN\s+([\s\S]+?)\s+)?BEGIN\b([\s\S]*)\bEND\s*;?\s*$/i
+    /^\s*CREATE\s+TRIGGER\s+(IF\s+NOT\s+EXISTS\s+)?(\w+)\s+(BEFORE|AFTER|INSTEAD\s+OF)\s+([\s\S]+?)\s+ON\s+(\w+)\s+(?:FOR\s+EACH\s+ROW\s+)?(?:WHEN\s+([\s\S]+?)\s+)?BEGIN\b([\s\S]*)\bEND\s*;?\s*$/i
       .exec(text);
   if (!head) throw new Error(`a SQLite trigger PostgreSQL cannot take: ${text.slice(0, 120)}`);
-  const [, name, timing, event, table, when, body] = head;
+  const [, ifNotExists, name, timing, event, table, when, body] = head;
   const statements = statementsOf(body).map((statement) => {
     const raise =
       /^SELECT\s+RAISE\s*\(\s*ABORT\s*,\s*('(?:[^']|'')*')\s*\)\s*(?:WHERE\s+([\s\S]+))?$/i
@@ -355,6 +404,13 @@ export function postgresTrigger(text: string): string {
     }
     const translated = toPostgres(statement);
     if (translated === null) return "";
+    // A counter row made on first use (INSERT … WHERE NOT EXISTS, then UPDATE n = n + 1): under
+    // SQLite's one writer nobody comes between; on PostgreSQL two transactions can both see no
+    // row, and the second insert would fail on the key. It waits for the first and does nothing.
+    if (
+      /^\s*INSERT\b/i.test(statement) && /\bWHERE\s+NOT\s+EXISTS\b/i.test(statement) &&
+      !/\bON\s+CONFLICT\b/i.test(statement)
+    ) return `${translated} ON CONFLICT DO NOTHING;`;
     return `${translated.replace(/^\s*SELECT\b/i, "PERFORM")};`;
   });
   const returns = /BEFORE|INSTEAD/i.test(timing)
@@ -369,12 +425,23 @@ export function postgresTrigger(text: string): string {
   const fnBody = instead && condition
     ? `IF ${condition.slice(" WHEN ".length)} THEN ${inner} END IF;`
     : inner;
+  const create = `${timing.toUpperCase()} ${translatedEvent} ON ${table} FOR EACH ROW${
+    instead ? "" : condition
+  } EXECUTE FUNCTION ${name}_fn()`;
+  const exists = ifNotExists
+    ? "RETURN;"
+    : `RAISE EXCEPTION 'trigger "${name}" already exists' USING ERRCODE = '42710';`;
   return `CREATE OR REPLACE FUNCTION ${name}_fn() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
 ${fnBody}
 ${returns}
 END $fn$;
-CREATE TRIGGER ${name} ${timing.toUpperCase()} ${translatedEvent} ON ${table} FOR EACH ROW${
-    instead ? "" : condition
-  } EXECUTE FUNCTION ${name}_fn()`;
+DO $trigger$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_trigger WHERE ${TRIGGER_NAMED(name)} AND NOT tgisinternal) THEN
+    ${exists}
+  END IF;
+  EXECUTE format('CREATE TRIGGER %I ',
+    'o' || lpad((999999999 - nextval('balcao_trigger_order'))::text, 9, '0') || '_${name}')
+    || $create$${create}$create$;
+END $trigger$`;
 }

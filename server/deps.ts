@@ -1,4 +1,4 @@
-import { guardTenancy, openDatabase } from "../db/client.ts";
+import { guardTenancy, isPostgresUrl, openDatabase } from "../db/client.ts";
 import { TenancyBreaches } from "../db/tenancy.ts";
 import { migrateToLatest, migrationState } from "../db/migrate.ts";
 import type { Database } from "../db/client.ts";
@@ -149,7 +149,7 @@ export async function buildDeps(
  * backup fails, the start fails too: no migration runs without one.
  */
 async function backupBeforeMigrating(db: Database, config: Config, clock: Clock) {
-  if (!databasePathOf(config)) return;
+  if (!databasePathOf(config) && !isPostgresUrl(config.databaseUrl)) return;
   const { applied, pending } = await migrationState(db);
   if (applied === 0 || pending.length === 0) return;
   log.info("backing up before migrating", { pending });

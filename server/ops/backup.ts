@@ -1,4 +1,5 @@
-import { writeBackupFile } from "../../db/backup_file.ts";
+import { writeBackupFile, writeDumpBackupFile } from "../../db/backup_file.ts";
+import { isPostgresUrl } from "../../db/client.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
@@ -30,6 +31,17 @@ export function databasePathOf(config: Pick<Config, "databaseUrl">): string | un
   return path === ":memory:" ? undefined : path;
 }
 
+/**
+ * db/postgres_backup.ts (and `pg`) by a computed URL: a libSQL installation loads nothing of
+ * PostgreSQL (tests/pages/startup_imports_test.ts).
+ */
+const POSTGRES_BACKUP = new URL("../../db/postgres_backup.ts", import.meta.url).href;
+
+/** PostgreSQL's backup tools, for a PostgreSQL DATABASE_URL (restore.ts too). */
+export async function postgresBackup(): Promise<typeof import("../../db/postgres_backup.ts")> {
+  return await import(POSTGRES_BACKUP);
+}
+
 /** The backups in BACKUP_DIR, newest first, with their size. */
 export async function listBackups(config: BackupConfig): Promise<BackupView[]> {
   const found: BackupView[] = [];
@@ -48,8 +60,9 @@ export async function listBackups(config: BackupConfig): Promise<BackupView[]> {
 
 /**
  * Takes a verified backup now (seeds nothing, changes nothing in the live database): VACUUM INTO
- * a hidden `.partial` file, the media added, PRAGMA integrity_check, then renamed to its final
- * name, so a file named `balcao-*.db` is always complete. Its name is the time to the
+ * a hidden `.partial` file (on PostgreSQL: pg_dump's archive put inside it), the media added,
+ * PRAGMA integrity_check, then renamed to its final name, so a file named `balcao-*.db` is always
+ * complete. Its name is the time to the
  * millisecond. Then the oldest beyond BACKUP_KEEP are deleted.
  *
  * `thread`: run the copy on a worker (the server), or on this thread (the CLI task).
@@ -92,15 +105,24 @@ async function writeBackup(
   thread: "worker" | "inline",
 ): Promise<BackupResult | undefined> {
   const source = databasePathOf(config);
-  if (!source) {
+  const postgres = isPostgresUrl(config.databaseUrl) ? await postgresBackup() : undefined;
+  if (!source && !postgres) {
     throw new AppError(
       400,
       "ERR_BACKUP_UNAVAILABLE",
-      "Backups need a local database file (DATABASE_URL=file:...); a libSQL server keeps its own",
+      "Backups need a local database file (DATABASE_URL=file:...) or PostgreSQL; a libSQL server keeps its own",
     );
   }
+  if (postgres) {
+    try {
+      postgres.postgresTool("pg_dump");
+    } catch (error) {
+      throw new AppError(400, "ERR_BACKUP_UNAVAILABLE", (error as Error).message);
+    }
+  }
   await ensureWritable(config.backupDir);
-  await assertRoomForBackup(config, source);
+  const described = postgres ? await postgres.describePostgres(config.databaseUrl) : undefined;
+  await assertRoomForBackup(config, described ? described.bytes : await databaseBytes(source!));
   const name = `balcao-${stampOf(now)}.db`;
   const final = `${config.backupDir}/${name}`;
   const partial = `${config.backupDir}/.${name}.partial`;
@@ -112,15 +134,39 @@ async function writeBackup(
   }
   const info = { createdAt: now.toISOString(), version: APP_VERSION };
   let result;
+  const dump = `${config.backupDir}/.${name}.dump.partial`;
   try {
-    result = thread === "worker"
-      ? await inWorker(source, partial, `${config.dataDir}/media`, info)
-      : writeBackupFile(source, partial, `${config.dataDir}/media`, info);
+    const media = `${config.dataDir}/media`;
+    if (postgres) {
+      await postgres.dumpPostgres(config.databaseUrl, dump);
+      const withLevel = { ...info, migration: described!.migration };
+      result = thread === "worker"
+        ? await inWorker({
+          sourcePath: dump,
+          kind: "dump",
+          targetPath: partial,
+          mediaDir: media,
+          info: withLevel,
+        })
+        : writeDumpBackupFile(dump, partial, media, withLevel);
+    } else {
+      result = thread === "worker"
+        ? await inWorker({
+          sourcePath: source!,
+          kind: "sqlite",
+          targetPath: partial,
+          mediaDir: media,
+          info,
+        })
+        : writeBackupFile(source!, partial, media, info);
+    }
     // A backup holds password hashes and the token signing secrets: owner-only.
     await Deno.chmod(partial, 0o600);
     await Deno.rename(partial, final);
+    await Deno.remove(dump).catch(() => {});
   } catch (error) {
     await Deno.remove(partial).catch(() => {});
+    await Deno.remove(dump).catch(() => {});
     log.error("backup failed", { name, error });
     throw new AppError(500, "ERR_BACKUP_FAILED", "O backup falhou; nada foi gravado", {
       cause: error,
@@ -187,12 +233,13 @@ async function prune(config: BackupConfig): Promise<string[]> {
   return old.map((backup) => backup.name);
 }
 
-function inWorker(
-  sourcePath: string,
-  targetPath: string,
-  mediaDir: string,
-  info: Record<string, string>,
-) {
+function inWorker(job: {
+  sourcePath: string;
+  kind: "sqlite" | "dump";
+  targetPath: string;
+  mediaDir: string;
+  info: Record<string, string>;
+}) {
   const worker = new Worker(new URL("../../db/backup_worker.ts", import.meta.url).href, {
     type: "module",
   });
@@ -208,7 +255,7 @@ function inWorker(
       event.preventDefault();
       reject(new Error(`backup thread failed: ${event.message}`));
     };
-    worker.postMessage({ sourcePath, targetPath, mediaDir, info });
+    worker.postMessage(job);
   }).finally(() => worker.terminate());
 }
 
@@ -225,13 +272,17 @@ function isoOfStamp(stamp: string): string {
 /** Kept free beyond a backup's own size: the server must still write after it (issue 34). */
 export const BACKUP_MARGIN_BYTES = 64 * 1024 * 1024;
 
+/** A libSQL database's bytes on disk, its WAL included. */
+async function databaseBytes(database: string): Promise<number> {
+  return await sizeOf(database) + await sizeOf(`${database}-wal`);
+}
+
 /**
  * A backup refuses, instead of filling the disk, when the backup folder's free space is under what
- * it will write (the database and its WAL, the media it copies) plus BACKUP_MARGIN_BYTES.
+ * it will write (the database: `databaseBytes`, the media it copies) plus BACKUP_MARGIN_BYTES.
  */
-async function assertRoomForBackup(config: BackupConfig, database: string) {
-  let needed = BACKUP_MARGIN_BYTES;
-  for (const file of [database, `${database}-wal`]) needed += await sizeOf(file);
+async function assertRoomForBackup(config: BackupConfig, databaseBytes: number) {
+  let needed = BACKUP_MARGIN_BYTES + databaseBytes;
   needed += await folderSize(`${config.dataDir}/media`);
   const { free } = await diskSpace(config.backupDir);
   if (free >= needed) return;

@@ -9,6 +9,28 @@ Deno.test("postgres sql - camelCase names are quoted; strings, quoted names and 
   );
 });
 
+Deno.test("postgres sql - a hand-written statement's ? placeholders become $1, $2, … (not inside strings)", () => {
+  assert.equal(
+    toPostgres(`INSERT INTO m (a, b) VALUES (?, '?') ON CONFLICT DO NOTHING RETURNING id`),
+    `INSERT INTO m (a, b) VALUES ($1, '?') ON CONFLICT DO NOTHING RETURNING id`,
+  );
+  assert.equal(
+    toPostgres(`UPDATE t SET unreadMessages = unreadMessages + ? WHERE id = ?`),
+    `UPDATE t SET "unreadMessages" = "unreadMessages" + $1 WHERE id = $2`,
+  );
+});
+
+Deno.test("postgres sql - CROSS JOIN … ON (SQLite's fixed join order) is an inner join; a plain CROSS JOIN stays", () => {
+  assert.equal(
+    toPostgres(`SELECT 1 FROM g CROSS JOIN e ON e.t = g.t AND g.c = $1 WHERE e.c = $2`),
+    `SELECT 1 FROM g INNER JOIN e ON e.t = g.t AND g.c = $1 WHERE e.c = $2`,
+  );
+  assert.equal(
+    toPostgres(`SELECT 1 FROM g CROSS JOIN (SELECT 1 FROM x JOIN y ON x.a = y.a) s WHERE 1`),
+    `SELECT 1 FROM g CROSS JOIN (SELECT 1 FROM x JOIN y ON x.a = y.a) s WHERE true`,
+  );
+});
+
 Deno.test("postgres sql - SQLite's words get their PostgreSQL counterparts", () => {
   assert.equal(
     toPostgres(
@@ -54,8 +76,16 @@ Deno.test("postgres sql - a SQLite trigger becomes a PL/pgSQL function and a row
   assert.match(text, /UPDATE counts SET n = n \+ 1 WHERE "companyId" = new\."companyId";/);
   assert.match(text, /IF new\.status = 'x' THEN RAISE EXCEPTION 'no'; END IF;/);
   assert.match(text, /RETURN NULL;/);
+  // A counter row made on first use does not fail when another transaction made it meanwhile.
+  const counter = postgresTrigger(`CREATE TRIGGER c_insert AFTER INSERT ON tickets BEGIN
+      INSERT INTO counts SELECT new.companyId, 0 WHERE NOT EXISTS (SELECT 1 FROM counts);
+      UPDATE counts SET n = n + 1;
+    END`);
+  assert.match(counter, /WHERE NOT EXISTS \(SELECT 1 FROM counts\) ON CONFLICT DO NOTHING;/);
   assert.match(
     text,
-    /CREATE TRIGGER counts_insert AFTER UPDATE OF status ON tickets FOR EACH ROW WHEN \(old\.status IS DISTINCT FROM {2}new\.status\) EXECUTE FUNCTION counts_insert_fn\(\)/,
+    /AFTER UPDATE OF status ON tickets FOR EACH ROW WHEN \(old\.status IS DISTINCT FROM {2}new\.status\) EXECUTE FUNCTION counts_insert_fn\(\)/,
   );
+  // Named after its place in creation order (newest first, as SQLite fires them).
+  assert.match(text, /nextval\('balcao_trigger_order'\)\)::text, 9, '0'\) \|\| '_counts_insert'/);
 });

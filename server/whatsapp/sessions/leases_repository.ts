@@ -51,8 +51,16 @@ export async function takeLease(
     oc.column("whatsappId").doUpdateSet({
       holder,
       expiresAt,
-      acquiredAt: sql`CASE WHEN holder = ${holder} THEN acquiredAt ELSE ${now} END`,
-    }).where((eb) => eb.or([eb("whatsapp_leases.holder", "=", holder), eb("expiresAt", "<=", now)]))
+      // The row's own columns are named with the table: PostgreSQL would not tell them from the
+      // proposed row's (excluded.*) and refuses the statement.
+      acquiredAt: sql`CASE WHEN whatsapp_leases.holder = ${holder}
+        THEN whatsapp_leases.acquiredAt ELSE ${now} END`,
+    }).where((eb) =>
+      eb.or([
+        eb("whatsapp_leases.holder", "=", holder),
+        eb("whatsapp_leases.expiresAt", "<=", now),
+      ])
+    )
   ).execute();
 }
 
