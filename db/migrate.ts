@@ -64,6 +64,7 @@ import * as m0720 from "./migrations/0720_lease_invoice_reminders.ts";
 import * as m0740 from "./migrations/0740_queue_reactions.ts";
 import * as m0741 from "./migrations/0741_add_ticket_referral.ts";
 import * as m0750 from "./migrations/0750_order_postgres_triggers.ts";
+import * as m0751 from "./migrations/0751_postgres_counter_rows_once.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -123,6 +124,7 @@ const migrations: Record<string, Migration> = {
   "0740_queue_reactions": m0740,
   "0741_add_ticket_referral": m0741,
   "0750_order_postgres_triggers": m0750,
+  "0751_postgres_counter_rows_once": m0751,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -20,9 +20,12 @@ export class PostgresBackupError extends Error {
 const DEBIAN_BINARIES = [17, 16, 15].map((v) => `/usr/lib/postgresql/${v}/bin`);
 
 /** The path of pg_dump or pg_restore: on PATH (Debian's wrapper picks the newest), else Debian's. */
-export function postgresTool(name: "pg_dump" | "pg_restore"): string {
+export function postgresTool(
+  name: "pg_dump" | "pg_restore",
+  fallback: string[] = DEBIAN_BINARIES,
+): string {
   const path = (Deno.env.get("PATH") ?? "").split(":").filter(Boolean);
-  for (const dir of [...path, ...DEBIAN_BINARIES]) {
+  for (const dir of [...path, ...fallback]) {
     try {
       if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
     } catch {

@@ -142,6 +142,14 @@ export const POSTGRES_PREPARE = [
   `CREATE OR REPLACE FUNCTION round(x double precision, digits integer)
    RETURNS double precision LANGUAGE sql IMMUTABLE AS
    $$ SELECT round(x::numeric, digits)::double precision $$`,
+  // SQLite's total(x): a sum that is 0.0 over no rows (or only NULLs), never NULL.
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM pg_proc p WHERE p.proname = 'total' AND p.prokind = 'a'
+         AND p.pronamespace = 'public'::regnamespace) THEN
+       CREATE AGGREGATE public.total(double precision)
+         (sfunc = float8pl, stype = double precision, initcond = '0');
+     END IF;
+   END $$`,
   // SUM(condition) counts where it holds, as SQLite's booleans are 0/1.
   `CREATE OR REPLACE FUNCTION sqlite_bool_sum(s bigint, b boolean) RETURNS bigint
    LANGUAGE sql IMMUTABLE AS

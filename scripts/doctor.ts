@@ -55,6 +55,27 @@ export function postgresChecks(facts: PostgresFacts): Check[] {
 /** db/postgres.ts by a computed URL, as db/client.ts: a libSQL doctor loads nothing of `pg`. */
 const POSTGRES_MODULE = new URL("../db/postgres.ts", import.meta.url).href;
 
+/** db/postgres_backup.ts by a computed URL too: whether backups will find pg_dump/pg_restore. */
+const POSTGRES_BACKUP_MODULE = new URL("../db/postgres_backup.ts", import.meta.url).href;
+
+/** `fallback`: where to look beside PATH (Debian's folders; a test gives none). */
+export async function backupToolsCheck(fallback?: string[]): Promise<Check> {
+  const tools: typeof import("../db/postgres_backup.ts") = await import(POSTGRES_BACKUP_MODULE);
+  try {
+    const found = [
+      tools.postgresTool("pg_dump", fallback),
+      tools.postgresTool("pg_restore", fallback),
+    ];
+    return { name: "backup tools", level: "ok", detail: found.join(", ") };
+  } catch (error) {
+    return {
+      name: "backup tools",
+      level: "warn",
+      detail: `${(error as Error).message}: backups and restores will be refused`,
+    };
+  }
+}
+
 async function postgresEngine(c: Config): Promise<Check[]> {
   const postgres: typeof import("../db/postgres.ts") = await import(POSTGRES_MODULE);
   try {
@@ -100,7 +121,7 @@ async function dataFolder(c: Config): Promise<Check> {
 
 async function database(c: Config): Promise<Check[]> {
   if (isPostgresUrl(c.databaseUrl)) {
-    const engine = await postgresEngine(c);
+    const engine = [...await postgresEngine(c), await backupToolsCheck()];
     // Opening prepares the extensions: only once the server can take them.
     if (engine.some((check) => check.level === "fail")) return engine;
     if (engine.some((check) => check.level === "warn")) {

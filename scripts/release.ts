@@ -50,6 +50,8 @@ const ENTRYPOINTS = [
   "scripts/migrate_db.ts",
   // Imported by a computed URL (db/client.ts) for DATABASE_URL=postgres://: cached all the same.
   "db/postgres.ts",
+  // The same for backups and restores on PostgreSQL (server/ops/backup.ts, scripts/doctor.ts).
+  "db/postgres_backup.ts",
   "scripts/build_islands.ts",
 ];
 

@@ -3,6 +3,9 @@ import { sql } from "kysely";
 import { openDatabase } from "../../db/client.ts";
 import { engineOf } from "../../db/engine.ts";
 import { knownMigrations, migrateToLatest, SchemaTooNewError } from "../../db/migrate.ts";
+import * as m0750 from "../../db/migrations/0750_order_postgres_triggers.ts";
+import * as m0751 from "../../db/migrations/0751_postgres_counter_rows_once.ts";
+import { testCluster, testPostgresDatabase } from "../helpers/engine.ts";
 import { startPostgres } from "../helpers/postgres_server.ts";
 
 // Issue 46: DATABASE_URL=postgres://… (or postgresql://) runs the one migration history on
@@ -60,5 +63,43 @@ Deno.test("postgres engine - a file URL stays libSQL", async () => {
   } finally {
     await db.destroy();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("postgres engine - a database made before 0750/0751: triggers renamed into SQLite's firing order, counter rows made once", async () => {
+  const url = await testPostgresDatabase();
+  const name = new URL(url).pathname.slice(1);
+  const psql = async (text: string) => (await (await testCluster()).psql(name, text)).trim();
+  const db = await openDatabase(url);
+  try {
+    await migrateToLatest(db, "1.0.0");
+    // As such a database was: plain trigger names, counter rows without ON CONFLICT.
+    await psql(`DO $old$ DECLARE r record; BEGIN
+      FOR r IN SELECT tgname, tgrelid::regclass AS tab FROM pg_trigger WHERE NOT tgisinternal
+        AND tgname ~ '^o[0-9]{9}_' LOOP
+        EXECUTE format('ALTER TRIGGER %I ON %s RENAME TO %I', r.tgname, r.tab, substr(r.tgname, 12));
+      END LOOP;
+      FOR r IN SELECT oid FROM pg_proc WHERE prosrc ~ 'ON CONFLICT DO NOTHING' AND proname ~ '_fn$'
+      LOOP
+        EXECUTE replace(pg_get_functiondef(r.oid), ' ON CONFLICT DO NOTHING;', ';');
+      END LOOP;
+    END $old$`);
+    const counter = `SELECT prosrc ~ 'ON CONFLICT DO NOTHING' FROM pg_proc
+      WHERE proname = 'ticket_notification_counts_insert_fn'`;
+    assert.equal(await psql(counter), "f");
+    const order = `SELECT string_agg(substr(tgname, 12), ',' ORDER BY tgname) FROM pg_trigger
+      WHERE tgname ~ '^o[0-9]{9}_ticket_events_(accepted|handover|queued|transfer)$'`;
+    assert.equal(await psql(order), "");
+
+    await m0750.up(db);
+    await m0751.up(db);
+    // Newest first, as SQLite fires them (0400 created queued, transfer, accepted, handover).
+    assert.equal(
+      await psql(order),
+      "ticket_events_handover,ticket_events_accepted,ticket_events_transfer,ticket_events_queued",
+    );
+    assert.equal(await psql(counter), "t");
+  } finally {
+    await db.destroy();
   }
 });

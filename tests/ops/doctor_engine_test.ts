@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { doctor, postgresChecks } from "../../scripts/doctor.ts";
+import { backupToolsCheck, doctor, postgresChecks } from "../../scripts/doctor.ts";
 import { openDatabase } from "../../db/client.ts";
 import { migrateToLatest } from "../../db/migrate.ts";
 import { startPostgres } from "../helpers/postgres_server.ts";
@@ -27,6 +27,8 @@ Deno.test("doctor: PostgreSQL's version and extensions, before and after the fir
       /warn extensions: unaccent, pg_trgm made at the next start \(its user must be allowed to CREATE EXTENSION\)/,
     );
     assert.match(fresh.text, /warn database: not prepared yet/);
+    // Backups on PostgreSQL need its client tools (Debian's wrapper or the server's folder).
+    assert.match(fresh.text, /ok {3}backup tools: \/\S+\/pg_dump, \/\S+\/pg_restore/);
     assert.equal(fresh.code, 0);
 
     const db = await openDatabase(url);
@@ -41,6 +43,16 @@ Deno.test("doctor: PostgreSQL's version and extensions, before and after the fir
     await pg.stopOnly();
     const down = await run({ DATA_DIR: dir, DATABASE_URL: url });
     assert.equal(down.code, 1);
+    // Without them on PATH nor in Debian's folders: a warning, not a failure.
+    const saved = Deno.env.get("PATH")!;
+    Deno.env.set("PATH", dir);
+    try {
+      const check = await backupToolsCheck([]);
+      assert.equal(check.level, "warn");
+      assert.match(check.detail, /pg_dump was not found.*backups and restores will be refused/);
+    } finally {
+      Deno.env.set("PATH", saved);
+    }
     assert.match(
       down.text,
       /fail engine: PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/\w+ does not answer/,
