@@ -52,6 +52,11 @@ export async function openPostgres(
   });
   // An idle client's error (the server restarted) must not end the process: the pool drops it.
   pool.on("error", () => {});
+  // Nor may a checked-out client's (a transaction between two statements when the server
+  // terminates its session): the pool listens only to idle clients, and an 'error' nobody
+  // listens to is thrown. The client's next statement fails instead ("not queryable"), and the
+  // pool discards it on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<DB>({
     dialect: new TranslatingPostgresDialect({ pool }),
     log: onQuery ? (event) => onQuery(event.queryDurationMillis / 1000) : undefined,

@@ -7,6 +7,7 @@ import * as m0750 from "../../db/migrations/0750_order_postgres_triggers.ts";
 import * as m0751 from "../../db/migrations/0751_postgres_counter_rows_once.ts";
 import { testCluster, testPostgresDatabase } from "../helpers/engine.ts";
 import { startPostgres } from "../helpers/postgres_server.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 // Issue 46: DATABASE_URL=postgres://… (or postgresql://) runs the one migration history on
 // PostgreSQL, with schema_versions and the schema guard; a file stays libSQL.
@@ -99,6 +100,37 @@ Deno.test("postgres engine - a database made before 0750/0751: triggers renamed 
       "ticket_events_handover,ticket_events_accepted,ticket_events_transfer,ticket_events_queued",
     );
     assert.equal(await psql(counter), "t");
+  } finally {
+    await db.destroy();
+  }
+});
+
+// The crash two processes met under a PostgreSQL restart: a connection checked out for a
+// transaction, its session ended by the server between two statements. node-postgres emits an
+// 'error' the pool does not listen to for a checked-out client; unheard, it ended the process.
+Deno.test("postgres engine - a session ended by the server inside a transaction fails that transaction, not the process", async () => {
+  const url = await testPostgresDatabase();
+  const database = new URL(url).pathname.slice(1);
+  const pg = await testCluster();
+  const db = await openDatabase(url);
+  try {
+    const failed = db.transaction().execute(async (trx) => {
+      const pid = (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx))
+        .rows[0].pid;
+      await pg.psql(database, `SELECT pg_terminate_backend(${pid})`);
+      // Between the two statements the client receives the server's FATAL notice and errors.
+      await eventually(
+        async () =>
+          (await pg.psql(database, `SELECT count(*) FROM pg_stat_activity WHERE pid = ${pid}`))
+            .trim() === "0",
+        { what: "the session is gone" },
+      );
+      await sql`SELECT 1`.execute(trx);
+    });
+    await assert.rejects(failed);
+    // The pool dropped the dead client: the next statement gets a live session.
+    const n = await sql<{ n: number }>`SELECT 1 AS n`.execute(db);
+    assert.equal(n.rows[0].n, 1);
   } finally {
     await db.destroy();
   }
