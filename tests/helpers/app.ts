@@ -7,7 +7,7 @@ import { createApp } from "../../server/app.ts";
 import { hashPassword } from "../../server/auth/passwords.ts";
 import { seedCompanySettings } from "../../server/seed.ts";
 import { isoDate } from "../../server/clock.ts";
-import { TEST_ENGINE, testPostgresDatabase } from "./engine.ts";
+import { TEST_ENGINE, testMigratedPostgresDatabase } from "./engine.ts";
 import { sql } from "kysely";
 import { openDatabase } from "../../db/client.ts";
 import { migrateToLatest } from "../../db/migrate.ts";
@@ -98,7 +98,7 @@ export async function createTestApp(
   // BALCAO_TEST_ENGINE=postgres: a database of its own in the process's cluster (helpers/engine.ts),
   // kept in env so that a restart finds it.
   if (TEST_ENGINE === "postgres" && !env.DATABASE_URL) {
-    env = { ...env, DATABASE_URL: await testPostgresDatabase() };
+    env = { ...env, DATABASE_URL: await testMigratedPostgresDatabase() };
   }
   const config = loadConfig({
     DATA_DIR: dir,

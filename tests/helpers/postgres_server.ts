@@ -11,8 +11,8 @@ export type PostgresServer = {
   /** postgres://postgres@127.0.0.1:PORT/postgres */
   url: string;
   port: number;
-  /** A new empty database; its URL. */
-  createDatabase(name?: string): Promise<string>;
+  /** A new database, empty or a copy of `template` (which must have no sessions); its URL. */
+  createDatabase(name?: string, template?: string): Promise<string>;
   /** Runs SQL through psql against a database of this cluster (the admin's tool, not the app's). */
   psql(database: string, sql: string): Promise<string>;
   /** Stops the server (fast shutdown) and starts it again on the same port and data. */
@@ -157,9 +157,12 @@ export async function startPostgres(): Promise<PostgresServer> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     psql,
-    async createDatabase(name?: string) {
+    async createDatabase(name?: string, template?: string) {
       const db = name ?? `t${Date.now().toString(36)}_${++databaseCounter}`;
-      await psql("postgres", `CREATE DATABASE "${db}"`);
+      await psql(
+        "postgres",
+        `CREATE DATABASE "${db}"${template ? ` TEMPLATE "${template}"` : ""}`,
+      );
       return `postgres://postgres@127.0.0.1:${port}/${db}`;
     },
     start,
