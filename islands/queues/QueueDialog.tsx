@@ -1,7 +1,13 @@
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useWeekCheck, WeeklyHoursEditor } from "../lib/hours/WeeklyHoursEditor.tsx";
-import { type EditableDay, tidyWeek, toEntries, weekFrom } from "../../contract/working_hours.ts";
+import {
+  type EditableDay,
+  tidyWeek,
+  toEntries,
+  weekFrom,
+  type WorkingHoursEntry,
+} from "../../contract/working_hours.ts";
 import { FormDialog } from "../lib/list/FormDialog.tsx";
 import { useFormTab } from "../lib/list/FormTabs.tsx";
 import { type RecordDialogProps, useRecordForm } from "../lib/list/record_form.ts";
@@ -19,6 +25,7 @@ import { DISTRIBUTIONS, type Queue, type QueueDistribution } from "../../contrac
 import { check, LIMITS, wholeNumber } from "../../contract/validation.ts";
 import { SelectField } from "../lib/ui/Select.tsx";
 import { api } from "../lib/api.ts";
+import { useSessionUser } from "../lib/session.ts";
 
 const FORM_ID = "queue-form";
 
@@ -285,7 +292,8 @@ export function QueueDialog(
 
 /**
  * Beside the targets, the hours they and distribution count (issue 50): the queue's week when
- * hours are managed per queue, the company's when per company, around the clock when off.
+ * hours are managed per queue, the company's week when per company (read from the company, as
+ * the settings' Horarios tab does), around the clock when off.
  */
 function CountedHours(
   { scheduleType, week, onEdit }: {
@@ -295,27 +303,55 @@ function CountedHours(
   },
 ) {
   const { t } = useTranslation();
-  if (scheduleType !== "queue") {
+  const companyId = useSessionUser()?.companyId ?? null;
+  const [companyWeek, setCompanyWeek] = useState<EditableDay[] | null>(null);
+  useEffect(() => {
+    if (scheduleType !== "company" || companyId === null) return;
+    let live = true;
+    api.get<{ schedules: WorkingHoursEntry[] }>(`/companies/${companyId}`, { quiet: true })
+      .then((company) => live && setCompanyWeek(weekFrom(company.schedules)))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [scheduleType, companyId]);
+  if (scheduleType === "queue") {
     return (
-      <p className="queue-hours-note" data-testid="queue-hours-note">
-        {t(scheduleType === "company" ? "queues.counted.company" : "queues.counted.always")}
-      </p>
+      <section className="queue-hours-note" data-testid="queue-hours-note">
+        <p>{t("queues.counted.queue")}</p>
+        <WeekSummary week={week} />
+        <Button variant="ghost" onClick={onEdit} data-testid="queue-hours-edit">
+          {t("queues.counted.edit")}
+        </Button>
+      </section>
+    );
+  }
+  if (scheduleType === "company") {
+    return (
+      <section className="queue-hours-note" data-testid="queue-hours-note">
+        <p>{t("queues.counted.company")}</p>
+        {companyWeek ? <WeekSummary week={companyWeek} /> : null}
+      </section>
     );
   }
   return (
-    <section className="queue-hours-note" data-testid="queue-hours-note">
-      <p>{t("queues.counted.queue")}</p>
-      <dl className="queue-hours-summary">
-        {week.map((day) => (
-          <div key={day.weekdayEn}>
-            <dt>{t(`hours.weekdays.${day.weekdayEn}`)}</dt>
-            <dd>{day.open ? `${day.startTime}–${day.endTime}` : t("hours.closed")}</dd>
-          </div>
-        ))}
-      </dl>
-      <Button variant="ghost" onClick={onEdit} data-testid="queue-hours-edit">
-        {t("queues.counted.edit")}
-      </Button>
-    </section>
+    <p className="queue-hours-note" data-testid="queue-hours-note">
+      {t("queues.counted.always")}
+    </p>
+  );
+}
+
+/** A week's hours, a line per day. */
+function WeekSummary({ week }: { week: readonly EditableDay[] }) {
+  const { t } = useTranslation();
+  return (
+    <dl className="queue-hours-summary">
+      {week.map((day) => (
+        <div key={day.weekdayEn}>
+          <dt>{t(`hours.weekdays.${day.weekdayEn}`)}</dt>
+          <dd>{day.open ? `${day.startTime}–${day.endTime}` : t("hours.closed")}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

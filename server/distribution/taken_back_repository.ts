@@ -26,6 +26,16 @@ export async function setNoticeOwner(
     .where("companyId", "=", companyId).where("id", "=", id).execute();
 }
 
+/** Who lost the notice's ticket and who got it next. */
+export async function noticeParties(
+  db: Database,
+  companyId: number,
+  id: number,
+): Promise<{ userId: number; toUserId: number | null } | undefined> {
+  return await db.selectFrom("taken_back_notices").select(["userId", "toUserId"])
+    .where("companyId", "=", companyId).where("id", "=", id).executeTakeFirst();
+}
+
 /** The user's notices not yet closed (`id`: one of them), oldest first. */
 export async function unseenNotices(
   db: Database,

@@ -1,5 +1,5 @@
 import type { AppDeps } from "../context.ts";
-import { noteOutgoing, noteOutgoingMany } from "../events/outgoing_repository.ts";
+import { noteOutgoingMany } from "../events/outgoing_repository.ts";
 import { loadTicketView } from "../tickets/view_repository.ts";
 import { queueSupervisorIds } from "../users/repository.ts";
 import { takeBack, ticketToPlace } from "./repository.ts";
@@ -36,11 +36,13 @@ export async function distributionTick(deps: AppDeps) {
         ticketId: t.id,
         at: stamp,
       });
-      const outgoing = await noteOutgoing(trx, t.companyId, "ticket.updated", {
-        ticketId: t.id,
-        before,
-      }, stamp);
-      return { noticeId, before, outgoing };
+      const [outgoing, told] = await noteOutgoingMany(trx, t.companyId, [
+        { event: "ticket.updated", subject: { ticketId: t.id, before } },
+        ...(noticeId === null
+          ? []
+          : [{ event: "ticket.takenBack", subject: { ticketId: t.id, noticeId } }]),
+      ], stamp);
+      return { noticeId, before, outgoing, told };
     });
     if (taken === undefined) continue;
     const view = await loadTicketView(deps.db, t.companyId, t.id);
@@ -58,6 +60,7 @@ export async function distributionTick(deps: AppDeps) {
         id: taken.noticeId,
         ticketId: t.id,
         fromUserId: t.userId,
+        outgoing: taken.told,
       });
     }
     companies.add(t.companyId);

@@ -104,7 +104,8 @@ export type DomainEvents = {
   "ticket.assigned": { companyId: number; userId: number; ticket: TicketView };
   /**
    * Issue 50 item 17: distribution took the ticket back from `fromUserId`, offline past the
-   * company's minutes; `toUserId` got it next (null: it waits in its queue).
+   * company's minutes; `toUserId` got it next (null: it waits in its queue). Noted: the
+   * attendant, offline, is told by a push too (server/push/capture.ts).
    */
   "ticket.takenBack": {
     companyId: number;
@@ -113,7 +114,7 @@ export type DomainEvents = {
     fromName: string;
     toUserId: number | null;
     notice: TakenBackNotice;
-  };
+  } & Outgoing;
   /** Issue 28: `userId` pinned (or unpinned) the ticket to the top of their own lists. */
   "ticket.pinned": { companyId: number; userId: number; ticketId: number; pinned: boolean };
   /** A service-level target of its queue was missed (recorded once, slaBreachedAt). */

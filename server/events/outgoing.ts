@@ -9,6 +9,7 @@ import { type CapturedEvent, WEBHOOK_PAYLOADS, type WebhookCapture } from "../we
 import type { WebhookEvent } from "../../contract/webhook_types.ts";
 import { findMessageView, loadChatView } from "../chats/repository.ts";
 import { queueSupervisorIds } from "../users/repository.ts";
+import { takenBackEvent } from "../distribution/taken_back.ts";
 import type { DomainEvents } from "./domain.ts";
 import * as notes from "./outgoing_repository.ts";
 
@@ -40,6 +41,7 @@ export const OUTGOING_EVENTS = [
   "message.updated",
   // Pushes only (server/push/capture.ts).
   "ticket.slaBreached",
+  "ticket.takenBack",
   "chat.message",
 ] as const;
 type OutgoingEvent = typeof OUTGOING_EVENTS[number];
@@ -132,6 +134,9 @@ async function rebuild(
       ? []
       : await queueSupervisorIds(deps.db, companyId, ticket.queueId);
     return { companyId, ticket, kind: subject.sla ?? "firstResponse", supervisorIds };
+  }
+  if (name === "ticket.takenBack") {
+    return subject.noticeId ? await takenBackEvent(deps, companyId, subject.noticeId) : undefined;
   }
   if (name === "message.created" || name === "message.updated") {
     const row = subject.messageId && await findMessage(deps.db, companyId, subject.messageId);

@@ -19,6 +19,8 @@ export type OutgoingSubject = {
   actor?: { id: number; name: string };
   /** ticket.slaBreached: which target was missed. */
   sla?: SlaKind;
+  /** ticket.takenBack: its notice (taken_back_notices). */
+  noticeId?: number;
   /** chat.message: the internal chat and its message. */
   chatId?: number;
   chatMessageId?: number;

@@ -175,6 +175,33 @@ function slaFacts({ companyId, ticket, kind, supervisorIds }: DomainEvents["tick
   }] satisfies Fact[];
 }
 
+/**
+ * Issue 50 item 17: the attendant a ticket was taken back from is offline by definition (their
+ * tab closed), so the socket's notice waits for them; a push tells them now. Told as a transfer
+ * (their preference for those), to them only and whether or not they may still open the ticket:
+ * it names what their notice names, the contact and who has it now.
+ */
+function takenBackFacts(
+  { companyId, fromUserId, notice }: DomainEvents["ticket.takenBack"],
+): Fact[] {
+  const name = notice.contactName;
+  return [{
+    companyId,
+    kind: "transfer",
+    key: `takenBack:${notice.id}`,
+    userIds: [fromUserId],
+    payload: (language) => ({
+      kind: "transfer",
+      title: notifyText(language, "takenBack", { name }),
+      body: notice.toUserName
+        ? notifyText(language, "takenBackTo", { to: notice.toUserName })
+        : notifyText(language, "takenBackQueue"),
+      url: "/tickets",
+      tag: `ticket-${notice.ticketId}`,
+    }),
+  }];
+}
+
 function chatFacts({ companyId, chat, message }: DomainEvents["chat.message"]): Fact[] {
   // Internal chats reach their participants (server/chats/service.ts), never the sender.
   const userIds = chat.users.map((u) => u.userId).filter((id) => id !== message.senderId);
@@ -200,6 +227,7 @@ const PUSHED = {
   "ticket.updated": (e: TicketChanged) => ticketFacts(e, false),
   "message.created": messageFacts,
   "ticket.slaBreached": slaFacts,
+  "ticket.takenBack": takenBackFacts,
   "chat.message": chatFacts,
 } satisfies { [E in DomainEventName]?: (e: DomainEvents[E]) => Fact[] };
 type PushedEvent = keyof typeof PUSHED;

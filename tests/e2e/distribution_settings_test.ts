@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCompany } from "../helpers/app.ts";
-import { toastWith, withBrowser } from "../helpers/browser.ts";
+import { storageItem, toastWith, withBrowser } from "../helpers/browser.ts";
 import { eventually } from "../helpers/eventually.ts";
 import { LAPTOP, PHONE } from "../helpers/page_audit.ts";
 
@@ -55,6 +55,19 @@ Deno.test("distribution settings - the user dialog marks a supervisor and sets w
       "Gerenciamento de Expediente desabilitado: a fila distribui e conta os prazos 24 horas",
       { exact: false },
     ).waitFor();
+    // When the company's hours count ('Empresa'), the tab shows that week, not only a sentence;
+    // the open dialog follows the setting changed elsewhere.
+    await page.waitForFunction(() => document.documentElement.dataset.socket === "ready");
+    const setting = await t.request("PUT", "/api/settings/scheduleType", {
+      token: (await storageItem(page, "token"))!,
+      body: { value: "company" },
+    });
+    assert.equal(setting.status, 200);
+    const companyHours = queueDialog.getByTestId("queue-hours-note");
+    await companyHours.getByText("horário de atendimento da empresa", { exact: false }).waitFor();
+    await companyHours.locator("div", { hasText: "Segunda-feira" }).getByText("08:00–18:00")
+      .waitFor();
+    await companyHours.locator("div", { hasText: "Domingo" }).getByText("Fechado").waitFor();
     // Issue 44 item 6, on a phone: the chosen mode's two lines read from the left, inside the
     // field (they were centred, and ran over its edges).
     await page.setViewportSize(PHONE);

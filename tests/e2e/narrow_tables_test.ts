@@ -113,5 +113,19 @@ Deno.test("tables at 390 px - /audit, /financeiro (every column) and the queue h
       ),
       [],
     );
+    // The end column's own message, when the end comes first, is read whole inside the dialog
+    // (it was kept on one line, past the dialog's edge).
+    await dialog.getByTestId("hours-monday-start").fill("19:00");
+    await dialog.getByTestId("hours-monday-end").fill("07:00");
+    await dialog.getByTestId("queue-save").click();
+    const problem = dialog.getByText("O fim deve ser depois do início.");
+    await problem.waitFor();
+    assert.equal(await insideSideways(problem, "[role=dialog]"), null, "the end's message");
+    assert.deepEqual(await brokenWords(problem), []);
+    assert.deepEqual(await brokenWords(dialog.getByRole("columnheader", { name: "Fim" })), []);
+    assert.equal(
+      await insideSideways(dialog.getByTestId("hours-monday-end"), "[role=dialog]"),
+      null,
+    );
     assert.deepEqual(pageErrors, []);
   }));

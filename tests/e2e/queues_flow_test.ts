@@ -271,6 +271,8 @@ Deno.test("queues page - per-queue hours show beside the targets and one Salvar 
     await note.getByText("Os prazos e a distribuição contam o horário de atendimento desta fila")
       .waitFor();
     await note.locator("div", { hasText: "Segunda-feira" }).getByText("07:00–19:00").waitFor();
+    // A target typed here is saved by the Salvar of another tab too.
+    await dialog.getByLabel("Primeira resposta em (minutos)").fill("15");
     await note.getByTestId("queue-hours-edit").click();
     // One Salvar, from the hours tab, saves the whole queue (issue 50 item 7).
     await dialog.getByRole("tab", { name: "Horários de Atendimento", selected: true }).waitFor();
@@ -280,8 +282,10 @@ Deno.test("queues page - per-queue hours show beside the targets and one Salvar 
     // first toast, so under load it could mount after the dialog below opened, and take the
     // Escape meant for the dialog. The user sees it first; so does the test.
     await page.getByText("Fila salva com sucesso.").first().waitFor();
-    const stored = await t.deps.db.selectFrom("queues").select(["id", "schedules"])
+    const stored = await t.deps.db.selectFrom("queues")
+      .select(["id", "schedules", "name", "firstResponseMinutes"])
       .where("companyId", "=", c.id).executeTakeFirstOrThrow();
+    assert.deepEqual([stored.name, stored.firstResponseMinutes], ["Plantão", 15]);
     const week = JSON.parse(stored.schedules) as { weekdayEn: string; startTime: string }[];
     assert.deepEqual(week.find((d) => d.weekdayEn === "monday"), {
       weekday: "Segunda-feira",

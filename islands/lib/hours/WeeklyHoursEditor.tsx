@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   type EditableDay,
@@ -93,52 +93,62 @@ export function WeeklyHoursEditor(
       <tbody>
         {value.map((day) => {
           const name = t(`hours.weekdays.${day.weekdayEn}`);
-          const problem = problems[day.weekdayEn];
+          // A closed day has no times to be wrong. An open day's problem shows on a row of its
+          // own across the table: in the end column it ran past a phone's dialog (issue 50.8).
+          const problem = day.open ? problems[day.weekdayEn] : undefined;
           return (
-            <tr key={day.weekdayEn} data-day={day.weekdayEn} data-closed={!day.open || undefined}>
-              <th scope="row">{name}</th>
-              <td>
-                <label className="hours-switch">
-                  <input
-                    type="checkbox"
-                    role="switch"
-                    checked={day.open}
-                    disabled={disabled}
-                    aria-label={t("hours.openOn", { day: name })}
-                    data-testid={`hours-${day.weekdayEn}-open`}
-                    onChange={(e) =>
-                      set(
-                        day.weekdayEn,
-                        e.target.checked && day.startTime === day.endTime
-                          ? { open: true, ...OPENING }
-                          : { open: e.target.checked },
-                      )}
-                  />
-                  <span className="hours-switch-track" aria-hidden="true" />
-                </label>
-              </td>
-              {day.open
+            <Fragment key={day.weekdayEn}>
+              <tr
+                data-day={day.weekdayEn}
+                data-closed={!day.open || undefined}
+                data-problem={problem ? true : undefined}
+              >
+                <th scope="row">{name}</th>
+                <td>
+                  <label className="hours-switch">
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={day.open}
+                      disabled={disabled}
+                      aria-label={t("hours.openOn", { day: name })}
+                      data-testid={`hours-${day.weekdayEn}-open`}
+                      onChange={(e) =>
+                        set(
+                          day.weekdayEn,
+                          e.target.checked && day.startTime === day.endTime
+                            ? { open: true, ...OPENING }
+                            : { open: e.target.checked },
+                        )}
+                    />
+                    <span className="hours-switch-track" aria-hidden="true" />
+                  </label>
+                </td>
+                {day.open
+                  ? (
+                    <>
+                      <td>{timeInput(day, "startTime", t("hours.startOn", { day: name }))}</td>
+                      <td>{timeInput(day, "endTime", t("hours.endOn", { day: name }))}</td>
+                    </>
+                  )
+                  : <td colSpan={2} className="hours-closed">{t("hours.closed")}</td>}
+              </tr>
+              {problem
                 ? (
-                  <>
-                    <td>{timeInput(day, "startTime", t("hours.startOn", { day: name }))}</td>
-                    <td>
-                      {timeInput(day, "endTime", t("hours.endOn", { day: name }))}
-                      {problem
-                        ? (
-                          <span
-                            id={`hours-${day.weekdayEn}-error`}
-                            className="field-error hours-error"
-                            role="alert"
-                          >
-                            {t(`hours.errors.${problem}`)}
-                          </span>
-                        )
-                        : null}
+                  <tr className="hours-problem">
+                    <td colSpan={4}>
+                      <span
+                        id={`hours-${day.weekdayEn}-error`}
+                        className="field-error hours-error"
+                        role="alert"
+                      >
+                        {t(`hours.errors.${problem}`)}
+                      </span>
                     </td>
-                  </>
+                  </tr>
                 )
-                : <td colSpan={2} className="hours-closed">{t("hours.closed")}</td>}
-            </tr>
+                : null}
+            </Fragment>
           );
         })}
       </tbody>
