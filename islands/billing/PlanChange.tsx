@@ -33,6 +33,7 @@ export function PlanChange(
   const [plans, setPlans] = useState<PlanView[]>([]);
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const [confirming, setConfirming] = useState(false);
+  const [round, setRound] = useState(0);
   useEffect(() => {
     api.get<PlanView[]>("/plans/list", { quiet: true }).then(setPlans).catch(() => {});
   }, []);
@@ -70,12 +71,15 @@ export function PlanChange(
     if (answer.invoice) onInvoice(answer.invoice);
     toast.success(t("billing.planChange.done", { name: answer.plan.name }));
     setChosen(undefined);
+    // A new select: radix keeps showing a value once chosen (blank when it left the list).
+    setRound((n) => n + 1);
     await loadSession().catch(() => {});
   };
 
   return (
     <div className="plan-change" data-testid="plan-change">
       <Select
+        key={round}
         label={t("billing.planChange.label")}
         placeholder={t("billing.planChange.label")}
         value={chosen}

@@ -65,6 +65,9 @@ Deno.test("billing session - a company past due and grace logs in, lands on /fin
       await confirm.getByRole("button", { name: "Trocar plano" }).click();
       const card = page.getByTestId("checkout-plan");
       await card.getByRole("heading", { name: "Pro" }).waitFor();
+      // The chooser is ready for another change: it reads its placeholder, not a blank.
+      await wizard.getByRole("combobox", { name: "Trocar de plano" })
+        .getByText("Trocar de plano", { exact: true }).waitFor();
       await card.getByRole("button", { name: "SELECIONAR" }).click();
       await page.locator(".checkout-summary").getByText(/^R\$\s49,90$/).first().waitFor();
       await page.getByRole("dialog").getByRole("button", { name: "PAGAR" }).click();
