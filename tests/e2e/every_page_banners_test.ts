@@ -48,7 +48,7 @@ Deno.test("banners - every banner the shell shows passes axe at 1366 and 390 px"
   }, { env: { STORAGE_WARN_BYTES: String(1024 ** 5) } }));
 
 Deno.test("banners - a late trial's admin: the billing-only banner passes axe, says the trial ended, and /financeiro offers 'Pagar'", () =>
-  withBrowser(async ({ t, page, url, loginAs, pageErrors }) => {
+  withBrowser(async ({ t, page, url, loginAs, pageErrors, secondBrowser }) => {
     const c = await createCompany(t, "Alpha");
     await t.deps.db.updateTable("companies").set({ dueDate: "2026-01-10" })
       .where("id", "=", c.id).execute();
@@ -78,5 +78,15 @@ Deno.test("banners - a late trial's admin: the billing-only banner passes axe, s
     );
     const icon = await banner.locator("svg").first().boundingBox();
     assert.equal(icon?.width, 16, "the banner's icon keeps its size");
+
+    // A late company whose plan costs nothing has no invoice to pay: /financeiro says so and
+    // what to do, instead of "Nenhuma fatura encontrada." under a banner that says to pay.
+    const free = await createCompany(t, "Gratis", { plan: { value: 0 } });
+    await t.deps.db.updateTable("companies").set({ dueDate: "2026-01-10" })
+      .where("id", "=", free.id).execute();
+    const other = await secondBrowser();
+    await loginAs(other, free.admin, { expectPath: "/financeiro" });
+    await other.getByTestId("invoices-list")
+      .getByText(/Não há fatura a pagar: o plano desta empresa não tem valor/).waitFor();
     assert.deepEqual(pageErrors, []);
   }, { env: { STORAGE_WARN_BYTES: String(1024 ** 5) } }));
