@@ -36,6 +36,19 @@ export type PaymentEvent = {
 };
 
 /** GET /api/invoices/:id/checkout: what the checkout dialog shows and prefills. */
+/** GET /api/subscription/plan/:id/quote (issue 50 item 12): what a change of plan costs. */
+export type PlanChangeQuote = {
+  plan: { id: number; name: string; value: number };
+  /** The difference for the paid days left of the period: > 0 charged, < 0 credited. */
+  adjustment: number;
+  /**
+   * The invoice the change prices (the one of the company's due date) and its amount after it;
+   * `late`: that due date has passed, so the change bills the open period in full (no paid days
+   * are left). Null without a due date, for a free plan, or when that invoice is already paid.
+   */
+  invoice: { dueDate: string; value: number; late: boolean } | null;
+};
+
 export type CheckoutInfo = {
   invoice: InvoiceView;
   billing: {

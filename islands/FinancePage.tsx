@@ -83,7 +83,9 @@ function Invoices() {
       <ResourceTable
         list={list}
         testId="invoices-list"
-        empty={t("billing.empty")}
+        // A late company with a plan that costs nothing has no invoice to pay (issue 50 item 2):
+        // say so and what to do, not the bare "none found" under a banner that says to pay.
+        empty={t(user.restricted === "billing" ? "billing.emptyLate" : "billing.empty")}
         wide
         head={
           <>

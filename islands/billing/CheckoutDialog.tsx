@@ -10,6 +10,9 @@ import { Modal } from "../lib/ui/Modal.tsx";
 import { useFormSubmit } from "../lib/list/form_submit.ts";
 import { checkoutErrors, CheckoutForm, type CheckoutValues } from "./CheckoutForm.tsx";
 import { PixScreen } from "./PixScreen.tsx";
+import { PlanChange } from "./PlanChange.tsx";
+import { useUser } from "../lib/session.ts";
+import { can } from "../lib/permissions.ts";
 import { formatBRL } from "./format.ts";
 import type { CheckoutAnswer, CheckoutInfo } from "../../contract/billing_types.ts";
 
@@ -52,6 +55,14 @@ export function CheckoutDialog(
       });
     }).catch(() => onOpenChange(false));
   }, [invoiceId]);
+  // After a change of plan in 'Personalizar' the invoice's amount and plan are read again.
+  const reload = () =>
+    api.get<CheckoutInfo>(`/invoices/${invoiceId}/checkout`).then(setInfo).catch(() => {});
+  // Issue 50 item 2: another plan may be chosen here (a late company too) when this invoice is the
+  // one a change prices: the period of the company's due date.
+  const user = useUser();
+  const changeable = info !== null && !user.super && can(user, "plan:change") &&
+    info.invoice.dueDate.slice(0, 10) === user.company.dueDate?.slice(0, 10);
 
   useRealtime("payment", (event) => {
     if (event.action !== "CONCLUIDA") return;
@@ -155,6 +166,14 @@ export function CheckoutDialog(
                 </div>
               )
               : <p>{t("billing.checkout.noPlan")}</p>
+          )
+          : null}
+        {step === 1 && changeable
+          ? (
+            <PlanChange
+              currentPlanId={user.company.plan?.id ?? null}
+              onInvoice={() => reload()}
+            />
           )
           : null}
         {step === 2

@@ -7,7 +7,8 @@ import { toast } from "../lib/toast.ts";
 import { Button } from "../lib/ui/Button.tsx";
 import { Select } from "../lib/ui/Select.tsx";
 import { whenOpen } from "../lib/ui/deferred.tsx";
-import type { InvoiceView } from "../../contract/billing_types.ts";
+import { formatDate } from "../lib/shell/TopBar.tsx";
+import type { InvoiceView, PlanChangeQuote as Quote } from "../../contract/billing_types.ts";
 import type { PlanView } from "../../contract/platform_types.ts";
 import { formatBRL } from "./format.ts";
 
@@ -16,7 +17,6 @@ const ConfirmDialog = whenOpen(() =>
 );
 
 type PlanChangeAnswer = { plan: { id: number; name: string }; invoice: InvoiceView | null };
-type Quote = { plan: { id: number; value: number }; adjustment: number };
 
 /**
  * /financeiro: the admin chooses another plan (issue 29 item 3, PUT /api/subscription/plan). The
@@ -33,6 +33,7 @@ export function PlanChange(
   const [plans, setPlans] = useState<PlanView[]>([]);
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const [confirming, setConfirming] = useState(false);
+  const [round, setRound] = useState(0);
   useEffect(() => {
     api.get<PlanView[]>("/plans/list", { quiet: true }).then(setPlans).catch(() => {});
   }, []);
@@ -47,16 +48,21 @@ export function PlanChange(
   const others = plans.filter((p) => p.id !== currentPlanId);
   if (others.length === 0) return null;
   const plan = others.find((p) => String(p.id) === chosen);
+  // What the invoice becomes, then why: the paid days' difference, or a late period in full.
   const amount = (quote: Quote) => {
     const price = formatBRL(quote.plan.value, lng);
     const value = formatBRL(Math.abs(quote.adjustment), lng);
-    if (quote.adjustment > 0) {
-      return t("billing.planChange.confirmCharge", { amount: `+${value}`, price });
-    }
-    if (quote.adjustment < 0) {
-      return t("billing.planChange.confirmCredit", { amount: value, price });
-    }
-    return t("billing.planChange.confirmNone", { price });
+    const invoice = quote.invoice;
+    const total = invoice
+      ? { date: formatDate(invoice.dueDate, lng), total: formatBRL(invoice.value, lng) }
+      : null;
+    if (total && invoice?.late) return t("billing.planChange.confirmLate", total);
+    const why = quote.adjustment > 0
+      ? t("billing.planChange.confirmCharge", { amount: `+${value}`, price })
+      : quote.adjustment < 0
+      ? t("billing.planChange.confirmCredit", { amount: value, price })
+      : t("billing.planChange.confirmNone", { price });
+    return total ? `${t("billing.planChange.confirmInvoice", total)} ${why}` : why;
   };
 
   const confirm = async () => {
@@ -65,12 +71,15 @@ export function PlanChange(
     if (answer.invoice) onInvoice(answer.invoice);
     toast.success(t("billing.planChange.done", { name: answer.plan.name }));
     setChosen(undefined);
+    // A new select: radix keeps showing a value once chosen (blank when it left the list).
+    setRound((n) => n + 1);
     await loadSession().catch(() => {});
   };
 
   return (
     <div className="plan-change" data-testid="plan-change">
       <Select
+        key={round}
         label={t("billing.planChange.label")}
         placeholder={t("billing.planChange.label")}
         value={chosen}
@@ -88,7 +97,7 @@ export function PlanChange(
         onOpenChange={setConfirming}
         title={t("billing.planChange.confirmTitle", { name: plan?.name ?? "" })}
         description={`${quote && quote.plan.id === plan?.id ? `${amount(quote)} ` : ""}${
-          t("billing.planChange.confirmMessage")
+          t("billing.planChange.confirmLimits")
         }`}
         confirmLabel={t("billing.planChange.submit")}
         onConfirm={confirm}

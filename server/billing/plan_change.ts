@@ -1,4 +1,4 @@
-import type { InvoiceView } from "../../contract/billing_types.ts";
+import type { InvoiceView, PlanChangeQuote } from "../../contract/billing_types.ts";
 import { auditBy } from "../audit/service.ts";
 import { isoDate } from "../clock.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
@@ -67,21 +67,58 @@ function adjustmentOf(auth: AuthInfo, value: number, now: Date): number {
 }
 
 /**
+ * The next invoice's amount after a change: the new plan's price for the period, what an earlier
+ * change of this period already put on the invoice (`existing` beyond the old plan's price), and
+ * this change's adjustment; never below 0 (a larger credit is not carried).
+ */
+function nextInvoiceValue(input: {
+  newValue: number;
+  oldValue: number;
+  months: number;
+  existing: number | null;
+  adjustment: number;
+}): number {
+  const base = Math.round(input.newValue * input.months * 100) / 100;
+  const oldBase = Math.round(input.oldValue * input.months * 100) / 100;
+  const carried = input.existing === null ? 0 : input.existing - oldBase;
+  return Math.max(0, Math.round((base + carried + input.adjustment) * 100) / 100);
+}
+
+/**
  * GET /api/subscription/plan/:id/quote (issue 50 item 12): what the confirmation says before the
- * change: the plan's price per period and the adjustment the next invoice would carry today.
+ * change: the plan's price per period, the adjustment the next invoice would carry today, and
+ * that invoice's amount then (the same sum `changePlan` writes).
  */
 export async function planChangeQuote(
   deps: AppDeps,
   auth: AuthInfo,
   planId: number,
-): Promise<{ plan: { id: number; name: string; value: number }; adjustment: number }> {
+): Promise<PlanChangeQuote> {
   assertAllowed(auth, "plan:change");
   const plan = await findPlan(deps.db, planId);
   if (!plan) throw notFound("ERR_NO_PLAN_FOUND", "Plano não encontrado");
-  return {
-    plan: { id: plan.id, name: plan.name, value: reaisOf(plan.valueCents) },
-    adjustment: adjustmentOf(auth, reaisOf(plan.valueCents), deps.clock.now()),
-  };
+  const now = deps.clock.now();
+  const newValue = reaisOf(plan.valueCents);
+  const adjustment = adjustmentOf(auth, newValue, now);
+  const dueDate = auth.company.dueDate?.slice(0, 10) ?? null;
+  let invoice: PlanChangeQuote["invoice"] = null;
+  if (dueDate && plan.valueCents > 0) {
+    const existing = await repo.findPeriodInvoice(deps.db, auth.companyId, dueDate);
+    if (!existing || existing.status === "open") {
+      invoice = {
+        dueDate,
+        value: nextInvoiceValue({
+          newValue,
+          oldValue: reaisOf(auth.plan?.valueCents ?? 0),
+          months: recurrenceMonths(auth.company.recurrence),
+          existing: existing?.value ?? null,
+          adjustment,
+        }),
+        late: dueDate < isoDate(now),
+      };
+    }
+  }
+  return { plan: { id: plan.id, name: plan.name, value: newValue }, adjustment, invoice };
 }
 
 export type PlanChange = {
@@ -163,11 +200,15 @@ export async function changePlan(
       : ` (troca de plano: ${adjustment > 0 ? "+" : "-"}${money(adjustment)})`;
     // What an existing invoice already carried beyond the old plan's price (an earlier change of
     // this period) stays on it.
-    const oldBase = Math.round(reaisOf(auth.plan?.valueCents ?? 0) * months * 100) / 100;
-    const carried = period.created ? 0 : period.invoice.value - oldBase;
     const invoice = await repo.updateOpenInvoice(trx, companyId, period.invoice.id, {
       detail: `${detail}${note}`,
-      value: Math.max(0, Math.round((base + carried + adjustment) * 100) / 100),
+      value: nextInvoiceValue({
+        newValue: reaisOf(plan.valueCents),
+        oldValue: reaisOf(auth.plan?.valueCents ?? 0),
+        months,
+        existing: period.created ? null : period.invoice.value,
+        adjustment,
+      }),
     }, stamp);
     return { invoice: invoice ?? null, created: period.created };
   });

@@ -102,10 +102,22 @@ export async function ensurePeriodInvoice(
 ): Promise<{ invoice: Invoice; created: boolean }> {
   const inserted = await insertInvoice(db, row.companyId, row, row.now);
   if (inserted) return { invoice: inserted, created: true };
-  const existing = await db.selectFrom("invoices").selectAll()
-    .where("companyId", "=", row.companyId).where("dueDate", "=", row.dueDate)
-    .executeTakeFirstOrThrow();
-  return { invoice: inReais(existing), created: false };
+  const existing = await findPeriodInvoice(db, row.companyId, row.dueDate);
+  if (!existing) throw new Error(`invoice of ${row.dueDate} neither inserted nor found`);
+  return { invoice: existing, created: false };
+}
+
+/** The company's invoice of the period ending on `dueDate` (invoices_period), if made. */
+export async function findPeriodInvoice(
+  db: Database,
+  companyId: number,
+  dueDate: string,
+): Promise<Invoice | undefined> {
+  return maybeReais(
+    await db.selectFrom("invoices").selectAll()
+      .where("companyId", "=", companyId).where("dueDate", "=", dueDate)
+      .executeTakeFirst(),
+  );
 }
 
 export async function setInvoiceCharge(

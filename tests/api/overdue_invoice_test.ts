@@ -89,6 +89,16 @@ Deno.test("overdue - a late company's admin may choose another plan; its open in
       createdAt: stamp,
       updatedAt: stamp,
     }).returning("id").executeTakeFirstOrThrow();
+    // Issue 50 item 12: the confirmation's amount for a late company: nothing of the period was
+    // paid, so its open invoice becomes the new plan's whole price, with no adjustment.
+    const quote = await t.request("GET", `/api/subscription/plan/${pro.id}/quote`, {
+      token: session.token,
+    });
+    assert.deepEqual(await quote.json(), {
+      plan: { id: pro.id, name: "Pro", value: 159 },
+      adjustment: 0,
+      invoice: { dueDate: "2026-11-10", value: 159, late: true },
+    });
     const res = await t.request("PUT", "/api/subscription/plan", {
       token: session.token,
       body: { planId: pro.id },

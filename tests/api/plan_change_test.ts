@@ -64,6 +64,8 @@ Deno.test("plan change - up, then down: the next invoice carries the difference;
     assert.deepEqual(await quote.json(), {
       plan: { id: pro, name: "Pro", value: 159 },
       adjustment: 30,
+      // The next invoice's amount said before the change: 159 + 30 (99 already paid for it).
+      invoice: { dueDate: "2026-12-07", value: 189, late: false },
     });
     const userQuote = await t.request("GET", `/api/subscription/plan/${pro}/quote`, {
       token: a.user.token,

@@ -1,11 +1,27 @@
 import assert from "node:assert/strict";
-import { createCompany } from "../helpers/app.ts";
+import { createCompany, type TestApp } from "../helpers/app.ts";
 import { toastWith, withBrowser } from "../helpers/browser.ts";
 import { asaasEnv, startFakeAsaas } from "../fakes/asaas.ts";
 import { createDueInvoices } from "../../server/billing/service.ts";
 import { dueDateTick } from "../../server/companies/due_dates.ts";
 
 const TOKEN = "whsec-asaas-e2e-token-0123456789abcdef";
+
+/** A second plan, 'Pro', for the admin to change to. */
+async function addPro(t: TestApp, valueCents: number) {
+  const stamp = t.clock.now().toISOString();
+  await t.deps.db.insertInto("plans").values({
+    name: "Pro",
+    users: 10,
+    connections: 10,
+    queues: 10,
+    campaigns: 0,
+    schedules: 0,
+    valueCents,
+    createdAt: stamp,
+    updatedAt: stamp,
+  }).execute();
+}
 
 Deno.test("billing session - a company past due and grace logs in, lands on /financeiro, pays, and reaches /tickets without a new login", async () => {
   const fake = startFakeAsaas();
@@ -20,6 +36,7 @@ Deno.test("billing session - a company past due and grace logs in, lands on /fin
         addressState: "SP",
         addressCity: "Santos",
       }).where("id", "=", c.id).execute();
+      await addPro(t, 4990);
       await createDueInvoices(t.deps);
       // 12 days late, 7 of grace: the due-date job switches it off.
       assert.deepEqual((await dueDateTick(t.deps)).blocked, [c.id]);
@@ -36,7 +53,23 @@ Deno.test("billing session - a company past due and grace logs in, lands on /fin
       await row.getByRole("button", { name: "PAGAR" }).click();
       await page.getByLabel("CPF/CNPJ").fill("123.456.789-09");
       await page.getByRole("button", { name: "Próximo" }).click();
-      await page.getByTestId("checkout-plan").getByRole("button", { name: "SELECIONAR" }).click();
+      // Issue 50 item 2: while late, 'Personalizar' offers the other plans too; the confirmation
+      // says what the open invoice becomes (the period in full: no paid days to deduct).
+      const wizard = page.getByRole("dialog", { name: "Assinatura" });
+      await wizard.getByRole("combobox", { name: "Trocar de plano" }).click();
+      await page.getByRole("option", { name: /^Pro/ }).click();
+      await wizard.getByRole("button", { name: "Trocar plano" }).click();
+      const confirm = page.getByRole("alertdialog");
+      await confirm.getByText(/A fatura em aberto, vencida em 10\/11\/2026, passa a R\$\s49,90/)
+        .waitFor();
+      await confirm.getByRole("button", { name: "Trocar plano" }).click();
+      const card = page.getByTestId("checkout-plan");
+      await card.getByRole("heading", { name: "Pro" }).waitFor();
+      // The chooser is ready for another change: it reads its placeholder, not a blank.
+      await wizard.getByRole("combobox", { name: "Trocar de plano" })
+        .getByText("Trocar de plano", { exact: true }).waitFor();
+      await card.getByRole("button", { name: "SELECIONAR" }).click();
+      await page.locator(".checkout-summary").getByText(/^R\$\s49,90$/).first().waitFor();
       await page.getByRole("dialog").getByRole("button", { name: "PAGAR" }).click();
       await page.getByTestId("pix-screen").getByRole("img", { name: "QR Code Pix" }).waitFor();
 
@@ -70,18 +103,7 @@ Deno.test("financeiro - the admin changes plan: confirmed, the next invoice carr
       addressState: "SP",
       addressCity: "Santos",
     }).where("id", "=", c.id).execute();
-    const stamp = t.clock.now().toISOString();
-    await t.deps.db.insertInto("plans").values({
-      name: "Pro",
-      users: 10,
-      connections: 10,
-      queues: 10,
-      campaigns: 0,
-      schedules: 0,
-      valueCents: 15900,
-      createdAt: stamp,
-      updatedAt: stamp,
-    }).execute();
+    await addPro(t, 15900);
     await loginAs(page, c.admin, { expectPath: "/" });
     await page.goto(`${url}/financeiro`);
     const bar = page.getByTestId("plan-change");
@@ -90,6 +112,7 @@ Deno.test("financeiro - the admin changes plan: confirmed, the next invoice carr
     await bar.getByRole("button", { name: "Trocar plano" }).click();
     // Issue 50 item 12: the confirmation says the amount (99 -> 159, 15 of 30 days left).
     const confirm = page.getByRole("alertdialog");
+    await confirm.getByText(/A fatura de 07\/12\/2026 passa a R\$\s189,00\./).waitFor();
     await confirm.getByText(/Na próxima fatura: \+R\$\s30,00 pelos dias que restam/).waitFor();
     await confirm.getByText(/depois, R\$\s159,00 por mês/).waitFor();
     await confirm.getByRole("button", { name: "Trocar plano" }).click();

@@ -8,9 +8,11 @@ Deno.test("storage banner - admins see the server's low free space; users do not
     await loginAs(page, c.admin, { expectPath: "/" });
     const banner = page.getByTestId("storage-warning");
     await banner.waitFor();
-    // Issue 50 item 15: the size in Brazil's format, and what a company's admin can do.
+    // Issue 50 item 15: the size in Brazil's format, and what a company's admin can do. Number
+    // and unit are held together (a no-break space): on a phone "77,4" ended a line, "GB" began
+    // the next.
     const text = await banner.innerText();
-    assert.match(text, /Pouco espaço livre no servidor: \d+,\d GB\./);
+    assert.match(text, /Pouco espaço livre no servidor: \d+,\d\u00a0GB\./);
     assert.match(text, /Avise quem mantém o servidor do Balcão \(o seu provedor\)/);
     assert.doesNotMatch(text, /Libere espaço/);
 
@@ -25,5 +27,5 @@ Deno.test("storage banner - admins see the server's low free space; users do not
     await loginAs(operator, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     const theirs = operator.getByTestId("storage-warning");
     await theirs.getByText(/Libere espaço no disco da pasta de dados \(DATA_DIR\)/).waitFor();
-    assert.match(await theirs.innerText(), /\d+,\d GB\./);
+    assert.match(await theirs.innerText(), /\d+,\d\u00a0GB\./);
   }, { env: { STORAGE_WARN_BYTES: String(2 ** 52) } }));

@@ -42,9 +42,10 @@ export function StorageWarning({ enabled, operator }: { enabled: boolean; operat
     minimumFractionDigits: gb >= 1 ? 1 : 0,
     maximumFractionDigits: gb >= 1 ? 1 : 0,
   });
+  // A no-break space: the number and its unit never part at a line's end.
   const free = gb >= 1
-    ? `${number.format(gb)} GB`
-    : `${number.format(Math.floor(status.freeBytes / 1024 ** 2))} MB`;
+    ? `${number.format(gb)}\u00a0GB`
+    : `${number.format(Math.floor(status.freeBytes / 1024 ** 2))}\u00a0MB`;
   const situation = status.state === "full"
     ? t("shell.storage.full")
     : status.state === "unavailable"
