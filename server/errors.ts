@@ -124,6 +124,8 @@ export type OwnCode =
   // issue 28: forward into another attendant's ticket; edit a text of ours.
   | "ERR_FORWARD_OTHER_ATTENDANT"
   | "ERR_FORWARD_TICKET_PENDING"
+  // issue 50 item 9: waiting in a queue the caller does not serve (they cannot accept it).
+  | "ERR_FORWARD_TICKET_PENDING_OTHER_QUEUE"
   | "ERR_EDIT_WAPP_MSG"
   | "ERR_EDIT_WINDOW_EXPIRED"
   // issue 26: a supervised queue the user is not in; half a day of work hours.

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { cutLabel } from "./format.ts";
 import type { QuickMessage } from "../../contract/ticket_types.ts";
@@ -5,10 +6,13 @@ import { icon } from "../lib/ui/icon.tsx";
 
 const Zap = icon("zap");
 
-/** The quick answers whose shortcode contains what follows the '/' (seeds/000 section 5). */
+/**
+ * The quick answers whose shortcode contains what follows the '/' (seeds/000 section 5), every
+ * one of them: "/" alone is the whole menu (issue 50 item 10; a cap hid the answers past it).
+ */
 export function matchQuickAnswers(all: QuickMessage[], query: string | null): QuickMessage[] {
   if (query === null) return [];
-  return all.filter((q) => q.shortcode.toLowerCase().includes(query)).slice(0, 50);
+  return all.filter((q) => q.shortcode.toLowerCase().includes(query));
 }
 
 /**
@@ -24,9 +28,15 @@ export function QuickAnswers(
   },
 ) {
   const { t } = useTranslation();
+  const list = useRef<HTMLUListElement>(null);
+  // The list scrolls: the answer the arrow keys chose is kept in its view.
+  useEffect(() => {
+    list.current?.children[active]?.scrollIntoView({ block: "nearest" });
+  }, [active, items.length]);
   if (items.length === 0) return null;
   return (
     <ul
+      ref={list}
       className="qa"
       role="listbox"
       aria-label={t("tickets.input.quickAnswers")}

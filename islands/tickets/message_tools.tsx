@@ -1,6 +1,7 @@
 import { api } from "../lib/api.ts";
 import { createContext, useContext, useMemo, useState } from "react";
 import { splitSignature } from "../../contract/signature.ts";
+import { waText } from "../lib/ui/wa_text.tsx";
 import { useTranslation } from "react-i18next";
 import { EDIT_WINDOW_MINUTES } from "../../contract/validation.ts";
 import type { Message } from "../../contract/ticket_types.ts";
@@ -194,8 +195,11 @@ export function EditedMark({ message }: { message: Message }) {
         <ol>
           {previous.map((p, i) => (
             <li key={i}>
-              {/* The text as it read, without the signature's markup (issue 50). */}
-              <span>{splitSignature(p.body).text}</span>
+              {
+                /* The text as the bubble showed it: formatted, without the signature line (issue
+                  50 item 4: it did not change, and its markup read as raw asterisks). */
+              }
+              <span>{waText(splitSignature(p.body).text)}</span>
               <time dateTime={p.editedAt}>{hhmm(new Date(p.editedAt), zone)}</time>
             </li>
           ))}

@@ -4,7 +4,7 @@ import { noteOutgoingMany } from "../events/outgoing_repository.ts";
 import { AppError, badRequest, notFound } from "../errors.ts";
 import { log } from "../log.ts";
 import { mediaExists } from "../media/store.ts";
-import { assertCanRead, type Viewer, viewerOf } from "../tickets/access.ts";
+import { assertCanRead, canRead, type Viewer, viewerOf } from "../tickets/access.ts";
 import { createTicket } from "../tickets/service.ts";
 import { findActiveTicket } from "../tickets/repository.ts";
 import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
@@ -36,7 +36,8 @@ type ForwardAnswer = { results: ForwardResult[] };
  * file is still stored (a forward reuses it, nothing is copied).
  *
  * Per contact: their open ticket on that connection gets them if the caller may write there
- * (another attendant's: ERR_FORWARD_OTHER_ATTENDANT; a pending one: ERR_FORWARD_TICKET_PENDING), the
+ * (another attendant's: ERR_FORWARD_OTHER_ATTENDANT; a pending one: ERR_FORWARD_TICKET_PENDING, or
+ * ERR_FORWARD_TICKET_PENDING_OTHER_QUEUE when it waits where the caller cannot see it), the
  * others get a new ticket by the rules of POST /api/tickets (createTicket: queue of the first
  * message's ticket, assigned to the caller). A refused contact does not stop the others.
  *
@@ -252,7 +253,15 @@ async function targetTicket(
   }
   if (open.status === "pending") {
     // Waiting in a queue: nobody has it yet, and writing into it would answer the contact
-    // before anyone accepted. Say so, and what to do (issue 50 item 9).
+    // before anyone accepted. Say so, and what to do (issue 50 item 9): accept it, or, when it
+    // waits in a queue the caller cannot even see, ask that queue.
+    if (!canRead(viewer, open)) {
+      throw new AppError(
+        409,
+        "ERR_FORWARD_TICKET_PENDING_OTHER_QUEUE",
+        "Este contato tem um ticket aguardando numa fila que você não atende: peça a quem atende essa fila que o aceite ou o transfira para você",
+      );
+    }
     throw new AppError(
       409,
       "ERR_FORWARD_TICKET_PENDING",

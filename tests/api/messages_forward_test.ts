@@ -133,6 +133,22 @@ Deno.test("forward - another attendant's open ticket is refused with its code; t
     assert.equal(intoJoao.length, 0);
   }));
 
+/**
+ * Forwards Maria's text to Joao as `token`: his one result (a refusal) and how many of our
+ * messages went into his ticket (none for a refusal).
+ */
+async function forwardToJoao(t: TestApp, token: string, s: Awaited<ReturnType<typeof scene>>) {
+  const res = await forward(t, token, {
+    messageIds: [s.text.messageId],
+    contactIds: [await contactOf(t, s.joao.ticketId)],
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  const { results } = await res.json();
+  const intoJoao = await t.deps.db.selectFrom("messages").select("id")
+    .where("ticketId", "=", s.joao.ticketId).where("fromMe", "=", 1).execute();
+  return { result: results[0], written: intoJoao.length };
+}
+
 Deno.test("forward - a contact whose ticket waits in a queue is refused with why and what to do (issue 50 item 9)", () =>
   withApp(async (t) => {
     const { a } = await twoCompanies(t);
@@ -140,19 +156,34 @@ Deno.test("forward - a contact whose ticket waits in a queue is refused with why
     const waiting = await t.deps.db.selectFrom("tickets").select("status")
       .where("id", "=", s.joao.ticketId).executeTakeFirstOrThrow();
     assert.equal(waiting.status, "pending");
-    const res = await forward(t, a.admin.token, {
-      messageIds: [s.text.messageId],
-      contactIds: [await contactOf(t, s.joao.ticketId)],
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    const { results } = await res.json();
-    assert.equal(results[0].error, "ERR_FORWARD_TICKET_PENDING");
-    assert.match(results[0].message, /aguardando na fila: aceite-o/);
+    const { result, written } = await forwardToJoao(t, a.admin.token, s);
+    assert.equal(result.error, "ERR_FORWARD_TICKET_PENDING");
+    assert.match(result.message, /aguardando na fila: aceite-o/);
     const pt = JSON.parse(await Deno.readTextFile("locales/pt.json"));
     assert.match(pt.errors.ERR_FORWARD_TICKET_PENDING, /aceite-o em Aguardando/);
-    const intoJoao = await t.deps.db.selectFrom("messages").select("id")
-      .where("ticketId", "=", s.joao.ticketId).where("fromMe", "=", 1).execute();
-    assert.equal(intoJoao.length, 0);
+    assert.equal(written, 0);
+  }));
+
+Deno.test("forward - a contact waiting in a queue the attendant does not serve: told to ask that queue, not to accept what they cannot see (issue 50 item 9)", () =>
+  withApp(async (t) => {
+    const { a } = await twoCompanies(t);
+    const s = await scene(t, a);
+    await accept(t, a.user.token, s.text.ticketId);
+    const suporte = await addQueue(t, a.id, "Suporte");
+    await t.deps.db.updateTable("tickets").set({ queueId: suporte })
+      .where("id", "=", s.joao.ticketId).execute();
+    const seen = await t.request("GET", `/api/tickets/${s.joao.ticketId}`, {
+      token: a.user.token,
+    });
+    assert.equal(seen.status, 403, "the attendant cannot see Joao's ticket to accept it");
+    const { result, written } = await forwardToJoao(t, a.user.token, s);
+    assert.equal(result.error, "ERR_FORWARD_TICKET_PENDING_OTHER_QUEUE");
+    assert.match(result.message, /fila que você não atende/);
+    for (const lng of ["pt", "en", "es"]) {
+      const texts = JSON.parse(await Deno.readTextFile(`locales/${lng}.json`));
+      assert.ok(texts.errors.ERR_FORWARD_TICKET_PENDING_OTHER_QUEUE, lng);
+    }
+    assert.equal(written, 0);
   }));
 
 Deno.test("forward - every id of the body is the company's: another company's message or contact answers like a missing one, and nothing is queued", () =>

@@ -63,6 +63,21 @@ Deno.test("connection dialog - the 'Mensagens' tab's footer in the window and un
         !overlap(covering, await boxOf(page, "connection-save")),
         `${size.width} px: the toast ${JSON.stringify(covering)} covers 'Adicionar'`,
       );
+      // Nor any other of the dialog's buttons: on a phone the toast at the top hid its close
+      // button and title, the dialog now makes room below it.
+      const controls = page.getByRole("dialog").locator(
+        ".dialog-header button, [role=tab], .dialog-footer button",
+      );
+      for (const control of await controls.all()) {
+        const box = await control.boundingBox();
+        assert.ok(box);
+        assert.ok(
+          !overlap(covering, box),
+          `${size.width} px: the toast ${JSON.stringify(covering)} covers '${
+            (await control.getAttribute("aria-label")) ?? await control.innerText()
+          }' ${JSON.stringify(box)}`,
+        );
+      }
       await page.keyboard.press("Escape");
     }
     assert.deepEqual(pageErrors, []);

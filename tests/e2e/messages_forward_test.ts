@@ -199,16 +199,19 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
     await loginAs(page, c.admin);
     await page.goto(`${url}/tickets/${maria}`);
     const input = page.getByTestId("message-text");
-    await input.fill("Entrega amanhã");
+    // Signed (the composer's default) and with WhatsApp's markup of its own.
+    await input.fill("Entrega *amanhã*");
     await input.press("Enter");
     await eventually(async () =>
-      (await sent(t, c, whatsappId)).some((m) => m.body.endsWith("Entrega amanhã"))
+      (await sent(t, c, whatsappId)).some((m) => m.body === "*Bravo Admin:*\nEntrega *amanhã*")
     );
 
     t.clock.advance((EDIT_WINDOW_MINUTES - 1) * 60_000);
     await bubble(page, "Entrega amanhã").getByTestId("message-menu").click();
     await page.getByRole("menuitem", { name: "Editar" }).click();
     const text = page.getByRole("textbox", { name: "Texto" });
+    // Issue 50 item 4: the body only, as typed; the signature is not the attendant's to edit.
+    assert.equal(await text.inputValue(), "Entrega *amanhã*");
     await text.fill("Entrega hoje");
     assert.deepEqual(await dialogFindings(page), [], "the edit dialog");
     await page.getByTestId("edit-message-submit").click();
@@ -219,7 +222,11 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
     })
       .filter({ hasText: "Entrega hoje" }).waitFor();
     await bubble(page, "Entrega hoje").getByTestId("message-edited").click();
-    await page.getByTestId("message-previous").getByText("Entrega amanhã").waitFor();
+    // 'Textos anteriores' reads as the bubble did: formatted, no markup, no signature line.
+    const previous = page.getByTestId("message-previous").locator("li");
+    await previous.getByText("Entrega amanhã").waitFor();
+    assert.equal(await previous.locator("strong").innerText(), "amanhã");
+    assert.ok(!(await previous.innerText()).includes("*"), await previous.innerText());
     // Issue 44 item 6: its title and texts sit inside the popover, not against its edge.
     assert.ok(
       await page.getByTestId("message-previous").evaluate((panel) => {
@@ -235,6 +242,8 @@ Deno.test("edit - a text within the window: the phone shows it edited, the bubbl
       (await sent(t, c, whatsappId)).find((m) => m.body.endsWith("Entrega hoje"))
     );
     assert.equal(phone.edited, true);
+    // The phone gets the edit signed as the text was sent.
+    assert.equal(phone.body, "*Bravo Admin:*\nEntrega hoje");
     await phoneOf(page, url, "5511988887777");
     await page.getByTestId("simulator-company-message").filter({ hasText: "Entrega hoje" })
       .getByTestId("simulator-edited").waitFor();

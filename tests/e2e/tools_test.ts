@@ -114,12 +114,42 @@ Deno.test("attendance tools - tags, quick messages and schedules pages", () =>
     await toastShown(page, "Resposta rápida salva com sucesso!");
     await row(page, "quick-row", "Tabela_de_preços.pdf").waitFor();
 
+    // A company with many answers (more than any page of a list).
+    const at = new Date().toISOString();
+    await t.deps.db.insertInto("quick_messages").values(
+      Array.from({ length: 55 }, (_, i) => ({
+        companyId: c.id,
+        userId: c.admin.id,
+        shortcode: `aviso${String(i).padStart(2, "0")}`,
+        message: `Aviso número ${i}`,
+        geral: 1,
+        mediaPath: null,
+        mediaName: null,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    ).execute();
+
     // In the ticket, '/' offers it; picking it puts the text and the file in the input.
     await page.goto(`${url}/tickets/${ticket.uuid}`);
     const input = page.getByTestId("message-text");
-    // "/" alone lists every answer (issue 50 item 10), then the shortcode narrows them.
+    // "/" alone lists every answer, all 56 (issue 50 item 10), then the shortcode narrows them.
     await input.fill("/");
-    await page.getByTestId("quick-answers").getByText(/tabela - Segue/).waitFor();
+    const listed = page.getByTestId("quick-answers");
+    await listed.getByText(/tabela - Segue/).waitFor();
+    assert.equal(await listed.getByRole("option").count(), 56);
+    // The keyboard reaches the last (the list wraps from the first): it is scrolled into view.
+    await input.press("ArrowUp");
+    const last = listed.getByRole("option", { selected: true });
+    await last.getByText(/tabela - Segue/).waitFor();
+    assert.ok(
+      await last.evaluate((item) => {
+        const box = item.getBoundingClientRect();
+        const list = item.parentElement!.getBoundingClientRect();
+        return box.top >= list.top - 0.5 && box.bottom <= list.bottom + 0.5;
+      }),
+      "the chosen answer is in the list's view",
+    );
     await input.fill("/tab");
     await page.getByTestId("quick-answers").getByText(/tabela - Segue/).waitFor();
     await input.press("Enter");

@@ -324,6 +324,9 @@ Deno.test("tickets format - blank text, signature, quick-answer trigger", () => 
   assert.deepEqual(matchQuickAnswers(all, quickAnswerQuery("/bo")).map((q) => q.id), [1]);
   assert.deepEqual(matchQuickAnswers(all, quickAnswerQuery("/")).map((q) => q.id), [1, 2]);
   assert.deepEqual(matchQuickAnswers(all, quickAnswerQuery("hi")), []);
+  // Every answer, however many (issue 50 item 10).
+  const many = Array.from({ length: 80 }, (_, i) => ({ id: i, shortcode: `r${i}`, message: "" }));
+  assert.equal(matchQuickAnswers(many, quickAnswerQuery("/")).length, 80);
 });
 
 Deno.test("tickets format - the other open ticket, locations and vcards as the server writes them", () => {

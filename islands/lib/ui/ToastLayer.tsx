@@ -2,7 +2,7 @@ import * as Toast from "radix-ui/toast";
 import { useTranslation } from "react-i18next";
 import { useSignals } from "@preact/signals-react/runtime";
 import { errorText } from "../errors.ts";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { layerShown, toast, TOAST_DURATION_MS, type ToastItem, toasts } from "../toast.ts";
 import { icon } from "./icon.tsx";
 
@@ -34,6 +34,23 @@ export default function ToastLayer() {
   useSignals();
   const { t } = useTranslation();
   useEffect(layerShown, []);
+  const viewport = useRef<HTMLOListElement>(null);
+  // The room the toasts take (0 when none): on a phone an open dialog moves below it rather than
+  // under it (base.css, issue 50 item 16: a toast at the top hid the dialog's close button).
+  useEffect(() => {
+    const list = viewport.current;
+    if (!list) return;
+    const root = document.documentElement.style;
+    const observer = new ResizeObserver(() => {
+      const height = list.getBoundingClientRect().height;
+      root.setProperty("--toast-room", `${height > 0 ? Math.ceil(height) + 8 : 0}px`);
+    });
+    observer.observe(list);
+    return () => {
+      observer.disconnect();
+      root.removeProperty("--toast-room");
+    };
+  }, []);
   return (
     <Toast.Provider duration={TOAST_DURATION_MS} label={t("common.notifications")}>
       {toasts.value.map((item) => {
@@ -63,7 +80,7 @@ export default function ToastLayer() {
           </Toast.Root>
         );
       })}
-      <Toast.Viewport className="toast-viewport" />
+      <Toast.Viewport ref={viewport} className="toast-viewport" />
     </Toast.Provider>
   );
 }
