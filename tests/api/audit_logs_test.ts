@@ -209,6 +209,18 @@ Deno.test("audit - the CSV speaks the reader's language: titles, actions, record
     const [english, roleEn] = await sheet("en-US", "user.updated");
     assert.equal(english[0], "When");
     assert.equal(roleEn[6], "Profile: User → Administrator");
+    // The platform's reader (every company's rows) gets the company's column.
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const platform = await t.request("GET", "/api/audit-logs/export?action=user.updated", {
+      token: root.token,
+      headers: { "Accept-Language": "pt-BR" },
+    });
+    const [platformTitles, platformRow] = parse(await platform.text(), {
+      delimiter: ";",
+      bom: true,
+    }) as string[][];
+    assert.deepEqual(platformTitles.slice(0, 3), ["Quando", "Empresa", "Quem"]);
+    assert.equal(platformRow[1], String(a.id));
   }));
 
 Deno.test("audit - the row is written in the change's transaction: no change without it, no row without the change", () =>
