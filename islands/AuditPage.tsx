@@ -1,5 +1,4 @@
 import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
 import { ListPage, type ListSpec, RecordList, useRecordPage } from "./lib/list/RecordPage.tsx";
 import { can } from "./lib/permissions.ts";
 import { useUser } from "./lib/session.ts";
@@ -11,7 +10,8 @@ import { chosenParams, periodInstants } from "./lib/filters/filter_values.ts";
 import { AUDIT_ACTIONS, type AuditLogView } from "../contract/audit.ts";
 import { icon } from "./lib/ui/icon.tsx";
 import { LabelledCell } from "./lib/list/ResourceList.tsx";
-import { deviceName } from "./lib/shell/device_name.ts";
+import { type AuditTranslate, changeLines } from "../contract/audit_words.ts";
+import { useCompanyClock } from "./lib/clock.ts";
 
 const Download = icon("download");
 
@@ -46,6 +46,8 @@ function paramsOf(f: Filters): Record<string, string> {
 
 function AuditLog() {
   const { t } = useTranslation();
+  const clock = useCompanyClock();
+  const words: AuditTranslate = (key, options) => t(key, options ?? {});
   const platform = can(useUser(), "audit:read-platform");
   const state = useFilters<Filters>({
     from: "",
@@ -120,7 +122,7 @@ function AuditLog() {
       {page.list.items.map((r) => (
         <tr key={r.id} data-testid="audit-row">
           <LabelledCell label={t("audit.when")}>
-            {new Date(r.createdAt).toLocaleString()}
+            {clock.show(r.createdAt)}
           </LabelledCell>
           {platform && (
             <LabelledCell label={t("audit.company")} data-testid="audit-company">
@@ -139,33 +141,12 @@ function AuditLog() {
             className="audit-changes"
             data-testid="audit-changes"
           >
-            <div>{changes(r, t)}</div>
+            <div>
+              {changeLines(r.before, r.after, words).map((line, i) => <div key={i}>{line}</div>)}
+            </div>
           </LabelledCell>
         </tr>
       ))}
     </RecordList>
   );
-}
-
-/**
- * "Perfil: Usuário → Administrador", one line per field, in words (issue 50 item 6): the field's
- * name, yes/no for a switch, a known value's name, a device for a user agent (secrets already
- * masked by the server). An unknown field or value shows as recorded.
- */
-function changes(r: AuditLogView, t: TFunction) {
-  const keys = [...new Set([...Object.keys(r.before ?? {}), ...Object.keys(r.after ?? {})])];
-  const shown = (k: string, v: unknown) => {
-    if (v === undefined || v === null || v === "") return "—";
-    if (typeof v === "boolean") return t(v ? "common.yes" : "common.no");
-    if (k === "userAgent" && typeof v === "string") return deviceName(v, t);
-    if (typeof v === "string") return t(`audit.values.${k}.${v}`, { defaultValue: v });
-    return typeof v === "number" ? String(v) : JSON.stringify(v);
-  };
-  return keys.map((k) => (
-    <div key={k}>
-      {t(`audit.fields.${k}`, { defaultValue: k })}:{" "}
-      {r.before && k in r.before ? `${shown(k, r.before[k])} → ` : ""}
-      {shown(k, r.after?.[k])}
-    </div>
-  ));
 }

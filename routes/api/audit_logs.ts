@@ -1,9 +1,10 @@
 import { Hono } from "hono";
-import { csvDelimiterFor } from "../../server/contacts/csv_lines.ts";
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "../../contract/audit.ts";
 import { allow, requireAuth } from "../../server/auth/middleware.ts";
-import { exportAudit, listAudit } from "../../server/audit/service.ts";
+import { listAudit } from "../../server/audit/service.ts";
+import { exportAudit } from "../../server/audit/export.ts";
+import { callerLanguage } from "../../server/http/language.ts";
 import { type AppDeps, type AppEnv, authOf } from "../../server/context.ts";
 import { pageNumber } from "../../server/http/params.ts";
 import { validate } from "../../server/http/validate.ts";
@@ -37,7 +38,7 @@ export function auditLogRoutes(deps: AppDeps) {
       deps,
       authOf(c),
       { ...c.req.valid("query"), pageNumber: 1 },
-      csvDelimiterFor(c.req.header("accept-language")),
+      callerLanguage(c),
     );
     c.header("Content-Type", "text/csv; charset=utf-8");
     c.header("Content-Disposition", 'attachment; filename="audit-log.csv"');

@@ -1,11 +1,8 @@
 import type { AuditAction, AuditLogView } from "../../contract/audit.ts";
-import { companyTimeZone } from "../settings/values.ts";
-import { zoneOffsetMs } from "../../contract/time_zone.ts";
 import type { Database } from "../../db/client.ts";
 import type { AuditLogsTable } from "../../db/schema.ts";
 import type { AppDeps, AuthInfo } from "../context.ts";
 import { isAllowed } from "../auth/policy.ts";
-import { csvLines } from "../contacts/csv_lines.ts";
 import { pageAnswer, pageWindow } from "../paging.ts";
 import {
   type AuditFilters,
@@ -142,7 +139,7 @@ function viewOf(row: AuditLogsTable & { id: number }): AuditLogView {
 }
 
 /** Whose rows a reader sees: an admin their company's; a super user every company's, or one. */
-function scopeOf(auth: AuthInfo, query: AuditQuery): number | null {
+export function scopeOf(auth: AuthInfo, query: AuditQuery): number | null {
   return isAllowed(auth, "audit:read-platform") ? query.companyId ?? null : auth.companyId;
 }
 
@@ -160,60 +157,6 @@ export async function listAudit(deps: AppDeps, auth: AuthInfo, query: AuditQuery
     count,
     window,
   );
-}
-
-const CSV_PAGE = 500;
-
-/** The CSV export of the rows the same filters select (every page, newest first). */
-export async function exportAudit(
-  deps: AppDeps,
-  auth: AuthInfo,
-  query: AuditQuery,
-  delimiter = ",",
-) {
-  const companyId = scopeOf(auth, query);
-  // Times on the caller's company clock, as the page shows them (issue 50), not UTC ISO.
-  const zone = await companyTimeZone(deps.db, auth.companyId);
-  const lines = [[
-    "createdAt",
-    "companyId",
-    "action",
-    "userId",
-    "userName",
-    "entity",
-    "entityId",
-    "before",
-    "after",
-    "ip",
-    "userAgent",
-  ]];
-  for (let page = 1;; page++) {
-    const window = pageWindow(page, CSV_PAGE);
-    const { rows } = await listAuditLogs(deps.db, { ...query, companyId }, window);
-    for (const r of rows) {
-      lines.push([
-        zonedDateTime(r.createdAt, zone),
-        String(r.companyId),
-        r.action,
-        r.userId === null ? "" : String(r.userId),
-        r.userName ?? "",
-        r.entity,
-        r.entityId ?? "",
-        r.before ?? "",
-        r.after ?? "",
-        r.ip ?? "",
-        r.userAgent ?? "",
-      ]);
-    }
-    if (rows.length < CSV_PAGE) break;
-  }
-  return csvLines(lines, delimiter);
-}
-
-/** "2026-11-22 09:00:00" on the zone's clock. */
-function zonedDateTime(at: string, zone: string): string {
-  const shifted = new Date(Date.parse(at) + zoneOffsetMs(Date.parse(at), zone));
-  return shifted.toISOString().slice(0, 19).replace("T", " ");
 }
 
 /**

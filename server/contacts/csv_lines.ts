@@ -21,9 +21,3 @@ export function csvLines(rows: readonly (readonly string[])[], delimiter = ","):
     delimiter,
   });
 }
-
-/** The separator a spreadsheet of the request's language expects: ";" for pt (Excel in Brazil). */
-export function csvDelimiterFor(acceptLanguage: string | undefined): string {
-  const first = (acceptLanguage ?? "").toLowerCase().match(/[a-z]{2}/)?.[0] ?? "pt";
-  return first === "pt" ? ";" : ",";
-}

@@ -37,6 +37,16 @@ const TITLES: Record<TextLanguage, Record<string, string>> = {
   es: es.reports.columns,
 };
 
+/** A day's order in each language: what a CSV writes and how the XLSX shows its date cells. */
+const DAY_ORDER: Record<
+  TextLanguage,
+  { csv: (y: string, m: string, d: string) => string; xlsx: string }
+> = {
+  pt: { csv: (y, m, d) => `${d}/${m}/${y}`, xlsx: "dd/mm/yyyy" },
+  en: { csv: (y, m, d) => `${m}/${d}/${y}`, xlsx: "mm/dd/yyyy" },
+  es: { csv: (y, m, d) => `${d}/${m}/${y}`, xlsx: "dd/mm/yyyy" },
+};
+
 function cells(row: Record<string, unknown>, table: ReportTable): (string | number | null)[] {
   const figures = row as unknown as ReportFigures;
   const values: (string | number | null)[] = KEY_COLUMNS[table].map((k) =>
@@ -68,11 +78,24 @@ export async function exportReport(
     TITLES[language][column] ?? column
   );
   const rows = answer.rows.map((r) => cells(r as unknown as Record<string, unknown>, table));
+  // The days table's first column is a calendar day ("2026-11-02"): in the reader's date format.
+  const isDay = table === "days";
   const fileName = `${table}-${answer.range.from}-${answer.range.to}.${format}`;
   if (format === "csv") {
     // ';' for Portuguese: Excel in Brazil splits on it (its decimal separator is the comma).
     const text = "\uFEFF" + csvLines(
-      [header, ...rows.map((r) => r.map((v) => v === null ? "" : String(v)))],
+      [
+        header,
+        ...rows.map((r) =>
+          r.map((v, i) =>
+            v === null
+              ? ""
+              : isDay && i === 0
+              ? DAY_ORDER[language].csv(...(String(v).split("-") as [string, string, string]))
+              : String(v)
+          )
+        ),
+      ],
       language === "pt" ? ";" : ",",
     );
     return {
@@ -83,10 +106,19 @@ export async function exportReport(
   }
   const { default: ExcelJS } = await import("exceljs");
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
   const sheet = workbook.addWorksheet(table);
   sheet.addRow(header).commit();
-  for (const row of rows) sheet.addRow(row).commit();
+  for (const row of rows) {
+    if (!isDay) {
+      sheet.addRow(row).commit();
+      continue;
+    }
+    // A real date (sorts, filters) shown in the reader's order.
+    const line = sheet.addRow([new Date(`${row[0]}T00:00:00Z`), ...row.slice(1)]);
+    line.getCell(1).numFmt = DAY_ORDER[language].xlsx;
+    line.commit();
+  }
   sheet.commit();
   // Written while the client reads; a failure ends the stream with the error.
   workbook.commit().catch((error: unknown) => out.destroy(error as Error));

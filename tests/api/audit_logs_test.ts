@@ -134,15 +134,93 @@ Deno.test("audit - filters by period, user and action; bad filters are 400; CSV 
     assert.equal(lines.length, 2);
     // Issue 50: ";" for a Portuguese spreadsheet (the default), the time on the company's clock
     // (São Paulo: the test clock's 12:0x UTC is 09:0x).
-    assert.match(lines[0], /^createdAt;companyId;action;userId/);
-    assert.match(lines[1], /user\.updated/);
+    assert.match(lines[0], /^Quando;Quem;Ação;/);
+    assert.match(lines[1], /;Alterou um usuário;/);
     assert.match(lines[1], /^2026-11-22 09:0\d:\d\d;/);
     assert.doesNotMatch(lines[1], /new-secret-1/);
     const english = await t.request("GET", "/api/audit-logs/export?action=user.updated", {
       token: a.admin.token,
       headers: { "Accept-Language": "en-US,en;q=0.9" },
     });
-    assert.match((await english.text()).trim().split("\r\n")[0], /^createdAt,companyId,action/);
+    assert.match((await english.text()).trim().split("\r\n")[0], /^When,Who,Action,/);
+  }));
+
+Deno.test("audit - the CSV speaks the reader's language: titles, actions, records, devices and changes in words, not codes and JSON (issue 50 item 6)", () =>
+  withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    const chrome =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const enabled = await t.request("PUT", "/api/settings/multipleSessions", {
+      token: a.admin.token,
+      body: { value: "enabled" },
+    });
+    assert.equal(enabled.status, 200);
+    await enabled.body?.cancel();
+    const signed = await t.request("POST", "/api/auth/login", {
+      body: { email: a.user.email, password: a.user.password },
+      headers: { "user-agent": chrome },
+    });
+    assert.equal(signed.status, 200);
+    const token = (await signed.json()).token as string;
+    const own = await t.request("GET", "/api/sessions?scope=own", { token });
+    const listed = (await own.json()).sessions as { id: number; userAgent: string }[];
+    const chromeSession = listed.find((s) => s.userAgent === chrome)!;
+    const ended = await t.request("DELETE", `/api/sessions/${chromeSession.id}`, {
+      token: a.admin.token,
+    });
+    assert.equal(ended.status, 204);
+    const promoted = await makeAdmin(t, a.admin.token, a.user.id);
+    assert.equal(promoted.status, 200);
+    await promoted.body?.cancel();
+
+    const { parse } = await import("csv-parse/sync");
+    const sheet = async (language: string, action: string) => {
+      const res = await t.request("GET", `/api/audit-logs/export?action=${action}`, {
+        token: a.admin.token,
+        headers: { "Accept-Language": language },
+      });
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      return parse(text, { delimiter: language === "pt-BR" ? ";" : ",", bom: true }) as string[][];
+    };
+    const [titles, session] = await sheet("pt-BR", "session.ended");
+    assert.deepEqual(titles, [
+      "Quando",
+      "Quem",
+      "Ação",
+      "Registro",
+      "Endereço",
+      "Dispositivo",
+      "Alterações",
+    ]);
+    assert.match(session[0], /^2026-11-22 \d\d:\d\d:\d\d$/);
+    assert.equal(session[1], "Alpha Admin");
+    assert.equal(session[2], "Encerrou uma sessão");
+    assert.equal(session[3], `Sessão #${chromeSession.id}`);
+    // What the ended session was (no arrow: nothing changed from it to something), and why.
+    assert.deepEqual(session[6].split("\n").filter((line) => !line.startsWith("Endereço:")), [
+      `Usuário: ${a.user.id}`,
+      "Dispositivo: Chrome · Linux",
+      "Motivo: Encerrada por um administrador",
+    ]);
+    const [, role] = await sheet("pt-BR", "user.updated");
+    assert.equal(role[2], "Alterou um usuário");
+    assert.equal(role[6], "Perfil: Usuário → Administrador");
+    const [english, roleEn] = await sheet("en-US", "user.updated");
+    assert.equal(english[0], "When");
+    assert.equal(roleEn[6], "Profile: User → Administrator");
+    // The platform's reader (every company's rows) gets the company's column.
+    const root = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const platform = await t.request("GET", "/api/audit-logs/export?action=user.updated", {
+      token: root.token,
+      headers: { "Accept-Language": "pt-BR" },
+    });
+    const [platformTitles, platformRow] = parse(await platform.text(), {
+      delimiter: ";",
+      bom: true,
+    }) as string[][];
+    assert.deepEqual(platformTitles.slice(0, 3), ["Quando", "Empresa", "Quem"]);
+    assert.equal(platformRow[1], String(a.id));
   }));
 
 Deno.test("audit - the row is written in the change's transaction: no change without it, no row without the change", () =>

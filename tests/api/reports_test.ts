@@ -209,7 +209,18 @@ Deno.test("reports - exports (CSV, XLSX read back), transcript, roles, bad perio
       ["Día", "Abiertos", "Resueltos"],
     );
     assert.equal(lines.length, 4);
-    assert.match(lines[1], /^2026-11-02;2;2;0;/);
+    // The day in the reader's date format (issue 50 item 6), not ISO.
+    assert.match(lines[1], /^02\/11\/2026;2;2;0;/);
+    const dayBook = new (await import("exceljs")).default.Workbook();
+    await dayBook.xlsx.load(
+      await (await t.request("GET", `/api/reports/days.xlsx?${PERIOD}`, {
+        token: a.admin.token,
+      })).arrayBuffer(),
+    );
+    // A date a spreadsheet sorts and formats, shown in the reader's order.
+    const dayCell = dayBook.worksheets[0].getRow(2).getCell(1);
+    assert.deepEqual(dayCell.value, new Date("2026-11-02T00:00:00.000Z"));
+    assert.equal(dayCell.numFmt, "dd/mm/yyyy");
 
     const xlsx = await t.request("GET", `/api/reports/attendants.xlsx?${PERIOD}`, {
       token: a.admin.token,

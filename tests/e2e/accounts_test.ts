@@ -88,6 +88,16 @@ Deno.test("accounts e2e - an admin ends another session and that tab is sent to 
       .where("companyId", "=", c.id).where("userId", "=", c.user.id)
       .where("endReason", "=", "endedByAdmin").execute();
     assert.equal(ended.length, 1);
+
+    // Issue 50 item 6: /audit says which device's session ended and why, in words (no user-agent
+    // string, no code), at the time on the company's clock (the test clock's 12:00 UTC is 09:00).
+    await admin.goto(`${url}/audit`);
+    const audit = admin.getByTestId("audit-row").filter({ hasText: "Encerrou uma sessão" });
+    const words = audit.getByTestId("audit-changes");
+    await words.getByText("Dispositivo: Chrome · Linux", { exact: true }).waitFor();
+    await words.getByText("Motivo: Encerrada por um administrador", { exact: true }).waitFor();
+    assert.doesNotMatch(await words.innerText(), /Mozilla|endedByAdmin|→/);
+    assert.match(await audit.locator("td").first().innerText(), /22\/11\/2026,? 09:\d\d/);
   }));
 
 Deno.test("accounts e2e - /audit shows a role change with before and after", () =>

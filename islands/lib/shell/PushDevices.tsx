@@ -11,7 +11,7 @@ import {
   type PushPreferences,
 } from "../../../contract/push_types.ts";
 import { Button } from "../ui/Button.tsx";
-import { deviceName } from "./device_name.ts";
+import { deviceName } from "../../../contract/device_name.ts";
 
 /** The VAPID key (base64url) as the bytes pushManager.subscribe wants. */
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {

@@ -11,7 +11,7 @@ import { Button } from "../ui/Button.tsx";
 import { Field } from "../ui/Field.tsx";
 import { FormDialog } from "../list/FormDialog.tsx";
 import { useFormSubmit } from "../list/form_submit.ts";
-import { deviceName } from "./device_name.ts";
+import { deviceName } from "../../../contract/device_name.ts";
 import { PushDevices } from "./PushDevices.tsx";
 
 type Setup = { secret: string; otpauthUrl: string; qrCode: string };

@@ -1,4 +1,8 @@
-/** A short name of the device from its user agent ("Chrome on Windows"). */
+/**
+ * A short name of the device from its user agent ("Chrome · Windows"): the security dialog's
+ * sessions, the push devices and the audit log (page and CSV) name a device the same way, never
+ * by its whole user-agent string (issue 50 item 6). `t` gives the words for an unknown device.
+ */
 export function deviceName(agent: string | null, t: (key: string) => string): string {
   if (!agent) return t("shell.security.unknownDevice");
   const browser = /Edg\//.test(agent)
