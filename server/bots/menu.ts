@@ -86,8 +86,12 @@ export const BACK = "#";
  */
 export const CHOICE_TAKEN = "Recebemos sua escolha: *{choice}*. Aguarde, já vamos te atender!";
 
-export function choiceTaken(choice: string): string {
-  return CHOICE_TAKEN.replace("{choice}", choice);
+/** The same, for a queue chosen outside its hours when no out-of-hours text is written. */
+export const CHOICE_TAKEN_CLOSED =
+  "Recebemos sua escolha: *{choice}*. Estamos fora do horário de atendimento; responderemos assim que possível.";
+
+export function choiceTaken(choice: string, closed = false): string {
+  return (closed ? CHOICE_TAKEN_CLOSED : CHOICE_TAKEN).replace("{choice}", choice);
 }
 
 function hoursOf(json: string) {
@@ -174,6 +178,7 @@ export async function route(input: RoutingInput): Promise<RoutingResult> {
     if (input.scheduleType === "queue" && !isWithinHours(hoursOf(queue.schedules), now, timeZone)) {
       const message = queue.outOfHoursMessage.trim() || whatsapp.outOfHoursMessage.trim();
       if (message) result.replies.push(text(message));
+      else if (chosen) result.replies.push(choiceTaken(queue.name, true));
       result.changes.chatbot = 0;
       return;
     }

@@ -149,7 +149,9 @@ export async function placeTicket(
       ? await assign(trx, companyId, ticketId, queue, now, avoid, timeZone)
       : null;
     // Given out like a manual accept, greeted like one (issue 50 item 11): queued in this
-    // transaction, so the greeting exists if and only if the ticket was given.
+    // transaction, so the greeting exists if and only if the ticket was given. Once: giveTicket's
+    // UPDATE is guarded by `status = 'pending' AND userId IS NULL`, so a second tick (or process)
+    // gives nothing and greets nobody (tests/distribution/greeting_test.ts).
     let greeting = null;
     if (userId !== null && ticket.whatsappId !== null) {
       const body = await acceptGreeting(trx, companyId, ticket, userId, now);

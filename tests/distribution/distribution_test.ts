@@ -11,22 +11,9 @@ import {
   holders,
   hoursPerQueue,
   newPending,
+  served,
 } from "./helpers.ts";
 import { setSetting } from "../whatsapp/helpers.ts";
-
-async function served<T>(
-  fn: (t: Awaited<ReturnType<typeof createTestApp>>, wsUrl: string) => Promise<T>,
-) {
-  const t = await createTestApp();
-  const s = serve(t);
-  try {
-    return await fn(t, s.wsUrl);
-  } finally {
-    t.deps.hub.closeAll();
-    await s.close();
-    await t.close();
-  }
-}
 
 async function closeAll(sockets: TestSocket[]) {
   for (const socket of sockets) await socket.close();

@@ -1,7 +1,7 @@
 import type { TestApp, TestUser } from "../helpers/app.ts";
-import { createUser } from "../helpers/app.ts";
+import { createTestApp, createUser } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
-import { TestSocket } from "../helpers/server.ts";
+import { serve, TestSocket } from "../helpers/server.ts";
 import { addContact, addQueue, addWhatsapp } from "../helpers/tickets.ts";
 
 /**
@@ -99,4 +99,19 @@ export async function holders(t: TestApp, ids: number[]) {
   const rows = await t.deps.db.selectFrom("tickets").select(["id", "userId", "status"])
     .where("id", "in", ids).execute();
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A fresh app served on a port (the attendants' sockets need it); always closed. */
+export async function served<T>(
+  fn: (t: Awaited<ReturnType<typeof createTestApp>>, wsUrl: string) => Promise<T>,
+) {
+  const t = await createTestApp();
+  const s = serve(t);
+  try {
+    return await fn(t, s.wsUrl);
+  } finally {
+    t.deps.hub.closeAll();
+    await s.close();
+    await t.close();
+  }
 }

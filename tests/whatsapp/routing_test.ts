@@ -244,6 +244,32 @@ Deno.test("routing - outside a queue's hours its out-of-hours message is sent (s
   });
 });
 
+Deno.test("routing - a queue chosen outside its hours with no out-of-hours text anywhere still answers the choice (issue 50 item 11)", async () => {
+  await withApp(async (t) => {
+    const a = await createCompany(t, "Alpha");
+    await setSetting(t, a.id, "scheduleType", "queue");
+    const closed = JSON.stringify(
+      ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"].map((d) => ({
+        weekday: d,
+        weekdayEn: d,
+        startTime: "20:00",
+        endTime: "23:00",
+      })),
+    );
+    const night = await createQueue(t, a.id, { name: "Noite", schedules: closed });
+    const other = await createQueue(t, a.id, { name: "Dia" });
+    const wid = await connectSimulator(t, a, { queueIds: [night, other], greetingMessage: "Oi!" });
+    await phoneSends(t, a.user.token, wid, { from: FROM, body: "oi" });
+    await phoneSends(t, a.user.token, wid, { from: FROM, body: "1" });
+    const said = await botSaid(t, a.user.token, wid, 2);
+    assert.equal(said[0], "Oi!\n\n*1* - Noite\n*2* - Dia");
+    assert.equal(
+      said[1],
+      "Recebemos sua escolha: *Noite*. Estamos fora do horário de atendimento; responderemos assim que possível.",
+    );
+  });
+});
+
 Deno.test("routing - group messages are ignored when CheckMsgIsGroup is enabled", async () => {
   await withApp(async (t) => {
     const a = await createCompany(t, "Alpha");

@@ -254,21 +254,7 @@ export async function deleteForEveryone(
       notes: await noteMessage(trx, companyId, "message.updated", row, now, previewed),
     };
   });
-  const updated = deleted.row;
-  const [view] = await messageViews(db, companyId, [updated]);
-  const ticketView = await loadTicketView(db, companyId, updated.ticketId);
-  if (ticketView) {
-    const { notes } = deleted;
-    deps.events.emit("message.updated", {
-      message: view,
-      ticket: ticketView,
-      outgoing: notes.message,
-    });
-    if (notes.ticket) {
-      deps.events.emit("ticket.updated", { ticket: ticketView, outgoing: notes.ticket });
-    }
-  }
-  return view;
+  return await publishMessageChange(deps, companyId, deleted.row, deleted.notes);
 }
 
 /**
@@ -318,11 +304,23 @@ export async function editForEveryone(
     );
     return { row, notes };
   });
-  const updated = edited.row ?? message;
-  const [view] = await messageViews(db, companyId, [updated]);
-  const ticketView = await loadTicketView(db, companyId, updated.ticketId);
+  return await publishMessageChange(deps, companyId, edited.row ?? message, edited.notes);
+}
+
+/**
+ * After a message change commits (deleted or edited for everyone): its view, and the ticket's
+ * room told message.updated, plus ticket.updated when the change moved the list's preview; each
+ * with the note written in the change's transaction.
+ */
+async function publishMessageChange(
+  deps: OutboxDeps,
+  companyId: number,
+  changed: Message,
+  notes: { message: string; ticket?: string },
+): Promise<MessageView> {
+  const [view] = await messageViews(deps.db, companyId, [changed]);
+  const ticketView = await loadTicketView(deps.db, companyId, changed.ticketId);
   if (ticketView) {
-    const { notes } = edited;
     deps.events.emit("message.updated", {
       message: view,
       ticket: ticketView,
