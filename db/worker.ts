@@ -30,7 +30,13 @@ interface Engine {
   close(): void;
 }
 
-const SCHEMA_CHANGE = /^\s*(CREATE|ALTER|DROP)\b/i;
+/**
+ * Statements that change what a kept statement answers. A trigger's DROP or CREATE is not one
+ * (the importer suspends triggers per batch): SQLite prepares the kept statements again by itself,
+ * and dropping them here left their native memory to the garbage collector, which the small JS
+ * wrappers never prompt (issue 47: the import's RSS grew by hundreds of MB).
+ */
+const SCHEMA_CHANGE = /^\s*(ALTER\b|(CREATE|DROP)\s+(?!(TEMP\s+|TEMPORARY\s+)?TRIGGER\b))/i;
 
 type Prepared = { statement: Database.Statement; returnsData: boolean; columns: string[] };
 

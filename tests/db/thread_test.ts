@@ -145,3 +145,24 @@ Deno.test("database thread - a kept statement answers the new columns after a sc
     assert.deepEqual(after.rows, [{ id: 1, v: "one", cents: 100 }]);
   });
 });
+
+Deno.test("database thread - a kept statement follows a trigger dropped and created again", async () => {
+  await withDatabase(async (db) => {
+    // The importer drops and creates insert triggers per batch (issue 47); the thread keeps its
+    // prepared statements across them, and SQLite must run each with the triggers of the moment.
+    await sql`CREATE TABLE log (v TEXT)`.execute(db);
+    const trigger = `CREATE TRIGGER t_log AFTER INSERT ON t BEGIN
+      INSERT INTO log (v) VALUES (new.v); END`;
+    await sql.raw(trigger).execute(db);
+    const insert = (v: string) => sql`INSERT INTO t (v, n) VALUES (${v}, 1)`.execute(db);
+    await insert("with");
+    await db.transaction().execute(async (trx) => {
+      await sql`DROP TRIGGER t_log`.execute(trx);
+      await sql`INSERT INTO t (v, n) VALUES (${"without"}, 1)`.execute(trx);
+      await sql.raw(trigger).execute(trx);
+    });
+    await insert("again");
+    const logged = await sql<{ v: string }>`SELECT v FROM log ORDER BY rowid`.execute(db);
+    assert.deepEqual(logged.rows.map((r) => r.v), ["with", "again"]);
+  });
+});
