@@ -84,6 +84,17 @@ Deno.test("accounts e2e - an admin ends another session and that tab is sent to 
     // Issue 50 item 14: the login page says why.
     await page.waitForURL(`${url}/login?ended=elsewhere`);
     await page.getByText("Esta sessão foi encerrada em outro dispositivo").waitFor();
+    // In the reader's language too (the language switcher's cookie).
+    for (
+      const [lang, text] of [
+        ["en", "This session was ended from another device"],
+        ["es", "Esta sesión se cerró desde otro dispositivo"],
+      ]
+    ) {
+      await page.context().addCookies([{ name: "lang", value: lang, url }]);
+      await page.reload();
+      await page.getByText(text).waitFor();
+    }
     const ended = await t.deps.db.selectFrom("sessions").select("endReason")
       .where("companyId", "=", c.id).where("userId", "=", c.user.id)
       .where("endReason", "=", "endedByAdmin").execute();
