@@ -4,6 +4,7 @@ import { eventually } from "../helpers/eventually.ts";
 import { serve, type TestSocket } from "../helpers/server.ts";
 import { ticketRow } from "../helpers/tickets.ts";
 import { defaultWorkingHours } from "../../server/queues/hours.ts";
+import { distributionTick } from "../../server/distribution/tick.ts";
 import { contacts, distributionScene, goOnline, hoursPerQueue, newPending } from "./helpers.ts";
 
 /**
@@ -70,6 +71,10 @@ Deno.test("queue hours - with 'Gerenciamento de Expediente' off, a queue works a
     }, { what: "the night ticket given to an online attendant" });
     assert.equal(row.status, "open");
     assert.equal(row.firstResponseDueAt, "2026-11-28T04:53:00.000Z");
+    // Unanswered, it breaches at 01:53 that night (not after Saturday's 08:00 opening).
+    t.clock.set("2026-11-28T04:53:30.000Z");
+    await distributionTick(t.deps);
+    assert.equal((await ticketRow(t, ticket.id)).slaBreachedAt, "2026-11-28T04:53:30.000Z");
   }));
 
 Deno.test("queue hours - when hours count per queue, changing them (or the targets, or the setting) dates waiting tickets again and gives them out once open", () =>
