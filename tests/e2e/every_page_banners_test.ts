@@ -60,7 +60,7 @@ Deno.test("banners - a late trial's admin: the billing-only banner passes axe, s
     // The top bar no longer calls the company active until a past day.
     assert.equal(
       await page.getByTestId("due-date").innerText(),
-      "Período de teste encerrado em 10/01/2026",
+      "Vencido em 10/01/2026",
     );
     assert.deepEqual(await auditPages(page, url, ["/financeiro"], "late admin"), []);
     // Issue 44 item 6, met on a phone: the row's 'Pagar' lay mostly left of its card (the

@@ -3,7 +3,6 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { type Language, languageOf, LOCALE_TAGS } from "../i18n.ts";
 import { can } from "../permissions.ts";
-import { daysUntil } from "../session.ts";
 import { STORAGE, storedVolume, writeStorage } from "../storage.ts";
 import type { SessionUser } from "../../../contract/types.ts";
 import { IconButton } from "../ui/Button.tsx";
@@ -101,13 +100,6 @@ export function PreferenceButtons() {
   );
 }
 
-/** Issue 50 item 2: a past due date is not "active until"; it ended a trial or a paid period. */
-function dueDateKey(user: SessionUser): string {
-  const days = daysUntil(user.company.dueDate);
-  if (days === null || days >= 0) return "shell.topbar.activeUntil";
-  return user.company.trial ? "shell.topbar.trialEndedOn" : "shell.topbar.expiredOn";
-}
-
 /**
  * Top bar (seeds/000 section 2 'Top bar'): greeting with the user's and the company's names (and
  * the active-until date for admins), theme, volume, refresh, the three bells, language and the
@@ -142,7 +134,12 @@ export function TopBar(
               {can(user, "invoice:pay") && user.company.dueDate
                 ? (
                   <span className="greeting-due" data-testid="due-date">
-                    {t(dueDateKey(user), { date: formatDate(user.company.dueDate, lng) })}
+                    {t("shell.topbar.activeUntil", {
+                      date: formatDate(user.company.dueDate, lng),
+                      // Issue 50 item 2: a late company's date is not "active until" but past
+                      // (_billing: the late admin's session; the banner says trial or not).
+                      context: user.restricted,
+                    })}
                   </span>
                 )
                 : null}
