@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { isPostgres } from "../../db/engine.ts";
 import type { DB, ImportMapTable } from "../../db/schema.ts";
 
 /**
@@ -76,9 +77,22 @@ export async function mapped(
   return out;
 }
 
+/** Whether the map holds any row of a kind of this source (imported or skipped). */
+export async function anyMapped(db: Database, sourceId: number, kind: string): Promise<boolean> {
+  return !!await db.selectFrom("import_map").select("targetId")
+    .where("sourceId", "=", sourceId).where("kind", "=", kind).limit(1).executeTakeFirst();
+}
+
+const MAP_COLUMNS = ["sourceId", "kind", "sourceKey", "companyId", "targetId", "hash", "stamp"];
+const MAP_UPSERT = `ON CONFLICT ("sourceId", "kind", "sourceKey") DO UPDATE SET
+  "targetId" = excluded."targetId", "hash" = excluded."hash", "stamp" = excluded."stamp",
+  "companyId" = excluded."companyId"`;
+
 export async function writeMap(db: Database, rows: ImportMapTable[]) {
   const size = rowsPerStatement(7);
   for (let i = 0; i < rows.length; i += size) {
+    const chunk = rows.slice(i, i + size) as unknown as Record<string, unknown>[];
+    if (await plainInsert(db, "import_map", MAP_COLUMNS, chunk, MAP_UPSERT)) continue;
     await db.insertInto("import_map").values(rows.slice(i, i + size))
       .onConflict((oc) =>
         oc.columns(["sourceId", "kind", "sourceKey"]).doUpdateSet((eb) => ({
@@ -104,6 +118,48 @@ export async function mapCounts(db: Database, sourceId: number) {
 
 type Table = keyof DB;
 
+/** SQL texts of plain multi-row inserts, per table, columns, row count and tail. */
+const insertTexts = new Map<string, string>();
+
+/**
+ * A multi-row insert written directly, without Kysely's builder, which cost the importer more
+ * main-thread time than the database spent on the rows (issue 47: ~2,000 values a statement).
+ * Only on libSQL (PostgreSQL's driver wants its own placeholders) and only for rows with exactly
+ * `columns`, none undefined; otherwise false, and the caller goes through Kysely.
+ */
+async function plainInsert(
+  db: Database,
+  table: Table,
+  columns: string[],
+  rows: Record<string, unknown>[],
+  tail: string,
+): Promise<{ id: number }[] | false> {
+  if (isPostgres(db)) return false;
+  const params: unknown[] = [];
+  for (const row of rows) {
+    let n = 0;
+    for (const key in row) n++;
+    if (n !== columns.length) return false;
+    for (const column of columns) {
+      const value = row[column];
+      if (value === undefined) return false;
+      params.push(value);
+    }
+  }
+  const shape = `${table}\u0000${columns.join(",")}\u0000${rows.length}\u0000${tail}`;
+  let text = insertTexts.get(shape);
+  if (!text) {
+    const tuple = `(${columns.map(() => "?").join(", ")})`;
+    text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) values ${
+      Array(rows.length).fill(tuple).join(", ")
+    } ${tail}`;
+    if (insertTexts.size > 200) insertTexts.clear();
+    insertTexts.set(shape, text);
+  }
+  const result = await db.executeQuery<{ id: number }>(CompiledQuery.raw(text, params));
+  return result.rows;
+}
+
 /** Inserts rows of one table; their ids in order. */
 export async function insertRows(
   db: Database,
@@ -113,7 +169,13 @@ export async function insertRows(
   if (rows.length === 0) return [];
   const ids: number[] = [];
   const size = rowsPerStatement(Object.keys(rows[0]).length);
+  const columns = Object.keys(rows[0]);
   for (let i = 0; i < rows.length; i += size) {
+    const plain = await plainInsert(db, table, columns, rows.slice(i, i + size), 'returning "id"');
+    if (plain) {
+      for (const r of plain) ids.push(Number(r.id));
+      continue;
+    }
     const out = await db.insertInto(table).values(
       // deno-lint-ignore no-explicit-any
       rows.slice(i, i + size) as any,

@@ -25,7 +25,7 @@ async function importOnce(url: string, dataDir: string, way: string) {
       "run",
       "-A",
       // As `deno task import:whaticket` runs it: V8 collects before its heap grows past this.
-      "--v8-flags=--max-old-space-size=160",
+      "--v8-flags=--max-old-space-size=160,--max-semi-space-size=4",
       // WHATICKET_BENCH_PROFILE=<dir>: a V8 CPU profile of the importer's main thread there.
       ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
       "scripts/import_whaticket.ts",
