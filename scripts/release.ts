@@ -130,7 +130,7 @@ export async function pruneOtherLibc(app: string): Promise<string[]> {
     // "@img+sharp-linuxmusl-x64@0.35.5" is @img/sharp-linuxmusl-x64, version 0.35.5.
     const at = entry.name.lastIndexOf("@");
     const name = entry.name.slice(0, at).replace("+", "/");
-    const version = entry.name.slice(at + 1);
+    const version = entry.name.slice(at + 1).split("_")[0]; // "_…": a peer-dependency variant
     for (
       const dir of [
         `${app}/node_modules/.deno/${entry.name}/node_modules/${name}`,
@@ -145,7 +145,11 @@ export async function pruneOtherLibc(app: string): Promise<string[]> {
 }
 
 async function removeAllBut(dir: string, keep: string) {
-  for await (const entry of Deno.readDir(dir)) {
+  const entries = await Array.fromAsync(Deno.readDir(dir)).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  });
+  for (const entry of entries) {
     if (entry.name === keep) continue;
     await Deno.remove(`${dir}/${entry.name}`, { recursive: true });
   }
