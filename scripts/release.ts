@@ -103,8 +103,9 @@ export async function stageRelease(outDir: string, version = denoConfig.version)
     cwd: app,
     env,
   });
-  // Nothing is pruned (esbuild, other libcs' builds): Deno checks node_modules against the whole
-  // lockfile at start and would try to download what is missing.
+  // Deno checks node_modules against the whole lockfile at start and would try to download a
+  // package that is missing: packages stay; only the files of builds that can never load go.
+  await pruneOtherLibc(app);
   await Deno.mkdir(`${top}/runtime`, { recursive: true });
   await Deno.copyFile(Deno.execPath(), `${top}/runtime/deno`);
   await Deno.chmod(`${top}/runtime/deno`, 0o755);
@@ -115,6 +116,76 @@ export async function stageRelease(outDir: string, version = denoConfig.version)
   await Deno.chmod(`${top}/install.sh`, 0o755);
   await Deno.writeTextFile(`${top}/VERSION`, `${version}\n`);
   return top;
+}
+
+/**
+ * The native builds for musl (Alpine's libc) that come beside the glibc ones (libSQL's, sharp's
+ * and its libvips', ~29 MiB): the archive's Deno is glibc's build, so its processes load only the
+ * glibc ones (detect-libc picks them at run time). Their files go, from `node_modules` and from
+ * the cache (`.deno_dir/npm`) they are hard-linked from; each package's folder and package.json
+ * stay, so Deno still finds every locked package and never tries the registry. Names the folders.
+ */
+export async function pruneOtherLibc(app: string): Promise<string[]> {
+  const pruned: string[] = [];
+  for await (const entry of Deno.readDir(`${app}/node_modules/.deno`)) {
+    if (!entry.isDirectory || !/musl/.test(entry.name)) continue;
+    // "@img+sharp-linuxmusl-x64@0.35.5" is @img/sharp-linuxmusl-x64, version 0.35.5.
+    const at = entry.name.lastIndexOf("@");
+    const name = entry.name.slice(0, at).replace("+", "/");
+    const version = entry.name.slice(at + 1).split("_")[0]; // "_…": a peer-dependency variant
+    for (
+      const dir of [
+        `${app}/node_modules/.deno/${entry.name}/node_modules/${name}`,
+        `${app}/.deno_dir/npm/registry.npmjs.org/${name}/${version}`,
+      ]
+    ) {
+      await removeAllBut(dir, "package.json");
+    }
+    pruned.push(entry.name);
+  }
+  return pruned.sort();
+}
+
+async function removeAllBut(dir: string, keep: string) {
+  const entries = await Array.fromAsync(Deno.readDir(dir)).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  });
+  for (const entry of entries) {
+    if (entry.name === keep) continue;
+    await Deno.remove(`${dir}/${entry.name}`, { recursive: true });
+  }
+}
+
+/**
+ * What takes the room in a staged release, in bytes, each file counted once: the npm packages'
+ * files are hard links shared by `app/node_modules` and Deno's cache `app/.deno_dir/npm`, so
+ * `du` of either folder alone counts the same bytes (README 'From a release archive').
+ */
+export async function releaseSizes(top: string): Promise<{
+  total: number;
+  parts: { path: string; size: number }[];
+}> {
+  const packages = [];
+  for await (const entry of Deno.readDir(`${top}/app/node_modules/.deno`)) {
+    if (entry.isDirectory) packages.push(`app/node_modules/.deno/${entry.name}`);
+  }
+  // One `du` over every part: a file linked from two parts counts in the first one listed.
+  const paths = [
+    "runtime",
+    ...packages,
+    "app/.deno_dir/npm",
+    "app/.deno_dir/gen",
+    "app/.deno_dir",
+    "app/static/build",
+  ];
+  const out = await run("du", ["-sb", "--", ...paths], { cwd: top });
+  const parts = out.trim().split("\n").map((line) => {
+    const [size, path] = line.split("\t");
+    return { path, size: Number(size) };
+  });
+  const total = Number((await run("du", ["-sb", "."], { cwd: top })).split(/\s+/)[0]);
+  return { total, parts };
 }
 
 /** Packs a staged folder into <outDir>/balcao-<version>-linux-x64.tar.gz + .sha256. */
@@ -138,11 +209,6 @@ export async function packRelease(top: string, outDir: string, gzipLevel = 6): P
   return archive;
 }
 
-async function sizeOf(path: string): Promise<number> {
-  const out = await run("du", ["-sb", path]);
-  return Number(out.split(/\s+/)[0]);
-}
-
 if (import.meta.main) {
   const dist = `${ROOT}dist`;
   await Deno.mkdir(dist, { recursive: true });
@@ -150,15 +216,23 @@ if (import.meta.main) {
   const top = await stageRelease(dist);
   const archive = await packRelease(top, dist);
   const MiB = 1024 * 1024;
+  const mib = (bytes: number) => `${(bytes / MiB).toFixed(1).padStart(6)} MiB`;
   say(`${archive} (${((await Deno.stat(archive)).size / MiB).toFixed(1)} MiB), sha256 beside it`);
-  say(`built in ${((Date.now() - started) / 1000).toFixed(0)} s; what takes the room, unpacked:`);
-  const parts = [`${top}/runtime`, `${top}/app/.deno_dir`, `${top}/app/static/build`];
-  for await (const entry of Deno.readDir(`${top}/app/node_modules/.deno`)) {
-    parts.push(`${top}/app/node_modules/.deno/${entry.name}`);
+  const { total, parts } = await releaseSizes(top);
+  say(`built in ${((Date.now() - started) / 1000).toFixed(0)} s; unpacked ${mib(total).trim()}:`);
+  const packages = parts.filter((p) => p.path.startsWith("app/node_modules/"));
+  const packed = packages.reduce((sum, p) => sum + p.size, 0);
+  say(`  ${mib(packed)}  app/node_modules (${packages.length} packages; the largest below)`);
+  for (const { path, size } of packages.sort((a, b) => b.size - a.size).slice(0, 8)) {
+    say(`  ${mib(size)}    ${path.slice("app/node_modules/.deno/".length)}`);
   }
-  const sized = await Promise.all(parts.map(async (p) => ({ p, size: await sizeOf(p) })));
-  for (const { p, size } of sized.sort((a, b) => b.size - a.size).slice(0, 12)) {
-    say(`  ${(size / MiB).toFixed(1).padStart(6)} MiB  ${p.slice(top.length + 1)}`);
+  for (const { path, size } of parts.filter((p) => !p.path.startsWith("app/node_modules/"))) {
+    const note = path === "app/.deno_dir/npm"
+      ? " (besides the hard links it shares with node_modules)"
+      : path === "app/.deno_dir"
+      ? " (the rest: its code caches)"
+      : "";
+    say(`  ${mib(size)}  ${path}${note}`);
   }
   await Deno.remove(top, { recursive: true });
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import Database from "libsql";
-import { packRelease, stageRelease } from "../../scripts/release.ts";
+import { packRelease, releaseSizes, stageRelease } from "../../scripts/release.ts";
 import { eventually } from "../helpers/eventually.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 
@@ -175,6 +175,16 @@ async function withMigration(staged: string, name: string, up: string) {
   };
 }
 
+/** The names of the files under `dir`, at any depth (links to other packages aside). */
+function filesUnder(dir: string): string[] {
+  const names: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    if (entry.isDirectory) names.push(...filesUnder(`${dir}/${entry.name}`));
+    else if (entry.isFile) names.push(entry.name);
+  }
+  return names.sort();
+}
+
 Deno.test({
   name:
     "release - one archive runs offline, upgrades keep every row, failed upgrades roll back, an older release refuses a newer database",
@@ -185,6 +195,25 @@ Deno.test({
     const home = `${work}/home`;
     await Deno.mkdir(home);
     const staged = await stageRelease(`${work}/stage`);
+    // Issue 50 item 18: the musl builds ship no file but their package.json (this runtime is
+    // glibc's; it never loads them), and Deno's cache holds little besides the hard links it
+    // shares with node_modules (README 'From a release archive').
+    const muslFolders = [...Deno.readDirSync(`${staged}/app/node_modules/.deno`)]
+      .filter((e) => e.isDirectory && e.name.includes("musl"));
+    assert.ok(muslFolders.length >= 3, "libSQL's and sharp's musl builds are locked");
+    for (const folder of muslFolders) {
+      // .initialized: Deno's mark that the package is laid out.
+      assert.deepEqual(filesUnder(`${staged}/app/node_modules/.deno/${folder.name}`), [
+        ".initialized",
+        "package.json",
+      ]);
+    }
+    const { total, parts } = await releaseSizes(staged);
+    const MiB = 1024 * 1024;
+    const cacheOwn = parts.filter((p) => p.path.startsWith("app/.deno_dir"))
+      .reduce((sum, p) => sum + p.size, 0);
+    assert.ok(cacheOwn < 64 * MiB, `app/.deno_dir besides its hard links: ${cacheOwn / MiB} MiB`);
+    assert.ok(total < 400 * MiB, `unpacked: ${total / MiB} MiB`);
     const archive = await packRelease(staged, work, 1);
     assert.match(archive, /balcao-.*linux-x64.*\.tar\.gz$/);
     assert.match(await Deno.readTextFile(`${archive}.sha256`), /^[0-9a-f]{64} {2}balcao-/);
