@@ -137,9 +137,7 @@ async function plainInsert(
   if (isPostgres(db)) return false;
   const params: unknown[] = [];
   for (const row of rows) {
-    let n = 0;
-    for (const key in row) n++;
-    if (n !== columns.length) return false;
+    if (Object.keys(row).length !== columns.length) return false;
     for (const column of columns) {
       const value = row[column];
       if (value === undefined) return false;
