@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "./api.ts";
 import { ApiError } from "./errors.ts";
 import { toast } from "./toast.ts";
@@ -17,20 +17,51 @@ export type PageRecord<T> = {
   reload: () => Promise<void>;
 };
 
+/**
+ * Which of a record's writes is the newest: a read's answer counts only if nothing was written
+ * since that read began. A read begun before a live change can answer after it, with the state
+ * from before it (a campaign's report stuck at 'Em andamento' after the socket said
+ * 'Finalizada'); every later change comes with its own event, so dropping that answer loses
+ * nothing.
+ */
+export class LatestWrite {
+  #count = 0;
+  /** A read begins: its ticket. */
+  begin(): number {
+    return ++this.#count;
+  }
+  /** A live change was written. */
+  touch(): void {
+    this.#count++;
+  }
+  /** Whether the read of `ticket` is still the newest write. */
+  current(ticket: number): boolean {
+    return ticket === this.#count;
+  }
+}
+
 /** `beforeRead`: called as each read starts (useRoomSync's markRead). */
 export function usePageRecord<T>(path: string, beforeRead?: () => void): PageRecord<T> {
   const [record, setRecord] = useState<T | null>(null);
   const [missing, setMissing] = useState(false);
+  const latest = useRef(new LatestWrite()).current;
   const reload = () => {
     beforeRead?.();
-    return api.get<T>(path, { quiet: true }).then(setRecord).catch((error) => {
+    const ticket = latest.begin();
+    return api.get<T>(path, { quiet: true }).then((read) => {
+      if (latest.current(ticket)) setRecord(read);
+    }).catch((error) => {
       if (error instanceof ApiError && error.status === 404) setMissing(true);
       else toast.error(error);
     });
+  };
+  const set = (live: T) => {
+    latest.touch();
+    setRecord(live);
   };
   useEffect(() => {
     setMissing(false);
     void reload();
   }, [path]);
-  return { record, missing, set: setRecord, reload };
+  return { record, missing, set, reload };
 }

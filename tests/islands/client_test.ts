@@ -3,6 +3,7 @@ import { createI18n } from "../../islands/lib/i18n.ts";
 import { ApiError, errorText } from "../../islands/lib/errors.ts";
 import { daysUntil } from "../../islands/lib/session.ts";
 import { apiUrl } from "../../islands/lib/api.ts";
+import { LatestWrite } from "../../islands/lib/use_record.ts";
 import { connectionsNeedAttention, isActive, menuFor } from "../../islands/lib/shell/menu.ts";
 import type { PlanFlags, SessionUser } from "../../contract/types.ts";
 import type { SessionUser as ServerSessionUser } from "../../server/auth/service.ts";
@@ -187,4 +188,19 @@ Deno.test("api - urls with query strings; arrays as JSON as the specification se
     apiUrl("/tickets", { pageNumber: 2, status: "open", tags: [1, 2], skip: undefined, no: null }),
     "/api/tickets?pageNumber=2&status=open&tags=%5B1%2C2%5D",
   );
+});
+
+// A page's record (lib/use_record.ts): a read begun before a live change must not overwrite it
+// when it answers after it (the campaign report stayed 'Em andamento' after 'Finalizada').
+Deno.test("page record - a read begun before a live change is dropped; a read after it counts", () => {
+  const latest = new LatestWrite();
+  const early = latest.begin();
+  latest.touch(); // the socket's 'Finalizada'
+  assert.equal(latest.current(early), false, "the older read's answer is dropped");
+  const later = latest.begin();
+  assert.equal(latest.current(later), true, "a read begun after the change counts");
+  const overtaken = latest.begin();
+  const newest = latest.begin();
+  assert.equal(latest.current(overtaken), false, "of two reads, only the last one's answer counts");
+  assert.equal(latest.current(newest), true);
 });
