@@ -13,43 +13,39 @@ export type AccessClaims = {
 };
 export type RefreshClaims = AccessClaims & { jti: string };
 
-export async function signAccessToken(
+/** One signer for both tokens: a refresh token is an access token's claims plus its `jti`. */
+async function signToken(
+  claims: AccessClaims & { jti?: string },
+  secret: Uint8Array,
+  ttlSeconds: number,
+  now: Date,
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  const jwt = new SignJWT({ cid: claims.companyId, tv: claims.tokenVersion, sid: claims.sessionId })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(claims.userId));
+  if (claims.jti) jwt.setJti(claims.jti);
+  return await jwt.setIssuedAt(iat).setExpirationTime(iat + ttlSeconds).sign(secret);
+}
+
+export function signAccessToken(
   claims: AccessClaims,
   secret: Uint8Array,
   ttlSeconds: number,
   now: Date,
 ): Promise<string> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return await new SignJWT({
-    cid: claims.companyId,
-    tv: claims.tokenVersion,
-    sid: claims.sessionId,
-  })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(String(claims.userId))
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ttlSeconds)
-    .sign(secret);
+  // Only the access claims: a RefreshClaims passed here must not leak its jti into the token.
+  const { userId, companyId, tokenVersion, sessionId } = claims;
+  return signToken({ userId, companyId, tokenVersion, sessionId }, secret, ttlSeconds, now);
 }
 
-export async function signRefreshToken(
+export function signRefreshToken(
   claims: RefreshClaims,
   secret: Uint8Array,
   ttlSeconds: number,
   now: Date,
 ): Promise<string> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return await new SignJWT({
-    cid: claims.companyId,
-    tv: claims.tokenVersion,
-    sid: claims.sessionId,
-  })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(String(claims.userId))
-    .setJti(claims.jti)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ttlSeconds)
-    .sign(secret);
+  return signToken(claims, secret, ttlSeconds, now);
 }
 
 function claimsOf(payload: Record<string, unknown>): AccessClaims | null {
