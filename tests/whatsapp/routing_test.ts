@@ -27,6 +27,12 @@ async function ticketOf(t: TestApp, ticketId: number) {
     .executeTakeFirstOrThrow();
 }
 
+/** A queue's week with the same hours every day, as the queue's form stores it. */
+function everyDay(startTime: string, endTime: string): string {
+  const days = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+  return JSON.stringify(days.map((d) => ({ weekday: d, weekdayEn: d, startTime, endTime })));
+}
+
 Deno.test("routing - greeting and numbered queue menu; the answer routes the ticket", async () => {
   await withApp(async (t) => {
     const a = await createCompany(t, "Alpha");
@@ -221,14 +227,7 @@ Deno.test("routing - outside a queue's hours its out-of-hours message is sent (s
   await withApp(async (t) => {
     const a = await createCompany(t, "Alpha");
     await setSetting(t, a.id, "scheduleType", "queue");
-    const night = JSON.stringify(
-      ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"].map((d) => ({
-        weekday: d,
-        weekdayEn: d,
-        startTime: "20:00",
-        endTime: "23:00",
-      })),
-    );
+    const night = everyDay("20:00", "23:00");
     const queue = await createQueue(t, a.id, {
       name: "Noite",
       outOfHoursMessage: "A fila Noite abre às 20h.",
@@ -248,14 +247,7 @@ Deno.test("routing - a queue chosen outside its hours with no out-of-hours text 
   await withApp(async (t) => {
     const a = await createCompany(t, "Alpha");
     await setSetting(t, a.id, "scheduleType", "queue");
-    const closed = JSON.stringify(
-      ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"].map((d) => ({
-        weekday: d,
-        weekdayEn: d,
-        startTime: "20:00",
-        endTime: "23:00",
-      })),
-    );
+    const closed = everyDay("20:00", "23:00");
     const night = await createQueue(t, a.id, { name: "Noite", schedules: closed });
     const other = await createQueue(t, a.id, { name: "Dia" });
     const wid = await connectSimulator(t, a, { queueIds: [night, other], greetingMessage: "Oi!" });
