@@ -3,7 +3,6 @@ import { createTestApp, restartTestApp, twoCompanies, withApp } from "../helpers
 import { eventually } from "../helpers/eventually.ts";
 import { serve, type TestSocket } from "../helpers/server.ts";
 import { addTicket, ticketRow } from "../helpers/tickets.ts";
-import { distributionTick } from "../../server/distribution/tick.ts";
 import {
   contacts,
   distributionScene,
@@ -236,94 +235,6 @@ Deno.test("distribution - after a restart round-robin continues with the next at
 function wsUrl(s: ReturnType<typeof serve>) {
   return s.wsUrl;
 }
-
-Deno.test("distribution - an attendant offline past the setting's minutes loses untouched tickets to someone online", () =>
-  served(async (t, wsUrl) => {
-    const { a, b } = await twoCompanies(t);
-    const { queueId, attendants } = await distributionScene(t, a, {
-      distribution: "round_robin",
-      attendants: 2,
-    });
-    const [away, stays] = attendants;
-    const [c1, c2] = await contacts(t, a.id, 2);
-    const awaySocket = await goOnline(t, wsUrl, away);
-    const untouched = await newPending(t, a.admin.token, c1, queueId);
-    await eventually(async () => (await ticketRow(t, untouched.id)).userId === away.id);
-    const answered = await newPending(t, a.admin.token, c2, queueId);
-    await eventually(async () => (await ticketRow(t, answered.id)).userId === away.id);
-    // The attendant answers one of them before leaving.
-    await t.deps.db.insertInto("messages").values({
-      companyId: a.id,
-      ticketId: answered.id,
-      contactId: null,
-      whatsappId: null,
-      wid: null,
-      remoteJid: null,
-      participant: null,
-      body: "Olá!",
-      fromMe: 1,
-      read: 1,
-      mediaType: null,
-      mediaUrl: null,
-      mediaName: null,
-      quotedMsgId: null,
-      dataJson: null,
-      createdAt: t.clock.now().toISOString(),
-      updatedAt: t.clock.now().toISOString(),
-    }).execute();
-    await awaySocket.close();
-    await eventually(async () =>
-      (await t.deps.db.selectFrom("users").select("online").where("id", "=", away.id)
-        .executeTakeFirstOrThrow()).online === 0
-    );
-    const staysSocket = await goOnline(t, wsUrl, stays);
-    // Not yet past the default 10 minutes: nothing moves.
-    t.clock.advance(9 * 60_000);
-    await distributionTick(t.deps);
-    assert.equal((await ticketRow(t, untouched.id)).userId, away.id);
-    t.clock.advance(2 * 60_000);
-    await distributionTick(t.deps);
-    await t.deps.afterAnswer.drain();
-    assert.equal((await ticketRow(t, untouched.id)).userId, stays.id);
-    // The answered one stays with its attendant.
-    assert.equal((await ticketRow(t, answered.id)).userId, away.id);
-    // Issue 50 item 17: who got it hears from whom (the bell) ...
-    const given = await staysSocket.next((e) => e.event === `company-${a.id}-ticketTakenBack`);
-    const data = given.data as { action: string; ticket: { id: number }; fromName: string };
-    assert.deepEqual([data.action, data.ticket.id, data.fromName], [
-      "given",
-      untouched.id,
-      "Atendente q 1",
-    ]);
-    // ... and the attendant, back, reads where it went until they close the notice.
-    const read = async (token: string) =>
-      await (await t.request("GET", "/api/tickets/taken-back", { token })).json();
-    // The session counts them, so the shell asks for the list only when there are some.
-    const unseen = async (token: string) =>
-      (await (await t.request("GET", "/api/auth/me", { token })).json()).takenBack;
-    assert.deepEqual(
-      [await unseen(away.token), await unseen(stays.token), await unseen(b.admin.token)],
-      [1, 0, 0],
-    );
-    const [notice, ...more] = await read(away.token);
-    assert.deepEqual(more, []);
-    assert.equal(notice.ticketId, untouched.id);
-    assert.equal(notice.contactName, "Cliente 0");
-    assert.equal(notice.toUserName, "Atendente q 2");
-    assert.deepEqual(await read(stays.token), []);
-    assert.deepEqual(await read(b.admin.token), []);
-    const closed = await t.request("POST", "/api/tickets/taken-back/seen", { token: away.token });
-    assert.deepEqual([closed.status, await closed.json()], [200, { closed: 1 }]);
-    assert.deepEqual(await read(away.token), []);
-    assert.equal(await unseen(away.token), 0);
-    // A second tick finds nothing more to take or to tell.
-    await distributionTick(t.deps);
-    assert.equal(
-      (await t.deps.db.selectFrom("taken_back_notices").selectAll().execute()).length,
-      1,
-    );
-    await staysSocket.close();
-  }));
 
 Deno.test("distribution - tenancy and roles: another company's attendant never gets a ticket; a plain user cannot change a queue's policy or a capacity", () =>
   served(async (t, wsUrl) => {
