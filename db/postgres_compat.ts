@@ -109,6 +109,10 @@ export const POSTGRES_PREPARE = [
   `CREATE OR REPLACE FUNCTION sqlite_json_insert(doc text, path text, value text)
    RETURNS text LANGUAGE sql IMMUTABLE AS
    $$ SELECT (coalesce(doc, '[]')::jsonb || jsonb_build_array(value))::text $$`,
+  // …and of a JSON value (json_object(...): an edit's previous body), appended as that value.
+  `CREATE OR REPLACE FUNCTION sqlite_json_insert(doc text, path text, value json)
+   RETURNS text LANGUAGE sql IMMUTABLE AS
+   $$ SELECT (coalesce(doc, '[]')::jsonb || jsonb_build_array(value))::text $$`,
   `CREATE OR REPLACE FUNCTION sqlite_json(doc text) RETURNS json LANGUAGE sql IMMUTABLE AS
    $$ SELECT doc::json $$`,
   // json(json_object(...)): the inner object is json already (the inbound lookup nests them).

@@ -2,7 +2,7 @@ import type { AppDeps, AuthInfo } from "../context.ts";
 import { recordAudit } from "../audit/service.ts";
 import { getSettingValue, upsertSetting } from "../settings/repository.ts";
 import { ASSIST_FEATURES, assistAccount, monthOf } from "./account.ts";
-import { addUsage, monthUsage, monthUsageCost } from "./repository.ts";
+import { addUsage, lockCompanyNotice, monthUsage, monthUsageCost } from "./repository.ts";
 import type { AssistFeature } from "./account.ts";
 import type { AssistUsageView } from "../../contract/assist_types.ts";
 
@@ -81,6 +81,7 @@ export async function tellAdmins(
 ) {
   const now = deps.clock.now().toISOString();
   const changed = await deps.db.transaction().execute(async (trx) => {
+    await lockCompanyNotice(trx, companyId);
     const current = (await getSettingValue(trx, companyId, ASSIST_NOTICE)) ?? "";
     if (current === notice || (only !== undefined && current !== only)) return false;
     await upsertSetting(trx, companyId, ASSIST_NOTICE, notice, now);

@@ -1,6 +1,7 @@
 import { type Insertable, sql } from "kysely";
 import type { TicketSummariesTable } from "../../db/schema.ts";
 import type { Database } from "../../db/client.ts";
+import { isPostgres } from "../../db/engine.ts";
 import { crossCompany } from "../../db/tenancy.ts";
 import { MESSAGE_COLUMNS } from "../messages/repository.ts";
 import type { MessageRow } from "../tickets/view.ts";
@@ -12,6 +13,18 @@ export async function companyPlanFlag(db: Database, companyId: number): Promise<
   const row = await db.selectFrom("companies").innerJoin("plans", "plans.id", "companies.planId")
     .select("plans.useAssist").where("companies.id", "=", companyId).executeTakeFirst();
   return row?.useAssist === 1;
+}
+
+/**
+ * Makes the company's writers of its assist notice take turns (issue 46). SQLite runs one writer
+ * at a time; PostgreSQL runs two jobs' transactions side by side, both read no notice and both
+ * told the admins. The company's row is locked (FOR UPDATE) and the next read, a new snapshot in
+ * READ COMMITTED, sees what the previous holder wrote.
+ */
+export async function lockCompanyNotice(trx: Database, companyId: number) {
+  if (!isPostgres(trx)) return;
+  await trx.selectFrom("companies").select("id").where("id", "=", companyId).forUpdate()
+    .execute();
 }
 
 export type UsageDelta = {
@@ -31,12 +44,14 @@ export async function addUsage(
 ) {
   await db.insertInto("assist_usage").values({ companyId, month, feature, ...d })
     .onConflict((oc) =>
+      // The table's name on each column: PostgreSQL finds a bare name ambiguous between the
+      // row and EXCLUDED.
       oc.columns(["companyId", "month", "feature"]).doUpdateSet({
-        calls: sql`calls + ${d.calls}`,
-        failures: sql`failures + ${d.failures}`,
-        tokens: sql`tokens + ${d.tokens}`,
-        seconds: sql`seconds + ${d.seconds}`,
-        costMicros: sql`costMicros + ${d.costMicros}`,
+        calls: sql`assist_usage.calls + ${d.calls}`,
+        failures: sql`assist_usage.failures + ${d.failures}`,
+        tokens: sql`assist_usage.tokens + ${d.tokens}`,
+        seconds: sql`assist_usage.seconds + ${d.seconds}`,
+        costMicros: sql`assist_usage.costMicros + ${d.costMicros}`,
       })
     ).execute();
 }

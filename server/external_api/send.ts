@@ -136,13 +136,21 @@ export async function sendThroughApi(
         }),
       );
     }
-    const result = await writeSend(deps, whatsapp, {
-      number,
-      address: target.jid,
-      body,
-      template: input.template,
-      media: saved,
-      idempotency: idempotencyKey ? { key: idempotencyKey, requestHash } : undefined,
+    const write = () =>
+      writeSend(deps, whatsapp, {
+        number,
+        address: target.jid,
+        body,
+        template: input.template,
+        media: saved,
+        idempotency: idempotencyKey ? { key: idempotencyKey, requestHash } : undefined,
+      });
+    const result = await write().catch((error) => {
+      // Two sends to a new number at once: SQLite's one writer lets the second look for the
+      // contact after the first committed it; on PostgreSQL both look first and the second's
+      // insert meets the key. Once more, it finds the contact (issue 46).
+      if (!isUniqueViolation(error, "contacts")) throw error;
+      return write();
     });
     await announce(deps, companyId, result);
     return { answer: result.answer, replayed: false };

@@ -209,8 +209,9 @@ export function editedValues(body: string, now: string) {
   return {
     body,
     isEdited: 1,
+    // The parameter's type said (CAST): PostgreSQL's json_build_object cannot guess it.
     previousBodies: sql<string>`json_insert(coalesce(previousBodies, '[]'), '$[#]',
-      json_object('body', body, 'editedAt', ${now}))`,
+      json_object('body', body, 'editedAt', CAST(${now} AS TEXT)))`,
     updatedAt: now,
   };
 }

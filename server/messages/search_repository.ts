@@ -11,11 +11,13 @@ import { MESSAGE_COLUMNS, MESSAGES_PAGE_SIZE } from "./repository.ts";
 export const CONVERSATION_HITS = 50;
 
 /**
- * PostgreSQL's message search (issue 46): the body of messages `m` holds every word of a
- * tsQuery, through the GIN index messages_search (migration 0640).
+ * PostgreSQL's message search (issue 46): the body and transcript of messages `m` (what SQLite's
+ * messages_fts holds) have every word of a tsQuery, through the GIN index messages_search
+ * (migration 0760: this expression is the index's, word for word).
  */
 export function messageMatches(query: string) {
-  return sql<boolean>`to_tsvector('simple', f_unaccent(m.body)) @@ to_tsquery('simple', ${query})`;
+  return sql<boolean>`to_tsvector('simple', f_unaccent(m.body || ' ' || coalesce(m.transcript, '')))
+    @@ to_tsquery('simple', ${query})`;
 }
 
 /** messages_fts's rowid is ticketId * 2^32 + message id (migration 0030). */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { sql } from "kysely";
+import { isPostgres } from "../../db/engine.ts";
 import { AUDIT_ACTIONS, type AuditAction } from "../../contract/audit.ts";
 import { totpCode } from "../../server/auth/totp.ts";
 import { fakeOpenAi } from "../fakes/openai.ts";
@@ -617,14 +618,24 @@ let assistFake: ReturnType<typeof fakeOpenAi> | undefined;
  * whatever happens to the change.
  */
 async function databaseState(t: TestApp) {
-  const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master
-    WHERE type = 'table' AND name NOT IN ('audit_logs') ORDER BY name`.execute(t.deps.db);
+  // Either engine's catalogue; PostgreSQL has no rowid, and an updated row moves, so its rows
+  // are ordered by their whole text.
+  const postgres = isPostgres(t.deps.db);
+  const tables = postgres
+    ? await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+        AND table_name NOT IN ('audit_logs') ORDER BY name`.execute(t.deps.db)
+    : await sql<{ name: string }>`SELECT name FROM sqlite_master
+      WHERE type = 'table' AND name NOT IN ('audit_logs') ORDER BY name`.execute(t.deps.db);
   const state: Record<string, unknown[]> = {};
   for (const { name } of tables.rows) {
-    const rows = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)} ORDER BY rowid`
-      .execute(t.deps.db).catch(() =>
-        sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)}`.execute(t.deps.db)
-      );
+    const rows = postgres
+      ? await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)} r ORDER BY r::text`
+        .execute(t.deps.db)
+      : await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)} ORDER BY rowid`
+        .execute(t.deps.db).catch(() =>
+          sql<Record<string, unknown>>`SELECT * FROM ${sql.table(name)}`.execute(t.deps.db)
+        );
     state[name] = rows.rows.map((r) => {
       const { twoFactorLastStep: _step, ...rest } = r;
       return name === "users" ? rest : r;
