@@ -11,6 +11,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
+  MEDIA_DIR: z.string().min(1).optional(),
   DATABASE_URL: z.string().regex(
     /^(file:|libsql:|https?:|wss?:|postgres(ql)?:\/\/)/,
     "must be a file:, libsql:, http(s):, ws(s): or postgres:// URL",
@@ -136,6 +137,11 @@ export type Config = Readonly<{
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * Uploaded and received files (default `$DATA_DIR/media`): its own setting so that processes on
+   * several machines, each with a DATA_DIR of its own, share one media folder (docs/scaling.md).
+   */
+  mediaDir: string;
   databaseUrl: string;
   tenancyGuard: "off" | "strict";
   databaseAuthToken?: string;
@@ -274,6 +280,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    mediaDir: (e.MEDIA_DIR ?? `${dataDir}/media`).replace(/\/+$/, ""),
     databaseUrl: e.DATABASE_URL ?? `file:${dataDir}/balcao.db`,
     databaseAuthToken: e.DATABASE_AUTH_TOKEN,
     publicUrl,

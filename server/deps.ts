@@ -108,7 +108,7 @@ export async function buildDeps(
       dialogflow: dialogflowTurn,
     }),
   ).register(promptBot({ config, dataKey: secrets.data }));
-  const storage = new StorageHealth(config.dataDir);
+  const storage = new StorageHealth(config.dataDir, config.mediaDir);
   const sessions = new SessionManager({ config, db, events, clock, providers, bots, storage });
   if (redis) await (await import("./redis/wire.ts")).relaySessions(redis, config, sessions);
   const deps: AppDeps = {

@@ -7,7 +7,7 @@ import { AppError } from "../errors.ts";
  * goes in messages.mediaUrl; files are served only through an authorised, company-checked route
  * (GET /api/messages/:id/media), never by path.
  */
-export type MediaConfig = Pick<Config, "dataDir" | "mediaMaxBytes">;
+export type MediaConfig = Pick<Config, "mediaDir" | "mediaMaxBytes">;
 
 export type StoredMedia = { path: string; size: number; mimetype: string; filename: string };
 
@@ -96,7 +96,7 @@ export function cleanFilename(filename: string | undefined, fallback = "file"): 
 }
 
 export function companyDir(config: MediaConfig, companyId: number): string {
-  return `${config.dataDir}/media/${companyId}`;
+  return `${config.mediaDir}/${companyId}`;
 }
 
 /**

@@ -17,9 +17,9 @@ const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * only when no row names it, and a missing file is skipped.
  */
 export async function sweepOrphanMedia(
-  deps: { db: Database; config: Pick<Config, "dataDir"> },
+  deps: { db: Database; config: Pick<Config, "mediaDir"> },
 ): Promise<{ removed: number; bytes: number }> {
-  const root = `${deps.config.dataDir}/media`;
+  const root = deps.config.mediaDir;
   // Files carry the wall clock's times: compared with it, not with the app's clock.
   const before = Date.now() - ORPHAN_AGE_MS;
   let removed = 0;

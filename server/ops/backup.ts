@@ -9,7 +9,7 @@ import { APP_VERSION } from "./version.ts";
 
 export type BackupConfig = Pick<
   Config,
-  "dataDir" | "databaseUrl" | "backupDir" | "backupKeep"
+  "dataDir" | "mediaDir" | "databaseUrl" | "backupDir" | "backupKeep"
 >;
 
 export type BackupView = { name: string; size: number; createdAt: string };
@@ -136,7 +136,7 @@ async function writeBackup(
   let result;
   const dump = `${config.backupDir}/.${name}.dump.partial`;
   try {
-    const media = `${config.dataDir}/media`;
+    const media = config.mediaDir;
     if (postgres) {
       await postgres.dumpPostgres(config.databaseUrl, dump);
       const withLevel = { ...info, migration: described!.migration };
@@ -283,7 +283,7 @@ async function databaseBytes(database: string): Promise<number> {
  */
 async function assertRoomForBackup(config: BackupConfig, databaseBytes: number) {
   let needed = BACKUP_MARGIN_BYTES + databaseBytes;
-  needed += await folderSize(`${config.dataDir}/media`);
+  needed += await folderSize(config.mediaDir);
   const { free } = await diskSpace(config.backupDir);
   if (free >= needed) return;
   const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);

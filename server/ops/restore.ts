@@ -34,7 +34,7 @@ export class RestoreError extends Error {
  * Nothing is changed until the backup has been checked and unpacked.
  */
 export async function restoreBackup(
-  config: Pick<Config, "dataDir" | "databaseUrl">,
+  config: Pick<Config, "dataDir" | "mediaDir" | "databaseUrl">,
   backupPath: string,
   clock: Clock,
 ): Promise<RestoreResult> {
@@ -51,7 +51,7 @@ export async function restoreBackup(
   try {
     const database = databasePathOf(config)!;
     const info = checkedInfo(backupPath, "sqlite");
-    const media = `${config.dataDir}/media`;
+    const media = config.mediaDir;
     const stagedDb = `${database}.restoring`;
     const stagedMedia = `${media}.restoring`;
     for (const path of [stagedDb, stagedMedia]) {
@@ -115,13 +115,13 @@ function checkedInfo(backupPath: string, engine: "sqlite" | "postgres"): Record<
  * connected (db/postgres_backup.ts); nothing is changed until pg_restore has finished.
  */
 async function restorePostgresBackup(
-  config: Pick<Config, "dataDir" | "databaseUrl">,
+  config: Pick<Config, "dataDir" | "mediaDir" | "databaseUrl">,
   backupPath: string,
   clock: Clock,
 ): Promise<RestoreResult> {
   const info = checkedInfo(backupPath, "postgres");
   const tools = await postgresBackup();
-  const media = `${config.dataDir}/media`;
+  const media = config.mediaDir;
   const stagedMedia = `${media}.restoring`;
   const work = await Deno.makeTempDir({ prefix: "balcao-restore-" });
   const dump = `${work}/backup.dump`;

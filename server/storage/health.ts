@@ -31,7 +31,10 @@ export class StorageHealth {
   #probing: Promise<StorageState> | undefined;
   readonly #recovered = new Set<() => void>();
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly mediaDir = `${dataDir}/media`,
+  ) {}
 
   get state(): StorageState {
     return this.#state;
@@ -117,7 +120,7 @@ export class StorageHealth {
 
   async #probe(): Promise<StorageState> {
     try {
-      for (const dir of [this.dataDir, `${this.dataDir}/media`]) await probeWrite(dir);
+      for (const dir of [this.dataDir, this.mediaDir]) await probeWrite(dir);
       this.writable();
     } catch (error) {
       if (!this.report(error, "probe")) log.warn("storage probe failed", { error });

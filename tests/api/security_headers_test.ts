@@ -74,7 +74,7 @@ Deno.test("media - an SVG a contact sends is stored and served as a download, ne
 Deno.test("media - a WhatsApp 'image' message whose file is an SVG or HTML is a document", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "balcao-media-" });
   try {
-    const config = { dataDir, mediaMaxBytes: 1024 * 1024 };
+    const config = { mediaDir: `${dataDir}/media`, mediaMaxBytes: 1024 * 1024 };
     const inbound = (mimetype: string, mediaType: MediaType): InboundMessage => ({
       id: crypto.randomUUID(),
       chatJid: "5511955550042@s.whatsapp.net",

@@ -145,7 +145,12 @@ Deno.test("postgres restore - a libSQL installation's backup is refused with wha
     const file = `${lite.config.backupDir}/${(await res.json()).name}`;
     await closeDeps(lite.deps);
     await assert.rejects(
-      () => restoreBackup({ dataDir: lite.dir, databaseUrl: url }, file, lite.clock),
+      () =>
+        restoreBackup(
+          { dataDir: lite.dir, mediaDir: `${lite.dir}/media`, databaseUrl: url },
+          file,
+          lite.clock,
+        ),
       (error) =>
         error instanceof RestoreError && /libSQL installation's backup/.test(error.message),
     );

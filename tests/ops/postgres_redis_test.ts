@@ -8,7 +8,9 @@ import { TestSocket } from "../helpers/server.ts";
 /**
  * Issue 46 item 5, two machines simulated: two real server processes (main.ts) on one PostgreSQL
  * database and one Redis, each with a DATA_DIR of its own (nothing of the database is shared
- * through a folder). Distribution's capacity guard holds while both give tickets at once; one
+ * through a folder); their media go to one shared folder (MEDIA_DIR, as docs/scaling.md says to
+ * mount it), so a file received or sent through one is downloaded through the other.
+ * Distribution's capacity guard holds while both give tickets at once; one
  * process is SIGKILLed while the other keeps serving and takes its WhatsApp connection over; then
  * PostgreSQL restarts under traffic. Every message the server acknowledged (201) is stored once,
  * none twice; 5xx answers only while PostgreSQL is down.
@@ -25,13 +27,15 @@ type Server = { name: string; url: string; child: Deno.ChildProcess; output: str
 const until = (check: () => Promise<unknown> | unknown, what: string) =>
   eventually(check, { timeoutMs: BOUND_MS, what });
 
-Deno.test("postgres + redis - two processes, own data folders: the capacity guard under a race; one killed, the other serves and takes over; a PostgreSQL restart loses and doubles no acknowledged message", async () => {
+Deno.test("postgres + redis - two processes, own data folders, one media folder: media through either; the capacity guard under a race; one killed, the other serves and takes over; a PostgreSQL restart loses and doubles no acknowledged message", async () => {
   const url = await testPostgresDatabase();
   const database = new URL(url).pathname.slice(1);
   const pg = await testCluster();
   const query = async (text: string) => (await pg.psql(database, text)).trim();
   const redis = await startRedis();
   const dirs: string[] = [];
+  const mediaDir = await Deno.makeTempDir({ prefix: "balcao-pg-redis-media-" });
+  dirs.push(mediaDir);
   const servers: Server[] = [];
   const sockets: TestSocket[] = [];
   const start = async (name: string) => {
@@ -41,6 +45,7 @@ Deno.test("postgres + redis - two processes, own data folders: the capacity guar
       name,
       ...await startMain({
         DATA_DIR: dir,
+        MEDIA_DIR: mediaDir,
         DATABASE_URL: url,
         REDIS_URL: redis.url,
         ADMIN_EMAIL: ADMIN.email,
@@ -77,6 +82,44 @@ Deno.test("postgres + redis - two processes, own data folders: the capacity guar
     }, "A runs W1").catch((error) => {
       throw new Error(`${error.message}: ${scan.status} ${JSON.stringify(scan.body)}${errors()}`);
     });
+
+    // --- Media on the shared folder: received through A (it runs W1), downloaded through B; sent
+    // through B, delivered by A's outbox (which reads the file) and downloaded through A.
+    const photo = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 4, 6]);
+    const received = await callMain(a, "POST", `/api/simulator/${wid}/messages`, admin, {
+      from: "5511977776666",
+      media: { base64: btoa(String.fromCharCode(...photo)), mimetype: "image/png" },
+    });
+    assert.equal(received.status, 201, JSON.stringify(received.body));
+    const download = async (server: Server, messageId: number) => {
+      const res = await fetch(`${server.url}/api/messages/${messageId}/media`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      return { status: res.status, bytes };
+    };
+    assert.deepEqual(await download(b, received.body.id), { status: 200, bytes: photo });
+    const mediaTicket = received.body.ticketId as number;
+    const accepted = await callMain(b, "PUT", `/api/tickets/${mediaTicket}`, admin, {
+      action: "accept",
+    });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    const form = new FormData();
+    const table = new TextEncoder().encode("a,b\n1,2\n");
+    form.append("medias", new File([table], "dados.csv", { type: "text/csv" }));
+    const sentRes = await fetch(`${b.url}/api/messages/${mediaTicket}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}` },
+      body: form,
+    });
+    const sentBody = await sentRes.json();
+    assert.equal(sentRes.status, 201, JSON.stringify(sentBody));
+    const outgoing = sentBody.messages[0].id as number;
+    await until(
+      async () => Number(await query(`SELECT ack FROM messages WHERE id = ${outgoing}`)) >= 1,
+      "A's outbox delivered B's file",
+    );
+    assert.deepEqual(await download(a, outgoing), { status: 200, bytes: table });
 
     // --- The capacity guard: two attendants of capacity 5, 12 tickets through A and B at once.
     const queue = await callMain(a, "POST", "/api/queue", admin, {

@@ -34,7 +34,7 @@ export type InboundMediaResult =
  * A type we do not know is stored as `application` (seeds/000 section 3 lists the types).
  */
 export async function storeInboundMedia(
-  config: Pick<Config, "dataDir" | "mediaMaxBytes">,
+  config: Pick<Config, "mediaDir" | "mediaMaxBytes">,
   companyId: number,
   whatsappId: number,
   message: InboundMessage,

@@ -105,7 +105,7 @@ export class SessionManager implements RunningProviders {
   constructor(deps: SessionDeps) {
     this.providers = deps.providers;
     this.bots = deps.bots;
-    this.#storage = deps.storage ?? new StorageHealth(deps.config.dataDir);
+    this.#storage = deps.storage ?? new StorageHealth(deps.config.dataDir, deps.config.mediaDir);
     this.held = new HeldInbound(this.#storage);
     this.#deps = {
       config: deps.config,
