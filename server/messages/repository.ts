@@ -1,7 +1,6 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Database } from "../../db/client.ts";
-import { jsonRows } from "../../db/json_rows.ts";
-import type { DB, Message, Ticket } from "../../db/schema.ts";
+import type { DB, Message } from "../../db/schema.ts";
 import type { MessageRow } from "../tickets/view.ts";
 
 /** Whaticket's message page size; older pages load when scrolled near the top (seeds/000 s. 9). */
@@ -40,51 +39,6 @@ const MESSAGE_FIELDS: Record<keyof MessageRow, true> = {
   updatedAt: true,
 };
 export const MESSAGE_COLUMNS = Object.keys(MESSAGE_FIELDS) as (keyof MessageRow)[];
-
-/**
- * The conversation shown for a ticket: the messages of every ticket of the same contact on the
- * same connection, so that the chat can draw 'conversation ended/started' markers between them
- * (seeds/000 section 2 'Ticket view'). Newest page first; callers reverse inside the page.
- */
-export async function conversationPage(
-  db: Database,
-  companyId: number,
-  ticket: Pick<Ticket, "contactId" | "whatsappId">,
-  pageNumber: number,
-): Promise<{ rows: MessageRow[]; count: number; hasMore: boolean }> {
-  // "+companyId" everywhere below: the contact's tickets (tickets_contact) and their messages
-  // (messages_ticket) drive; an index that starts with companyId would read the whole company
-  // (SQLite has no statistics to tell a company from a ticket).
-  const tickets = db.selectFrom("tickets").select("tickets.id")
-    .where(sql<boolean>`+tickets.companyId = ${companyId}`)
-    .where("tickets.contactId", "=", ticket.contactId)
-    .where("tickets.whatsappId", ticket.whatsappId === null ? "is" : "=", ticket.whatsappId);
-  const offset = (pageNumber - 1) * MESSAGES_PAGE_SIZE;
-  // One round trip to the database thread for the page and the count (each costs ~0.3 ms of
-  // messaging besides the query): the count rides along as a window over the conversation, a
-  // few dozen index entries. One JSON cell instead of 20 x 23 cells through the client
-  // (db/json_rows.ts); re-sorted here.
-  const matching = db.selectFrom("messages")
-    .where(sql<boolean>`+companyId = ${companyId}`).where("ticketId", "in", tickets);
-  const paged = await jsonRows<MessageRow & { total: number }>(
-    db,
-    matching.select(MESSAGE_COLUMNS)
-      .select(sql<number>`count(*) OVER ()`.as("total"))
-      .orderBy("createdAt", "desc").orderBy("id", "desc")
-      .limit(MESSAGES_PAGE_SIZE).offset(offset),
-    [...MESSAGE_COLUMNS, "total"],
-  );
-  let count = paged[0]?.total ?? 0;
-  if (paged.length === 0 && offset > 0) {
-    // Past the end the window has no row to ride on.
-    const total = await matching.select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
-    count = Number(total.n);
-  }
-  const rows: MessageRow[] = paged.map(({ total: _, ...row }) => row)
-    .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id);
-  return { rows, count, hasMore: count > offset + rows.length };
-}
 
 /** Marks the contact's messages of a ticket read and its unread counter 0; true if anything changed. */
 export async function markTicketRead(

@@ -3,9 +3,10 @@ import { notFound } from "../errors.ts";
 import { assertCanRead, type Viewer } from "../tickets/access.ts";
 import { placementOf } from "../tickets/service.ts";
 import { findTicket } from "../tickets/repository.ts";
-import { baseView, type MessageView, type TicketView } from "../tickets/view.ts";
-import { loadTicketView, messageViews } from "../tickets/view_repository.ts";
-import { conversationPage, markTicketRead } from "./repository.ts";
+import { baseView, type MessageView, type TicketView, ticketViewOf } from "../tickets/view.ts";
+import { loadTicketView } from "../tickets/view_repository.ts";
+import { markTicketRead } from "./repository.ts";
+import { loadConversation } from "./conversation_repository.ts";
 import { sendReadReceipt } from "./read_receipts.ts";
 import { messagePlace, pageOfMessage, searchContactMessages } from "./search_repository.ts";
 import type { MessageSearchAnswer } from "../../contract/ticket_types.ts";
@@ -31,24 +32,31 @@ export async function listMessages(
   peek: boolean,
   around?: number,
 ): Promise<MessagePage> {
-  // The view carries what the access check and the conversation need: one query instead of the
-  // ticket row and then its view (each query is a round trip to the database thread).
-  const ticket = await loadTicketView(deps.db, viewer.companyId, ticketId);
-  if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
-  assertCanRead(viewer, ticket);
-  let conversation: { contactId: number; whatsappId: number | null } = ticket;
-  if (around !== undefined) {
+  // One statement for the ticket's view and the page (issue 49: each round trip to the database
+  // thread costs more than the query); a ticket the caller may not read was read for nothing.
+  let found;
+  if (around === undefined) {
+    found = await loadConversation(deps.db, viewer.companyId, ticketId, pageNumber);
+  } else {
+    const ticket = await loadTicketView(deps.db, viewer.companyId, ticketId);
+    if (!ticket) throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
+    assertCanRead(viewer, ticket);
     // Issue 28: the page that holds the message, in its own conversation (the contact's tickets
     // on the message's connection); a message of another contact answers like a missing one.
     const place = await messagePlace(deps.db, viewer.companyId, around);
     if (!place || place.contactId !== ticket.contactId) {
       throw notFound("ERR_NO_MESSAGE_FOUND", "Message not found");
     }
-    conversation = place;
     pageNumber = await pageOfMessage(deps.db, viewer.companyId, place, place);
+    found = await loadConversation(deps.db, viewer.companyId, ticketId, pageNumber, place);
   }
-  const page = await conversationPage(deps.db, viewer.companyId, conversation, pageNumber);
-  const messages = (await messageViews(deps.db, viewer.companyId, page.rows)).reverse();
+  if (!found) throw notFound("ERR_NO_TICKET_FOUND", "Ticket not found");
+  const ticket = ticketViewOf(found.ticket);
+  assertCanRead(viewer, ticket);
+  const messages = found.rows.map((m) => ({
+    ...baseView(m),
+    quotedMsg: m.quoted ? baseView(m.quoted) : null,
+  })).reverse();
   if (!peek && ticket.unreadMessages > 0) {
     const now = deps.clock.now().toISOString();
     const changed = await deps.db.transaction().execute((trx) =>
@@ -67,7 +75,7 @@ export async function listMessages(
   }
   // markTicketRead changes only unreadMessages (not updatedAt): the view stays exact.
   const view = peek ? ticket : { ...ticket, unreadMessages: 0 };
-  return { messages, ticket: view, count: page.count, hasMore: page.hasMore, pageNumber };
+  return { messages, ticket: view, count: found.count, hasMore: found.hasMore, pageNumber };
 }
 
 /**

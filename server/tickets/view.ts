@@ -95,11 +95,24 @@ export function ticketViewOf(r: TicketViewRow): TicketView {
   };
 }
 
+/**
+ * A ticket as the lists answer it (GET /api/tickets, issue 49): the view without what only an
+ * open ticket reads, its connection's capabilities (the chat's tools) and the ad it came from.
+ * The open ticket reads its own view (GET /api/tickets/u/:uuid, GET /api/messages/:ticketId).
+ */
+export function listItemOf(view: TicketView): TicketView {
+  const { referral: _, whatsapp, ...item } = view;
+  return {
+    ...item,
+    whatsapp: whatsapp && { id: whatsapp.id, name: whatsapp.name, status: whatsapp.status },
+  };
+}
+
 export function mediaUrlOf(message: Pick<Message, "id" | "mediaUrl">): string | null {
   return message.mediaUrl ? `/api/messages/${message.id}/media` : null;
 }
 
-export function baseView(m: MessageRow): Omit<MessageView, "quotedMsg"> {
+export function baseView(m: MessageViewRow): Omit<MessageView, "quotedMsg"> {
   return {
     id: m.id,
     wid: m.wid,
@@ -140,3 +153,14 @@ export function previousBodiesOf(json: string | null): PreviousBody[] {
 
 /** A message row as views need it: the provider's raw payload (dataJson) is never read. */
 export type MessageRow = Omit<Message, "dataJson">;
+
+/** The columns baseView reads: what the conversation's answer selects (issue 49). */
+export type MessageViewRow = Omit<
+  MessageRow,
+  | "companyId"
+  | "whatsappId"
+  | "remoteJid"
+  | "participant"
+  | "quotedMsgId"
+  | "mediaMimetype"
+>;

@@ -35,7 +35,14 @@ export async function loadTicketViews(
   ids: readonly number[],
 ): Promise<TicketView[]> {
   if (ids.length === 0) return [];
-  const query = db.selectFrom("tickets as t")
+  const rows = await jsonRows<TicketViewRow>(db, viewsQuery(db, companyId, ids), VIEW_COLUMNS);
+  const byId = new Map<number, TicketView>();
+  for (const r of rows) byId.set(r.id, ticketViewOf(r));
+  return ids.map((id) => byId.get(id)).filter((v): v is TicketView => v !== undefined);
+}
+
+function viewsQuery(db: Database, companyId: number, ids: readonly number[]) {
+  return db.selectFrom("tickets as t")
     .innerJoin("contacts as c", "c.id", "t.contactId")
     .leftJoin("users as u", "u.id", "t.userId")
     .leftJoin("queues as q", "q.id", "t.queueId")
@@ -82,10 +89,33 @@ export async function loadTicketViews(
     // ticket of the company through an index that starts with companyId.
     .where(sql<boolean>`+t.companyId = ${companyId}`)
     .where("t.id", "in", ids);
-  const rows = await jsonRows<TicketViewRow>(db, query, VIEW_COLUMNS);
-  const byId = new Map<number, TicketView>();
-  for (const r of rows) byId.set(r.id, ticketViewOf(r));
-  return ids.map((id) => byId.get(id)).filter((v): v is TicketView => v !== undefined);
+}
+
+/**
+ * One ticket's view row as a JSON object, for a statement that answers more than the view (the
+ * conversation, server/messages/conversation_repository.ts): its SQL text, compiled once per
+ * database, whose parameters are the company, then the ticket.
+ */
+export function ticketViewJson(db: Database): string {
+  let text = viewJsonTexts.get(db);
+  if (!text) {
+    // Compiled with two marks that can only be the two parameters, in the order they come.
+    const compiled = viewsQuery(db, -1, [-2]).compile();
+    if (compiled.parameters.join() !== "-1,-2") {
+      throw new Error(`ticket view's parameters changed: ${compiled.parameters.join()}`);
+    }
+    text = `(SELECT ${jsonObjectOf(VIEW_COLUMNS)} FROM (${compiled.sql}))`;
+    viewJsonTexts.set(db, text);
+  }
+  return text;
+}
+
+const viewJsonTexts = new WeakMap<Database, string>();
+
+/** json_object('a', "a", ...) of a row's columns (the keys are the columns' names). */
+export function jsonObjectOf(columns: readonly string[], alias?: string): string {
+  const from = alias ? `${alias}.` : "";
+  return `json_object(${columns.map((c) => `'${c}', ${from}"${c}"`).join(", ")})`;
 }
 
 /** Every column of TicketViewRow, in a form the compiler keeps complete. */
@@ -126,7 +156,7 @@ const VIEW_FIELDS: Record<keyof TicketViewRow, true> = {
   tagsJson: true,
   referralJson: true,
 };
-const VIEW_COLUMNS = Object.keys(VIEW_FIELDS) as (keyof TicketViewRow)[];
+export const VIEW_COLUMNS = Object.keys(VIEW_FIELDS) as (keyof TicketViewRow)[];
 
 export async function loadTicketView(
   db: Database,

@@ -96,6 +96,8 @@ export type BenchCompany = {
   userEmail: string;
   queueIds: number[];
   whatsappId: number;
+  /** addConversationExtras ran on this data. */
+  conversationExtras?: boolean;
 };
 
 /** Fills an empty, migrated database. Takes a minute or two on 2 cores; cache the file. */
@@ -272,5 +274,35 @@ export async function generate(db: Database, now: Date): Promise<BenchCompany> {
       queueIds,
       whatsappId: whatsapp.id,
     };
+  });
+}
+
+/**
+ * What a real conversation carries besides text (issue 49): every fifth message quotes the
+ * message before it in its ticket (ids 100,000 apart share a ticket), every eighth is an image
+ * or a document, counted by the message's place in its ticket (`k`; a ticket's ids share their
+ * remainders). Run once on generated data (bench.json records it): UPDATEs of columns no
+ * trigger reads, so the search index and the counters stay as they were.
+ */
+export async function addConversationExtras(db: Database, companyId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const first = (await sql<{ id: number }>`SELECT min(id) AS id FROM messages
+      WHERE companyId = ${companyId}`.execute(trx)).rows[0].id;
+    const k = `(id + (id - ${first}) / ${SIZES.tickets})`;
+    await exec(
+      trx,
+      `UPDATE messages SET quotedMsgId = id - ${SIZES.tickets}
+       WHERE companyId = ${companyId} AND ${k} % 5 = 0 AND id - ${SIZES.tickets} >= ${first}`,
+    );
+    await exec(
+      trx,
+      `UPDATE messages SET
+         mediaType = CASE WHEN ${k} % 16 = 3 THEN 'image' ELSE 'application' END,
+         mediaUrl = 'bench/' || id || CASE WHEN ${k} % 16 = 3 THEN '.jpg' ELSE '.pdf' END,
+         mediaName = CASE WHEN ${k} % 16 = 3 THEN 'foto-' || id || '.jpg'
+           ELSE 'boleto-' || id || '.pdf' END,
+         mediaMimetype = CASE WHEN ${k} % 16 = 3 THEN 'image/jpeg' ELSE 'application/pdf' END
+       WHERE companyId = ${companyId} AND ${k} % 8 = 3`,
+    );
   });
 }
