@@ -199,7 +199,18 @@ export class DatabaseError extends Error {
   }
 }
 
-type Pending = { resolve: (reply: DbReply & { ok: true }) => void; reject: (e: Error) => void };
+type Pending = {
+  resolve: (reply: DbReply & { ok: true }) => void;
+  reject: (e: Error) => void;
+  sql?: string;
+  postedAt: number;
+};
+
+/**
+ * Told of every statement the thread answered: its SQL, the milliseconds it waited (posted to
+ * answered, minus its run) and ran on the thread. What fills the queue, by statement.
+ */
+export type StatementObserver = (sql: string, waitedMs: number, ranMs: number) => void;
 type Request = DbRequest extends infer T ? T extends DbRequest ? Omit<T, "id"> : never : never;
 
 /** The main thread's end of db/worker.ts: numbered requests, answered in order. */
@@ -209,6 +220,8 @@ export class DatabaseThread {
   #nextId = 1;
   #failed?: Error;
   #closed = false;
+  /** See StatementObserver (db/client.ts sets it from openDatabase's observer). */
+  onStatement?: StatementObserver;
 
   #started!: () => void;
   readonly #ready = new Promise<void>((resolve) => (this.#started = resolve));
@@ -221,6 +234,10 @@ export class DatabaseThread {
         const pending = this.#pending.get(reply.id);
         if (!pending) continue;
         this.#pending.delete(reply.id);
+        if (reply.ok && pending.sql !== undefined && this.onStatement) {
+          const ran = reply.ranMs ?? 0;
+          this.onStatement(pending.sql, performance.now() - pending.postedAt - ran, ran);
+        }
         if (reply.ok) pending.resolve(reply);
         else pending.reject(new DatabaseError(reply.error));
       }
@@ -261,7 +278,12 @@ export class DatabaseThread {
     if (this.#closed) return Promise.reject(new Error("database closed"));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, {
+        resolve,
+        reject,
+        sql: request.op === "execute" ? request.sql : undefined,
+        postedAt: performance.now(),
+      });
       // One request per message: batching a turn's requests into one message was measured
       // slower (tests/bench/whatsapp_inbound_bench.ts), the microtask and the wait cost more.
       this.#worker.postMessage([{ ...request, id } as DbRequest]);

@@ -156,7 +156,8 @@ try {
   const end = t0 + SECONDS * 1000;
   const running = () => performance.now() < end;
 
-  // Inbound: open loop at RATE, each message stamped with its sequence and send time.
+  // Inbound: open loop at RATE, each message stamped with its sequence and send time (a slow
+  // server never slows the phones down: nothing here waits for an answer before the next send).
   const sentAt = new Map<number, number>();
   const inbound = (async () => {
     const inflight: Promise<unknown>[] = [];
@@ -172,7 +173,6 @@ try {
         name: `Cliente ${contact}`,
         body: `soak|${seq}|${wallNow()}| mensagem ${seq}`,
       }));
-      if (inflight.length > 1000) await Promise.all(inflight.splice(0));
     }
     await Promise.all(inflight);
   })();
@@ -306,6 +306,13 @@ try {
       series.add("dbQueue", at, metric("balcao_db_thread_queue_depth"));
       series.add("lagMax", at, metric("balcao_nodejs_eventloop_lag_max_seconds") * 1000);
       series.add("load", at, Deno.loadavg()[0]);
+      const statements = new Map<string, number>();
+      for (
+        const m of metrics.matchAll(
+          /^balcao_db_statement_seconds_total\{statement="([^"]*)",part="(\w+)"\} (\S+)$/gm,
+        )
+      ) statements.set(`${m[1]}|${m[2]}`, Number(m[3]));
+      series.snapshot(at, statements);
       const cpu = await threadCpu(server.pid).catch(() => new Map<string, number>());
       for (const [name, used] of cpu) {
         series.add(`cpu:${name}`, at, used - (cpuBefore.get(name) ?? 0));

@@ -16,6 +16,8 @@ export class Series {
   readonly #samples = new Map<string, number[][]>();
   readonly #errors: string[][] = [];
   readonly #marks: string[][] = [];
+  /** The last cumulative figures by name seen in each bucket (the db statement counters). */
+  readonly #snapshots: Map<string, number>[] = [];
 
   constructor(bucketSeconds: number) {
     this.#bucketMs = bucketSeconds * 1000;
@@ -42,6 +44,10 @@ export class Series {
 
   mark(at: number, what: string) {
     (this.#marks[this.#bucket(at)] ??= []).push(what);
+  }
+
+  snapshot(at: number, figures: Map<string, number>) {
+    if (this.#t0) this.#snapshots[this.#bucket(at)] = figures;
   }
 
   #of(kind: string, bucket: number): number[] {
@@ -94,6 +100,30 @@ export class Series {
           return Number.isNaN(delta) ? "-" : (delta / this.#bucketMs * 100).toFixed(0);
         });
         print(`| ${b * seconds} | ${cells.join(" | ")} |`);
+      }
+    }
+    // The database thread: the statements that waited longest per bucket, with their run time.
+    if (this.#snapshots.length) {
+      print("");
+      print("| from s | database thread: statement wait / run s (most waited first) |");
+      print("| --- | --- |");
+      let previous = new Map<string, number>();
+      for (let b = 0; b < this.#snapshots.length; b++) {
+        const now = this.#snapshots[b];
+        if (!now) continue;
+        const delta = (key: string) => (now.get(key) ?? 0) - (previous.get(key) ?? 0);
+        const kinds = [...new Set([...now.keys()].map((k) => k.slice(0, k.lastIndexOf("|"))))];
+        const top = kinds.map((k) => ({ k, wait: delta(`${k}|wait`), run: delta(`${k}|run`) }))
+          .sort((x, y) => y.wait - x.wait).slice(0, 6);
+        const total = kinds.reduce(
+          (sum, k) => ({ wait: sum.wait + delta(`${k}|wait`), run: sum.run + delta(`${k}|run`) }),
+          { wait: 0, run: 0 },
+        );
+        print(
+          `| ${b * seconds} | all ${total.wait.toFixed(1)} / ${total.run.toFixed(1)}; ` +
+            top.map((t) => `${t.k} ${t.wait.toFixed(1)} / ${t.run.toFixed(1)}`).join("; ") + " |",
+        );
+        previous = now;
       }
     }
     const errors = this.#errors.flat().filter(Boolean);
