@@ -10,6 +10,7 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import type { DbError, DbReply, DbRequest } from "./worker_protocol.ts";
+import { isBackground } from "./priority.ts";
 
 /**
  * A Kysely dialect whose connections live on the database thread (db/worker.ts).
@@ -49,22 +50,49 @@ class ThreadSqliteAdapter extends SqliteAdapter {
   }
 }
 
-class Mutex {
-  #tail: Promise<void> = Promise.resolve();
-  /** Resolves when the lock is held; the function it gives releases it (once; later calls do nothing). */
-  async lock(): Promise<() => void> {
-    const previous = this.#tail;
-    let release!: () => void;
-    this.#tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      release();
+/**
+ * The writer's turns: one transaction at a time. Interactive transactions waiting go before
+ * background ones (db/priority.ts), but a background waiter is passed over at most
+ * PASSES_BEFORE_BACKGROUND times, so a busy day never starves the jobs.
+ */
+export class WriterTurns {
+  #held = false;
+  readonly #interactive: (() => void)[] = [];
+  readonly #background: (() => void)[] = [];
+  #passed = 0;
+
+  /** Resolves when the writer is this caller's; the function it gives releases it (once). */
+  lock(background = isBackground()): Promise<() => void> {
+    const turn = () => {
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        this.#next();
+      };
     };
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve(turn());
+    }
+    return new Promise((resolve) =>
+      (background ? this.#background : this.#interactive).push(() => resolve(turn()))
+    );
+  }
+
+  #next() {
+    const backgroundDue = this.#background.length > 0 &&
+      (this.#interactive.length === 0 || this.#passed >= PASSES_BEFORE_BACKGROUND);
+    const waiter = backgroundDue ? this.#background.shift() : this.#interactive.shift();
+    if (backgroundDue) this.#passed = 0;
+    else if (this.#background.length > 0) this.#passed++;
+    if (waiter) waiter();
+    else this.#held = false;
   }
 }
+
+/** Interactive transactions that may go ahead of a waiting background one. */
+const PASSES_BEFORE_BACKGROUND = 16;
 
 /**
  * Each transaction releases the writer exactly once, by its own handle: Kysely rolls back a
@@ -73,7 +101,7 @@ class Mutex {
  * (issue 44).
  */
 class LibsqlThreadDriver implements Driver {
-  readonly #transactions = new Mutex();
+  readonly #transactions = new WriterTurns();
   constructor(readonly thread: DatabaseThread) {}
   async init() {}
   acquireConnection(): Promise<DatabaseConnection> {
