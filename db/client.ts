@@ -1,5 +1,5 @@
 import { Kysely, sql } from "kysely";
-import { DatabaseThread, LibsqlThreadDialect } from "./dialect.ts";
+import { DatabaseThread, LibsqlThreadDialect, type StatementObserver } from "./dialect.ts";
 import type { DB } from "./schema.ts";
 import { TenancyBreaches, TenancyGuard } from "./tenancy.ts";
 
@@ -13,6 +13,8 @@ export type Database = Kysely<DB>;
 export type DatabaseObserver = {
   /** Called after every statement with its time, queue wait on the thread included. */
   onQuery?: (seconds: number) => void;
+  /** Called after every statement of a libSQL database with its wait and run on the thread. */
+  onStatement?: StatementObserver;
 };
 
 const threads = new WeakMap<Database, DatabaseThread>();
@@ -69,6 +71,7 @@ export async function openDatabase(
     : [];
   pragmas.push("PRAGMA foreign_keys = ON");
   const thread = await DatabaseThread.open(url, authToken, pragmas);
+  thread.onStatement = observer.onStatement;
   const onQuery = observer.onQuery;
   const db = new Kysely<DB>({
     dialect: new LibsqlThreadDialect(thread),

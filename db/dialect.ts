@@ -10,6 +10,7 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import type { DbError, DbReply, DbRequest } from "./worker_protocol.ts";
+import { isBackground } from "./priority.ts";
 
 /**
  * A Kysely dialect whose connections live on the database thread (db/worker.ts).
@@ -49,22 +50,49 @@ class ThreadSqliteAdapter extends SqliteAdapter {
   }
 }
 
-class Mutex {
-  #tail: Promise<void> = Promise.resolve();
-  /** Resolves when the lock is held; the function it gives releases it (once; later calls do nothing). */
-  async lock(): Promise<() => void> {
-    const previous = this.#tail;
-    let release!: () => void;
-    this.#tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      release();
+/**
+ * The writer's turns: one transaction at a time. Interactive transactions waiting go before
+ * background ones (db/priority.ts), but a background waiter is passed over at most
+ * PASSES_BEFORE_BACKGROUND times, so a busy day never starves the jobs.
+ */
+export class WriterTurns {
+  #held = false;
+  readonly #interactive: (() => void)[] = [];
+  readonly #background: (() => void)[] = [];
+  #passed = 0;
+
+  /** Resolves when the writer is this caller's; the function it gives releases it (once). */
+  lock(background = isBackground()): Promise<() => void> {
+    const turn = () => {
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        this.#next();
+      };
     };
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve(turn());
+    }
+    return new Promise((resolve) =>
+      (background ? this.#background : this.#interactive).push(() => resolve(turn()))
+    );
+  }
+
+  #next() {
+    const backgroundDue = this.#background.length > 0 &&
+      (this.#interactive.length === 0 || this.#passed >= PASSES_BEFORE_BACKGROUND);
+    const waiter = backgroundDue ? this.#background.shift() : this.#interactive.shift();
+    if (backgroundDue) this.#passed = 0;
+    else if (this.#background.length > 0) this.#passed++;
+    if (waiter) waiter();
+    else this.#held = false;
   }
 }
+
+/** Interactive transactions that may go ahead of a waiting background one. */
+const PASSES_BEFORE_BACKGROUND = 16;
 
 /**
  * Each transaction releases the writer exactly once, by its own handle: Kysely rolls back a
@@ -73,7 +101,7 @@ class Mutex {
  * (issue 44).
  */
 class LibsqlThreadDriver implements Driver {
-  readonly #transactions = new Mutex();
+  readonly #transactions = new WriterTurns();
   constructor(readonly thread: DatabaseThread) {}
   async init() {}
   acquireConnection(): Promise<DatabaseConnection> {
@@ -199,7 +227,18 @@ export class DatabaseError extends Error {
   }
 }
 
-type Pending = { resolve: (reply: DbReply & { ok: true }) => void; reject: (e: Error) => void };
+type Pending = {
+  resolve: (reply: DbReply & { ok: true }) => void;
+  reject: (e: Error) => void;
+  sql?: string;
+  postedAt: number;
+};
+
+/**
+ * Told of every statement the thread answered: its SQL, the milliseconds it waited (posted to
+ * answered, minus its run) and ran on the thread. What fills the queue, by statement.
+ */
+export type StatementObserver = (sql: string, waitedMs: number, ranMs: number) => void;
 type Request = DbRequest extends infer T ? T extends DbRequest ? Omit<T, "id"> : never : never;
 
 /** The main thread's end of db/worker.ts: numbered requests, answered in order. */
@@ -209,6 +248,8 @@ export class DatabaseThread {
   #nextId = 1;
   #failed?: Error;
   #closed = false;
+  /** See StatementObserver (db/client.ts sets it from openDatabase's observer). */
+  onStatement?: StatementObserver;
 
   #started!: () => void;
   readonly #ready = new Promise<void>((resolve) => (this.#started = resolve));
@@ -221,6 +262,10 @@ export class DatabaseThread {
         const pending = this.#pending.get(reply.id);
         if (!pending) continue;
         this.#pending.delete(reply.id);
+        if (reply.ok && pending.sql !== undefined && this.onStatement) {
+          const ran = reply.ranMs ?? 0;
+          this.onStatement(pending.sql, performance.now() - pending.postedAt - ran, ran);
+        }
         if (reply.ok) pending.resolve(reply);
         else pending.reject(new DatabaseError(reply.error));
       }
@@ -261,7 +306,12 @@ export class DatabaseThread {
     if (this.#closed) return Promise.reject(new Error("database closed"));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, {
+        resolve,
+        reject,
+        sql: request.op === "execute" ? request.sql : undefined,
+        postedAt: performance.now(),
+      });
       // One request per message: batching a turn's requests into one message was measured
       // slower (tests/bench/whatsapp_inbound_bench.ts), the microtask and the wait cost more.
       this.#worker.postMessage([{ ...request, id } as DbRequest]);

@@ -267,8 +267,9 @@ async function handle(request: DbRequest): Promise<DbReply> {
       if (request.scope === "tx" && !opened().inTransaction) {
         throw new Error("no transaction is open");
       }
+      const started = performance.now();
       const result = await opened().execute(request.scope, request.sql, request.args);
-      return { id: request.id, ok: true, ...result };
+      return { id: request.id, ok: true, ...result, ranMs: performance.now() - started };
     }
     case "begin":
       if (opened().inTransaction) throw new Error("a transaction is already open");

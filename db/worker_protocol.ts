@@ -21,5 +21,7 @@ export type DbReply =
     rows?: unknown[][];
     lastInsertRowid?: bigint;
     rowsAffected?: number;
+    /** Milliseconds the statement ran on the thread (its wait in the queue is the rest). */
+    ranMs?: number;
   }
   | { id: number; ok: false; error: DbError };

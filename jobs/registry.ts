@@ -2,6 +2,7 @@ import { pruneAuditLogs } from "../server/audit/service.ts";
 import { processPendingWebhooks } from "../server/whatsapp/providers/cloud_api/service.ts";
 import { syncDueTemplates } from "../server/whatsapp/providers/cloud_api/templates.ts";
 import { Cron } from "croner";
+import { inBackground } from "../db/priority.ts";
 import { sendInvoiceReminders } from "../server/billing/reminders.ts";
 import { reconcileCharges } from "../server/billing/confirmation.ts";
 import { createDueInvoices } from "../server/billing/service.ts";
@@ -243,9 +244,14 @@ function startJob(deps: AppDeps, job: Job): Running | undefined {
   const step = async (name: string, tick: NonNullable<Job["then"]>["tick"]) => {
     // Paused while storage fails: the tick becomes a probe, the work waits for the next one.
     if (!job.writesNothing && await deps.storage.probe() !== "ok") return;
-    await countedJob(name, async () => await tick(deps, signal)).catch((error) => {
-      if (!deps.storage.report(error, `job ${name}`)) log.error("job failed", { job: name, error });
-    });
+    // Background lane (db/priority.ts): a tick's transactions let the interactive ones go first.
+    await countedJob(name, () => inBackground(async () => await tick(deps, signal))).catch(
+      (error) => {
+        if (!deps.storage.report(error, `job ${name}`)) {
+          log.error("job failed", { job: name, error });
+        }
+      },
+    );
   };
   let running: Promise<void> | undefined;
   let again = false;

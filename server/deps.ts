@@ -6,6 +6,7 @@ import { databasePathOf, takeBackup } from "./ops/backup.ts";
 import { log } from "./log.ts";
 import { attemptLimits, memoryCounters } from "./auth/rate_limit.ts";
 import { dbQueryDuration } from "./metrics/registry.ts";
+import { observeStatement } from "./metrics/db_statements.ts";
 import { holdServerLock } from "./ops/data_lock.ts";
 import { APP_VERSION } from "./ops/version.ts";
 import { createMailer } from "./mail/mailer.ts";
@@ -65,6 +66,7 @@ export async function buildDeps(
   try {
     db = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
       onQuery: (seconds) => dbQueryDuration.observe(seconds),
+      onStatement: observeStatement,
     });
     await backupBeforeMigrating(db, config, clock);
     await migrateToLatest(db, APP_VERSION);

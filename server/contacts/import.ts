@@ -1,5 +1,6 @@
 import type { Contact } from "../../db/schema.ts";
 import { noteOutgoingMany } from "../events/outgoing_repository.ts";
+import { inBackground } from "../../db/priority.ts";
 import type { AppDeps } from "../context.ts";
 import { contactView } from "./service.ts";
 import * as repo from "./repository.ts";
@@ -41,46 +42,56 @@ export async function importContacts(
   const skipped = [...sheet.skipped];
   const valid = sheet.valid;
   const now = deps.clock.now().toISOString();
-  const changes = await deps.db.transaction().execute(async (trx) => {
-    const existing = await repo.contactsByNumbers(trx, companyId, valid.map((v) => v.number));
-    const inserts: repo.ContactFields[] = [];
-    const updated: Contact[] = [];
-    let unchanged = 0;
-    for (const v of valid) {
-      const found = existing.get(v.number);
-      if (!found) {
-        inserts.push({
-          name: v.name,
-          number: v.number,
-          email: v.email,
-          isGroup: v.isGroup ? 1 : 0,
-        });
-        continue;
+  // Thousands of rows in one transaction: it takes the writer after the interactive ones
+  // waiting (db/priority.ts), not before an inbound message that arrived meanwhile.
+  const changes = await inBackground(() =>
+    deps.db.transaction().execute(async (trx) => {
+      const existing = await repo.contactsByNumbers(trx, companyId, valid.map((v) => v.number));
+      const inserts: repo.ContactFields[] = [];
+      const updated: Contact[] = [];
+      let unchanged = 0;
+      for (const v of valid) {
+        const found = existing.get(v.number);
+        if (!found) {
+          inserts.push({
+            name: v.name,
+            number: v.number,
+            email: v.email,
+            isGroup: v.isGroup ? 1 : 0,
+          });
+          continue;
+        }
+        if (!options.updateExisting) {
+          skipped.push({
+            row: v.row,
+            code: "ERR_DUPLICATED_CONTACT",
+            reason: `Já existe um contato com o número ${v.number}`,
+          });
+          continue;
+        }
+        const email = v.email || found.email;
+        if (found.name === v.name && found.email === email) {
+          unchanged++;
+          continue;
+        }
+        const row = await repo.updateContact(
+          trx,
+          companyId,
+          found.id,
+          { name: v.name, email },
+          now,
+        );
+        if (row) updated.push(row);
       }
-      if (!options.updateExisting) {
-        skipped.push({
-          row: v.row,
-          code: "ERR_DUPLICATED_CONTACT",
-          reason: `Já existe um contato com o número ${v.number}`,
-        });
-        continue;
-      }
-      const email = v.email || found.email;
-      if (found.name === v.name && found.email === email) {
-        unchanged++;
-        continue;
-      }
-      const row = await repo.updateContact(trx, companyId, found.id, { name: v.name, email }, now);
-      if (row) updated.push(row);
-    }
-    const created = await repo.insertContacts(trx, companyId, inserts, now);
-    // Each contact's event noted with the import (server/events/outgoing.ts): no webhook lost.
-    const notes = await noteOutgoingMany(trx, companyId, [
-      ...created.map((row) => ({ event: "contact.created", subject: { contactId: row.id } })),
-      ...updated.map((row) => ({ event: "contact.updated", subject: { contactId: row.id } })),
-    ], now);
-    return { created, updated, unchanged, notes };
-  });
+      const created = await repo.insertContacts(trx, companyId, inserts, now);
+      // Each contact's event noted with the import (server/events/outgoing.ts): no webhook lost.
+      const notes = await noteOutgoingMany(trx, companyId, [
+        ...created.map((row) => ({ event: "contact.created", subject: { contactId: row.id } })),
+        ...updated.map((row) => ({ event: "contact.updated", subject: { contactId: row.id } })),
+      ], now);
+      return { created, updated, unchanged, notes };
+    })
+  );
   skipped.sort((a, b) => a.row - b.row);
   // Each contact is told as the catalogue promises (webhooks hear contact.created/updated per
   // contact, whatever made it); the lists read once, on contacts.reloaded, not per contact.

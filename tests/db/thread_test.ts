@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { openDatabase } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/constraints.ts";
+import { WriterTurns } from "../../db/dialect.ts";
+import { inBackground } from "../../db/priority.ts";
 
 async function withDatabase(fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>) {
   const dir = await Deno.makeTempDir();
@@ -165,4 +167,53 @@ Deno.test("database thread - a kept statement follows a trigger dropped and crea
     const logged = await sql<{ v: string }>`SELECT v FROM log ORDER BY rowid`.execute(db);
     assert.deepEqual(logged.rows.map((r) => r.v), ["with", "again"]);
   });
+});
+
+Deno.test("database thread - an interactive transaction takes the writer before a background one queued earlier", async () => {
+  await withDatabase(async (db) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let insideDone!: () => void;
+    const inside = new Promise<void>((resolve) => (insideDone = resolve));
+    const holder = db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t (v) VALUES ('holder')`.execute(trx);
+      insideDone();
+      await held;
+    });
+    await inside;
+    // A job's batch asks for the writer first, then an attendant's request.
+    const batch = inBackground(() =>
+      db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO t (v) VALUES ('background')`.execute(trx);
+      })
+    );
+    const reply = db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO t (v) VALUES ('interactive')`.execute(trx);
+    });
+    // A read is answered while both wait for their turn (reads never wait for the writer).
+    const during = await sql<{ v: string }>`SELECT v FROM t ORDER BY id`.execute(db);
+    assert.deepEqual(during.rows.map((r) => r.v), []);
+    release();
+    await Promise.all([holder, batch, reply]);
+    const order = await sql<{ v: string }>`SELECT v FROM t ORDER BY id`.execute(db);
+    assert.deepEqual(order.rows.map((r) => r.v), ["holder", "interactive", "background"]);
+  });
+});
+
+Deno.test("database thread - a background transaction is passed over a bounded number of times", async () => {
+  const turns = new WriterTurns();
+  const order: string[] = [];
+  const first = await turns.lock(false);
+  const background = turns.lock(true).then((done) => {
+    order.push("background");
+    done();
+  });
+  const interactive = Array.from({ length: 40 }, (_, i) =>
+    turns.lock(false).then((done) => {
+      order.push(`i${i}`);
+      done();
+    }));
+  first();
+  await Promise.all([background, ...interactive]);
+  assert.equal(order.indexOf("background"), 16);
 });

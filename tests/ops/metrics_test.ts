@@ -129,6 +129,15 @@ Deno.test("metrics - scraped and parsed: requests, messages, outbox, sessions, j
     assert.equal(after.get("balcao_http_request_duration_seconds")?.type, "HISTOGRAM");
     assert.equal(after.get("balcao_db_query_duration_seconds")?.type, "HISTOGRAM");
     assert.ok(after.has("balcao_db_thread_queue_depth"));
+    // Where the database thread's time went, by statement (issue 49): the accept above updated
+    // its ticket, so "update tickets" waited and ran.
+    const statements = after.get("balcao_db_statement_seconds_total")!.metrics;
+    for (const part of ["wait", "run"]) {
+      assert.ok(
+        statements.some((m) => m.labels?.statement === "update tickets" && m.labels?.part === part),
+        `update tickets ${part}`,
+      );
+    }
     assert.ok(after.has("balcao_process_resident_memory_bytes"));
   }, { METRICS_TOKEN: TOKEN });
 });

@@ -1,4 +1,5 @@
 import type { Database } from "../../../db/client.ts";
+import { inForeground } from "../../../db/priority.ts";
 
 type Job = {
   run: (trx: Database) => Promise<unknown>;
@@ -45,7 +46,9 @@ export class WriteBatcher {
 
   async #alone(job: Job) {
     try {
-      job.resolve(await this.db.transaction().execute((trx) => job.run(trx)));
+      job.resolve(
+        await inForeground(() => this.db.transaction().execute((trx) => job.run(trx))),
+      );
     } catch (error) {
       job.reject(error);
     }
@@ -54,16 +57,19 @@ export class WriteBatcher {
   async #together(batch: Job[]) {
     let results: unknown[];
     try {
-      results = await this.db.transaction().execute(async (trx) => {
-        // The jobs' statements go to the database thread together and run back to back there,
-        // instead of one round trip after another. Jobs of a group are independent (the inbound
-        // pipeline serialises each contact), and every one settles before the commit or the
-        // rollback.
-        const settled = await Promise.allSettled(batch.map((job) => job.run(trx)));
-        const failed = settled.find((r) => r.status === "rejected");
-        if (failed) throw failed.reason;
-        return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
-      });
+      // A message on its way to an attendant's screen: never behind a job's batch (issue 49).
+      results = await inForeground(() =>
+        this.db.transaction().execute(async (trx) => {
+          // The jobs' statements go to the database thread together and run back to back there,
+          // instead of one round trip after another. Jobs of a group are independent (the inbound
+          // pipeline serialises each contact), and every one settles before the commit or the
+          // rollback.
+          const settled = await Promise.allSettled(batch.map((job) => job.run(trx)));
+          const failed = settled.find((r) => r.status === "rejected");
+          if (failed) throw failed.reason;
+          return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+        })
+      );
     } catch {
       for (const job of batch) await this.#alone(job);
       return;
