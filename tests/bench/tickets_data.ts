@@ -5,15 +5,25 @@ import { seedCompanySettings } from "../../server/seed.ts";
 
 /**
  * A large company for the tickets benchmark: 50,000 contacts, 100,000 tickets, 1,000,000
- * messages, generated inside SQLite with recursive CTEs (no row crosses the JS boundary), in one
- * transaction per table. Bump DATA_VERSION when the shape changes: cached files carry it in
- * their name.
+ * messages, generated inside SQLite with recursive CTEs (no row crosses the JS boundary), in
+ * batches of one transaction each (the app's triggers fill the search index, counters and report
+ * tables as they would for rows the app writes). TICKETS_BENCH_SCALE (default 1) multiplies every
+ * size: 10 is issue 49's company with ten times the data (1,000,000 tickets, 10,000,000
+ * messages), the same year of activity ten times as dense. Bump DATA_VERSION when the shape
+ * changes: cached files carry it (and the scale) in their name.
  */
 export const DATA_VERSION = 1;
-export const SIZES = { contacts: 50_000, tickets: 100_000, messages: 1_000_000 };
+export const SCALE = Math.max(1, Number(Deno.env.get("TICKETS_BENCH_SCALE") ?? 1) || 1);
+export const SIZES = {
+  contacts: 50_000 * SCALE,
+  tickets: 100_000 * SCALE,
+  messages: 1_000_000 * SCALE,
+};
 /** Non-closed tickets, one per contact (tickets_one_open): ids 1..OPEN are open, next PENDING pending. */
-export const OPEN = 5_000;
-export const PENDING = 3_000;
+export const OPEN = 5_000 * SCALE;
+export const PENDING = 3_000 * SCALE;
+/** Rows per transaction: the write-ahead log and the page cache stay bounded at any scale. */
+const BATCH = { contacts: 50_000, tickets: 50_000, messages: 250_000 };
 export const QUEUES = 5;
 export const USERS = 20;
 export const PASSWORD = "bench-password";
@@ -100,11 +110,18 @@ export type BenchCompany = {
   conversationExtras?: boolean;
 };
 
-/** Fills an empty, migrated database. Takes a minute or two on 2 cores; cache the file. */
-export async function generate(db: Database, now: Date): Promise<BenchCompany> {
+/**
+ * Fills an empty, migrated database. Takes a minute or two on 2 cores at scale 1; cache the
+ * file. `progress` hears each finished batch (the table and the rows so far).
+ */
+export async function generate(
+  db: Database,
+  now: Date,
+  progress?: (table: string, rows: number) => void,
+): Promise<BenchCompany> {
   const stamp = now.toISOString();
   const hash = await hashPassword(PASSWORD, 4);
-  return await db.transaction().execute(async (trx) => {
+  const setup = await db.transaction().execute(async (trx) => {
     const plan = await trx.insertInto("plans").values({
       name: "Bench",
       createdAt: stamp,
@@ -176,52 +193,87 @@ export async function generate(db: Database, now: Date): Promise<BenchCompany> {
       ]).execute();
     }
 
-    await exec(trx, `CREATE TEMP TABLE bench_first(id INTEGER PRIMARY KEY, v TEXT)`);
-    await exec(trx, `CREATE TEMP TABLE bench_last(id INTEGER PRIMARY KEY, v TEXT)`);
-    await exec(trx, `CREATE TEMP TABLE bench_words(id INTEGER PRIMARY KEY, v TEXT)`);
-    await exec(trx, `CREATE TEMP TABLE bench_users(id INTEGER PRIMARY KEY, v INTEGER)`);
-    await exec(trx, `CREATE TEMP TABLE bench_queues(id INTEGER PRIMARY KEY, v INTEGER)`);
-    const fill = async (table: string, values: (string | number)[]) => {
-      await sql`INSERT INTO ${sql.table(table)} (id, v) SELECT key, value FROM json_each(${
-        JSON.stringify(values)
-      })`.execute(trx);
+    return {
+      companyId: c,
+      adminEmail: "admin@bench.test",
+      userEmail: "user1@bench.test",
+      queueIds,
+      whatsappId: whatsapp.id,
+      userIds,
     };
-    await fill("bench_first", FIRST);
-    await fill("bench_last", LAST);
-    await fill("bench_words", WORDS);
-    await fill("bench_users", userIds);
-    await fill("bench_queues", queueIds);
-    const day = 86_400_000;
-    const start = now.getTime() - 365 * day;
+  });
+  const c = setup.companyId;
+  const whatsappId = setup.whatsappId;
+  const day = 86_400_000;
+  const start = now.getTime() - 365 * day;
+  /** One transaction of generated rows, the lookup lists at hand (temporary tables, dropped). */
+  const batch = async (statements: string[]) => {
+    await db.transaction().execute(async (trx) => {
+      // A bigger page cache for the writer while it fills random places of large indexes.
+      await exec(trx, `PRAGMA cache_size = -131072`);
+      await exec(trx, `CREATE TEMP TABLE bench_first(id INTEGER PRIMARY KEY, v TEXT)`);
+      await exec(trx, `CREATE TEMP TABLE bench_last(id INTEGER PRIMARY KEY, v TEXT)`);
+      await exec(trx, `CREATE TEMP TABLE bench_words(id INTEGER PRIMARY KEY, v TEXT)`);
+      await exec(trx, `CREATE TEMP TABLE bench_users(id INTEGER PRIMARY KEY, v INTEGER)`);
+      await exec(trx, `CREATE TEMP TABLE bench_queues(id INTEGER PRIMARY KEY, v INTEGER)`);
+      const fill = async (table: string, values: (string | number)[]) => {
+        await sql`INSERT INTO ${sql.table(table)} (id, v) SELECT key, value FROM json_each(${
+          JSON.stringify(values)
+        })`.execute(trx);
+      };
+      await fill("bench_first", FIRST);
+      await fill("bench_last", LAST);
+      await fill("bench_words", WORDS);
+      await fill("bench_users", setup.userIds);
+      await fill("bench_queues", setup.queueIds);
+      for (const statement of statements) await exec(trx, statement);
+      for (
+        const table of ["bench_first", "bench_last", "bench_words", "bench_users", "bench_queues"]
+      ) {
+        await exec(trx, `DROP TABLE temp.${table}`);
+      }
+      await exec(trx, `PRAGMA cache_size = -2000`);
+    });
+  };
+  /** `WITH RECURSIVE s(i)` over [lo, hi). */
+  const series = (name: string, lo: number, hi: number) =>
+    `WITH RECURSIVE s(${name}) AS (SELECT ${lo} UNION ALL SELECT ${name} + 1 FROM s WHERE ${name} < ${
+      hi - 1
+    })`;
+  const batches = async (
+    what: keyof typeof BATCH,
+    statements: (lo: number, hi: number) => string[],
+  ) => {
+    for (let lo = 0; lo < SIZES[what]; lo += BATCH[what]) {
+      const hi = Math.min(SIZES[what], lo + BATCH[what]);
+      await batch(statements(lo, hi));
+      progress?.(what, hi);
+    }
+  };
 
-    // Contacts: names from the lists, numbers 55 11 9xxxx-xxxx.
-    await exec(
-      trx,
-      `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${
-        SIZES.contacts - 1
-      })
-       INSERT INTO contacts (uuid, companyId, name, number, email, profilePicUrl, isGroup,
-         createdAt, updatedAt)
-       SELECT lower(hex(randomblob(16))), ${c},
-         (SELECT v FROM bench_first WHERE id = i % ${FIRST.length}) || ' ' ||
-         (SELECT v FROM bench_last WHERE id = (i / ${FIRST.length}) % ${LAST.length}) || ' ' || i,
-         '55119' || printf('%08d', i), '', '', 0, '${stamp}', '${stamp}'
-       FROM s`,
-    );
-    const firstContact = (await sql<{ id: number }>`SELECT min(id) AS id FROM contacts
-      WHERE companyId = ${c}`.execute(trx)).rows[0].id;
+  // Contacts: names from the lists, numbers 55 11 9xxxx-xxxx.
+  await batches("contacts", (lo, hi) => [
+    `${series("i", lo, hi)}
+     INSERT INTO contacts (uuid, companyId, name, number, email, profilePicUrl, isGroup,
+       createdAt, updatedAt)
+     SELECT lower(hex(randomblob(16))), ${c},
+       (SELECT v FROM bench_first WHERE id = i % ${FIRST.length}) || ' ' ||
+       (SELECT v FROM bench_last WHERE id = (i / ${FIRST.length}) % ${LAST.length}) || ' ' || i,
+       '55119' || printf('%08d', i), '', '', 0, '${stamp}', '${stamp}'
+     FROM s`,
+  ]);
+  const firstContact = (await sql<{ id: number }>`SELECT min(id) AS id FROM contacts
+    WHERE companyId = ${c}`.execute(db)).rows[0].id;
 
-    // Tickets: the first OPEN are open (assigned), the next PENDING pending (unassigned, some
-    // unread), the rest closed; activity spread over a year, ticket i's contact is i mod 50k.
-    await exec(
-      trx,
-      `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${
-        SIZES.tickets - 1
-      })
+  // Tickets: the first OPEN are open (assigned), the next PENDING pending (unassigned, some
+  // unread), the rest closed; activity spread over a year, ticket i's contact is i mod contacts.
+  await batches("tickets", (lo, hi) => {
+    return [
+      `${series("i", lo, hi)}
        INSERT INTO tickets (uuid, companyId, contactId, whatsappId, userId, queueId, status,
          lastMessage, unreadMessages, createdAt, updatedAt, acceptedAt, closedAt)
        SELECT lower(hex(randomblob(16))), ${c}, ${firstContact} + (i % ${SIZES.contacts}),
-         ${whatsapp.id},
+         ${whatsappId},
          CASE WHEN i < ${OPEN} OR i >= ${OPEN + PENDING}
            THEN (SELECT v FROM bench_users WHERE id = abs(random()) % ${USERS} + 0 * i) END,
          CASE WHEN i % 10 = 0 THEN NULL
@@ -234,47 +286,38 @@ export async function generate(db: Database, now: Date): Promise<BenchCompany> {
            'unixepoch'),
          '', NULL, NULL
        FROM s`,
-    );
-    await exec(
-      trx,
+      // This batch's tickets: the last hi - lo ids (one writer, consecutive ids).
       `UPDATE tickets SET updatedAt = strftime('%Y-%m-%dT%H:%M:%fZ',
          julianday(createdAt) + (abs(random()) % 432000) / 86400.0)
-       WHERE companyId = ${c}`,
-    );
-    const firstTicket = (await sql<{ id: number }>`SELECT min(id) AS id FROM tickets
-      WHERE companyId = ${c}`.execute(trx)).rows[0].id;
-
-    // Messages: ten per ticket on average (ticket = j mod 100k), 3-12 words drawn with a skew
-    // (the square of a uniform number) so that early words are common and late ones rare.
-    const w = WORDS.length;
-    // "+ 0 * j" makes the subquery correlated: SQLite would otherwise run it once and reuse it.
-    const word =
-      `(SELECT v FROM bench_words WHERE id = (abs(random()) % ${w}) * (abs(random()) % ${w}) / ${w} + 0 * j)`;
-    await exec(
-      trx,
-      `WITH RECURSIVE s(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM s WHERE j < ${
-        SIZES.messages - 1
-      })
-       INSERT INTO messages (companyId, ticketId, contactId, whatsappId, body, fromMe, ack, read,
-         createdAt, updatedAt)
-       SELECT ${c}, ${firstTicket} + (j % ${SIZES.tickets}), NULL, ${whatsapp.id},
-         ${word} || ' ' || ${word} || ' ' || ${word} ||
-           CASE WHEN j % 2 = 0 THEN ' ' || ${word} || ' ' || ${word} ELSE '' END ||
-           CASE WHEN j % 3 = 0 THEN ' ' || ${word} || ' ' || ${word} || ' ' || ${word} ELSE '' END ||
-           ' ' || (j % 9973),
-         j % 2, 3, 1,
-         strftime('%Y-%m-%dT%H:%M:%fZ', (${start} + j * 31) / 1000.0, 'unixepoch'),
-         strftime('%Y-%m-%dT%H:%M:%fZ', (${start} + j * 31) / 1000.0, 'unixepoch')
-       FROM s`,
-    );
-    return {
-      companyId: c,
-      adminEmail: "admin@bench.test",
-      userEmail: "user1@bench.test",
-      queueIds,
-      whatsappId: whatsapp.id,
-    };
+       WHERE id > (SELECT max(id) FROM tickets) - ${hi - lo} AND companyId = ${c}
+         AND updatedAt = ''`,
+    ];
   });
+  const firstTicket = (await sql<{ id: number }>`SELECT min(id) AS id FROM tickets
+    WHERE companyId = ${c}`.execute(db)).rows[0].id;
+
+  // Messages: ten per ticket on average (ticket = j mod tickets), 3-12 words drawn with a skew
+  // (the square of a uniform number) so that early words are common and late ones rare; one
+  // every 31 ms at scale 1 (the same span, denser, at a larger scale).
+  const w = WORDS.length;
+  // "+ 0 * j" makes the subquery correlated: SQLite would otherwise run it once and reuse it.
+  const word =
+    `(SELECT v FROM bench_words WHERE id = (abs(random()) % ${w}) * (abs(random()) % ${w}) / ${w} + 0 * j)`;
+  const at = `strftime('%Y-%m-%dT%H:%M:%fZ', (${start} + j * ${31 / SCALE}) / 1000.0, 'unixepoch')`;
+  await batches("messages", (lo, hi) => [
+    `${series("j", lo, hi)}
+     INSERT INTO messages (companyId, ticketId, contactId, whatsappId, body, fromMe, ack, read,
+       createdAt, updatedAt)
+     SELECT ${c}, ${firstTicket} + (j % ${SIZES.tickets}), NULL, ${whatsappId},
+       ${word} || ' ' || ${word} || ' ' || ${word} ||
+         CASE WHEN j % 2 = 0 THEN ' ' || ${word} || ' ' || ${word} ELSE '' END ||
+         CASE WHEN j % 3 = 0 THEN ' ' || ${word} || ' ' || ${word} || ' ' || ${word} ELSE '' END ||
+         ' ' || (j % 9973),
+       j % 2, 3, 1, ${at}, ${at}
+     FROM s`,
+  ]);
+  const { userIds: _, ...company } = setup;
+  return company;
 }
 
 /**
