@@ -4,6 +4,8 @@
  *
  *   deno task build && deno run -A tests/bench/phone_bench.ts [--rounds=3] [--tickets=300]
  *     [--waterfall]   (prints every request of each visit: start, end, bytes, cached or not)
+ *     [--before=/tmp/balcao-before]   (another checkout, built, node_modules linked: both are
+ *                                      measured in the same rounds, turn about)
  *
  * Seeds a data folder (one company: 3 queues, 5 tags of which 3 are kanban lanes, a connection,
  * 400 contacts, `tickets` tickets with 3 messages each, open/pending/closed, some tagged), starts
@@ -45,6 +47,7 @@ import {
   addWhatsapp,
 } from "../helpers/tickets.ts";
 import { closeDeps } from "../../server/deps.ts";
+import { startMain } from "../helpers/main_process.ts";
 import { loadAverage, print, startServer } from "./http_load.ts";
 
 const args = Object.fromEntries(
@@ -54,6 +57,8 @@ const ROUNDS = Number(args.rounds ?? 3);
 const TICKETS = Number(args.tickets ?? 300);
 const CONTACTS = Math.max(400, TICKETS);
 const WATERFALL = args.waterfall === "true";
+/** Another checkout to compare with, e.g. the commit before a change (see `Build` below). */
+const BEFORE = args.before;
 
 /** The profile of issue 49: a phone on 4G. */
 const NETWORK = {
@@ -273,14 +278,48 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const PAGES = ["/login", "/tickets", "/contacts", "/kanban", "/reports"];
 
 const { dir, admin } = await seed();
-const server = await startServer(dir);
+/**
+ * The builds compared: this checkout, and with --before=<folder> another checkout of the app
+ * (built, its node_modules linked), on a copy of the same data, visited turn about in each round
+ * so that both see the same moment of a shared machine.
+ */
+type Build = { label: string; url: string; stop: () => Promise<void>; dir: string };
+const builds: Build[] = [];
 try {
-  const results = new Map<string, { cold: Visit[]; warm: Visit[] }>(
-    PAGES.map((p) => [p, { cold: [], warm: [] }]),
-  );
+  if (BEFORE) {
+    const copy = await Deno.makeTempDir({ prefix: "balcao-phone-before-" });
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isFile) await Deno.copyFile(`${dir}/${entry.name}`, `${copy}/${entry.name}`);
+    }
+    const main = await startMain(
+      { DATA_DIR: copy, LOG_LEVEL: "info", BCRYPT_COST: "4", LOGIN_MAX_ATTEMPTS: "100000" },
+      "main.ts (before)",
+      [],
+      {
+        program: Deno.execPath(),
+        args: ["run", "-A", `--config=${BEFORE}/deno.json`, `${BEFORE}/main.ts`],
+      },
+    );
+    builds.push({
+      label: "before",
+      url: main.url,
+      dir: copy,
+      stop: async () => {
+        main.child.kill("SIGTERM");
+        await main.child.status;
+      },
+    });
+  }
+  const server = await startServer(dir);
+  builds.push({ label: BEFORE ? "after" : "", url: server.url, dir, stop: server.stop });
+  const results = new Map<string, { cold: Visit[]; warm: Visit[] }>();
+  for (const b of builds) {
+    for (const p of PAGES) results.set(`${b.label} ${p}`.trim(), { cold: [], warm: [] });
+  }
   for (let round = 0; round < ROUNDS; round++) {
     // A browser per round: Chromium runs --single-process here, where a browser's contexts share
-    // localStorage (the signed-in token) and closing one may end the browser.
+    // localStorage (the signed-in token) and closing one may end the browser. Each build is its
+    // own origin (port), so its storage and cache entries are its own.
     const browser = await launchBrowser();
     const context = await browser.browser.newContext({
       ...PHONE,
@@ -290,28 +329,31 @@ try {
     context.setDefaultTimeout(60_000);
     try {
       for (const path of PAGES) {
-        const tab = await context.newPage();
-        const cdp = await context.newCDPSession(tab);
-        await cdp.send("Network.clearBrowserCache");
-        await cdp.detach();
-        const cold = await visit(context, tab, server.url, path);
-        const warm = await visit(context, tab, server.url, path);
-        results.get(path)!.cold.push(cold);
-        results.get(path)!.warm.push(warm);
-        if (WATERFALL) {
-          print(`\n${path}, round ${round + 1}`);
-          printWaterfall("cold", cold);
-          printWaterfall("warm", warm);
+        for (const build of builds) {
+          const tab = await context.newPage();
+          const cdp = await context.newCDPSession(tab);
+          await cdp.send("Network.clearBrowserCache");
+          await cdp.detach();
+          const cold = await visit(context, tab, build.url, path);
+          const warm = await visit(context, tab, build.url, path);
+          const key = `${build.label} ${path}`.trim();
+          results.get(key)!.cold.push(cold);
+          results.get(key)!.warm.push(warm);
+          if (WATERFALL) {
+            print(`\n${key}, round ${round + 1}`);
+            printWaterfall("cold", cold);
+            printWaterfall("warm", warm);
+          }
+          if (path === "/login") {
+            await tab.locator("form input[name=email]").fill(admin.email);
+            await tab.locator("form input[name=password]").fill(admin.password);
+            await tab.locator("form button[type=submit]:not([disabled])").click();
+            await tab.waitForURL((u) => u.pathname !== "/login");
+          } else {
+            await answersInput(tab, path);
+          }
+          await tab.close();
         }
-        if (path === "/login") {
-          await tab.locator("form input[name=email]").fill(admin.email);
-          await tab.locator("form input[name=password]").fill(admin.password);
-          await tab.locator("form button[type=submit]:not([disabled])").click();
-          await tab.waitForURL((u) => u.pathname !== "/login");
-        } else {
-          await answersInput(tab, path);
-        }
-        await tab.close();
       }
     } finally {
       await browser.kill();
@@ -323,7 +365,7 @@ try {
       `load average ${loadAverage()}`,
   );
   print(
-    "page".padEnd(10) + "cold ms".padStart(9) + "warm ms".padStart(9) +
+    "page".padEnd(17) + "cold ms".padStart(9) + "warm ms".padStart(9) +
       "cold bytes".padStart(12) + "reqs".padStart(6) + "cold all".padStart(11) +
       "warm bytes".padStart(12) + "reqs".padStart(6) + "  target (≤ 2.0 s / ≤ 1.0 s)",
   );
@@ -331,7 +373,7 @@ try {
     const coldMs = median(cold.map((v) => v.ms));
     const warmMs = median(warm.map((v) => v.ms));
     print(
-      path.padEnd(10) + coldMs.toFixed(0).padStart(9) + warmMs.toFixed(0).padStart(9) +
+      path.padEnd(17) + coldMs.toFixed(0).padStart(9) + warmMs.toFixed(0).padStart(9) +
         kb(median(cold.map((v) => v.bytes))).padStart(12) +
         String(median(cold.map((v) => v.requests))).padStart(6) +
         kb(median(cold.map((v) => v.bytesAfter))).padStart(11) +
@@ -346,6 +388,8 @@ try {
   }
   print(`load average at the end ${loadAverage()}`);
 } finally {
-  await server.stop();
-  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  for (const b of builds) await b.stop().catch(() => {});
+  for (const d of new Set([dir, ...builds.map((b) => b.dir)])) {
+    await Deno.remove(d, { recursive: true }).catch(() => {});
+  }
 }
