@@ -240,11 +240,13 @@ async function visit(context: BrowserContext, page: Page, url: string, path: str
     }
   });
   await page.goto(`${url}${path}`, { waitUntil: "commit" });
-  const usable = await page.waitForFunction(
-    usableAt,
-    path,
-    { polling: "raf", timeout: 60_000 },
-  );
+  const usable = await page.waitForFunction(usableAt, path, { polling: "raf", timeout: 60_000 })
+    .catch(async (e) => {
+      const shown = await page.locator("body").innerText().catch(() => "");
+      throw new Error(
+        `${url}${path} never usable (at ${page.url()}): ${e}\n${shown.slice(0, 600)}`,
+      );
+    });
   const ms = Number(await usable.jsonValue());
   const doneBy = origin + ms / 1000;
   const finished = [...requests.values()].filter((r) => r.end !== undefined);
@@ -275,7 +277,8 @@ function printWaterfall(label: string, v: Visit) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-const PAGES = ["/login", "/tickets", "/contacts", "/kanban", "/reports"];
+/** /login first: its visit signs the bench in. */
+const PAGES = ["/login", ...(args.pages ?? "/tickets,/contacts,/kanban,/reports").split(",")];
 
 const { dir, admin } = await seed();
 /**
