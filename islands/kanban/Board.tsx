@@ -57,7 +57,7 @@ export function Board() {
       }
     }).catch(() => {});
   const markRead = useRoomSync(ROOMS, () => {
-    for (const controller of controllers.current.values()) void controller.reload();
+    for (const controller of controllers.current.values()) void controller.refresh();
   });
 
   useEffect(() => {

@@ -57,7 +57,15 @@ export const EMPTY_LIST: ListState = {
 
 export type ListAction =
   | { type: "loading" }
-  | { type: "page"; page: number; tickets: Ticket[]; count?: number; hasMore: boolean }
+  | {
+    type: "page";
+    page: number;
+    tickets: Ticket[];
+    count?: number;
+    hasMore: boolean;
+    /** An overtaken read's answer, shown while the newer read runs (it keeps the replay). */
+    overtaken?: boolean;
+  }
   | { type: "update"; ticket: Ticket }
   | { type: "message"; ticket: Ticket; fromMe: boolean }
   | { type: "unread"; ticketId: number }
@@ -144,6 +152,7 @@ export function listReducer(scope: ListScope) {
           loading: false,
         };
         for (const event of state.replay ?? []) next = live(next, event);
+        if (action.overtaken) return { ...arrange(next), loading: true, replay: state.replay };
         return arrange(next);
       }
       default: {

@@ -50,8 +50,14 @@ export function useTicketList(params: TicketListParams): TicketList {
   };
   // The filters, and the client-side parts of the scope, as one value that effects can watch.
   const key = JSON.stringify([query, params.scope.noQueue, params.enabled]);
+  const keyRef = useRef(key);
+  keyRef.current = key;
   const pageRef = useRef(0);
   const seq = useRef(0);
+  /** The read whose answer the list shows last (see fetchPage). */
+  const shown = useRef(0);
+  /** Whether page 1 was read since the list opened: the first read does not wait (issue 49). */
+  const readOnce = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   // The list follows the status rooms TicketsWorkspace joins; a read before they are confirmed
@@ -75,7 +81,17 @@ export function useTicketList(params: TicketListParams): TicketList {
       markRead();
       api.get<TicketPage>("/tickets", { query: { ...JSON.parse(key)[0], pageNumber } })
         .then((answer) => {
-          if (mine !== seq.current) return;
+          // A first page overtaken by a read again of the same filters (the rooms confirmed
+          // while it ran) is still shown: the list appears now and the newer read corrects it,
+          // instead of waiting a whole round trip more (issue 49: a page usable on a phone).
+          const overtaken = mine !== seq.current;
+          if (
+            overtaken &&
+            !(pageNumber === 1 && pageRef.current <= 1 && key === keyRef.current &&
+              mine > shown.current)
+          ) return;
+          if (mine < shown.current) return;
+          shown.current = mine;
           pageRef.current = pageNumber;
           dispatch({
             type: "page",
@@ -83,6 +99,7 @@ export function useTicketList(params: TicketListParams): TicketList {
             tickets: answer.tickets,
             count: answer.count,
             hasMore: answer.hasMore,
+            overtaken,
           });
         })
         .catch(() => {
@@ -96,7 +113,9 @@ export function useTicketList(params: TicketListParams): TicketList {
   useEffect(() => {
     if (!params.enabled) return;
     pageRef.current = 0;
-    fetchPage(1);
+    // The debounce is for typing: the list's first read, on the page's load, goes at once.
+    fetchPage(1, readOnce.current ? FETCH_DEBOUNCE_MS : 0);
+    readOnce.current = true;
     return () => {
       if (timer.current) clearTimeout(timer.current);
       seq.current++;

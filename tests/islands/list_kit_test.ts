@@ -133,6 +133,37 @@ Deno.test("list kit - a stale answer never overwrites a newer one", async () => 
   assert.equal(list.state.loading, false);
 });
 
+Deno.test("list kit - refresh lets the page 1 it overtakes show first, never over a newer answer", async () => {
+  const { route, list } = setup();
+  void list.reload();
+  const first = route.last();
+  void list.refresh();
+  const again = route.last();
+  await first.answer({ records: rows(1, 2), hasMore: false });
+  assert.deepEqual(names(list), [1, 2], "the overtaken read shows at once");
+  assert.equal(list.state.loading, true, "the newer read is still coming");
+  await again.answer({ records: rows(1, 2, 3), hasMore: false });
+  assert.deepEqual(names(list), [1, 2, 3]);
+  assert.equal(list.state.loading, false);
+
+  // The newer read answers first: the older one is dropped.
+  void list.reload();
+  const slow = route.last();
+  void list.refresh();
+  const fast = route.last();
+  await fast.answer({ records: rows(4), hasMore: false });
+  await slow.answer({ records: rows(5, 6), hasMore: false });
+  assert.deepEqual(names(list), [4]);
+  assert.equal(list.state.loading, false);
+
+  // reload() (new filters) still drops what it overtakes.
+  void list.reload();
+  const old = route.last();
+  void list.reload();
+  await old.answer({ records: rows(9), hasMore: false });
+  assert.deepEqual(names(list), [4]);
+});
+
 Deno.test("list kit - live create, update, delete and reload", async () => {
   const { clock, route, list } = setup();
   void list.reload();

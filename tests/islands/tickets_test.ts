@@ -456,6 +456,27 @@ Deno.test("tickets list - events that overtake a read are applied again on top o
   assert.deepEqual(state.tickets.map((t) => t.id), [2]);
 });
 
+Deno.test("tickets list - an overtaken read's page shows while the newer read runs, which still gets the events since", () => {
+  const s = scope();
+  const reduce = listReducer(s);
+  let state = reduce(EMPTY_LIST, { type: "loading" });
+  state = reduce(state, { type: "update", ticket: ticket(3) });
+  state = reduce(state, {
+    type: "page",
+    page: 1,
+    tickets: [ticket(1), ticket(2)],
+    count: 2,
+    hasMore: false,
+    overtaken: true,
+  });
+  assert.deepEqual(state.tickets.map((t) => t.id), [3, 1, 2], "shown at once, events on top");
+  assert.equal(state.loading, true, "the newer read is still coming");
+  state = reduce(state, { type: "update", ticket: ticket(4) });
+  state = reduce(state, { type: "page", page: 1, tickets: [ticket(1)], count: 1, hasMore: false });
+  assert.deepEqual(state.tickets.map((t) => t.id), [4, 3, 1], "the newer page, events replayed");
+  assert.equal(state.loading, false);
+});
+
 Deno.test("tickets list - pinned tickets stay first; live events keep the pin; a pin or unpin moves them", () => {
   const s = scope();
   const reduce = listReducer(s);

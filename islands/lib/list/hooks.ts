@@ -99,7 +99,7 @@ export function useResourceList<T extends Identified>(
   const scrollRef = useRef<HTMLDivElement>(null);
 
   // Events sent while the socket was down never arrive: after a reconnect, read page 1 again.
-  const markRead = useRoomSync([], () => void controller.reload());
+  const markRead = useRoomSync([], () => void controller.refresh());
   useEffect(() => {
     void controller.reload();
   }, [paramsKey]);

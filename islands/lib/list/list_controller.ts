@@ -8,7 +8,10 @@ import type { ResourceEvent } from "../../../contract/events.ts";
  *   seeds/001 section 9: 500 ms); a term shorter than `minChars` lists everything;
  * - `reload()` reads page 1; `loadMore()` the next page while `hasMore`;
  * - an answer to a read that a newer read replaced is dropped (a slow page 1 for "ana" never
- *   overwrites the list for "anab");
+ *   overwrites the list for "anab"), except under `refresh()`: page 1 read again for the same
+ *   search (the socket's rooms were confirmed, or it came back) lets the read it overtakes show
+ *   its answer first, unless the newer one answered already (issue 49: the list appears a round
+ *   trip sooner on a slow phone, and the newer read corrects it);
  * - pages and live events are merged by id: a record is never listed twice;
  * - `apply(event)`: live `create` / `update` / `delete` / `reload` (seeds/001 section 4).
  */
@@ -68,6 +71,10 @@ export class ListController<T extends Identified> {
   };
   #listeners = new Set<() => void>();
   #seq = 0;
+  /** The page-1 read in flight and its term, the read refresh() lets answer, the last shown. */
+  #firstPage: { seq: number; term: string } | null = null;
+  #showable = 0;
+  #shown = 0;
   #timer: unknown = null;
   #options: ListOptions<T>;
 
@@ -119,6 +126,15 @@ export class ListController<T extends Identified> {
     return this.#read(1);
   }
 
+  /** Reads page 1 again for the same search; the page-1 read in flight may still show first. */
+  refresh(): Promise<void> {
+    const inFlight = this.#firstPage;
+    if (inFlight && inFlight.seq === this.#seq && inFlight.term === this.#state.term) {
+      this.#showable = inFlight.seq;
+    }
+    return this.#read(1);
+  }
+
   loadMore(): Promise<void> {
     if (this.#state.loading || !this.#state.hasMore) return Promise.resolve();
     return this.#read(this.#state.pageNumber + 1);
@@ -128,16 +144,20 @@ export class ListController<T extends Identified> {
     const mine = ++this.#seq;
     this.#set({ loading: true });
     const term = this.#state.term;
+    this.#firstPage = pageNumber === 1 ? { seq: mine, term } : null;
     try {
       const page = await this.#options.fetch({
         pageNumber,
         ...(term ? { searchParam: term } : {}),
       });
-      if (mine !== this.#seq) return;
+      const latest = mine === this.#seq;
+      if (!latest && mine !== this.#showable) return;
+      if (mine < this.#shown) return;
+      this.#shown = mine;
       const items = pageNumber === 1
         ? dedupe(page.records)
         : merge(this.#state.items, page.records);
-      this.#set({ items, hasMore: page.hasMore, pageNumber, loading: false });
+      this.#set({ items, hasMore: page.hasMore, pageNumber, loading: !latest });
     } catch {
       // The api client already told the user; the list keeps what it had.
       if (mine === this.#seq) this.#set({ loading: false });
