@@ -85,6 +85,29 @@ function verifyKey(secret: Uint8Array): Promise<CryptoKey> {
 }
 
 /**
+ * Access tokens whose signature this process has checked, with their claims and expiry, per
+ * secret (issue 49): a page sends one token with every request, and WebCrypto's HMAC check (an
+ * asynchronous operation on another thread) was a fifth of a conversation's read. A token's
+ * signature and claims never change; its expiry is checked on every use, and the session it
+ * names is still read from the database on every request (server/auth/middleware.ts). Bounded:
+ * past VERIFIED_KEPT tokens the oldest go first.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, { claims: AccessClaims; exp: number }>>();
+const VERIFIED_KEPT = 2_000;
+
+function verifiedOf(secret: Uint8Array) {
+  let map = verified.get(secret);
+  if (!map) verified.set(secret, map = new Map());
+  return map;
+}
+
+function remember(secret: Uint8Array, token: string, entry: { claims: AccessClaims; exp: number }) {
+  const map = verifiedOf(secret);
+  if (map.size >= VERIFIED_KEPT) map.delete(map.keys().next().value!);
+  map.set(token, entry);
+}
+
+/**
  * Verifies an access token. An expired one answers 403 ERR_SESSION_EXPIRED, which the client
  * takes as "refresh once and retry" (seeds/000 section 4 'Session'); anything else is 401.
  */
@@ -93,6 +116,14 @@ export async function verifyAccessToken(
   secret: Uint8Array,
   now: Date,
 ): Promise<AccessClaims> {
+  const known = verifiedOf(secret).get(token);
+  if (known) {
+    // jose's rule (no clock tolerance): expired once `exp` is not after now, in whole seconds.
+    if (known.exp <= Math.floor(now.getTime() / 1000)) {
+      throw new AppError(403, "ERR_SESSION_EXPIRED", "Session expired");
+    }
+    return known.claims;
+  }
   try {
     const { payload } = await jwtVerify(token, await verifyKey(secret), {
       algorithms: ["HS256"],
@@ -100,6 +131,7 @@ export async function verifyAccessToken(
     });
     const claims = claimsOf(payload);
     if (!claims) throw new AppError(401, "ERR_UNAUTHORIZED", "Invalid token");
+    if (typeof payload.exp === "number") remember(secret, token, { claims, exp: payload.exp });
     return claims;
   } catch (error) {
     if (error instanceof AppError) throw error;

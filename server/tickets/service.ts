@@ -33,7 +33,7 @@ import {
   updateTicketRow,
   userName,
 } from "./repository.ts";
-import type { TicketView } from "./view.ts";
+import { listItemOf, type TicketView } from "./view.ts";
 import { loadTicketView, loadTicketViews } from "./view_repository.ts";
 import { invalid, planOf, type UpdateTicketInput } from "./transitions.ts";
 
@@ -131,7 +131,7 @@ export async function listTickets(deps: AppDeps, auth: AuthInfo, filters: Ticket
     createdIn: filters.date ? dayRange(filters.date, zone) : undefined,
     updatedIn: filters.updatedAt ? dayRange(filters.updatedAt, zone) : undefined,
   });
-  const views = await loadTicketViews(deps.db, viewer.companyId, page.ids);
+  const views = (await loadTicketViews(deps.db, viewer.companyId, page.ids)).map(listItemOf);
   const tickets = page.pinned
     ? views.map((v) => ({ ...v, pinned: page.pinned!.has(v.id) }))
     : await withPins(deps, viewer, views);

@@ -104,7 +104,10 @@ export function ticketViewJson(db: Database): string {
     if (compiled.parameters.join() !== "-1,-2") {
       throw new Error(`ticket view's parameters changed: ${compiled.parameters.join()}`);
     }
-    text = `(SELECT ${jsonObjectOf(VIEW_COLUMNS)} FROM (${compiled.sql}))`;
+    // PostgreSQL's compiler numbers its parameters ($1, $2): here they are plain marks like the
+    // rest of the statement's, numbered with them (db/postgres_sql.ts).
+    const inner = compiled.sql.replace(/\$\d+/g, "?");
+    text = `(SELECT ${jsonObjectOf(VIEW_COLUMNS)} FROM (${inner}))`;
     viewJsonTexts.set(db, text);
   }
   return text;

@@ -183,6 +183,8 @@ Deno.test("auth me - a second login ends the first session", () =>
 Deno.test("auth me - expired access token is 403 ERR_SESSION_EXPIRED (refresh and retry)", () =>
   withApp(async (t) => {
     const s = await login(t, ADMIN_EMAIL, ADMIN_PASSWORD);
+    // Used once first: a token the process has already checked expires all the same (issue 49).
+    assert.equal((await t.request("GET", "/api/auth/me", { token: s.token })).status, 200);
     t.clock.advance(16 * 60 * 1000);
     const res = await t.request("GET", "/api/auth/me", { token: s.token });
     assert.equal(res.status, 403);

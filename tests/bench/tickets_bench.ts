@@ -49,6 +49,8 @@ type Figure = {
   p95: number;
   max: number;
   cpu: number;
+  /** The last answer's size (issue 49: what a page costs to send). */
+  bytes: number;
   target?: number;
 };
 
@@ -61,7 +63,7 @@ function printFigure(f: Figure) {
   print(
     f.name.padEnd(48) + String(f.n).padStart(5) + f.p50.toFixed(2).padStart(9) +
       f.p95.toFixed(2).padStart(9) + f.max.toFixed(2).padStart(9) + f.cpu.toFixed(2).padStart(9) +
-      "  " + verdict,
+      String(f.bytes).padStart(8) + "  " + verdict,
   );
 }
 
@@ -77,11 +79,12 @@ async function measure(
 ): Promise<Figure> {
   for (let i = 0; i < 10; i++) await (await call(i)).arrayBuffer();
   const times: number[] = [];
+  let bytes = 0;
   const cpuStart = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     const res = await call(i);
-    await res.arrayBuffer();
+    bytes = (await res.arrayBuffer()).byteLength;
     times.push(performance.now() - t0);
     if (res.status !== 200) throw new Error(`${name}: status ${res.status}`);
   }
@@ -94,6 +97,7 @@ async function measure(
     p50: quantile(times, 0.5),
     p95: quantile(times, 0.95),
     max: times.at(-1)!,
+    bytes,
     target,
   };
   printFigure(figure);
@@ -211,7 +215,7 @@ export async function benchTickets(
     );
     print(
       "name".padEnd(48) + "n".padStart(5) + "p50".padStart(9) + "p95".padStart(9) +
-        "max".padStart(9) + "cpu/req".padStart(9) + "  target (p95)",
+        "max".padStart(9) + "cpu/req".padStart(9) + "bytes".padStart(8) + "  target (p95)",
     );
     for (const status of ["open", "pending", "closed"]) {
       figures.push(
