@@ -337,15 +337,25 @@ try {
           const cdp = await context.newCDPSession(tab);
           await cdp.send("Network.clearBrowserCache");
           await cdp.detach();
-          const cold = await visit(context, tab, build.url, path);
-          const warm = await visit(context, tab, build.url, path);
           const key = `${build.label} ${path}`.trim();
+          // A visit not usable in 60 s (a machine at load 30+) counts as a failure, not a crash.
+          const timed = (v: Promise<Visit>) =>
+            v.catch((e) => {
+              print(`${key}: ${String(e).slice(0, 300)}`);
+              return { ms: Infinity, bytes: NaN, requests: NaN, bytesAfter: NaN, log: [] };
+            });
+          const cold = await timed(visit(context, tab, build.url, path));
+          const warm = await timed(visit(context, tab, build.url, path));
           results.get(key)!.cold.push(cold);
           results.get(key)!.warm.push(warm);
           if (WATERFALL) {
             print(`\n${key}, round ${round + 1}`);
             printWaterfall("cold", cold);
             printWaterfall("warm", warm);
+          }
+          if (!Number.isFinite(cold.ms) || !Number.isFinite(warm.ms)) {
+            await tab.close();
+            continue;
           }
           if (path === "/login") {
             await tab.locator("form input[name=email]").fill(admin.email);
