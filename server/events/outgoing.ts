@@ -86,11 +86,48 @@ async function queueEvent(
   return done.every(Boolean);
 }
 
+/**
+ * Closes the live path's notes in batches (issue 49): every inbound message notes events, and
+ * an import thousands; one UPDATE per note filled the database thread's queue ahead of the
+ * requests people wait on. The notes heard in one turn of the event loop close together, by one
+ * statement per company (per 500), each caller answered when its own batch is written.
+ */
+class NoteCloser {
+  #batch = new Map<number, { keys: string[]; written: PromiseWithResolvers<void> }>();
+  #due = false;
+  constructor(private readonly deps: Pick<AppDeps, "db" | "clock">) {}
+
+  close(companyId: number, key: string): Promise<void> {
+    let entry = this.#batch.get(companyId);
+    if (!entry) this.#batch.set(companyId, entry = { keys: [], written: Promise.withResolvers() });
+    entry.keys.push(key);
+    if (!this.#due) {
+      this.#due = true;
+      setTimeout(() => this.#flush(), 0);
+    }
+    return entry.written.promise;
+  }
+
+  #flush() {
+    const batch = this.#batch;
+    this.#batch = new Map();
+    this.#due = false;
+    const now = this.deps.clock.now().toISOString();
+    for (const [companyId, { keys, written }] of batch) {
+      notes.markCapturedMany(this.deps.db, companyId, keys, now).then(
+        written.resolve,
+        written.reject,
+      );
+    }
+  }
+}
+
 /** The live path of noted events (server/deps.ts, after the webhooks and the pushes). */
 export function wireOutgoing(deps: Pick<AppDeps, "db" | "clock" | "events">, sinks: Sinks) {
   sinksOf.set(deps.events, sinks);
   const pending = new Set<Promise<void>>();
   closing.set(deps.events, pending);
+  const closer = new NoteCloser(deps);
   for (const name of OUTGOING_EVENTS) {
     deps.events.on(name, (event) => {
       const key = event.outgoing;
@@ -98,9 +135,7 @@ export function wireOutgoing(deps: Pick<AppDeps, "db" | "clock" | "events">, sin
       const companyId = companyOf(event);
       const closed: Promise<void> = queueEvent(sinks, name, event, key)
         .then(async (queued) => {
-          if (queued) {
-            await notes.markCaptured(deps.db, companyId, key, deps.clock.now().toISOString());
-          }
+          if (queued) await closer.close(companyId, key);
         })
         .catch((error) => log.error("outgoing note not closed", { companyId, name, error }))
         .finally(() => pending.delete(closed));

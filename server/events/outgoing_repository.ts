@@ -75,6 +75,23 @@ export async function markCaptured(db: Database, companyId: number, eventKey: st
     .where("eventKey", "=", eventKey).where("companyId", "=", companyId).execute();
 }
 
+/** markCaptured for many notes of one company at once (the live path closes them in batches). */
+export async function markCapturedMany(
+  db: Database,
+  companyId: number,
+  eventKeys: readonly string[],
+  now: string,
+) {
+  for (let at = 0; at < eventKeys.length; at += CLOSES_PER_UPDATE) {
+    await db.updateTable("outgoing_events").set({ capturedAt: now, claimId: null })
+      .where("eventKey", "in", eventKeys.slice(at, at + CLOSES_PER_UPDATE))
+      .where("companyId", "=", companyId).execute();
+  }
+}
+
+/** Keys per closing statement: under SQLite's bound-variable limit with room to spare. */
+const CLOSES_PER_UPDATE = 500;
+
 /** Open rows noted before `before` and not under a live claim (outgoing_events_open). */
 export async function openOutgoing(db: Database, before: string, now: string, limit: number) {
   return await crossCompany(db).selectFrom("outgoing_events")
