@@ -1,3 +1,4 @@
+import webpush from "web-push";
 import type { Database } from "../../db/client.ts";
 import type { Config } from "../config.ts";
 import { storedSecret } from "../auth/secrets_repository.ts";
@@ -25,9 +26,6 @@ export function vapidKeys(db: Database, config: Pick<Config, "push">): Promise<V
   let keys = loaded.get(db);
   if (!keys) {
     keys = (async () => {
-      // Loaded here, not at start: web-push and its crypto polyfills cost ~15 MB of a process
-      // at rest that sends no push (issue 49); only the first process that makes the pair pays.
-      const { default: webpush } = await import("web-push");
       const candidate = JSON.stringify(webpush.generateVAPIDKeys());
       const stored = await storedSecret(db, "vapid_keys", candidate, new Date().toISOString());
       const { publicKey, privateKey } = JSON.parse(stored) as { [k: string]: string };
