@@ -131,6 +131,15 @@ function closing(tokens: Token[], open: number): { close: number; commas: number
   return { close: tokens.length - 1, commas };
 }
 
+/** The last token of the operand starting at `at`: a value, a (qualified) name, a call, (…). */
+function operandEnd(tokens: Token[], at: number): number {
+  if (tokens[at]?.text === "(") return closing(tokens, at).close;
+  let end = at;
+  while (tokens[end + 1]?.text === "." && tokens[end + 2]) end += 2;
+  const call = next(tokens, end);
+  return tokens[call]?.text === "(" ? closing(tokens, call).close : end;
+}
+
 /** Words after which a `+` is unary (SQLite's index hint) rather than an addition. */
 const BEFORE_OPERAND = new Set([
   "WHERE",
@@ -201,6 +210,12 @@ function translateTokens(tokens: Token[], ddl: boolean): Token[] {
         t.kind = "quoted";
       } else if (word === "LIKE" && upper(tokens[previous(tokens, i)]) !== "I") {
         t.text = "ILIKE";
+        // The pattern's explicit collation decides the comparison's: a column of the nocase
+        // collation (users.email) is nondeterministic, which ILIKE refuses.
+        tokens.splice(operandEnd(tokens, after) + 1, 0, {
+          kind: "symbol",
+          text: ' COLLATE "default"',
+        });
       } else if (word === "GLOB") {
         t.text = "SIMILAR TO";
       } else if (word === "CROSS" && upper(tokens[after]) === "JOIN" && joinHasOn(tokens, after)) {

@@ -1,5 +1,6 @@
 import { sql, type Updateable } from "kysely";
 import type { Database } from "../../db/client.ts";
+import { isPostgres } from "../../db/engine.ts";
 import { crossCompany } from "../../db/tenancy.ts";
 import type { CompaniesTable, Company, Plan } from "../../db/schema.ts";
 import { likePattern, pageWindow } from "../paging.ts";
@@ -176,12 +177,25 @@ export async function setCampaignsEnabled(
  * faster on a 200,000-message company; tests/bench/company_delete_bench.ts).
  */
 export async function tenantTables(db: Database): Promise<string[]> {
-  const rows = await sql<{ name: string; parent: string | null }>`
-    SELECT m.name AS name, f."table" AS parent
+  // PostgreSQL's catalogue says the same (issue 46): its tables with the column, and what each
+  // references (pg_constraint: a foreign key's table and the table it points to).
+  const rows = await sql<{ name: string; parent: string | null }>`${
+    isPostgres(db)
+      ? sql`SELECT c.table_name AS name, f.confrelid::regclass::text AS parent
+    FROM information_schema.columns c
+    JOIN information_schema.tables t ON t.table_schema = c.table_schema
+      AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+    LEFT JOIN pg_constraint f ON f.contype = 'f'
+      AND f.conrelid = (quote_ident(c.table_name))::regclass AND f.confrelid <> f.conrelid
+    WHERE c.table_schema = current_schema() AND c.column_name = 'companyId'
+      AND c.table_name <> 'companies'
+    ORDER BY c.table_name`
+      : sql`SELECT m.name AS name, f."table" AS parent
     FROM sqlite_master m JOIN pragma_table_info(m.name) p ON p.name = 'companyId'
     LEFT JOIN pragma_foreign_key_list(m.name) f ON f."table" <> m.name
     WHERE m.type = 'table' AND m.name <> 'companies' AND m.sql NOT LIKE 'CREATE VIRTUAL TABLE%'
-    ORDER BY m.name`.execute(db);
+    ORDER BY m.name`
+  }`.execute(db);
   const parents = new Map<string, Set<string>>();
   for (const { name, parent } of rows.rows) {
     const set = parents.get(name) ?? new Set<string>();

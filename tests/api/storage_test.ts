@@ -25,6 +25,8 @@ import { sweepOrphanMedia } from "../../server/media/sweep.ts";
 /**
  * Issue 34: a full disk and an unwritable media folder, on real small file systems (a tmpfs
  * mounted for the test: root only; elsewhere these tests are skipped, see tests/helpers/small_disk).
+ * libSQL only (left out of `deno task test:postgres`): the database file lives in the data folder
+ * that fills; a PostgreSQL database is on its server's disk, and the data folder holds media only.
  */
 const FROM = "5511987650001";
 const MB = 1024 * 1024;

@@ -169,7 +169,8 @@ Deno.test("webhooks - a restart in the middle of retries loses nothing and sends
         claimedUntil: t.clock.now().toISOString(),
       }).execute();
       await closeDeps(t.deps);
-      t = await createTestApp({ DATA_DIR: t.dir, ...ALLOW_PRIVATE }, t.clock);
+      // The same database on either engine: its folder and its URL (t.env).
+      t = await createTestApp({ ...t.env, DATA_DIR: t.dir, ...ALLOW_PRIVATE }, t.clock);
       receiver.failWith = null;
       t.clock.advance(RETRY_DELAYS_MS[0] * 1.1 + 1000);
       assert.equal(await tick(t), 1);

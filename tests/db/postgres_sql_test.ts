@@ -36,7 +36,7 @@ Deno.test("postgres sql - SQLite's words get their PostgreSQL counterparts", () 
     toPostgres(
       `SELECT ifnull(a, 0) FROM x WHERE name LIKE $1 ESCAPE '\\' AND a IS NOT b AND c IS d`,
     ),
-    `SELECT coalesce(a, 0) FROM x WHERE name ILIKE $1 ESCAPE '\\' AND a IS DISTINCT FROM  b AND c IS NOT DISTINCT FROM d`,
+    `SELECT coalesce(a, 0) FROM x WHERE name ILIKE $1 COLLATE "default" ESCAPE '\\' AND a IS DISTINCT FROM  b AND c IS NOT DISTINCT FROM d`,
   );
   assert.equal(
     toPostgres(`SELECT max(a, b), max(c) FROM x`),

@@ -121,7 +121,8 @@ Deno.test("webhooks job - two processes' jobs on one database at once send each 
     for (let n = 0; n < 30; n++) await addContact(t, a, n);
     await eventually(allRows(t, 30, "pending"));
     // A second process on the same data folder (SESSION_LEASE_SECONDS deployments run two).
-    const other = await createTestApp({ ...ENV, DATA_DIR: t.dir }, t.clock);
+    // The same database on either engine: its folder and its URL (t.env).
+    const other = await createTestApp({ ...t.env, ...ENV, DATA_DIR: t.dir }, t.clock);
     try {
       // The receiver holds its answers until both jobs have rows in flight: they overlap.
       const release = Promise.withResolvers<void>();
