@@ -65,6 +65,7 @@ import * as m0740 from "./migrations/0740_queue_reactions.ts";
 import * as m0741 from "./migrations/0741_add_ticket_referral.ts";
 import * as m0750 from "./migrations/0750_order_postgres_triggers.ts";
 import * as m0751 from "./migrations/0751_postgres_counter_rows_once.ts";
+import * as m0770 from "./migrations/0770_postgres_tickets_user_id.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -125,6 +126,7 @@ const migrations: Record<string, Migration> = {
   "0741_add_ticket_referral": m0741,
   "0750_order_postgres_triggers": m0750,
   "0751_postgres_counter_rows_once": m0751,
+  "0770_postgres_tickets_user_id": m0770,
 };
 
 class StaticProvider implements MigrationProvider {
