@@ -412,12 +412,28 @@ async function searchPage(
   // The window is a prefix of the viewer's list, so its matches are the search's first ones:
   // exact once they reach past this page, or when the window holds every ticket of the list.
   if (ids.length <= TICKETS_PAGE_SIZE && inWindow >= windowed.size) {
-    const query = searchQuery(db, viewer, filters, text)!;
-    ids = (await query.limit(TICKETS_PAGE_SIZE + 1).offset(offset).execute()).map((r) => r.id);
+    ids = await hitsPage(db, viewer, filters, text, offset);
   }
+  return pageOf(ids, offset);
+}
+
+/** The page from the hits (searchQuery), when the window could not tell it. */
+async function hitsPage(
+  db: Database,
+  viewer: Viewer,
+  filters: TicketListFilters,
+  text: string,
+  offset: number,
+) {
+  const query = searchQuery(db, viewer, filters, text)!;
+  return (await query.limit(TICKETS_PAGE_SIZE + 1).offset(offset).execute()).map((r) => r.id);
+}
+
+/** A search page from its ids and the one after it (hasMore). */
+function pageOf(ids: number[], offset: number): TicketPage {
   const hasMore = ids.length > TICKETS_PAGE_SIZE;
-  if (hasMore) ids = ids.slice(0, TICKETS_PAGE_SIZE);
-  return { ids, count: offset + ids.length, hasMore };
+  const page = hasMore ? ids.slice(0, TICKETS_PAGE_SIZE) : ids;
+  return { ids: page, count: offset + page.length, hasMore };
 }
 
 /**
@@ -444,14 +460,9 @@ async function postgresSearchPage(
     // Short of the page: exact only if the window held every ticket of the list.
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${windowed.window} w`
       .execute(db);
-    if (Number(rows[0].n) >= windowed.size) {
-      const query = searchQuery(db, viewer, filters, text)!;
-      ids = (await query.limit(TICKETS_PAGE_SIZE + 1).offset(offset).execute()).map((r) => r.id);
-    }
+    if (Number(rows[0].n) >= windowed.size) ids = await hitsPage(db, viewer, filters, text, offset);
   }
-  const hasMore = ids.length > TICKETS_PAGE_SIZE;
-  if (hasMore) ids = ids.slice(0, TICKETS_PAGE_SIZE);
-  return { ids, count: offset + ids.length, hasMore };
+  return pageOf(ids, offset);
 }
 
 /**
