@@ -66,6 +66,7 @@ import * as m0741 from "./migrations/0741_add_ticket_referral.ts";
 import * as m0750 from "./migrations/0750_order_postgres_triggers.ts";
 import * as m0751 from "./migrations/0751_postgres_counter_rows_once.ts";
 import * as m0760 from "./migrations/0760_postgres_search_transcripts.ts";
+import * as m0770 from "./migrations/0770_postgres_tickets_user_id.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_create_core": m0001,
@@ -127,6 +128,7 @@ const migrations: Record<string, Migration> = {
   "0750_order_postgres_triggers": m0750,
   "0751_postgres_counter_rows_once": m0751,
   "0760_postgres_search_transcripts": m0760,
+  "0770_postgres_tickets_user_id": m0770,
 };
 
 class StaticProvider implements MigrationProvider {

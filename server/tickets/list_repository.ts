@@ -401,6 +401,9 @@ async function searchPage(
   offset: number,
   searchWindow: number,
 ): Promise<TicketPage> {
+  if (engineOf(db) === "postgres") {
+    return await postgresSearchPage(db, viewer, filters, text, offset, searchWindow);
+  }
   const windowed = searchWindowQuery(db, viewer, filters, text, searchWindow);
   if (!windowed) return { ids: [], count: 0, hasMore: false };
   const { rows } = await windowed.query.execute(db);
@@ -409,12 +412,90 @@ async function searchPage(
   // The window is a prefix of the viewer's list, so its matches are the search's first ones:
   // exact once they reach past this page, or when the window holds every ticket of the list.
   if (ids.length <= TICKETS_PAGE_SIZE && inWindow >= windowed.size) {
-    const query = searchQuery(db, viewer, filters, text)!;
-    ids = (await query.limit(TICKETS_PAGE_SIZE + 1).offset(offset).execute()).map((r) => r.id);
+    ids = await hitsPage(db, viewer, filters, text, offset);
   }
+  return pageOf(ids, offset);
+}
+
+/** The page from the hits (searchQuery), when the window could not tell it. */
+async function hitsPage(
+  db: Database,
+  viewer: Viewer,
+  filters: TicketListFilters,
+  text: string,
+  offset: number,
+) {
+  const query = searchQuery(db, viewer, filters, text)!;
+  return (await query.limit(TICKETS_PAGE_SIZE + 1).offset(offset).execute()).map((r) => r.id);
+}
+
+/** A search page from its ids and the one after it (hasMore). */
+function pageOf(ids: number[], offset: number): TicketPage {
   const hasMore = ids.length > TICKETS_PAGE_SIZE;
-  if (hasMore) ids = ids.slice(0, TICKETS_PAGE_SIZE);
-  return { ids, count: offset + ids.length, hasMore };
+  const page = hasMore ? ids.slice(0, TICKETS_PAGE_SIZE) : ids;
+  return { ids: page, count: offset + page.length, hasMore };
+}
+
+/**
+ * searchPage on PostgreSQL (issue 46): the same page, another shape. The viewer's window is read
+ * in list order and each ticket checked on its own (its messages by messages_ticket, the words
+ * checked on each body), so the page stops after the first 41 matches: a common word ('pedido',
+ * in 66% of the tickets) checks ~60 tickets instead of joining its 100k messages (a hashed IN) or
+ * checking the whole window before sorting it (the MATERIALIZED window loses its order). OFFSET 0
+ * keeps the EXISTS a per-ticket check: without it PostgreSQL may hash every match first.
+ */
+async function postgresSearchPage(
+  db: Database,
+  viewer: Viewer,
+  filters: TicketListFilters,
+  text: string,
+  offset: number,
+  searchWindow: number,
+): Promise<TicketPage> {
+  const window = Math.min(searchWindow, POSTGRES_SEARCH_WINDOW);
+  const windowed = postgresWindowQuery(db, viewer, filters, text, window);
+  if (!windowed) return { ids: [], count: 0, hasMore: false };
+  let ids = (await windowed.query.execute(db)).rows.map((r) => Number(r.id));
+  if (ids.length <= TICKETS_PAGE_SIZE) {
+    // Short of the page: exact only if the window held every ticket of the list.
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${windowed.window} w`
+      .execute(db);
+    if (Number(rows[0].n) >= windowed.size) ids = await hitsPage(db, viewer, filters, text, offset);
+  }
+  return pageOf(ids, offset);
+}
+
+/**
+ * PostgreSQL's window is shorter: each of its tickets costs its messages' bodies read and
+ * checked (~10 a ticket), where SQLite's index answers; a term too rare to fill the page within
+ * it goes to the hits (the GIN index), cheap for few hits. 2000 made a rare word check 20,000
+ * bodies (270 ms at load 20) before falling back.
+ */
+const POSTGRES_SEARCH_WINDOW = 300;
+
+/** postgresSearchPage's page (and the row after it) among the window's tickets, in list order. */
+function postgresWindowQuery(
+  db: Database,
+  viewer: Viewer,
+  filters: TicketListFilters,
+  text: string,
+  searchWindow = POSTGRES_SEARCH_WINDOW,
+) {
+  const terms = searchTerms(viewer.companyId, text, "postgres");
+  if (!terms) return undefined;
+  const size = searchWindow * filters.pageNumber;
+  const offset = (filters.pageNumber - 1) * TICKETS_PAGE_SIZE;
+  const window = listWindow(db, viewer, filters, size, true);
+  const matches = [];
+  if (terms.contactTickets) matches.push(sql`w.id IN (${terms.contactTickets})`);
+  if (terms.match) {
+    matches.push(sql`EXISTS (SELECT 1 FROM messages m WHERE m.ticketId = w.id
+      AND m.companyId = ${viewer.companyId} AND ${messageMatches(terms.match)} OFFSET 0)`);
+  }
+  const query = sql<{ id: number }>`SELECT w.id AS id FROM ${window} w
+    WHERE ${sql.join(matches, sql` OR `)}
+    ORDER BY w.updatedAt DESC, w.id DESC LIMIT ${TICKETS_PAGE_SIZE + 1} OFFSET ${offset}`;
+  return { query, window, size };
 }
 
 /**
@@ -490,6 +571,14 @@ function searchQuery(db: Database, viewer: Viewer, filters: TicketListFilters, t
   const hits = searchHits(viewer.companyId, text, engineOf(db));
   if (!hits) return undefined;
   const parts = partsOf(viewer, filters);
+  if (engineOf(db) === "postgres") {
+    // An array of ids: each read by the primary key. As a join, PostgreSQL's guess of a tsquery's
+    // hits (often far too many) chose a hash join over every ticket of the table.
+    return db.selectFrom("tickets as t").where(sql<boolean>`t.id = ANY(ARRAY${hits})`)
+      .where((eb) => conditions(eb, viewer, filters, parts))
+      .select("t.id")
+      .orderBy("t.updatedAt", "desc").orderBy("t.id", "desc");
+  }
   // CROSS JOIN keeps the hits the outer loop: SQLite would otherwise walk the company's tickets.
   return db.selectFrom(hits.as("h")).crossJoin("tickets as t").whereRef("t.id", "=", "h.id")
     .where((eb) => conditions(eb, viewer, filters, parts))
@@ -500,6 +589,10 @@ function searchQuery(db: Database, viewer: Viewer, filters: TicketListFilters, t
 /** The SQL of the page query, for EXPLAIN QUERY PLAN in the benchmark. */
 export function listTicketsQuery(db: Database, viewer: Viewer, filters: TicketListFilters) {
   const text = filters.searchParam?.trim();
+  if (text && engineOf(db) === "postgres") {
+    const windowed = postgresWindowQuery(db, viewer, filters, text);
+    if (windowed) return windowed.query.compile(db);
+  }
   const windowed = text ? searchWindowQuery(db, viewer, filters, text) : undefined;
   if (windowed) return windowed.query.compile(db);
   return pageQuery(db, viewer, filters).compile();

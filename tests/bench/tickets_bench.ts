@@ -26,7 +26,9 @@ import { benchV8Flags, cpuMsOf, httpLoad, loadAverage, login, startServer } from
  *
  * Then the same lists over HTTP against the real server (main.ts as a child process, issue 33):
  * 1 client (p50/p95/p99) and 16 clients (requests per second), BENCH_HTTP_SECONDS (default 10)
- * each. BENCH_HTTP_ONLY=1 skips the in-process table.
+ * each. BENCH_HTTP_ONLY=1 skips the in-process table; BENCH_ONLY=<text> measures only the lines
+ * whose name holds it (say "search"); BENCH_PLANS=1 prints the list statements' plans (on
+ * PostgreSQL EXPLAIN ANALYZE, BUFFERS).
  *
  * The database is generated once and kept in $BENCH_DIR (default /tmp/balcao-bench) between
  * runs; delete that folder to start over.
@@ -76,7 +78,9 @@ async function measure(
   n: number,
   call: (i: number) => Promise<Response>,
   target?: number,
-): Promise<Figure> {
+): Promise<Figure | undefined> {
+  const only = Deno.env.get("BENCH_ONLY");
+  if (only && !name.includes(only)) return undefined;
   for (let i = 0; i < 10; i++) await (await call(i)).arrayBuffer();
   const times: number[] = [];
   let bytes = 0;
@@ -204,7 +208,7 @@ export async function benchTickets(
 
     let seed = 42;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const figures: Figure[] = [];
+    const figures: (Figure | undefined)[] = [];
     const N = 200;
     print(
       `\nTickets benchmark (${SIZES.tickets} tickets, ${SIZES.messages} messages, ${SIZES.contacts} contacts); ms, through app.request; load average ${
@@ -277,7 +281,7 @@ export async function benchTickets(
       ),
     );
 
-    if (Deno.env.get("BENCH_PLANS") && !options.databaseUrl) {
+    if (Deno.env.get("BENCH_PLANS")) {
       const users = await deps.db.selectFrom("users").select(["id", "profile"])
         .where("email", "in", [company.adminEmail, company.userEmail]).execute();
       const userId = users.find((u) => u.profile === "user")!.id;
@@ -299,7 +303,9 @@ export async function benchTickets(
       cases.push(["notifications user", false, { withUnreadMessages: true }]);
       cases.push(["search 'pedido' admin", true, { searchParam: "pedido", showAll: true }]);
       cases.push(["search 'pedido' user", false, { searchParam: "pedido" }]);
+      cases.push(["search 'chargeback' admin", true, { searchParam: "chargeback", showAll: true }]);
       for (const [label, admin, extra] of cases) {
+        if (Deno.env.get("BENCH_ONLY") && !label.includes(Deno.env.get("BENCH_ONLY")!)) continue;
         const filters: TicketListFilters = {
           pageNumber: 1,
           showAll: false,
@@ -311,11 +317,18 @@ export async function benchTickets(
           isAdmin: admin,
           roles: [admin ? "admin" : "user"],
         }, filters);
-        const plan = await deps.db.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]),
-        );
+        // PostgreSQL: the plan as run (times, buffers), read once warm.
+        const explain = options.databaseUrl
+          ? "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)"
+          : "EXPLAIN QUERY PLAN";
+        const run = () =>
+          deps.db.executeQuery<Record<string, string>>(
+            CompiledQuery.raw(`${explain} ${q.sql}`, [...q.parameters]),
+          );
+        if (options.databaseUrl) await run();
+        const plan = await run();
         print(`\nplan ${label}`);
-        for (const row of plan.rows) print(`  ${row.detail}`);
+        for (const row of plan.rows) print(`  ${row.detail ?? row["QUERY PLAN"]}`);
       }
     }
     return { dir, company, ticketRange };
