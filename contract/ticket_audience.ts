@@ -4,7 +4,7 @@
  * - socket delivery (server/realtime/delivery.ts `hearsTicket`: its audience), hence push too;
  * - the lists, the notifications bell and the kanban board, which are VIEWS of what one may read
  *   (`inTicketList`, `inNotifications`, `onKanbanBoard`): each starts from `mayReadTicket` and
- *   narrows it. Their SQL (server/tickets/list_repository.ts, server/kanban/repository.ts) is
+ *   narrows it. Their SQL (server/tickets/list_conditions_repository.ts, server/kanban/repository.ts) is
  *   proven equal to these by tests/api/ticket_audience_property_test.ts, and the islands
  *   (tickets/list_state.ts, kanban/board_state.ts, lib/ticket_notify.ts) call them directly.
  *

@@ -1,139 +1,20 @@
-import { type Expression, type ExpressionBuilder, sql, type SqlBool } from "kysely";
+import { sql } from "kysely";
 import type { Database } from "../../db/client.ts";
-import type { DB, TicketStatus } from "../../db/schema.ts";
+import type { TicketStatus } from "../../db/schema.ts";
 import { searchFilter as contactSearchFilter } from "../contacts/repository.ts";
 import { ftsQuery, tsQuery } from "../messages/fts.ts";
 import { messageMatches } from "../messages/search_repository.ts";
 import { type Engine, engineOf } from "../../db/engine.ts";
 import type { Viewer } from "./access.ts";
-import { isAllowed } from "../auth/policy.ts";
+import { countTickets } from "./list_counts_repository.ts";
+import {
+  conditions,
+  partsOf,
+  type TicketListFilters,
+  TICKETS_PAGE_SIZE,
+} from "./list_conditions_repository.ts";
 
-/** Whaticket's ticket page size; the list loads the next page near the bottom (seeds/000 s. 9). */
-export const TICKETS_PAGE_SIZE = 40;
-
-/** GET /api/tickets filters (seeds/000 section 7). */
-export type TicketListFilters = {
-  searchParam?: string;
-  pageNumber: number;
-  /** A ticket must carry every one of these tags (Whaticket intersects them). */
-  tags?: number[];
-  /** Assigned to any of these users. */
-  users?: number[];
-  status?: TicketStatus;
-  /** Local calendar days "YYYY-MM-DD" of createdAt / updatedAt, on the company's clock. */
-  date?: string;
-  updatedAt?: string;
-  /** Those days as UTC [start, end) (the service reads them on the company's zone: dayRange). */
-  createdIn?: [string, string];
-  updatedIn?: [string, string];
-  /** Honoured for admins only (tickets-manager:showall). */
-  showAll: boolean;
-  /** The queues selected in the list; tickets without a queue always stay in. */
-  queueIds?: number[];
-  /** The notifications list (seeds/000 section 6). */
-  withUnreadMessages: boolean;
-  /**
-   * Issue 26: "timeLeft" lists the tickets whose target falls due first first (those without a
-   * target last); default newest activity first. A search keeps its own order.
-   */
-  sort?: "updatedAt" | "timeLeft";
-};
-
-type Scope = DB & { t: DB["tickets"] };
-type Eb = ExpressionBuilder<Scope, "t">;
-
-function inQueuesOrNone(eb: Eb, queueIds: readonly number[]): Expression<SqlBool> {
-  const none = eb("t.queueId", "is", null);
-  return queueIds.length === 0 ? none : eb.or([eb("t.queueId", "in", queueIds), none]);
-}
-
-/**
- * Which tickets the lists hold: `inTicketList` and `inNotifications` of
- * contract/ticket_audience.ts (views of the one audience rule) as SQL, shaped for the indexes;
- * tests/api/ticket_audience_property_test.ts proves them equal on random companies. In short:
- * - show-all (admins only): every ticket of the company, narrowed by the selected queues;
- * - otherwise, as Whaticket: the caller's own tickets plus unassigned ones, in the selected queues
- *   (for a user, only those of their queues count) or without a queue. With no queue selection a
- *   user's own tickets show whatever their queue (a ticket transferred to them stays in view).
- *   Open tickets of other attendants are not listed (they can still be opened by link when in one
- *   of the user's queues: server/tickets/access.ts canRead);
- * - notifications (withUnreadMessages): never groups; unread tickets assigned to the caller or
- *   unassigned in one of their queues or without a queue; allTicket 'enable' adds the unassigned
- *   pending tickets of every queue, read or not (seeds/000 section 6: "the notifications list
- *   includes pending tickets").
- *
- * The caller's view is two disjoint parts, "mine" (userId = caller) and "unassigned" (userId IS
- * NULL); "all" is show-all. Each part is an equality on userId, so that it reads one range of an
- * index (tickets_user, or tickets_unread for notifications) already in updatedAt order.
- */
-type Part = "all" | "mine" | "unassigned" | "allPending";
-
-function partOf(eb: Eb, viewer: Viewer, f: TicketListFilters, part: Part): Expression<SqlBool> {
-  const selected = f.queueIds;
-  if (part === "all") return selected ? inQueuesOrNone(eb, selected) : eb.and([]);
-  // Literal 0: SQLite uses the partial index tickets_unread only for this exact term.
-  const unread = sql<SqlBool>`t.unreadMessages > 0`;
-  if (part === "mine") {
-    const mine = eb("t.userId", "=", viewer.userId);
-    if (f.withUnreadMessages) return eb.and([mine, unread]);
-    return selected ? eb.and([mine, inQueuesOrNone(eb, selected)]) : mine;
-  }
-  const unassigned = eb("t.userId", "is", null);
-  if (f.withUnreadMessages) {
-    const inMine = eb.and([unread, inQueuesOrNone(eb, viewer.queueIds)]);
-    // allTicket: every unassigned pending ticket, read or not, not already in "unassigned".
-    if (part === "allPending") {
-      return eb.and([unassigned, eb("t.status", "=", "pending"), eb.not(inMine)]);
-    }
-    return eb.and([unassigned, inMine]);
-  }
-  const queues = selected
-    ? (viewer.isAdmin ? selected : selected.filter((id) => viewer.queueIds.includes(id)))
-    : viewer.queueIds;
-  return eb.and([unassigned, inQueuesOrNone(eb, queues)]);
-}
-
-function partsOf(viewer: Viewer, f: TicketListFilters): Part[] {
-  if (f.withUnreadMessages) {
-    return viewer.allTicket ? ["mine", "unassigned", "allPending"] : ["mine", "unassigned"];
-  }
-  return f.showAll && isAllowed(viewer, "ticket:see-all") ? ["all"] : ["mine", "unassigned"];
-}
-
-/** Every condition but the search: company, status, the part, dates, users, tags, unread. */
-function conditions(eb: Eb, viewer: Viewer, f: TicketListFilters, part: Part | Part[]) {
-  const all: Expression<SqlBool>[] = [eb("t.companyId", "=", viewer.companyId)];
-  if (f.status) all.push(eb("t.status", "=", f.status));
-  const parts = Array.isArray(part) ? part : [part];
-  all.push(
-    parts.length === 1
-      ? partOf(eb, viewer, f, parts[0])
-      : eb.or(parts.map((p) => partOf(eb, viewer, f, p))),
-  );
-  // Notifications are never raised for groups (seeds/000 section 6).
-  if (f.withUnreadMessages) all.push(eb("t.isGroup", "=", 0));
-  if (f.date && f.createdIn) {
-    const [from, to] = f.createdIn;
-    all.push(eb("t.createdAt", ">=", from), eb("t.createdAt", "<", to));
-  }
-  if (f.updatedAt && f.updatedIn) {
-    const [from, to] = f.updatedIn;
-    all.push(eb("t.updatedAt", ">=", from), eb("t.updatedAt", "<", to));
-  }
-  if (f.users?.length) all.push(eb("t.userId", "in", f.users));
-  for (const tagId of new Set(f.tags ?? [])) {
-    all.push(
-      eb(
-        "t.id",
-        "in",
-        eb.selectFrom("ticket_tags").select("ticket_tags.ticketId")
-          .where("ticket_tags.tagId", "=", tagId)
-          .where("ticket_tags.companyId", "=", viewer.companyId),
-      ),
-    );
-  }
-  return eb.and(all);
-}
+export { type TicketListFilters, TICKETS_PAGE_SIZE };
 
 /**
  * What a search matches: tickets of contacts whose name or number contains the text
@@ -239,11 +120,7 @@ export async function listTicketIds(
   // The count only needs queries when the page does not already tell it.
   let count = offset + ids.length;
   if (ids.length === TICKETS_PAGE_SIZE || (ids.length === 0 && offset > 0)) {
-    count = !countedByTriggers(filters)
-      ? await countByQuery(db, viewer, filters)
-      : filters.withUnreadMessages
-      ? await countNotifications(db, viewer, filters)
-      : await countFromCounters(db, viewer, filters);
+    count = await countTickets(db, viewer, filters);
   }
   const hasMore = count > offset + ids.length;
   const pins = await pinnedFirst(db, viewer, filters, ids);
@@ -274,104 +151,6 @@ async function pinnedFirst(
   const pinned = rows.map((r) => r.id);
   const rest = ids.filter((id) => !pinned.includes(id));
   return { ids: filters.pageNumber === 1 ? [...pinned, ...rest] : rest, pinned: new Set(pinned) };
-}
-
-async function countByQuery(db: Database, viewer: Viewer, filters: TicketListFilters) {
-  let count = 0;
-  for (const part of partsOf(viewer, filters)) {
-    const total = await db.selectFrom("tickets as t")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where((eb) => conditions(eb, viewer, filters, part)).executeTakeFirstOrThrow();
-    count += Number(total.n);
-  }
-  return count;
-}
-
-/**
- * Lists filtered only by status, queues and who sees them are counted by ticket_counts, the
- * notifications by ticket_notification_counts.
- */
-function countedByTriggers(f: TicketListFilters): boolean {
-  return !f.date && !f.updatedAt && !f.users?.length && !f.tags?.length;
-}
-
-type CounterEb = ExpressionBuilder<
-  { k: { companyId: number; status: string; queueId: number; userId: number; unread: number } },
-  "k"
->;
-
-/**
- * The sum of a counter table's rows (ticket_counts, ticket_notification_counts: 0 stands for "no
- * queue" / "no user") over the viewer's disjoint parts, in the list's status: one statement.
- */
-async function sumCounters(
-  db: Database,
-  table: "ticket_counts" | "ticket_notification_counts",
-  viewer: Viewer,
-  f: TicketListFilters,
-  parts: (eb: CounterEb) => Expression<SqlBool>[],
-): Promise<number> {
-  // Typed as the wider table: both share companyId, status, queueId, userId and n; only the
-  // notifications' parts name `unread`.
-  const total = await db.selectFrom(`${table} as k` as "ticket_notification_counts as k")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("k.n"), eb.lit(0)).as("n"))
-    .where("k.companyId", "=", viewer.companyId)
-    .where((eb) => {
-      const all: Expression<SqlBool>[] = [eb.or(parts(eb))];
-      if (f.status) all.push(eb("k.status", "=", f.status));
-      return eb.and(all);
-    }).executeTakeFirstOrThrow();
-  return Number(total.n);
-}
-
-/**
- * The notifications' count (the same as countByQuery's: partOf's unread parts, groups left out),
- * from ticket_notification_counts (migration 0500), where `unread` is unreadMessages > 0.
- */
-function countNotifications(db: Database, viewer: Viewer, f: TicketListFilters) {
-  return sumCounters(db, "ticket_notification_counts", viewer, f, (eb) => {
-    const inMine = eb.and([
-      eb("k.unread", "=", 1),
-      eb("k.queueId", "in", [0, ...viewer.queueIds]),
-    ]);
-    const parts = [
-      eb.and([eb("k.userId", "=", viewer.userId), eb("k.unread", "=", 1)]),
-      eb.and([eb("k.userId", "=", 0), inMine]),
-    ];
-    if (viewer.allTicket) {
-      parts.push(eb.and([eb("k.userId", "=", 0), eb("k.status", "=", "pending"), eb.not(inMine)]));
-    }
-    return parts;
-  });
-}
-
-/**
- * The same count as countByQuery, summed from ticket_counts (migration 0032): a handful of rows
- * per company instead of every matching ticket.
- */
-function countFromCounters(db: Database, viewer: Viewer, f: TicketListFilters) {
-  return sumCounters(db, "ticket_counts", viewer, f, (eb) => {
-    const queues = (ids: readonly number[]) => eb("k.queueId", "in", [0, ...ids]);
-    return partsOf(viewer, f).map((part) => {
-      const all: Expression<SqlBool>[] = [];
-      if (part === "all") {
-        if (f.queueIds) all.push(queues(f.queueIds));
-      } else if (part === "mine") {
-        all.push(eb("k.userId", "=", viewer.userId));
-        if (f.queueIds) all.push(queues(f.queueIds));
-      } else {
-        all.push(eb("k.userId", "=", 0));
-        all.push(queues(
-          f.queueIds
-            ? (viewer.isAdmin
-              ? f.queueIds
-              : f.queueIds.filter((id) => viewer.queueIds.includes(id)))
-            : viewer.queueIds,
-        ));
-      }
-      return eb.and(all);
-    });
-  });
 }
 
 function pageQuery(db: Database, viewer: Viewer, filters: TicketListFilters) {

@@ -119,7 +119,7 @@ export type CreateTicketInput = {
   status?: "open" | "pending";
 };
 
-/** GET /api/tickets: a page of the caller's list (list_repository.ts: who sees what). */
+/** GET /api/tickets: a page of the caller's list (list_conditions_repository.ts: who sees what). */
 export async function listTickets(deps: AppDeps, auth: AuthInfo, filters: TicketListFilters) {
   const viewer = await viewerOf(deps.db, auth);
   // The days of the date filters are the company's (its zone's midnight to midnight).

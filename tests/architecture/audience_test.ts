@@ -35,7 +35,7 @@ const DECIDES: { name: string; pattern: RegExp }[] = [
 const ALLOWED: Record<string, string> = {
   "contract/ticket_audience.ts": "the audience rule's home",
   "contract/record_policy.ts": "the record rules' home (who may act on a ticket)",
-  "server/tickets/list_repository.ts":
+  "server/tickets/list_conditions_repository.ts":
     "the lists' SQL of inTicketList / inNotifications, shaped for the indexes; proven equal by the property test",
   "server/kanban/repository.ts":
     "the board's SQL of onKanbanBoard; proven equal by the property test",
