@@ -74,7 +74,7 @@ Deno.test("backups job - each tick writes a sound backup named by its moment, ho
 Deno.test("backups job - two processes on one data folder tick at the same moment: one backup of it, no failure", async () => {
   const t = await createTestApp(ENV);
   // A second process on the same data folder and the same clock: their ticks meet each second.
-  const other = await createTestApp({ ...ENV, DATA_DIR: t.dir }, t.clock);
+  const other = await createTestApp({ ...t.env, DATA_DIR: t.dir }, t.clock);
   const failuresBefore = await counted(jobFailures);
   const stops = [startBackupJob(t.deps), startBackupJob(other.deps)];
   try {

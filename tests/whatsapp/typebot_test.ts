@@ -143,7 +143,7 @@ Deno.test("integrations - after a restart the typebot conversation continues (it
     assert.ok(session);
     // The same data folder and settings, a new process.
     await closeDeps(t.deps);
-    t = await createTestApp({ ...ENV, DATA_DIR: t.dir }, t.clock);
+    t = await createTestApp({ ...t.env, DATA_DIR: t.dir }, t.clock);
     await t.deps.sessions.restoreAll();
     await phoneSends(t, a.user.token, wid, { from: "5511955550060", body: "1" });
     assert.equal(typebot.calls.at(-1)!.path, `/api/v1/sessions/${session}/continueChat`);
