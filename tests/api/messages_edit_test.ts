@@ -321,8 +321,11 @@ Deno.test("edit - a signed text keeps its signature: the new text goes under it,
     });
     assert.equal(res.status, 201);
     const [message] = (await res.json()).messages as { id: number; wid: string }[];
+    // On the phone, and its outbox row marked sent: an edit in between is refused as "being sent".
     await eventually(async () =>
-      (await sentBy(t, a.admin.token, s.whatsappId)).some((m) => m.id === message.wid)
+      (await sentBy(t, a.admin.token, s.whatsappId)).some((m) => m.id === message.wid) &&
+      (await t.deps.db.selectFrom("outbox").select("status").where("messageId", "=", message.id)
+          .executeTakeFirst())?.status === "sent"
     );
     // The dialog sends the text only.
     const edited = await edit(t, a.admin.token, message.id, { body: "Seu pedido sai hoje" });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { sql } from "kysely";
 import { createCompany, login, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { TEST_ENGINE } from "../helpers/engine.ts";
 import { capturingLogs } from "../helpers/logs.ts";
 import { serve } from "../helpers/server.ts";
 import {
@@ -18,8 +19,8 @@ import { connectSimulator, phoneSends } from "../whatsapp/helpers.ts";
  * Issue 44 item 1: the data folder fills up WHILE inbound messages (text and media), replies and
  * logins go on, so that every statement of every write path (the BEGIN, one in the middle, the
  * COMMIT) may be the one that meets the full disk. Each refused write answers 507 (or 503), never
- * 500: SQLite may roll a transaction back by itself on SQLITE_FULL. libSQL only (left out of
- * `deno task test:postgres`): on PostgreSQL the database is not in the data folder that fills.
+ * 500: SQLite may roll a transaction back by itself on SQLITE_FULL. libSQL only (ignored on
+ * BALCAO_TEST_ENGINE=postgres): on PostgreSQL the database is not in the data folder that fills.
  */
 const MB = 1024 * 1024;
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, ...new Array(6000).fill(7)]);
@@ -118,7 +119,7 @@ function refusals(answers: Answer[]): Record<Kind, number> {
 Deno.test({
   name:
     "storage under load - the data folder fills while inbound texts and media, replies and logins go on: every refusal is 507 ERR_STORAGE_FULL, none 500",
-  ignore: !canMount,
+  ignore: !canMount || TEST_ENGINE === "postgres",
   fn: () =>
     onSmallDisk(24 * MB, (t, dir) =>
       capturingLogs(async (lines) => {
@@ -181,7 +182,7 @@ async function eventuallyEnough(answers: Answer[]) {
 Deno.test({
   name:
     "storage under load - /healthz answers every poll while the data folder fills under writes and while a probe write stalls: 200, 503, then 200",
-  ignore: !canMount,
+  ignore: !canMount || TEST_ENGINE === "postgres",
   fn: () =>
     onSmallDisk(24 * MB, async (t, dir) => {
       // The media folder on a disk that can stall (frozen ext4): a probe's write there waits.

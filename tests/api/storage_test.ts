@@ -9,6 +9,7 @@ import {
   withApp,
 } from "../helpers/app.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { TEST_ENGINE } from "../helpers/engine.ts";
 import { capturingLogs } from "../helpers/logs.ts";
 import {
   canMount,
@@ -25,8 +26,9 @@ import { sweepOrphanMedia } from "../../server/media/sweep.ts";
 /**
  * Issue 34: a full disk and an unwritable media folder, on real small file systems (a tmpfs
  * mounted for the test: root only; elsewhere these tests are skipped, see tests/helpers/small_disk).
- * libSQL only (left out of `deno task test:postgres`): the database file lives in the data folder
- * that fills; a PostgreSQL database is on its server's disk, and the data folder holds media only.
+ * The full-data-folder test is libSQL only (ignored on BALCAO_TEST_ENGINE=postgres): the database file
+ * lives in the data folder that fills; a PostgreSQL database is on its server's disk, and the data
+ * folder holds media only.
  */
 const FROM = "5511987650001";
 const MB = 1024 * 1024;
@@ -53,7 +55,7 @@ async function filesIn(dir: string): Promise<string[]> {
 Deno.test({
   name:
     "storage - a full data folder: 507 ERR_STORAGE_FULL on every write, /healthz 503 then 200, no partial file, nothing lost or doubled, jobs resumed, old sessions intact",
-  ignore: !canMount,
+  ignore: !canMount || TEST_ENGINE === "postgres",
   fn: () =>
     onSmallDisk(24 * MB, (t, dir) =>
       capturingLogs(async (lines) => {
